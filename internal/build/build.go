@@ -1,0 +1,246 @@
+// Package build runs the whole pipeline behind `gpuisa build`: it finds the
+// upstream sources, runs every reader, merges their output into the model and
+// writes the SQLite database atomically.
+package build
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/merge"
+	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
+	"github.com/gpuisa/gpuisa/internal/store"
+)
+
+// Version is gpuisa's version, recorded in every database.
+const Version = "0.1.0"
+
+// ExtraPTXModel is the key of the PTX reader's full model (forms with their
+// template variables and requirements), which the PTX checker needs.
+const ExtraPTXModel = "ptx_model"
+
+// Options configures a build.
+type Options struct {
+	Sources string // upstream sources directory (see SourcesDir)
+	Out     string // database path
+	// Progress receives progress; nil means silent.
+	Progress Progress
+}
+
+// Progress reports the pipeline's steps.
+type Progress interface {
+	Start(step string, total int)
+	Advance(n int)
+	Done()
+}
+
+// Report summarises a build.
+type Report struct {
+	Out      string
+	Counts   map[string]int
+	Problems []string // what readers could not recover, "family: line N: ..."
+	Elapsed  time.Duration
+}
+
+// SourcesDir returns the sources directory: the flag, else $GPUISA_SOURCES,
+// else ../shared/upstream (relative to the working directory) when it exists.
+func SourcesDir(flag string) (string, error) {
+	if flag != "" {
+		return checkDir(flag)
+	}
+	if env := os.Getenv("GPUISA_SOURCES"); env != "" {
+		return checkDir(env)
+	}
+	if dir, err := checkDir(filepath.Join("..", "shared", "upstream")); err == nil {
+		return dir, nil
+	}
+	return "", errs.Invalid("no sources: pass --sources DIR or set GPUISA_SOURCES (../shared/upstream does not exist)")
+}
+
+func checkDir(dir string) (string, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return "", errs.Invalid("sources directory %s: %v", dir, err)
+	}
+	if !st.IsDir() {
+		return "", errs.Invalid("sources %s is not a directory", dir)
+	}
+	return dir, nil
+}
+
+// Run builds the database. On any error the previous database at opts.Out is
+// left untouched.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	start := time.Now()
+	if opts.Progress == nil {
+		opts.Progress = nopProgress{}
+	}
+	src, err := SourcesDir(opts.Sources)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Out: opts.Out}
+	var docs []isa.Document
+
+	archs, insts, amdDocs, problems, err := readAMDGuides(ctx, src, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	docs = append(docs, amdDocs...)
+	rep.Problems = append(rep.Problems, problems...)
+
+	xmlDocs, err := mergeAMDXML(src, &archs, &insts, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	docs = append(docs, xmlDocs...)
+
+	merge.LinkFamilies(insts)
+
+	extras := map[string][]byte{}
+	ptxArch, ptxInsts, ptxDocs, ptxProblems, ptxModel, err := readPTX(src, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	if ptxArch != nil {
+		archs = append(archs, *ptxArch)
+		insts = append(insts, ptxInsts...)
+		docs = append(docs, ptxDocs...)
+		rep.Problems = append(rep.Problems, ptxProblems...)
+		extras[ExtraPTXModel] = ptxModel
+	}
+
+	counts := map[string]int{}
+	for _, in := range insts {
+		counts[in.Arch]++
+	}
+	for i := range archs {
+		archs[i].Count = counts[archs[i].ID]
+	}
+	rep.Counts = counts
+	info := isa.BuildInfo{Version: Version, Documents: docs, Counts: counts}
+	if epoch := os.Getenv("SOURCE_DATE_EPOCH"); epoch != "" {
+		var sec int64
+		if _, err := fmt.Sscan(epoch, &sec); err == nil {
+			info.Built = time.Unix(sec, 0).UTC().Format(time.RFC3339)
+		}
+	}
+	opts.Progress.Start("writing "+opts.Out, 1)
+	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras}); err != nil {
+		return nil, fmt.Errorf("write %s: %w", opts.Out, err)
+	}
+	opts.Progress.Advance(1)
+	opts.Progress.Done()
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// relPath records a source file relative to the sources directory, with
+// forward slashes, so provenance does not depend on where sources live.
+func relPath(src, path string) string {
+	if rel, err := filepath.Rel(src, path); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(path)
+}
+
+func readAMDGuides(ctx context.Context, src string, prog Progress) ([]isa.Architecture, []*isa.Instruction, []isa.Document, []string, error) {
+	dir := filepath.Join(src, "amd-isa-manuals")
+	type job struct {
+		family, path string
+	}
+	var jobs []job
+	for _, id := range isa.AMDArchIDs() {
+		p := filepath.Join(dir, id, "README.md")
+		if _, err := os.Stat(p); err == nil {
+			jobs = append(jobs, job{id, p})
+		}
+	}
+	if len(jobs) == 0 {
+		return nil, nil, nil, nil, errs.Invalid("no AMD guides under %s (expected <family>/README.md)", dir)
+	}
+	prog.Start("reading AMD ISA guides", len(jobs))
+	type result struct {
+		guide *amdmanual.Guide
+		err   error
+	}
+	results := make([]result, len(jobs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var mu sync.Mutex
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				results[i].err = ctx.Err()
+				return
+			}
+			g, err := amdmanual.ParseFile(j.path, j.family)
+			results[i] = result{g, err}
+			mu.Lock()
+			prog.Advance(1)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	prog.Done()
+	var archs []isa.Architecture
+	var insts []*isa.Instruction
+	var docs []isa.Document
+	var problems []string
+	for i, r := range results {
+		if r.err != nil {
+			return nil, nil, nil, nil, r.err
+		}
+		file := relPath(src, jobs[i].path)
+		a, ins := merge.AMDGuide(r.guide, file)
+		doc := isa.Document{
+			Source: isa.SourceAMDManual, File: file, Title: r.guide.Title,
+			Attribution: "AMD; Markdown conversion of the official PDF",
+			License:     "AMD retains rights; shown with attribution as a reference",
+		}
+		a.Documents = append(a.Documents, doc)
+		docs = append(docs, doc)
+		archs = append(archs, a)
+		insts = append(insts, ins...)
+		for _, p := range r.guide.Problems {
+			problems = append(problems, fmt.Sprintf("%s: %s", jobs[i].family, p.String()))
+		}
+	}
+	return archs, insts, docs, problems, nil
+}
+
+type nopProgress struct{}
+
+func (nopProgress) Start(string, int) {}
+func (nopProgress) Advance(int)       {}
+func (nopProgress) Done()             {}
+
+// LineProgress writes one plain line per step, for logs and CI.
+type LineProgress struct {
+	W     io.Writer
+	step  string
+	total int
+	n     int
+	start time.Time
+}
+
+func (p *LineProgress) Start(step string, total int) {
+	p.step, p.total, p.n, p.start = step, total, 0, time.Now()
+	fmt.Fprintf(p.W, "%s…\n", step)
+}
+func (p *LineProgress) Advance(n int) { p.n += n }
+func (p *LineProgress) Done() {
+	fmt.Fprintf(p.W, "%s: %d/%d done in %s\n", p.step, p.n, p.total, time.Since(p.start).Round(time.Millisecond))
+}

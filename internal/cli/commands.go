@@ -1,0 +1,463 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/gpuisa/gpuisa/internal/build"
+	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/gpuisa/gpuisa/internal/web"
+)
+
+func newBuildCmd(e *env) *cobra.Command {
+	var sources, out string
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "build [--sources DIR] [--out FILE]",
+		Short: "Build the database from the upstream sources",
+		Long: `Build reads the upstream sources — AMD's ISA guides (amd-isa-manuals/<family>/README.md),
+AMD's machine-readable ISA XML (amd-mrisa-xml/*.xml or the official .zip) and NVIDIA's
+PTX ISA documentation (ptx-isa-*/) — merges them and writes one SQLite database.
+
+Sources come from --sources, else $GPUISA_SOURCES, else ../shared/upstream. The
+database goes to --out, else --db, else $GPUISA_DB, else ./gpuisa.db. It is written to
+a temporary file and renamed into place: a failed or interrupted build leaves the
+previous database untouched. Exit status 3 names the upstream file and line that
+could not be parsed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				out = e.dbPath
+			}
+			_, err := runBuild(cmd.Context(), e, sources, out, quiet)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&sources, "sources", "", "upstream sources directory")
+	cmd.Flags().StringVar(&out, "out", "", "database file to write")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print only errors")
+	return cmd
+}
+
+func runBuild(ctx context.Context, e *env, sources, out string, quiet bool) (*build.Report, error) {
+	var prog build.Progress
+	switch {
+	case quiet:
+	case isTerminal(e.stderr):
+		prog = &barProgress{w: e.stderr}
+	default:
+		prog = &build.LineProgress{W: e.stderr}
+	}
+	rep, err := build.Run(ctx, build.Options{Sources: sources, Out: out, Progress: prog})
+	if err != nil {
+		return nil, err
+	}
+	if !quiet {
+		var parts []string
+		total := 0
+		for _, a := range isa.Archs() {
+			if n, ok := rep.Counts[a.ID]; ok {
+				parts = append(parts, fmt.Sprintf("%s %d", a.ID, n))
+				total += n
+			}
+		}
+		fmt.Fprintf(e.stderr, "wrote %s: %d instructions (%s) in %s; %d upstream problems noted\n",
+			out, total, strings.Join(parts, ", "), rep.Elapsed.Round(time.Millisecond), len(rep.Problems))
+	}
+	return rep, nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// barProgress draws a progress bar on a terminal.
+type barProgress struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func (p *barProgress) Start(step string, total int) {
+	p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(p.w), progressbar.OptionSetDescription(step),
+		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+}
+func (p *barProgress) Advance(n int) { _ = p.bar.Add(n) }
+func (p *barProgress) Done() {
+	_ = p.bar.Finish()
+}
+
+func newServeCmd(e *env) *cobra.Command {
+	var addr, sources string
+	var rebuild bool
+	cmd := &cobra.Command{
+		Use:   "serve [--addr :8080] [--db FILE]",
+		Short: "Serve the reference website and JSON API",
+		Long: `Serve opens the database read-only and serves the website and the JSON API
+(/api/v1/...). When the database does not exist yet (or with --rebuild) it is first
+built from the sources (--sources, $GPUISA_SOURCES or ../shared/upstream). The server
+stops cleanly on SIGINT/SIGTERM.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if _, err := os.Stat(e.dbPath); rebuild || errors.Is(err, os.ErrNotExist) {
+				if _, err := runBuild(ctx, e, sources, e.dbPath, false); err != nil {
+					return err
+				}
+			}
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+			h, err := web.New(db, web.Options{Logger: logger})
+			if err != nil {
+				return err
+			}
+			srv := web.NewServer(addr, h)
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "serving %s on http://%s/\n", e.dbPath, displayAddr(ln.Addr()))
+			errc := make(chan error, 1)
+			go func() { errc <- srv.Serve(ln) }()
+			select {
+			case err := <-errc:
+				return err
+			case <-ctx.Done():
+				shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				return srv.Shutdown(shut)
+			}
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", ":8080", "address to listen on")
+	cmd.Flags().StringVar(&sources, "sources", "", "upstream sources, for building a missing database")
+	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "rebuild the database before serving")
+	return cmd
+}
+
+func displayAddr(a net.Addr) string {
+	s := a.String()
+	if strings.HasPrefix(s, "[::]:") {
+		return "localhost:" + strings.TrimPrefix(s, "[::]:")
+	}
+	return s
+}
+
+var _ = http.StatusOK
+
+func newArchsCmd(e *env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "archs [--json]",
+		Short: "List the architecture families and their instruction counts",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			archs, err := db.Archs(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				for i := range archs {
+					archs[i].Formats = nil
+				}
+				return e.writeJSON(archs)
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tNAME\tVENDOR\tINSTRUCTIONS\tTARGETS")
+			for _, a := range archs {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", a.ID, a.Name, a.Vendor, a.Count, strings.Join(a.Targets, " "))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newListCmd(e *env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list ARCH [--json]",
+		Short: "List the instructions of one family",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			list, err := db.List(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return e.writeJSON(list)
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			for _, s := range list {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, s.Category, truncate(s.Summary, 90))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newShowCmd(e *env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ARCH MNEMONIC [--json]",
+		Short: "Show one instruction",
+		Long: `Show prints one instruction: summary, aliases, encodings with their bit fields,
+opcodes in every family, operands, semantics, examples, target compatibility,
+related concepts and sources. The mnemonic is case-insensitive and may carry an
+assembler suffix (v_max_f32_e64) or, for PTX, modifiers (max.f32). --json prints
+the same document as the API (/api/v1/instructions/ARCH/MNEMONIC).`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			in, err := db.Instruction(cmd.Context(), args[0], args[1])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return e.writeJSON(in)
+			}
+			return printInstruction(e.stdout, in)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func newSearchCmd(e *env) *cobra.Command {
+	var asJSON bool
+	var arch string
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "search QUERY [--arch ARCH] [--json]",
+		Short: "Search instructions by name, prefix, typo or description words",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			hits, err := db.Search(cmd.Context(), strings.Join(args, " "), store.SearchOptions{Arch: arch, Limit: limit})
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if hits == nil {
+					hits = []isa.SearchHit{}
+				}
+				return e.writeJSON(hits)
+			}
+			if len(hits) == 0 {
+				fmt.Fprintln(e.stderr, "no matches")
+				return nil
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			for _, h := range hits {
+				archs := h.Arch
+				if len(h.Archs) > 1 {
+					archs = fmt.Sprintf("%s (+%d)", h.Arch, len(h.Archs)-1)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", h.Name, archs, truncate(h.Summary.Summary, 80))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&arch, "arch", "", "search one family only")
+	cmd.Flags().IntVar(&limit, "limit", 20, "maximum number of results")
+	return cmd
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// printInstruction renders an instruction for a terminal, in the page's
+// order.
+func printInstruction(w io.Writer, in *isa.Instruction) error {
+	bw := &errWriter{w: w}
+	unitKind := "GPU Native ISA"
+	if in.Kind == isa.KindVirtual {
+		unitKind = "GPU Virtual ISA"
+	}
+	bw.printf("%s · %s · %s · %s\n", in.Name, unitKind, in.Vendor, nonEmpty(in.Unit, "-"))
+	bw.printf("%s — %s\n", in.Arch, nonEmpty(in.Category, "uncategorised"))
+	if in.Summary != "" {
+		bw.printf("\n%s\n", in.Summary)
+	}
+	for _, a := range in.Aliases {
+		bw.printf("Also written as %s (%s)\n", a.Name, a.Note)
+	}
+	if len(in.Encodings) > 0 {
+		bw.printf("\nEncodings\n")
+		for _, enc := range in.Encodings {
+			bw.printf("  %-10s width %-3d opcode %-5d identifier %s\n", enc.Name, enc.Width, enc.Opcode, nonEmpty(enc.Identifier, "-"))
+			if enc.IdentifierCheck != "" {
+				bw.printf("             %s\n", enc.IdentifierCheck)
+			}
+			var fields []string
+			for _, f := range enc.Fields {
+				s := fmt.Sprintf("%s[%d:%d]", f.Name, f.MSB, f.LSB)
+				if f.Fixed != "" {
+					s += "=" + f.Fixed
+				}
+				fields = append(fields, s)
+			}
+			if len(fields) > 0 {
+				bw.printf("             %s\n", strings.Join(fields, " "))
+			}
+		}
+	}
+	if len(in.Opcodes) > 1 {
+		bw.printf("\nOpcodes in other families\n")
+		var archs []string
+		for a := range in.Opcodes {
+			archs = append(archs, a)
+		}
+		order := map[string]int{}
+		for _, a := range isa.Archs() {
+			order[a.ID] = a.Order
+		}
+		sort.Slice(archs, func(i, j int) bool { return order[archs[i]] < order[archs[j]] })
+		for _, a := range archs {
+			var parts []string
+			for f, op := range in.Opcodes[a] {
+				parts = append(parts, fmt.Sprintf("%s %d", f, op))
+			}
+			sort.Strings(parts)
+			bw.printf("  %-8s %s\n", a, strings.Join(parts, ", "))
+		}
+	}
+	if len(in.Operands) > 0 {
+		bw.printf("\nOperands\n")
+		for _, o := range in.Operands {
+			rw := ""
+			if o.Input {
+				rw += "read"
+			}
+			if o.Output {
+				if rw != "" {
+					rw += "/"
+				}
+				rw += "written"
+			}
+			bw.printf("  %-8s %-13s %-14s %s\n", o.Name, rw, o.DataFormat, o.OperandType)
+		}
+	}
+	if len(in.Forms) > 0 {
+		bw.printf("\nForms (%d)\n", len(in.Forms))
+		for _, f := range in.Forms {
+			bw.printf("  %-60s PTX %-4s %s\n", f.Syntax, f.PTXVersion, f.MinTarget)
+		}
+	}
+	if in.Semantics != "" {
+		bw.printf("\nSemantics\n%s\n", indent(in.Semantics, "  "))
+	} else if in.Description != "" {
+		bw.printf("\nDescription\n%s\n", indent(in.Description, "  "))
+	}
+	if len(in.Examples) > 0 {
+		bw.printf("\nExamples\n")
+		for _, ex := range in.Examples {
+			bw.printf("  %s    // %s\n", strings.ReplaceAll(ex.Asm, "\n", "\n  "), ex.Source)
+		}
+	}
+	if len(in.Targets) > 0 {
+		var sup []string
+		for t, s := range in.Targets {
+			if s == "supported" {
+				sup = append(sup, t)
+			}
+		}
+		sort.Strings(sup)
+		bw.printf("\nSupported on: %s\n", strings.Join(sup, " "))
+	}
+	for _, c := range in.Concepts {
+		var names []string
+		for _, m := range c.Members {
+			names = append(names, m.Name)
+		}
+		bw.printf("Related: %s — %s — %s\n", c.Name, c.Relation, strings.Join(names, ", "))
+	}
+	for _, c := range in.Conflicts {
+		bw.printf("\nSources disagree on %s: ", c.Fact)
+		for i, v := range c.Values {
+			if i > 0 {
+				bw.printf(" vs ")
+			}
+			bw.printf("%q (%s %s:%d)", truncate(v.Value, 40), v.Prov.Source, v.Prov.File, v.Prov.Line)
+		}
+		bw.printf("\n")
+	}
+	if len(in.Sources) > 0 {
+		bw.printf("\nSources\n")
+		for _, s := range in.Sources {
+			bw.printf("  %s %s:%d\n", s.Source, s.File, s.Line)
+		}
+	}
+	return bw.err
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
+
+func nonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
+
+var _ = errs.ExitCode

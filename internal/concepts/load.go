@@ -1,0 +1,475 @@
+package concepts
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Error is one problem found in a catalogue, positioned at file:line when it
+// has a position.
+type Error struct {
+	Pos  Pos
+	Kind string // e.g. "schema", "dangling-amd", "uncovered-ptx"
+	Msg  string
+}
+
+func (e Error) Error() string {
+	if e.Pos.File == "" {
+		return e.Kind + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d: %s", e.Pos.File, e.Pos.Line, e.Msg)
+}
+
+// Errors is every problem LoadDir found; it is returned as one error so that
+// an author sees all of them at once.
+type Errors []Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// LoadDir reads every *.yaml file of dir (sorted by name) into one catalogue.
+// Schema problems, unknown relation kinds or arch ids, relations naming
+// members the concept does not list, PTX–AMD pairs without a relation and
+// duplicate ids come back together as Errors, each naming file:line.
+func LoadDir(dir string) (*Catalogue, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("concepts: no *.yaml files in %s", dir)
+	}
+	sort.Strings(paths)
+	l := &loader{c: &Catalogue{}}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		l.readFile(p, data)
+	}
+	l.crossCheck()
+	if len(l.errs) > 0 {
+		return nil, l.errs
+	}
+	l.c.index()
+	return l.c, nil
+}
+
+// LoadFiles parses catalogue files given as name -> content; it is LoadDir
+// without the file system, for tests and for embedding.
+func LoadFiles(files map[string][]byte) (*Catalogue, error) {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	l := &loader{c: &Catalogue{}}
+	for _, n := range names {
+		l.readFile(n, files[n])
+	}
+	l.crossCheck()
+	if len(l.errs) > 0 {
+		return nil, l.errs
+	}
+	l.c.index()
+	return l.c, nil
+}
+
+type loader struct {
+	c    *Catalogue
+	errs Errors
+	cur  string // the file being read
+}
+
+func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	l.errs = append(l.errs, Error{Pos: Pos{l.cur, line}, Kind: "schema", Msg: fmt.Sprintf(format, args...)})
+}
+
+func (l *loader) pos(n *yaml.Node) Pos { return Pos{l.cur, n.Line} }
+
+func (l *loader) readFile(name string, data []byte) {
+	l.cur = name
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		// yaml.v3 messages already carry "line N"; keep the file name in front.
+		l.errs = append(l.errs, Error{Pos: Pos{name, lineOf(err)}, Kind: "schema", Msg: err.Error()})
+		return
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		l.errorf(&doc, "empty file")
+		return
+	}
+	root := doc.Content[0]
+	l.mapping(root, "file", map[string]func(*yaml.Node){
+		"concepts": func(v *yaml.Node) {
+			for _, item := range l.sequence(v, "concepts") {
+				if c := l.concept(item); c != nil {
+					l.c.Concepts = append(l.c.Concepts, c)
+				}
+			}
+		},
+		"no_counterpart": func(v *yaml.Node) {
+			for _, item := range l.sequence(v, "no_counterpart") {
+				if nc := l.noCounterpart(item); nc != nil {
+					l.c.NoCounterpart = append(l.c.NoCounterpart, nc)
+				}
+			}
+		},
+	}, nil)
+}
+
+var lineInMessage = regexp.MustCompile(`line (\d+)`)
+
+func lineOf(err error) int {
+	m := lineInMessage.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0
+	}
+	n := 0
+	fmt.Sscan(m[1], &n)
+	return n
+}
+
+// mapping walks a mapping node, calling the handler of each known key and
+// reporting unknown keys, duplicated keys and missing required keys.
+func (l *loader) mapping(n *yaml.Node, what string, fields map[string]func(*yaml.Node), required []string) bool {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		l.errorf(n, "%s: expected a mapping", what)
+		return false
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		h, ok := fields[k.Value]
+		switch {
+		case !ok:
+			known := make([]string, 0, len(fields))
+			for f := range fields {
+				known = append(known, f)
+			}
+			sort.Strings(known)
+			l.errorf(k, "%s: unknown field %q (known: %s)", what, k.Value, strings.Join(known, ", "))
+		case seen[k.Value]:
+			l.errorf(k, "%s: field %q given twice", what, k.Value)
+		default:
+			seen[k.Value] = true
+			h(v)
+		}
+	}
+	ok := true
+	for _, r := range required {
+		if !seen[r] {
+			l.errorf(n, "%s: missing required field %q", what, r)
+			ok = false
+		}
+	}
+	return ok
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func (l *loader) sequence(n *yaml.Node, what string) []*yaml.Node {
+	n = deref(n)
+	if n.Kind != yaml.SequenceNode {
+		l.errorf(n, "%s: expected a list", what)
+		return nil
+	}
+	return n.Content
+}
+
+func (l *loader) scalar(n *yaml.Node, what string) string {
+	n = deref(n)
+	if n.Kind != yaml.ScalarNode {
+		l.errorf(n, "%s: expected a single value", what)
+		return ""
+	}
+	return strings.TrimSpace(n.Value)
+}
+
+// strings accepts one scalar or a list of scalars.
+func (l *loader) strings(n *yaml.Node, what string) []string {
+	n = deref(n)
+	if n.Kind == yaml.ScalarNode {
+		if v := strings.TrimSpace(n.Value); v != "" {
+			return []string{v}
+		}
+		return nil
+	}
+	var out []string
+	for _, item := range l.sequence(n, what) {
+		if v := l.scalar(item, what); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (l *loader) concept(n *yaml.Node) *Concept {
+	c := &Concept{Pos: l.pos(n)}
+	type rawRelation struct {
+		node     *yaml.Node
+		ptx, amd []string
+		rel      Relation
+	}
+	var raws []rawRelation
+	ok := l.mapping(n, "concept", map[string]func(*yaml.Node){
+		"id":          func(v *yaml.Node) { c.ID = l.scalar(v, "id") },
+		"name":        func(v *yaml.Node) { c.Name = l.scalar(v, "name") },
+		"description": func(v *yaml.Node) { c.Description = l.scalar(v, "description") },
+		"ptx": func(v *yaml.Node) {
+			for _, item := range l.sequence(v, "ptx") {
+				m := Member{Pos: l.pos(item)}
+				if l.mapping(item, "ptx member", map[string]func(*yaml.Node){
+					"mnemonic": func(v *yaml.Node) { m.Mnemonic = l.scalar(v, "mnemonic") },
+					"variants": func(v *yaml.Node) { m.Variants = l.strings(v, "variants") },
+					"note":     func(v *yaml.Node) { m.Note = l.scalar(v, "note") },
+				}, []string{"mnemonic"}) {
+					c.PTX = append(c.PTX, m)
+				}
+			}
+		},
+		"amd": func(v *yaml.Node) {
+			for _, item := range l.sequence(v, "amd") {
+				m := Member{Pos: l.pos(item)}
+				if l.mapping(item, "amd member", map[string]func(*yaml.Node){
+					"mnemonic": func(v *yaml.Node) { m.Mnemonic = l.scalar(v, "mnemonic") },
+					"families": func(v *yaml.Node) {
+						for _, f := range l.strings(v, "families") {
+							if !knownArch(f) {
+								l.errorf(v, "unknown arch id %q in families (known: %s)", f, strings.Join(KnownArchs, " "))
+								continue
+							}
+							m.Families = append(m.Families, f)
+						}
+					},
+					"note": func(v *yaml.Node) { m.Note = l.scalar(v, "note") },
+				}, []string{"mnemonic"}) {
+					if m.Mnemonic != strings.ToLower(m.Mnemonic) {
+						l.errorf(item, "amd mnemonic %q must be lower case", m.Mnemonic)
+					}
+					c.AMD = append(c.AMD, m)
+				}
+			}
+		},
+		"relations": func(v *yaml.Node) {
+			for _, item := range l.sequence(v, "relations") {
+				r := rawRelation{node: item, rel: Relation{Pos: l.pos(item)}}
+				if l.mapping(item, "relation", map[string]func(*yaml.Node){
+					"ptx": func(v *yaml.Node) { r.ptx = l.strings(v, "ptx") },
+					"amd": func(v *yaml.Node) { r.amd = l.strings(v, "amd") },
+					"relation": func(v *yaml.Node) {
+						s := l.scalar(v, "relation")
+						if !knownRelation(s) {
+							l.errorf(v, "unknown relation %q (known: equivalent, equivalent with restrictions, partial, sequence)", s)
+						}
+						r.rel.Kind = RelationKind(s)
+					},
+					"variants":     func(v *yaml.Node) { r.rel.Variants = l.strings(v, "variants") },
+					"restrictions": func(v *yaml.Node) { r.rel.Restrictions = l.strings(v, "restrictions") },
+					"sequence":     func(v *yaml.Node) { r.rel.Sequence = l.strings(v, "sequence") },
+				}, []string{"ptx", "amd", "relation"}) {
+					raws = append(raws, r)
+				}
+			}
+		},
+	}, []string{"id", "name", "description", "ptx", "amd", "relations"})
+	if !ok {
+		return nil
+	}
+	if !idPattern.MatchString(c.ID) {
+		l.errorf(n, "concept id %q is not kebab-case", c.ID)
+	}
+	ptxListed := map[string]bool{}
+	for _, m := range c.PTX {
+		if ptxListed[m.Mnemonic] {
+			l.errorf(nodeAt(n, m.Pos.Line), "concept %s lists ptx member %q twice", c.ID, m.Mnemonic)
+		}
+		ptxListed[m.Mnemonic] = true
+	}
+	amdListed := map[string]bool{}
+	for _, m := range c.AMD {
+		if amdListed[m.Mnemonic] {
+			l.errorf(nodeAt(n, m.Pos.Line), "concept %s lists amd member %q twice", c.ID, m.Mnemonic)
+		}
+		amdListed[m.Mnemonic] = true
+	}
+	type pair struct{ p, a string }
+	related := map[pair]bool{}
+	for _, r := range raws {
+		for _, p := range r.ptx {
+			if !ptxListed[p] {
+				l.errorf(r.node, "concept %s: relation names ptx %q, which is not a ptx member", c.ID, p)
+				continue
+			}
+			for _, a := range r.amd {
+				if !amdListed[a] {
+					l.errorf(r.node, "concept %s: relation names amd %q, which is not an amd member", c.ID, a)
+					continue
+				}
+				if related[pair{p, a}] {
+					l.errorf(r.node, "concept %s: second relation for %s <-> %s", c.ID, p, a)
+					continue
+				}
+				related[pair{p, a}] = true
+				rel := r.rel
+				rel.PTX, rel.AMD = p, a
+				c.Relations = append(c.Relations, rel)
+			}
+		}
+		if r.rel.Kind == Sequence && len(r.rel.Sequence) == 0 {
+			l.errorf(r.node, "concept %s: a \"sequence\" relation needs a sequence", c.ID)
+		}
+		if r.rel.Kind == EquivalentWithRestrictions && len(r.rel.Restrictions) == 0 {
+			l.errorf(r.node, "concept %s: \"equivalent with restrictions\" needs restrictions", c.ID)
+		}
+	}
+	for _, p := range c.PTX {
+		for _, a := range c.AMD {
+			if !related[pair{p.Mnemonic, a.Mnemonic}] {
+				l.errorf(n, "concept %s: missing relation for ptx %q <-> amd %q", c.ID, p.Mnemonic, a.Mnemonic)
+			}
+		}
+	}
+	return c
+}
+
+// nodeAt returns a stand-in node carrying a line for error reporting.
+func nodeAt(_ *yaml.Node, line int) *yaml.Node { return &yaml.Node{Line: line} }
+
+func (l *loader) noCounterpart(n *yaml.Node) *NoCounterpart {
+	nc := &NoCounterpart{Pos: l.pos(n)}
+	if !l.mapping(n, "no_counterpart entry", map[string]func(*yaml.Node){
+		"mnemonic": func(v *yaml.Node) { nc.Mnemonic = l.scalar(v, "mnemonic") },
+		"reason":   func(v *yaml.Node) { nc.Reason = l.scalar(v, "reason") },
+	}, []string{"mnemonic", "reason"}) {
+		return nil
+	}
+	return nc
+}
+
+// crossCheck finds problems that span files: duplicate concept ids, PTX
+// mnemonics listed twice as having no counterpart, and mnemonics that are
+// both in a concept and said to have no counterpart.
+func (l *loader) crossCheck() {
+	ids := map[string]Pos{}
+	inConcept := map[string]Pos{}
+	for _, c := range l.c.Concepts {
+		if first, dup := ids[c.ID]; dup {
+			l.errs = append(l.errs, Error{Pos: c.Pos, Kind: "schema", Msg: fmt.Sprintf("duplicate concept id %q (first at %s:%d)", c.ID, first.File, first.Line)})
+		} else {
+			ids[c.ID] = c.Pos
+		}
+		for _, m := range c.PTX {
+			if _, ok := inConcept[m.Mnemonic]; !ok {
+				inConcept[m.Mnemonic] = m.Pos
+			}
+		}
+	}
+	seen := map[string]Pos{}
+	for _, nc := range l.c.NoCounterpart {
+		if first, dup := seen[nc.Mnemonic]; dup {
+			l.errs = append(l.errs, Error{Pos: nc.Pos, Kind: "schema", Msg: fmt.Sprintf("no_counterpart lists %q twice (first at %s:%d)", nc.Mnemonic, first.File, first.Line)})
+			continue
+		}
+		seen[nc.Mnemonic] = nc.Pos
+		if p, ok := inConcept[nc.Mnemonic]; ok {
+			l.errs = append(l.errs, Error{Pos: nc.Pos, Kind: "schema", Msg: fmt.Sprintf("%q is said to have no counterpart but is a member of a concept at %s:%d", nc.Mnemonic, p.File, p.Line)})
+		}
+	}
+}
+
+func knownArch(a string) bool {
+	for _, k := range KnownArchs {
+		if k == a {
+			return true
+		}
+	}
+	return false
+}
+
+func knownRelation(s string) bool {
+	for _, k := range relationKinds {
+		if string(k) == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Catalogue) index() {
+	c.byPTX = map[string][]*Concept{}
+	c.byAMD = map[string][]*Concept{}
+	c.noCP = map[string]*NoCounterpart{}
+	for _, k := range c.Concepts {
+		for _, m := range k.PTX {
+			c.byPTX[m.Mnemonic] = append(c.byPTX[m.Mnemonic], k)
+		}
+		for _, m := range k.AMD {
+			c.byAMD[m.Mnemonic] = append(c.byAMD[m.Mnemonic], k)
+		}
+	}
+	for _, nc := range c.NoCounterpart {
+		c.noCP[nc.Mnemonic] = nc
+	}
+}
+
+// Concept returns the concept with this id, or nil.
+func (c *Catalogue) Concept(id string) *Concept {
+	for _, k := range c.Concepts {
+		if k.ID == id {
+			return k
+		}
+	}
+	return nil
+}
+
+// NoCounterpartFor returns the no-counterpart entry for a PTX mnemonic, or nil.
+func (c *Catalogue) NoCounterpartFor(mnemonic string) *NoCounterpart {
+	return c.noCP[mnemonic]
+}
+
+// PTXMnemonics returns every PTX mnemonic the catalogue mentions (as a concept
+// member or as having no counterpart), sorted.
+func (c *Catalogue) PTXMnemonics() []string {
+	set := map[string]bool{}
+	for m := range c.byPTX {
+		set[m] = true
+	}
+	for m := range c.noCP {
+		set[m] = true
+	}
+	return sortedKeys(set)
+}
+
+func sortedKeys(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,353 @@
+// Package decode turns AMD GPU machine code back into instructions: it builds
+// a dispatch table from a family's microcode formats (the fixed ENCODING bits
+// and the OP field of each isa.Format) and the opcodes of its instructions,
+// then renders the operands the way the LLVM disassembler (llvm-mc) prints
+// them, so its output can be compared with llvm-mc line by line.
+//
+// It also reads the inputs users paste (hex words, llvm-mc byte lists, raw
+// binary, AMDGPU ELF code objects) and implements `gpuisa decode`.
+package decode
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// FieldValue is one field of a decoded instruction with the value it holds.
+type FieldValue struct {
+	Name   string         `json:"name"`
+	MSB    int            `json:"msb"`
+	LSB    int            `json:"lsb"`
+	Ranges []isa.BitRange `json:"ranges,omitempty"`
+	Value  uint64         `json:"value"`
+	Bits   string         `json:"bits"` // binary, most significant bit first
+}
+
+// Inst is one decoded instruction.
+type Inst struct {
+	Offset    int          `json:"offset"`
+	Bytes     []byte       `json:"-"`
+	Hex       string       `json:"bytes"`    // "0xc1,0x04,0x0a,0x16" as llvm-mc prints encodings
+	Name      string       `json:"name"`     // the model's mnemonic: "v_max_f32"
+	Mnemonic  string       `json:"mnemonic"` // as LLVM prints it: "v_max_f32_e32"
+	Encoding  string       `json:"encoding"` // format name: "VOP2"
+	Opcode    int          `json:"opcode"`
+	Fields    []FieldValue `json:"fields"`
+	Operands  []string     `json:"operands"`
+	Modifiers []string     `json:"modifiers,omitempty"` // "clamp", "mul:2", "glc"
+	Extra     string       `json:"extra,omitempty"`     // "DPP", "SDWA", "literal"
+	// Partial says the operands are not rendered (or only partly) for this
+	// encoding; Fields are still complete.
+	Partial bool   `json:"partial,omitempty"`
+	Symbol  string `json:"symbol,omitempty"` // ELF symbol starting at this offset
+}
+
+// Text is the instruction in LLVM assembler syntax.
+func (in Inst) Text() string {
+	s := in.Mnemonic
+	parts := append([]string(nil), in.Operands...)
+	if len(parts) > 0 {
+		s += " " + strings.Join(parts, ", ")
+	}
+	for _, m := range in.Modifiers {
+		s += " " + m
+	}
+	return s
+}
+
+// Error is a decoding failure at a byte offset.
+type Error struct {
+	Offset int
+	Msg    string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("offset %d (0x%x): %s", e.Offset, e.Offset, e.Msg) }
+
+// Decoder decodes the machine code of one family.
+type Decoder struct {
+	arch   isa.Architecture
+	fam    *family
+	groups []*group
+	// hasShort / hasVOP3 record, per mnemonic, whether the instruction has a
+	// 32-bit VOP1/VOP2/VOPC encoding and a 64-bit VOP3 one: LLVM then adds
+	// _e32 / _e64 to tell them apart.
+	hasShort map[string]bool
+	hasVOP3  map[string]bool
+}
+
+// group is the formats that share the same fixed bits (VOP3A and VOP3B; VOP3P
+// and VOP3P-MAI); the opcode tells them apart.
+type group struct {
+	mask, value uint32
+	formats     []*format
+}
+
+type format struct {
+	isa.Format
+	kind     kind
+	op       *isa.Field
+	fields   map[string]isa.Field
+	byOpcode map[int]*entry
+}
+
+type entry struct {
+	name  string
+	instr *isa.Instruction
+	enc   isa.Encoding
+	sig   signature
+}
+
+// New builds a decoder for arch from its formats and instructions.
+func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
+	fam, err := newFamily(arch.ID)
+	if err != nil {
+		return nil, err
+	}
+	d := &Decoder{arch: arch, fam: fam, hasShort: map[string]bool{}, hasVOP3: map[string]bool{}}
+	byKey := map[[2]uint32]*group{}
+	formats := map[string]*format{}
+	for _, f := range arch.Formats {
+		var mask, value uint64
+		fixed := false
+		for _, fl := range f.Fields {
+			if fl.Fixed == "" {
+				continue
+			}
+			rs := fieldRanges(fl)
+			if len(rs) != 1 {
+				return nil, fmt.Errorf("decode: %s: fixed field %s is split; not supported", f.Name, fl.Name)
+			}
+			r := rs[0]
+			v := strings.ReplaceAll(fl.Fixed, "_", "")
+			n := len(v)
+			if n == 0 || n > 32 || r.MSB >= 32 || r.MSB-n+1 < 0 {
+				return nil, fmt.Errorf("decode: %s: fixed field %s %q does not fit bits [%d:%d] of the first dword", f.Name, fl.Name, fl.Fixed, r.MSB, r.LSB)
+			}
+			// The value's own length wins over a misprinted range; it is
+			// aligned at the field's most significant bit.
+			lsb := r.MSB - n + 1
+			for i, c := range v {
+				bit := uint(r.MSB - i)
+				mask |= 1 << bit
+				switch c {
+				case '1':
+					value |= 1 << bit
+				case '0':
+				default:
+					return nil, fmt.Errorf("decode: %s: fixed field %s %q is not binary", f.Name, fl.Name, fl.Fixed)
+				}
+			}
+			_ = lsb
+			fixed = true
+		}
+		if !fixed {
+			continue // a second dword (DPP, SDWA) or a layout without its own identity
+		}
+		fm := &format{Format: f, kind: kindOf(f.Name), fields: map[string]isa.Field{}, byOpcode: map[int]*entry{}}
+		for i := range f.Fields {
+			fl := f.Fields[i]
+			up := strings.ToUpper(fl.Name)
+			if _, dup := fm.fields[up]; !dup {
+				fm.fields[up] = fl
+			}
+			if up == "OP" && fm.op == nil {
+				fm.op = &f.Fields[i]
+			}
+		}
+		if f.Width == 0 {
+			fm.Width = 32
+		}
+		formats[f.Name] = fm
+		key := [2]uint32{uint32(mask), uint32(value)}
+		g := byKey[key]
+		if g == nil {
+			g = &group{mask: uint32(mask), value: uint32(value)}
+			byKey[key] = g
+			d.groups = append(d.groups, g)
+		}
+		g.formats = append(g.formats, fm)
+	}
+	if len(d.groups) == 0 {
+		return nil, fmt.Errorf("decode: %s has no format with fixed ENCODING bits", arch.ID)
+	}
+	// Most specific first: SOP1 (9 fixed bits) before SOPK (4) before SOP2 (2).
+	sort.SliceStable(d.groups, func(i, j int) bool {
+		return bits.OnesCount32(d.groups[i].mask) > bits.OnesCount32(d.groups[j].mask)
+	})
+	for i := range instrs {
+		in := &instrs[i]
+		for _, e := range in.Encodings {
+			fname := e.Format
+			if fname == "" {
+				fname = e.Name
+			}
+			switch kindOf(fname) {
+			case kVOP1, kVOP2, kVOPC:
+				d.hasShort[in.Name] = true
+			case kVOP3, kVOP3B:
+				d.hasVOP3[in.Name] = true
+			}
+			fm := formats[fname]
+			if fm == nil {
+				continue
+			}
+			if _, taken := fm.byOpcode[e.Opcode]; taken {
+				continue // first name wins; aliases are the model's business
+			}
+			fm.byOpcode[e.Opcode] = &entry{name: in.Name, instr: in, enc: e}
+		}
+	}
+	for _, g := range d.groups {
+		for _, fm := range g.formats {
+			for _, en := range fm.byOpcode {
+				en.sig = d.signatureOf(fm, en)
+			}
+		}
+	}
+	return d, nil
+}
+
+// Arch returns the family the decoder was built for.
+func (d *Decoder) Arch() isa.Architecture { return d.arch }
+
+// Decode decodes the instruction at code[offset:]. n is its length in bytes.
+func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
+	if offset < 0 || offset >= len(code) {
+		return Inst{}, 0, &Error{offset, "offset outside the input"}
+	}
+	if len(code)-offset < 4 {
+		return Inst{}, 0, &Error{offset, fmt.Sprintf("truncated: %d byte(s) left, an instruction is at least 4", len(code)-offset)}
+	}
+	w0 := binary.LittleEndian.Uint32(code[offset:])
+	var g *group
+	for _, cand := range d.groups {
+		if w0&cand.mask == cand.value {
+			g = cand
+			break
+		}
+	}
+	if g == nil {
+		return Inst{}, 0, &Error{offset, fmt.Sprintf("0x%08x matches no encoding of %s", w0, d.arch.ID)}
+	}
+	// Read up to the widest format of the group to find the opcode.
+	fm := g.formats[0]
+	var en *entry
+	for _, cand := range g.formats {
+		if cand.op == nil {
+			continue
+		}
+		op := extract(uint64(w0), *cand.op)
+		if e := cand.byOpcode[int(op)]; e != nil {
+			fm, en = cand, e
+			break
+		}
+	}
+	names := make([]string, len(g.formats))
+	for i, f := range g.formats {
+		names[i] = f.Name
+	}
+	if en == nil {
+		if fm.op == nil {
+			return Inst{}, 0, &Error{offset, fmt.Sprintf("0x%08x is a %s instruction; %s is not supported yet", w0, fm.Name, fm.Name)}
+		}
+		return Inst{}, 0, &Error{offset, fmt.Sprintf("0x%08x: %s has no instruction with opcode %d", w0, strings.Join(names, "/"), extract(uint64(w0), *fm.op))}
+	}
+	width := fm.Width / 8
+	if len(code)-offset < width {
+		return Inst{}, 0, &Error{offset, fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width, len(code)-offset)}
+	}
+	raw := make([]uint32, width/4)
+	for i := range raw {
+		raw[i] = binary.LittleEndian.Uint32(code[offset+4*i:])
+	}
+	in := Inst{Offset: offset, Name: en.name, Mnemonic: en.name, Encoding: fm.Name, Opcode: en.enc.Opcode}
+	for _, fl := range fm.Fields {
+		v := extractWords(raw, fl)
+		in.Fields = append(in.Fields, FieldValue{Name: fl.Name, MSB: fl.MSB, LSB: fl.LSB, Ranges: fl.Ranges, Value: v, Bits: binString(v, fl.Width())})
+	}
+	r := renderer{d: d, fm: fm, en: en, raw: raw, in: &in}
+	extra, err := r.render(code, offset+width)
+	if err != nil {
+		return Inst{}, 0, &Error{offset, err.Error()}
+	}
+	n := width + extra
+	in.Bytes = append([]byte(nil), code[offset:offset+n]...)
+	in.Hex = hexList(in.Bytes)
+	return in, n, nil
+}
+
+// DecodeAll decodes every instruction of code. Like llvm-mc, it reports an
+// undecodable dword and goes on 4 bytes later.
+func (d *Decoder) DecodeAll(code []byte) ([]Inst, []error) {
+	var out []Inst
+	var errs []error
+	for off := 0; off < len(code); {
+		in, n, err := d.Decode(code, off)
+		if err != nil {
+			errs = append(errs, err)
+			off += 4
+			continue
+		}
+		out = append(out, in)
+		off += n
+	}
+	return out, errs
+}
+
+func fieldRanges(f isa.Field) []isa.BitRange {
+	if len(f.Ranges) > 0 {
+		return f.Ranges
+	}
+	return []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
+}
+
+// extract reads a field from the low 64 bits; ranges are concatenated most
+// significant first.
+func extract(w uint64, f isa.Field) uint64 {
+	var v uint64
+	for _, r := range fieldRanges(f) {
+		if r.MSB >= 64 || r.LSB < 0 || r.MSB < r.LSB {
+			continue
+		}
+		n := r.MSB - r.LSB + 1
+		v = v<<uint(n) | (w>>uint(r.LSB))&(1<<uint(n)-1)
+	}
+	return v
+}
+
+func extractWords(raw []uint32, f isa.Field) uint64 {
+	var v uint64
+	for _, r := range fieldRanges(f) {
+		if r.MSB < r.LSB || r.LSB < 0 || r.MSB >= 32*len(raw) || r.MSB-r.LSB >= 64 {
+			continue
+		}
+		for b := r.MSB; b >= r.LSB; b-- {
+			v = v<<1 | uint64(raw[b/32]>>(uint(b)%32)&1)
+		}
+	}
+	return v
+}
+
+func binString(v uint64, n int) string {
+	if n <= 0 || n > 64 {
+		return ""
+	}
+	s := fmt.Sprintf("%0*b", n, v)
+	return s[len(s)-n:]
+}
+
+func hexList(b []byte) string {
+	var sb strings.Builder
+	for i, c := range b {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, "0x%02x", c)
+	}
+	return sb.String()
+}

@@ -1,0 +1,76 @@
+package decode
+
+import "fmt"
+
+// family holds the facts about one AMD family that the bit-layout tables do
+// not carry: what the 8/9-bit operand codes mean, which src0 codes announce a
+// DPP or SDWA dword, and the register file sizes. They are written from the
+// "SSRC0"/"SRC0" code lists of each guide's microcode-format chapter (e.g.
+// CDNA 4 guide, Table 65 "SOP2 Fields"; RDNA 3 guide, Table 77 "VOP2
+// Fields") and from the operand tables of the "Instruction Operands" chapter.
+type family struct {
+	gen         int // 9: GCN 5 / CDNA, 10: RDNA 1-2, 11: RDNA 3/3.5, 12: RDNA 4, CDNA 5
+	lastSGPR    int // highest SGPR code (101 on GCN/CDNA, 105 on RDNA)
+	names32     map[int]string
+	names64     map[int]string // names a code has when it starts a 64-bit operand
+	wave32      bool           // LLVM disassembles gfx10+ as wave32 by default: vcc_lo
+	sdwa        int            // src0 code announcing an SDWA dword (-1: none)
+	dpp         int            // src0 code announcing a DPP (DPP16) dword
+	dpp8        int            // src0 code announcing a DPP8 dword (-1: none)
+	dpp8fi      int
+	vop3Lit     bool // VOP3/VOP3P may take a 32-bit literal (gfx10+)
+	trueSixteen bool // 16-bit VGPR halves are named v1.l / v1.h (gfx11+)
+}
+
+const literalCode = 255
+
+func newFamily(arch string) (*family, error) {
+	switch arch {
+	case "vega", "vega7", "cdna1", "cdna2", "cdna3", "cdna4":
+		f := &family{gen: 9, lastSGPR: 101, sdwa: 249, dpp: 250, dpp8: -1, dpp8fi: -1}
+		f.names32 = map[int]string{
+			102: "flat_scratch_lo", 103: "flat_scratch_hi", 104: "xnack_mask_lo", 105: "xnack_mask_hi",
+			106: "vcc_lo", 107: "vcc_hi", 124: "m0", 126: "exec_lo", 127: "exec_hi",
+			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
+			239: "src_pops_exiting_wave_id", 251: "src_vccz", 252: "src_execz", 253: "src_scc", 254: "src_lds_direct",
+		}
+		f.names64 = map[int]string{102: "flat_scratch", 104: "xnack_mask", 106: "vcc", 126: "exec",
+			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit"}
+		if arch == "cdna3" || arch == "cdna4" {
+			// gfx940+ have no XNACK_MASK registers; the codes are SGPRs 104/105 in LLVM's tables.
+			delete(f.names32, 104)
+			delete(f.names32, 105)
+			delete(f.names64, 104)
+		}
+		return f, nil
+	case "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "cdna5":
+		f := &family{gen: 10, lastSGPR: 105, wave32: true, sdwa: 249, dpp: 250, dpp8: 233, dpp8fi: 234, vop3Lit: true}
+		f.names32 = map[int]string{
+			106: "vcc_lo", 107: "vcc_hi", 124: "m0", 125: "null", 126: "exec_lo", 127: "exec_hi",
+			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
+			239: "src_pops_exiting_wave_id", 251: "src_vccz", 252: "src_execz", 253: "src_scc", 254: "src_lds_direct",
+		}
+		f.names64 = map[int]string{106: "vcc", 126: "exec", 125: "null",
+			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit"}
+		switch arch {
+		case "rdna3", "rdna3.5":
+			f.gen = 11
+		case "rdna4", "cdna5":
+			f.gen = 12
+		}
+		if f.gen >= 11 {
+			// RDNA 3 swapped M0 and NULL (RDNA 3 guide, "SSRC0" code list: 124 NULL, 125 M0)
+			// and dropped SDWA.
+			f.names32[124], f.names32[125] = "null", "m0"
+			delete(f.names64, 125)
+			f.names64[124] = "null"
+			f.sdwa = -1
+			f.trueSixteen = true
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("decode: no operand-code table for family %q", arch)
+}
+
+// ttmp codes 108-123 name the trap temporaries on every family here.
+const ttmpFirst, ttmpLast = 108, 123

@@ -1,0 +1,261 @@
+package decode
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// kind is the rendering rule a format follows; format names differ between
+// guides (VOP3A on CDNA, VOP3 on RDNA) but the operand shapes do not.
+type kind int
+
+const (
+	kOther kind = iota
+	kSOP2
+	kSOPK
+	kSOP1
+	kSOPC
+	kSOPP
+	kSMEM
+	kVOP1
+	kVOP2
+	kVOPC
+	kVOP3
+	kVOP3B
+	kVOP3P
+	kMAI
+)
+
+func kindOf(format string) kind {
+	switch strings.ToUpper(strings.TrimPrefix(strings.ToUpper(format), "ENC_")) {
+	case "SOP2":
+		return kSOP2
+	case "SOPK":
+		return kSOPK
+	case "SOP1":
+		return kSOP1
+	case "SOPC":
+		return kSOPC
+	case "SOPP":
+		return kSOPP
+	case "SMEM", "SMRD":
+		return kSMEM
+	case "VOP1":
+		return kVOP1
+	case "VOP2":
+		return kVOP2
+	case "VOPC":
+		return kVOPC
+	case "VOP3", "VOP3A":
+		return kVOP3
+	case "VOP3B", "VOP3SD":
+		return kVOP3B
+	case "VOP3P":
+		return kVOP3P
+	case "VOP3P-MAI", "VOP3PX2":
+		return kMAI
+	}
+	return kOther
+}
+
+// opType is the data type of one operand: 'f' float, 'i' signed or
+// unsigned integer, 'b' untyped bits, and its size in bits.
+type opType struct {
+	t    byte
+	size int
+}
+
+func (o opType) regs() int {
+	if o.size <= 32 {
+		return 1
+	}
+	return (o.size + 31) / 32
+}
+
+// signature is what the renderer needs to know about an instruction's
+// operands beyond the bit layout.
+type signature struct {
+	dst  opType
+	src  [3]opType
+	nsrc int
+	// origin is the short encoding a VOP3 opcode promotes, if any.
+	origin kind
+}
+
+var typeTok = regexp.MustCompile(`^(f|i|u|b|bf)(4|8|16|24|32|64|128|256|512)$`)
+
+// typesOf reads the type suffixes of a mnemonic: "v_cvt_f64_i32" -> f64, i32.
+// AMD names put the result type first and the source type last.
+func typesOf(name string) []opType {
+	var out []opType
+	for _, tok := range strings.Split(name, "_") {
+		m := typeTok.FindStringSubmatch(tok)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		t := m[1][0]
+		switch m[1] {
+		case "u", "i":
+			t = 'i'
+		case "bf":
+			t = 'h' // bfloat16: inline float constants are printed differently
+		}
+		if n < 16 {
+			n = 32 // packed 4/8-bit data lives in 32-bit operands
+		}
+		if n == 24 {
+			n = 32
+		}
+		out = append(out, opType{t, n})
+	}
+	return out
+}
+
+// signatureOf derives operand types and counts. The model's Operand sizes
+// win when it has them; otherwise the mnemonic's type suffixes decide, with
+// the exceptions LLVM's operand definitions make (shift amounts, bit
+// indexes and exponents are 32-bit even in 64-bit instructions).
+func (d *Decoder) signatureOf(fm *format, en *entry) signature {
+	name := en.name
+	ts := typesOf(name)
+	var s signature
+	s.dst = opType{'b', 32}
+	if len(ts) > 0 {
+		s.dst = ts[0]
+		last := ts[len(ts)-1]
+		s.src = [3]opType{last, last, last}
+	} else {
+		s.src = [3]opType{{'b', 32}, {'b', 32}, {'b', 32}}
+	}
+	if strings.Contains(name, "_pk_") || strings.HasPrefix(name, "v_pk_") {
+		// Packed math: 16-bit halves in 32-bit registers.
+		for i := range s.src {
+			if s.src[i].size == 16 {
+				s.src[i].size = 32
+			}
+		}
+		if s.dst.size == 16 {
+			s.dst.size = 32
+		}
+	}
+	s.nsrc = 2
+	switch fm.kind {
+	case kVOP1, kSOP1:
+		s.nsrc = 1
+	case kVOP3, kVOP3B:
+		s.nsrc = 2
+		if d.hasShort[name] {
+			for _, e := range en.instr.Encodings {
+				switch k := kindOf(e.Format); k {
+				case kVOP1:
+					s.origin, s.nsrc = k, 1
+				case kVOP2, kVOPC:
+					s.origin, s.nsrc = k, 2
+				}
+			}
+		} else if threeSource(name) {
+			s.nsrc = 3
+		}
+		if s.origin == kVOP2 && (strings.HasPrefix(name, "v_cndmask") || strings.Contains(name, "_co_ci_") ||
+			strings.HasPrefix(name, "v_addc") || strings.HasPrefix(name, "v_subb")) {
+			s.nsrc = 3
+		}
+		if s.origin == kVOP2 && (strings.Contains(name, "fmac") || strings.Contains(name, "mac_") || strings.HasPrefix(name, "v_dot2c")) {
+			s.nsrc = 2
+		}
+	case kVOP3P:
+		s.nsrc = 2
+		if threeSource(name) {
+			s.nsrc = 3
+		}
+	}
+	// Exceptions to "every source has the last type".
+	shift := strings.Contains(name, "lshl") || strings.Contains(name, "lshr") || strings.Contains(name, "ashr")
+	if s.src[0].size == 64 || s.dst.size == 64 {
+		switch {
+		case shift && strings.Contains(name, "rev"):
+			s.src[0] = opType{'i', 32}
+		case shift && strings.HasSuffix(name, "_add_u64"): // v_lshl_add_u64 v[0:1], v[2:3], s4, v[6:7]
+			s.src[1] = opType{'i', 32}
+		case shift:
+			s.src[1] = opType{'i', 32}
+		case strings.HasPrefix(name, "s_bfe_"), strings.HasPrefix(name, "s_bitcmp"),
+			strings.HasPrefix(name, "v_ldexp_f64"), strings.HasPrefix(name, "v_trig_preop"),
+			strings.HasPrefix(name, "v_cmp_class_f64"), strings.HasPrefix(name, "v_cmpx_class_f64"),
+			strings.HasPrefix(name, "v_bfm_b64"):
+			s.src[1] = opType{'i', 32}
+		case strings.HasPrefix(name, "s_bfm_b64"):
+			s.src[0], s.src[1] = opType{'i', 32}, opType{'i', 32}
+		case strings.HasPrefix(name, "s_bitset"), strings.HasPrefix(name, "s_bitreplicate"):
+			s.src[0] = opType{'i', 32}
+		case strings.HasPrefix(name, "v_mad_u64_u32"), strings.HasPrefix(name, "v_mad_i64_i32"):
+			s.src[2] = opType{'i', 64}
+		case strings.HasPrefix(name, "v_qsad_pk_u16_u8"), strings.HasPrefix(name, "v_mqsad_pk_u16_u8"):
+			s.src = [3]opType{{'i', 64}, {'i', 32}, {'i', 64}}
+		}
+	}
+	if strings.HasPrefix(name, "v_mqsad_u32_u8") {
+		s.dst = opType{'i', 128}
+		s.src = [3]opType{{'i', 64}, {'i', 32}, {'i', 128}}
+	}
+	if strings.HasPrefix(name, "v_ldexp") || strings.HasPrefix(name, "v_cmp_class") || strings.HasPrefix(name, "v_cmpx_class") {
+		s.src[1].t = 'i'
+	}
+	if strings.HasPrefix(name, "s_cselect") || strings.HasPrefix(name, "s_cmp_") {
+		s.src[1] = s.src[0]
+	}
+	// The model's operand sizes, when present, override the guesses.
+	if en.instr != nil {
+		ops := en.enc.Operands
+		if len(ops) == 0 {
+			ops = en.instr.Operands
+		}
+		applyModelSizes(&s, ops)
+	}
+	return s
+}
+
+func applyModelSizes(s *signature, ops []isa.Operand) {
+	for _, o := range ops {
+		if o.Size <= 0 {
+			continue
+		}
+		t := byte('b')
+		f := strings.ToUpper(o.DataFormat)
+		switch {
+		case strings.Contains(f, "_F") || strings.Contains(f, "FLOAT"):
+			t = 'f'
+		case strings.Contains(f, "_I") || strings.Contains(f, "_U") || strings.Contains(f, "INT"):
+			t = 'i'
+		}
+		ot := opType{t, o.Size}
+		switch strings.ToLower(o.Name) {
+		case "vdst", "sdst", "sdata", "dst":
+			s.dst = ot
+		case "src0", "ssrc0", "srcx0":
+			s.src[0] = ot
+		case "src1", "ssrc1", "vsrc1":
+			s.src[1] = ot
+		case "src2":
+			s.src[2] = ot
+		}
+	}
+}
+
+// threeSource names the VOP3-only operations that read three sources.
+func threeSource(name string) bool {
+	for _, p := range []string{"mad", "fma", "bfe_", "bfi_", "alignbit", "alignbyte", "lerp", "min3", "max3",
+		"med3", "minimum3", "maximum3", "sad_", "cube", "div_fixup", "div_fmas", "div_scale", "perm_b32",
+		"xad", "lshl_add", "add_lshl", "add3", "lshl_or", "and_or", "or3", "xor3", "msad", "qsad", "mqsad",
+		"dot2_", "dot4_", "dot8_", "maxmin", "minmax", "permlane16", "permlanex16", "cvt_pk_u8_f32",
+		"dot2c", "bitop3", "cvt_scalef32_pk", "cvt_sr_", "wmma", "swmmac", "ashr_pk", "cndmask"} {
+		if strings.Contains(name, p) {
+			return true
+		}
+	}
+	return false
+}

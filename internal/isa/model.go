@@ -1,0 +1,289 @@
+// Package isa is the one model every upstream reader's output is merged into
+// and every consumer (database, web pages, JSON API, CLI) reads from.
+//
+// An instruction is identified by (architecture id, mnemonic). Every fact
+// carries a Prov saying which source, file and line it came from, so a page
+// can cite it and disagreements between sources can be shown (Conflict)
+// instead of silently resolved.
+//
+// The JSON tags are the stable snake_case contract of `gpuisa show --json`
+// and of /api/v1 (see DESIGN.md).
+package isa
+
+// Source ids name the upstream a fact was read from.
+const (
+	SourceAMDManual = "amd-manual" // AMD ISA reference guide (Markdown conversion of the PDF)
+	SourceAMDXML    = "amd-xml"    // AMD machine-readable ISA specification (XML)
+	SourceLLVMDoc   = "llvm-doc"   // LLVM AMDGPU assembler syntax pages
+	SourceLLVMMC    = "llvm-mc"    // the LLVM assembler, run by gpuisa verify
+	SourceLLVMTest  = "llvm-test"  // LLVM's MC test files (llvm/test/MC/AMDGPU)
+	SourcePTXDoc    = "ptx-doc"    // NVIDIA PTX ISA documentation
+	SourceGPUISA    = "gpuisa"     // authored by this project (concept catalogue) or derived by it
+)
+
+// Vendors and kinds.
+const (
+	VendorAMD    = "AMD"
+	VendorNVIDIA = "NVIDIA"
+
+	KindNative  = "native"  // a GPU's machine ISA with binary encodings
+	KindVirtual = "virtual" // a virtual ISA (PTX) compiled further by the driver
+)
+
+// Prov says where one fact came from.
+type Prov struct {
+	Source string `json:"source"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+}
+
+// Architecture is one ISA family: an AMD generation or PTX.
+type Architecture struct {
+	ID      string   `json:"id"`              // "cdna4", "ptx"
+	Name    string   `json:"name"`            // "CDNA 4"
+	Vendor  string   `json:"vendor"`          // "AMD"
+	Kind    string   `json:"kind"`            // "native" | "virtual"
+	Order   int      `json:"order"`           // display order, newest first within a vendor
+	Targets []string `json:"targets"`         // gfx targets LLVM knows for this family ("gfx950")
+	Title   string   `json:"title,omitempty"` // the reference document's title
+	// Documents are the upstream documents this family was built from.
+	Documents []Document `json:"documents,omitempty"`
+	// Formats are the microcode formats (encodings) of this family.
+	Formats []Format `json:"formats,omitempty"`
+	// Count is the number of instructions in the database for this family.
+	Count int `json:"count"`
+}
+
+// Document describes one upstream document used in a build.
+type Document struct {
+	Source      string `json:"source"` // source id
+	File        string `json:"file"`
+	Title       string `json:"title,omitempty"`
+	Version     string `json:"version,omitempty"` // schema / ISA version, release date...
+	Attribution string `json:"attribution,omitempty"`
+	License     string `json:"license,omitempty"`
+}
+
+// Format is a microcode format (encoding) with its bit layout.
+type Format struct {
+	Name        string   `json:"name"`  // "VOP2" (AMD guide spelling; XML ENC_ prefix dropped)
+	Width       int      `json:"width"` // bits
+	Description string   `json:"description,omitempty"`
+	Fields      []Field  `json:"fields"`
+	Notes       []string `json:"notes,omitempty"` // repairs applied to the upstream layout
+	// IdentifierMask is the mask of the bits that identify an instruction in
+	// this format ("0x…" hex), when known.
+	IdentifierMask string `json:"identifier_mask,omitempty"`
+	Prov           Prov   `json:"prov"`
+}
+
+// Field is one named bit field of a format. MSB/LSB describe the first
+// (most significant) range; Ranges lists every range for split fields.
+type Field struct {
+	Name        string     `json:"name"`
+	MSB         int        `json:"msb"`
+	LSB         int        `json:"lsb"`
+	Ranges      []BitRange `json:"ranges,omitempty"`
+	Fixed       string     `json:"fixed,omitempty"` // binary value a fixed field must hold
+	Description string     `json:"description,omitempty"`
+}
+
+// BitRange is an inclusive range of instruction bits.
+type BitRange struct {
+	MSB int `json:"msb"`
+	LSB int `json:"lsb"`
+}
+
+// Width returns the number of bits in the field.
+func (f Field) Width() int {
+	if len(f.Ranges) == 0 {
+		return f.MSB - f.LSB + 1
+	}
+	n := 0
+	for _, r := range f.Ranges {
+		n += r.MSB - r.LSB + 1
+	}
+	return n
+}
+
+// Instruction is one instruction of one architecture, or one PTX mnemonic.
+type Instruction struct {
+	Arch     string `json:"arch"`
+	Name     string `json:"name"` // lower case as written in assembly: "v_max_f32", "max"
+	Vendor   string `json:"vendor"`
+	Kind     string `json:"kind"`
+	Unit     string `json:"unit,omitempty"`    // "Vector", "Scalar", "Memory", "Matrix", ...
+	Category string `json:"category"`          // "Vector Arithmetic", "Integer Arithmetic"
+	Section  string `json:"section,omitempty"` // the document section: "VOP2 Instructions"
+	Summary  string `json:"summary"`           // first sentence of the description
+	Entry    string `json:"entry,omitempty"`   // PTX: "instruction" | "special-register" | "directive"
+
+	Description string `json:"description,omitempty"`
+	Semantics   string `json:"semantics,omitempty"`
+	Notes       string `json:"notes,omitempty"`
+
+	Aliases   []Alias    `json:"aliases"`
+	Encodings []Encoding `json:"encodings"`
+	Operands  []Operand  `json:"operands,omitempty"` // operands of the preferred encoding
+	Flags     []string   `json:"flags,omitempty"`    // instruction flags from the XML (is_branch, ...)
+	Groups    []string   `json:"groups,omitempty"`   // functional groups from the XML
+	// Opcodes maps arch id -> format -> opcode for this instruction (and its
+	// documented renames) in every family, filled by the merge.
+	Opcodes map[string]map[string]int `json:"opcodes"`
+	// Related lists the same instruction in other families (same mnemonic or a
+	// documented rename), in family order.
+	Related []Related `json:"related,omitempty"`
+
+	Syntax        []Syntax          `json:"syntax,omitempty"` // LLVM assembler syntax per GFX family
+	Examples      []Example         `json:"examples"`         // verified or documented examples
+	Targets       map[string]string `json:"targets"`          // gfx target -> "supported"|"unsupported"
+	TargetDetails []TargetResult    `json:"target_details,omitempty"`
+	Concepts      []ConceptRef      `json:"concepts"`
+
+	// PTX only.
+	Forms      []Form   `json:"forms,omitempty"`
+	PTXVersion string   `json:"ptx_version,omitempty"`
+	MinTarget  string   `json:"min_target,omitempty"`
+	PTXNotes   []string `json:"ptx_notes,omitempty"` // version/target notes kept as text
+
+	Conflicts []Conflict `json:"conflicts,omitempty"`
+	Sources   []Prov     `json:"sources"`
+}
+
+// Alias is another name of the instruction.
+type Alias struct {
+	Name string `json:"name"`
+	Note string `json:"note,omitempty"` // where the name comes from, in words
+	Prov Prov   `json:"prov"`
+}
+
+// Encoding is the instruction in one microcode format.
+type Encoding struct {
+	Name       string `json:"name"`   // "VOP2"; for VOP2-as-VOP3 facts "VOP3A"
+	Format     string `json:"format"` // the format the bit layout comes from
+	Width      int    `json:"width"`
+	Opcode     int    `json:"opcode"`
+	Identifier string `json:"identifier,omitempty"` // "0x16000000"
+	// IdentifierCheck states how the identifier was checked against the
+	// identifiers AMD lists (XML), in words.
+	IdentifierCheck string    `json:"identifier_check,omitempty"`
+	Fields          []Field   `json:"fields"`
+	Operands        []Operand `json:"operands"`
+	Prov            Prov      `json:"prov"`
+}
+
+// Operand is one operand of an encoding, in AMD's order.
+type Operand struct {
+	Name        string `json:"name"` // field name: "vdst", "src0"
+	Order       int    `json:"order"`
+	Input       bool   `json:"input"`
+	Output      bool   `json:"output"`
+	Implicit    bool   `json:"implicit,omitempty"`
+	DataFormat  string `json:"data_format,omitempty"`  // "FMT_NUM_F32"
+	OperandType string `json:"operand_type,omitempty"` // "OPR_VGPR"
+	Size        int    `json:"size,omitempty"`         // bits
+	Prov        Prov   `json:"prov"`
+}
+
+// Related points to the same instruction in another family.
+type Related struct {
+	Arch    string `json:"arch"`
+	Name    string `json:"name"`
+	Same    bool   `json:"same"`              // same encodings and opcodes as this one
+	Renamed bool   `json:"renamed,omitempty"` // documented rename
+}
+
+// Syntax is LLVM's documented assembler syntax for one GFX family.
+type Syntax struct {
+	GFX       string   `json:"gfx"`      // LLVM page: "GFX11"
+	Text      string   `json:"text"`     // "v_max_f32 vdst, src0, src1"
+	Operands  []string `json:"operands"` // "vdst:v32", ...
+	Modifiers []string `json:"modifiers,omitempty"`
+	Prov      Prov     `json:"prov"`
+}
+
+// Example is a real instruction with where it comes from.
+type Example struct {
+	Asm      string `json:"asm"`
+	Source   string `json:"source"`             // provenance in words
+	Encoding string `json:"encoding,omitempty"` // bytes as llvm-mc prints them
+	Target   string `json:"target,omitempty"`   // the target Encoding was produced for
+	Prov     Prov   `json:"prov"`
+}
+
+// TargetResult is the assembler's verdict for one gfx target.
+type TargetResult struct {
+	Target   string `json:"target"`
+	Status   string `json:"status"` // "supported" | "unsupported"
+	Encoding string `json:"encoding,omitempty"`
+	Printed  string `json:"printed,omitempty"` // what llvm-mc printed back
+	Message  string `json:"message,omitempty"` // the assembler's error
+}
+
+// ConceptRef links an instruction to a cross-vendor concept.
+type ConceptRef struct {
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	Relation     string   `json:"relation"`
+	Restrictions []string `json:"restrictions,omitempty"`
+	Sequence     string   `json:"sequence,omitempty"`
+	Members      []Member `json:"members"` // the other ISA's instructions
+}
+
+// Member is an instruction named by a concept.
+type Member struct {
+	Arch string `json:"arch"`
+	Name string `json:"name"`
+}
+
+// Form is one valid PTX syntax form.
+type Form struct {
+	Syntax      string   `json:"syntax"`
+	Types       []string `json:"types"`
+	Modifiers   []string `json:"modifiers"`
+	StateSpaces []string `json:"state_spaces"`
+	MinTarget   string   `json:"min_target"`
+	PTXVersion  string   `json:"ptx_version"`
+	Description string   `json:"description,omitempty"`
+	Prov        Prov     `json:"prov"`
+}
+
+// Conflict records two or more sources that disagree on one fact.
+type Conflict struct {
+	Fact   string          `json:"fact"` // "opcode of VOP2", "width of VOP3P"
+	Values []ConflictValue `json:"values"`
+	Note   string          `json:"note,omitempty"`
+}
+
+// ConflictValue is one source's value for a disputed fact.
+type ConflictValue struct {
+	Value string `json:"value"`
+	Prov  Prov   `json:"prov"`
+}
+
+// Summary is the short form of an instruction used in lists and search.
+type Summary struct {
+	Arch     string   `json:"arch"`
+	Name     string   `json:"name"`
+	Category string   `json:"category"`
+	Section  string   `json:"section,omitempty"`
+	Summary  string   `json:"summary"`
+	Formats  []string `json:"formats,omitempty"`
+}
+
+// SearchHit is one ranked search result.
+type SearchHit struct {
+	Summary
+	Score float64  `json:"score"`
+	Why   string   `json:"why,omitempty"`   // "name", "name prefix", "typo", "description"
+	Archs []string `json:"archs,omitempty"` // every family with this name (searches over all families)
+}
+
+// BuildInfo describes one database build.
+type BuildInfo struct {
+	ID        string         `json:"id"`      // content hash of the build, used for ETags
+	Built     string         `json:"built"`   // RFC 3339, UTC
+	Version   string         `json:"version"` // gpuisa version
+	Documents []Document     `json:"documents"`
+	Counts    map[string]int `json:"counts"` // arch -> instructions
+}

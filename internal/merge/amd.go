@@ -1,0 +1,322 @@
+// Package merge combines the readers' output into the one model (package isa)
+// with per-fact provenance: AMD guides, AMD's machine-readable XML, LLVM's
+// syntax and verification results, the PTX documentation and the concept
+// catalogue. Where sources disagree it records a Conflict instead of picking
+// one silently.
+package merge
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
+)
+
+// AMDGuide converts one parsed AMD guide into the family's formats and
+// instructions. file is the path recorded in provenance (relative to the
+// sources directory).
+func AMDGuide(g *amdmanual.Guide, file string) (isa.Architecture, []*isa.Instruction) {
+	info, _ := isa.LookupArch(g.Family)
+	arch := isa.Architecture{
+		ID: info.ID, Name: info.Name, Vendor: info.Vendor, Kind: info.Kind,
+		Order: info.Order, Targets: info.Targets, Title: g.Title,
+	}
+	formats := map[string]isa.Format{}
+	for _, f := range g.Formats {
+		ff := convertFormat(f, isa.Prov{Source: isa.SourceAMDManual, File: file, Line: f.Line})
+		arch.Formats = append(arch.Formats, ff)
+		formats[ff.Name] = ff
+	}
+
+	byName := map[string][]amdmanual.Entry{}
+	var order []string
+	for _, e := range g.Instructions {
+		n := strings.ToLower(e.Name)
+		if _, ok := byName[n]; !ok {
+			order = append(order, n)
+		}
+		byName[n] = append(byName[n], e)
+	}
+	sort.Strings(order)
+	var out []*isa.Instruction
+	for _, n := range order {
+		out = append(out, amdInstruction(arch, n, byName[n], formats, file, g))
+	}
+	return arch, out
+}
+
+func convertFormat(f amdmanual.Format, prov isa.Prov) isa.Format {
+	out := isa.Format{Name: f.Name, Width: f.Width, Description: f.Description, Notes: f.Notes, Prov: prov}
+	for _, fd := range f.Fields {
+		out.Fields = append(out.Fields, convertField(fd))
+	}
+	return out
+}
+
+func convertField(fd amdmanual.Field) isa.Field {
+	out := isa.Field{Name: fd.Name, Fixed: fd.Fixed, Description: fd.Description}
+	if len(fd.Ranges) > 0 {
+		out.MSB, out.LSB = fd.Ranges[0].MSB, fd.Ranges[0].LSB
+	}
+	if len(fd.Ranges) > 1 {
+		for _, r := range fd.Ranges {
+			out.Ranges = append(out.Ranges, isa.BitRange{MSB: r.MSB, LSB: r.LSB})
+		}
+	}
+	return out
+}
+
+// amdInstruction builds one instruction from every fact the guide states
+// about a name. The instruction chapter's entries come first: they carry the
+// text and the native encoding; opcode-table facts add other encodings.
+func amdInstruction(arch isa.Architecture, name string, entries []amdmanual.Entry, formats map[string]isa.Format, file string, g *amdmanual.Guide) *isa.Instruction {
+	sort.SliceStable(entries, func(i, j int) bool {
+		if entries[i].FromOpcodeTable != entries[j].FromOpcodeTable {
+			return !entries[i].FromOpcodeTable
+		}
+		return entries[i].Line < entries[j].Line
+	})
+	in := &isa.Instruction{
+		Arch: arch.ID, Name: name, Vendor: isa.VendorAMD, Kind: isa.KindNative,
+		Aliases: []isa.Alias{}, Examples: []isa.Example{}, Concepts: []isa.ConceptRef{},
+		Targets: map[string]string{}, Opcodes: map[string]map[string]int{},
+	}
+	var textFrom *amdmanual.Entry
+	for i := range entries {
+		e := &entries[i]
+		if textFrom == nil && (e.Description != "" || e.Pseudocode != "") {
+			textFrom = e
+		}
+		if in.Section == "" && e.Section != "" {
+			in.Section = e.Section
+		}
+	}
+	if textFrom != nil {
+		in.Description = textFrom.Description
+		in.Semantics = textFrom.Pseudocode
+		in.Notes = textFrom.Notes
+		in.Summary = FirstSentence(textFrom.Description)
+		if in.Summary == "" {
+			in.Summary = FirstSentence(textFrom.Pseudocode)
+		}
+	}
+	// Texts of the same instruction in another section that differ are kept
+	// as a conflict so the page can show both.
+	for i := range entries {
+		e := &entries[i]
+		if textFrom != nil && e != textFrom && e.Pseudocode != "" && normalizeSpace(e.Pseudocode) != normalizeSpace(textFrom.Pseudocode) {
+			in.Conflicts = append(in.Conflicts, isa.Conflict{
+				Fact: "semantics",
+				Values: []isa.ConflictValue{
+					{Value: textFrom.Pseudocode, Prov: provOf(file, textFrom.Line)},
+					{Value: e.Pseudocode, Prov: provOf(file, e.Line)},
+				},
+				Note: fmt.Sprintf("the guide documents %s twice (%s and %s) with different pseudocode", strings.ToUpper(name), textFrom.Section, e.Section),
+			})
+		}
+	}
+
+	type encKey struct {
+		enc  string
+		slot string
+	}
+	opcodes := map[encKey][]amdmanual.Entry{}
+	var encOrder []encKey
+	for _, e := range entries {
+		k := encKey{e.Encoding, e.Slot}
+		if _, ok := opcodes[k]; !ok {
+			encOrder = append(encOrder, k)
+		}
+		opcodes[k] = append(opcodes[k], e)
+	}
+	for _, k := range encOrder {
+		facts := opcodes[k]
+		first := facts[0]
+		encName := k.enc
+		if k.slot != "" {
+			encName = k.enc + "_" + k.slot
+		}
+		enc := isa.Encoding{Name: encName, Format: k.enc, Opcode: first.Opcode, Prov: provOf(file, first.Line), Operands: []isa.Operand{}}
+		if f, ok := formats[k.enc]; ok {
+			enc.Width = f.Width
+			enc.Fields = f.Fields
+			if id, ok := identifier(f, first.Opcode); ok {
+				enc.Identifier = id
+			}
+		}
+		in.Encodings = append(in.Encodings, enc)
+		in.Sources = appendProv(in.Sources, provOf(file, first.Line))
+		// Two statements of the opcode for one encoding that differ.
+		for _, other := range facts[1:] {
+			if other.Opcode != first.Opcode {
+				in.Conflicts = append(in.Conflicts, isa.Conflict{
+					Fact: "opcode in " + encName,
+					Values: []isa.ConflictValue{
+						{Value: fmt.Sprint(first.Opcode), Prov: provOf(file, first.Line)},
+						{Value: fmt.Sprint(other.Opcode), Prov: provOf(file, other.Line)},
+					},
+					Note: "the guide states two different opcodes for this encoding",
+				})
+			}
+		}
+	}
+	in.Unit, in.Category = classifyAMD(name, in.Encodings, in.Section)
+	return in
+}
+
+func provOf(file string, line int) isa.Prov {
+	return isa.Prov{Source: isa.SourceAMDManual, File: file, Line: line}
+}
+
+func appendProv(list []isa.Prov, p isa.Prov) []isa.Prov {
+	for _, q := range list {
+		if q == p {
+			return list
+		}
+	}
+	return append(list, p)
+}
+
+// identifier computes the bits that identify (format, opcode): the fixed
+// ENCODING bits and the opcode in the OP field, everything else zero, as
+// "0x…" over the format's first dword (how AMD lists identifiers).
+func identifier(f isa.Format, opcode int) (string, bool) {
+	var id uint64
+	var haveOp bool
+	for _, fd := range f.Fields {
+		switch {
+		case fd.Fixed != "":
+			v, ok := parseBinary(fd.Fixed)
+			if !ok {
+				return "", false
+			}
+			id |= placeBits(fd, v)
+		case strings.EqualFold(fd.Name, "OP"):
+			if opcode < 0 || (fd.Width() < 63 && opcode >= 1<<fd.Width()) {
+				return "", false
+			}
+			id |= placeBits(fd, uint64(opcode))
+			haveOp = true
+		}
+	}
+	if !haveOp {
+		return "", false
+	}
+	if f.Width > 32 {
+		id &= 0xffffffff
+	}
+	return fmt.Sprintf("0x%08X", id), true
+}
+
+// placeBits puts v into the field's bit ranges, most significant range first.
+func placeBits(fd isa.Field, v uint64) uint64 {
+	ranges := fd.Ranges
+	if len(ranges) == 0 {
+		ranges = []isa.BitRange{{MSB: fd.MSB, LSB: fd.LSB}}
+	}
+	var out uint64
+	remaining := fd.Width()
+	for _, r := range ranges {
+		w := r.MSB - r.LSB + 1
+		remaining -= w
+		part := (v >> uint(remaining)) & (1<<uint(w) - 1)
+		if r.LSB < 64 {
+			out |= part << uint(r.LSB)
+		}
+	}
+	return out
+}
+
+func parseBinary(s string) (uint64, bool) {
+	if s == "" || len(s) > 64 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range s {
+		if c != '0' && c != '1' {
+			return 0, false
+		}
+		v = v<<1 | uint64(c-'0')
+	}
+	return v, true
+}
+
+// classifyAMD derives the unit and category shown in a page header from the
+// instruction's encodings and name.
+func classifyAMD(name string, encs []isa.Encoding, section string) (unit, category string) {
+	format := ""
+	if len(encs) > 0 {
+		format = strings.ToUpper(encs[0].Format)
+	}
+	switch {
+	case strings.HasPrefix(name, "v_mfma") || strings.HasPrefix(name, "v_smfmac") ||
+		strings.HasPrefix(name, "v_wmma") || strings.HasPrefix(name, "v_swmmac"):
+		return "Matrix", "Matrix Arithmetic"
+	case format == "SOPP":
+		return "Scalar", "Scalar Program Control"
+	case strings.HasPrefix(format, "SOP"):
+		return "Scalar", "Scalar ALU"
+	case format == "SMEM" || format == "SMRD":
+		return "Scalar", "Scalar Memory"
+	case format == "DS" || format == "VDS":
+		return "Memory", "Data Share (LDS/GDS)"
+	case format == "MUBUF" || format == "MTBUF" || format == "VBUFFER":
+		return "Memory", "Buffer Memory"
+	case format == "MIMG" || format == "VIMAGE" || format == "VSAMPLE":
+		return "Memory", "Image Memory"
+	case format == "FLAT" || format == "GLOBAL" || format == "SCRATCH" ||
+		format == "VFLAT" || format == "VGLOBAL" || format == "VSCRATCH":
+		return "Memory", "Flat, Global and Scratch Memory"
+	case format == "EXP" || format == "VEXPORT" || format == "EXPORT":
+		return "Export", "Export"
+	case format == "VINTRP" || format == "VINTERP" || format == "LDSDIR" || format == "VDSDIR":
+		return "Vector", "Parameter Interpolation"
+	case strings.HasPrefix(format, "VOPC") || strings.HasPrefix(name, "v_cmp"):
+		return "Vector", "Vector Compare"
+	case strings.Contains(name, "_cvt_") || strings.HasPrefix(name, "v_cvt"):
+		return "Vector", "Vector Conversion"
+	case strings.HasPrefix(name, "v_dot"):
+		return "Vector", "Vector Dot Product"
+	case strings.HasPrefix(name, "v_pk_") || format == "VOP3P":
+		return "Vector", "Vector Packed Arithmetic"
+	case strings.HasPrefix(format, "VOP") || format == "DPP" || format == "SDWA" || strings.HasPrefix(name, "v_"):
+		return "Vector", "Vector Arithmetic"
+	case strings.HasPrefix(name, "s_"):
+		return "Scalar", "Scalar ALU"
+	}
+	if section != "" {
+		return "Other", section
+	}
+	return "Other", "Other"
+}
+
+// FirstSentence returns the first sentence of a description (up to the first
+// period followed by a space or the end), for summaries and search.
+func FirstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		s = s[:i]
+	}
+	s = normalizeSpace(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' && (i+1 == len(s) || s[i+1] == ' ') {
+			// Skip abbreviations like "e.g." and decimals.
+			if i >= 3 && (strings.HasSuffix(s[:i+1], "e.g.") || strings.HasSuffix(s[:i+1], "i.e.")) {
+				continue
+			}
+			return s[:i+1]
+		}
+	}
+	if len(s) > 240 {
+		cut := strings.LastIndex(s[:240], " ")
+		if cut < 100 {
+			cut = 240
+		}
+		return s[:cut] + "…"
+	}
+	return s
+}
+
+func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,77 @@
+package merge
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx"
+)
+
+// PTX converts the PTX reader's per-mnemonic entries into instructions of the
+// "ptx" architecture. rel turns a reader file path into the path recorded in
+// provenance.
+func PTX(instrs []ptx.Instruction, rel func(string) string) []*isa.Instruction {
+	out := make([]*isa.Instruction, 0, len(instrs))
+	for _, p := range instrs {
+		in := &isa.Instruction{
+			Arch: "ptx", Name: p.Name, Vendor: isa.VendorNVIDIA, Kind: isa.KindVirtual,
+			Unit: ptxUnit(p), Category: strings.TrimSuffix(p.Category, " Instructions"),
+			Entry:       p.Kind,
+			Summary:     p.Summary,
+			Description: p.Description,
+			Semantics:   p.Semantics,
+			PTXVersion:  p.PTXVersion,
+			MinTarget:   p.MinTarget,
+			PTXNotes:    p.Notes,
+			Aliases:     []isa.Alias{}, Encodings: []isa.Encoding{}, Examples: []isa.Example{},
+			Targets: map[string]string{}, Concepts: []isa.ConceptRef{}, Opcodes: map[string]map[string]int{},
+		}
+		if in.Summary == "" {
+			in.Summary = FirstSentence(p.Description)
+		}
+		if len(p.Sections) > 0 {
+			in.Section = p.Sections[0].Title
+		}
+		for _, s := range p.Sections {
+			in.Sources = appendProv(in.Sources, isa.Prov{Source: isa.SourcePTXDoc, File: rel(s.File), Line: s.Line})
+		}
+		for _, line := range p.Syntax {
+			in.Syntax = append(in.Syntax, isa.Syntax{Text: line, Prov: isa.Prov{Source: isa.SourcePTXDoc}})
+		}
+		for _, f := range p.Forms {
+			in.Forms = append(in.Forms, isa.Form{
+				Syntax: f.Syntax, Types: nonNil(f.Types), Modifiers: nonNil(append(append([]string(nil), f.Modifiers...), f.Scopes...)),
+				StateSpaces: nonNil(f.StateSpaces), MinTarget: f.MinTarget, PTXVersion: f.PTXVersion,
+				Description: f.Description,
+				Prov:        isa.Prov{Source: isa.SourcePTXDoc, File: rel(f.File), Line: f.Line},
+			})
+		}
+		for _, ex := range p.Examples {
+			in.Examples = append(in.Examples, isa.Example{
+				Asm:    ex.Text,
+				Source: "from NVIDIA's PTX ISA documentation, " + filepath.Base(ex.File),
+				Prov:   isa.Prov{Source: isa.SourcePTXDoc, File: rel(ex.File), Line: ex.Line},
+			})
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+func ptxUnit(p ptx.Instruction) string {
+	switch p.Kind {
+	case ptx.KindSpecialRegister:
+		return "Special Register"
+	case ptx.KindDirective:
+		return "Directive"
+	}
+	return "Instruction"
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,410 @@
+package ptx
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Checker checks PTX instructions against the documented forms. Build it
+// once with NewChecker; it is safe for concurrent use after that.
+type Checker struct {
+	byFirst map[string][]*entry // by the mnemonic's first token
+	names   []string
+}
+
+type entry struct {
+	name   string
+	tokens []string
+	forms  []compiledForm
+}
+
+type compiledForm struct {
+	form   *Form
+	nodes  []node
+	counts []int
+	poss   map[string]bool
+}
+
+// NewChecker compiles the instruction entries' forms into patterns. Forms
+// whose syntax does not parse are skipped (Build reports them already).
+func NewChecker(instrs []Instruction) *Checker {
+	c := &Checker{byFirst: map[string][]*entry{}}
+	for i := range instrs {
+		in := &instrs[i]
+		if in.Kind != "" && in.Kind != KindInstruction {
+			continue
+		}
+		e := &entry{name: in.Name, tokens: tokensOf(in.Name)}
+		for j := range in.Forms {
+			f := &in.Forms[j]
+			vars := map[string][]string{}
+			for _, v := range f.Variables {
+				vars[v.Name] = v.Choices
+			}
+			opcode, operands := splitStatement(f.Syntax)
+			nodes, err := parseOpcode(opcode, func(n string) ([]string, bool) { ch, ok := vars[n]; return ch, ok })
+			if err != nil {
+				continue
+			}
+			cf := compiledForm{form: f, nodes: nodes, counts: parseOperands(operands).counts(), poss: map[string]bool{}}
+			possibleTokens(nodes, cf.poss)
+			e.forms = append(e.forms, cf)
+		}
+		if len(e.tokens) == 0 {
+			continue
+		}
+		c.byFirst[e.tokens[0]] = append(c.byFirst[e.tokens[0]], e)
+		c.names = append(c.names, in.Name)
+	}
+	return c
+}
+
+// Result is the verdict on one instruction.
+type Result struct {
+	Text       string   `json:"text"`
+	Line       int      `json:"line,omitempty"`
+	Valid      bool     `json:"valid"`
+	Reason     string   `json:"reason,omitempty"`
+	Mnemonic   string   `json:"mnemonic,omitempty"`
+	Syntax     string   `json:"syntax,omitempty"` // the documented form it matched
+	PTXVersion string   `json:"ptx_version,omitempty"`
+	MinTarget  string   `json:"min_target,omitempty"`
+	RaisedBy   []string `json:"raised_by,omitempty"` // notes that raised version/target above the form's
+	Source     string   `json:"source,omitempty"`    // file:line of the form in the documentation
+}
+
+// parsedInstr is one instruction split into opcode tokens and operands.
+type parsedInstr struct {
+	tokens   []string
+	operands []string
+}
+
+// ParseInstruction splits "@!p max.NaN.f32 d, a, b;" into its opcode tokens
+// and operands, dropping a label, a guard predicate and the semicolon.
+func ParseInstruction(s string) (tokens, operands []string, err error) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(s, ";")
+	s = strings.TrimSpace(s)
+	for {
+		// Labels: "L1:" or "$L__BB0_1:" before the instruction.
+		m := labelRe.FindStringIndex(s)
+		if m == nil {
+			break
+		}
+		s = strings.TrimSpace(s[m[1]:])
+	}
+	if strings.HasPrefix(s, "@") {
+		sp := strings.IndexAny(s, " \t")
+		if sp < 0 {
+			return nil, nil, fmt.Errorf("guard predicate without an instruction: %q", s)
+		}
+		s = strings.TrimSpace(s[sp:])
+	}
+	if s == "" {
+		return nil, nil, fmt.Errorf("empty instruction")
+	}
+	op, rest := s, ""
+	if sp := strings.IndexAny(s, " \t"); sp >= 0 {
+		op, rest = s[:sp], strings.TrimSpace(s[sp:])
+	}
+	if !isIdentStart(op[0]) {
+		return nil, nil, fmt.Errorf("not an instruction: %q", op)
+	}
+	for _, t := range strings.Split(op, ".") {
+		if t == "" {
+			return nil, nil, fmt.Errorf("empty modifier in %q", op)
+		}
+		tokens = append(tokens, t)
+	}
+	if rest != "" {
+		for _, o := range splitTop(rest, ',') {
+			o = strings.TrimSpace(o)
+			if o == "" {
+				return tokens, nil, fmt.Errorf("empty operand in %q", rest)
+			}
+			operands = append(operands, o)
+		}
+	}
+	return tokens, operands, nil
+}
+
+var labelRe = regexp.MustCompile(`^[A-Za-z_$%][\w$]*\s*:\s*`)
+
+// Check checks one instruction string.
+func (c *Checker) Check(text string) Result {
+	r := Result{Text: strings.TrimSpace(text)}
+	tokens, operands, err := ParseInstruction(text)
+	if err != nil {
+		r.Reason = err.Error()
+		return r
+	}
+	cands := c.candidates(tokens)
+	if len(cands) == 0 {
+		r.Reason = "unknown mnemonic " + tokens[0]
+		if s := c.suggest(tokens); s != "" {
+			r.Reason += " (did you mean " + s + "?)"
+		}
+		return r
+	}
+	r.Mnemonic = cands[0].name
+	var best *Result
+	for _, e := range cands {
+		for i := range e.forms {
+			cf := &e.forms[i]
+			if !hasCount(cf.counts, len(operands)) || !matchNodes(cf.nodes, tokens) {
+				continue
+			}
+			res := evaluate(cf, tokens, len(operands))
+			res.Text, res.Valid, res.Mnemonic = r.Text, true, e.name
+			if best == nil || compareVersions(res.PTXVersion, best.PTXVersion) < 0 ||
+				compareVersions(res.PTXVersion, best.PTXVersion) == 0 && compareTargets(res.MinTarget, best.MinTarget) < 0 {
+				best = &res
+			}
+		}
+	}
+	if best != nil {
+		return *best
+	}
+	r.Reason = diagnose(cands, tokens, len(operands))
+	return r
+}
+
+// candidates returns the entries whose mnemonic tokens start the instruction,
+// longest first ("ld.global.nc" before "ld").
+func (c *Checker) candidates(tokens []string) []*entry {
+	var out []*entry
+	for _, e := range c.byFirst[tokens[0]] {
+		if len(e.tokens) > len(tokens) {
+			continue
+		}
+		ok := true
+		for i, t := range e.tokens {
+			// "tcgen05.wait::ld" is mnemonic tcgen05.wait with a suffix.
+			if tokens[i] != t && !strings.HasPrefix(tokens[i], t+"::") {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].tokens) > len(out[j].tokens) })
+	return out
+}
+
+func (c *Checker) suggest(tokens []string) string {
+	best, bestD := "", 3
+	for _, n := range c.names {
+		if d := editDistance(tokens[0], tokensOf(n)[0]); d < bestD && d > 0 {
+			best, bestD = tokensOf(n)[0], d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func hasCount(counts []int, n int) bool {
+	for _, c := range counts {
+		if c == n {
+			return true
+		}
+	}
+	return false
+}
+
+// matchNodes reports whether the pattern accepts exactly these tokens.
+func matchNodes(nodes []node, tokens []string) bool {
+	return matchFrom(nodes, 0, tokens, 0, func(j int) bool { return j == len(tokens) })
+}
+
+// matchFrom matches nodes[k:] against tokens[j:], calling cont with every
+// position where a match could end (backtracking over optional parts).
+func matchFrom(nodes []node, k int, tokens []string, j int, cont func(int) bool) bool {
+	if k == len(nodes) {
+		return cont(j)
+	}
+	n := nodes[k]
+	next := func(j2 int) bool { return matchFrom(nodes, k+1, tokens, j2, cont) }
+	if n.opt {
+		for _, a := range n.alts {
+			if matchFrom(a, 0, tokens, j, next) {
+				return true
+			}
+		}
+		return next(j)
+	}
+	for _, ch := range n.choices {
+		if j+len(ch) > len(tokens) {
+			continue
+		}
+		ok := true
+		for i, t := range ch {
+			if tokens[j+i] != t {
+				ok = false
+				break
+			}
+		}
+		if ok && next(j+len(ch)) {
+			return true
+		}
+	}
+	return false
+}
+
+// evaluate works out version and target for a matched form.
+func evaluate(cf *compiledForm, tokens []string, nOperands int) Result {
+	f := cf.form
+	r := Result{Syntax: f.Syntax, PTXVersion: f.PTXVersion, MinTarget: f.MinTarget, Source: fmt.Sprintf("%s:%d", f.File, f.Line)}
+	present := map[string]bool{}
+	for _, t := range tokens {
+		addToken(present, t)
+	}
+	for _, req := range f.Requirements {
+		if req.Operands != 0 && req.Operands != nOperands {
+			continue
+		}
+		ok := true
+		for _, w := range req.When {
+			any := false
+			for _, alt := range strings.Split(w, "|") {
+				all := true
+				for _, t := range strings.Split(alt, "+") {
+					if !present[t] {
+						all = false
+						break
+					}
+				}
+				if all {
+					any = true
+					break
+				}
+			}
+			if !any {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		raised := false
+		if req.PTXVersion != "" && compareVersions(req.PTXVersion, r.PTXVersion) > 0 {
+			r.PTXVersion, raised = req.PTXVersion, true
+		}
+		if req.MinTarget != "" && compareTargets(req.MinTarget, r.MinTarget) > 0 {
+			r.MinTarget, raised = req.MinTarget, true
+		}
+		if raised && !contains(r.RaisedBy, req.Feature) {
+			r.RaisedBy = append(r.RaisedBy, req.Feature)
+		}
+	}
+	return r
+}
+
+// diagnose explains why no form matched, most specific reason first.
+func diagnose(cands []*entry, tokens []string, nOperands int) string {
+	name := cands[0].name
+	skip := len(cands[0].tokens)
+	poss := map[string]bool{}
+	for _, e := range cands {
+		for _, cf := range e.forms {
+			for t := range cf.poss {
+				poss[t] = true
+			}
+		}
+	}
+	for _, t := range tokens[skip:] {
+		if !poss[t] {
+			return fmt.Sprintf("unknown modifier .%s for %s", t, name)
+		}
+	}
+	// Right modifiers, wrong operand count?
+	var counts []int
+	for _, e := range cands {
+		for _, cf := range e.forms {
+			if matchNodes(cf.nodes, tokens) {
+				counts = append(counts, cf.counts...)
+			}
+		}
+	}
+	if len(counts) > 0 {
+		return fmt.Sprintf("wrong operand count: %d given, %s takes %s", nOperands, strings.Join(tokens, "."), countsText(counts))
+	}
+	// One token too many for this combination: "modifier not allowed with this type".
+	types := typesOf(tokens[skip:])
+	for i := skip; i < len(tokens); i++ {
+		rest := append(append([]string(nil), tokens[:i]...), tokens[i+1:]...)
+		for _, e := range cands {
+			for _, cf := range e.forms {
+				if matchNodes(cf.nodes, rest) {
+					if len(types) > 0 && !isType(tokens[i]) {
+						return fmt.Sprintf("modifier .%s not allowed with type %s for %s", tokens[i], strings.Join(types, ""), name)
+					}
+					return fmt.Sprintf("modifier .%s not allowed in this combination for %s", tokens[i], name)
+				}
+			}
+		}
+	}
+	if len(types) == 0 {
+		return fmt.Sprintf("%s needs a type or a required modifier that is missing", name)
+	}
+	return fmt.Sprintf("no documented form of %s accepts %s", name, strings.Join(tokens, "."))
+}
+
+func typesOf(tokens []string) []string {
+	var out []string
+	for _, t := range tokens {
+		if isType(t) {
+			out = append(out, "."+t)
+		}
+	}
+	return out
+}
+
+func countsText(counts []int) string {
+	set := map[int]bool{}
+	var u []int
+	for _, c := range counts {
+		if !set[c] {
+			set[c] = true
+			u = append(u, c)
+		}
+	}
+	sortInts(u)
+	parts := make([]string, len(u))
+	for i, c := range u {
+		parts[i] = itoa(c)
+	}
+	return strings.Join(parts, " or ")
+}

@@ -1,0 +1,217 @@
+package ptx
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Statement is one instruction found in PTX source text.
+type Statement struct {
+	Text string
+	Line int
+}
+
+// FileReport is the verdict on a whole PTX file.
+type FileReport struct {
+	File         string   `json:"file"`
+	Version      string   `json:"version,omitempty"` // the file's own .version
+	Target       string   `json:"target,omitempty"`  // the file's own .target (its sm_ entry)
+	NeedsVersion string   `json:"needs_version,omitempty"`
+	NeedsTarget  string   `json:"needs_target,omitempty"`
+	VersionLines []int    `json:"version_lines,omitempty"` // lines needing NeedsVersion
+	TargetLines  []int    `json:"target_lines,omitempty"`  // lines needing NeedsTarget
+	Warnings     []string `json:"warnings,omitempty"`
+	Valid        int      `json:"valid"`
+	Invalid      int      `json:"invalid"`
+	Results      []Result `json:"results"`
+}
+
+var (
+	versionDirRe = regexp.MustCompile(`^\s*\.version\s+(\d+\.\d+)`)
+	targetDirRe  = regexp.MustCompile(`^\s*\.target\s+([^/\n]*)`)
+)
+
+// SplitStatements finds the instructions in PTX text: comments, directives,
+// labels and block braces are dropped; a statement may span lines.
+func SplitStatements(src string) (stmts []Statement, version, target string) {
+	src = stripComments(src)
+	var (
+		cur      strings.Builder
+		curLine  int
+		line     = 1
+		depth    int // braces inside the current instruction (vector operands)
+		inString bool
+	)
+	emit := func() {
+		s := strings.TrimSpace(cur.String())
+		cur.Reset()
+		depth = 0
+		for {
+			m := labelRe.FindStringIndex(s)
+			if m == nil {
+				break
+			}
+			s = strings.TrimSpace(s[m[1]:])
+		}
+		if s == "" || s[0] == '.' {
+			return // a directive (".reg", ".visible .entry f(...)")
+		}
+		stmts = append(stmts, Statement{Text: s, Line: curLine})
+	}
+	lineStart := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if i == lineStart {
+			// .version / .target end at the line's end, without ';'.
+			rest := src[i:]
+			if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+				rest = rest[:nl]
+			}
+			if m := versionDirRe.FindStringSubmatch(rest); m != nil && strings.TrimSpace(cur.String()) == "" {
+				version = m[1]
+				i += len(rest) - 1
+				continue
+			}
+			if m := targetDirRe.FindStringSubmatch(rest); m != nil && strings.TrimSpace(cur.String()) == "" {
+				target = strings.TrimSpace(m[1])
+				i += len(rest) - 1
+				continue
+			}
+		}
+		switch {
+		case c == '\n':
+			line++
+			lineStart = i + 1
+			cur.WriteByte(' ')
+			continue
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == ';':
+			emit()
+			continue
+		case c == '{':
+			t := strings.TrimSpace(cur.String())
+			if t == "" || t[0] == '.' || strings.HasSuffix(t, ":") || strings.HasSuffix(t, ")") {
+				emit()
+				continue
+			}
+			depth++
+		case c == '}':
+			if depth == 0 {
+				emit()
+				continue
+			}
+			depth--
+		}
+		if strings.TrimSpace(cur.String()) == "" && c != ' ' && c != '\t' && c != '\r' {
+			curLine = line
+		}
+		cur.WriteByte(c)
+	}
+	emit()
+	return stmts, version, target
+}
+
+// stripComments blanks // and /* */ comments, keeping newlines so line
+// numbers stay right.
+func stripComments(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '/' && i+1 < len(s) && s[i+1] == '/':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			if i < len(s) {
+				b.WriteByte('\n')
+			}
+		case s[i] == '/' && i+1 < len(s) && s[i+1] == '*':
+			i += 2
+			for i < len(s) && !(s[i] == '*' && i+1 < len(s) && s[i+1] == '/') {
+				if s[i] == '\n' {
+					b.WriteByte('\n')
+				}
+				i++
+			}
+			i++
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// CheckSource checks every instruction of a PTX file's text.
+func (c *Checker) CheckSource(name, src string) FileReport {
+	stmts, version, target := SplitStatements(src)
+	rep := FileReport{File: name, Version: version, Target: firstSMTarget(target)}
+	for _, st := range stmts {
+		r := c.Check(st.Text)
+		r.Line = st.Line
+		rep.Results = append(rep.Results, r)
+		if !r.Valid {
+			rep.Invalid++
+			continue
+		}
+		rep.Valid++
+		if r.PTXVersion != "" {
+			switch compareVersions(r.PTXVersion, rep.NeedsVersion) {
+			case 1:
+				rep.NeedsVersion, rep.VersionLines = r.PTXVersion, []int{st.Line}
+			case 0:
+				rep.VersionLines = append(rep.VersionLines, st.Line)
+			}
+		}
+		if r.MinTarget != "" {
+			switch compareTargets(r.MinTarget, rep.NeedsTarget) {
+			case 1:
+				rep.NeedsTarget, rep.TargetLines = r.MinTarget, []int{st.Line}
+			case 0:
+				rep.TargetLines = append(rep.TargetLines, st.Line)
+			}
+		}
+	}
+	if rep.Version != "" && rep.NeedsVersion != "" && compareVersions(rep.Version, rep.NeedsVersion) < 0 {
+		rep.Warnings = append(rep.Warnings, "the file's .version "+rep.Version+" is lower than the PTX ISA "+rep.NeedsVersion+" its instructions need (lines "+joinInts(rep.VersionLines)+")")
+	}
+	if rep.Target != "" && rep.NeedsTarget != "" && targetTooLow(rep.Target, rep.NeedsTarget) {
+		rep.Warnings = append(rep.Warnings, "the file's .target "+rep.Target+" is lower than the "+rep.NeedsTarget+" its instructions need (lines "+joinInts(rep.TargetLines)+")")
+	}
+	return rep
+}
+
+// targetTooLow compares by number; an "a"/"f" suffix on the need only counts
+// when the numbers are equal and the file's target lacks it.
+func targetTooLow(have, need string) bool {
+	hn, hs := targetKey(have)
+	nn, ns := targetKey(need)
+	if hn != nn {
+		return hn < nn
+	}
+	return hs < ns
+}
+
+func firstSMTarget(t string) string {
+	for _, p := range strings.Split(t, ",") {
+		p = strings.TrimSpace(p)
+		if strings.HasPrefix(p, "sm_") {
+			return p
+		}
+	}
+	return ""
+}
+
+func joinInts(a []int) string {
+	const most = 10
+	parts := make([]string, 0, len(a))
+	for i, n := range a {
+		if i == most {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, itoa(n))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,128 @@
+// Package ptx turns the PTX documentation's sections (internal/source/ptxdoc)
+// into one entry per mnemonic with its syntax forms, the PTX ISA version and
+// sm_ target each form and modifier needs, and checks PTX instructions and
+// files against those forms.
+//
+// A form keeps the documented syntax line (with the data-type template
+// variables expanded) plus the definitions of the template variables it still
+// uses, so the checker can rebuild its pattern from a stored []Instruction
+// without the documentation at hand.
+package ptx
+
+// Kinds of entry, as in ptxdoc.
+const (
+	KindInstruction     = "instruction"
+	KindSpecialRegister = "special-register"
+	KindDirective       = "directive"
+)
+
+// Instruction is everything the documentation says about one mnemonic,
+// merged over all sections that document it.
+type Instruction struct {
+	Name        string       `json:"name"`     // "max", "cp.async.bulk.tensor", "%tid", ".version"
+	Category    string       `json:"category"` // the first section's group, "Integer Arithmetic Instructions"
+	Kind        string       `json:"kind"`     // instruction | special-register | directive
+	Summary     string       `json:"summary"`
+	Sections    []SectionRef `json:"sections"`
+	Syntax      []string     `json:"syntax"` // documented syntax lines, template variables unexpanded
+	Forms       []Form       `json:"forms"`
+	PTXVersion  string       `json:"ptx_version"` // earliest version any form needs ("1.0"); "" if not stated
+	MinTarget   string       `json:"min_target"`  // lowest target any form needs ("sm_10"); "" if not stated
+	Description string       `json:"description"`
+	Semantics   string       `json:"semantics"`
+	Examples    []Example    `json:"examples"`
+	// Notes holds version/target sentences that were not turned into a
+	// requirement (conditions the reader cannot express), kept as text.
+	Notes []string `json:"notes"`
+}
+
+// SectionRef points at one documentation section.
+type SectionRef struct {
+	ID    string `json:"id"`
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Title string `json:"title"`
+}
+
+// Example is one example code block.
+type Example struct {
+	Text string `json:"text"`
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// Form is one documented syntax line with its data-type choices fixed.
+type Form struct {
+	// Syntax is the line as documented, with data-type variables replaced by
+	// the chosen types: "max{.relu}.s32 d, a, b;".
+	Syntax      string   `json:"syntax"`
+	Types       []string `json:"types"`        // ".s32"
+	Modifiers   []string `json:"modifiers"`    // ".relu", ".ftz", ".xorsign.abs", ".rn"
+	StateSpaces []string `json:"state_spaces"` // ".global", ".shared::cta"
+	Scopes      []string `json:"scopes"`       // ".cta", ".gpu"
+	// Variables defines the template variables still written in Syntax.
+	Variables []Variable `json:"variables"`
+	// Requirements are later PTX versions / targets needed only when some
+	// optional part of the form is used (".NaN", three operands).
+	Requirements []Requirement `json:"requirements"`
+	MinTarget    string        `json:"min_target"`
+	PTXVersion   string        `json:"ptx_version"`
+	Description  string        `json:"description"` // the line's comment or the block's caption
+	File         string        `json:"file"`
+	Line         int           `json:"line"`
+}
+
+// Variable is one template variable definition: ".atype = { .u16, .u32 }".
+type Variable struct {
+	Name    string   `json:"name"`    // ".atype", "::op", "vop2"
+	Choices []string `json:"choices"` // ".u16", ".param::entry", "::fill", "vadd2"
+}
+
+// Requirement is a PTX ISA version or minimum target that applies when the
+// instruction uses certain tokens (and optionally a certain operand count).
+type Requirement struct {
+	Feature string `json:"feature"` // as written in the notes: "max.NaN"
+	// When lists the conditions: every entry must be met; an entry is met when
+	// any of its "|"-separated alternatives is present (an alternative may need
+	// several tokens, joined by "+").
+	When       []string `json:"when"`
+	Operands   int      `json:"operands,omitempty"` // 0: any count
+	PTXVersion string   `json:"ptx_version,omitempty"`
+	MinTarget  string   `json:"min_target,omitempty"`
+	File       string   `json:"file"`
+	Line       int      `json:"line"`
+}
+
+// Problem is something in the documentation the builder could not use.
+type Problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Section string `json:"section"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string {
+	return p.File + ":" + itoa(p.Line) + ": " + p.Section + ": " + p.Message
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,48 @@
+package amdxml
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"reflect"
+	"testing"
+)
+
+// FuzzParse feeds arbitrary bytes to the reader. It must never panic,
+// every failure must be an *Error naming the file, and reading the input
+// one byte at a time must give the same result as reading it at once, so
+// that tokens crossing the scanner's window edge are handled alike.
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"testdata/rich.xml", "testdata/small.xml", "testdata/markup.xml", "testdata/truncated.xml"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{
+		"<Spec/>",
+		"\xEF\xBB\xBF<Spec><ISA/></Spec>",
+		"<Spec><!-- c --><?pi x?><ISA><Encodings><Encoding Order='1'><EncodingIdentifiers><EncodingIdentifier Radix=\"36\">zz</EncodingIdentifier></EncodingIdentifiers></Encoding></Encodings></ISA></Spec>",
+		"<Spec a=\"&#60;&#x3e;&amp;\"><![CDATA[x]]></Spec>",
+		"<Spec><ISA><OperandTypes><OperandType IsPartitioned=\"1\"><OperandPredefinedValues><PredefinedValue><Value>-9</Value></PredefinedValue></OperandPredefinedValues></OperandType></OperandTypes></ISA></Spec>",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		whole, err := Parse(bytes.NewReader(data), "fuzz.xml")
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) || pe.File != "fuzz.xml" || pe.Line < 1 || pe.Col < 1 {
+				t.Fatalf("error without a position: %v", err)
+			}
+		}
+		bytewise, err2 := Parse(&oneByteReader{data: data}, "fuzz.xml")
+		if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
+			t.Fatalf("at once: %v; byte at a time: %v", err, err2)
+		}
+		if !reflect.DeepEqual(whole, bytewise) {
+			t.Fatal("byte-at-a-time parse differs")
+		}
+	})
+}

@@ -1,0 +1,46 @@
+package ptxdoc
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// upstreamDir finds the PTX documentation copy: $GPUISA_SOURCES, else
+// ../shared/upstream relative to the repository root (found by walking up).
+func upstreamDir(t testing.TB) string {
+	t.Helper()
+	if s := os.Getenv("GPUISA_SOURCES"); s != "" {
+		return filepath.Join(s, "ptx-isa-9.1")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		cand := filepath.Join(dir, "..", "shared", "upstream", "ptx-isa-9.1")
+		if st, err := os.Stat(cand); err == nil && st.IsDir() {
+			return cand
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("PTX ISA documentation not found: set GPUISA_SOURCES or place it at ../shared/upstream/ptx-isa-9.1")
+		}
+		dir = parent
+	}
+}
+
+func TestReadDirRealCopy(t *testing.T) {
+	secs, err := ReadDir(upstreamDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, s := range secs {
+		kinds[s.Kind]++
+		if os.Getenv("PTXDOC_DUMP") != "" {
+			t.Logf("%s|%s|%q|%d syntax|%d ex|%s|%s", s.Kind, s.Number, s.Mnemonics, len(s.Syntax), len(s.Examples), s.ID, s.Group)
+		}
+	}
+	t.Logf("sections by kind: %v", kinds)
+}

@@ -1,0 +1,224 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// SchemaVersion is the number of embedded migrations; Open refuses databases
+// written with another schema.
+const SchemaVersion = 1
+
+// Build is everything one database holds.
+type Build struct {
+	Info         isa.BuildInfo
+	Archs        []isa.Architecture
+	Instructions []*isa.Instruction
+	// Extras are named documents for tools that need more than the model
+	// (the PTX checker's forms with template variables, the concept catalogue).
+	Extras map[string][]byte
+}
+
+// Write writes b as a new database at path. It writes a temporary file in the
+// same directory and renames it into place, so an interrupted build leaves the
+// previous database untouched. Rows are written in sorted order and the build
+// id is a hash of the content, so the same input gives the same database.
+func Write(ctx context.Context, path string, b *Build) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmpName := tmp.Name()
+	tmp.Close()
+	defer func() {
+		if err != nil {
+			os.Remove(tmpName)
+			os.Remove(tmpName + "-journal")
+		}
+	}()
+	db, err := sql.Open("sqlite", "file:"+tmpName+"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := db.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	db.SetMaxOpenConns(1)
+	if err := migrate(ctx, db); err != nil {
+		return err
+	}
+	if err := writeRows(ctx, db, b); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO fts(fts) VALUES('optimize')"); err != nil {
+		return fmt.Errorf("optimize search index: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, "VACUUM"); err != nil {
+		return err
+	}
+	if err := db.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmpName, path)
+}
+
+func migrate(ctx context.Context, db *sql.DB) error {
+	entries, err := migrations.ReadDir("migrations")
+	if err != nil {
+		return err
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	for _, e := range entries {
+		text, err := migrations.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, string(text)); err != nil {
+			return fmt.Errorf("migration %s: %w", e.Name(), err)
+		}
+	}
+	_, err = db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
+	return err
+}
+
+func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+
+	insts := append([]*isa.Instruction(nil), b.Instructions...)
+	sort.Slice(insts, func(i, j int) bool {
+		if insts[i].Arch != insts[j].Arch {
+			return insts[i].Arch < insts[j].Arch
+		}
+		return insts[i].Name < insts[j].Name
+	})
+	archs := append([]isa.Architecture(nil), b.Archs...)
+	sort.Slice(archs, func(i, j int) bool { return archs[i].ID < archs[j].ID })
+
+	hash := sha256.New()
+	insArch, err := tx.PrepareContext(ctx, "INSERT INTO archs(id, ord, doc) VALUES(?,?,?)")
+	if err != nil {
+		return err
+	}
+	for _, a := range archs {
+		doc, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		hash.Write(doc)
+		if _, err := insArch.ExecContext(ctx, a.ID, a.Order, string(doc)); err != nil {
+			return fmt.Errorf("arch %s: %w", a.ID, err)
+		}
+	}
+	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc) VALUES(?,?,?,?,?,?,?)")
+	if err != nil {
+		return err
+	}
+	insName, err := tx.PrepareContext(ctx, "INSERT OR IGNORE INTO names(arch, alias, name) VALUES(?,?,?)")
+	if err != nil {
+		return err
+	}
+	insFTS, err := tx.PrepareContext(ctx, "INSERT INTO fts(arch, name, summary, body) VALUES(?,?,?,?)")
+	if err != nil {
+		return err
+	}
+	for _, in := range insts {
+		doc, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		hash.Write(doc)
+		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","), string(doc)); err != nil {
+			return fmt.Errorf("instruction %s/%s: %w", in.Arch, in.Name, err)
+		}
+		body := strings.Join([]string{in.Description, in.Semantics, in.Notes, in.Category, in.Section}, "\n")
+		if _, err := insFTS.ExecContext(ctx, in.Arch, ftsName(in.Name), in.Summary, body); err != nil {
+			return err
+		}
+	}
+	// Aliases go in after every canonical name so a real instruction always
+	// wins over another instruction's alias of the same spelling.
+	for _, in := range insts {
+		if _, err := insName.ExecContext(ctx, in.Arch, in.Name, in.Name); err != nil {
+			return err
+		}
+	}
+	for _, in := range insts {
+		for _, al := range in.Aliases {
+			if _, err := insName.ExecContext(ctx, in.Arch, strings.ToLower(al.Name), in.Name); err != nil {
+				return err
+			}
+		}
+	}
+	info := b.Info
+	if info.Counts == nil {
+		info.Counts = map[string]int{}
+		for _, in := range insts {
+			info.Counts[in.Arch]++
+		}
+	}
+	keys := make([]string, 0, len(b.Extras))
+	for k := range b.Extras {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		hash.Write(b.Extras[k])
+		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?)", "extra:"+k, string(b.Extras[k])); err != nil {
+			return err
+		}
+	}
+	info.ID = hex.EncodeToString(hash.Sum(nil))[:16]
+	infoDoc, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES('build', ?)", string(infoDoc)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// ftsName indexes a mnemonic both whole and split at '_' and '.', so a word
+// query ("max") finds v_max_f32 and max.f32 in the full-text pass too.
+func ftsName(name string) string {
+	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '.' })
+	return name + " " + strings.Join(parts, " ")
+}
+
+func formatsOf(in *isa.Instruction) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range in.Encodings {
+		if !seen[e.Name] {
+			seen[e.Name] = true
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,244 @@
+package web
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// The encoding diagram is drawn as SVG with geometry in presentation
+// attributes (x, width), not style attributes, so it needs no inline CSS
+// under the Content-Security-Policy. Each row holds bitsPerRow bits, most
+// significant on the left; the page carries a 32-bit-per-row and a
+// 16-bit-per-row version and CSS shows the one that fits the screen.
+
+const (
+	bitUnit   = 24 // SVG user units per bit
+	rowHeight = 64 // box height
+	labelBand = 16 // band above the box for bit numbers
+)
+
+// diagram is one encoding's bit layout split into rows.
+type diagram struct {
+	BitsPerRow int
+	Rows       []diagramRow
+	Label      string // accessible description
+}
+
+type diagramRow struct {
+	Width, Height int // SVG viewBox size
+	Segments      []segment
+	Ticks         []tick
+}
+
+// segment is one field (or unnamed gap) within one row.
+type segment struct {
+	Name     string // "" for bits no field covers
+	MSB, LSB int    // instruction bit numbers of this piece
+	Bits     string // binary value written in the box (fixed ENCODING, OP), "" if variable
+	X, W     int    // SVG geometry
+	TextX    int
+	FontSize int
+	Vertical bool // name drawn rotated because the box is narrow
+	Class    string
+}
+
+type tick struct {
+	X      int
+	Label  string
+	Anchor string
+}
+
+// fieldPiece is a contiguous bit range of a field with the part of its value
+// that falls in it.
+type fieldPiece struct {
+	name     string
+	msb, lsb int
+	bits     string
+	class    string
+}
+
+// fieldValue returns the binary string a field holds for this instruction:
+// its fixed value, or the opcode for the OP field.
+func fieldValue(f isa.Field, opcode int) (string, string) {
+	w := f.Width()
+	if f.Fixed != "" {
+		return f.Fixed, "fixed"
+	}
+	if strings.EqualFold(f.Name, "OP") && w > 0 && w < 63 {
+		b := strconv.FormatUint(uint64(opcode), 2)
+		if len(b) > w {
+			return "", "op" // does not fit: show no bits rather than wrong ones
+		}
+		return strings.Repeat("0", w-len(b)) + b, "op"
+	}
+	return "", "var"
+}
+
+// pieces splits fields into contiguous ranges, assigning each range its slice
+// of the field's value (ranges are listed most significant part first).
+func pieces(fields []isa.Field, opcode int) []fieldPiece {
+	var out []fieldPiece
+	for _, f := range fields {
+		val, class := fieldValue(f, opcode)
+		ranges := f.Ranges
+		if len(ranges) == 0 {
+			ranges = []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
+		}
+		used := 0
+		for _, r := range ranges {
+			if r.MSB < r.LSB {
+				continue
+			}
+			n := r.MSB - r.LSB + 1
+			p := fieldPiece{name: f.Name, msb: r.MSB, lsb: r.LSB, class: class}
+			if len(val) == f.Width() && used+n <= len(val) {
+				p.bits = val[used : used+n]
+			}
+			used += n
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// buildDiagram lays out an encoding in rows of bitsPerRow bits. Bits no field
+// covers become unnamed gaps; overlapping fields keep the first one listed.
+func buildDiagram(enc isa.Encoding, bitsPerRow int) diagram {
+	width := enc.Width
+	if width <= 0 || width > 256 {
+		return diagram{}
+	}
+	owner := make([]int, width) // bit -> piece index+1
+	ps := pieces(enc.Fields, enc.Opcode)
+	for i, p := range ps {
+		for b := p.lsb; b <= p.msb && b < width; b++ {
+			if b >= 0 && owner[b] == 0 {
+				owner[b] = i + 1
+			}
+		}
+	}
+	d := diagram{BitsPerRow: bitsPerRow,
+		Label: fmt.Sprintf("Bit layout of the %d-bit %s encoding", width, enc.Name)}
+	for top := width - 1; top >= 0; top -= bitsPerRow {
+		bottom := max(top-bitsPerRow+1, 0)
+		n := top - bottom + 1
+		row := diagramRow{Width: n*bitUnit + 2, Height: labelBand + rowHeight + 2}
+		for b := top; b >= bottom; {
+			o := owner[b]
+			end := b
+			for end-1 >= bottom && owner[end-1] == o {
+				end--
+			}
+			seg := segment{MSB: b, LSB: end, Class: "gap"}
+			if o > 0 {
+				p := ps[o-1]
+				seg.Name = p.name
+				seg.Class = p.class
+				if p.bits != "" {
+					// the piece's value may extend past this row: take the slice
+					// for bits b..end.
+					off := p.msb - b
+					seg.Bits = p.bits[off : off+(b-end+1)]
+				}
+			}
+			seg.X = (top-b)*bitUnit + 1
+			seg.W = (b - end + 1) * bitUnit
+			seg.TextX = seg.X + seg.W/2
+			fitFont(&seg)
+			row.Segments = append(row.Segments, seg)
+			row.Ticks = append(row.Ticks, tick{X: seg.X + 3, Label: strconv.Itoa(seg.MSB), Anchor: "start"})
+			if seg.LSB != seg.MSB {
+				row.Ticks = append(row.Ticks, tick{X: seg.X + seg.W - 3, Label: strconv.Itoa(seg.LSB), Anchor: "end"})
+			}
+			b = end - 1
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	return d
+}
+
+// fitFont picks a font size so the name fits its box, rotating it when the box
+// is only a bit or two wide.
+func fitFont(s *segment) {
+	const charW = 0.62 // average glyph width of the monospace font, in em
+	size := 13
+	if s.Name == "" {
+		s.FontSize = size
+		return
+	}
+	need := func(sz int) float64 { return float64(len(s.Name)) * charW * float64(sz) }
+	for size > 8 && need(size) > float64(s.W-4) {
+		size--
+	}
+	if need(size) > float64(s.W-4) {
+		s.Vertical = true
+		size = 11
+		for size > 7 && need(size) > float64(rowHeight-8) {
+			size--
+		}
+	}
+	s.FontSize = size
+}
+
+// rebuildIdentifier places the fixed field values and the opcode into an
+// instruction word and returns it, as AMD's identifiers are formed. ok is
+// false when the layout has no fixed bits or is wider than 64 bits.
+func rebuildIdentifier(enc isa.Encoding) (uint64, bool) {
+	if enc.Width <= 0 || enc.Width > 64 {
+		return 0, false
+	}
+	var word uint64
+	sawFixed := false
+	for _, p := range pieces(enc.Fields, enc.Opcode) {
+		if p.bits == "" || p.class == "var" {
+			continue
+		}
+		if p.class == "fixed" {
+			sawFixed = true
+		}
+		v, err := strconv.ParseUint(p.bits, 2, 64)
+		if err != nil || p.lsb < 0 || p.msb >= 64 {
+			return 0, false
+		}
+		word |= v << uint(p.lsb)
+	}
+	return word, sawFixed
+}
+
+// identifierCheck says in words whether the opcode rebuilds the listed
+// identifier. It returns "" when there is nothing to check.
+func identifierCheck(enc isa.Encoding) (string, bool) {
+	if enc.Identifier == "" {
+		return "", false
+	}
+	listed, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(enc.Identifier), "0x"), 16, 64)
+	if err != nil {
+		return "The identifier " + enc.Identifier + " is not a hexadecimal number.", false
+	}
+	word, ok := rebuildIdentifier(enc)
+	if !ok {
+		return "", false
+	}
+	digits := max((enc.Width+3)/4, 8)
+	if enc.Width > 32 && listed>>32 == 0 {
+		// identifiers of 64-bit encodings may be listed as the low dword only
+		word &= 0xFFFFFFFF
+		digits = 8
+	}
+	rebuilt := fmt.Sprintf("0x%0*X", digits, word)
+	if word == listed {
+		return fmt.Sprintf("Opcode %d in OP rebuilds %s, the identifier listed for this encoding.", enc.Opcode, rebuilt), true
+	}
+	return fmt.Sprintf("Opcode %d in OP rebuilds %s, which differs from the listed identifier %s.", enc.Opcode, rebuilt, enc.Identifier), false
+}
+
+// sortedFields returns the fields most significant first, for the field table.
+func sortedFields(fs []isa.Field) []isa.Field {
+	out := append([]isa.Field(nil), fs...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].MSB > out[j].MSB })
+	return out
+}

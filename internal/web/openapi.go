@@ -1,0 +1,184 @@
+package web
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// The OpenAPI document is written here by hand for the operations and derived
+// by reflection from the model's JSON tags for the schemas, so a change to
+// the model shows up in the document (and in the golden test) without anyone
+// remembering to edit it. The handler test checks that every registered API
+// route has an operation here and every operation a route.
+
+type apiParam struct {
+	Name, In, Description string
+	Required              bool
+	Type                  string // "string" | "integer"
+}
+
+type apiOperation struct {
+	Path, ID, Summary string
+	Params            []apiParam
+	Result            any // a value of the answer's type
+	Errors            []int
+}
+
+var (
+	archParam = apiParam{Name: "arch", In: "path", Required: true, Type: "string",
+		Description: "Family id (cdna4, rdna3.5, ptx); gfx target names and common spellings are accepted."}
+	nameParam = apiParam{Name: "name", In: "path", Required: true, Type: "string",
+		Description: "Mnemonic; matched case-insensitively, through aliases, and with _e32/_e64/_sdwa/_dpp stripped."}
+)
+
+var apiOperations = []apiOperation{
+	{Path: "/api/v1/info", ID: "getInfo", Summary: "Describe the database build: id, date, documents, counts.",
+		Result: isa.BuildInfo{}},
+	{Path: "/api/v1/archs", ID: "listArchs", Summary: "List the families in display order, with their formats.",
+		Result: []isa.Architecture{}},
+	{Path: "/api/v1/archs/{arch}", ID: "getArch", Summary: "Describe one family.",
+		Params: []apiParam{archParam}, Result: isa.Architecture{}, Errors: []int{404}},
+	{Path: "/api/v1/archs/{arch}/instructions", ID: "listInstructions", Summary: "List a family's instructions, sorted by name.",
+		Params: []apiParam{archParam}, Result: []isa.Summary{}, Errors: []int{404}},
+	{Path: "/api/v1/archs/{arch}/instructions/{name}", ID: "getInstruction",
+		Summary: "One instruction: the same document as `gpuisa show --json`.",
+		Params:  []apiParam{archParam, nameParam}, Result: isa.Instruction{}, Errors: []int{404}},
+	{Path: "/api/v1/search", ID: "search", Summary: "Rank instructions by name, prefix, typo and description words.",
+		Params: []apiParam{
+			{Name: "q", In: "query", Required: true, Type: "string", Description: "What to look for (at most 200 characters)."},
+			{Name: "arch", In: "query", Type: "string", Description: "Only this family."},
+			{Name: "limit", In: "query", Type: "integer", Description: "Most hits to return, 1 to 200 (default 20)."},
+		}, Result: SearchResult{}, Errors: []int{400, 404}},
+	{Path: "/api/v1/openapi.json", ID: "getOpenAPI", Summary: "This document.", Result: map[string]any{}},
+}
+
+// openAPIDocument builds the OpenAPI 3.1 document.
+func openAPIDocument() ([]byte, error) {
+	schemas := map[string]any{}
+	paths := map[string]any{}
+	schemas["Error"] = schemaOf(reflect.TypeOf(apiError{}), schemas)
+	for _, op := range apiOperations {
+		var params []any
+		for _, p := range op.Params {
+			params = append(params, map[string]any{
+				"name": p.Name, "in": p.In, "required": p.Required, "description": p.Description,
+				"schema": map[string]any{"type": p.Type},
+			})
+		}
+		responses := map[string]any{
+			"200": map[string]any{
+				"description": "OK",
+				"content":     map[string]any{"application/json": map[string]any{"schema": schemaOf(reflect.TypeOf(op.Result), schemas)}},
+			},
+			"304": map[string]any{"description": "Not modified (the ETag names the same database build)."},
+		}
+		for _, code := range op.Errors {
+			desc := map[int]string{400: "Invalid input", 404: "Not found; suggestions lists close matches"}[code]
+			responses[itoa(code)] = map[string]any{
+				"description": desc,
+				"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}},
+			}
+		}
+		get := map[string]any{"operationId": op.ID, "summary": op.Summary, "responses": responses}
+		if params != nil {
+			get["parameters"] = params
+		}
+		paths[op.Path] = map[string]any{"get": get}
+	}
+	doc := map[string]any{
+		"openapi": "3.1.0",
+		"info": map[string]any{
+			"title":       "gpuisa reference API",
+			"version":     "1",
+			"description": "AMD GPU native ISAs and NVIDIA PTX, one JSON document per instruction. Answers carry an ETag keyed to the database build.",
+		},
+		"paths":      paths,
+		"components": map[string]any{"schemas": schemas},
+	}
+	return json.MarshalIndent(doc, "", "  ")
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// schemaOf returns the JSON Schema of t, registering named struct types in
+// schemas and referring to them by $ref.
+func schemaOf(t reflect.Type, schemas map[string]any) any {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return schemaOf(t.Elem(), schemas)
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.Slice, reflect.Array:
+		return map[string]any{"type": "array", "items": schemaOf(t.Elem(), schemas)}
+	case reflect.Map:
+		if t.Elem().Kind() == reflect.Interface {
+			return map[string]any{"type": "object"}
+		}
+		return map[string]any{"type": "object", "additionalProperties": schemaOf(t.Elem(), schemas)}
+	case reflect.Interface:
+		return map[string]any{}
+	case reflect.Struct:
+		name := t.Name()
+		if name == "" {
+			return structSchema(t, schemas)
+		}
+		if name == "apiError" {
+			name = "Error"
+		}
+		if _, ok := schemas[name]; !ok {
+			schemas[name] = nil // placeholder breaks recursion
+			schemas[name] = structSchema(t, schemas)
+		}
+		return map[string]any{"$ref": "#/components/schemas/" + name}
+	}
+	return map[string]any{}
+}
+
+func structSchema(t reflect.Type, schemas map[string]any) map[string]any {
+	props := map[string]any{}
+	var required []string
+	var walk func(reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			tag := f.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+				walk(f.Type) // embedded fields are flattened by encoding/json
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			props[name] = schemaOf(f.Type, schemas)
+			if !strings.Contains(opts, "omitempty") {
+				required = append(required, name)
+			}
+		}
+	}
+	walk(t)
+	out := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		out["required"] = required
+	}
+	return out
+}

@@ -1,0 +1,717 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store"
+)
+
+//go:embed templates static
+var assets embed.FS
+
+// pageTemplates holds one template set per page, each a clone of the layout.
+type pageTemplates struct {
+	byName map[string]*template.Template
+}
+
+func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
+	funcs := template.FuncMap{
+		"static": func(name string) string {
+			if f, ok := static[name]; ok {
+				return "/static/" + name + "?v=" + strings.Trim(f.etag, `"`)
+			}
+			return "/static/" + name
+		},
+		"instrURL": instrURL,
+		"archURL":  archURL,
+		"archName": archName,
+		"join":     strings.Join,
+		"hexInt":   func(n int) string { return fmt.Sprintf("0x%X", n) },
+		"binary": func(n, width int) string {
+			b := strconv.FormatUint(uint64(n), 2)
+			if len(b) < width {
+				b = strings.Repeat("0", width-len(b)) + b
+			}
+			return b
+		},
+		"rw": func(o isa.Operand) string {
+			switch {
+			case o.Input && o.Output:
+				return "read, written"
+			case o.Output:
+				return "written"
+			case o.Input:
+				return "read"
+			}
+			return "—"
+		},
+		"bitRange": func(f isa.Field) string {
+			if len(f.Ranges) > 1 {
+				var parts []string
+				for _, r := range f.Ranges {
+					parts = append(parts, fmt.Sprintf("%d:%d", r.MSB, r.LSB))
+				}
+				return strings.Join(parts, ", ")
+			}
+			if f.MSB == f.LSB {
+				return strconv.Itoa(f.MSB)
+			}
+			return fmt.Sprintf("%d:%d", f.MSB, f.LSB)
+		},
+		"add":   func(a, b int) int { return a + b },
+		"sub":   func(a, b int) int { return a - b },
+		"half":  func(a int) int { return a / 2 },
+		"lower": strings.ToLower,
+	}
+	base, err := template.New("layout").Funcs(funcs).ParseFS(assets, "templates/layout.tmpl", "templates/_*.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("web: parsing layout: %w", err)
+	}
+	pages, err := fs.Glob(assets, "templates/*.tmpl")
+	if err != nil {
+		return nil, err
+	}
+	pt := &pageTemplates{byName: map[string]*template.Template{}}
+	for _, p := range pages {
+		name := strings.TrimSuffix(strings.TrimPrefix(p, "templates/"), ".tmpl")
+		if name == "layout" || strings.HasPrefix(name, "_") {
+			continue
+		}
+		t, err := template.Must(base.Clone()).ParseFS(assets, p)
+		if err != nil {
+			return nil, fmt.Errorf("web: parsing %s: %w", p, err)
+		}
+		pt.byName[name] = t
+	}
+	return pt, nil
+}
+
+// instrURL is the permalink of an instruction page.
+func instrURL(arch, name string) string {
+	if arch == "ptx" {
+		return "/ptx/" + url.PathEscape(name)
+	}
+	return "/amdgpu/" + url.PathEscape(arch) + "/" + url.PathEscape(name)
+}
+
+func archURL(arch string) string {
+	if arch == "ptx" {
+		return "/ptx"
+	}
+	return "/amdgpu/" + url.PathEscape(arch)
+}
+
+func archName(id string) string {
+	if a, ok := isa.LookupArch(id); ok {
+		return a.Name
+	}
+	return id
+}
+
+// page is what every template receives.
+type page struct {
+	Title       string
+	Description string
+	Query       string // the search box's value
+	Build       isa.BuildInfo
+	Data        any
+}
+
+// render executes a page template into memory and sends it.
+func (s *server) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	t, ok := s.pages.byName[name]
+	if !ok {
+		s.fail(w, r, fmt.Errorf("web: no template %q", name))
+		return
+	}
+	p.Build = s.info
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+		s.fail(w, r, fmt.Errorf("web: rendering %s: %w", name, err))
+		return
+	}
+	resp := response{status: status, contentType: "text/html; charset=utf-8", body: buf.Bytes()}
+	if status == http.StatusOK {
+		resp.etag, resp.cache = s.etag, s.maxAge
+	}
+	s.send(w, r, resp)
+}
+
+// fail answers an unexpected error with a plain 500 and logs it.
+func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	s.log.Error("internal error", "path", r.URL.Path, "err", err)
+	s.send(w, r, response{status: http.StatusInternalServerError, contentType: "text/plain; charset=utf-8",
+		body: []byte("internal error\n")})
+}
+
+// notFoundView is the data of the 404 page.
+type notFoundView struct {
+	Message     string
+	Suggestions []link
+}
+
+type link struct {
+	Text, URL, Note string
+}
+
+// storeError renders a store error: 404 with suggestions, 400, or 500.
+// suggest turns a suggested name into a link.
+func (s *server) storeError(w http.ResponseWriter, r *http.Request, err error, suggest func(string) string) {
+	status := errs.HTTPStatus(err)
+	if status == http.StatusInternalServerError || errors.Is(err, context.Canceled) {
+		s.fail(w, r, err)
+		return
+	}
+	v := notFoundView{Message: err.Error()}
+	for _, sg := range errs.SuggestionsOf(err) {
+		v.Suggestions = append(v.Suggestions, link{Text: sg, URL: suggest(sg)})
+	}
+	title := "Not found"
+	if status == http.StatusBadRequest {
+		title = "Bad request"
+	}
+	s.render(w, r, status, "notfound", page{Title: title, Data: v})
+}
+
+// handleNotFound answers unknown routes, suggesting instructions named like
+// the last path segment.
+func (s *server) handleNotFound(w http.ResponseWriter, r *http.Request) {
+	v := notFoundView{Message: "There is no page at " + r.URL.Path + "."}
+	last := strings.TrimSpace(r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:])
+	if last != "" && len(last) <= 64 {
+		if hits, err := s.store.Search(r.Context(), last, store.SearchOptions{Limit: 5}); err == nil {
+			for _, h := range hits {
+				v.Suggestions = append(v.Suggestions, link{Text: h.Name, URL: instrURL(h.Arch, h.Name), Note: archName(h.Arch)})
+			}
+		}
+	}
+	s.render(w, r, http.StatusNotFound, "notfound", page{Title: "Not found", Data: v})
+}
+
+// --- home ---
+
+type homeView struct {
+	AMD, PTX []isa.Architecture
+	Total    int
+	Docs     []isa.Document
+}
+
+func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
+	v := homeView{Docs: s.info.Documents}
+	for _, a := range s.archs {
+		v.Total += a.Count
+		if a.Vendor == isa.VendorAMD {
+			v.AMD = append(v.AMD, a)
+		} else {
+			v.PTX = append(v.PTX, a)
+		}
+	}
+	s.render(w, r, http.StatusOK, "home", page{Title: "GPU instruction set reference",
+		Description: "AMD GPU native ISAs and NVIDIA PTX, one page per instruction.", Data: v})
+}
+
+// --- family index ---
+
+type familyView struct {
+	Arch       isa.Architecture
+	Categories []categoryGroup
+	Count      int
+}
+
+type categoryGroup struct {
+	Name      string
+	ID        string
+	Encodings []encodingGroup
+}
+
+type encodingGroup struct {
+	Format string
+	Items  []isa.Summary
+}
+
+func (s *server) lookupArch(ctx context.Context, id string) (isa.Architecture, error) {
+	if info, ok := isa.LookupArch(id); ok {
+		for _, a := range s.archs {
+			if a.ID == info.ID {
+				return a, nil
+			}
+		}
+	}
+	return s.store.Arch(ctx, id)
+}
+
+func (s *server) handleFamily(w http.ResponseWriter, r *http.Request) {
+	a, err := s.lookupArch(r.Context(), r.PathValue("arch"))
+	if err != nil {
+		s.storeError(w, r, err, archURL)
+		return
+	}
+	if archURL(a.ID) != r.URL.Path {
+		http.Redirect(w, r, archURL(a.ID), http.StatusMovedPermanently)
+		return
+	}
+	s.renderFamily(w, r, a)
+}
+
+func (s *server) handlePTXIndex(w http.ResponseWriter, r *http.Request) {
+	a, err := s.lookupArch(r.Context(), "ptx")
+	if err != nil {
+		s.storeError(w, r, err, archURL)
+		return
+	}
+	s.renderFamily(w, r, a)
+}
+
+func (s *server) renderFamily(w http.ResponseWriter, r *http.Request, a isa.Architecture) {
+	list, err := s.list(r.Context(), a.ID)
+	if err != nil {
+		s.storeError(w, r, err, archURL)
+		return
+	}
+	v := familyView{Arch: a, Count: len(list)}
+	cats := map[string]map[string][]isa.Summary{}
+	for _, sum := range list {
+		cat := sum.Category
+		if cat == "" {
+			cat = "Uncategorized"
+		}
+		enc := "—"
+		if len(sum.Formats) > 0 {
+			enc = sum.Formats[0]
+		}
+		if cats[cat] == nil {
+			cats[cat] = map[string][]isa.Summary{}
+		}
+		cats[cat][enc] = append(cats[cat][enc], sum)
+	}
+	for _, cat := range slices.Sorted(maps.Keys(cats)) {
+		g := categoryGroup{Name: cat, ID: "cat-" + slug(cat)}
+		for _, enc := range slices.Sorted(maps.Keys(cats[cat])) {
+			g.Encodings = append(g.Encodings, encodingGroup{Format: enc, Items: cats[cat][enc]})
+		}
+		v.Categories = append(v.Categories, g)
+	}
+	title := a.Name + " instructions"
+	s.render(w, r, http.StatusOK, "family", page{Title: title,
+		Description: fmt.Sprintf("%d %s instructions by category and encoding.", len(list), a.Name), Data: v})
+}
+
+func slug(s string) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(s) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			b.WriteRune(c)
+		default:
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
+				b.WriteByte('-')
+			}
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+// list returns a family's instruction list, cached: the database is
+// read-only while served and "more in this category" needs it on every page.
+func (s *server) list(ctx context.Context, arch string) ([]isa.Summary, error) {
+	s.listMu.Lock()
+	l, ok := s.lists[arch]
+	s.listMu.Unlock()
+	if ok {
+		return l, nil
+	}
+	l, err := s.store.List(ctx, arch)
+	if err != nil {
+		return nil, err
+	}
+	s.listMu.Lock()
+	if s.lists == nil {
+		s.lists = map[string][]isa.Summary{}
+	}
+	s.lists[arch] = l
+	s.listMu.Unlock()
+	return l, nil
+}
+
+// --- instruction pages ---
+
+type instrView struct {
+	In        *isa.Instruction
+	Arch      isa.Architecture
+	Encodings []encodingView
+	// Generations compare this instruction's opcodes with other families.
+	Differ, Same []generation
+	Switcher     []link
+	Targets      []targetRow
+	Verified     bool
+	Concepts     []conceptView
+	More         []isa.Summary
+	Types        []string // PTX: every data type of every form
+	ComparePath  string
+}
+
+type encodingView struct {
+	Enc           isa.Encoding
+	Wide, Narrow  diagram
+	Fields        []isa.Field
+	OpBits        string
+	Check         string
+	CheckOK       bool
+	Preferred     bool
+	ID            string
+}
+
+type generation struct {
+	Arch, Name, URL, Opcodes string
+}
+
+type targetRow struct {
+	Target, Family, Status, Encoding, Message string
+}
+
+type conceptView struct {
+	isa.ConceptRef
+	Links []link
+}
+
+func (s *server) handleInstruction(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	archParam, nameParam := r.PathValue("arch"), r.PathValue("name")
+	a, err := s.lookupArch(ctx, archParam)
+	if err != nil {
+		s.storeError(w, r, err, archURL)
+		return
+	}
+	s.serveInstruction(w, r, a, nameParam)
+}
+
+func (s *server) handlePTXInstruction(w http.ResponseWriter, r *http.Request) {
+	a, err := s.lookupArch(r.Context(), "ptx")
+	if err != nil {
+		s.storeError(w, r, err, archURL)
+		return
+	}
+	s.serveInstruction(w, r, a, r.PathValue("name"))
+}
+
+func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.Architecture, name string) {
+	ctx := r.Context()
+	arch, canon, err := s.store.Resolve(ctx, a.ID, name)
+	if err != nil {
+		s.storeError(w, r, err, func(sg string) string { return instrURL(a.ID, sg) })
+		return
+	}
+	if want := instrURL(arch, canon); want != r.URL.EscapedPath() {
+		http.Redirect(w, r, want, http.StatusMovedPermanently)
+		return
+	}
+	in, err := s.store.Instruction(ctx, arch, canon)
+	if err != nil {
+		s.storeError(w, r, err, func(sg string) string { return instrURL(a.ID, sg) })
+		return
+	}
+	v := instrView{In: in, Arch: a, ComparePath: "/compare/" + url.PathEscape(in.Name)}
+	for _, c := range in.Concepts {
+		cv := conceptView{ConceptRef: c}
+		for _, m := range c.Members {
+			cv.Links = append(cv.Links, link{Text: m.Name, URL: instrURL(m.Arch, m.Name), Note: archName(m.Arch)})
+		}
+		v.Concepts = append(v.Concepts, cv)
+	}
+	if list, err := s.list(ctx, arch); err == nil {
+		for _, sum := range list {
+			if sum.Category == in.Category && sum.Name != in.Name {
+				v.More = append(v.More, sum)
+				if len(v.More) == 12 {
+					break
+				}
+			}
+		}
+	}
+	title := in.Name + " · " + a.Name
+	if a.Kind == isa.KindVirtual {
+		types := map[string]bool{}
+		for _, f := range in.Forms {
+			for _, t := range f.Types {
+				types[t] = true
+			}
+		}
+		v.Types = slices.Sorted(maps.Keys(types))
+		s.render(w, r, http.StatusOK, "ptx", page{Title: title, Description: in.Summary, Data: v})
+		return
+	}
+	for i, e := range in.Encodings {
+		ev := encodingView{Enc: e, Wide: buildDiagram(e, 32), Narrow: buildDiagram(e, 16),
+			Fields: sortedFields(e.Fields), Preferred: i == 0, ID: "enc-" + slug(e.Name)}
+		ev.Check, ev.CheckOK = identifierCheck(e)
+		v.Encodings = append(v.Encodings, ev)
+	}
+	v.Differ, v.Same = s.generations(in)
+	v.Switcher = s.switcher(in)
+	v.Targets, v.Verified = targetRows(in)
+	s.render(w, r, http.StatusOK, "instruction", page{Title: title, Description: in.Summary, Data: v})
+}
+
+// generations splits the other families into those whose opcodes differ from
+// this instruction's and those where they are the same.
+func (s *server) generations(in *isa.Instruction) (differ, same []generation) {
+	mine := in.Opcodes[in.Arch]
+	if len(mine) == 0 {
+		mine = map[string]int{}
+		for _, e := range in.Encodings {
+			mine[e.Name] = e.Opcode
+		}
+	}
+	names := map[string]string{}
+	for _, rel := range in.Related {
+		names[rel.Arch] = rel.Name
+	}
+	for _, a := range isa.Archs() {
+		ops, ok := in.Opcodes[a.ID]
+		if a.ID == in.Arch || !ok || len(ops) == 0 {
+			continue
+		}
+		name := in.Name
+		if n, ok := names[a.ID]; ok {
+			name = n
+		}
+		var parts []string
+		for _, f := range slices.Sorted(maps.Keys(ops)) {
+			parts = append(parts, fmt.Sprintf("%s %d", f, ops[f]))
+		}
+		g := generation{Arch: a.Name, Name: name, URL: instrURL(a.ID, name), Opcodes: strings.Join(parts, ", ")}
+		if maps.Equal(ops, mine) {
+			same = append(same, g)
+		} else {
+			differ = append(differ, g)
+		}
+	}
+	return differ, same
+}
+
+// switcher links the same instruction on every family that has it.
+func (s *server) switcher(in *isa.Instruction) []link {
+	names := map[string]string{in.Arch: in.Name}
+	for _, rel := range in.Related {
+		names[rel.Arch] = rel.Name
+	}
+	var out []link
+	for _, a := range s.archs {
+		if n, ok := names[a.ID]; ok {
+			l := link{Text: a.Name, URL: instrURL(a.ID, n)}
+			if a.ID == in.Arch {
+				l.Note = "current"
+			} else if n != in.Name {
+				l.Note = n
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// targetRows lists every gfx target with the assembler's verdict; verified is
+// false when no verdict was recorded at all.
+func targetRows(in *isa.Instruction) ([]targetRow, bool) {
+	details := map[string]isa.TargetResult{}
+	for _, d := range in.TargetDetails {
+		details[d.Target] = d
+	}
+	if len(in.Targets) == 0 && len(details) == 0 {
+		return nil, false
+	}
+	var rows []targetRow
+	for _, t := range isa.AllGFXTargets {
+		row := targetRow{Target: t, Status: in.Targets[t]}
+		if fam, ok := isa.ArchForTarget(t); ok {
+			row.Family = archName(fam)
+		}
+		if d, ok := details[t]; ok {
+			if row.Status == "" {
+				row.Status = d.Status
+			}
+			row.Encoding, row.Message = d.Encoding, d.Message
+		}
+		if row.Status == "" {
+			row.Status = "not verified"
+		}
+		rows = append(rows, row)
+	}
+	return rows, true
+}
+
+// --- compare ---
+
+type compareView struct {
+	Name    string
+	Columns []compareColumn
+	Rows    []compareRow
+}
+
+type compareColumn struct {
+	Arch, Name, URL string
+}
+
+type compareRow struct {
+	Label  string
+	Pre    bool
+	Cells  []compareCell
+	Differ bool
+}
+
+type compareCell struct {
+	Text string
+	Diff bool // differs from the most common value of the row
+}
+
+func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	name := r.PathValue("name")
+	var ins []*isa.Instruction
+	for _, a := range s.archs {
+		if a.Kind != isa.KindNative {
+			continue
+		}
+		arch, canon, err := s.store.Resolve(ctx, a.ID, name)
+		if err != nil {
+			if errs.KindOf(err) == errs.KindNotFound {
+				continue
+			}
+			s.storeError(w, r, err, nil)
+			return
+		}
+		in, err := s.store.Instruction(ctx, arch, canon)
+		if err != nil {
+			s.storeError(w, r, err, nil)
+			return
+		}
+		ins = append(ins, in)
+	}
+	if len(ins) == 0 {
+		v := notFoundView{Message: fmt.Sprintf("No AMD family has an instruction %q.", name)}
+		if hits, err := s.store.Search(ctx, name, store.SearchOptions{Limit: 5}); err == nil {
+			for _, h := range hits {
+				if h.Arch != "ptx" {
+					v.Suggestions = append(v.Suggestions, link{Text: h.Name, URL: "/compare/" + url.PathEscape(h.Name), Note: archName(h.Arch)})
+				}
+			}
+		}
+		s.render(w, r, http.StatusNotFound, "notfound", page{Title: "Not found", Data: v})
+		return
+	}
+	v := compareView{Name: strings.ToLower(name)}
+	for _, in := range ins {
+		v.Columns = append(v.Columns, compareColumn{Arch: archName(in.Arch), Name: in.Name, URL: instrURL(in.Arch, in.Name)})
+	}
+	row := func(label string, pre bool, f func(*isa.Instruction) string) {
+		cr := compareRow{Label: label, Pre: pre}
+		count := map[string]int{}
+		var vals []string
+		for _, in := range ins {
+			t := f(in)
+			vals = append(vals, t)
+			count[t]++
+		}
+		common, best := "", -1
+		for _, t := range vals { // first most common value, in column order
+			if count[t] > best {
+				common, best = t, count[t]
+			}
+		}
+		for _, t := range vals {
+			cr.Cells = append(cr.Cells, compareCell{Text: t, Diff: t != common})
+			if t != common {
+				cr.Differ = true
+			}
+		}
+		v.Rows = append(v.Rows, cr)
+	}
+	row("Name", false, func(in *isa.Instruction) string { return in.Name })
+	row("Category", false, func(in *isa.Instruction) string { return in.Category })
+	row("Encodings and opcodes", false, func(in *isa.Instruction) string {
+		var parts []string
+		for _, e := range in.Encodings {
+			parts = append(parts, fmt.Sprintf("%s %d (%d-bit)", e.Name, e.Opcode, e.Width))
+		}
+		return strings.Join(parts, "\n")
+	})
+	row("Identifiers", false, func(in *isa.Instruction) string {
+		var parts []string
+		for _, e := range in.Encodings {
+			if e.Identifier != "" {
+				parts = append(parts, e.Name+" "+e.Identifier)
+			}
+		}
+		return strings.Join(parts, "\n")
+	})
+	row("Operands", false, func(in *isa.Instruction) string {
+		var parts []string
+		for _, o := range in.Operands {
+			parts = append(parts, strings.TrimSpace(o.Name+" "+o.DataFormat+" "+o.OperandType))
+		}
+		return strings.Join(parts, "\n")
+	})
+	row("Semantics", true, func(in *isa.Instruction) string { return in.Semantics })
+	s.render(w, r, http.StatusOK, "compare", page{Title: "Compare " + v.Name, Description: "One instruction across AMD families.", Data: v})
+}
+
+// --- search ---
+
+type searchView struct {
+	Query string
+	Arch  string
+	Archs []isa.Architecture
+	Hits  []searchHitView
+	Error string
+}
+
+type searchHitView struct {
+	isa.SearchHit
+	URL, ArchName string
+}
+
+const maxQueryLen = 200
+
+func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	v := searchView{Query: q, Arch: r.URL.Query().Get("arch"), Archs: s.archs}
+	status := http.StatusOK
+	switch {
+	case q == "":
+	case len(q) > maxQueryLen:
+		v.Error = fmt.Sprintf("The query is longer than %d characters.", maxQueryLen)
+		status = http.StatusBadRequest
+	default:
+		hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: v.Arch, Limit: 50})
+		if err != nil {
+			if errs.HTTPStatus(err) == http.StatusInternalServerError {
+				s.fail(w, r, err)
+				return
+			}
+			v.Error = err.Error()
+			status = errs.HTTPStatus(err)
+		}
+		for _, h := range hits {
+			v.Hits = append(v.Hits, searchHitView{SearchHit: h, URL: instrURL(h.Arch, h.Name), ArchName: archName(h.Arch)})
+		}
+	}
+	title := "Search"
+	if q != "" {
+		title = "Search: " + q
+	}
+	s.render(w, r, status, "search", page{Title: title, Query: q, Data: v})
+}
