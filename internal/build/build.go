@@ -5,6 +5,7 @@ package build
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,6 +34,17 @@ type Options struct {
 	Out     string // database path
 	// Progress receives progress; nil means silent.
 	Progress Progress
+	// LLVMDocDir is LLVM's AMDGPU syntax pages (html/AMDGPU); "" finds the
+	// llvm-22-doc package's copy.
+	LLVMDocDir string
+	// LLVMProject is an llvm-project checkout whose llvm/test/MC/AMDGPU
+	// tests give verbatim examples; "" means none.
+	LLVMProject string
+	// CacheDir keeps llvm-mc results between builds; "" means the user
+	// cache directory.
+	CacheDir string
+	// NoVerify skips running llvm-mc (pages then say "not yet verified").
+	NoVerify bool
 }
 
 // Progress reports the pipeline's steps.
@@ -105,7 +117,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 	merge.LinkFamilies(insts)
 
+	llvmDocs, llvmExtras, llvmProblems, err := applyLLVM(ctx, opts, archs, insts, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	docs = append(docs, llvmDocs...)
+	rep.Problems = append(rep.Problems, llvmProblems...)
+
 	extras := map[string][]byte{}
+	for k, v := range llvmExtras {
+		extras[k] = v
+	}
 	ptxArch, ptxInsts, ptxDocs, ptxProblems, ptxModel, err := readPTX(src, opts.Progress)
 	if err != nil {
 		return nil, err
@@ -201,7 +223,10 @@ func readAMDGuides(ctx context.Context, src string, prog Progress) ([]isa.Archit
 	var problems []string
 	for i, r := range results {
 		if r.err != nil {
-			return nil, nil, nil, nil, r.err
+			if errors.Is(r.err, context.Canceled) {
+				return nil, nil, nil, nil, r.err
+			}
+			return nil, nil, nil, nil, &errs.Error{Kind: errs.KindUpstream, Msg: "AMD guide", Err: r.err}
 		}
 		file := relPath(src, jobs[i].path)
 		a, ins := merge.AMDGuide(r.guide, file)

@@ -98,7 +98,7 @@ func readPTX(src string, prog Progress) (*isa.Architecture, []*isa.Instruction, 
 	defer prog.Done()
 	sections, err := ptxdoc.ReadDir(dir)
 	if err != nil {
-		return nil, nil, nil, nil, nil, err
+		return nil, nil, nil, nil, nil, &errs.Error{Kind: errs.KindUpstream, Msg: "PTX documentation", Err: err}
 	}
 	instrs, problems := ptx.Build(sections)
 	rel := func(p string) string {

@@ -162,7 +162,8 @@ func portParsed(c *Catalogue, ins Instruction, res PortResult, arch string, r Re
 
 // splitMnemonic picks the longest known dotted prefix of words as the
 // mnemonic; the remaining words become modifiers (".shared::cta" also yields
-// ".shared" so that either spelling selects a variant).
+// ".shared" so that either spelling selects a variant, and adjacent words
+// also form pairs such as ".f16.f32").
 func splitMnemonic(c *Catalogue, words []string) (string, []string) {
 	n := 1
 	for k := len(words); k >= 1; k-- {
@@ -173,10 +174,16 @@ func splitMnemonic(c *Catalogue, words []string) (string, []string) {
 		}
 	}
 	var mods []string
-	for _, w := range words[n:] {
+	rest := words[n:]
+	for i, w := range rest {
 		mods = append(mods, "."+w)
 		if base, _, ok := strings.Cut(w, "::"); ok {
 			mods = append(mods, "."+base)
+		}
+		// Conversions name two types in a row (cvt.f16.f32); keep each
+		// adjacent pair too so that a variant can name the pair.
+		if i+1 < len(rest) {
+			mods = append(mods, "."+w+"."+rest[i+1])
 		}
 	}
 	return strings.Join(words[:n], "."), mods
@@ -210,25 +217,41 @@ func lookup(c *Catalogue, mnemonic string, mods []string, arch string, r Resolve
 	}
 	var absent []string
 	for _, k := range chosen {
-		var rels []Relation
+		// Consider the relations whose variants fit the modifiers (all of
+		// them when none fits), drop those the arch lacks, and keep the best
+		// fitting of the rest: max.f32 picks v_max_f32 over v_max_i32, and
+		// tanh.f32 falls back to the exp-based sequence where v_tanh_f32 is
+		// missing.
+		var fitting, all []Relation
 		for _, rel := range k.Relations {
-			if rel.PTX == mnemonic && covers(rel.Variants, mods) >= 0 {
-				rels = append(rels, rel)
+			if rel.PTX != mnemonic {
+				continue
+			}
+			all = append(all, rel)
+			if covers(rel.Variants, mods) >= 0 {
+				fitting = append(fitting, rel)
 			}
 		}
-		if len(rels) == 0 {
-			for _, rel := range k.Relations {
-				if rel.PTX == mnemonic {
-					rels = append(rels, rel)
-				}
-			}
+		if len(fitting) == 0 {
+			fitting = all
 		}
-		for _, rel := range rels {
+		best := -2
+		var kept []Relation
+		for _, rel := range fitting {
 			a, _ := k.amdMember(rel.AMD)
 			if !a.AppliesOn(arch) || (r != nil && arch != "" && !r.HasAMD(arch, rel.AMD)) {
 				absent = append(absent, rel.AMD)
 				continue
 			}
+			switch s := covers(rel.Variants, mods); {
+			case s > best:
+				best, kept = s, []Relation{rel}
+			case s == best:
+				kept = append(kept, rel)
+			}
+		}
+		for _, rel := range kept {
+			a, _ := k.amdMember(rel.AMD)
 			cp := Counterpart{
 				ConceptID: k.ID, ConceptName: k.Name, AMD: rel.AMD, Relation: rel.Kind,
 				Restrictions: rel.Restrictions, Sequence: rel.Sequence, Note: a.Note,

@@ -37,6 +37,25 @@ var typeTokens = []string{
 	"b8", "b16", "b32", "b64", "b96", "b128", "i4", "u4",
 }
 
+// Type classes: a float operation has float siblings, an integer one integer
+// siblings; swapping across classes names a different operation.
+var (
+	floatTypes = []string{"f16", "bf16", "f32", "f64"}
+	intTypes   = []string{"i4", "u4", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"}
+	bitTypes   = []string{"b8", "b16", "b32", "b64", "b96", "b128"}
+)
+
+func sameClass(t string) []string {
+	for _, class := range [][]string{floatTypes, intTypes, bitTypes} {
+		for _, x := range class {
+			if x == t {
+				return class
+			}
+		}
+	}
+	return nil
+}
+
 func isTypeToken(s string) bool {
 	for _, t := range typeTokens {
 		if s == t {
@@ -136,14 +155,14 @@ func nameVariants(name string) []string {
 		}
 	}
 	for _, i := range typed {
-		for _, t := range typeTokens {
+		for _, t := range sameClass(parts[i]) {
 			q := append([]string(nil), parts...)
 			q[i] = t
 			add(q)
 		}
 	}
 	if len(typed) > 1 {
-		for _, t := range typeTokens {
+		for _, t := range sameClass(parts[typed[0]]) {
 			q := append([]string(nil), parts...)
 			for _, i := range typed {
 				q[i] = t
@@ -159,7 +178,7 @@ func nameVariants(name string) []string {
 		q := append([]string{"v", "pk"}, parts[1:]...)
 		add(q)
 		if isTypeToken(q[len(q)-1]) {
-			for _, t := range []string{"f16", "bf16", "i16", "u16", "f32"} {
+			for _, t := range sameClass(q[len(q)-1]) {
 				r := append([]string(nil), q...)
 				r[len(r)-1] = t
 				add(r)

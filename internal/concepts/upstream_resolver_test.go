@@ -40,15 +40,15 @@ func (g *guideResolver) amdNames() map[string][]string {
 	return out
 }
 
-// upstreamDir finds shared/upstream by walking up from the working directory,
-// or takes GPUISA_SOURCES; it skips the test when neither has it.
-func upstreamDir(t testing.TB) string {
+// findUpstream finds shared/upstream by walking up from the working
+// directory, or takes GPUISA_SOURCES; "" when neither has it.
+func findUpstream() string {
 	if d := os.Getenv("GPUISA_SOURCES"); d != "" {
 		return d
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		t.Fatal(err)
+		return ""
 	}
 	for d := wd; ; d = filepath.Dir(d) {
 		p := filepath.Join(d, "shared", "upstream")
@@ -56,11 +56,18 @@ func upstreamDir(t testing.TB) string {
 			return p
 		}
 		if filepath.Dir(d) == d {
-			break
+			return ""
 		}
 	}
-	t.Skip("upstream sources not found (no shared/upstream above the working directory and GPUISA_SOURCES unset)")
-	return ""
+}
+
+// upstreamDir is findUpstream that skips the test when the sources are absent.
+func upstreamDir(t testing.TB) string {
+	d := findUpstream()
+	if d == "" {
+		t.Skip("upstream sources not found (no shared/upstream above the working directory and GPUISA_SOURCES unset)")
+	}
+	return d
 }
 
 var (

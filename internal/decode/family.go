@@ -20,6 +20,7 @@ type family struct {
 	dpp8fi      int
 	vop3Lit     bool // VOP3/VOP3P may take a 32-bit literal (gfx10+)
 	trueSixteen bool // 16-bit VGPR halves are named v1.l / v1.h (gfx11+)
+	noNV        bool // SMEM bit 15 (NV) is not printed (gfx940+)
 }
 
 const literalCode = 255
@@ -36,11 +37,14 @@ func newFamily(arch string) (*family, error) {
 		}
 		f.names64 = map[int]string{102: "flat_scratch", 104: "xnack_mask", 106: "vcc", 126: "exec",
 			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit"}
-		if arch == "cdna3" || arch == "cdna4" {
-			// gfx940+ have no XNACK_MASK registers; the codes are SGPRs 104/105 in LLVM's tables.
-			delete(f.names32, 104)
-			delete(f.names32, 105)
-			delete(f.names64, 104)
+		if arch == "cdna4" {
+			// gfx950 reads the flat-scratch base as a source operand.
+			f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
+			f.names32[125] = "null" // LLVM 22 decodes code 125 as null on gfx950
+			f.noNV = true
+		}
+		if arch == "cdna3" {
+			f.noNV = true
 		}
 		return f, nil
 	case "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "cdna5":
@@ -66,6 +70,7 @@ func newFamily(arch string) (*family, error) {
 			f.names64[124] = "null"
 			f.sdwa = -1
 			f.trueSixteen = true
+			f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
 		}
 		return f, nil
 	}

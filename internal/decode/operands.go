@@ -18,11 +18,23 @@ func regRange(prefix string, first, n int) string {
 func (r *renderer) scalar(code int, t opType) (string, bool) {
 	fam := r.d.fam
 	n := t.regs()
+	// LLVM decodes a misaligned SGPR tuple as the aligned one: pairs start
+	// at an even register, larger tuples at a multiple of 4.
+	align := func(c, base int) int {
+		switch {
+		case n == 2:
+			return base + (c-base)&^1
+		case n > 2:
+			return base + (c-base)&^3
+		}
+		return c
+	}
 	switch {
 	case code <= fam.lastSGPR:
+		code = align(code, 0)
 		return regRange("s", code, n), true
 	case code >= ttmpFirst && code <= ttmpLast:
-		return regRange("ttmp", code-ttmpFirst, n), true
+		return regRange("ttmp", align(code, ttmpFirst)-ttmpFirst, n), true
 	}
 	if n > 1 {
 		if s, ok := fam.names64[code]; ok {
@@ -71,10 +83,11 @@ func (r *renderer) src(code int, t opType, hi int) string {
 		v := code - 256
 		if fam.trueSixteen && t.size == 16 {
 			if r.fm.kind == kVOP3 || r.fm.kind == kVOP3B {
-				return fmt.Sprintf("v%d%s", v, map[int]string{0: ".l", 1: ".h"}[hi])
+				return fmt.Sprintf("v%d%s", v, map[int]string{0: ".l", 1: ".h"}[hi&1])
 			}
 			if r.fm.kind == kVOP1 || r.fm.kind == kVOP2 || r.fm.kind == kVOPC {
-				return fmt.Sprintf("v%d.l", v)
+				// In the 32-bit encodings bit 7 of a 16-bit VGPR selects the high half.
+				return fmt.Sprintf("v%d%s", v&0x7f, map[bool]string{false: ".l", true: ".h"}[v&0x80 != 0])
 			}
 		}
 		return regRange("v", v, t.regs())

@@ -85,10 +85,19 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 	}
 	switch r.fm.kind {
 	case kSOP2:
+		if name == "s_cbranch_g_fork" {
+			r.add(r.ssrc(r.f("SSRC0"), opType{'b', 64}), r.ssrc(r.f("SSRC1"), opType{'b', 64}))
+			break
+		}
 		r.add(r.sdst(r.f("SDST"), s.dst), r.ssrc(r.f("SSRC0"), s.src[0]), r.ssrc(r.f("SSRC1"), s.src[1]))
 	case kSOP1:
 		r.renderSOP1()
 	case kSOPC:
+		if name == "s_set_gpr_idx_on" {
+			// SSRC1 holds the 4-bit mode mask as an immediate, not an operand code.
+			r.add(r.ssrc(r.f("SSRC0"), s.src[0]), fmt.Sprintf("0x%x", r.f("SSRC1")))
+			break
+		}
 		r.add(r.ssrc(r.f("SSRC0"), s.src[0]), r.ssrc(r.f("SSRC1"), s.src[1]))
 	case kSOPK:
 		r.renderSOPK()
@@ -168,7 +177,7 @@ func (r *renderer) renderSOPK() {
 	dst := r.sdst(r.f("SDST"), r.en.sig.dst)
 	switch {
 	case strings.HasPrefix(name, "s_call_b64"), strings.HasPrefix(name, "s_cbranch_i_fork"):
-		r.add(r.sdst(r.f("SDST"), opType{'b', 64}), fmt.Sprint(int16(imm)))
+		r.add(r.sdst(r.f("SDST"), opType{'b', 64}), fmt.Sprint(imm))
 	case strings.HasPrefix(name, "s_getreg"), strings.HasPrefix(name, "s_setreg"):
 		// hwreg(...) symbolic form: printed as the raw 16-bit value here.
 		r.in.Partial = true
@@ -180,9 +189,20 @@ func (r *renderer) renderSOPK() {
 		} else {
 			r.add(fmt.Sprintf("0x%x", imm), dst)
 		}
+	case name == "s_version":
+		r.add(u16(imm))
 	default:
 		r.add(dst, fmt.Sprintf("0x%x", imm))
 	}
+}
+
+// u16 prints an unsigned immediate as LLVM does: decimal when it could be an
+// inline integer (0..64), hex otherwise.
+func u16(v int) string {
+	if v >= 0 && v <= 64 {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("0x%x", v)
 }
 
 // sopNoOperand lists SOPP instructions LLVM prints without an operand.
@@ -202,14 +222,19 @@ func (r *renderer) renderSOPP() {
 			r.add(fmt.Sprint(imm))
 		}
 	case strings.HasPrefix(name, "s_branch") || strings.HasPrefix(name, "s_cbranch") || strings.HasPrefix(name, "s_call"):
-		r.add(fmt.Sprint(int16(imm)))
+		// Without a label LLVM prints the raw 16-bit offset, unsigned.
+		r.add(fmt.Sprint(imm))
 	case name == "s_waitcnt" && r.d.fam.gen == 9:
 		r.add(waitcntGFX9(imm))
 	case name == "s_nop", name == "s_sleep", name == "s_setprio", name == "s_sethalt", name == "s_setkill",
 		name == "s_trap", name == "s_incperflevel", name == "s_decperflevel", name == "s_clause":
+		r.add(u16(imm))
+	case strings.HasPrefix(name, "s_sendmsg"):
+		// LLVM prints sendmsg(MSG_..., ...) for known messages, else decimal.
+		r.in.Partial = true
 		r.add(fmt.Sprint(imm))
 	default:
-		// sendmsg(...), hwreg-like and delay_alu forms are symbolic in LLVM.
+		// waitcnt on RDNA, delay_alu, depctr: symbolic forms in LLVM.
 		r.in.Partial = true
 		r.add(fmt.Sprintf("0x%x", imm))
 	}
@@ -293,16 +318,20 @@ func (r *renderer) renderSMEM() {
 		soe := r.f("SOE")
 		switch {
 		case imm == 1 && soe == 1:
-			r.add(r.sdst(r.f("SOFFSET"), opType{'b', 32}), fmt.Sprintf("offset:0x%x", off))
+			r.add(r.sdst(r.f("SOFFSET"), opType{'b', 32}))
+			r.mod("offset:" + smemOffset(off, 21))
 		case imm == 1:
 			r.add(smemOffset(off, 21))
+		case soe == 1:
+			r.add(r.sdst(r.f("SOFFSET"), opType{'b', 32}))
 		default:
-			r.add(r.sdst(int(off&0xff), opType{'b', 32}))
+			// IMM=0: OFFSET[6:0] names the SGPR holding the offset.
+			r.add(r.sdst(int(off&0x7f), opType{'b', 32}))
 		}
 		if r.f("GLC") == 1 {
 			r.mod("glc")
 		}
-		if r.f("NV") == 1 {
+		if r.f("NV") == 1 && !fam.noNV {
 			r.mod("nv")
 		}
 		return
@@ -316,10 +345,17 @@ func (r *renderer) renderSMEM() {
 			r.mod(fmt.Sprintf("offset:%s", smemOffset(off, 21)))
 		}
 	}
-	if r.f("GLC") == 1 {
+	glc, dlc := r.f("GLC"), r.f("DLC")
+	if fam.gen >= 11 {
+		// LLVM (and the hardware, per LLVM's SMEM encoding for GFX11) puts
+		// GLC at bit 14 and DLC at bit 13; the RDNA 3 guide's SMEM table
+		// lists DLC at 14 and GLC at 16. We follow the assembler.
+		glc, dlc = int(r.raw[0]>>14&1), int(r.raw[0]>>13&1)
+	}
+	if glc == 1 {
 		r.mod("glc")
 	}
-	if r.f("DLC") == 1 {
+	if dlc == 1 {
 		r.mod("dlc")
 	}
 }
@@ -342,6 +378,9 @@ func (r *renderer) vcc() string {
 
 func (r *renderer) suffix(short bool) {
 	name := r.en.name
+	if noSuffix[name] {
+		return
+	}
 	if short && r.d.hasVOP3[name] {
 		r.in.Mnemonic = name + "_e32"
 	}
@@ -349,6 +388,10 @@ func (r *renderer) suffix(short bool) {
 		r.in.Mnemonic = name + "_e64"
 	}
 }
+
+// noSuffix lists instructions LLVM prints without _e32/_e64 although they
+// have both encodings.
+var noSuffix = map[string]bool{"v_readfirstlane_b32": true, "v_nop": true, "v_clrexcp": true, "v_pipeflush": true}
 
 func (r *renderer) renderVOP1() {
 	name, s := r.en.name, r.en.sig
@@ -416,13 +459,7 @@ func (r *renderer) renderVOP3() {
 		if strings.HasPrefix(name, "v_div_fmas") && i == 2 {
 			t = s.src[i]
 		}
-		op := r.src(code, t, opsel>>uint(i)&1)
-		if abs>>uint(i)&1 == 1 {
-			op = "|" + op + "|"
-		}
-		if neg>>uint(i)&1 == 1 {
-			op = "-" + op
-		}
+		op := applyMods(r.src(code, t, opsel>>uint(i)&1), code, abs>>uint(i)&1 == 1, neg>>uint(i)&1 == 1)
 		srcs = append(srcs, op)
 	}
 	var dst []string
@@ -435,12 +472,26 @@ func (r *renderer) renderVOP3() {
 		dst = []string{r.sdst(r.f("VDST"), opType{'b', 32})}
 	default:
 		dst = []string{r.vgpr(r.f("VDST"), s.dst, false)}
+		if r.d.fam.trueSixteen && s.dst.size == 16 && opsel>>3&1 == 1 {
+			dst = []string{fmt.Sprintf("v%d.h", r.f("VDST"))}
+		}
 	}
 	if r.fm.kind == kVOP3B {
 		dst = append(dst, r.sdst(r.f("SDST"), r.maskType()))
 	}
 	r.add(dst...)
 	r.add(srcs...)
+	if opsel != 0 && s.has16() {
+		if !r.d.fam.trueSixteen || r.anyNonVGPR16() {
+			n := s.nsrc
+			var b []string
+			for i := 0; i < n; i++ {
+				b = append(b, fmt.Sprint(opsel>>uint(i)&1))
+			}
+			b = append(b, fmt.Sprint(opsel>>3&1))
+			r.mod("op_sel:[" + strings.Join(b, ",") + "]")
+		}
+	}
 	if r.f("CLMP") == 1 {
 		r.mod("clamp")
 	}
@@ -452,15 +503,18 @@ func (r *renderer) renderVOP3() {
 	case 3:
 		r.mod("div:2")
 	}
-	if opsel != 0 && !r.d.fam.trueSixteen {
-		n := s.nsrc
-		var b []string
-		for i := 0; i < n; i++ {
-			b = append(b, fmt.Sprint(opsel>>uint(i)&1))
+}
+
+// anyNonVGPR16 says a 16-bit source of a true16 VOP3 is not a VGPR, so its
+// op_sel bit cannot be shown as .h and LLVM prints op_sel:[...] instead.
+func (r *renderer) anyNonVGPR16() bool {
+	s := r.en.sig
+	for i := 0; i < s.nsrc && i < 3; i++ {
+		if s.src[i].size == 16 && r.f([]string{"SRC0", "SRC1", "SRC2"}[i]) < 256 {
+			return true
 		}
-		b = append(b, fmt.Sprint(opsel>>3&1))
-		r.mod("op_sel:[" + strings.Join(b, ",") + "]")
 	}
+	return false
 }
 
 func (r *renderer) maskType() opType {
@@ -506,4 +560,21 @@ func (r *renderer) renderVOP3P() {
 	if r.f("CLMP") == 1 {
 		r.mod("clamp")
 	}
+}
+
+// applyMods adds the VOP3 source modifiers: -x, |x|, -|x|; a negated
+// constant without abs is printed neg(x) so it is not read as a negative
+// constant.
+func applyMods(op string, code int, abs, neg bool) string {
+	constant := (code >= 128 && code <= 208) || (code >= 240 && code <= 248) || code == literalCode
+	if abs {
+		op = "|" + op + "|"
+	}
+	if neg {
+		if constant && !abs {
+			return "neg(" + op + ")"
+		}
+		return "-" + op
+	}
+	return op
 }

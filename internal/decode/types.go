@@ -142,6 +142,17 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 			s.dst.size = 32
 		}
 	}
+	if strings.Contains(name, "dot2") || strings.Contains(name, "dot4") || strings.Contains(name, "dot8") {
+		for i := range s.src {
+			s.src[i].size = 32 // packed pairs/quads
+		}
+		if s.dst.size < 32 {
+			s.dst.size = 32
+		}
+	}
+	if strings.Contains(name, "_pk_f32_") && s.dst.size == 32 {
+		s.dst.size = 64 // two f32 results
+	}
 	s.nsrc = 2
 	switch fm.kind {
 	case kVOP1, kSOP1:
@@ -217,6 +228,19 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 		applyModelSizes(&s, ops)
 	}
 	return s
+}
+
+// has16 says some operand is 16-bit (op_sel applies).
+func (s signature) has16() bool {
+	if s.dst.size == 16 {
+		return true
+	}
+	for i := 0; i < s.nsrc && i < 3; i++ {
+		if s.src[i].size == 16 {
+			return true
+		}
+	}
+	return false
 }
 
 func applyModelSizes(s *signature, ops []isa.Operand) {

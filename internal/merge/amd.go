@@ -184,10 +184,11 @@ func appendProv(list []isa.Prov, p isa.Prov) []isa.Prov {
 // "0x…" over the format's first dword (how AMD lists identifiers).
 func identifier(f isa.Format, opcode int) (string, bool) {
 	var id uint64
-	var haveOp bool
+	var haveOp, haveFixed bool
 	for _, fd := range f.Fields {
 		switch {
 		case fd.Fixed != "":
+			haveFixed = true
 			v, ok := parseBinary(fd.Fixed)
 			if !ok {
 				return "", false
@@ -201,7 +202,9 @@ func identifier(f isa.Format, opcode int) (string, bool) {
 			haveOp = true
 		}
 	}
-	if !haveOp {
+	// Without the fixed ENCODING bits (a guide that omits the row) the OP
+	// bits alone identify nothing.
+	if !haveOp || !haveFixed {
 		return "", false
 	}
 	if f.Width > 32 {

@@ -20,7 +20,7 @@ func PTX(instrs []ptx.Instruction, rel func(string) string) []*isa.Instruction {
 			Entry:       p.Kind,
 			Summary:     p.Summary,
 			Description: p.Description,
-			Semantics:   p.Semantics,
+			Semantics:   stripFences(p.Semantics),
 			PTXVersion:  p.PTXVersion,
 			MinTarget:   p.MinTarget,
 			PTXNotes:    p.Notes,
@@ -74,4 +74,20 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// stripFences removes Markdown code-fence lines (```), which the PTX reader
+// keeps around semantics code.
+func stripFences(s string) string {
+	if !strings.Contains(s, "```") {
+		return s
+	}
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Trim(strings.Join(out, "\n"), "\n")
 }

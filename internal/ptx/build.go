@@ -374,7 +374,7 @@ func expandTypes(nodes []node) [][]node {
 	var idx []int
 	total := 1
 	for i, n := range nodes {
-		if n.opt || !n.isVar || len(n.choices) < 2 || !allTypes(n.choices) {
+		if n.opt || !n.isVar || len(n.choices) == 0 || !allTypes(n.choices) {
 			continue
 		}
 		idx = append(idx, i)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Checker checks PTX instructions against the documented forms. Build it
@@ -12,6 +13,9 @@ import (
 type Checker struct {
 	byFirst map[string][]*entry // by the mnemonic's first token
 	names   []string
+	// memo caches verdicts by opcode and operand count: real PTX repeats a
+	// few hundred opcodes over and over.
+	memo sync.Map
 }
 
 type entry struct {
@@ -25,6 +29,7 @@ type compiledForm struct {
 	nodes  []node
 	counts []int
 	poss   map[string]bool
+	req    []string // tokens every match has
 }
 
 // NewChecker compiles the instruction entries' forms into patterns. Forms
@@ -49,6 +54,11 @@ func NewChecker(instrs []Instruction) *Checker {
 				continue
 			}
 			cf := compiledForm{form: f, nodes: nodes, counts: parseOperands(operands).counts(), poss: map[string]bool{}}
+			for t := range requiredTokens(nodes) {
+				if !strings.Contains(t, "::") || !strings.HasPrefix(t, "::") {
+					cf.req = append(cf.req, t)
+				}
+			}
 			possibleTokens(nodes, cf.poss)
 			e.forms = append(e.forms, cf)
 		}
@@ -140,6 +150,18 @@ func (c *Checker) Check(text string) Result {
 		r.Reason = err.Error()
 		return r
 	}
+	key := strings.Join(tokens, ".") + "/" + itoa(len(operands))
+	if v, ok := c.memo.Load(key); ok {
+		res := v.(Result)
+		res.Text = r.Text
+		return res
+	}
+	res := c.check(r, tokens, operands)
+	c.memo.Store(key, res)
+	return res
+}
+
+func (c *Checker) check(r Result, tokens, operands []string) Result {
 	cands := c.candidates(tokens)
 	if len(cands) == 0 {
 		r.Reason = "unknown mnemonic " + tokens[0]
@@ -153,7 +175,7 @@ func (c *Checker) Check(text string) Result {
 	for _, e := range cands {
 		for i := range e.forms {
 			cf := &e.forms[i]
-			if !hasCount(cf.counts, len(operands)) || !matchNodes(cf.nodes, tokens) {
+			if !hasCount(cf.counts, len(operands)) || !cf.couldMatch(tokens) || !matchNodes(cf.nodes, tokens) {
 				continue
 			}
 			res := evaluate(cf, tokens, len(operands))
@@ -223,6 +245,29 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// couldMatch is a cheap filter before the backtracking match: every token
+// must be possible in the form and every required token present.
+func (cf *compiledForm) couldMatch(tokens []string) bool {
+	for _, t := range tokens {
+		if !cf.poss[t] {
+			return false
+		}
+	}
+	for _, t := range cf.req {
+		found := false
+		for _, x := range tokens {
+			if x == t || strings.HasPrefix(x, t+"::") {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 func contains(list []string, s string) bool {
@@ -368,8 +413,14 @@ func diagnose(cands []*entry, tokens []string, nOperands int) string {
 		for _, e := range cands {
 			for _, cf := range e.forms {
 				if matchNodes(cf.nodes, rest) {
+					if cf.poss[tokens[i]] {
+						return fmt.Sprintf("modifier .%s out of the documented order for %s (documented: %s)", tokens[i], name, cf.form.Syntax)
+					}
 					if len(types) > 0 && !isType(tokens[i]) {
 						return fmt.Sprintf("modifier .%s not allowed with type %s for %s", tokens[i], strings.Join(types, ""), name)
+					}
+					if isType(tokens[i]) {
+						return fmt.Sprintf("type .%s not allowed in this combination for %s", tokens[i], name)
 					}
 					return fmt.Sprintf("modifier .%s not allowed in this combination for %s", tokens[i], name)
 				}

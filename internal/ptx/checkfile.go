@@ -36,16 +36,17 @@ var (
 func SplitStatements(src string) (stmts []Statement, version, target string) {
 	src = stripComments(src)
 	var (
-		cur      strings.Builder
-		curLine  int
-		line     = 1
-		depth    int // braces inside the current instruction (vector operands)
-		inString bool
+		cur        strings.Builder
+		curLine    int
+		line       = 1
+		depth      int // braces inside the current instruction (vector operands)
+		inString   bool
+		hasContent bool // cur holds something other than blanks
 	)
 	emit := func() {
 		s := strings.TrimSpace(cur.String())
 		cur.Reset()
-		depth = 0
+		depth, hasContent = 0, false
 		for {
 			m := labelRe.FindStringIndex(s)
 			if m == nil {
@@ -61,18 +62,18 @@ func SplitStatements(src string) (stmts []Statement, version, target string) {
 	lineStart := 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]
-		if i == lineStart {
+		if i == lineStart && !hasContent && lineStartsWithDot(src[i:]) {
 			// .version / .target end at the line's end, without ';'.
 			rest := src[i:]
 			if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
 				rest = rest[:nl]
 			}
-			if m := versionDirRe.FindStringSubmatch(rest); m != nil && strings.TrimSpace(cur.String()) == "" {
+			if m := versionDirRe.FindStringSubmatch(rest); m != nil {
 				version = m[1]
 				i += len(rest) - 1
 				continue
 			}
-			if m := targetDirRe.FindStringSubmatch(rest); m != nil && strings.TrimSpace(cur.String()) == "" {
+			if m := targetDirRe.FindStringSubmatch(rest); m != nil {
 				target = strings.TrimSpace(m[1])
 				i += len(rest) - 1
 				continue
@@ -104,13 +105,26 @@ func SplitStatements(src string) (stmts []Statement, version, target string) {
 			}
 			depth--
 		}
-		if strings.TrimSpace(cur.String()) == "" && c != ' ' && c != '\t' && c != '\r' {
-			curLine = line
+		if !hasContent && c != ' ' && c != '\t' && c != '\r' {
+			curLine, hasContent = line, true
 		}
 		cur.WriteByte(c)
 	}
 	emit()
 	return stmts, version, target
+}
+
+func lineStartsWithDot(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\r':
+			continue
+		case '.':
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // stripComments blanks // and /* */ comments, keeping newlines so line
@@ -146,7 +160,7 @@ func stripComments(s string) string {
 // CheckSource checks every instruction of a PTX file's text.
 func (c *Checker) CheckSource(name, src string) FileReport {
 	stmts, version, target := SplitStatements(src)
-	rep := FileReport{File: name, Version: version, Target: firstSMTarget(target)}
+	rep := FileReport{File: name, Version: version, Target: firstSMTarget(target), Results: make([]Result, 0, len(stmts))}
 	for _, st := range stmts {
 		r := c.Check(st.Text)
 		r.Line = st.Line

@@ -190,6 +190,17 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 			return
 		}
 	}
+	// "`::entry` and `::func` sub-qualifiers on `.param` space": the spans
+	// after " on " qualify each feature before it instead of being features.
+	var context [][][]string
+	if k := strings.Index(lower, " on "); k >= 0 {
+		if left := codeSpans(subject[:k]); len(left) > 0 {
+			for _, c := range codeSpans(subject[k+4:]) {
+				context = append(context, spanElements(c)...)
+			}
+			spans = left
+		}
+	}
 	for _, sp := range spans {
 		if r.mnemonics[sp] && len(spans) > 1 {
 			continue
@@ -198,6 +209,7 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		if len(elems) == 0 {
 			continue
 		}
+		elems = append(elems, context...)
 		r.features = append(r.features, feature{text: sp, elems: elems, version: version, target: target, line: line})
 	}
 }
@@ -300,12 +312,20 @@ func compareTargets(a, b string) int {
 }
 
 func targetKey(t string) (num, suffix int) {
-	m := targetRe.FindStringSubmatch(t)
-	if m == nil {
+	// Hand-parsed: the checker compares targets once per instruction.
+	rest, ok := strings.CutPrefix(t, "sm_")
+	if !ok {
+		rest, ok = strings.CutPrefix(t, "sm")
+	}
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if !ok || i == 0 {
 		return -1, 0
 	}
-	num, _ = strconv.Atoi(m[1])
-	switch m[2] {
+	num, _ = strconv.Atoi(rest[:i])
+	switch rest[i:] {
 	case "f":
 		suffix = 1
 	case "a":

@@ -418,6 +418,10 @@ func (s *DB) textHits(ctx context.Context, arch, lower string) ([]isa.SearchHit,
 				rows.Close()
 				return nil, err
 			}
+			// The name column holds the mnemonic followed by its parts.
+			if f := strings.Fields(n); len(f) > 0 {
+				n = f[0]
+			}
 			e, ok := s.summary(a, n)
 			if !ok {
 				continue

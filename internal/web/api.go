@@ -30,8 +30,10 @@ func (s *server) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
 		s.apiFail(w, r, err)
 		return
 	}
-	s.send(w, r, response{status: http.StatusOK, contentType: "application/json", body: append(body, '\n'),
-		etag: s.etag, cache: s.maxAge})
+	resp := response{status: http.StatusOK, contentType: "application/json", body: append(body, '\n'),
+		etag: s.etag, cache: s.maxAge}
+	s.cache.put(r.URL.RequestURI(), resp)
+	s.send(w, r, resp)
 }
 
 func (s *server) apiFail(w http.ResponseWriter, r *http.Request, err error) {
@@ -97,7 +99,6 @@ func (s *server) apiInstruction(w http.ResponseWriter, r *http.Request) {
 		s.apiFail(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Location", "/api/v1/archs/"+in.Arch+"/instructions/"+in.Name)
 	s.sendJSON(w, r, in)
 }
 

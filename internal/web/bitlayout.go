@@ -16,6 +16,10 @@ import (
 // 16-bit-per-row version and CSS shows the one that fits the screen.
 
 const (
+	// verticalRoomWithBits is the length a rotated name may take when the
+	// binary value sits below it in the same box.
+	verticalRoomWithBits = 38
+
 	bitUnit   = 24 // SVG user units per bit
 	rowHeight = 64 // box height
 	labelBand = 16 // band above the box for bit numbers
@@ -176,8 +180,12 @@ func fitFont(s *segment) {
 	}
 	if need(size) > float64(s.W-4) {
 		s.Vertical = true
+		room := float64(rowHeight - 8)
+		if s.Bits != "" {
+			room = verticalRoomWithBits
+		}
 		size = 11
-		for size > 7 && need(size) > float64(rowHeight-8) {
+		for size > 6 && need(size) > room {
 			size--
 		}
 	}

@@ -76,8 +76,16 @@ func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 		"sub":   func(a, b int) int { return a - b },
 		"half":  func(a int) int { return a / 2 },
 		"lower": strings.ToLower,
+		"anyEncoding": func(exs []isa.Example) bool {
+			for _, e := range exs {
+				if e.Encoding != "" {
+					return true
+				}
+			}
+			return false
+		},
 	}
-	base, err := template.New("layout").Funcs(funcs).ParseFS(assets, "templates/layout.tmpl", "templates/_*.tmpl")
+	base, err := template.New("layout").Funcs(funcs).ParseFS(assets, "templates/layout.tmpl", "templates/partial-*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("web: parsing layout: %w", err)
 	}
@@ -88,7 +96,7 @@ func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 	pt := &pageTemplates{byName: map[string]*template.Template{}}
 	for _, p := range pages {
 		name := strings.TrimSuffix(strings.TrimPrefix(p, "templates/"), ".tmpl")
-		if name == "layout" || strings.HasPrefix(name, "_") {
+		if name == "layout" || strings.HasPrefix(name, "partial-") {
 			continue
 		}
 		t, err := template.Must(base.Clone()).ParseFS(assets, p)
@@ -115,7 +123,21 @@ func archURL(arch string) string {
 	return "/amdgpu/" + url.PathEscape(arch)
 }
 
+// archNames maps family ids to display names. It is built once because
+// isa.LookupArch builds a strings.Replacer on every call, which dominated
+// page rendering when called per gfx target.
+var archNames = func() map[string]string {
+	m := map[string]string{}
+	for _, a := range isa.Archs() {
+		m[a.ID] = a.Name
+	}
+	return m
+}()
+
 func archName(id string) string {
+	if n, ok := archNames[id]; ok {
+		return n
+	}
 	if a, ok := isa.LookupArch(id); ok {
 		return a.Name
 	}
@@ -147,6 +169,7 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, status int, name
 	resp := response{status: status, contentType: "text/html; charset=utf-8", body: buf.Bytes()}
 	if status == http.StatusOK {
 		resp.etag, resp.cache = s.etag, s.maxAge
+		s.cache.put(r.URL.RequestURI(), resp)
 	}
 	s.send(w, r, resp)
 }
@@ -244,6 +267,11 @@ type encodingGroup struct {
 }
 
 func (s *server) lookupArch(ctx context.Context, id string) (isa.Architecture, error) {
+	for _, a := range s.archs { // the common case: a canonical id
+		if a.ID == id {
+			return a, nil
+		}
+	}
 	if info, ok := isa.LookupArch(id); ok {
 		for _, a := range s.archs {
 			if a.ID == info.ID {
@@ -365,14 +393,14 @@ type instrView struct {
 }
 
 type encodingView struct {
-	Enc           isa.Encoding
-	Wide, Narrow  diagram
-	Fields        []isa.Field
-	OpBits        string
-	Check         string
-	CheckOK       bool
-	Preferred     bool
-	ID            string
+	Enc          isa.Encoding
+	Wide, Narrow diagram
+	Fields       []isa.Field
+	OpBits       string
+	Check        string
+	CheckOK      bool
+	Preferred    bool
+	ID           string
 }
 
 type generation struct {

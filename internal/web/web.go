@@ -36,6 +36,9 @@ type Options struct {
 	// PageMaxAge is the Cache-Control max-age of pages and API answers;
 	// zero means 5 minutes. Clients revalidate with the ETag afterwards.
 	PageMaxAge time.Duration
+	// CacheBytes bounds the in-memory cache of rendered answers; zero means
+	// 32 MiB and a negative value turns the cache off.
+	CacheBytes int
 }
 
 // ContentSecurityPolicy is sent with every response: scripts and styles only
@@ -62,6 +65,8 @@ type server struct {
 
 	listMu sync.Mutex
 	lists  map[string][]isa.Summary
+
+	cache *pageCache
 }
 
 // New returns the handler serving the site and the API from r. It reads the
@@ -103,7 +108,12 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 	if maxAge <= 0 {
 		maxAge = 5 * time.Minute
 	}
+	cacheBytes := opts.CacheBytes
+	if cacheBytes == 0 {
+		cacheBytes = 32 << 20
+	}
 	s := &server{
+		cache:  newPageCache(cacheBytes),
 		store:  r,
 		log:    log,
 		info:   info,
@@ -183,6 +193,15 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
 			"duration", time.Since(start))
 	}()
+	if a, ok := s.cache.get(r.URL.RequestURI()); ok && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		resp := response{status: a.resp.status, contentType: a.resp.contentType, body: a.resp.body,
+			cache: a.resp.cache, etag: a.resp.etag}
+		if acceptsGzip(r) && len(resp.body) >= minGzipSize {
+			resp.gzipped = a.gzipped()
+		}
+		s.send(rec, r, resp)
+		return
+	}
 	s.mux.ServeHTTP(rec, r)
 }
 

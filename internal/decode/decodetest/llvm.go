@@ -27,6 +27,9 @@ type Disassembled struct {
 	Len  int    // bytes it consumed
 	// Crashed says llvm-mc itself crashed on this line (an LLVM bug).
 	Crashed bool
+	// Unsynced says the previous line's last instruction ran over this
+	// line's start, so llvm-mc said nothing about it.
+	Unsynced bool
 }
 
 var (
@@ -74,15 +77,22 @@ type crashError struct{ msg string }
 
 func (e crashError) Error() string { return e.msg }
 
+// sentinelWord is "s_nop 0x1234" (SOPP opcode 0, the same on every family
+// here). Six of them follow every line: llvm-mc decodes its input as one
+// byte stream, not line by line, and a rejected 64-bit word may skip 8 bytes,
+// so the stream is put back in step by counting sentinel runs in the output.
+var sentinelWord = []byte{0x34, 0x12, 0x80, 0xbf}
+
+const sentinelCount = 6
+
 func disassembleOnce(mcpu string, lines [][]byte, res []Disassembled, workdir string) error {
 	var in bytes.Buffer
+	sentinelHex := "0x34,0x12,0x80,0xbf"
 	for _, l := range lines {
-		for i, b := range l {
-			if i > 0 {
-				in.WriteByte(',')
-			}
-			fmt.Fprintf(&in, "0x%02x", b)
+		for _, b := range l {
+			fmt.Fprintf(&in, "0x%02x,", b)
 		}
+		in.WriteString(strings.TrimSuffix(strings.Repeat(sentinelHex+",", sentinelCount), ","))
 		in.WriteByte('\n')
 	}
 	file := filepath.Join(workdir, "corpus-"+mcpu+".txt")
@@ -100,47 +110,52 @@ func disassembleOnce(mcpu string, lines [][]byte, res []Disassembled, workdir st
 			return fmt.Errorf("%s: %v: %s", LLVMMC, err, firstLine(errb.String()))
 		}
 	}
-	// invalid[line] = set of byte offsets llvm-mc rejected.
-	invalid := map[int]map[int]bool{}
+	invalidFirst := map[int]bool{} // line numbers whose first word llvm-mc rejected
 	for _, l := range strings.Split(errb.String(), "\n") {
-		m := warnRe.FindStringSubmatch(l)
-		if m == nil {
-			continue
+		if m := warnRe.FindStringSubmatch(l); m != nil && m[2] == "1" {
+			ln, _ := strconv.Atoi(m[1])
+			invalidFirst[ln] = true
 		}
-		ln, _ := strconv.Atoi(m[1])
-		col, _ := strconv.Atoi(m[2])
-		if invalid[ln] == nil {
-			invalid[ln] = map[int]bool{}
+	}
+	// Split the output into per-line segments at sentinel runs: a run of L
+	// sentinels closes ceil(L/6) lines (only the first group of a run can
+	// have been partly eaten by the instruction before it).
+	var segs [][]Disassembled
+	var cur []Disassembled
+	run := 0
+	flush := func() {
+		for n := (run + sentinelCount - 1) / sentinelCount; n > 0; n-- {
+			segs = append(segs, cur)
+			cur = nil
 		}
-		invalid[ln][(col-1)/5] = true
+		run = 0
 	}
-	type decoded struct {
-		text string
-		n    int
-	}
-	var outs []decoded
 	for _, l := range strings.Split(out.String(), "\n") {
 		m := encRe.FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
-		outs = append(outs, decoded{strings.Join(strings.Fields(m[1]), " "), strings.Count(m[2], ",") + 1})
+		if m[2] == sentinelHex {
+			run++
+			continue
+		}
+		if run > 0 {
+			flush()
+		}
+		cur = append(cur, Disassembled{OK: true, Text: strings.Join(strings.Fields(m[1]), " "), Len: strings.Count(m[2], ",") + 1})
 	}
-	k := 0
-	for i, l := range lines {
-		for p := 0; p < len(l); {
-			if invalid[i+1][p] {
-				p += 4
-				continue
-			}
-			if k >= len(outs) {
-				return fmt.Errorf("llvm-mc output out of step at line %d", i+1)
-			}
-			if p == 0 {
-				res[i] = Disassembled{OK: true, Text: outs[k].text, Len: outs[k].n}
-			}
-			p += outs[k].n
-			k++
+	flush()
+	if len(segs) != len(lines) {
+		return fmt.Errorf("llvm-mc output out of step: %d segments for %d lines", len(segs), len(lines))
+	}
+	for i := range lines {
+		switch {
+		case invalidFirst[i+1]:
+			res[i] = Disassembled{}
+		case len(segs[i]) > 0:
+			res[i] = segs[i][0]
+		default:
+			res[i] = Disassembled{Unsynced: true}
 		}
 	}
 	return nil

@@ -15,7 +15,9 @@ func (x *Expr) Attr(name string) string {
 // String renders the tree as a compact expression for people to read:
 // identifiers and literals as their val, ".fieldderef" as a dot, other
 // symbolic operators infix ("a != b", "(a) && (b)") and named operators as
-// calls (".cast(a)"). Type annotations (<ty>) are left out.
+// calls (".cast(a)"). Type annotations (<ty>) are left out. Elements other
+// than op, id and lit render as name[attrs]{text}(children), so a tree in
+// an unfamiliar shape still shows everything it holds.
 func (x *Expr) String() string {
 	var b strings.Builder
 	x.render(&b, false)
@@ -39,6 +41,20 @@ func (x *Expr) render(b *strings.Builder, nested bool) {
 			b.WriteString(a.Name + "=" + a.Value)
 			if i == len(x.Attrs)-1 {
 				b.WriteByte(']')
+			}
+		}
+		if x.Text != "" {
+			b.WriteString("{" + x.Text + "}")
+		}
+		for i, c := range x.Children {
+			if i == 0 {
+				b.WriteByte('(')
+			} else {
+				b.WriteString(", ")
+			}
+			c.render(b, false)
+			if i == len(x.Children)-1 {
+				b.WriteByte(')')
 			}
 		}
 		return

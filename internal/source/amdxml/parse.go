@@ -36,7 +36,13 @@ func ParseFile(path string) (*Spec, error) {
 // Parse reads one XML document from r; file names it in errors and in
 // Spec.File. Malformed input returns an *Error naming file:line:column.
 func Parse(r io.Reader, file string) (*Spec, error) {
-	p := &parser{s: newScanner(r, file), strs: map[string]string{}}
+	return parse(r, file, initialWindow)
+}
+
+// parse is Parse with a chosen initial window size; tests use tiny windows
+// to push every kind of token across the window's edge.
+func parse(r io.Reader, file string, window int) (*Spec, error) {
+	p := &parser{s: newScanner(r, file, window), strs: map[string]string{}}
 	spec := &Spec{File: file}
 	if err := p.document(spec); err != nil {
 		return nil, err
@@ -544,7 +550,7 @@ func (p *parser) encodingCondition() (EncodingCondition, error) {
 		switch string(name) {
 		case "ConditionName":
 			c.Name, err = p.str()
-		case "CondtionExpression":
+		case "CondtionExpression", "ConditionExpression": // upstream spells it without the i
 			err = p.children(func([]byte) error {
 				x, err := p.expr()
 				if c.Expression == nil {
@@ -569,14 +575,30 @@ func (p *parser) expr() (*Expr, error) {
 			x.Attrs[i] = Attr{Name: p.intern(a.name), Value: p.intern(a.value)}
 		}
 	}
-	err := p.children(func([]byte) error {
-		c, err := p.expr()
-		if c != nil {
-			x.Children = append(x.Children, c)
+	var text []byte
+	for {
+		kind, err := p.s.next()
+		if err != nil {
+			return x, err
 		}
-		return err
-	})
-	return x, err
+		switch kind {
+		case tokText:
+			if len(text) > 0 || !isBlank(p.s.text) { // skip indentation
+				text = append(text, p.s.text...)
+			}
+		case tokStart:
+			c, err := p.expr()
+			x.Children = append(x.Children, c)
+			if err != nil {
+				return x, err
+			}
+		case tokEnd:
+			x.Text = p.intern(bytes.TrimSpace(text))
+			return x, nil
+		case tokEOF:
+			return x, p.errorf("unexpected end of file")
+		}
+	}
 }
 
 // microcodeFormat reads <MicrocodeFormat><BitMap><Field>...

@@ -67,8 +67,10 @@ const (
 // errNeedMore says the token at pos continues past end.
 var errNeedMore = errors.New("need more input")
 
-func newScanner(r io.Reader, file string) *scanner {
-	return &scanner{r: r, file: file, buf: make([]byte, initialWindow), line: 1, names: map[string]string{}}
+// newScanner reads r through a window of the given initial size; the window
+// grows when one token does not fit.
+func newScanner(r io.Reader, file string, window int) *scanner {
+	return &scanner{r: r, file: file, buf: make([]byte, max(window, 16)), line: 1, names: map[string]string{}}
 }
 
 // Error is a parse error at a place in an input file.
@@ -131,20 +133,22 @@ func (s *scanner) fill() (bool, error) {
 		copy(nb, s.buf[:s.end])
 		s.buf = nb
 	}
-	for {
+	// Read until the window is full: rescanning a long token after every
+	// short read would cost time quadratic in its length.
+	before := s.end
+	for s.end < len(s.buf) {
 		n, err := s.r.Read(s.buf[s.end:])
 		s.end += n
 		if err != nil {
 			s.rerr = err
 			if err != io.EOF {
-				return false, &Error{File: s.file, Line: s.line, Col: 0, Err: err}
+				line, col := s.position(s.end)
+				return false, &Error{File: s.file, Line: line, Col: col, Err: err}
 			}
-			return n > 0, nil
-		}
-		if n > 0 {
-			return true, nil
+			break
 		}
 	}
+	return s.end > before, nil
 }
 
 func (s *scanner) intern(b []byte) string {

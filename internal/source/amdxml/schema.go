@@ -72,12 +72,13 @@ type EncodingCondition struct {
 }
 
 // Expr is one element of an expression tree, kept generically: its element
-// name (op, id, lit, ty, t, ...), its attributes in document order and its
-// child elements. Text inside expression elements is not part of the schema
-// and is dropped.
+// name (op, id, lit, ty, t, ...), its attributes in document order, its
+// text (schema 1.1.1 puts none there; older schemas kept values in text)
+// and its child elements.
 type Expr struct {
 	Name     string
 	Attrs    []Attr
+	Text     string
 	Children []*Expr
 }
 

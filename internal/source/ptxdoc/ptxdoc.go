@@ -47,10 +47,10 @@ type Section struct {
 	Syntax    []CodeBlock
 	// Prose subsections, as Markdown text with the lines joined by "\n".
 	Description, Semantics, Notes, PTXISANotes, TargetISANotes string
-	SemanticsCode                                                []CodeBlock
-	Examples                                                     []CodeBlock
-	Kind                                                         string
-	// LinesSyntax etc. give the first line of each prose subsection (0 if absent).
+	SemanticsCode                                              []CodeBlock
+	Examples                                                   []CodeBlock
+	Kind                                                       string
+	// First line of the version and target notes (0 if absent), for citations.
 	PTXISANotesLine, TargetISANotesLine int
 }
 

@@ -94,6 +94,16 @@
         close();
       }
     });
+    // Some input paths deliver Enter as a separate character event that still
+    // submits the form; go to the selected suggestion in that case too.
+    if (input.form) {
+      input.form.addEventListener("submit", function (e) {
+        if (active >= 0 && hits[active]) {
+          e.preventDefault();
+          window.location.href = pageURL(hits[active]);
+        }
+      });
+    }
     input.addEventListener("blur", function () { setTimeout(close, 150); });
   }
 

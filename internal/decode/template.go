@@ -1,0 +1,88 @@
+package decode
+
+import (
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// Template is one way to encode an instruction: its format with the fixed
+// ENCODING bits and the opcode already placed. The encoder fills the rest.
+type Template struct {
+	Name   string     // model mnemonic
+	Format isa.Format // bit layout
+	Kind   string     // "VOP2", "VOP3", "VOP3B", "SOP1", ... (rendering rule)
+	Opcode int
+	Words  []uint32 // fixed bits and opcode set, every other bit zero
+}
+
+var kindNames = map[kind]string{kSOP2: "SOP2", kSOPK: "SOPK", kSOP1: "SOP1", kSOPC: "SOPC", kSOPP: "SOPP",
+	kSMEM: "SMEM", kVOP1: "VOP1", kVOP2: "VOP2", kVOPC: "VOPC", kVOP3: "VOP3", kVOP3B: "VOP3B", kVOP3P: "VOP3P", kMAI: "MAI"}
+
+// Templates lists the encodings of a mnemonic, short (32-bit) ones first.
+func (d *Decoder) Templates(name string) []Template {
+	name = strings.ToLower(name)
+	var out []Template
+	for _, g := range d.groups {
+		for _, fm := range g.formats {
+			if fm.op == nil {
+				continue
+			}
+			for op, en := range fm.byOpcode {
+				if en.name != name {
+					continue
+				}
+				words := make([]uint32, max(fm.Width/32, 1))
+				words[0] = g.value
+				SetField(words, *fm.op, uint64(op))
+				out = append(out, Template{Name: name, Format: fm.Format, Kind: kindNames[fm.kind], Opcode: op, Words: words})
+			}
+		}
+	}
+	// Short encodings first: LLVM prefers them when the operands fit.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Format.Width < out[j-1].Format.Width; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// SetField writes v into field f of words (ranges most significant first).
+func SetField(words []uint32, f isa.Field, v uint64) {
+	rs := fieldRanges(f)
+	for i := len(rs) - 1; i >= 0; i-- {
+		r := rs[i]
+		for b := r.LSB; b <= r.MSB; b++ {
+			if b/32 < len(words) {
+				if v&1 == 1 {
+					words[b/32] |= 1 << (uint(b) % 32)
+				} else {
+					words[b/32] &^= 1 << (uint(b) % 32)
+				}
+			}
+			v >>= 1
+		}
+	}
+}
+
+// ScalarCode returns the operand code of a named register ("vcc_lo", "m0",
+// "exec", "null") in this family.
+func (d *Decoder) ScalarCode(name string) (int, bool) {
+	name = strings.ToLower(name)
+	for c, n := range d.fam.names64 {
+		if n == name {
+			return c, true
+		}
+	}
+	for c, n := range d.fam.names32 {
+		if n == name {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// Gen is the family's encoding generation: 9 (GCN 5, CDNA), 10 (RDNA 1-2),
+// 11 (RDNA 3), 12 (RDNA 4, CDNA 5).
+func (d *Decoder) Gen() int { return d.fam.gen }

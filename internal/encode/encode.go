@@ -1,0 +1,649 @@
+// Package encode assembles one AMD GPU instruction written in LLVM's syntax
+// ("v_max_f32 v5, -1, v2") into machine code, using the same model-driven
+// templates as package decode. Every encoding it produces is decoded again
+// and must print back as the input, so it never returns bytes that mean
+// something else; what it cannot place it reports as an error.
+//
+// Supported: VOP1, VOP2, VOPC, VOP3 (VOP3A/VOP3B/VOP3SD), VOP3P, SOP1, SOP2,
+// SOPK, SOPC, SOPP and SMEM. Other encodings say "not supported yet".
+package encode
+
+import (
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/decode"
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// Encoder assembles instructions of one family.
+type Encoder struct {
+	d *decode.Decoder
+}
+
+// New builds an encoder for a family from its formats and instructions.
+func New(arch isa.Architecture, instrs []isa.Instruction) (*Encoder, error) {
+	d, err := decode.New(arch, instrs)
+	if err != nil {
+		return nil, err
+	}
+	return &Encoder{d: d}, nil
+}
+
+// Encode assembles asm for the family described by arch and instrs.
+func Encode(arch isa.Architecture, instrs []isa.Instruction, asm string) ([]byte, error) {
+	e, err := New(arch, instrs)
+	if err != nil {
+		return nil, err
+	}
+	return e.Encode(asm)
+}
+
+var supported = map[string]bool{"VOP1": true, "VOP2": true, "VOPC": true, "VOP3": true, "VOP3B": true, "VOP3P": true,
+	"SOP1": true, "SOP2": true, "SOPK": true, "SOPC": true, "SOPP": true, "SMEM": true}
+
+// Encode assembles one instruction.
+func (e *Encoder) Encode(asm string) ([]byte, error) {
+	asm = normalize(asm)
+	if asm == "" {
+		return nil, errors.New("empty instruction")
+	}
+	mn, rest, _ := strings.Cut(asm, " ")
+	base, want := mn, ""
+	for _, suf := range []string{"_e32", "_e64", "_sdwa", "_dpp"} {
+		if strings.HasSuffix(mn, suf) {
+			base, want = strings.TrimSuffix(mn, suf), suf
+		}
+	}
+	if want == "_sdwa" || want == "_dpp" {
+		return nil, fmt.Errorf("%s: DPP and SDWA forms are not supported yet", mn)
+	}
+	tmpls := e.d.Templates(base)
+	if len(tmpls) == 0 {
+		return nil, fmt.Errorf("%s: no such instruction in %s", base, e.d.Arch().ID)
+	}
+	ops, mods := splitOperands(rest)
+	var tried []string
+	var unsupported []string
+	for _, t := range tmpls {
+		if !supported[t.Kind] {
+			unsupported = append(unsupported, t.Format.Name)
+			continue
+		}
+		short := t.Format.Width == 32
+		if (want == "_e32" && !short) || (want == "_e64" && (short || t.Kind == "VOP3P")) {
+			continue
+		}
+		for _, layout := range layouts(t, ops) {
+			b, err := e.fill(t, layout, mods)
+			if err != nil {
+				tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
+				continue
+			}
+			in, n, err := e.d.Decode(b, 0)
+			if err != nil || n != len(b) {
+				continue
+			}
+			got := normalize(in.Text())
+			if got == asm || stripSuffix(got) == stripSuffix(asm) {
+				return b, nil
+			}
+			tried = append(tried, fmt.Sprintf("%s gives %q", t.Format.Name, in.Text()))
+		}
+	}
+	if len(tried) == 0 && len(unsupported) > 0 {
+		return nil, fmt.Errorf("%s: encoding %s is not supported yet", base, strings.Join(unsupported, "/"))
+	}
+	if len(tried) > 3 {
+		tried = tried[:3]
+	}
+	return nil, fmt.Errorf("cannot encode %q: %s", asm, strings.Join(tried, "; "))
+}
+
+func stripSuffix(s string) string {
+	mn, rest, _ := strings.Cut(s, " ")
+	mn = strings.TrimSuffix(strings.TrimSuffix(mn, "_e32"), "_e64")
+	if rest == "" {
+		return mn
+	}
+	return mn + " " + rest
+}
+
+func normalize(s string) string {
+	if i := strings.IndexAny(s, ";/"); i >= 0 && !strings.Contains(s[:i], "lit(") {
+		s = s[:i]
+	}
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	s = strings.ReplaceAll(s, " ,", ",")
+	s = strings.ReplaceAll(s, ",", ", ")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// splitOperands separates "v5, -1, v2 clamp mul:2" into operands and the
+// trailing space-separated modifiers.
+func splitOperands(rest string) ([]string, []string) {
+	if strings.TrimSpace(rest) == "" {
+		return nil, nil
+	}
+	var ops []string
+	depth := 0
+	start := 0
+	for i, c := range rest {
+		switch c {
+		case '[', '(':
+			depth++
+		case ']', ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				ops = append(ops, strings.TrimSpace(rest[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	last := strings.Fields(rest[start:])
+	var mods []string
+	if len(last) > 0 {
+		if isModifier(last[0]) {
+			mods = last
+		} else {
+			ops = append(ops, last[0])
+			mods = last[1:]
+		}
+	}
+	return ops, mods
+}
+
+func isModifier(s string) bool {
+	for _, m := range []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi"} {
+		if strings.HasPrefix(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// layout assigns operands to fields; "" fields are skipped operands.
+type layout struct {
+	fields []string
+	ops    []string
+}
+
+var vccRe = regexp.MustCompile(`^vcc(_lo)?$`)
+
+// layouts lists the plausible operand-to-field assignments for a template;
+// the decoder check picks the right one.
+func layouts(t decode.Template, ops []string) []layout {
+	var out []layout
+	add := func(fields []string, ops []string) {
+		if len(fields) == len(ops) {
+			out = append(out, layout{fields, ops})
+		}
+	}
+	noVCC := func() []string {
+		var r []string
+		for _, o := range ops {
+			if !vccRe.MatchString(o) {
+				r = append(r, o)
+			}
+		}
+		return r
+	}
+	switch t.Kind {
+	case "SOP2":
+		add([]string{"SDST", "SSRC0", "SSRC1"}, ops)
+		add([]string{"SSRC0", "SSRC1"}, ops)
+	case "SOP1":
+		add([]string{"SDST", "SSRC0"}, ops)
+		add([]string{"SSRC0"}, ops)
+		add([]string{"SDST"}, ops)
+		add(nil, ops)
+	case "SOPC":
+		add([]string{"SSRC0", "SSRC1"}, ops)
+		add([]string{"SSRC0", "#SSRC1"}, ops)
+	case "SOPK":
+		add([]string{"SDST", "#SIMM16"}, ops)
+		add([]string{"#SIMM16"}, ops)
+		add([]string{"#SIMM16", "SDST"}, ops)
+	case "SOPP":
+		add(nil, ops)
+		add([]string{"#SIMM16"}, ops)
+	case "SMEM":
+		add([]string{"SDATA", "SBASE", "@OFFSET"}, ops)
+		add([]string{"SBASE", "@OFFSET"}, ops)
+		add([]string{"SDATA"}, ops)
+		add(nil, ops)
+	case "VOP1":
+		add([]string{"VDST", "SRC0"}, ops)
+		add(nil, ops)
+	case "VOP2":
+		o := noVCC()
+		add([]string{"VDST", "SRC0", "VSRC1"}, ops)
+		add([]string{"VDST", "SRC0", "VSRC1"}, o)
+		add([]string{"VDST", "SRC0", "K", "VSRC1"}, o)
+		add([]string{"VDST", "SRC0", "VSRC1", "K"}, o)
+	case "VOPC":
+		add([]string{"SRC0", "VSRC1"}, ops)
+		if len(ops) == 3 && vccRe.MatchString(ops[0]) {
+			add([]string{"SRC0", "VSRC1"}, ops[1:])
+		}
+	case "VOP3", "VOP3P":
+		add([]string{"VDST", "SRC0"}, ops)
+		add([]string{"VDST", "SRC0", "SRC1"}, ops)
+		add([]string{"VDST", "SRC0", "SRC1", "SRC2"}, ops)
+		add([]string{"SRC0", "SRC1"}, ops)
+	case "VOP3B":
+		add([]string{"VDST", "SDST", "SRC0", "SRC1"}, ops)
+		add([]string{"VDST", "SDST", "SRC0", "SRC1", "SRC2"}, ops)
+	}
+	return out
+}
+
+// operand is one parsed source or destination.
+type operand struct {
+	code     int
+	lit      uint32
+	hasLit   bool
+	neg, abs bool
+	hi       bool // v1.h
+}
+
+var (
+	regRe   = regexp.MustCompile(`^(v|s|ttmp)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?$`)
+	floatIn = map[string]int{"0.5": 240, "-0.5": 241, "1.0": 242, "-1.0": 243, "2.0": 244, "-2.0": 245, "4.0": 246, "-4.0": 247}
+)
+
+func (e *Encoder) parseOperand(s string) (operand, error) {
+	var o operand
+	if strings.HasPrefix(s, "neg(") && strings.HasSuffix(s, ")") {
+		o.neg = true
+		s = s[4 : len(s)-1]
+	}
+	if strings.HasPrefix(s, "-|") || (strings.HasPrefix(s, "-") && len(s) > 1 && (s[1] == 'v' || s[1] == 's' || s[1] == 't' || s[1] == 'e' || s[1] == 'm')) {
+		o.neg = true
+		s = s[1:]
+	}
+	if strings.HasPrefix(s, "|") && strings.HasSuffix(s, "|") && len(s) > 2 {
+		o.abs = true
+		s = s[1 : len(s)-1]
+	}
+	if m := regRe.FindStringSubmatch(s); m != nil {
+		n := m[2]
+		if n == "" {
+			n = m[3]
+		}
+		v, _ := strconv.Atoi(n)
+		o.hi = m[5] == ".h"
+		switch m[1] {
+		case "v":
+			o.code = 256 + v
+		case "s":
+			o.code = v
+		case "ttmp":
+			o.code = 108 + v
+		}
+		return o, nil
+	}
+	if c, ok := e.d.ScalarCode(s); ok {
+		o.code = c
+		return o, nil
+	}
+	if c, ok := floatIn[s]; ok {
+		o.code = c
+		return o, nil
+	}
+	if strings.HasPrefix(s, "0.15915494") {
+		o.code = 248
+		return o, nil
+	}
+	forced := false
+	if strings.HasPrefix(s, "lit(") && strings.HasSuffix(s, ")") {
+		s, forced = s[4:len(s)-1], true
+	}
+	v, err := strconv.ParseInt(s, 0, 64)
+	if err != nil {
+		if f, ferr := strconv.ParseFloat(s, 32); ferr == nil {
+			o.code, o.lit, o.hasLit = 255, math.Float32bits(float32(f)), true
+			return o, nil
+		}
+		return o, fmt.Errorf("operand %q not understood", s)
+	}
+	switch {
+	case !forced && v >= 0 && v <= 64:
+		o.code = 128 + int(v)
+	case !forced && v >= -16 && v < 0:
+		o.code = 192 - int(v)
+	case v >= math.MinInt32 && v <= math.MaxUint32:
+		o.code, o.lit, o.hasLit = 255, uint32(v), true
+	default:
+		return o, fmt.Errorf("constant %s does not fit 32 bits", s)
+	}
+	return o, nil
+}
+
+func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, error) {
+	words := append([]uint32(nil), t.Words...)
+	fields := map[string]isa.Field{}
+	for _, f := range t.Format.Fields {
+		up := strings.ToUpper(f.Name)
+		if _, dup := fields[up]; !dup {
+			fields[up] = f
+		}
+	}
+	set := func(name string, v uint64) error {
+		f, ok := fields[name]
+		if !ok {
+			if name == "SIMM16" {
+				f = isa.Field{Name: "SIMM16", MSB: 15, LSB: 0} // absent from some guides' SOPK table
+			} else {
+				return fmt.Errorf("format %s has no field %s", t.Format.Name, name)
+			}
+		}
+		if f.Width() < 64 && v >= 1<<uint(f.Width()) {
+			return fmt.Errorf("%d does not fit %s (%d bits)", v, name, f.Width())
+		}
+		decode.SetField(words, f, v)
+		return nil
+	}
+	var lit *uint32
+	useLit := func(v uint32) error {
+		if lit != nil && *lit != v {
+			return errors.New("two different literal constants")
+		}
+		lit = &v
+		return nil
+	}
+	var absBits, negBits, opsel uint64
+	if t.Kind == "VOP3P" {
+		// op_sel_hi defaults to 1 for every source.
+		if _, ok := fields["OPSEL_HI"]; ok {
+			_ = set("OPSEL_HI", 3)
+		}
+		if _, ok := fields["OPSEL_HI2"]; ok {
+			_ = set("OPSEL_HI2", 1)
+		}
+	}
+	for i, fname := range l.fields {
+		text := l.ops[i]
+		if strings.HasPrefix(fname, "#") {
+			v, err := strconv.ParseInt(text, 0, 64)
+			if err != nil || v < -32768 || v > 65535 {
+				return nil, fmt.Errorf("immediate %q not a 16-bit number", text)
+			}
+			if err := set(fname[1:], uint64(uint16(v))); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if fname == "@OFFSET" {
+			if err := e.smemOffset(text, set); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		o, err := e.parseOperand(text)
+		if err != nil {
+			return nil, err
+		}
+		if fname == "K" {
+			if !o.hasLit && o.code >= 128 && o.code <= 208 {
+				return nil, errors.New("K constant expected")
+			}
+			v := o.lit
+			if !o.hasLit {
+				return nil, errors.New("K constant expected")
+			}
+			if err := useLit(v); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if o.hasLit {
+			if err := useLit(o.lit); err != nil {
+				return nil, err
+			}
+		}
+		idx := map[string]int{"SRC0": 0, "SRC1": 1, "SRC2": 2}
+		if k, isSrc := idx[fname]; isSrc {
+			if o.abs {
+				absBits |= 1 << uint(k)
+			}
+			if o.neg {
+				negBits |= 1 << uint(k)
+			}
+			if o.hi {
+				opsel |= 1 << uint(k)
+			}
+		} else if o.neg || o.abs {
+			return nil, fmt.Errorf("modifier on %s", fname)
+		}
+		code := o.code
+		switch fname {
+		case "VDST", "VSRC1":
+			if code >= 256 {
+				code -= 256
+				if o.hi && (t.Kind == "VOP1" || t.Kind == "VOP2" || t.Kind == "VOPC") {
+					code |= 0x80
+				}
+				if o.hi && fname == "VDST" && (t.Kind == "VOP3" || t.Kind == "VOP3B") {
+					opsel |= 8
+				}
+			}
+		case "SBASE":
+			code >>= 1
+		case "SRC0":
+			if o.hi && code >= 256 && (t.Kind == "VOP1" || t.Kind == "VOP2" || t.Kind == "VOPC") {
+				code |= 0x80
+			}
+		}
+		if err := set(fname, uint64(code)); err != nil {
+			return nil, err
+		}
+	}
+	if absBits != 0 {
+		if err := set("ABS", absBits); err != nil {
+			return nil, err
+		}
+	}
+	if negBits != 0 {
+		if err := set("NEG", negBits); err != nil {
+			return nil, err
+		}
+	}
+	if opsel != 0 && (t.Kind == "VOP3" || t.Kind == "VOP3B") {
+		if err := set("OPSEL", opsel); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range mods {
+		if err := e.modifier(t, m, set, words); err != nil {
+			return nil, err
+		}
+	}
+	if t.Kind == "SMEM" && e.d.Gen() >= 10 {
+		if _, ok := fields["SOFFSET"]; ok && !hasOffsetSGPR(l) {
+			if c, ok := e.d.ScalarCode("null"); ok {
+				_ = set("SOFFSET", uint64(c))
+			}
+		}
+	}
+	b := make([]byte, 0, 4*len(words)+4)
+	for _, w := range words {
+		b = binary.LittleEndian.AppendUint32(b, w)
+	}
+	if lit != nil {
+		b = binary.LittleEndian.AppendUint32(b, *lit)
+	}
+	return b, nil
+}
+
+func hasOffsetSGPR(l layout) bool {
+	for i, f := range l.fields {
+		if f == "@OFFSET" && !strings.HasPrefix(l.ops[i], "0x") && !strings.HasPrefix(l.ops[i], "-") && (l.ops[i] == "" || l.ops[i][0] < '0' || l.ops[i][0] > '9') {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Encoder) smemOffset(text string, set func(string, uint64) error) error {
+	if v, err := strconv.ParseInt(text, 0, 64); err == nil {
+		if v < -(1<<20) || v >= 1<<20 {
+			return fmt.Errorf("offset %s does not fit 21 bits", text)
+		}
+		if e.d.Gen() == 9 {
+			if err := set("IMM", 1); err != nil {
+				return err
+			}
+		}
+		return set("OFFSET", uint64(v)&(1<<21-1))
+	}
+	o, err := e.parseOperand(text)
+	if err != nil {
+		return err
+	}
+	if e.d.Gen() == 9 {
+		// IMM=0: OFFSET[6:0] names the SGPR holding the offset.
+		return set("OFFSET", uint64(o.code))
+	}
+	return set("SOFFSET", uint64(o.code))
+}
+
+func (e *Encoder) modifier(t decode.Template, m string, set func(string, uint64) error, words []uint32) error {
+	bitsOf := func(s string) (uint64, error) {
+		s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+		var v uint64
+		for i, p := range strings.Split(s, ",") {
+			switch strings.TrimSpace(p) {
+			case "1":
+				v |= 1 << uint(i)
+			case "0":
+			default:
+				return 0, fmt.Errorf("bad modifier list %q", s)
+			}
+		}
+		return v, nil
+	}
+	switch {
+	case m == "clamp":
+		return set("CLMP", 1)
+	case m == "mul:2":
+		return set("OMOD", 1)
+	case m == "mul:4":
+		return set("OMOD", 2)
+	case m == "div:2":
+		return set("OMOD", 3)
+	case m == "glc" && t.Kind == "SMEM" && e.d.Gen() >= 11:
+		words[0] |= 1 << 14 // see decode's SMEM note: LLVM's GFX11 layout
+		return nil
+	case m == "dlc" && t.Kind == "SMEM" && e.d.Gen() >= 11:
+		words[0] |= 1 << 13
+		return nil
+	case m == "glc", m == "dlc", m == "nv":
+		return set(strings.ToUpper(m), 1)
+	case strings.HasPrefix(m, "offset:"):
+		v, err := strconv.ParseInt(strings.TrimPrefix(m, "offset:"), 0, 64)
+		if err != nil {
+			return err
+		}
+		if e.d.Gen() == 9 {
+			if err := set("IMM", 1); err != nil {
+				return err
+			}
+		}
+		return set("OFFSET", uint64(v)&(1<<21-1))
+	case strings.HasPrefix(m, "op_sel:"):
+		v, err := bitsOf(strings.TrimPrefix(m, "op_sel:"))
+		if err != nil {
+			return err
+		}
+		if t.Kind == "VOP3" || t.Kind == "VOP3B" {
+			// The list is [src0, src1, (src2,) dst]; dst is OPSEL bit 3.
+			n := strings.Count(m, ",") + 1
+			dst := v >> uint(n-1) & 1
+			v = v&(1<<uint(n-1)-1) | dst<<3
+		}
+		return set("OPSEL", v)
+	case strings.HasPrefix(m, "op_sel_hi:"):
+		v, err := bitsOf(strings.TrimPrefix(m, "op_sel_hi:"))
+		if err != nil {
+			return err
+		}
+		if err := set("OPSEL_HI", v&3); err != nil {
+			return err
+		}
+		return set("OPSEL_HI2", v>>2&1)
+	case strings.HasPrefix(m, "neg_lo:"):
+		v, err := bitsOf(strings.TrimPrefix(m, "neg_lo:"))
+		if err != nil {
+			return err
+		}
+		return set("NEG", v)
+	case strings.HasPrefix(m, "neg_hi:"):
+		v, err := bitsOf(strings.TrimPrefix(m, "neg_hi:"))
+		if err != nil {
+			return err
+		}
+		return set("NEG_HI", v)
+	}
+	return fmt.Errorf("modifier %q not supported", m)
+}
+
+// RunEncode implements `gpuisa encode --arch ARCH 'ASM'`: it prints the
+// bytes as llvm-mc does ([0xc1,0x04,0x0a,0x16]) and the dwords.
+func RunEncode(args []string, stdout, stderr io.Writer, load decode.Loader) int {
+	fs := flag.NewFlagSet("encode", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	arch := fs.String("arch", "", "family id or gfx target")
+	var pos []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if *arch == "" || len(pos) == 0 {
+		fmt.Fprintln(stderr, "usage: gpuisa encode --arch ARCH 'INSTRUCTION'")
+		return 2
+	}
+	info, ok := isa.LookupArch(*arch)
+	if !ok || info.Vendor != isa.VendorAMD {
+		fmt.Fprintf(stderr, "gpuisa encode: unknown AMD family %q (try one of %s)\n", *arch, strings.Join(isa.AMDArchIDs(), ", "))
+		return 2
+	}
+	a, instrs, err := load(info.ID)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuisa encode: %v\n", err)
+		return 2
+	}
+	enc, err := New(a, instrs)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuisa encode: %v\n", err)
+		return 2
+	}
+	b, err := enc.Encode(strings.Join(pos, " "))
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuisa encode: %v\n", err)
+		return 1
+	}
+	var hexb, words []string
+	for _, c := range b {
+		hexb = append(hexb, fmt.Sprintf("0x%02x", c))
+	}
+	for i := 0; i+4 <= len(b); i += 4 {
+		words = append(words, fmt.Sprintf("0x%08x", binary.LittleEndian.Uint32(b[i:])))
+	}
+	fmt.Fprintf(stdout, "[%s]\n%s\n", strings.Join(hexb, ","), strings.Join(words, " "))
+	return 0
+}

@@ -1,0 +1,167 @@
+package encode
+
+import (
+	"bytes"
+	"math/rand"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/decode"
+	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// fixtureArch is a hand-written slice of a GCN-style family: the VOP2 and
+// SOP2 layouts and two instructions, enough to test without upstream data.
+func fixture() (isa.Architecture, []isa.Instruction) {
+	a := isa.Architecture{ID: "cdna4", Formats: []isa.Format{
+		{Name: "VOP2", Width: 32, Fields: []isa.Field{
+			{Name: "SRC0", MSB: 8, LSB: 0}, {Name: "VSRC1", MSB: 16, LSB: 9}, {Name: "VDST", MSB: 24, LSB: 17},
+			{Name: "OP", MSB: 30, LSB: 25}, {Name: "ENCODING", MSB: 31, LSB: 31, Fixed: "0"}}},
+		{Name: "SOP2", Width: 32, Fields: []isa.Field{
+			{Name: "SSRC0", MSB: 7, LSB: 0}, {Name: "SSRC1", MSB: 15, LSB: 8}, {Name: "SDST", MSB: 22, LSB: 16},
+			{Name: "OP", MSB: 29, LSB: 23}, {Name: "ENCODING", MSB: 31, LSB: 30, Fixed: "10"}}},
+		{Name: "DS", Width: 64, Fields: []isa.Field{
+			{Name: "OP", MSB: 24, LSB: 17}, {Name: "ENCODING", MSB: 31, LSB: 26, Fixed: "110110"}}},
+	}}
+	ins := []isa.Instruction{
+		{Name: "v_max_f32", Encodings: []isa.Encoding{{Format: "VOP2", Opcode: 11}}},
+		{Name: "s_add_u32", Encodings: []isa.Encoding{{Format: "SOP2", Opcode: 0}}},
+		{Name: "ds_nop", Encodings: []isa.Encoding{{Format: "DS", Opcode: 20}}},
+	}
+	return a, ins
+}
+
+func TestEncodeFixture(t *testing.T) {
+	a, ins := fixture()
+	cases := []struct {
+		asm  string
+		want []byte
+		err  string
+	}{
+		{"v_max_f32 v5, -1, v2", []byte{0xc1, 0x04, 0x0a, 0x16}, ""},
+		{"v_max_f32_e32 v5, 0x12345678, v2", []byte{0xff, 0x04, 0x0a, 0x16, 0x78, 0x56, 0x34, 0x12}, ""},
+		{"s_add_u32 s5, 1, s2", []byte{0x81, 0x02, 0x05, 0x80}, ""},
+		{"ds_nop", nil, "not supported yet"},
+		{"v_bogus v1, v2", nil, "no such instruction"},
+		{"v_max_f32 v5, v1", nil, "cannot encode"},
+	}
+	for _, c := range cases {
+		got, err := Encode(a, ins, c.asm)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: err %v, want containing %q", c.asm, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !bytes.Equal(got, c.want) {
+			t.Errorf("%s: got % x, %v; want % x", c.asm, got, err, c.want)
+		}
+	}
+}
+
+var commentRe = regexp.MustCompile(`/\*.*?\*/`)
+
+// TestRoundTripLLVM takes instructions llvm-mc disassembled from random
+// words, encodes llvm-mc's text with Encode and compares with the bytes
+// llvm-mc assembles from the same text.
+func TestRoundTripLLVM(t *testing.T) {
+	if !decodetest.HaveLLVM() {
+		t.Skip("llvm-mc-22 not on PATH: install llvm-22 to run the round-trip test")
+	}
+	src := decodetest.SourcesDir()
+	if src == "" {
+		t.Skip("shared/upstream not found (set GPUISA_SOURCES)")
+	}
+	for _, arch := range []string{"cdna4", "rdna3"} {
+		t.Run(arch, func(t *testing.T) {
+			a, ins, err := decodetest.LoadManual(src, arch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc, err := New(a, ins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dec, _ := decode.New(a, ins)
+			info, _ := isa.LookupArch(arch)
+			mcpu := info.Targets[0]
+			rng := rand.New(rand.NewSource(7))
+			lines := make([][]byte, 6000)
+			for i := range lines {
+				lines[i] = make([]byte, 16)
+				rng.Read(lines[i])
+			}
+			dis, err := decodetest.Disassemble(mcpu, lines, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var texts []string
+			for i, r := range dis {
+				if !r.OK || strings.Contains(r.Text, "/*") {
+					continue
+				}
+				in, _, err := dec.Decode(lines[i], 0)
+				if err != nil || !supported[kindOfFormat(in.Encoding)] || in.Extra != "" {
+					continue
+				}
+				texts = append(texts, commentRe.ReplaceAllString(r.Text, ""))
+			}
+			want, msgs, err := decodetest.Assemble(mcpu, texts, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, total, failed := 0, 0, 0
+			var samples []string
+			for i, txt := range texts {
+				if msgs[i] != "" || want[i] == nil {
+					continue // llvm-mc does not re-assemble its own output
+				}
+				total++
+				got, err := enc.Encode(txt)
+				switch {
+				case err == nil && bytes.Equal(got, want[i]):
+					ok++
+				default:
+					failed++
+					if len(samples) < 15 {
+						samples = append(samples, txt+" -> "+hexs(got)+" want "+hexs(want[i])+" "+errText(err))
+					}
+				}
+			}
+			t.Logf("%s: encoder agrees with llvm-mc on %d of %d VALU/SALU/SMEM instructions (%.1f%%)", arch, ok, total, 100*float64(ok)/float64(max(total, 1)))
+			for _, s := range samples {
+				t.Log("  ", s)
+			}
+			if total == 0 {
+				t.Fatal("no instructions to round-trip")
+			}
+		})
+	}
+}
+
+func kindOfFormat(f string) string {
+	switch f {
+	case "VOP3A":
+		return "VOP3"
+	case "VOP3SD":
+		return "VOP3B"
+	}
+	return f
+}
+
+func hexs(b []byte) string {
+	var s []string
+	for _, c := range b {
+		s = append(s, strings.TrimPrefix(strings.ToLower(string("0123456789abcdef"[c>>4])+string("0123456789abcdef"[c&15])), ""))
+	}
+	return "[" + strings.Join(s, ",") + "]"
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,183 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// sampleBuild is a tiny hand-written reference: two families, a handful of
+// instructions, one alias.
+func sampleBuild() *Build {
+	mk := func(arch, name, summary, sem string) *isa.Instruction {
+		return &isa.Instruction{Arch: arch, Name: name, Vendor: isa.VendorAMD, Kind: isa.KindNative,
+			Category: "Vector Arithmetic", Summary: summary, Semantics: sem,
+			Encodings: []isa.Encoding{{Name: "VOP2", Format: "VOP2", Width: 32, Opcode: 1}}}
+	}
+	num := mk("rdna4", "v_max_num_f32", "Pick the larger of two floats.", "D = max(S0, S1)")
+	num.Aliases = []isa.Alias{{Name: "v_max_f32", Note: "renamed"}}
+	return &Build{
+		Info: isa.BuildInfo{Version: "test"},
+		Archs: []isa.Architecture{
+			{ID: "cdna4", Name: "CDNA 4", Vendor: isa.VendorAMD, Order: 7},
+			{ID: "rdna4", Name: "RDNA 4", Vendor: isa.VendorAMD, Order: 1},
+		},
+		Instructions: []*isa.Instruction{
+			mk("cdna4", "v_max_f32", "Pick the larger of two single-precision floats.", "D = S0 > S1 ? S0 : S1"),
+			mk("cdna4", "v_max_f16", "Pick the larger of two half-precision floats.", "D = S0 > S1 ? S0 : S1"),
+			mk("cdna4", "v_fma_f32", "Fused multiply add of three floats.", "D = fma(S0, S1, S2)"),
+			mk("cdna4", "v_min_f32", "Pick the smaller of two floats.", "D = S0 < S1 ? S0 : S1"),
+			num,
+		},
+		Extras: map[string][]byte{"note": []byte(`{"ok":true}`)},
+	}
+}
+
+func writeSample(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "ref.db")
+	if err := Write(context.Background(), path, sampleBuild()); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestWriteIsDeterministic(t *testing.T) {
+	a, b := writeSample(t), writeSample(t)
+	da, _ := os.ReadFile(a)
+	db, _ := os.ReadFile(b)
+	if !bytes.Equal(da, db) {
+		t.Error("two builds of the same input differ")
+	}
+	s, err := Open(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	info, _ := s.Info(context.Background())
+	if len(info.ID) != 16 || info.Counts["cdna4"] != 4 {
+		t.Errorf("info = %+v", info)
+	}
+}
+
+func TestWriteFailureKeepsPrevious(t *testing.T) {
+	path := writeSample(t)
+	before, _ := os.ReadFile(path)
+	bad := sampleBuild()
+	bad.Instructions = append(bad.Instructions, bad.Instructions[0]) // duplicate primary key
+	if err := Write(context.Background(), path, bad); err == nil {
+		t.Fatal("duplicate instruction did not fail the write")
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(before, after) {
+		t.Error("a failed write changed the previous database")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
+
+func TestResolveAndSuggest(t *testing.T) {
+	s, err := Open(writeSample(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for _, tc := range []struct{ arch, in, wantArch, wantName string }{
+		{"cdna4", "V_MAX_F32", "cdna4", "v_max_f32"},
+		{"CDNA 4", "v_max_f32_e64", "cdna4", "v_max_f32"},
+		{"gfx950", "v_max_f32_sdwa", "cdna4", "v_max_f32"},
+		{"rdna4", "v_max_f32", "rdna4", "v_max_num_f32"},
+	} {
+		a, n, err := s.Resolve(ctx, tc.arch, tc.in)
+		if err != nil || a != tc.wantArch || n != tc.wantName {
+			t.Errorf("Resolve(%s, %s) = %s %s %v", tc.arch, tc.in, a, n, err)
+		}
+	}
+	_, _, err = s.Resolve(ctx, "cdna4", "v_max_f23")
+	if errs.KindOf(err) != errs.KindNotFound || len(errs.SuggestionsOf(err)) == 0 || errs.SuggestionsOf(err)[0] != "v_max_f32" {
+		t.Errorf("typo: err %v suggestions %v", err, errs.SuggestionsOf(err))
+	}
+	_, err = s.Arch(ctx, "cdna9")
+	if errs.KindOf(err) != errs.KindNotFound || len(errs.SuggestionsOf(err)) == 0 {
+		t.Errorf("unknown arch: %v %v", err, errs.SuggestionsOf(err))
+	}
+	if b, err := s.Extra(ctx, "note"); err != nil || string(b) != `{"ok":true}` {
+		t.Errorf("extra = %s %v", b, err)
+	}
+	if _, err := s.Extra(ctx, "absent"); errs.KindOf(err) != errs.KindNotFound {
+		t.Errorf("absent extra: %v", err)
+	}
+}
+
+func TestSearchRanking(t *testing.T) {
+	s, err := Open(writeSample(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		q, arch, want string
+	}{
+		{"v_max", "", "v_max_f32"},
+		{"v_max_f23", "cdna4", "v_max_f32"},
+		{"fused multiply", "", "v_fma_f32"},
+		{"smaller", "", "v_min_f32"},
+		{"V_MAX_F32", "", "v_max_f32"},
+	} {
+		hits, err := s.Search(ctx, tc.q, SearchOptions{Arch: tc.arch})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.q, err)
+		}
+		if len(hits) == 0 || hits[0].Name != tc.want {
+			t.Errorf("Search(%q) first = %+v, want %s", tc.q, hits, tc.want)
+		}
+	}
+	for _, q := range []string{`"`, `*`, `NEAR(a b)`, `a OR`, `-x`, `v_max" OR "1`} {
+		if _, err := s.Search(ctx, q, SearchOptions{}); err != nil {
+			t.Errorf("Search(%q): %v", q, err)
+		}
+	}
+	if _, err := s.Search(ctx, "  ", SearchOptions{}); errs.KindOf(err) != errs.KindInvalid {
+		t.Errorf("empty query: %v", err)
+	}
+}
+
+func TestOpenMissing(t *testing.T) {
+	_, err := Open(filepath.Join(t.TempDir(), "none.db"))
+	if errs.KindOf(err) != errs.KindNotFound {
+		t.Errorf("Open(missing) = %v", err)
+	}
+}
+
+func FuzzSearch(f *testing.F) {
+	s, err := Open(writeSampleF(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer s.Close()
+	f.Add("v_max")
+	f.Add(`"AND(`)
+	f.Fuzz(func(t *testing.T, q string) {
+		_, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil && errs.KindOf(err) != errs.KindInvalid {
+			t.Fatalf("Search(%q): %v", q, err)
+		}
+	})
+}
+
+func writeSampleF(f *testing.F) string {
+	path := filepath.Join(f.TempDir(), "ref.db")
+	if err := Write(context.Background(), path, sampleBuild()); err != nil {
+		f.Fatal(err)
+	}
+	return path
+}

@@ -1,0 +1,184 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gpuisa/gpuisa/internal/web/webfake"
+)
+
+// FuzzRequests sends arbitrary paths and queries; the handler must never
+// panic and never answer 500.
+func FuzzRequests(f *testing.F) {
+	for _, seed := range []string{"/amdgpu/cdna4/v_max_f32", "/amdgpu/%00/x", "/ptx/..%2f", "/compare/", "/search?q=%ff%fe",
+		"/api/v1/search?q=a&limit=-1", "/amdgpu/rdna3.5/v_max_f32_e64", "/static/../go.mod", "/amdgpu/cdna4/v_max_f32?x=<script>"} {
+		f.Add(seed)
+	}
+	s := newTestServer(f)
+	f.Fuzz(func(t *testing.T, target string) {
+		u, err := url.ParseRequestURI(target)
+		if err != nil || !strings.HasPrefix(u.Path, "/") {
+			return
+		}
+		req := httptest.NewRequest(http.MethodGet, "http://example.test/", nil)
+		req.URL = u
+		req.RequestURI = u.RequestURI()
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("GET %q: %d %s", target, rec.Code, rec.Body)
+		}
+	})
+}
+
+// BenchmarkInstructionPage measures rendering: the answer cache is off.
+func BenchmarkInstructionPage(b *testing.B) {
+	s, err := newServer(webfake.New(), Options{CacheBytes: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodGet, "/amdgpu/cdna4/v_max_f32", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			b.Fatal(rec.Code)
+		}
+	}
+}
+
+// BenchmarkInstructionPageCached measures a repeated request served from the
+// answer cache, compressed.
+func BenchmarkInstructionPageCached(b *testing.B) {
+	s := newTestServer(b)
+	req := httptest.NewRequest(http.MethodGet, "/amdgpu/cdna4/v_max_f32", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+	}
+}
+
+func BenchmarkAPIInstruction(b *testing.B) {
+	s, err := newServer(webfake.New(), Options{CacheBytes: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodGet, "/api/v1/archs/cdna4/instructions/v_max_f32", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+	}
+}
+
+// TestLoad runs 64 concurrent clients against a loopback server for
+// GPUISA_LOAD_SECONDS (default 30) per scenario and reports requests per
+// second and p50/p99 latency. It is opt-in: GPUISA_LOAD=1.
+func TestLoad(t *testing.T) {
+	if os.Getenv("GPUISA_LOAD") != "1" {
+		t.Skip("load test is opt-in: set GPUISA_LOAD=1 (and optionally GPUISA_LOAD_SECONDS)")
+	}
+	seconds := 30
+	if v := os.Getenv("GPUISA_LOAD_SECONDS"); v != "" {
+		fmt.Sscan(v, &seconds)
+	}
+	s := newTestServer(t)
+	srv := httptest.NewServer(s) // binds 127.0.0.1 only
+	defer srv.Close()
+
+	pages := []string{"/amdgpu/cdna4/v_max_f32", "/amdgpu/rdna3/v_max_f32", "/amdgpu/cdna4/s_mov_b32", "/ptx/max", "/amdgpu/rdna4/v_max_num_f32"}
+	searches := []string{"/search?q=v_max", "/search?q=v_max_f23", "/search?q=fused+multiply+add", "/api/v1/search?q=max", "/api/v1/search?q=v_fm"}
+	for _, sc := range []struct {
+		name  string
+		paths []string
+	}{{"instruction pages", pages}, {"search", searches}} {
+		r := runLoad(t, srv.URL, sc.paths, 64, time.Duration(seconds)*time.Second)
+		t.Logf("%-17s %d clients %ds: %d requests, %.0f req/s, p50 %v, p99 %v, errors %d",
+			sc.name, 64, seconds, r.n, r.rps, r.p50, r.p99, r.errors)
+		if r.errors > 0 {
+			t.Errorf("%s: %d errors", sc.name, r.errors)
+		}
+	}
+	t.Logf("peak RSS of the test process (server and clients): %s", peakRSS())
+}
+
+type loadResult struct {
+	n, errors int64
+	rps       float64
+	p50, p99  time.Duration
+}
+
+func runLoad(t *testing.T, base string, paths []string, clients int, d time.Duration) loadResult {
+	transport := &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients, DisableCompression: false}
+	defer transport.CloseIdleConnections()
+	client := &http.Client{Transport: transport, Timeout: 10 * time.Second}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	var errors, count atomic.Int64
+	lat := make([][]time.Duration, clients)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			for i := c; ctx.Err() == nil; i++ {
+				t0 := time.Now()
+				resp, err := client.Get(base + paths[i%len(paths)])
+				if err != nil {
+					if ctx.Err() == nil {
+						errors.Add(1)
+					}
+					continue
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					errors.Add(1)
+				}
+				lat[c] = append(lat[c], time.Since(t0))
+				count.Add(1)
+			}
+		}(c)
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	var all []time.Duration
+	for _, l := range lat {
+		all = append(all, l...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	r := loadResult{n: count.Load(), errors: errors.Load(), rps: float64(count.Load()) / elapsed.Seconds()}
+	if len(all) > 0 {
+		r.p50 = all[len(all)*50/100]
+		r.p99 = all[len(all)*99/100]
+	}
+	return r
+}
+
+func peakRSS() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			return strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:"))
+		}
+	}
+	return "unknown"
+}

@@ -1,0 +1,337 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func TestInstructionPageSectionsInDesignOrder(t *testing.T) {
+	s := newTestServer(t)
+	doc := mustPage(t, s, "/amdgpu/cdna4/v_max_f32")
+
+	h1 := findAll(doc, tag("h1"))
+	if len(h1) != 1 || text(h1[0]) != "v_max_f32" {
+		t.Fatalf("h1 = %q, want one h1 v_max_f32", texts(h1))
+	}
+	want := []string{"Summary", "Encoding", "Operands", "Target compatibility", "Related concepts",
+		"More in this category", "Reference", "Semantics", "Examples", "Sources"}
+	if got := texts(findAll(doc, tag("h2"))); !slices.Equal(got, want) {
+		t.Errorf("h2 order:\n got %q\nwant %q", got, want)
+	}
+	meta := findAll(doc, func(n *html.Node) bool { return hasClass(n, "meta") })
+	if len(meta) != 1 {
+		t.Fatalf("want one header meta line, got %d", len(meta))
+	}
+	for _, w := range []string{"GPU Native ISA", "AMD", "Vector unit", "CDNA 4"} {
+		if !strings.Contains(text(meta[0]), w) {
+			t.Errorf("header meta %q lacks %q", text(meta[0]), w)
+		}
+	}
+	body := get(t, s, "/amdgpu/cdna4/v_max_f32").Body.String()
+	for _, w := range []string{"Vector Arithmetic", "VOP2", "VOP3A", "0x16000000",
+		"Opcode 11 in OP rebuilds 0x16000000", "FMT_NUM_F32", "OPR_VGPR", "gfx950", "gfx1100", "Maximum",
+		"equivalent with restrictions", "Not the same in every generation", "The same in"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+	// the encoding diagram: one SVG per 32-bit row (wide) and per 16-bit row
+	// (narrow): VOP2 1+2 rows, VOP3A 2+4 rows.
+	if n := len(findAll(doc, tag("svg"))); n != 9 {
+		t.Errorf("got %d diagram rows, want 9", n)
+	}
+	links := hrefs(doc)
+	for _, w := range []string{"/amdgpu/rdna3/v_max_f32", "/amdgpu/cdna3/v_max_f32", "/amdgpu/rdna4/v_max_num_f32",
+		"/ptx/max", "/amdgpu/cdna4/v_min_f32", "/compare/v_max_f32"} {
+		if !contains(links, w) {
+			t.Errorf("page has no link to %s", w)
+		}
+	}
+}
+
+func TestTargetsNotYetVerified(t *testing.T) {
+	s := newTestServer(t)
+	body := get(t, s, "/amdgpu/rdna3/v_max_f32").Body.String()
+	if !strings.Contains(body, "Not yet verified") {
+		t.Error("rdna3 v_max_f32 has no target results but the page does not say not yet verified")
+	}
+	doc := mustPage(t, s, "/amdgpu/cdna4/v_max_f32")
+	items := findAll(doc, func(n *html.Node) bool { return n.Data == "li" && strings.HasPrefix(attr(n, "class"), "t-") })
+	if len(items) == 0 {
+		t.Fatal("no target list")
+	}
+	// one entry per gfx target the assembler knows
+	seen := map[string]bool{}
+	for _, li := range items {
+		seen[strings.Fields(text(li))[0]] = true
+	}
+	for _, want := range []string{"gfx600", "gfx950", "gfx1251"} {
+		if !seen[want] {
+			t.Errorf("target list lacks %s", want)
+		}
+	}
+}
+
+func TestPTXPageSections(t *testing.T) {
+	s := newTestServer(t)
+	doc := mustPage(t, s, "/ptx/max")
+	want := []string{"Syntax", "Forms", "Operands", "Types at a glance", "Related concepts",
+		"More in this category", "Description", "Semantics", "Examples", "Reference", "Sources"}
+	if got := texts(findAll(doc, tag("h2"))); !slices.Equal(got, want) {
+		t.Errorf("h2 order:\n got %q\nwant %q", got, want)
+	}
+	meta := findAll(doc, func(n *html.Node) bool { return hasClass(n, "meta") })
+	if len(meta) != 1 || !strings.Contains(text(meta[0]), "GPU Virtual ISA") || !strings.Contains(text(meta[0]), "NVIDIA") {
+		t.Errorf("header meta = %q", texts(meta))
+	}
+	forms := findAll(doc, func(n *html.Node) bool { return n.Data == "table" && hasClass(n, "forms") })
+	if len(forms) != 1 {
+		t.Fatalf("want one forms table, got %d", len(forms))
+	}
+	if rows := findAll(forms[0], tag("tr")); len(rows) != 4 { // header + 3 forms
+		t.Errorf("forms table has %d rows, want 4", len(rows))
+	}
+	body := text(doc)
+	for _, w := range []string{"no fixed binary encoding", "sm_80", ".bf16x2", "PTX ISA version"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("PTX page lacks %q", w)
+		}
+	}
+	if !contains(hrefs(doc), "/amdgpu/cdna4/v_max_f32") {
+		t.Error("PTX max does not link its AMD concept members")
+	}
+}
+
+func TestTablesHaveHeadersWithScope(t *testing.T) {
+	s := newTestServer(t)
+	for _, path := range []string{"/", "/amdgpu/cdna4", "/amdgpu/cdna4/v_max_f32", "/ptx/max", "/compare/v_max_f32", "/ptx"} {
+		doc := mustPage(t, s, path)
+		for _, table := range findAll(doc, tag("table")) {
+			ths := findAll(table, tag("th"))
+			if len(ths) == 0 {
+				t.Errorf("%s: a table has no th", path)
+			}
+			for _, th := range ths {
+				if sc := attr(th, "scope"); sc != "col" && sc != "row" {
+					t.Errorf("%s: th %q has scope %q", path, text(th), sc)
+				}
+			}
+			if len(findAll(table, tag("thead"))) != 1 {
+				t.Errorf("%s: a table has no thead", path)
+			}
+		}
+		// every form control has a label
+		labels := map[string]bool{}
+		for _, l := range findAll(doc, tag("label")) {
+			labels[attr(l, "for")] = true
+		}
+		for _, in := range findAll(doc, func(n *html.Node) bool { return n.Data == "input" || n.Data == "select" }) {
+			if !labels[attr(in, "id")] {
+				t.Errorf("%s: control %q has no label", path, attr(in, "id"))
+			}
+		}
+	}
+}
+
+func TestUpstreamTextIsEscaped(t *testing.T) {
+	s := newTestServer(t)
+	raw := get(t, s, "/amdgpu/cdna4/v_max_f32").Body.String()
+	if strings.Contains(raw, "<p>bigger") || strings.Contains(raw, "<p> Written") {
+		t.Error("upstream markup reached the page unescaped")
+	}
+	if !strings.Contains(raw, "&lt;p&gt;bigger&lt;/p&gt; &amp;amp; kept") {
+		t.Error("semantics not escaped as text")
+	}
+	doc := parseHTML(t, raw)
+	pres := findAll(doc, func(n *html.Node) bool { return n.Data == "pre" && hasClass(n, "semantics") })
+	if len(pres) != 1 {
+		t.Fatalf("want one semantics block, got %d", len(pres))
+	}
+	sem := rawText(pres[0])
+	if !strings.Contains(sem, "<p>bigger</p> &amp; kept") {
+		t.Errorf("semantics text = %q, want the original characters", sem)
+	}
+	if !strings.Contains(sem, "\n    D.f = S0.f") {
+		t.Error("semantics lost its layout (newlines and indentation)")
+	}
+	if len(findAll(pres[0], func(n *html.Node) bool { return true })) != 1 {
+		t.Error("semantics block contains elements")
+	}
+	ptx := get(t, s, "/ptx/max").Body.String()
+	if strings.Contains(ptx, "<p>Sample text") || strings.Contains(ptx, "single precision <with>") {
+		t.Error("PTX text reached the page unescaped")
+	}
+}
+
+func TestPermalinks(t *testing.T) {
+	s := newTestServer(t)
+	cases := []struct{ path, location string }{
+		{"/amdgpu/cdna4/V_MAX_F32", "/amdgpu/cdna4/v_max_f32"},
+		{"/amdgpu/cdna4/v_max_f32_e64", "/amdgpu/cdna4/v_max_f32"},
+		{"/amdgpu/cdna4/v_max_f32_e32", "/amdgpu/cdna4/v_max_f32"},
+		{"/amdgpu/CDNA4/v_max_f32", "/amdgpu/cdna4/v_max_f32"},
+		{"/amdgpu/gfx950/v_max_f32", "/amdgpu/cdna4/v_max_f32"},
+		{"/amdgpu/rdna4/v_max_f32", "/amdgpu/rdna4/v_max_num_f32"},
+		{"/amdgpu/ptx/max", "/ptx/max"},
+		{"/ptx/MAX", "/ptx/max"},
+		{"/amdgpu/CDNA4", "/amdgpu/cdna4"},
+		{"/amdgpu/ptx", "/ptx"},
+		{"/amdgpu", "/"},
+	}
+	for _, c := range cases {
+		rec := get(t, s, c.path)
+		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != c.location {
+			t.Errorf("GET %s: %d Location %q, want 301 %q", c.path, rec.Code, rec.Header().Get("Location"), c.location)
+		}
+	}
+	if rec := get(t, s, "/amdgpu/cdna4/v_max_f32"); rec.Code != http.StatusOK {
+		t.Errorf("canonical page: %d", rec.Code)
+	}
+}
+
+func TestNotFoundSuggests(t *testing.T) {
+	s := newTestServer(t)
+	cases := []struct{ path, link string }{
+		{"/amdgpu/cdna4/v_max_f23", "/amdgpu/cdna4/v_max_f32"},
+		{"/amdgpu/cdna9", "/amdgpu/cdna4"},
+		{"/amdgpu/cdna9/v_max_f32", "/amdgpu/cdna4"},
+		{"/ptx/maxx", "/ptx/max"},
+		{"/nowhere/v_fma_f3", "/amdgpu/cdna4/v_fma_f32"},
+		{"/compare/v_max_f23", "/compare/v_max_f32"},
+	}
+	for _, c := range cases {
+		rec := get(t, s, c.path)
+		if rec.Code != http.StatusNotFound {
+			t.Errorf("GET %s: status %d, want 404", c.path, rec.Code)
+			continue
+		}
+		doc := parseHTML(t, rec.Body.String())
+		if !contains(hrefs(doc), c.link) {
+			t.Errorf("GET %s: 404 page does not suggest %s; links %q", c.path, c.link, hrefs(doc))
+		}
+		if got := texts(findAll(doc, tag("h2"))); !contains(got, "Did you mean") {
+			t.Errorf("GET %s: no suggestions heading", c.path)
+		}
+	}
+}
+
+func TestFamilyIndex(t *testing.T) {
+	s := newTestServer(t)
+	doc := mustPage(t, s, "/amdgpu/cdna4")
+	h2 := texts(findAll(doc, tag("h2")))
+	for _, w := range []string{"Scalar Move", "Vector Arithmetic", "Microcode formats"} {
+		if !contains(h2, w) {
+			t.Errorf("family page lacks heading %q (has %q)", w, h2)
+		}
+	}
+	captions := texts(findAll(doc, tag("caption")))
+	if !contains(captions, "VOP2") || !contains(captions, "VOP3A") || !contains(captions, "SOP1") {
+		t.Errorf("instructions not grouped by encoding: captions %q", captions)
+	}
+	rows := findAll(doc, func(n *html.Node) bool { return n.Data == "tr" && hasAttr(n, "data-name") })
+	if len(rows) != 5 {
+		t.Errorf("got %d instruction rows, want 5", len(rows))
+	}
+	filter := findAll(doc, func(n *html.Node) bool { return attr(n, "id") == "filter-box" })
+	if len(filter) != 1 || !hasAttr(filter[0], "hidden") {
+		t.Error("the JavaScript filter must be present and hidden until the script shows it")
+	}
+	ptx := mustPage(t, s, "/ptx")
+	if !contains(hrefs(ptx), "/ptx/max") {
+		t.Error("PTX index does not link /ptx/max")
+	}
+}
+
+func TestHomePage(t *testing.T) {
+	s := newTestServer(t)
+	doc := mustPage(t, s, "/")
+	links := hrefs(doc)
+	for _, w := range []string{"/amdgpu/cdna4", "/amdgpu/rdna3", "/ptx"} {
+		if !contains(links, w) {
+			t.Errorf("home lacks link %s", w)
+		}
+	}
+	if !strings.Contains(text(doc), "Sample cdna4 notes") {
+		t.Error("home does not describe the sources")
+	}
+}
+
+func TestSearchPageWorksWithoutScript(t *testing.T) {
+	s := newTestServer(t)
+	cases := []struct{ q, link string }{
+		{"v_max_f23", "/amdgpu/cdna4/v_max_f32"}, // typo
+		{"v_max", "/amdgpu/rdna3/v_max_f32"},     // prefix
+		{"fused multiply add", "/ptx/fma"},       // description words
+		{"fused multiply add", "/amdgpu/rdna3/v_fma_f32"},
+		{"V_MAX_NUM_F32", "/amdgpu/rdna4/v_max_num_f32"},
+	}
+	for _, c := range cases {
+		doc := mustPage(t, s, "/search?q="+strings.ReplaceAll(c.q, " ", "+"))
+		if !contains(hrefs(doc), c.link) {
+			t.Errorf("search %q: no result linking %s", c.q, c.link)
+		}
+	}
+	doc := mustPage(t, s, "/search")
+	if len(findAll(doc, func(n *html.Node) bool { return n.Data == "form" && attr(n, "action") == "/search" })) < 2 {
+		t.Error("search page lacks its form")
+	}
+	if rec := get(t, s, "/search?q="+strings.Repeat("x", 300)); rec.Code != http.StatusBadRequest {
+		t.Errorf("overlong query: %d, want 400", rec.Code)
+	}
+	if rec := get(t, s, "/search?q=max&arch=nope"); rec.Code != http.StatusNotFound {
+		t.Errorf("unknown arch filter: %d, want 404", rec.Code)
+	}
+}
+
+func TestComparePage(t *testing.T) {
+	s := newTestServer(t)
+	doc := mustPage(t, s, "/compare/v_max_f32")
+	cols := texts(findAll(doc, func(n *html.Node) bool { return n.Data == "th" && attr(n, "scope") == "col" }))
+	want := []string{"Fact", "RDNA 4", "RDNA 3", "CDNA 4", "CDNA 3"}
+	if !slices.Equal(cols, want) {
+		t.Errorf("compare columns %q, want %q", cols, want)
+	}
+	diffs := findAll(doc, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "diff") })
+	if len(diffs) == 0 {
+		t.Error("no difference highlighted although opcodes differ")
+	}
+	rows := findAll(doc, func(n *html.Node) bool { return n.Data == "tr" && hasClass(n, "row-differs") })
+	var labels []string
+	for _, r := range rows {
+		labels = append(labels, text(findAll(r, tag("th"))[0]))
+	}
+	if !contains(labels, "Encodings and opcodes (differs)") || contains(labels, "Category (differs)") {
+		t.Errorf("rows marked as differing: %q", labels)
+	}
+}
+
+func TestNoInlineScriptOrStyle(t *testing.T) {
+	s := newTestServer(t)
+	for _, path := range []string{"/", "/amdgpu/cdna4", "/amdgpu/cdna4/v_max_f32", "/ptx/max", "/compare/v_max_f32",
+		"/search?q=max", "/amdgpu/cdna4/nope"} {
+		rec := get(t, s, path)
+		if csp := rec.Header().Get("Content-Security-Policy"); csp != ContentSecurityPolicy {
+			t.Errorf("%s: CSP %q", path, csp)
+		}
+		doc := parseHTML(t, rec.Body.String())
+		for _, sc := range findAll(doc, tag("script")) {
+			if attr(sc, "src") == "" || strings.TrimSpace(rawText(sc)) != "" {
+				t.Errorf("%s: inline script", path)
+			}
+		}
+		if len(findAll(doc, tag("style"))) > 0 {
+			t.Errorf("%s: inline style element", path)
+		}
+		for _, n := range findAll(doc, func(*html.Node) bool { return true }) {
+			for _, a := range n.Attr {
+				if a.Key == "style" || strings.HasPrefix(a.Key, "on") {
+					t.Errorf("%s: <%s %s=...> is blocked by the CSP", path, n.Data, a.Key)
+				}
+			}
+		}
+	}
+}

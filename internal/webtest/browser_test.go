@@ -1,0 +1,322 @@
+package webtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/gpuisa/gpuisa/internal/web"
+	"github.com/gpuisa/gpuisa/internal/web/webfake"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// browser starts the site over the fake store and a headless chromium tab.
+// It collects the tab's console errors (CSP violations, script exceptions)
+// so a test can fail on them.
+type browser struct {
+	ctx     context.Context
+	base    string
+	mu      sync.Mutex
+	console []string
+}
+
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("browser tests need Debian's chromium at %s (apt-get install chromium): %v", chromiumPath, err)
+	}
+	h, err := web.New(webfake.New(), web.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil { // start the browser without a timeout
+		t.Fatalf("starting chromium: %v", err)
+	}
+	b := &browser{ctx: ctx, base: srv.URL}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				b.mu.Lock()
+				b.console = append(b.console, m.String())
+				b.mu.Unlock()
+			}
+		}
+	}()
+	return b
+}
+
+// do runs steps with a time limit.
+func (b *browser) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+}
+
+func eval[T any](t *testing.T, b *browser, js string) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", js, err)
+	}
+	return v
+}
+
+// waitPath waits until the tab's location has the path want.
+func (b *browser) waitPath(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	var got string
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
+		loc, err := chromedp.Run(ctx, chromedp.Location())
+		cancel()
+		if err == nil {
+			got = loc
+			if strings.TrimPrefix(loc, b.base) == want {
+				// wait for the new document to be usable
+				b.do(t, chromedp.WaitVisible(chromedp.CSS("h1")))
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("location %q, want path %s", got, want)
+}
+
+func (b *browser) consoleErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.console...)
+}
+
+// visible is a JavaScript predicate: the element exists, is rendered and
+// has a size.
+const visibleJS = `(function(el){ if(!el) return false; const r = el.getBoundingClientRect();
+  const s = getComputedStyle(el); return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; })`
+
+func TestInstructionPageSectionsVisible(t *testing.T) {
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/amdgpu/cdna4/v_max_f32"),
+		chromedp.WaitVisible(chromedp.CSS("h1")))
+	for _, id := range []string{"encoding", "generations", "operands", "targets", "concepts", "more",
+		"reference", "semantics", "examples", "sources"} {
+		if !eval[bool](t, b, visibleJS+`(document.getElementById("`+id+`"))`) {
+			t.Errorf("section heading #%s is not visible", id)
+		}
+	}
+	if !eval[bool](t, b, visibleJS+`(document.querySelector(".bits-32 svg"))`) {
+		t.Error("the 32-bit diagram is not visible at 1440 px")
+	}
+	if eval[bool](t, b, visibleJS+`(document.querySelector(".bits-16 svg"))`) {
+		t.Error("the 16-bit diagram shows at 1440 px")
+	}
+	// the page must not scroll sideways at phone width
+	b.do(t, chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile))
+	if !eval[bool](t, b, visibleJS+`(document.querySelector(".bits-16 svg"))`) {
+		t.Error("the 16-bit diagram is not visible at 360 px")
+	}
+	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 360 {
+		wide := eval[[]string](t, b, `[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > 361)
+			.slice(0, 8).map(e => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right))`)
+		t.Errorf("page is %d px wide at a 360 px viewport; too wide: %q", w, wide)
+	}
+	// a one-bit field box is at least 10 px wide on a phone (readable)
+	if w := eval[float64](t, b, `document.querySelector(".bits-16 svg rect").getBoundingClientRect().width`); w < 10 {
+		t.Errorf("a one-bit box is %.1f px wide at 360 px", w)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors (CSP or script): %q", errs)
+	}
+}
+
+func TestInstantSearchWithKeyboard(t *testing.T) {
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#q")),
+		chromedp.Focus(chromedp.CSS("#q")),
+		chromedp.SendKeys(chromedp.CSS("#q"), "v_max_f2"),
+		chromedp.WaitVisible(chromedp.CSS("#q-results li")),
+	)
+	n := eval[int](t, b, `document.querySelectorAll("#q-results li").length`)
+	if n < 3 {
+		t.Fatalf("%d suggestions for v_max_f2, want at least 3", n)
+	}
+	if got := eval[string](t, b, `document.getElementById("q").getAttribute("aria-expanded")`); got != "true" {
+		t.Errorf("aria-expanded = %q while the list is open", got)
+	}
+	// ArrowDown twice, ArrowUp once, ArrowDown once: the second suggestion.
+	b.do(t, chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.ArrowDown))
+	selected := eval[string](t, b, `(function(){ const li = document.querySelector('#q-results li[aria-selected="true"]');
+		return li ? li.querySelector("code").textContent + " " + li.querySelector(".arch").textContent : ""; })()`)
+	active := eval[string](t, b, `document.getElementById("q").getAttribute("aria-activedescendant") || ""`)
+	if active != "q-opt-1" {
+		t.Errorf("aria-activedescendant = %q, want q-opt-1 (selected %q)", active, selected)
+	}
+	name, arch, _ := strings.Cut(selected, " ")
+	if name == "" {
+		t.Fatal("no suggestion selected")
+	}
+	b.do(t, chromedp.KeyEvent(kb.Enter))
+	b.waitPath(t, "/amdgpu/"+arch+"/"+name)
+	if h1 := eval[string](t, b, `document.querySelector("h1").textContent.trim()`); h1 != name {
+		t.Errorf("opened page h1 %q, want %q", h1, name)
+	}
+	// Escape closes the list
+	b.do(t, chromedp.Focus(chromedp.CSS("#q")), chromedp.SendKeys(chromedp.CSS("#q"), "s_mov"),
+		chromedp.WaitVisible(chromedp.CSS("#q-results li")), chromedp.KeyEvent(kb.Escape))
+	if eval[bool](t, b, `!document.getElementById("q-results").hidden`) {
+		t.Error("Escape did not close the suggestions")
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+func TestSwitchArchitectureAndOpenPTX(t *testing.T) {
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/amdgpu/cdna4/v_max_f32"),
+		chromedp.WaitVisible(chromedp.CSS(".switcher")))
+	// keyboard only: focus the RDNA 3 link and press Enter
+	b.do(t, chromedp.Focus(chromedp.CSS(`.switcher a[href="/amdgpu/rdna3/v_max_f32"]`)), chromedp.KeyEvent(kb.Enter))
+	b.waitPath(t, "/amdgpu/rdna3/v_max_f32")
+	if got := eval[string](t, b, `document.querySelector(".switcher a.current").textContent.trim()`); got != "RDNA 3" {
+		t.Errorf("current architecture %q after switching", got)
+	}
+	if !eval[bool](t, b, `document.body.textContent.includes("Not yet verified")`) {
+		t.Error("rdna3 page does not say its targets are not yet verified")
+	}
+	// follow the concept link to PTX
+	b.do(t, chromedp.Click(chromedp.CSS(`#concepts ~ ul a[href="/ptx/max"]`)))
+	b.waitPath(t, "/ptx/max")
+	for _, id := range []string{"syntax", "forms", "operands", "types", "concepts", "description", "semantics", "examples", "sources"} {
+		if !eval[bool](t, b, visibleJS+`(document.getElementById("`+id+`"))`) {
+			t.Errorf("PTX section #%s is not visible", id)
+		}
+	}
+	if rows := eval[int](t, b, `document.querySelectorAll("table.forms tbody tr").length`); rows != 3 {
+		t.Errorf("forms table has %d rows", rows)
+	}
+	// the family filter narrows the list
+	b.do(t, chromedp.Navigate(b.base+"/amdgpu/cdna4"), chromedp.WaitVisible(chromedp.CSS("#filter")),
+		chromedp.SendKeys(chromedp.CSS("#filter"), "smaller"))
+	if shown := eval[int](t, b, `[...document.querySelectorAll("#family-list tr[data-name]")].filter(r => !r.hidden).length`); shown != 1 {
+		t.Errorf("filter 'smaller' leaves %d rows, want 1 (v_min_f32)", shown)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestScreenshots saves full-page screenshots of the main pages at 360 and
+// 1440 px, light and dark. Look at them: the test only checks they were made.
+func TestScreenshots(t *testing.T) {
+	b := newBrowser(t)
+	dir := os.Getenv("GPUISA_SCREENSHOTS")
+	if dir == "" {
+		dir = t.TempDir()
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{
+		"instruction": "/amdgpu/cdna4/v_max_f32",
+		"ptx":         "/ptx/max",
+		"home":        "/",
+		"family":      "/amdgpu/cdna4",
+		"compare":     "/compare/v_max_f32",
+		"search":      "/search?q=max",
+	}
+	for name, path := range pages {
+		for _, width := range []int64{360, 1440} {
+			for _, scheme := range []string{"light", "dark"} {
+				viewport := chromedp.EmulateViewport(width, 900)
+				if width < 600 {
+					viewport = chromedp.EmulateViewport(width, 780, chromedp.EmulateMobile)
+				}
+				png, err := func() ([]byte, error) {
+					ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+					defer cancel()
+					if err := chromedp.Do(ctx, viewport, colorScheme(scheme),
+						chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.CSS("footer"))); err != nil {
+						return nil, err
+					}
+					if width < 600 { // the first screen at readable size, to look at
+						top, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+						if err != nil {
+							return nil, err
+						}
+						if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d-%s-top.png", name, width, scheme)), top, 0o644); err != nil {
+							return nil, err
+						}
+					}
+					return chromedp.Run(ctx, chromedp.FullScreenshot(100))
+				}()
+				if err != nil {
+					t.Fatalf("%s %d %s: %v", name, width, scheme, err)
+				}
+				file := filepath.Join(dir, fmt.Sprintf("%s-%d-%s.png", name, width, scheme))
+				if err := os.WriteFile(file, png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if len(png) < 1000 {
+					t.Errorf("%s: screenshot of %d bytes", file, len(png))
+				}
+			}
+		}
+	}
+	t.Logf("screenshots in %s", dir)
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// colorScheme emulates prefers-color-scheme.
+func colorScheme(scheme string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		if err != nil {
+			return errors.Join(errors.New("emulating "+scheme), err)
+		}
+		return nil
+	})
+}
