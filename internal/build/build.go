@@ -43,6 +43,8 @@ type Options struct {
 	// CacheDir keeps llvm-mc results between builds; "" means the user
 	// cache directory.
 	CacheDir string
+	// ConceptsDir replaces the built-in concept catalogue (for editing it).
+	ConceptsDir string
 	// NoVerify skips running llvm-mc (pages then say "not yet verified").
 	NoVerify bool
 }
@@ -138,6 +140,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		docs = append(docs, ptxDocs...)
 		rep.Problems = append(rep.Problems, ptxProblems...)
 		extras[ExtraPTXModel] = ptxModel
+	}
+
+	if len(ptxInsts) > 0 {
+		cat, err := applyConcepts(opts.ConceptsDir, insts, opts.Progress)
+		if err != nil {
+			return nil, err
+		}
+		extras[ExtraConcepts] = cat
 	}
 
 	counts := map[string]int{}

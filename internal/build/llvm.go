@@ -2,12 +2,539 @@ package build
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/merge"
+	"github.com/gpuisa/gpuisa/internal/quality"
+	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
+	"github.com/gpuisa/gpuisa/internal/source/llvmtest"
+	"github.com/gpuisa/gpuisa/internal/verify"
 )
 
+// LLVMResult is what the LLVM pass did: the documents it read, what it
+// could not do, and the data-quality report.
+type LLVMResult struct {
+	Documents []isa.Document
+	Problems  []string
+	Report    quality.Report
+}
+
 // applyLLVM attaches LLVM's syntax, examples and llvm-mc verification to the
-// AMD instructions. (Being written: see the LLVM integration work.)
+// AMD instructions and returns the quality report as the extra "quality".
 func applyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, insts []*isa.Instruction, prog Progress) ([]isa.Document, map[string][]byte, []string, error) {
-	return nil, nil, nil, nil
+	res, err := ApplyLLVM(ctx, opts, archs, insts, prog)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rep, err := json.Marshal(res.Report)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return res.Documents, map[string][]byte{quality.Key: rep}, res.Problems, nil
+}
+
+// LoadAMD reads the AMD guides and XML from the sources directory and links
+// the families: the model the LLVM pass works on (what `gpuisa verify`
+// checks without writing a database).
+func LoadAMD(ctx context.Context, sources string, prog Progress) ([]isa.Architecture, []*isa.Instruction, []string, error) {
+	if prog == nil {
+		prog = nopProgress{}
+	}
+	src, err := SourcesDir(sources)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	archs, insts, _, problems, err := readAMDGuides(ctx, src, prog)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if _, err := mergeAMDXML(src, &archs, &insts, prog); err != nil {
+		return nil, nil, nil, err
+	}
+	merge.LinkFamilies(insts)
+	return archs, insts, problems, nil
+}
+
+// ApplyLLVM is the LLVM pass: it attaches LLVM's syntax (opts.LLVMDocDir,
+// else the llvm-NN-doc package's pages) to the AMD instructions, builds
+// examples (verbatim from the MC tests of opts.LLVMProject or
+// $GPUISA_LLVM_PROJECT when given, else from the syntax), assembles every
+// example on every gfx target llvm-mc knows (one llvm-mc per target,
+// cached in opts.CacheDir), and fills examples, target matrices, llvm-mc
+// aliases and cross-check conflicts. Without llvm-mc, or with
+// opts.NoVerify, targets stay empty and the report says why. Families'
+// Documents gain the LLVM documents; archs is modified in place.
+func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, insts []*isa.Instruction, prog Progress) (*LLVMResult, error) {
+	if prog == nil {
+		prog = nopProgress{}
+	}
+	res := &LLVMResult{}
+	rep := &res.Report
+
+	// 1. Syntax pages.
+	docDir := opts.LLVMDocDir
+	if docDir == "" {
+		docDir = llvmdoc.DocDir()
+	}
+	var pages []llvmdoc.Page
+	if docDir == "" {
+		res.Problems = append(res.Problems, "llvm: LLVM's AMDGPU syntax pages not found (install llvm-22-doc or set GPUISA_LLVM_DOC): no LLVM syntax attached")
+		rep.Notes = append(rep.Notes, "LLVM's AMDGPU syntax pages were not found")
+	} else {
+		prog.Start("reading LLVM AMDGPU syntax pages", 1)
+		var err error
+		pages, err = llvmdoc.ReadDir(docDir)
+		prog.Advance(1)
+		prog.Done()
+		if err != nil {
+			return nil, fmt.Errorf("LLVM syntax pages: %w", err)
+		}
+		rep.SyntaxDocs = docDir
+	}
+	pageFile := func(path string) string { return lastElems(path, 3) }
+	pageDocs := map[string]isa.Document{}
+	for _, p := range pages {
+		if len(llvmdoc.PageArchs(p.GFX)) == 0 {
+			continue
+		}
+		doc := isa.Document{
+			Source: isa.SourceLLVMDoc, File: pageFile(p.File),
+			Title:       "LLVM AMDGPU assembler syntax: " + p.GFX,
+			Version:     lastElems(docDir, 2),
+			Attribution: "from LLVM's AMDGPU assembler syntax documentation",
+			License:     "Apache-2.0 WITH LLVM-exception",
+		}
+		pageDocs[p.GFX] = doc
+		res.Documents = append(res.Documents, doc)
+	}
+	matches := merge.AttachLLVMSyntax(insts, pages, pageFile)
+	for i := range archs {
+		if m := matches[archs[i].ID]; m != nil {
+			for _, gfx := range m.Pages {
+				archs[i].Documents = append(archs[i].Documents, pageDocs[gfx])
+			}
+		}
+	}
+
+	// 2. Candidate examples.
+	project := opts.LLVMProject
+	if project == "" {
+		project = os.Getenv("GPUISA_LLVM_PROJECT")
+	}
+	var tests []llvmtest.Example
+	if project != "" {
+		dir := filepath.Join(project, "llvm", "test", "MC", "AMDGPU")
+		prog.Start("reading LLVM MC tests", 1)
+		var err error
+		tests, err = llvmtest.ReadDir(dir)
+		prog.Advance(1)
+		prog.Done()
+		if err != nil {
+			return nil, fmt.Errorf("LLVM MC tests (--llvm-project %s): %w", project, err)
+		}
+		rep.Examples = "from LLVM's MC tests (" + dir + ") where they have one, else built from LLVM's documented syntax"
+	} else {
+		rep.Examples = llvmdoc.ExampleProvenance + " (no llvm-project checkout given)"
+	}
+	pool := newCandidatePool(pages, tests, pageFile, project)
+
+	// 3. Verification.
+	llvmMC := ""
+	if opts.NoVerify {
+		rep.Notes = append(rep.Notes, "verification skipped (--no-verify)")
+		res.Problems = append(res.Problems, "llvm: verification skipped: target compatibility not verified")
+	} else if p, err := verify.FindLLVMMC(); err != nil {
+		rep.Notes = append(rep.Notes, err.Error())
+		res.Problems = append(res.Problems, "llvm: "+err.Error()+": target compatibility not verified")
+	} else {
+		llvmMC = p
+	}
+	if llvmMC == "" {
+		applyUnverified(archs, insts, matches, pool, rep)
+		return res, nil
+	}
+	version, err := verify.Version(ctx, llvmMC)
+	if err != nil {
+		return nil, err
+	}
+	known, err := knownTargets(ctx, llvmMC)
+	if err != nil {
+		return nil, err
+	}
+	var targets, unknown []string
+	for _, t := range isa.AllGFXTargets {
+		if known[t] {
+			targets = append(targets, t)
+		} else {
+			unknown = append(unknown, t)
+		}
+	}
+	if len(unknown) > 0 {
+		res.Problems = append(res.Problems, fmt.Sprintf("llvm: %s does not know %s: left out of the target matrices", version, strings.Join(unknown, ", ")))
+	}
+	rep.LLVMMC, rep.Verified, rep.Targets, rep.UnknownTargets = version, true, targets, unknown
+	res.Documents = append(res.Documents, isa.Document{
+		Source: isa.SourceLLVMMC, File: filepath.Base(llvmMC), Title: "LLVM assembler (llvm-mc), run on every example for every gfx target",
+		Version: version, Attribution: "verified with the LLVM assembler", License: "Apache-2.0 WITH LLVM-exception",
+	})
+
+	// Every candidate of every instruction, and the bare names.
+	famTargets := map[string][]string{}
+	for _, a := range isa.Archs() {
+		for _, t := range a.Targets {
+			if known[t] {
+				famTargets[a.ID] = append(famTargets[a.ID], t)
+			}
+		}
+	}
+	type work struct {
+		in   *isa.Instruction
+		arch *isa.Architecture
+		v    merge.Verification
+	}
+	archByID := map[string]*isa.Architecture{}
+	for i := range archs {
+		archByID[archs[i].ID] = &archs[i]
+	}
+	var jobs []work
+	lineIndex := map[string]int{}
+	var inputs []verify.Input
+	add := func(asm string) {
+		if _, ok := lineIndex[asm]; !ok {
+			lineIndex[asm] = len(inputs)
+			inputs = append(inputs, verify.Input{Asm: asm})
+		}
+	}
+	for _, in := range insts {
+		if in.Vendor != isa.VendorAMD {
+			continue
+		}
+		cands := pool.candidates(in, matches[in.Arch], famTargets[in.Arch])
+		for _, c := range cands {
+			add(c.Asm)
+		}
+		add(in.Name)
+		jobs = append(jobs, work{in: in, arch: archByID[in.Arch], v: merge.Verification{
+			Targets: targets, Unknown: unknown, FamilyTargets: famTargets[in.Arch],
+			Candidates: cands, Probe: in.Name, Version: version,
+		}})
+	}
+	// The names LLVM documents for a family that AMD does not: are they
+	// accepted on the family's targets?
+	llvmOnly := map[string][]merge.Candidate{}
+	for arch, m := range matches {
+		for _, name := range m.UnmatchedLLVM {
+			cands := pool.byName(name, arch, famTargets[arch])
+			llvmOnly[arch+"\x00"+name] = cands
+			for _, c := range cands {
+				add(c.Asm)
+			}
+		}
+	}
+
+	cacheDir := opts.CacheDir
+	if cacheDir == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			cacheDir = filepath.Join(d, "gpuisa")
+		} else {
+			res.Problems = append(res.Problems, "llvm: no user cache directory ("+err.Error()+"): llvm-mc results are not cached")
+		}
+	}
+	prog.Start(fmt.Sprintf("verifying %d lines with llvm-mc on %d targets", len(inputs), len(targets)), len(targets))
+	vres, err := verify.Run(ctx, inputs, targets, verify.Options{
+		LLVMMC: llvmMC, CacheDir: cacheDir,
+		Progress: func(done, total int, target string) { prog.Advance(1) },
+	})
+	prog.Done()
+	if err != nil {
+		return nil, err
+	}
+	rep.Run = quality.RunStats{Lines: len(inputs), Processes: vres.Processes, Assembled: vres.Assembled, CacheHits: vres.CacheHits}
+	targetIndex := map[string]int{}
+	for i, t := range vres.Targets {
+		targetIndex[t] = i
+	}
+	outcomes := func(asm string) ([]verify.Outcome, bool) {
+		i, ok := lineIndex[asm]
+		if !ok {
+			return nil, false
+		}
+		return vres.Outcomes[i], true
+	}
+
+	prog.Start("applying llvm-mc's verdicts", len(jobs))
+	results := make([]merge.Result, len(jobs))
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(jobs); i += workers {
+				j := jobs[i]
+				j.v.Outcomes = outcomes
+				results[i] = merge.ApplyVerification(j.in, j.arch, j.v)
+			}
+		}()
+	}
+	wg.Wait()
+	prog.Advance(len(jobs))
+	prog.Done()
+	byInst := make(map[*isa.Instruction]merge.Result, len(jobs))
+	for i, j := range jobs {
+		byInst[j.in] = results[i]
+	}
+	accepted := map[string]map[string]bool{}
+	for key, cands := range llvmOnly {
+		arch, name, _ := strings.Cut(key, "\x00")
+		for _, c := range cands {
+			hit := false
+			row, _ := outcomes(c.Asm)
+			for _, t := range famTargets[arch] {
+				if i, ok := targetIndex[t]; ok && i < len(row) && row[i].Supported {
+					hit = true
+					break
+				}
+			}
+			if hit {
+				if accepted[arch] == nil {
+					accepted[arch] = map[string]bool{}
+				}
+				accepted[arch][name] = true
+				break
+			}
+		}
+	}
+	for i := range archs {
+		if archs[i].Vendor == isa.VendorAMD {
+			archs[i].Documents = append(archs[i].Documents, res.Documents[len(res.Documents)-1])
+		}
+	}
+	res.Report = quality.Compute(quality.Input{
+		Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: byInst,
+		FamilyTargets: famTargets, LLVMAccepted: accepted,
+	})
+	return res, nil
+}
+
+// applyUnverified shows examples built from the family's own syntax,
+// marked as not yet verified, and leaves target matrices empty.
+func applyUnverified(archs []isa.Architecture, insts []*isa.Instruction, matches map[string]*merge.SyntaxMatch, pool *candidatePool, rep *quality.Report) {
+	results := map[*isa.Instruction]merge.Result{}
+	for _, in := range insts {
+		if in.Vendor != isa.VendorAMD {
+			continue
+		}
+		in.Examples = in.Examples[:0]
+		for _, c := range pool.candidates(in, matches[in.Arch], nil) {
+			if !c.Own || len(in.Examples) >= 2 {
+				continue
+			}
+			in.Examples = append(in.Examples, isa.Example{Asm: c.Asm, Source: c.Source + " (not yet verified)", Prov: c.Prov})
+		}
+		results[in] = merge.Result{Reason: "not verified"}
+	}
+	*rep = quality.Compute(quality.Input{Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: results})
+}
+
+// knownTargets asks llvm-mc which processors it knows.
+func knownTargets(ctx context.Context, llvmMC string) (map[string]bool, error) {
+	out, err := exec.CommandContext(ctx, llvmMC, "-triple=amdgcn", "-mcpu=help").CombinedOutput()
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		return nil, fmt.Errorf("%s -mcpu=help: %w", llvmMC, err)
+	}
+	known := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "gfx") {
+			known[f[0]] = true
+		}
+	}
+	if len(known) == 0 {
+		return nil, fmt.Errorf("%s -mcpu=help listed no gfx processor", llvmMC)
+	}
+	return known, nil
+}
+
+// lastElems keeps the last n elements of a path, with forward slashes, so
+// provenance does not depend on where the documents are installed.
+func lastElems(path string, n int) string {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(path)), "/")
+	if len(parts) > n {
+		parts = parts[len(parts)-n:]
+	}
+	return strings.Join(parts, "/")
+}
+
+// candidatePool holds every example that can be built or quoted, by the
+// instruction name it stands for.
+type candidatePool struct {
+	built   map[string][]builtExample // name -> examples built from syntax rows
+	builtAt map[string]builtExample   // "GFX:line" of the row -> its example
+	tests   map[string][]testExample  // name -> MC test lines
+}
+
+func rowKey(gfx string, line int) string { return fmt.Sprintf("%s:%d", gfx, line) }
+
+type builtExample struct {
+	asm   string
+	gfx   string
+	prov  isa.Prov
+	archs []string // families the page documents
+}
+
+type testExample struct {
+	asm   string
+	prov  isa.Prov
+	mcpus map[string]bool
+}
+
+// maxTestsPerName bounds the MC test lines verified per name: the tests
+// hold hundreds of variants of common instructions, and a few suffice.
+const maxTestsPerName = 4
+
+func newCandidatePool(pages []llvmdoc.Page, tests []llvmtest.Example, pageFile func(string) string, project string) *candidatePool {
+	p := &candidatePool{built: map[string][]builtExample{}, builtAt: map[string]builtExample{}, tests: map[string][]testExample{}}
+	for _, pg := range pages {
+		archs := llvmdoc.PageArchs(pg.GFX)
+		if len(archs) == 0 {
+			continue
+		}
+		for _, row := range pg.Instructions {
+			asm, ok := llvmdoc.BuildExample(row)
+			if !ok {
+				continue
+			}
+			ex := builtExample{asm: asm, gfx: pg.GFX, archs: archs,
+				prov: isa.Prov{Source: isa.SourceLLVMDoc, File: pageFile(pg.File), Line: row.Line}}
+			p.builtAt[rowKey(pg.GFX, row.Line)] = ex
+			bases := merge.LLVMBaseNames(row.Mnemonic)
+			names := map[string]bool{row.Mnemonic: true}
+			for i, b := range bases {
+				if len(bases) == 2 && bases[1-i] != "v_dual_mov_b32" && bases[1-i] != b {
+					continue
+				}
+				names[b] = true
+			}
+			for n := range names {
+				p.built[n] = append(p.built[n], ex)
+			}
+		}
+	}
+	for _, t := range tests {
+		name := strings.ToLower(strings.Fields(t.Asm)[0])
+		name = merge.StripLLVMSuffix(name)
+		hasEnc := false
+		for _, c := range t.Checks {
+			if c.Encoding != nil {
+				hasEnc = true
+			}
+		}
+		if !hasEnc || len(p.tests[name]) >= maxTestsPerName {
+			continue
+		}
+		file := t.File
+		if rel, err := filepath.Rel(project, t.File); err == nil {
+			file = filepath.ToSlash(rel)
+		}
+		mcpus := map[string]bool{}
+		for cpu := range t.TargetEncodings() {
+			mcpus[cpu] = true
+		}
+		p.tests[name] = append(p.tests[name], testExample{asm: t.Asm, mcpus: mcpus,
+			prov: isa.Prov{Source: isa.SourceLLVMTest, File: file, Line: t.Line}})
+	}
+	for n := range p.built {
+		sortBuilt(p.built[n])
+	}
+	return p
+}
+
+func sortBuilt(list []builtExample) {
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].prov.File != list[j].prov.File {
+			return list[i].prov.File < list[j].prov.File
+		}
+		return list[i].prov.Line < list[j].prov.Line
+	})
+}
+
+// candidates returns an instruction's examples in order of preference:
+// MC test lines run on the family's targets, examples built from the
+// family's own syntax rows (including rows matched through aliases), then
+// test lines and built examples of the same name from other families.
+func (p *candidatePool) candidates(in *isa.Instruction, m *merge.SyntaxMatch, famTargets []string) []merge.Candidate {
+	var out []merge.Candidate
+	seen := map[string]bool{}
+	push := func(c merge.Candidate) {
+		if !seen[c.Asm] {
+			seen[c.Asm] = true
+			out = append(out, c)
+		}
+	}
+	fam := map[string]bool{}
+	for _, t := range famTargets {
+		fam[t] = true
+	}
+	tests := p.tests[in.Name]
+	ownTest := func(t testExample) bool {
+		for cpu := range t.mcpus {
+			if fam[cpu] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range tests {
+		if ownTest(t) {
+			push(testCandidate(t, true))
+		}
+	}
+	if m != nil {
+		for _, row := range m.Rows[in.Name] {
+			if b, ok := p.builtAt[rowKey(row.Family, row.Line)]; ok {
+				push(builtCandidate(b, true))
+			}
+		}
+	}
+	for _, t := range tests {
+		if !ownTest(t) {
+			push(testCandidate(t, false))
+		}
+	}
+	for _, b := range p.built[in.Name] {
+		own := false
+		for _, a := range b.archs {
+			if a == in.Arch {
+				own = true
+			}
+		}
+		push(builtCandidate(b, own))
+	}
+	return out
+}
+
+// byName returns the candidates for a name LLVM documents for a family.
+func (p *candidatePool) byName(name, arch string, famTargets []string) []merge.Candidate {
+	return p.candidates(&isa.Instruction{Arch: arch, Name: name}, nil, famTargets)
+}
+
+func testCandidate(t testExample, own bool) merge.Candidate {
+	return merge.Candidate{Asm: t.asm, Own: own, Prov: t.prov,
+		Source: fmt.Sprintf("from LLVM's MC tests, %s:%d", filepath.Base(t.prov.File), t.prov.Line)}
+}
+
+func builtCandidate(b builtExample, own bool) merge.Candidate {
+	return merge.Candidate{Asm: b.asm, Own: own, Prov: b.prov,
+		Source: llvmdoc.ExampleProvenance + " (" + b.gfx + " page)"}
 }

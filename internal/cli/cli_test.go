@@ -447,3 +447,94 @@ func TestPTXCheck(t *testing.T) {
 		t.Errorf("file: exit %d: %s %s", code, out, errOut)
 	}
 }
+
+func TestConceptsAndPort(t *testing.T) {
+	needDB(t)
+	out, errOut, code := run(t, "concepts", "--json", "--db", testDB)
+	if code != 0 {
+		t.Fatalf("concepts: exit %d: %s", code, errOut)
+	}
+	var cat struct {
+		Concepts []struct {
+			ID        string
+			Relations []struct {
+				PTX, AMD, Relation string
+				Restrictions       []string
+			}
+			AMD []struct {
+				Mnemonic string
+				Families []string
+			}
+		}
+		NoCounterpart []struct{ Mnemonic, Reason string } `json:"no_counterpart"`
+	}
+	if err := json.Unmarshal([]byte(out), &cat); err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Concepts) < 120 {
+		t.Errorf("%d concepts, want at least 120", len(cat.Concepts))
+	}
+	rel := map[string]string{}
+	var nanRestriction bool
+	permFamilies := 0
+	for _, c := range cat.Concepts {
+		for _, r := range c.Relations {
+			rel[r.PTX+"->"+r.AMD] = r.Relation
+			if r.PTX == "max" && r.AMD == "v_max_f32" {
+				for _, x := range r.Restrictions {
+					if strings.Contains(x, "NaN") {
+						nanRestriction = true
+					}
+				}
+			}
+		}
+		for _, m := range c.AMD {
+			if m.Mnemonic == "v_perm_b32" {
+				permFamilies = len(m.Families)
+			}
+		}
+	}
+	for _, pair := range []string{"max->v_max_f32", "max->v_max_i32", "max->v_max_u32", "max->v_max_num_f32"} {
+		if rel[pair] != "equivalent with restrictions" {
+			t.Errorf("%s: relation %q", pair, rel[pair])
+		}
+	}
+	if !nanRestriction {
+		t.Error("max -> v_max_f32 does not name the NaN handling difference")
+	}
+	if rel["prmt->v_perm_b32"] == "" || permFamilies == 0 {
+		t.Errorf("prmt -> v_perm_b32: %q on %d families", rel["prmt->v_perm_b32"], permFamilies)
+	}
+
+	out, _, code = run(t, "port", "max.f32 d, a, b;", "--to", "rdna4", "--db", testDB)
+	if code != 0 || !strings.Contains(out, "v_max_num_f32") {
+		t.Errorf("port max.f32 to rdna4: exit %d\n%s", code, out)
+	}
+	// Every instruction of realistic kernels gets a counterpart or an
+	// explained gap.
+	kernels, _ := filepath.Glob("../concepts/testdata/kernels/*.ptx")
+	if len(kernels) < 3 {
+		t.Fatalf("kernels: %v", kernels)
+	}
+	for _, k := range kernels {
+		for _, arch := range []string{"cdna3", "rdna3"} {
+			out, errOut, code := run(t, "port", k, "--to", arch, "--json", "--db", testDB)
+			if code != 0 {
+				t.Fatalf("port %s: exit %d: %s", k, code, errOut)
+			}
+			var rep struct {
+				Summary struct{ Instructions, Ported, NoCounterpart, Gaps, Unknown int }
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			s := rep.Summary
+			if s.Instructions == 0 || s.Unknown != 0 || s.Ported+s.NoCounterpart+s.Gaps != s.Instructions {
+				t.Errorf("%s on %s: %+v", filepath.Base(k), arch, s)
+			}
+		}
+	}
+	if _, _, code := run(t, "port", "max.f32 d, a, b;", "--to", "rdna9", "--db", testDB); code != 2 {
+		t.Errorf("unknown --to: exit %d, want 2", code)
+	}
+}

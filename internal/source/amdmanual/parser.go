@@ -39,6 +39,7 @@ type parser struct {
 	sectionLine  int
 	cur          *entryBuilder
 	sectionEncs  map[string][]string // section title -> candidate encodings, for resolution
+	built        []builtEntry        // section entries with their builders, for recoverLostHeadings
 
 	fm *formatState
 }
@@ -89,6 +90,7 @@ func (p *parser) run() {
 	p.fm.flushTable(p)
 	p.fm.finish(p)
 	p.resolveEncodings()
+	p.recoverLostHeadings()
 }
 
 // findTitle returns the first non-notice, non-blank line, cleaned, without
@@ -203,9 +205,9 @@ func (p *parser) startEntry(name, num string, lineNo int) {
 		p.problem(lineNo, name, "instruction heading outside any instruction section; skipped")
 		return
 	}
-	p.cur = &entryBuilder{e: Entry{
+	p.cur = newEntryBuilder(Entry{
 		Name: name, Opcode: op, Section: p.section, Chapter: p.chap, Line: lineNo, Slot: p.slot,
-	}}
+	})
 }
 
 func (p *parser) finishEntry() {
@@ -213,9 +215,7 @@ func (p *parser) finishEntry() {
 		return
 	}
 	e := p.cur.finish()
-	if l := p.cur.lostHeading; l != 0 {
-		p.problem(l, e.Name, "paragraph starts mid-sentence after the pseudocode: if an instruction of this section has no entry of its own, its heading was probably lost in conversion here and its text merged into this entry")
-	}
+	p.built = append(p.built, builtEntry{index: len(p.guide.Instructions), b: p.cur})
 	p.cur = nil
 	p.guide.Instructions = append(p.guide.Instructions, e)
 }
@@ -334,7 +334,10 @@ func (p *parser) resolveEncodings() {
 
 func strconvQuote(s string) string { return strconv.Quote(s) }
 
-// entryBuilder collects the body of a new-style instruction entry.
+// entryBuilder collects the body of a new-style instruction entry. Besides
+// the text it keeps the raw lines and a list of events (paragraphs, code
+// blocks, headings) so that recover.go can cut an entry in two where a page
+// break swallowed the next instruction's heading, and re-read each part.
 type entryBuilder struct {
 	e       Entry
 	inNotes bool
@@ -345,7 +348,41 @@ type entryBuilder struct {
 	para    []string // current paragraph
 	pseudo  []string // finished code blocks
 
-	lostHeading int // line of a paragraph that suggests a swallowed heading
+	raw    []rawLine // every line given to add, in order
+	events []event
+	paraEv int // index in events of the current paragraph, -1 when none
+}
+
+// rawLine is one input line of an entry with its 1-based line number.
+type rawLine struct {
+	text string
+	no   int
+}
+
+// event kinds of an entry body
+const (
+	evPara    = iota // a paragraph (or table) of prose
+	evCode           // a fenced block or a one-line code span
+	evExpr           // an "Expression" label (CDNA 5 puts one before every pseudocode block)
+	evNotes          // a "Notes" heading
+	evHeading        // any other heading inside the entry
+)
+
+// event is one element of an entry body. at indexes raw (where the element
+// starts); text is the paragraph's full text, filled in when it ends.
+type event struct {
+	kind  int
+	at    int
+	notes bool // inside the Notes part of the entry
+	text  string
+}
+
+func newEntryBuilder(e Entry) *entryBuilder {
+	return &entryBuilder{e: e, paraEv: -1}
+}
+
+func (b *entryBuilder) event(kind int) {
+	b.events = append(b.events, event{kind: kind, at: len(b.raw) - 1, notes: b.inNotes})
 }
 
 func (b *entryBuilder) flushPara() {
@@ -354,14 +391,57 @@ func (b *entryBuilder) flushPara() {
 	}
 	text := strings.Join(b.para, "\n")
 	b.para = nil
+	list := &b.desc
 	if b.inNotes {
-		b.notes = append(b.notes, text)
-	} else {
-		b.desc = append(b.desc, text)
+		list = &b.notes
+	}
+	joined := false
+	if b.paraEv >= 0 {
+		b.events[b.paraEv].text = text
+		// A page break in the PDF splits a sentence into two paragraphs
+		// ("store the result" / "into a vector register."): join them again,
+		// but only when nothing (no code block, no heading) lies between.
+		prevIsPara := b.paraEv > 0 && b.events[b.paraEv-1].kind == evPara
+		if n := len(*list); n > 0 && prevIsPara && continuesSentence((*list)[n-1], text) {
+			(*list)[n-1] += " " + text
+			joined = true
+		}
+		b.paraEv = -1
+	}
+	if !joined {
+		*list = append(*list, text)
 	}
 }
 
+// continuesSentence reports whether next continues the sentence prev broke
+// off: prev does not end a sentence and next starts in lower case.
+func continuesSentence(prev, next string) bool {
+	prev = strings.TrimSpace(prev)
+	if prev == "" || next == "" {
+		return false
+	}
+	if endsSentence(prev) {
+		return false
+	}
+	c := next[0]
+	return c >= 'a' && c <= 'z'
+}
+
+// endsSentence reports whether s ends like a finished sentence or item.
+func endsSentence(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return true
+	}
+	switch s[len(s)-1] {
+	case '.', ':', '!', '?', ';', ')', '|':
+		return true
+	}
+	return false
+}
+
 func (b *entryBuilder) add(line string, lineNo int) {
+	b.raw = append(b.raw, rawLine{line, lineNo})
 	trimmed := strings.TrimSpace(line)
 	if b.fence {
 		if strings.HasPrefix(trimmed, "```") {
@@ -384,6 +464,7 @@ func (b *entryBuilder) add(line string, lineNo int) {
 	if strings.HasPrefix(trimmed, "```") {
 		b.flushPara()
 		b.fence = true
+		b.event(evCode)
 		return
 	}
 	if trimmed == "" {
@@ -397,14 +478,17 @@ func (b *entryBuilder) add(line string, lineNo int) {
 		b.flushPara()
 		if h == "Notes" || strings.HasPrefix(h, "Notes ") {
 			b.inNotes = true
+			b.event(evNotes)
 			if rest := strings.TrimSpace(strings.TrimPrefix(h, "Notes")); rest != "" {
 				b.para = append(b.para, rest)
 			}
 			return
 		}
 		if h == "Expression" { // CDNA 5 labels every pseudocode block so
+			b.event(evExpr)
 			return
 		}
+		b.event(evHeading)
 		b.para = append(b.para, h)
 		b.flushPara()
 		return
@@ -412,15 +496,13 @@ func (b *entryBuilder) add(line string, lineNo int) {
 	// A paragraph that is one inline code span is a one-line pseudocode.
 	if len(trimmed) > 2 && trimmed[0] == '`' && trimmed[len(trimmed)-1] == '`' && strings.Count(trimmed, "`") == 2 && !b.inNotes {
 		b.flushPara()
+		b.event(evCode)
 		b.pseudo = append(b.pseudo, trimmed[1:len(trimmed)-1])
 		return
 	}
-	if len(b.para) == 0 && len(b.pseudo) > 0 && !b.inNotes && b.lostHeading == 0 {
-		// A paragraph that starts mid-sentence after the code block usually
-		// means a page break swallowed the next instruction's heading.
-		if c := trimmed[0]; c >= 'a' && c <= 'z' {
-			b.lostHeading = lineNo
-		}
+	if len(b.para) == 0 {
+		b.event(evPara)
+		b.paraEv = len(b.events) - 1
 	}
 	b.para = append(b.para, Clean(trimmed))
 }

@@ -1,0 +1,335 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuisa/gpuisa/internal/build"
+	"github.com/gpuisa/gpuisa/internal/concepts"
+	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/merge"
+	"github.com/gpuisa/gpuisa/internal/store"
+)
+
+func init() { extraCommands = append(extraCommands, newConceptsCmd, newPortCmd) }
+
+// loadCatalogue reads the concept catalogue stored in the database and an
+// index of the database's instruction names.
+func loadCatalogue(ctx context.Context, db *store.DB) (*concepts.Catalogue, *merge.NameIndex, error) {
+	raw, err := db.Extra(ctx, build.ExtraConcepts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var text map[string]string
+	if err := json.Unmarshal(raw, &text); err != nil {
+		return nil, nil, fmt.Errorf("concept catalogue in database: %w", err)
+	}
+	files := map[string][]byte{}
+	for k, v := range text {
+		files[k] = []byte(v)
+	}
+	cat, err := concepts.LoadFiles(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	ix := merge.NewNameIndex(nil)
+	archs, err := db.Archs(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, a := range archs {
+		list, err := db.List(ctx, a.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, s := range list {
+			ix.Add(a.ID, s.Name)
+		}
+	}
+	return cat, ix, nil
+}
+
+// conceptJSON is the catalogue as `gpuisa concepts --json` prints it.
+type conceptJSON struct {
+	ID          string         `json:"id"`
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	PTX         []memberJSON   `json:"ptx"`
+	AMD         []memberJSON   `json:"amd"`
+	Relations   []relationJSON `json:"relations"`
+	File        string         `json:"file"`
+	Line        int            `json:"line"`
+}
+
+type memberJSON struct {
+	Mnemonic string   `json:"mnemonic"`
+	Variants []string `json:"variants,omitempty"`
+	Families []string `json:"families,omitempty"` // AMD: families the member exists in
+	Note     string   `json:"note,omitempty"`
+}
+
+type relationJSON struct {
+	PTX          string   `json:"ptx"`
+	AMD          string   `json:"amd"`
+	Relation     string   `json:"relation"`
+	Variants     []string `json:"variants,omitempty"`
+	Restrictions []string `json:"restrictions,omitempty"`
+	Sequence     []string `json:"sequence,omitempty"`
+}
+
+type noCounterpartJSON struct {
+	Mnemonic string `json:"mnemonic"`
+	Reason   string `json:"reason"`
+}
+
+// ConceptsJSON converts the catalogue for JSON output; AMD members list the
+// families that really have them.
+func conceptsJSON(cat *concepts.Catalogue, ix *merge.NameIndex) ([]conceptJSON, []noCounterpartJSON) {
+	var out []conceptJSON
+	for _, k := range cat.Concepts {
+		c := conceptJSON{ID: k.ID, Name: k.Name, Description: k.Description, File: k.Pos.File, Line: k.Pos.Line,
+			PTX: []memberJSON{}, AMD: []memberJSON{}, Relations: []relationJSON{}}
+		for _, m := range k.PTX {
+			c.PTX = append(c.PTX, memberJSON{Mnemonic: m.Mnemonic, Variants: m.Variants, Note: m.Note})
+		}
+		for _, m := range k.AMD {
+			fams := ix.AMDArchs(m.Mnemonic)
+			if len(m.Families) > 0 {
+				fams = m.Families
+			}
+			c.AMD = append(c.AMD, memberJSON{Mnemonic: m.Mnemonic, Families: fams, Note: m.Note})
+		}
+		for _, r := range k.Relations {
+			c.Relations = append(c.Relations, relationJSON{PTX: r.PTX, AMD: r.AMD, Relation: string(r.Kind),
+				Variants: r.Variants, Restrictions: r.Restrictions, Sequence: r.Sequence})
+		}
+		out = append(out, c)
+	}
+	var none []noCounterpartJSON
+	for _, n := range cat.NoCounterpart {
+		none = append(none, noCounterpartJSON{Mnemonic: n.Mnemonic, Reason: n.Reason})
+	}
+	return out, none
+}
+
+func newConceptsCmd(e *env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "concepts [ID] [--json]",
+		Short: "The cross-vendor concept catalogue (AMD <-> PTX)",
+		Long: `Concepts lists the catalogue that links PTX instructions to AMD instructions:
+per concept its members on each side and, per PTX–AMD pair, the relation (equivalent,
+equivalent with restrictions, partial, sequence) and the restrictions to watch. With an
+ID it prints one concept. "gpuisa concepts suggest" lists candidate members and the
+instructions no concept covers yet, for curators.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			cat, ix, err := loadCatalogue(cmd.Context(), db)
+			if err != nil {
+				return err
+			}
+			all, none := conceptsJSON(cat, ix)
+			if len(args) == 1 {
+				for _, c := range all {
+					if c.ID == args[0] {
+						if asJSON {
+							return e.writeJSON(c)
+						}
+						printConcept(e.stdout, c)
+						return nil
+					}
+				}
+				var ids []string
+				for _, c := range all {
+					ids = append(ids, c.ID)
+				}
+				return errs.NotFound(closest(args[0], ids), "no concept %q", args[0])
+			}
+			if asJSON {
+				return e.writeJSON(map[string]any{"concepts": all, "no_counterpart": none})
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tNAME\tPTX\tAMD")
+			for _, c := range all {
+				var p, a []string
+				for _, m := range c.PTX {
+					p = append(p, m.Mnemonic)
+				}
+				for _, m := range c.AMD {
+					a = append(a, m.Mnemonic)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.ID, c.Name, truncate(strings.Join(p, " "), 30), truncate(strings.Join(a, " "), 60))
+			}
+			tw.Flush()
+			fmt.Fprintf(e.stdout, "\n%d concepts; %d PTX mnemonics have no AMD counterpart (gpuisa concepts --json lists them with reasons)\n", len(all), len(none))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	suggest := &cobra.Command{
+		Use:   "suggest [--json]",
+		Short: "Propose concept members and list instructions in no concept",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			cat, ix, err := loadCatalogue(cmd.Context(), db)
+			if err != nil {
+				return err
+			}
+			s := concepts.Suggest(cat, ix, ix.AMDNames(), ix.PTXMnemonics())
+			if asJSON {
+				return e.writeJSON(s)
+			}
+			fmt.Fprintf(e.stdout, "Candidate members (%d):\n", len(s.Candidates))
+			for _, c := range s.Candidates {
+				fmt.Fprintf(e.stdout, "  %-28s + %-28s (like %s; %s)\n", c.ConceptID, c.Mnemonic, c.From, strings.Join(c.Archs, " "))
+			}
+			fmt.Fprintf(e.stdout, "\nPTX mnemonics in no concept (%d): %s\n", len(s.UncoveredPTX), strings.Join(s.UncoveredPTX, " "))
+			fmt.Fprintf(e.stdout, "AMD instructions in no concept: %d\n", len(s.UncoveredAMD))
+			for _, u := range s.UncoveredAMD {
+				fmt.Fprintf(e.stdout, "  %-36s %s\n", u.Mnemonic, strings.Join(u.Archs, " "))
+			}
+			return nil
+		},
+	}
+	suggest.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.AddCommand(suggest)
+	return cmd
+}
+
+func printConcept(w io.Writer, c conceptJSON) {
+	fmt.Fprintf(w, "%s (%s)\n%s\n\n", c.Name, c.ID, c.Description)
+	for _, r := range c.Relations {
+		fmt.Fprintf(w, "  %-20s %-30s %s\n", r.PTX, r.AMD, r.Relation)
+		for _, x := range r.Restrictions {
+			fmt.Fprintf(w, "      - %s\n", x)
+		}
+		for _, x := range r.Sequence {
+			fmt.Fprintf(w, "      | %s\n", x)
+		}
+	}
+	fmt.Fprintf(w, "\n(from %s:%d)\n", c.File, c.Line)
+}
+
+func closest(s string, ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if strings.Contains(id, s) || strings.Contains(s, id) {
+			out = append(out, id)
+		}
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+func newPortCmd(e *env) *cobra.Command {
+	var to string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "port 'PTX INSTRUCTION;' | FILE.ptx --to ARCH [--json]",
+		Short: "Name the AMD counterparts of PTX instructions",
+		Long: `Port looks up each PTX instruction in the concept catalogue and prints its AMD
+counterpart(s) on the target family with the relation and the restrictions to
+watch, or "no counterpart" with the reason. With a file it goes line by line and
+ends with a summary. Exit status 0, or 2 on unusable input.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			info, ok := isa.LookupArch(to)
+			if !ok || info.Vendor != isa.VendorAMD {
+				return errs.NotFound(closest(strings.ToLower(to), isa.AMDArchIDs()), "unknown AMD architecture %q for --to", to)
+			}
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			cat, ix, err := loadCatalogue(cmd.Context(), db)
+			if err != nil {
+				return err
+			}
+			var rep *concepts.PortReport
+			if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
+				rep, err = concepts.PortFile(cat, args[0], info.ID, ix)
+				if err != nil {
+					return errs.Invalid("%v", err)
+				}
+			} else {
+				res := concepts.Port(cat, args[0], info.ID, ix)
+				rep = &concepts.PortReport{Arch: info.ID, Results: []concepts.PortResult{res}}
+			}
+			if asJSON {
+				return e.writeJSON(rep)
+			}
+			for _, r := range rep.Results {
+				printPort(e.stdout, r, len(rep.Results) > 1)
+			}
+			if len(rep.Results) > 1 || rep.Summary.Instructions > 0 {
+				s := rep.Summary
+				fmt.Fprintf(e.stdout, "\n%d instructions for %s: %d with a counterpart, %d with no counterpart, %d gaps on this family, %d unknown\n",
+					s.Instructions, info.ID, s.Ported, s.NoCounterpart, s.Gaps, s.Unknown)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&to, "to", "", "target AMD family (cdna3, rdna3, gfx942, ...)")
+	cmd.MarkFlagRequired("to")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func printPort(w io.Writer, r concepts.PortResult, withLine bool) {
+	prefix := ""
+	if withLine {
+		prefix = fmt.Sprintf("%4d: ", r.Line)
+	}
+	fmt.Fprintf(w, "%s%s\n", prefix, r.Text)
+	pad := strings.Repeat(" ", len(prefix)+2)
+	switch {
+	case len(r.Counterparts) > 0:
+		for _, c := range r.Counterparts {
+			fmt.Fprintf(w, "%s-> %s  (%s; %s)\n", pad, c.AMD, c.Relation, c.ConceptName)
+			for _, x := range c.Restrictions {
+				fmt.Fprintf(w, "%s     watch: %s\n", pad, x)
+			}
+			for _, x := range c.Sequence {
+				fmt.Fprintf(w, "%s     | %s\n", pad, x)
+			}
+			if len(c.MissingOnArch) > 0 {
+				fmt.Fprintf(w, "%s     note: not on this family as named: %s\n", pad, strings.Join(c.MissingOnArch, ", "))
+			}
+		}
+	case r.NoCounterpart != "":
+		fmt.Fprintf(w, "%s-> no counterpart: %s\n", pad, r.NoCounterpart)
+	case r.Gap != "":
+		fmt.Fprintf(w, "%s-> no counterpart on this family: %s\n", pad, r.Gap)
+	default:
+		fmt.Fprintf(w, "%s-> unknown to the concept catalogue\n", pad)
+	}
+	for _, reg := range r.Registers {
+		for _, c := range reg.Counterparts {
+			fmt.Fprintf(w, "%s   %s -> %s (%s)\n", pad, reg.Name, c.AMD, c.Relation)
+		}
+		if reg.NoCounterpart != "" {
+			fmt.Fprintf(w, "%s   %s -> no counterpart: %s\n", pad, reg.Name, reg.NoCounterpart)
+		}
+	}
+}

@@ -1,0 +1,239 @@
+// Package quality is the data-quality report of a build: per AMD family,
+// how much of what AMD documents LLVM's syntax pages describe and llvm-mc
+// accepts, what matches nothing on either side, which instructions LLVM
+// rejects, and where llvm-mc's encodings disagree with AMD's identifiers.
+// The build stores it in the database (extra "quality"); `gpuisa quality`
+// prints it.
+package quality
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/merge"
+)
+
+// Key is the database extra the report is stored under.
+const Key = "quality"
+
+// ShareTarget is the share (in %) of a family's instructions that should
+// have an example llvm-mc accepted on one of the family's targets.
+const ShareTarget = 90.0
+
+// Report is the whole data-quality report.
+type Report struct {
+	// LLVMMC is llvm-mc's version line, "" when it did not run.
+	LLVMMC   string `json:"llvm_mc,omitempty"`
+	Verified bool   `json:"verified"`
+	// Notes say what was not done and why ("llvm-mc not found ...").
+	Notes []string `json:"notes,omitempty"`
+	// SyntaxDocs is where LLVM's syntax pages were read from.
+	SyntaxDocs string `json:"syntax_docs,omitempty"`
+	// Examples says where examples come from.
+	Examples string `json:"examples"`
+	// Targets are the gfx targets every example was assembled for.
+	Targets []string `json:"targets,omitempty"`
+	// UnknownTargets are gfx targets gpuisa lists but llvm-mc does not know.
+	UnknownTargets []string `json:"unknown_targets,omitempty"`
+	Run            RunStats `json:"run"`
+	Families       []Family `json:"families"`
+}
+
+// RunStats describes the llvm-mc run.
+type RunStats struct {
+	Lines     int `json:"lines"`     // distinct lines assembled per target
+	Processes int `json:"processes"` // llvm-mc processes started
+	Assembled int `json:"assembled"` // (line, target) pairs given to llvm-mc
+	CacheHits int `json:"cache_hits"`
+}
+
+// Family is the report for one AMD family.
+type Family struct {
+	Arch    string   `json:"arch"`
+	Name    string   `json:"name"`
+	Targets []string `json:"targets"` // the family's targets llvm-mc knows
+	Pages   []string `json:"pages"`   // LLVM syntax pages describing it
+
+	Instructions int     `json:"instructions"`
+	WithSyntax   int     `json:"with_syntax"`
+	WithExample  int     `json:"with_example"` // an example accepted on a family target
+	Share        float64 `json:"share"`        // WithExample / Instructions, %
+	MeetsTarget  bool    `json:"meets_target"` // Share >= ShareTarget
+	// Explanation says why the share is below target.
+	Explanation string `json:"explanation,omitempty"`
+
+	// UnmatchedAMD: AMD instructions no LLVM syntax row matches.
+	UnmatchedAMD []string `json:"unmatched_amd"`
+	// UnmatchedLLVM: names on LLVM's pages no AMD instruction matches.
+	UnmatchedLLVM []LLVMOnly `json:"unmatched_llvm"`
+	// Rejected: AMD documents them, llvm-mc rejects the name on every
+	// target of the family.
+	Rejected []Item `json:"rejected"`
+	// Unverified: no accepted example for other reasons.
+	Unverified    []Item               `json:"unverified"`
+	Compared      int                  `json:"compared"` // encodings compared with AMD's identifiers
+	Disagreements []merge.Disagreement `json:"disagreements"`
+	// DisagreementGroups summarise Disagreements by format and differing bits.
+	DisagreementGroups []Group `json:"disagreement_groups,omitempty"`
+}
+
+// LLVMOnly is a name LLVM documents for a family that AMD does not.
+type LLVMOnly struct {
+	Name string `json:"name"`
+	// Accepted is true when llvm-mc assembled an example of it on one of
+	// the family's targets.
+	Accepted bool `json:"accepted"`
+}
+
+// Item is one instruction with a reason.
+type Item struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// Group is a set of identifier disagreements of one format that differ in
+// the same bits.
+type Group struct {
+	Format string   `json:"format"`
+	Bits   string   `json:"bits"` // XOR of the two identifiers: "0x00800000"
+	Count  int      `json:"count"`
+	Names  []string `json:"names"`
+}
+
+// Input is what Compute needs.
+type Input struct {
+	Report  Report // the run-wide fields, filled by the caller
+	Archs   []isa.Architecture
+	Insts   []*isa.Instruction
+	Syntax  map[string]*merge.SyntaxMatch // by arch id
+	Results map[*isa.Instruction]merge.Result
+	// FamilyTargets are each family's targets llvm-mc knows.
+	FamilyTargets map[string][]string
+	// LLVMAccepted says, per family, which LLVM-only names llvm-mc
+	// accepted on a family target.
+	LLVMAccepted map[string]map[string]bool
+}
+
+// Compute builds the report: one Family per AMD family, in display order.
+func Compute(in Input) Report {
+	r := in.Report
+	r.Families = nil
+	byArch := map[string][]*isa.Instruction{}
+	for _, ins := range in.Insts {
+		if ins.Vendor == isa.VendorAMD {
+			byArch[ins.Arch] = append(byArch[ins.Arch], ins)
+		}
+	}
+	archs := append([]isa.Architecture(nil), in.Archs...)
+	sort.SliceStable(archs, func(i, j int) bool { return archs[i].Order < archs[j].Order })
+	for _, a := range archs {
+		if a.Vendor != isa.VendorAMD {
+			continue
+		}
+		insts := byArch[a.ID]
+		sort.Slice(insts, func(i, j int) bool { return insts[i].Name < insts[j].Name })
+		f := Family{Arch: a.ID, Name: a.Name, Targets: in.FamilyTargets[a.ID], Instructions: len(insts),
+			UnmatchedAMD: []string{}, UnmatchedLLVM: []LLVMOnly{}, Rejected: []Item{}, Unverified: []Item{},
+			Disagreements: []merge.Disagreement{}}
+		if m := in.Syntax[a.ID]; m != nil {
+			f.Pages = m.Pages
+			f.UnmatchedAMD = append(f.UnmatchedAMD, m.UnmatchedAMD...)
+			for _, n := range m.UnmatchedLLVM {
+				f.UnmatchedLLVM = append(f.UnmatchedLLVM, LLVMOnly{Name: n, Accepted: in.LLVMAccepted[a.ID][n]})
+			}
+		}
+		for _, ins := range insts {
+			if len(ins.Syntax) > 0 {
+				f.WithSyntax++
+			}
+			res := in.Results[ins]
+			f.Compared += res.Compared
+			switch {
+			case res.Verified:
+				f.WithExample++
+			case res.Rejected:
+				f.Rejected = append(f.Rejected, Item{Name: ins.Name, Reason: res.Reason})
+			default:
+				f.Unverified = append(f.Unverified, Item{Name: ins.Name, Reason: res.Reason})
+			}
+		}
+		f.Disagreements = append(f.Disagreements, merge.Disagreements(insts)...)
+		f.DisagreementGroups = groups(f.Disagreements)
+		if f.Instructions > 0 {
+			f.Share = 100 * float64(f.WithExample) / float64(f.Instructions)
+		}
+		f.MeetsTarget = f.Share >= ShareTarget
+		if !f.MeetsTarget {
+			f.Explanation = explain(f, r)
+		}
+		r.Families = append(r.Families, f)
+	}
+	return r
+}
+
+func groups(ds []merge.Disagreement) []Group {
+	idx := map[[2]string]int{}
+	var out []Group
+	for _, d := range ds {
+		var a, l uint64
+		fmt.Sscanf(d.AMD, "0x%x", &a)
+		fmt.Sscanf(d.LLVM, "0x%x", &l)
+		k := [2]string{d.Format, fmt.Sprintf("0x%08X", a^l)}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, Group{Format: k[0], Bits: k[1]})
+		}
+		out[i].Count++
+		out[i].Names = append(out[i].Names, d.Name)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Count > out[j].Count })
+	return out
+}
+
+// explain says, from the counts, why a family is below the share target.
+func explain(f Family, r Report) string {
+	if !r.Verified {
+		return "not verified: " + strings.Join(r.Notes, "; ")
+	}
+	if len(f.Targets) == 0 {
+		return "llvm-mc knows no gfx target of this family"
+	}
+	var parts []string
+	if len(f.Pages) == 0 {
+		parts = append(parts, "LLVM ships no syntax page for "+strings.Join(f.Targets, ", ")+
+			", so examples are only those built from other families' pages that llvm-mc accepts here")
+	}
+	reasons := map[string]int{}
+	for _, it := range f.Unverified {
+		reasons[reasonKind(it.Reason)]++
+	}
+	if n := len(f.Rejected); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d instructions are rejected by name on every target of the family", n))
+	}
+	keys := make([]string, 0, len(reasons))
+	for k := range reasons {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return reasons[keys[i]] > reasons[keys[j]] })
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", reasons[k], k))
+	}
+	return fmt.Sprintf("%.1f%% below the %.0f%% target: %s", f.Share, ShareTarget, strings.Join(parts, "; "))
+}
+
+// reasonKind shortens a per-instruction reason to its kind for counting.
+func reasonKind(reason string) string {
+	switch {
+	case strings.HasPrefix(reason, "no LLVM syntax"):
+		return "have no LLVM syntax row or test example anywhere, so nothing to assemble"
+	case strings.HasPrefix(reason, "llvm-mc knows the name"):
+		return "are known to llvm-mc by name but every built example was rejected (operands the builder gets wrong)"
+	case reason == "":
+		return "unexplained"
+	}
+	return reason
+}

@@ -1,0 +1,147 @@
+package quality
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteSummary writes the per-family table: instructions, syntax, verified
+// examples, share, unmatched both ways, rejections and disagreements.
+func WriteSummary(w io.Writer, r Report) error {
+	ew := &errWriter{w: w}
+	switch {
+	case r.Verified:
+		ew.printf("Verified with %s on %d gfx targets", r.LLVMMC, len(r.Targets))
+		if len(r.UnknownTargets) > 0 {
+			ew.printf(" (%s unknown to it)", strings.Join(r.UnknownTargets, ", "))
+		}
+		ew.printf(".\n")
+		ew.printf("%d distinct lines; %d llvm-mc processes, %d assembled, %d from the cache.\n",
+			r.Run.Lines, r.Run.Processes, r.Run.Assembled, r.Run.CacheHits)
+	default:
+		ew.printf("Not verified with llvm-mc.\n")
+	}
+	for _, n := range r.Notes {
+		ew.printf("Note: %s\n", n)
+	}
+	ew.printf("Examples: %s.\n\n", r.Examples)
+	if ew.err != nil {
+		return ew.err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "family\tinstructions\twith syntax\tverified example\tshare\tAMD only\tLLVM only\trejected\tdisagreements\t")
+	for _, f := range r.Families {
+		mark := ""
+		if !f.MeetsTarget {
+			mark = " *"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f%%%s\t%d\t%d\t%d\t%d\t\n", f.Arch, f.Instructions, f.WithSyntax,
+			f.WithExample, f.Share, mark, len(f.UnmatchedAMD), len(f.UnmatchedLLVM), len(f.Rejected), len(f.Disagreements))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, f := range r.Families {
+		if f.Explanation != "" {
+			ew.printf("* %s: %s\n", f.Arch, f.Explanation)
+		}
+	}
+	return ew.err
+}
+
+// WriteText writes the summary and then, per family, every list in full.
+func WriteText(w io.Writer, r Report) error {
+	if err := WriteSummary(w, r); err != nil {
+		return err
+	}
+	ew := &errWriter{w: w}
+	for _, f := range r.Families {
+		ew.printf("\n== %s (%s) — targets %s; LLVM pages %s\n", f.Name, f.Arch, orNone(strings.Join(f.Targets, " ")), orNone(strings.Join(f.Pages, " ")))
+		ew.printf("%d of %d instructions (%.1f%%) have an example llvm-mc accepted on a %s target; %d encodings compared with AMD's identifiers.\n",
+			f.WithExample, f.Instructions, f.Share, f.Name, f.Compared)
+		if len(f.DisagreementGroups) > 0 {
+			ew.printf("Identifier disagreements (llvm-mc vs AMD), by format and differing bits:\n")
+			for _, g := range f.DisagreementGroups {
+				ew.printf("  %s, bits %s: %d — %s\n", g.Format, g.Bits, g.Count, strings.Join(g.Names, " "))
+			}
+			for _, d := range f.Disagreements {
+				ew.printf("  %s: %s\n", d.Name, d.Note)
+			}
+		}
+		if len(f.Rejected) > 0 {
+			ew.printf("AMD documents, llvm-mc rejects on every %s target (%d):\n", f.Name, len(f.Rejected))
+			for _, it := range f.Rejected {
+				ew.printf("  %s: %s\n", it.Name, it.Reason)
+			}
+		}
+		if len(f.Unverified) > 0 {
+			ew.printf("No verified example (%d):\n", len(f.Unverified))
+			for _, it := range f.Unverified {
+				ew.printf("  %s: %s\n", it.Name, it.Reason)
+			}
+		}
+		if len(f.UnmatchedAMD) > 0 {
+			ew.printf("AMD instructions no LLVM syntax row matches (%d):\n%s\n", len(f.UnmatchedAMD), wrap(f.UnmatchedAMD))
+		}
+		if len(f.UnmatchedLLVM) > 0 {
+			var acc, rest []string
+			for _, n := range f.UnmatchedLLVM {
+				if n.Accepted {
+					acc = append(acc, n.Name)
+				} else {
+					rest = append(rest, n.Name)
+				}
+			}
+			ew.printf("LLVM documents, AMD does not (%d; %d of them accepted by llvm-mc on a %s target):\n", len(f.UnmatchedLLVM), len(acc), f.Name)
+			if len(acc) > 0 {
+				ew.printf(" accepted:\n%s\n", wrap(acc))
+			}
+			if len(rest) > 0 {
+				ew.printf(" not accepted (or not verified):\n%s\n", wrap(rest))
+			}
+		}
+	}
+	return ew.err
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// wrap lays names out in indented lines of about 100 columns.
+func wrap(names []string) string {
+	var b strings.Builder
+	col := 0
+	for _, n := range names {
+		if col > 0 && col+len(n)+1 > 100 {
+			b.WriteString("\n")
+			col = 0
+		}
+		if col == 0 {
+			b.WriteString("  ")
+			col = 2
+		} else {
+			b.WriteString(" ")
+			col++
+		}
+		b.WriteString(n)
+		col += len(n)
+	}
+	return b.String()
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
