@@ -12,7 +12,7 @@ import (
 // the porting helper. It implements concepts.Resolver.
 type NameIndex struct {
 	amd map[string]map[string]bool // mnemonic -> arch set (names and aliases)
-	ptx map[string]bool // true for instructions and special registers, false for directives
+	ptx map[string]bool            // true for instructions and special registers, false for directives
 }
 
 var _ concepts.Resolver = (*NameIndex)(nil)
