@@ -17,7 +17,8 @@ type ArchInfo struct {
 }
 
 // archTable lists every family gpuisa knows. The gfx lists follow LLVM's
-// processor table (llvm-mc -mcpu=help); gfx941 is gone from LLVM 22.
+// processor table (llvm-mc -mcpu=help); LLVM 22 dropped gfx940 and gfx941,
+// so CDNA 3 is gfx942 alone.
 var archTable = []ArchInfo{
 	{"rdna4", "RDNA 4", VendorAMD, KindNative, 1, []string{"gfx1200", "gfx1201"}},
 	{"rdna3.5", "RDNA 3.5", VendorAMD, KindNative, 2, []string{"gfx1150", "gfx1151", "gfx1152", "gfx1153"}},
@@ -26,7 +27,7 @@ var archTable = []ArchInfo{
 	{"rdna1", "RDNA 1", VendorAMD, KindNative, 5, []string{"gfx1010", "gfx1011", "gfx1012", "gfx1013"}},
 	{"cdna5", "CDNA 5", VendorAMD, KindNative, 6, []string{"gfx1250", "gfx1251"}},
 	{"cdna4", "CDNA 4", VendorAMD, KindNative, 7, []string{"gfx950"}},
-	{"cdna3", "CDNA 3", VendorAMD, KindNative, 8, []string{"gfx940", "gfx942"}},
+	{"cdna3", "CDNA 3", VendorAMD, KindNative, 8, []string{"gfx942"}},
 	{"cdna2", "CDNA 2", VendorAMD, KindNative, 9, []string{"gfx90a"}},
 	{"cdna1", "CDNA 1", VendorAMD, KindNative, 10, []string{"gfx908"}},
 	{"vega7", "Vega 7nm", VendorAMD, KindNative, 11, []string{"gfx906"}},
@@ -41,7 +42,7 @@ var AllGFXTargets = []string{
 	"gfx700", "gfx701", "gfx702", "gfx703", "gfx704", "gfx705",
 	"gfx801", "gfx802", "gfx803", "gfx805", "gfx810",
 	"gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a", "gfx90c",
-	"gfx940", "gfx942", "gfx950",
+	"gfx942", "gfx950",
 	"gfx1010", "gfx1011", "gfx1012", "gfx1013",
 	"gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036",
 	"gfx1100", "gfx1101", "gfx1102", "gfx1103",

@@ -284,6 +284,33 @@ func (s *DB) Instruction(ctx context.Context, arch, name string) (*isa.Instructi
 	return &in, nil
 }
 
+// Instructions loads every instruction document of a family (for the
+// decoder and encoder, which need all encodings at once).
+func (s *DB) Instructions(ctx context.Context, arch string) ([]*isa.Instruction, error) {
+	canon, err := s.resolveArch(arch)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT doc FROM instructions WHERE arch = ? ORDER BY name", canon)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*isa.Instruction
+	for rows.Next() {
+		var doc string
+		if err := rows.Scan(&doc); err != nil {
+			return nil, err
+		}
+		in := new(isa.Instruction)
+		if err := json.Unmarshal([]byte(doc), in); err != nil {
+			return nil, err
+		}
+		out = append(out, in)
+	}
+	return out, rows.Err()
+}
+
 // Search ranks matches for q. Name matches come first (exact, prefix, then
 // typos), then full-text matches over summaries, descriptions and semantics.
 func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.SearchHit, error) {

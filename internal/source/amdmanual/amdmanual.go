@@ -45,6 +45,10 @@ type Entry struct {
 	Notes           string
 	Line            int  // 1-based line where the fact starts
 	FromOpcodeTable bool // true when the fact comes from a microcode-format opcode table
+	// Repair says how the reader reconstructed this entry when the guide's
+	// conversion damaged it (a heading lost at a page break, text attributed
+	// by opcode order), for the page to show; "" for entries read as written.
+	Repair string
 }
 
 // Format is one microcode format (encoding) with its fields.

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuisa/gpuisa/internal/decode"
+	"github.com/gpuisa/gpuisa/internal/encode"
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+func init() { extraCommands = append(extraCommands, newDecodeCmd, newEncodeCmd) }
+
+// familyLoader reads one family's formats and instructions from the database.
+func (e *env) familyLoader(ctx context.Context) (decode.Loader, func(), error) {
+	db, err := e.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	load := func(arch string) (isa.Architecture, []isa.Instruction, error) {
+		a, err := db.Arch(ctx, arch)
+		if err != nil {
+			return isa.Architecture{}, nil, err
+		}
+		ptrs, err := db.Instructions(ctx, a.ID)
+		if err != nil {
+			return isa.Architecture{}, nil, err
+		}
+		out := make([]isa.Instruction, len(ptrs))
+		for i, p := range ptrs {
+			out[i] = *p
+		}
+		return a, out, nil
+	}
+	return load, func() { db.Close() }, nil
+}
+
+func newDecodeCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "decode --arch ARCH [--json] (HEXWORDS... | FILE)",
+		Short: "Disassemble AMD machine code",
+		Long: `Decode disassembles AMD GPU machine code with the bit layouts of the family's
+reference: hex words (0x160a04c1), llvm-mc byte lists ([0xc1,0x04,0x0a,0x16]), a file
+of either, raw binary, or an AMDGPU code object (ELF; its .text is decoded with symbol
+names). For each instruction it prints the mnemonic, the encoding, every field with its
+bits and value, and the operands in LLVM's syntax. Exit status: 0 when everything
+decoded, 1 when some bytes did not, 2 on unusable input.`,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := takeDBFlag(e, args)
+			if err != nil {
+				return err
+			}
+			load, closeDB, err := e.familyLoader(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer closeDB()
+			if code := decode.RunDecode(args, e.stdout, e.stderr, load); code != 0 {
+				return exitCode(code)
+			}
+			return nil
+		},
+	}
+}
+
+func newEncodeCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "encode --arch ARCH 'ASSEMBLY'",
+		Short: "Assemble one AMD instruction",
+		Long: `Encode assembles one instruction with the bit layouts of the family's reference
+and prints its bytes, as llvm-mc's -show-encoding would. VALU (VOP1, VOP2, VOP3, VOP3P,
+VOPC), SALU (SOP1, SOP2, SOPK, SOPC, SOPP) and SMEM encodings are supported; others say
+so. Exit status: 0 on success, 1 when the instruction cannot be encoded, 2 on unusable input.`,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := takeDBFlag(e, args)
+			if err != nil {
+				return err
+			}
+			load, closeDB, err := e.familyLoader(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer closeDB()
+			if code := encode.RunEncode(args, e.stdout, e.stderr, load); code != 0 {
+				return exitCode(code)
+			}
+			return nil
+		},
+	}
+}
