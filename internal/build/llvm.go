@@ -260,16 +260,38 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		return nil, err
 	}
 	rep.Run = quality.RunStats{Lines: len(inputs), Processes: vres.Processes, Assembled: vres.Assembled, CacheHits: vres.CacheHits}
-	targetIndex := map[string]int{}
-	for i, t := range vres.Targets {
-		targetIndex[t] = i
+	tIndex := targetIndex(vres.Targets)
+	first := func(asm string) ([]verify.Outcome, bool) {
+		if i, ok := lineIndex[asm]; ok {
+			return vres.Outcomes[i], true
+		}
+		return nil, false
+	}
+	// Second pass: instructions whose name llvm-mc knows on a family
+	// target but whose examples it all rejected (or that have none) try
+	// operand patterns of similar instructions, on the family's targets.
+	pending := make([]job2, len(jobs))
+	for i := range jobs {
+		jobs[i].v.Outcomes = first
+		pending[i] = job2{jobs[i].in, &jobs[i].v}
+	}
+	extra, stats, err := synthesize(ctx, pending, pool, len(vres.Targets), tIndex, llvmMC, cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	rep.Run.Lines += stats.Lines
+	rep.Run.Processes += stats.Processes
+	rep.Run.Assembled += stats.Assembled
+	rep.Run.CacheHits += stats.CacheHits
+	for i := range jobs {
+		jobs[i].v.Candidates = append(jobs[i].v.Candidates, extra[jobs[i].in]...)
 	}
 	outcomes := func(asm string) ([]verify.Outcome, bool) {
-		i, ok := lineIndex[asm]
-		if !ok {
-			return nil, false
+		if i, ok := lineIndex[asm]; ok {
+			return vres.Outcomes[i], true
 		}
-		return vres.Outcomes[i], true
+		row, ok := stats.rows[asm]
+		return row, ok
 	}
 
 	prog.Start("applying llvm-mc's verdicts", len(jobs))
@@ -301,7 +323,7 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 			hit := false
 			row, _ := outcomes(c.Asm)
 			for _, t := range famTargets[arch] {
-				if i, ok := targetIndex[t]; ok && i < len(row) && row[i].Supported {
+				if i, ok := tIndex[t]; ok && i < len(row) && row[i].Supported {
 					hit = true
 					break
 				}
@@ -382,6 +404,9 @@ type candidatePool struct {
 	built   map[string][]builtExample // name -> examples built from syntax rows
 	builtAt map[string]builtExample   // "GFX:line" of the row -> its example
 	tests   map[string][]testExample  // name -> MC test lines
+
+	shapeOnce sync.Once
+	shapeBy   map[string][]string // name prefix -> operand patterns, most common first
 }
 
 func rowKey(gfx string, line int) string { return fmt.Sprintf("%s:%d", gfx, line) }
@@ -537,4 +562,202 @@ func testCandidate(t testExample, own bool) merge.Candidate {
 func builtCandidate(b builtExample, own bool) merge.Candidate {
 	return merge.Candidate{Asm: b.asm, Own: own, Prov: b.prov,
 		Source: llvmdoc.ExampleProvenance + " (" + b.gfx + " page)"}
+}
+
+func targetIndex(targets []string) map[string]int {
+	idx := make(map[string]int, len(targets))
+	for i, t := range targets {
+		idx[t] = i
+	}
+	return idx
+}
+
+// job2 is an instruction with its verification input, for synthesize.
+type job2 struct {
+	in *isa.Instruction
+	v  *merge.Verification
+}
+
+// synthStats is what the second pass ran, with its verdicts: rows aligned
+// with the first pass's targets, filled for the families' targets only.
+type synthStats struct {
+	quality.RunStats
+	rows map[string][]verify.Outcome
+}
+
+// SynthesizedProvenance labels examples gpuisa made by trying the operands
+// of similar instructions; they are shown only when llvm-mc accepts them.
+const SynthesizedProvenance = "built by gpuisa from the operands of similar LLVM-documented instructions (no LLVM syntax row of its own accepted)"
+
+// maxShapes bounds the operand patterns tried per instruction.
+const maxShapes = 24
+
+// synthesize makes extra candidates for instructions that have no example
+// llvm-mc accepted on a family target although llvm-mc knows the name
+// there, and assembles them on the family's targets (one verify.Run per
+// set of family targets).
+func synthesize(ctx context.Context, jobs []job2, pool *candidatePool, nTargets int, tIndex map[string]int, llvmMC, cacheDir string) (map[*isa.Instruction][]merge.Candidate, synthStats, error) {
+	st := synthStats{rows: map[string][]verify.Outcome{}}
+	out := map[*isa.Instruction][]merge.Candidate{}
+	groups := map[string][]job2{} // family targets -> jobs
+	for _, j := range jobs {
+		if len(j.v.FamilyTargets) == 0 || accepted(j.v, tIndex) || !nameKnown(j.v, tIndex) {
+			continue
+		}
+		key := strings.Join(j.v.FamilyTargets, ",")
+		groups[key] = append(groups[key], j)
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		targets := strings.Split(key, ",")
+		var inputs []verify.Input
+		seen := map[string]bool{}
+		for _, j := range groups[key] {
+			for _, ops := range pool.shapes(j.in.Name) {
+				asm := j.in.Name
+				if ops != "" {
+					asm += " " + ops
+				}
+				c := merge.Candidate{Asm: asm, Source: SynthesizedProvenance, Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/build/llvm.go"}}
+				out[j.in] = append(out[j.in], c)
+				if !seen[asm] {
+					seen[asm] = true
+					inputs = append(inputs, verify.Input{Asm: asm})
+				}
+			}
+		}
+		r, err := verify.Run(ctx, inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
+		if err != nil {
+			return nil, st, err
+		}
+		st.Lines += len(inputs)
+		st.Processes += r.Processes
+		st.Assembled += r.Assembled
+		st.CacheHits += r.CacheHits
+		for i, in := range inputs {
+			full := st.rows[in.Asm]
+			if full == nil {
+				full = make([]verify.Outcome, nTargets)
+				st.rows[in.Asm] = full
+			}
+			for ti, t := range targets {
+				if k, ok := tIndex[t]; ok {
+					full[k] = r.Outcomes[i][ti]
+				}
+			}
+		}
+	}
+	return out, st, nil
+}
+
+// lineRow finds the first pass's verdicts on asm.
+func lineRow(v *merge.Verification, asm string) []verify.Outcome {
+	if v.Outcomes == nil {
+		return nil
+	}
+	row, _ := v.Outcomes(asm)
+	return row
+}
+
+// accepted reports whether a candidate was accepted on a family target.
+func accepted(v *merge.Verification, tIndex map[string]int) bool {
+	for _, c := range v.Candidates {
+		row := lineRow(v, c.Asm)
+		for _, t := range v.FamilyTargets {
+			if i, ok := tIndex[t]; ok && i < len(row) && row[i].Supported {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nameKnown reports whether llvm-mc knows the bare name on a family target.
+func nameKnown(v *merge.Verification, tIndex map[string]int) bool {
+	row := lineRow(v, v.Probe)
+	for _, t := range v.FamilyTargets {
+		if i, ok := tIndex[t]; ok && i < len(row) && !merge.NameRejected(row[i].Error) {
+			return true
+		}
+	}
+	return false
+}
+
+// genericShapes are operand patterns common across AMD encodings, tried
+// after the patterns of similar instructions.
+var genericShapes = []string{
+	"", "0", "s1", "s[2:3]", "s1, s2", "s1, s2, s3", "s[2:3], s[4:5]", "s[2:3], s[4:5], s[6:7]", "s[2:3], s[4:5], s1",
+	"v1", "v1, v2", "v1, v2, v3", "v1, v2, v3, v4", "v[2:3], v[4:5]", "v[2:3], v[4:5], v[6:7]",
+	"v[2:3], v[4:5], v[6:7], v[8:9]", "v1, v[2:3]", "v[2:3], v1", "v[2:3], v1, v2", "v1, v[2:3], v[4:5]",
+	"v1, v[2:3], off", "v[2:3], v1, off", "v[2:3], v[4:5], off", "v1, v2, s[2:3]", "v[2:3], off", "v1, off",
+}
+
+// shapes returns operand patterns to try for a name: those of built
+// examples whose names share the first two words (global_load_*), then
+// the first word (global_*), most common first, then genericShapes.
+func (p *candidatePool) shapes(name string) []string {
+	p.shapeOnce.Do(p.indexShapes)
+	var out []string
+	seen := map[string]bool{}
+	add := func(list []string) {
+		for _, s := range list {
+			if len(out) >= maxShapes {
+				return
+			}
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	words := strings.Split(name, "_")
+	if len(words) >= 2 {
+		add(p.shapeBy[words[0]+"_"+words[1]])
+	}
+	add(p.shapeBy[words[0]])
+	add(genericShapes)
+	return out
+}
+
+// indexShapes collects the operand patterns of every built example by the
+// first one and two words of its name, most common first.
+func (p *candidatePool) indexShapes() {
+	counts := map[string]map[string]int{}
+	for name, list := range p.built {
+		if strings.HasPrefix(name, "v_dual_") {
+			continue
+		}
+		words := strings.Split(name, "_")
+		keys := []string{words[0]}
+		if len(words) >= 2 {
+			keys = append(keys, words[0]+"_"+words[1])
+		}
+		for _, b := range list {
+			_, ops, _ := strings.Cut(b.asm, " ")
+			for _, k := range keys {
+				if counts[k] == nil {
+					counts[k] = map[string]int{}
+				}
+				counts[k][ops]++
+			}
+		}
+	}
+	p.shapeBy = map[string][]string{}
+	for k, m := range counts {
+		list := make([]string, 0, len(m))
+		for ops := range m {
+			list = append(list, ops)
+		}
+		sort.Slice(list, func(i, j int) bool {
+			if m[list[i]] != m[list[j]] {
+				return m[list[i]] > m[list[j]]
+			}
+			return list[i] < list[j]
+		})
+		p.shapeBy[k] = list
+	}
 }

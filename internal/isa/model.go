@@ -147,7 +147,10 @@ type Instruction struct {
 	PTXNotes   []string `json:"ptx_notes,omitempty"` // version/target notes kept as text
 
 	Conflicts []Conflict `json:"conflicts,omitempty"`
-	Sources   []Prov     `json:"sources"`
+	// Repairs say where gpuisa reconstructed text the PDF conversion damaged
+	// (a heading lost at a page break), so readers can weigh it.
+	Repairs []string `json:"repairs,omitempty"`
+	Sources []Prov   `json:"sources"`
 }
 
 // Alias is another name of the instruction.

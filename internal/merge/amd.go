@@ -92,6 +92,9 @@ func amdInstruction(arch isa.Architecture, name string, entries []amdmanual.Entr
 		if in.Section == "" && e.Section != "" {
 			in.Section = e.Section
 		}
+		if e.Repair != "" {
+			in.Repairs = append(in.Repairs, e.Repair)
+		}
 	}
 	if textFrom != nil {
 		in.Description = textFrom.Description

@@ -24,6 +24,13 @@ const (
 	FactAssemblerSupport = "assembler support"
 )
 
+// llvm-mc's messages for a name it does not accept on a target. An
+// "unsupported" target without a TargetResult had the first.
+const (
+	MsgNotSupported = "instruction not supported on this GPU"
+	MsgInvalid      = "invalid instruction"
+)
+
 // Target statuses beyond the two of the JSON contract ("supported",
 // "unsupported"); they only appear in TargetDetails, never in Targets.
 const (
@@ -343,15 +350,24 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 		switch {
 		case accepted != nil:
 			in.Targets[t] = "supported"
-			in.TargetDetails = append(in.TargetDetails, isa.TargetResult{
-				Target: t, Status: "supported", Encoding: FormatBytes(accepted.Encoding), Printed: accepted.Printed,
-			})
+			d := isa.TargetResult{Target: t, Status: "supported", Encoding: FormatBytes(accepted.Encoding)}
+			// What llvm-mc printed is kept where it names the instruction
+			// differently (the evidence for an alias); elsewhere it only
+			// repeats the example, and 47 targets of 14,000 instructions
+			// make the database twice as large.
 			if printed := StripLLVMSuffix(accepted.Mnemonic()); printed != "" && printed != in.Name && !strings.HasPrefix(in.Name, "v_dual_") {
 				aliasTargets[printed] = append(aliasTargets[printed], t)
+				d.Printed = accepted.Printed
 			}
+			in.TargetDetails = append(in.TargetDetails, d)
 		case NameRejected(p.Error):
 			in.Targets[t] = "unsupported"
-			in.TargetDetails = append(in.TargetDetails, isa.TargetResult{Target: t, Status: "unsupported", Message: p.Error})
+			// The two messages that reject a name are implied by
+			// "unsupported" and left out, which keeps the database at
+			// half the size; any other message is kept.
+			if p.Error != MsgNotSupported && p.Error != MsgInvalid {
+				in.TargetDetails = append(in.TargetDetails, isa.TargetResult{Target: t, Status: "unsupported", Message: p.Error})
+			}
 		case len(v.Candidates) == 0:
 			in.TargetDetails = append(in.TargetDetails, isa.TargetResult{Target: t, Status: StatusNotVerified,
 				Message: "llvm-mc knows the name here, but there is no example to assemble"})

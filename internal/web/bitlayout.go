@@ -2,6 +2,8 @@ package web
 
 import (
 	"fmt"
+	"html"
+	"html/template"
 	"sort"
 	"strconv"
 	"strings"
@@ -249,4 +251,41 @@ func sortedFields(fs []isa.Field) []isa.Field {
 	out := append([]isa.Field(nil), fs...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].MSB > out[j].MSB })
 	return out
+}
+
+// SVG writes the diagram as inline SVG. It is built here rather than in a
+// template because html/template's per-action escaping made diagrams most of
+// a page's render time; every text written is escaped with html.EscapeString.
+func (d diagram) SVG() template.HTML {
+	var b strings.Builder
+	fmt.Fprintf(&b, `<div class="bits bits-%d">`, d.BitsPerRow)
+	for _, row := range d.Rows {
+		first, last := row.Segments[0].MSB, row.Segments[len(row.Segments)-1].LSB
+		fmt.Fprintf(&b, "\n"+`<svg viewBox="0 0 %d %d" role="img" aria-label="%s, bits %d to %d" preserveAspectRatio="xMinYMin meet">`,
+			row.Width, row.Height, html.EscapeString(d.Label), first, last)
+		for _, t := range row.Ticks {
+			fmt.Fprintf(&b, `<text class="tick" x="%d" y="12" text-anchor="%s">%s</text>`, t.X, t.Anchor, html.EscapeString(t.Label))
+		}
+		for _, s := range row.Segments {
+			fmt.Fprintf(&b, `<rect class="f %s" x="%d" y="16" width="%d" height="64"/>`, s.Class, s.X, s.W)
+			name := html.EscapeString(s.Name)
+			switch {
+			case s.Name != "" && s.Vertical:
+				cy := 48
+				if s.Bits != "" {
+					cy = 37
+				}
+				fmt.Fprintf(&b, `<text class="fname" font-size="%d" text-anchor="middle" dominant-baseline="central" transform="rotate(-90 %d %d)" x="%d" y="%d">%s</text>`,
+					s.FontSize, s.TextX, cy, s.TextX, cy, name)
+			case s.Name != "":
+				fmt.Fprintf(&b, `<text class="fname" font-size="%d" text-anchor="middle" x="%d" y="42">%s</text>`, s.FontSize, s.TextX, name)
+			}
+			if s.Bits != "" {
+				fmt.Fprintf(&b, `<text class="fbits" text-anchor="middle" x="%d" y="72">%s</text>`, s.TextX, html.EscapeString(s.Bits))
+			}
+		}
+		b.WriteString("</svg>")
+	}
+	b.WriteString("</div>")
+	return template.HTML(b.String())
 }

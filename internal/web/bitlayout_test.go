@@ -130,3 +130,17 @@ func TestDiagramRejectsNonsenseWidths(t *testing.T) {
 		t.Errorf("rows %d", len(d.Rows))
 	}
 }
+
+func TestSVGEscapesNames(t *testing.T) {
+	enc := isa.Encoding{Name: `V<"&>`, Width: 32, Fields: []isa.Field{{Name: `A<b>&"`, MSB: 31, LSB: 0}}}
+	out := string(buildDiagram(enc, 32).SVG())
+	if strings.Contains(out, "<b>") || strings.Contains(out, `V<"`) {
+		t.Errorf("unescaped name in %s", out)
+	}
+	if !strings.Contains(out, "A&lt;b&gt;&amp;&#34;") {
+		t.Errorf("escaped name missing in %s", out)
+	}
+	if n := strings.Count(out, "<rect"); n != 1 {
+		t.Errorf("%d boxes, want 1", n)
+	}
+}

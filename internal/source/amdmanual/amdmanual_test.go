@@ -206,7 +206,7 @@ func TestMalformedInput(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"testdata/newstyle.md", "testdata/oldstyle.md"} {
+	for _, name := range []string{"testdata/newstyle.md", "testdata/oldstyle.md", "testdata/lostheadings.md", "testdata/lostheadings_plain.md"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

@@ -52,8 +52,12 @@ func TestRealGuidesSummary(t *testing.T) {
 		g := gs[fam]
 		names := map[string]bool{}
 		inTable, inSection := map[string]bool{}, map[string]bool{}
+		recovered := 0
 		for _, e := range g.Instructions {
 			names[e.Name] = true
+			if e.Repair != "" {
+				recovered++
+			}
 			if e.FromOpcodeTable {
 				inTable[e.Name] = true
 			} else {
@@ -74,6 +78,7 @@ func TestRealGuidesSummary(t *testing.T) {
 		sort.Strings(tableOnly)
 		sort.Strings(sectionOnly)
 		t.Logf("%s (%q): %d names, %d entries, %d formats, %d problems", fam, g.Title, len(names), len(g.Instructions), len(g.Formats), len(g.Problems))
+		t.Logf("%s: recovered %d entries whose heading was lost in conversion (attributed by opcode order)", fam, recovered)
 		t.Logf("%s: in an opcode table but without a description (%d): %s", fam, len(tableOnly), strings.Join(tableOnly, " "))
 		t.Logf("%s: described but in no opcode table (%d): %s", fam, len(sectionOnly), strings.Join(sectionOnly, " "))
 		for _, p := range g.Problems {
@@ -92,6 +97,52 @@ func TestRealGuidesSummary(t *testing.T) {
 			if e.Encoding == "" || e.Line <= 0 || !nameRE.MatchString(e.Name) {
 				t.Errorf("%s: malformed entry %+v", fam, e)
 				break
+			}
+		}
+	}
+}
+
+// TestRealGuidesLostHeadings checks the brief's example of a heading lost at
+// a page break (CDNA 5 S_BFE_I64) and that every recovered entry is sound.
+func TestRealGuidesLostHeadings(t *testing.T) {
+	gs := loadGuides(t)
+	g := gs["cdna5"]
+	var i64, u64 *Entry
+	for i, e := range g.Instructions {
+		if e.FromOpcodeTable {
+			continue
+		}
+		switch e.Name {
+		case "S_BFE_I64":
+			i64 = &g.Instructions[i]
+		case "S_BFE_U64":
+			u64 = &g.Instructions[i]
+		}
+	}
+	if i64 == nil || u64 == nil {
+		t.Fatalf("cdna5: S_BFE_I64 section entry %v, S_BFE_U64 %v", i64, u64)
+	}
+	if i64.Encoding != "SOP2" || i64.Opcode != 41 || !strings.Contains(i64.Pseudocode, "signext_from_bit") || i64.Repair == "" || !strings.HasPrefix(i64.Description, "…") {
+		t.Errorf("cdna5 S_BFE_I64 = %+v", *i64)
+	}
+	if u64.Opcode != 40 || strings.Contains(u64.Pseudocode, "signext_from_bit") || strings.Contains(u64.Description, "\n\n") || u64.Repair != "" {
+		t.Errorf("cdna5 S_BFE_U64 still holds S_BFE_I64's text: %+v", *u64)
+	}
+	for _, fam := range families {
+		g := gs[fam]
+		tables := map[string]int{} // factKey -> opcode from the opcode tables
+		for _, e := range g.Instructions {
+			if e.FromOpcodeTable {
+				tables[factKey(e)] = e.Opcode
+			}
+		}
+		for _, e := range g.Instructions {
+			if e.Repair == "" {
+				continue
+			}
+			op, ok := tables[factKey(e)]
+			if !ok || op != e.Opcode || e.Section == "" || e.Pseudocode == "" || e.FromOpcodeTable {
+				t.Errorf("%s: recovered entry not backed by its opcode table: %+v", fam, e)
 			}
 		}
 	}

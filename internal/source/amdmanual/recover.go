@@ -50,14 +50,16 @@ type builtEntry struct {
 //     further Notes heading.
 //   - second label (Expression layout): every "Expression" label after the
 //     first starts another instruction's pseudocode; its text starts right
-//     after the previous pseudocode block, unless a Notes heading lies in
-//     between (then where it starts is unknown, and it is reported).
+//     after the previous pseudocode block. When the previous entry's Notes
+//     lie in between, it starts at the last Notes paragraph before the label
+//     that opens like a description (opener); with none, where it starts
+//     cannot be told and the label is reported.
 //   - capitalised (other layouts): a paragraph starting with a capital right
 //     after a code block, outside Notes, with another code block later, in an
 //     entry without sub-headings (entries such as S_CLAUSE describe fields
 //     under headings, each with its own code span). Weak: used only when the
 //     opcode count matches, never reported on its own.
-func findBoundaries(evs []event, exprLayout bool) (bounds []boundary, unresolved []int) {
+func findBoundaries(evs []event, exprLayout bool, opener func(string) bool) (bounds []boundary, unresolved []int) {
 	codeAfter := func(i int) bool {
 		for _, e := range evs[i+1:] {
 			if e.kind == evCode {
@@ -130,15 +132,34 @@ func findBoundaries(evs []event, exprLayout bool) (bounds []boundary, unresolved
 					break
 				}
 			}
-			notes := false
-			for k := code + 1; k < x; k++ {
-				notes = notes || evs[k].kind == evNotes
-			}
-			if code < 0 || notes {
+			if code < 0 {
 				unresolved = append(unresolved, x)
 				continue
 			}
-			bounds = append(bounds, boundary{code + 1, true})
+			notes := -1
+			for k := code + 1; k < x; k++ {
+				if evs[k].kind == evNotes {
+					notes = k
+				}
+			}
+			if notes < 0 {
+				bounds = append(bounds, boundary{code + 1, true})
+				continue
+			}
+			// The lost text hides among the Notes paragraphs: it starts at
+			// the last one that opens like a description, if any.
+			start := -1
+			for k := x - 1; k > notes && evs[k].kind == evPara; k-- {
+				if opener(evs[k].text) {
+					start = k
+					break
+				}
+			}
+			if start < 0 {
+				unresolved = append(unresolved, x)
+				continue
+			}
+			bounds = append(bounds, boundary{start, true})
 		}
 	}
 	sort.Slice(bounds, func(i, j int) bool { return bounds[i].event < bounds[j].event })
@@ -155,13 +176,14 @@ func (p *parser) recoverLostHeadings() {
 			exprLayout = exprLayout || e.kind == evExpr
 		}
 	}
-	documented := map[string]bool{} // "NAME FORMAT" with a section entry
+	opener := descriptionOpeners(p.built)
+	documented := map[string]bool{} // factKey of every section entry
 	sectionFormats := map[string]map[string]bool{}
 	for _, e := range g.Instructions {
 		if e.FromOpcodeTable {
 			continue
 		}
-		documented[e.Name+" "+e.Encoding] = true
+		documented[factKey(e)] = true
 		if sectionFormats[e.Section] == nil {
 			sectionFormats[e.Section] = map[string]bool{}
 		}
@@ -185,7 +207,7 @@ func (p *parser) recoverLostHeadings() {
 	inserts := map[int][]Entry{} // after Instructions[index]
 	taken := map[string]bool{}
 	for _, be := range p.built {
-		bounds, unresolved := findBoundaries(be.b.events, exprLayout)
+		bounds, unresolved := findBoundaries(be.b.events, exprLayout, opener)
 		e := &g.Instructions[be.index]
 		for _, x := range unresolved {
 			line := be.b.raw[be.b.events[x].at].no
@@ -238,7 +260,7 @@ func (p *parser) recoverLostHeadings() {
 			}
 			rec.Repair = fmt.Sprintf("The heading of this instruction was lost in the conversion of the guide (at a page break); this text followed the entry of %s %d and was attributed to %s by opcode order (%s opcode table, between %d and %s).",
 				e.Name, e.Opcode, c.Name, c.Encoding, lo, opcodeBound(hi))
-			taken[c.Name+" "+c.Encoding] = true
+			taken[factKey(c)] = true
 			inserts[be.index] = append(inserts[be.index], rec)
 		}
 	}
@@ -265,7 +287,7 @@ func (p *parser) lostCandidates(e *Entry, lo, hi int, formats map[string]bool, d
 	seen := map[string]bool{}
 	var out []Entry
 	for _, t := range p.guide.Instructions {
-		key := t.Name + " " + t.Encoding
+		key := factKey(t)
 		if !t.FromOpcodeTable || !formats[t.Encoding] || t.Slot != e.Slot || documented[key] || taken[key] || seen[t.Name] {
 			continue
 		}
@@ -311,4 +333,50 @@ func opcodeBound(hi int) string {
 		return "the end of the section"
 	}
 	return fmt.Sprint(hi)
+}
+
+// factKey names an instruction in one format (and VOPD slot): "V_MAX_U32 VOP2 ".
+func factKey(e Entry) string { return e.Name + " " + e.Encoding + " " + e.Slot }
+
+// descriptionOpeners learns from the guide itself which first words open an
+// instruction description ("Multiply", "Set", "Calculate") rather than a
+// note ("Supports", "Input", "This"): a word opens at least three entries'
+// descriptions and starts Notes paragraphs less than a quarter as often.
+// (Notes swallowed lost descriptions, so a ratio rather than "never".)
+func descriptionOpeners(built []builtEntry) func(string) bool {
+	desc, notes := map[string]int{}, map[string]int{}
+	for _, be := range built {
+		first := true
+		for _, e := range be.b.events {
+			if e.kind != evPara {
+				continue
+			}
+			switch {
+			case e.notes:
+				notes[firstWord(e.text)]++
+			case first:
+				desc[firstWord(e.text)]++
+				first = false
+			}
+		}
+	}
+	return func(text string) bool {
+		w := firstWord(text)
+		return w != "" && desc[w] >= 3 && desc[w] > 4*notes[w]
+	}
+}
+
+// firstWord is the text's first word if it is made of letters and starts
+// with a capital, "" otherwise.
+func firstWord(text string) string {
+	w, _, _ := strings.Cut(text, " ")
+	if w == "" || w[0] < 'A' || w[0] > 'Z' {
+		return ""
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i] | 0x20; c < 'a' || c > 'z' {
+			return ""
+		}
+	}
+	return w
 }
