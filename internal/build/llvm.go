@@ -275,7 +275,10 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		jobs[i].v.Outcomes = first
 		pending[i] = job2{jobs[i].in, &jobs[i].v}
 	}
+	prog.Start("trying operand patterns where no example was accepted", 1)
 	extra, stats, err := synthesize(ctx, pending, pool, len(vres.Targets), tIndex, llvmMC, cacheDir)
+	prog.Advance(1)
+	prog.Done()
 	if err != nil {
 		return nil, err
 	}

@@ -289,7 +289,10 @@ func BenchmarkDecodeVsLLVM(b *testing.B) {
 	}
 	var txt strings.Builder
 	for i, c := range stream {
-		if i > 0 {
+		switch {
+		case i > 0 && i%8 == 0:
+			txt.WriteByte('\n')
+		case i > 0:
 			txt.WriteByte(',')
 		}
 		txt.WriteString("0x")

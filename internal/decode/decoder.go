@@ -130,7 +130,6 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			}
 			// The value's own length wins over a misprinted range; it is
 			// aligned at the field's most significant bit.
-			lsb := r.MSB - n + 1
 			for i, c := range v {
 				bit := uint(r.MSB - i)
 				mask |= 1 << bit
@@ -142,7 +141,6 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 					return nil, fmt.Errorf("decode: %s: fixed field %s %q is not binary", f.Name, fl.Name, fl.Fixed)
 				}
 			}
-			_ = lsb
 			fixed = true
 		}
 		if !fixed {
@@ -265,7 +263,8 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 	for i := range raw {
 		raw[i] = binary.LittleEndian.Uint32(code[offset+4*i:])
 	}
-	in := Inst{Offset: offset, Name: en.name, Mnemonic: en.name, Encoding: fm.Name, Opcode: en.enc.Opcode}
+	in := Inst{Offset: offset, Name: en.name, Mnemonic: en.name, Encoding: fm.Name, Opcode: en.enc.Opcode,
+		Fields: make([]FieldValue, 0, len(fm.Fields)), Operands: make([]string, 0, 4)}
 	for _, fl := range fm.Fields {
 		v := extractWords(raw, fl)
 		in.Fields = append(in.Fields, FieldValue{Name: fl.Name, MSB: fl.MSB, LSB: fl.LSB, Ranges: fl.Ranges, Value: v, Bits: binString(v, fl.Width())})
@@ -337,17 +336,21 @@ func binString(v uint64, n int) string {
 	if n <= 0 || n > 64 {
 		return ""
 	}
-	s := fmt.Sprintf("%0*b", n, v)
-	return s[len(s)-n:]
+	var buf [64]byte
+	for i := 0; i < n; i++ {
+		buf[n-1-i] = byte('0' + v>>uint(i)&1)
+	}
+	return string(buf[:n])
 }
 
 func hexList(b []byte) string {
-	var sb strings.Builder
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 5*len(b))
 	for i, c := range b {
 		if i > 0 {
-			sb.WriteByte(',')
+			out = append(out, ',')
 		}
-		fmt.Fprintf(&sb, "0x%02x", c)
+		out = append(out, '0', 'x', digits[c>>4], digits[c&15])
 	}
-	return sb.String()
+	return string(out)
 }

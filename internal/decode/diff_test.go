@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"math/rand"
 	"os"
 	"regexp"
@@ -236,12 +235,27 @@ func TestDifferentialLLVM(t *testing.T) {
 			for r, k := range st.byReason {
 				t.Logf("  tolerated %5d: %s", k, r)
 			}
+			// Guard against regressions on the encodings we render: VOP1/2/C,
+			// VOP3(B/SD), SOP*, SMEM (VOP3P and the memory formats are not
+			// held to it yet).
+			var ok, all int
+			for f, c := range st.byFormat {
+				switch kindOf(f) {
+				case kSOP1, kSOP2, kSOPC, kSOPK, kSOPP, kSMEM, kVOP1, kVOP2, kVOPC, kVOP3, kVOP3B:
+					ok += c[0]
+					all += c[1]
+				}
+			}
+			if r := float64(ok) / float64(max(all, 1)); r < 0.97 {
+				t.Errorf("%s: agreement on VALU/SALU/SMEM %.2f%% (%d/%d), below 97%%", arch, 100*r, ok, all)
+			} else {
+				t.Logf("%s: agreement on VALU/SALU/SMEM formats %.2f%% (%d/%d)", arch, 100*r, ok, all)
+			}
 			if os.Getenv("GPUISA_DIFF_VERBOSE") != "" {
 				for _, s := range st.samples {
 					t.Log(s)
 				}
 			}
-			_ = bits.OnesCount
 		})
 	}
 }

@@ -137,6 +137,9 @@ func TestRoundTripLLVM(t *testing.T) {
 			if total == 0 {
 				t.Fatal("no instructions to round-trip")
 			}
+			if float64(ok) < 0.97*float64(total) {
+				t.Errorf("round-trip agreement %d/%d below 97%%", ok, total)
+			}
 		})
 	}
 }

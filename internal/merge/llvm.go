@@ -1,10 +1,12 @@
 package merge
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -304,10 +306,28 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 		maxEx = 3
 	}
 	var res Result
-	if in.Targets == nil {
-		in.Targets = map[string]string{}
+	if in.Targets == nil || len(in.Targets) == 0 {
+		in.Targets = make(map[string]string, len(v.Targets))
 	}
-	in.TargetDetails = nil
+	in.TargetDetails = make([]isa.TargetResult, 0, len(v.Targets)+len(v.Unknown))
+	// Neighbouring targets mostly print and encode alike: remember the
+	// last answer instead of formatting it again.
+	var lastEnc []byte
+	var lastEncText, lastPrinted, lastBase string
+	encText := func(b []byte) string {
+		if lastEncText == "" || !bytes.Equal(b, lastEnc) {
+			lastEnc, lastEncText = b, FormatBytes(b)
+		}
+		return lastEncText
+	}
+	baseOf := func(printed string) string {
+		if printed != lastPrinted || lastBase == "" {
+			lastPrinted = printed
+			name, _, _ := strings.Cut(strings.TrimSpace(printed), " ")
+			lastBase = StripLLVMSuffix(name)
+		}
+		return lastBase
+	}
 	// Each candidate's verdicts, aligned with v.Targets.
 	rows := make([][]verify.Outcome, len(v.Candidates))
 	for i, c := range v.Candidates {
@@ -350,12 +370,12 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 		switch {
 		case accepted != nil:
 			in.Targets[t] = "supported"
-			d := isa.TargetResult{Target: t, Status: "supported", Encoding: FormatBytes(accepted.Encoding)}
+			d := isa.TargetResult{Target: t, Status: "supported", Encoding: encText(accepted.Encoding)}
 			// What llvm-mc printed is kept where it names the instruction
 			// differently (the evidence for an alias); elsewhere it only
 			// repeats the example, and 47 targets of 14,000 instructions
 			// make the database twice as large.
-			if printed := StripLLVMSuffix(accepted.Mnemonic()); printed != "" && printed != in.Name && !strings.HasPrefix(in.Name, "v_dual_") {
+			if printed := baseOf(accepted.Printed); printed != "" && printed != in.Name && !strings.HasPrefix(in.Name, "v_dual_") {
 				aliasTargets[printed] = append(aliasTargets[printed], t)
 				d.Printed = accepted.Printed
 			}
@@ -554,13 +574,20 @@ func IdentifierMask(f isa.Format) (mask uint32, ok bool) {
 		low := op & -op
 		mask |= ^claimed &^ (low - 1)
 	}
-	if f.IdentifierMask != "" {
-		var x uint64
-		if _, err := fmt.Sscanf(f.IdentifierMask, "0x%x", &x); err == nil {
-			mask |= uint32(x)
-		}
+	if x, ok := parseHex(f.IdentifierMask); ok {
+		mask |= uint32(x)
 	}
 	return mask, true
+}
+
+// parseHex reads "0x16000000".
+func parseHex(s string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(strings.ToLower(s), "0x")
+	if !ok || rest == "" {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(rest, 16, 64)
+	return v, err == nil
 }
 
 // fieldBits returns the bits of a field that lie in the first dword.
@@ -612,9 +639,13 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 		return 0, nil
 	}
 	w := binary.LittleEndian.Uint32(enc)
-	formats := map[string]isa.Format{}
-	for _, f := range arch.Formats {
-		formats[f.Name] = f
+	format := func(name string) (isa.Format, bool) {
+		for _, f := range arch.Formats {
+			if f.Name == name {
+				return f, true
+			}
+		}
+		return isa.Format{}, false
 	}
 	type cand struct {
 		enc  isa.Encoding
@@ -626,7 +657,7 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 		if e.Identifier == "" {
 			continue
 		}
-		f, ok := formats[e.Format]
+		f, ok := format(e.Format)
 		if !ok {
 			continue
 		}
@@ -634,8 +665,8 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 		if !ok || !fixedMatch(f, w) {
 			continue
 		}
-		var id uint64
-		if _, err := fmt.Sscanf(e.Identifier, "0x%x", &id); err != nil {
+		id, ok := parseHex(e.Identifier)
+		if !ok {
 			continue
 		}
 		if w&mask == uint32(id)&mask {

@@ -259,3 +259,23 @@ func TestNameRejected(t *testing.T) {
 		}
 	}
 }
+
+// Mnemonics come from upstream pages and encodings from llvm-mc: neither
+// may panic the cross-checks.
+func FuzzLLVMChecks(f *testing.F) {
+	f.Add("v_dual_a_x_b", []byte{0x01, 0x40, 0x8e, 0xd3}, "0x7E140000", "0111111")
+	f.Add("_e64_e32", []byte{}, "0x", "")
+	f.Add("v_dual__x_", []byte{0xff, 0xff, 0xff, 0xff, 0}, "zz", "2")
+	f.Fuzz(func(t *testing.T, mnemonic string, enc []byte, id, fixed string) {
+		for _, n := range LLVMBaseNames(mnemonic) {
+			if n == "" && mnemonic != "" {
+				t.Errorf("empty base name of %q", mnemonic)
+			}
+		}
+		a := vopArch()
+		a.Formats[0].Fields[3].Fixed = fixed
+		a.Formats[0].IdentifierMask = id
+		in := &isa.Instruction{Name: mnemonic, Encodings: []isa.Encoding{{Format: "VOPX", Identifier: id}, {Format: "VOPY", Identifier: id}}}
+		CheckIdentifier(a, in, enc, "gfx908", mnemonic)
+	})
+}

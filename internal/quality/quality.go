@@ -56,11 +56,14 @@ type Family struct {
 	Targets []string `json:"targets"` // the family's targets llvm-mc knows
 	Pages   []string `json:"pages"`   // LLVM syntax pages describing it
 
-	Instructions int     `json:"instructions"`
-	WithSyntax   int     `json:"with_syntax"`
-	WithExample  int     `json:"with_example"` // an example accepted on a family target
-	Share        float64 `json:"share"`        // WithExample / Instructions, %
-	MeetsTarget  bool    `json:"meets_target"` // Share >= ShareTarget
+	Instructions int `json:"instructions"`
+	WithSyntax   int `json:"with_syntax"`
+	WithExample  int `json:"with_example"` // an example accepted on a family target
+	// Synthesized counts the WithExample instructions whose only accepted
+	// examples gpuisa made from similar instructions' operands.
+	Synthesized int     `json:"synthesized"`
+	Share       float64 `json:"share"`        // WithExample / Instructions, %
+	MeetsTarget bool    `json:"meets_target"` // Share >= ShareTarget
 	// Explanation says why the share is below target.
 	Explanation string `json:"explanation,omitempty"`
 
@@ -97,7 +100,7 @@ type Item struct {
 // the same bits.
 type Group struct {
 	Format string   `json:"format"`
-	Bits   string   `json:"bits"` // XOR of the two identifiers: "0x00800000"
+	Bits   string   `json:"bits"` // XOR of the two identifiers ("0x00800000"), when all agree on it
 	Count  int      `json:"count"`
 	Names  []string `json:"names"`
 }
@@ -153,6 +156,9 @@ func Compute(in Input) Report {
 			switch {
 			case res.Verified:
 				f.WithExample++
+				if len(ins.Examples) > 0 && ins.Examples[0].Prov.Source == isa.SourceGPUISA {
+					f.Synthesized++
+				}
 			case res.Rejected:
 				f.Rejected = append(f.Rejected, Item{Name: ins.Name, Reason: res.Reason})
 			default:
@@ -174,21 +180,35 @@ func Compute(in Input) Report {
 }
 
 func groups(ds []merge.Disagreement) []Group {
-	idx := map[[2]string]int{}
+	idx := map[string]int{}
+	patterns := map[string]map[string]bool{}
 	var out []Group
 	for _, d := range ds {
 		var a, l uint64
 		fmt.Sscanf(d.AMD, "0x%x", &a)
 		fmt.Sscanf(d.LLVM, "0x%x", &l)
-		k := [2]string{d.Format, fmt.Sprintf("0x%08X", a^l)}
-		i, ok := idx[k]
+		i, ok := idx[d.Format]
 		if !ok {
 			i = len(out)
-			idx[k] = i
-			out = append(out, Group{Format: k[0], Bits: k[1]})
+			idx[d.Format] = i
+			out = append(out, Group{Format: d.Format})
+			patterns[d.Format] = map[string]bool{}
+		}
+		x := fmt.Sprintf("0x%08X", a^l)
+		if !patterns[d.Format][x] {
+			patterns[d.Format][x] = true
+			if out[i].Bits == "" {
+				out[i].Bits = x
+			}
 		}
 		out[i].Count++
 		out[i].Names = append(out[i].Names, d.Name)
+	}
+	for i := range out {
+		// Many patterns mean the opcode sits elsewhere, not a stray bit.
+		if n := len(patterns[out[i].Format]); n > 1 {
+			out[i].Bits = fmt.Sprintf("%d different patterns (the opcode bits themselves differ)", n)
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Count > out[j].Count })
 	return out

@@ -31,14 +31,14 @@ func WriteSummary(w io.Writer, r Report) error {
 		return ew.err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "family\tinstructions\twith syntax\tverified example\tshare\tAMD only\tLLVM only\trejected\tdisagreements\t")
+	fmt.Fprintln(tw, "family\tinstructions\twith syntax\tverified example\t(synthesized)\tshare\tAMD only\tLLVM only\trejected\tdisagreements\t")
 	for _, f := range r.Families {
 		mark := ""
 		if !f.MeetsTarget {
 			mark = " *"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f%%%s\t%d\t%d\t%d\t%d\t\n", f.Arch, f.Instructions, f.WithSyntax,
-			f.WithExample, f.Share, mark, len(f.UnmatchedAMD), len(f.UnmatchedLLVM), len(f.Rejected), len(f.Disagreements))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f%%%s\t%d\t%d\t%d\t%d\t\n", f.Arch, f.Instructions, f.WithSyntax,
+			f.WithExample, f.Synthesized, f.Share, mark, len(f.UnmatchedAMD), len(f.UnmatchedLLVM), len(f.Rejected), len(f.Disagreements))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -59,8 +59,8 @@ func WriteText(w io.Writer, r Report) error {
 	ew := &errWriter{w: w}
 	for _, f := range r.Families {
 		ew.printf("\n== %s (%s) — targets %s; LLVM pages %s\n", f.Name, f.Arch, orNone(strings.Join(f.Targets, " ")), orNone(strings.Join(f.Pages, " ")))
-		ew.printf("%d of %d instructions (%.1f%%) have an example llvm-mc accepted on a %s target; %d encodings compared with AMD's identifiers.\n",
-			f.WithExample, f.Instructions, f.Share, f.Name, f.Compared)
+		ew.printf("%d of %d instructions (%.1f%%) have an example llvm-mc accepted on a %s target (%d of them only with operands gpuisa synthesized); %d encodings compared with AMD's identifiers.\n",
+			f.WithExample, f.Instructions, f.Share, f.Name, f.Synthesized, f.Compared)
 		if len(f.DisagreementGroups) > 0 {
 			ew.printf("Identifier disagreements (llvm-mc vs AMD), by format and differing bits:\n")
 			for _, g := range f.DisagreementGroups {

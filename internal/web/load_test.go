@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/web/webfake"
 )
 
@@ -87,7 +88,9 @@ func BenchmarkAPIInstruction(b *testing.B) {
 
 // TestLoad runs 64 concurrent clients against a loopback server for
 // GPUISA_LOAD_SECONDS (default 30) per scenario and reports requests per
-// second and p50/p99 latency. It is opt-in: GPUISA_LOAD=1.
+// second and p50/p99 latency. It is opt-in: GPUISA_LOAD=1; GPUISA_LOAD_CACHE=off
+// measures with the answer cache off; GPUISA_DB=FILE loads a built database
+// instead of the fake.
 func TestLoad(t *testing.T) {
 	if os.Getenv("GPUISA_LOAD") != "1" {
 		t.Skip("load test is opt-in: set GPUISA_LOAD=1 (and optionally GPUISA_LOAD_SECONDS)")
@@ -96,7 +99,23 @@ func TestLoad(t *testing.T) {
 	if v := os.Getenv("GPUISA_LOAD_SECONDS"); v != "" {
 		fmt.Sscan(v, &seconds)
 	}
-	s := newTestServer(t)
+	opts := Options{}
+	if os.Getenv("GPUISA_LOAD_CACHE") == "off" {
+		opts.CacheBytes = -1 // measure rendering under load
+	}
+	var r store.Reader = webfake.New()
+	if path := os.Getenv("GPUISA_DB"); path != "" {
+		db, err := store.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		r = db
+	}
+	s, err := newServer(r, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(s) // binds 127.0.0.1 only
 	defer srv.Close()
 

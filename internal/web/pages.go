@@ -413,7 +413,14 @@ type targetRow struct {
 
 type conceptView struct {
 	isa.ConceptRef
-	Links []link
+	// Members groups the concept's instructions by name, each with links to
+	// the families that have it, so a PTX page lists v_max_f32 once.
+	Members []memberGroup
+}
+
+type memberGroup struct {
+	Name  string
+	Links []link // Text: family name
 }
 
 func (s *server) handleInstruction(w http.ResponseWriter, r *http.Request) {
@@ -455,8 +462,15 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 	v := instrView{In: in, Arch: a, ComparePath: "/compare/" + url.PathEscape(in.Name)}
 	for _, c := range in.Concepts {
 		cv := conceptView{ConceptRef: c}
+		index := map[string]int{}
 		for _, m := range c.Members {
-			cv.Links = append(cv.Links, link{Text: m.Name, URL: instrURL(m.Arch, m.Name), Note: archName(m.Arch)})
+			i, ok := index[m.Name]
+			if !ok {
+				i = len(cv.Members)
+				index[m.Name] = i
+				cv.Members = append(cv.Members, memberGroup{Name: m.Name})
+			}
+			cv.Members[i].Links = append(cv.Members[i].Links, link{Text: archName(m.Arch), URL: instrURL(m.Arch, m.Name)})
 		}
 		v.Concepts = append(v.Concepts, cv)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/web"
 	"github.com/gpuisa/gpuisa/internal/web/webfake"
 )
@@ -35,10 +36,15 @@ type browser struct {
 
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
+	return newBrowserOver(t, webfake.New())
+}
+
+func newBrowserOver(t *testing.T, r store.Reader) *browser {
+	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("browser tests need Debian's chromium at %s (apt-get install chromium): %v", chromiumPath, err)
 	}
-	h, err := web.New(webfake.New(), web.Options{})
+	h, err := web.New(r, web.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,8 +254,18 @@ func TestSwitchArchitectureAndOpenPTX(t *testing.T) {
 
 // TestScreenshots saves full-page screenshots of the main pages at 360 and
 // 1440 px, light and dark. Look at them: the test only checks they were made.
+// With GPUISA_DB set it shows that database instead of the fake.
 func TestScreenshots(t *testing.T) {
-	b := newBrowser(t)
+	var r store.Reader = webfake.New()
+	if path := os.Getenv("GPUISA_DB"); path != "" {
+		db, err := store.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		r = db
+	}
+	b := newBrowserOver(t, r)
 	dir := os.Getenv("GPUISA_SCREENSHOTS")
 	if dir == "" {
 		dir = t.TempDir()
@@ -287,7 +303,11 @@ func TestScreenshots(t *testing.T) {
 							return nil, err
 						}
 					}
-					return chromedp.Run(ctx, chromedp.FullScreenshot(100))
+					full, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+					if err != nil { // a page taller than chromium can capture: the first screen
+						return chromedp.Run(ctx, chromedp.CaptureScreenshot())
+					}
+					return full, nil
 				}()
 				if err != nil {
 					t.Fatalf("%s %d %s: %v", name, width, scheme, err)

@@ -1,0 +1,328 @@
+package build
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/merge"
+	"github.com/gpuisa/gpuisa/internal/quality"
+	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
+	"github.com/gpuisa/gpuisa/internal/verify"
+)
+
+// needLLVM skips, saying why, when llvm-mc or LLVM's syntax pages are
+// missing; the LLVM pass needs both to mean anything.
+func needLLVM(t testing.TB) {
+	t.Helper()
+	if _, err := verify.FindLLVMMC(); err != nil {
+		t.Skipf("llvm-mc not installed (apt-get install llvm-22): %v", err)
+	}
+	if llvmdoc.DocDir() == "" {
+		t.Skip("LLVM's AMDGPU syntax pages not installed (apt-get install llvm-22-doc): skipping")
+	}
+}
+
+// testCache keeps llvm-mc results between test runs on this machine (not
+// in the user's cache), so only the first run pays for the assembler.
+func testCache() string { return filepath.Join(os.TempDir(), "gpuisa-test-llvm-cache") }
+
+type llvmModel struct {
+	archs []isa.Architecture
+	insts []*isa.Instruction
+	res   *LLVMResult
+	err   error
+}
+
+var (
+	verifiedOnce  sync.Once
+	verifiedModel llvmModel
+)
+
+// verified returns the real AMD model after the LLVM pass, run once per
+// test binary.
+func verified(t *testing.T) llvmModel {
+	t.Helper()
+	src := upstreamDir(t)
+	needLLVM(t)
+	verifiedOnce.Do(func() {
+		m := &verifiedModel
+		m.archs, m.insts, _, m.err = LoadAMD(context.Background(), src, nil)
+		if m.err == nil {
+			m.res, m.err = ApplyLLVM(context.Background(), Options{CacheDir: testCache()}, m.archs, m.insts, nil)
+		}
+	})
+	if verifiedModel.err != nil {
+		t.Fatal(verifiedModel.err)
+	}
+	return verifiedModel
+}
+
+func find(insts []*isa.Instruction, arch, name string) *isa.Instruction {
+	for _, in := range insts {
+		if in.Arch == arch && in.Name == name {
+			return in
+		}
+	}
+	return nil
+}
+
+func TestVMaxF32Compatibility(t *testing.T) {
+	m := verified(t)
+	family := map[string]string{
+		"gfx908": "cdna1", "gfx90a": "cdna2", "gfx942": "cdna3", "gfx950": "cdna4",
+		"gfx1010": "rdna1", "gfx1030": "rdna2", "gfx1100": "rdna3", "gfx1150": "rdna3.5",
+	}
+	for target, arch := range family {
+		in := find(m.insts, arch, "v_max_f32")
+		if in == nil {
+			t.Errorf("%s has no v_max_f32", arch)
+			continue
+		}
+		// Every family's page shows the whole matrix.
+		for t2 := range family {
+			if in.Targets[t2] != "supported" {
+				t.Errorf("%s v_max_f32: %s is %q, want supported", arch, t2, in.Targets[t2])
+			}
+		}
+		if len(in.Examples) == 0 || in.Examples[0].Encoding == "" || in.Examples[0].Target != target {
+			t.Errorf("%s v_max_f32: examples %+v, want one verified on %s", arch, in.Examples, target)
+		}
+		if len(in.Syntax) == 0 {
+			t.Errorf("%s v_max_f32 has no LLVM syntax", arch)
+		}
+	}
+	in := find(m.insts, "cdna4", "v_max_f32")
+	if in.Targets["gfx1200"] != "supported" {
+		t.Errorf("cdna4 v_max_f32 on gfx1200: %q", in.Targets["gfx1200"])
+	}
+	var alias *isa.Alias
+	for i := range in.Aliases {
+		if in.Aliases[i].Name == "v_max_num_f32" && in.Aliases[i].Prov.Source == isa.SourceLLVMMC {
+			alias = &in.Aliases[i]
+		}
+	}
+	if alias == nil || !strings.Contains(alias.Note, "gfx1200") {
+		t.Errorf("cdna4 v_max_f32: no llvm-mc alias v_max_num_f32 on gfx1200: %+v", in.Aliases)
+	}
+	for _, d := range in.TargetDetails {
+		if d.Target == "gfx1200" && !strings.HasPrefix(d.Printed, "v_max_num_f32") {
+			t.Errorf("gfx1200 detail %+v should print v_max_num_f32", d)
+		}
+	}
+}
+
+func TestVMadMixF32Compatibility(t *testing.T) {
+	m := verified(t)
+	for _, arch := range []string{"vega", "cdna4"} {
+		in := find(m.insts, arch, "v_mad_mix_f32")
+		if in == nil {
+			t.Errorf("%s has no v_mad_mix_f32", arch)
+			continue
+		}
+		want := map[string]string{"gfx900": "supported", "gfx906": "unsupported", "gfx950": "unsupported"}
+		for target, status := range want {
+			if in.Targets[target] != status {
+				t.Errorf("%s v_mad_mix_f32 on %s: %q, want %q", arch, target, in.Targets[target], status)
+			}
+		}
+	}
+	// AMD's CDNA 4 guide documents it; llvm-mc rejects it on gfx950.
+	in := find(m.insts, "cdna4", "v_mad_mix_f32")
+	found := false
+	for _, c := range in.Conflicts {
+		if c.Fact == merge.FactAssemblerSupport && strings.Contains(c.Values[1].Value, "gfx950") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("cdna4 v_mad_mix_f32: no assembler-support conflict: %+v", in.Conflicts)
+	}
+	var fam *quality.Family
+	for i := range m.res.Report.Families {
+		if m.res.Report.Families[i].Arch == "cdna4" {
+			fam = &m.res.Report.Families[i]
+		}
+	}
+	listed := false
+	for _, it := range fam.Rejected {
+		listed = listed || it.Name == "v_mad_mix_f32"
+	}
+	if !listed {
+		t.Errorf("the quality report does not list v_mad_mix_f32 as rejected on cdna4: %+v", fam.Rejected)
+	}
+}
+
+// TestShareWithVerifiedExample reports, per family, the share of
+// instructions with an example llvm-mc accepted on one of the family's
+// targets; a family below the target must carry its explanation.
+func TestShareWithVerifiedExample(t *testing.T) {
+	m := verified(t)
+	rep := m.res.Report
+	if !rep.Verified || len(rep.Families) != len(isa.AMDArchIDs()) {
+		t.Fatalf("report: verified %v, %d families", rep.Verified, len(rep.Families))
+	}
+	for _, f := range rep.Families {
+		t.Logf("%-8s %4d/%4d = %5.1f%% (synthesized %d; AMD only %d, LLVM only %d, rejected %d, disagreements %d)",
+			f.Arch, f.WithExample, f.Instructions, f.Share, f.Synthesized, len(f.UnmatchedAMD), len(f.UnmatchedLLVM), len(f.Rejected), len(f.Disagreements))
+		if len(f.Targets) == 0 {
+			continue // LLVM does not support the family: nothing to ask of it
+		}
+		if f.Share < quality.ShareTarget {
+			if f.Explanation == "" {
+				t.Errorf("%s is below %.0f%% without an explanation", f.Arch, quality.ShareTarget)
+			}
+			t.Logf("%s below target: %s", f.Arch, f.Explanation)
+		}
+		if f.WithExample+len(f.Rejected)+len(f.Unverified) != f.Instructions {
+			t.Errorf("%s: counts do not add up: %+v", f.Arch, f)
+		}
+	}
+}
+
+// CDNA 1's guide leaves bit 23 out of VOP3P's ENCODING and OP fields; LLVM
+// sets it. The cross-check must report it.
+func TestCDNA1VOP3PIdentifierDisagreement(t *testing.T) {
+	m := verified(t)
+	for _, f := range m.res.Report.Families {
+		if f.Arch != "cdna1" {
+			continue
+		}
+		for _, g := range f.DisagreementGroups {
+			if g.Format == "VOP3P" && g.Bits == "0x00800000" && g.Count > 10 {
+				return
+			}
+		}
+		t.Fatalf("cdna1: no VOP3P bit-23 disagreement group: %+v", f.DisagreementGroups)
+	}
+	t.Fatal("no cdna1 family in the report")
+}
+
+// Examples quoted from an llvm-project checkout come first, with file and
+// line; the fixture is a made-up test file in LLVM's format.
+func TestExamplesFromMCTests(t *testing.T) {
+	src := upstreamDir(t)
+	needLLVM(t)
+	archs, insts, _, err := LoadAMD(context.Background(), src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, _ := filepath.Abs(filepath.Join("testdata", "llvm-project"))
+	if _, err := ApplyLLVM(context.Background(), Options{CacheDir: testCache(), LLVMProject: project}, archs, insts, nil); err != nil {
+		t.Fatal(err)
+	}
+	in := find(insts, "cdna1", "v_max_f32")
+	if len(in.Examples) == 0 {
+		t.Fatal("no examples")
+	}
+	ex := in.Examples[0]
+	if ex.Asm != "v_max_f32 v7, v3, v4" || ex.Source != "from LLVM's MC tests, gpuisa_fixture.s:4" ||
+		ex.Prov.Source != isa.SourceLLVMTest || ex.Prov.File != "llvm/test/MC/AMDGPU/gpuisa_fixture.s" ||
+		ex.Encoding != "0x03,0x09,0x0e,0x16" || ex.Target != "gfx908" {
+		t.Errorf("first example %+v", ex)
+	}
+	// A family whose targets the test file does not run still prefers its
+	// own syntax page's example.
+	if ex := find(insts, "rdna3", "v_max_f32").Examples[0]; ex.Prov.Source != isa.SourceLLVMDoc {
+		t.Errorf("rdna3 first example %+v", ex)
+	}
+}
+
+// Without verification, pages get examples built from the family's own
+// syntax marked "not yet verified", no target matrix, and one problem line.
+func TestNoVerify(t *testing.T) {
+	src := upstreamDir(t)
+	if llvmdoc.DocDir() == "" {
+		t.Skip("LLVM's AMDGPU syntax pages not installed (apt-get install llvm-22-doc): skipping")
+	}
+	archs, insts, _, err := LoadAMD(context.Background(), src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ApplyLLVM(context.Background(), Options{NoVerify: true}, archs, insts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) != 1 || !strings.Contains(res.Problems[0], "not verified") {
+		t.Errorf("problems %v", res.Problems)
+	}
+	in := find(insts, "rdna3", "v_max_f32")
+	if len(in.Targets) != 0 || len(in.TargetDetails) != 0 {
+		t.Errorf("targets %v", in.Targets)
+	}
+	if len(in.Examples) == 0 || !strings.HasSuffix(in.Examples[0].Source, "(not yet verified)") || in.Examples[0].Encoding != "" {
+		t.Errorf("examples %+v", in.Examples)
+	}
+	if len(in.Syntax) == 0 || in.Syntax[0].GFX != "GFX11" {
+		t.Errorf("syntax %+v", in.Syntax)
+	}
+	if res.Report.Verified || len(res.Report.Families) == 0 || res.Report.Families[0].Explanation == "" {
+		t.Errorf("report %+v", res.Report)
+	}
+}
+
+func TestLastElems(t *testing.T) {
+	for in, want := range map[string]string{
+		"/usr/share/doc/llvm-22-doc/html/AMDGPU/AMDGPUAsmGFX9.html": "html/AMDGPU/AMDGPUAsmGFX9.html",
+		"AMDGPUAsmGFX9.html": "AMDGPUAsmGFX9.html",
+	} {
+		if got := lastElems(in, 3); got != want {
+			t.Errorf("lastElems(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// benchmarkVerify runs the whole LLVM pass (syntax, examples, llvm-mc on
+// every target, verdicts) on the real model.
+func benchmarkVerify(b *testing.B, cache func() string) {
+	src := upstreamDir(b)
+	needLLVM(b)
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		archs, insts, _, err := LoadAMD(context.Background(), src, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dir := cache()
+		b.StartTimer()
+		res, err := ApplyLLVM(context.Background(), Options{CacheDir: dir}, archs, insts, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(res.Report.Run.Assembled), "assembled/op")
+		b.ReportMetric(float64(res.Report.Run.CacheHits), "cachehits/op")
+	}
+}
+
+// BenchmarkVerifyCold starts every iteration from an empty cache: every
+// line is assembled on every target. Run with -benchtime=1x.
+func BenchmarkVerifyCold(b *testing.B) {
+	benchmarkVerify(b, func() string {
+		dir, err := os.MkdirTemp("", "gpuisa-bench-cache")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { os.RemoveAll(dir) })
+		return dir
+	})
+}
+
+// BenchmarkVerifyWarm runs against a filled cache: no llvm-mc process.
+func BenchmarkVerifyWarm(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "cache")
+	src := upstreamDir(b)
+	needLLVM(b)
+	archs, insts, _, err := LoadAMD(context.Background(), src, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := ApplyLLVM(context.Background(), Options{CacheDir: dir}, archs, insts, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	benchmarkVerify(b, func() string { return dir })
+}

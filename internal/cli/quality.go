@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuisa/gpuisa/internal/quality"
+)
+
+func init() { extraCommands = append(extraCommands, newQualityCmd) }
+
+func newQualityCmd(e *env) *cobra.Command {
+	var asJSON, summary bool
+	cmd := &cobra.Command{
+		Use:   "quality [--json] [--summary]",
+		Short: "Print the data-quality report stored by the last build",
+		Long: `Quality prints the data-quality report the build stored in the database: per AMD
+family, how many instructions LLVM's syntax pages describe, how many have an example
+llvm-mc accepted on one of the family's targets (the share; the target is 90%), what
+matches nothing on either side (AMD only, LLVM only), what AMD documents that llvm-mc
+rejects on every target of the family, and every disagreement between llvm-mc's
+encodings and AMD's identifiers. --summary prints only the per-family table.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			raw, err := db.Extra(cmd.Context(), quality.Key)
+			if err != nil {
+				return err
+			}
+			var rep quality.Report
+			if err := json.Unmarshal(raw, &rep); err != nil {
+				return fmt.Errorf("quality report in %s: %w", e.dbPath, err)
+			}
+			switch {
+			case asJSON:
+				return e.writeJSON(rep)
+			case summary:
+				return quality.WriteSummary(e.stdout, rep)
+			}
+			return quality.WriteText(e.stdout, rep)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&summary, "summary", false, "print only the per-family table")
+	return cmd
+}

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuisa/gpuisa/internal/build"
+	"github.com/gpuisa/gpuisa/internal/quality"
+)
+
+func init() { extraCommands = append(extraCommands, newVerifyCmd) }
+
+func newVerifyCmd(e *env) *cobra.Command {
+	var opts build.Options
+	var quiet, full bool
+	cmd := &cobra.Command{
+		Use:   "verify [--sources DIR] [--cache DIR] [--llvm-doc DIR] [--llvm-project DIR]",
+		Short: "Assemble every example with llvm-mc on every gfx target and print a summary",
+		Long: `Verify reads the AMD sources and LLVM's syntax pages, builds an example for every AMD
+instruction (verbatim from LLVM's MC tests with --llvm-project, else from the documented
+syntax), assembles all of them with llvm-mc (one process per gfx target; results cached
+by llvm-mc version, target and line in --cache, default the user cache directory) and
+prints the per-family summary of the quality report. It does not write the database;
+gpuisa build runs the same verification.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var prog build.Progress
+			switch {
+			case quiet:
+			case isTerminal(e.stderr):
+				prog = &barProgress{w: e.stderr}
+			default:
+				prog = &build.LineProgress{W: e.stderr}
+			}
+			archs, insts, _, err := build.LoadAMD(cmd.Context(), opts.Sources, prog)
+			if err != nil {
+				return err
+			}
+			res, err := build.ApplyLLVM(cmd.Context(), opts, archs, insts, prog)
+			if err != nil {
+				return err
+			}
+			if !quiet {
+				for _, p := range res.Problems {
+					fmt.Fprintln(e.stderr, "note: "+p)
+				}
+			}
+			if full {
+				return quality.WriteText(e.stdout, res.Report)
+			}
+			return quality.WriteSummary(e.stdout, res.Report)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Sources, "sources", "", "upstream sources directory")
+	cmd.Flags().StringVar(&opts.CacheDir, "cache", "", "llvm-mc result cache (default: the user cache directory/gpuisa)")
+	cmd.Flags().StringVar(&opts.LLVMDocDir, "llvm-doc", "", "LLVM's html documentation folder (default: the llvm-NN-doc package's)")
+	cmd.Flags().StringVar(&opts.LLVMProject, "llvm-project", "", "an llvm-project checkout whose MC tests give verbatim examples")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print only the summary")
+	cmd.Flags().BoolVar(&full, "full", false, "print the whole quality report, not only the summary")
+	return cmd
+}

@@ -1,0 +1,151 @@
+package quality
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/merge"
+)
+
+// fixture is a made-up model: family "vega" with four instructions (two
+// verified, one rejected, one without syntax) and family "cdna5" with none
+// verified.
+func fixture() Input {
+	mk := func(arch, name string) *isa.Instruction {
+		return &isa.Instruction{Arch: arch, Name: name, Vendor: isa.VendorAMD}
+	}
+	a, b, c, d := mk("vega", "v_a"), mk("vega", "v_b"), mk("vega", "v_c"), mk("vega", "v_d")
+	a.Syntax = []isa.Syntax{{GFX: "GFX9"}}
+	b.Syntax = []isa.Syntax{{GFX: "GFX9"}}
+	c.Syntax = []isa.Syntax{{GFX: "GFX9"}}
+	b.Examples = []isa.Example{{Asm: "v_b v1", Prov: isa.Prov{Source: isa.SourceGPUISA}}}
+	a.Conflicts = []isa.Conflict{{Fact: merge.FactIdentifierPrefix + "VOP3P", Values: []isa.ConflictValue{
+		{Value: "0xD3800000"}, {Value: "0xD3000000"}}, Note: "made up"}}
+	b.Conflicts = []isa.Conflict{{Fact: merge.FactIdentifierPrefix + "VOP3P", Values: []isa.ConflictValue{
+		{Value: "0xD3810000"}, {Value: "0xD3010000"}}}}
+	e := mk("cdna5", "v_e")
+	ptx := &isa.Instruction{Arch: "ptx", Name: "add", Vendor: isa.VendorNVIDIA}
+	return Input{
+		Report: Report{Verified: true, LLVMMC: "LLVM 22", Examples: "built", Targets: []string{"gfx900", "gfx1250"}},
+		Archs: []isa.Architecture{
+			{ID: "cdna5", Name: "CDNA 5", Vendor: isa.VendorAMD, Order: 6},
+			{ID: "vega", Name: "Vega", Vendor: isa.VendorAMD, Order: 12},
+			{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20},
+		},
+		Insts: []*isa.Instruction{d, c, b, a, e, ptx},
+		Syntax: map[string]*merge.SyntaxMatch{
+			"vega": {Arch: "vega", Pages: []string{"GFX9"}, UnmatchedAMD: []string{"v_d"}, UnmatchedLLVM: []string{"v_llvm1", "v_llvm2"}},
+		},
+		Results: map[*isa.Instruction]merge.Result{
+			a: {Verified: true, Compared: 1}, b: {Verified: true, Compared: 1},
+			c: {Rejected: true, Reason: "llvm-mc rejects the name on gfx900: instruction not supported on this GPU"},
+			d: {Reason: "no LLVM syntax or test example for this name, so nothing to assemble"},
+			e: {Reason: "no LLVM syntax or test example for this name, so nothing to assemble"},
+		},
+		FamilyTargets: map[string][]string{"vega": {"gfx900"}, "cdna5": {"gfx1250"}},
+		LLVMAccepted:  map[string]map[string]bool{"vega": {"v_llvm2": true}},
+	}
+}
+
+func TestCompute(t *testing.T) {
+	r := Compute(fixture())
+	if len(r.Families) != 2 || r.Families[0].Arch != "cdna5" || r.Families[1].Arch != "vega" {
+		t.Fatalf("families %+v", r.Families)
+	}
+	v := r.Families[1]
+	if v.Instructions != 4 || v.WithSyntax != 3 || v.WithExample != 2 || v.Synthesized != 1 || v.Share != 50 || v.MeetsTarget {
+		t.Errorf("vega counts %+v", v)
+	}
+	if v.Compared != 2 || len(v.Rejected) != 1 || v.Rejected[0].Name != "v_c" || len(v.Unverified) != 1 || v.Unverified[0].Name != "v_d" {
+		t.Errorf("vega lists %+v", v)
+	}
+	if len(v.UnmatchedLLVM) != 2 || v.UnmatchedLLVM[0].Accepted || !v.UnmatchedLLVM[1].Accepted {
+		t.Errorf("LLVM only %+v", v.UnmatchedLLVM)
+	}
+	if len(v.Disagreements) != 2 || len(v.DisagreementGroups) != 1 || v.DisagreementGroups[0].Bits != "0x00800000" || v.DisagreementGroups[0].Count != 2 {
+		t.Errorf("disagreements %+v / %+v", v.Disagreements, v.DisagreementGroups)
+	}
+	if !strings.Contains(v.Explanation, "1 instructions are rejected") || !strings.Contains(v.Explanation, "1 have no LLVM syntax") {
+		t.Errorf("explanation %q", v.Explanation)
+	}
+	c5 := r.Families[0]
+	if c5.Share != 0 || !strings.Contains(c5.Explanation, "LLVM ships no syntax page for gfx1250") {
+		t.Errorf("cdna5 %+v", c5)
+	}
+	// The JSON form keeps empty lists as lists, for consumers.
+	raw, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte(`"unmatched_amd":[]`)) || !bytes.Contains(raw, []byte(`"share":50`)) {
+		t.Errorf("json %s", raw)
+	}
+}
+
+func TestGroupsWithVaryingBits(t *testing.T) {
+	g := groups([]merge.Disagreement{
+		{Format: "DS", AMD: "0xD8000000", LLVM: "0xD8040000"},
+		{Format: "DS", AMD: "0xD8020000", LLVM: "0xD8080000"},
+	})
+	if len(g) != 1 || g[0].Count != 2 || !strings.HasPrefix(g[0].Bits, "2 different patterns") {
+		t.Errorf("groups %+v", g)
+	}
+}
+
+func TestNotVerifiedExplanation(t *testing.T) {
+	in := fixture()
+	in.Report = Report{Notes: []string{"llvm-mc not found"}}
+	r := Compute(in)
+	if r.Families[1].Explanation != "not verified: llvm-mc not found" {
+		t.Errorf("explanation %q", r.Families[1].Explanation)
+	}
+}
+
+func TestRender(t *testing.T) {
+	r := Compute(fixture())
+	var sum, full bytes.Buffer
+	if err := WriteSummary(&sum, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Verified with LLVM 22 on 2 gfx targets.", "vega", "50.0% *", "* vega: 50.0% below the 90% target"} {
+		if !strings.Contains(sum.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum.String())
+		}
+	}
+	if err := WriteText(&full, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"== Vega (vega) — targets gfx900; LLVM pages GFX9",
+		"VOP3P, bits 0x00800000: 2 — v_a v_b",
+		"v_c: llvm-mc rejects the name on gfx900",
+		"AMD instructions no LLVM syntax row matches (1):\n  v_d",
+		" accepted:\n  v_llvm2",
+		"== CDNA 5 (cdna5) — targets gfx1250; LLVM pages none",
+	} {
+		if !strings.Contains(full.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, full.String())
+		}
+	}
+	// A failing writer's error comes back.
+	if err := WriteText(failWriter{}, r); err == nil {
+		t.Error("write error lost")
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errTest }
+
+var errTest = &json.UnsupportedValueError{Str: "test"}
+
+func TestWrap(t *testing.T) {
+	names := []string{strings.Repeat("a", 60), strings.Repeat("b", 60), "c"}
+	got := wrap(names)
+	if got != "  "+names[0]+"\n  "+names[1]+" c" {
+		t.Errorf("wrap %q", got)
+	}
+}
