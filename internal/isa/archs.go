@@ -87,9 +87,13 @@ func LookupArch(s string) (ArchInfo, bool) {
 	return ArchInfo{}, false
 }
 
+// archSeparators are dropped from user spellings; built once because
+// LookupArch runs on every request.
+var archSeparators = strings.NewReplacer(" ", "", "_", "", "-", "")
+
 func normalizeArch(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
-	s = strings.NewReplacer(" ", "", "_", "", "-", "").Replace(s)
+	s = archSeparators.Replace(s)
 	switch s {
 	case "rdna35":
 		return "rdna3.5"

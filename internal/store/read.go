@@ -375,6 +375,9 @@ func commonness(name string) float64 {
 func (s *DB) nameHits(arch, lower string) []isa.SearchHit {
 	var hits []isa.SearchHit
 	limit := fuzzy.MaxEdits(len(lower))
+	// The same mnemonic appears in up to twelve families: compute each
+	// name's edit distance once.
+	distances := map[string]int{}
 	for _, e := range s.entries {
 		if arch != "" && e.Arch != arch {
 			continue
@@ -391,7 +394,12 @@ func (s *DB) nameHits(arch, lower string) []isa.SearchHit {
 			score, why = 55-float64(len(e.lower)-len(lower))*0.3+commonness(e.lower), "name contains"
 		default:
 			if d := len(e.lower) - len(lower); d <= limit && -d <= limit && len(lower) >= 4 {
-				if dist := fuzzy.Distance(lower, e.lower); dist <= limit {
+				dist, ok := distances[e.lower]
+				if !ok {
+					dist = fuzzy.Distance(lower, e.lower)
+					distances[e.lower] = dist
+				}
+				if dist <= limit {
 					score, why = 70-float64(dist)*8+commonness(e.lower), "typo"
 				}
 			}

@@ -31,6 +31,12 @@ type Reader interface {
 	// Search ranks instructions: exact name, name prefix, typos, then full
 	// text over summaries, descriptions and semantics. arch "" searches all.
 	Search(ctx context.Context, q string, opts SearchOptions) ([]isa.SearchHit, error)
+	// Instructions returns every instruction document of a family (the
+	// decoder needs all encodings at once).
+	Instructions(ctx context.Context, arch string) ([]*isa.Instruction, error)
+	// Extra returns a named document the build stored beside the model
+	// ("concepts", "quality", "ptx_model"); errs.NotFound when absent.
+	Extra(ctx context.Context, key string) ([]byte, error)
 	// Close releases the database.
 	Close() error
 }

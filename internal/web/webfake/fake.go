@@ -20,6 +20,7 @@ type Store struct {
 	info   isa.BuildInfo
 	archs  []isa.Architecture
 	instrs map[string]map[string]*isa.Instruction // arch -> name -> instruction
+	extras map[string][]byte                      // named documents (SetExtra)
 }
 
 var _ store.Reader = (*Store)(nil)
@@ -288,4 +289,36 @@ func levenshtein(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// Instructions implements store.Reader: every sample instruction of a family,
+// sorted by name.
+func (s *Store) Instructions(ctx context.Context, arch string) ([]*isa.Instruction, error) {
+	a, err := s.Arch(ctx, arch)
+	if err != nil {
+		return nil, err
+	}
+	var out []*isa.Instruction
+	for _, in := range s.instrs[a.ID] {
+		out = append(out, in)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Extra implements store.Reader. The fake holds the documents set with
+// SetExtra.
+func (s *Store) Extra(ctx context.Context, key string) ([]byte, error) {
+	if v, ok := s.extras[key]; ok {
+		return v, nil
+	}
+	return nil, errs.NotFound(nil, "this database has no %s", key)
+}
+
+// SetExtra stores a named document for Extra.
+func (s *Store) SetExtra(key string, value []byte) {
+	if s.extras == nil {
+		s.extras = map[string][]byte{}
+	}
+	s.extras[key] = value
 }
