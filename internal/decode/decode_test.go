@@ -238,9 +238,9 @@ func FuzzDecode(f *testing.F) {
 		f.Fatal(err)
 	}
 	var real *Decoder
-	if src := decodetest.SourcesDir(); src != "" {
-		if ra, rins, err := decodetest.LoadManual(src, "rdna3"); err == nil {
-			real, _ = New(ra, rins)
+	if decodetest.SourcesDir() != "" {
+		if fam, err := decodetest.Load("rdna3"); err == nil {
+			real, _ = New(fam.Arch, fam.Instrs)
 		}
 	}
 	f.Add(words(0x160a04c1))

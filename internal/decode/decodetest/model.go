@@ -1,0 +1,106 @@
+// Package decodetest gives the decoder and encoder tests what they need from
+// outside the package: the project's real model of every AMD family (read
+// with the same pipeline as `gpuisa build`: internal/build's AMD readers,
+// merge and LLVM pass), and llvm-mc-22 as the oracle (llvm.go).
+//
+// The model is read from shared/upstream at test time only; nothing read
+// from it is stored in the repository.
+package decodetest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/build"
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// SourcesDir finds shared/upstream: $GPUISA_SOURCES, else ../shared/upstream
+// relative to the repository root found by walking up from the working
+// directory. It returns "" when absent.
+func SourcesDir() string {
+	if d := os.Getenv("GPUISA_SOURCES"); d != "" {
+		return d
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			cand := filepath.Join(d, "..", "shared", "upstream")
+			if _, err := os.Stat(filepath.Join(cand, "amd-isa-manuals")); err == nil {
+				return cand
+			}
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// Family is one AMD family of the model: what decode.New and encode.New take.
+type Family struct {
+	Arch   isa.Architecture
+	Instrs []isa.Instruction
+}
+
+var (
+	modelOnce sync.Once
+	model     map[string]Family
+	modelErr  error
+)
+
+// Model reads every AMD family once per test binary. With llvm-mc-22 on PATH
+// the LLVM pass verifies the examples (cached in the user cache directory,
+// like `gpuisa build`), so instructions carry Examples with encodings and
+// TargetDetails; without it they carry none. It returns an error when the
+// sources cannot be found or read.
+func Model() (map[string]Family, error) {
+	modelOnce.Do(func() {
+		src := SourcesDir()
+		if src == "" {
+			modelErr = fmt.Errorf("shared/upstream not found (set GPUISA_SOURCES)")
+			return
+		}
+		ctx := context.Background()
+		archs, insts, _, err := build.LoadAMD(ctx, src, nil)
+		if err != nil {
+			modelErr = fmt.Errorf("reading the AMD sources: %w", err)
+			return
+		}
+		if _, err := build.ApplyLLVM(ctx, build.Options{Sources: src, NoVerify: !HaveLLVM()}, archs, insts, nil); err != nil {
+			modelErr = fmt.Errorf("LLVM pass: %w", err)
+			return
+		}
+		model = map[string]Family{}
+		for _, a := range archs {
+			model[a.ID] = Family{Arch: a}
+		}
+		for _, in := range insts {
+			f, ok := model[in.Arch]
+			if !ok {
+				continue
+			}
+			f.Instrs = append(f.Instrs, *in)
+			model[in.Arch] = f
+		}
+	})
+	return model, modelErr
+}
+
+// Load returns one family of the model; a missing family is an error.
+func Load(arch string) (Family, error) {
+	m, err := Model()
+	if err != nil {
+		return Family{}, err
+	}
+	f, ok := m[arch]
+	if !ok {
+		return Family{}, fmt.Errorf("family %q is not in the model", arch)
+	}
+	return f, nil
+}
