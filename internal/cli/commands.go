@@ -16,6 +16,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/gpuisa/gpuisa/internal/build"
@@ -25,15 +26,39 @@ import (
 	"github.com/gpuisa/gpuisa/internal/web"
 )
 
+// buildFlags are the build options `build` and `serve` share.
+type buildFlags struct {
+	sources, llvmDoc, llvmProject, cache, concepts string
+	noVerify                                       bool
+}
+
+func (f *buildFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.sources, "sources", "", "upstream sources directory (default $GPUISA_SOURCES, else ../shared/upstream)")
+	fs.StringVar(&f.llvmDoc, "llvm-doc", "", "LLVM's AMDGPU syntax pages (default: the llvm-22-doc package's copy)")
+	fs.StringVar(&f.llvmProject, "llvm-project", "", "an llvm-project checkout: verbatim examples from llvm/test/MC/AMDGPU")
+	fs.StringVar(&f.cache, "cache", "", "llvm-mc result cache directory (default: the user cache directory)")
+	fs.StringVar(&f.concepts, "concepts", "", "concept catalogue directory to use instead of the built-in one")
+	fs.BoolVar(&f.noVerify, "no-verify", false, "do not run llvm-mc (pages then say \"not yet verified\")")
+}
+
+func (f *buildFlags) options(out string) build.Options {
+	return build.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
+		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify}
+}
+
 func newBuildCmd(e *env) *cobra.Command {
-	var sources, out string
+	var bf buildFlags
+	var out string
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "build [--sources DIR] [--out FILE]",
 		Short: "Build the database from the upstream sources",
 		Long: `Build reads the upstream sources — AMD's ISA guides (amd-isa-manuals/<family>/README.md),
-AMD's machine-readable ISA XML (amd-mrisa-xml/*.xml or the official .zip) and NVIDIA's
-PTX ISA documentation (ptx-isa-*/) — merges them and writes one SQLite database.
+AMD's machine-readable ISA XML (amd-mrisa-xml/*.xml or the official .zip), NVIDIA's
+PTX ISA documentation (ptx-isa-*/), LLVM's AMDGPU syntax pages (llvm-22-doc) and the
+concept catalogue — merges them, assembles an example of every AMD instruction with
+llvm-mc on every gfx target (results are cached, so a rebuild only runs what changed)
+and writes one SQLite database.
 
 Sources come from --sources, else $GPUISA_SOURCES, else ../shared/upstream. The
 database goes to --out, else --db, else $GPUISA_DB, else ./gpuisa.db. It is written to
@@ -45,17 +70,17 @@ could not be parsed.`,
 			if out == "" {
 				out = e.dbPath
 			}
-			_, err := runBuild(cmd.Context(), e, sources, out, quiet)
+			_, err := runBuild(cmd.Context(), e, bf.options(out), quiet)
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&sources, "sources", "", "upstream sources directory")
+	bf.register(cmd.Flags())
 	cmd.Flags().StringVar(&out, "out", "", "database file to write")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print only errors")
 	return cmd
 }
 
-func runBuild(ctx context.Context, e *env, sources, out string, quiet bool) (*build.Report, error) {
+func runBuild(ctx context.Context, e *env, opts build.Options, quiet bool) (*build.Report, error) {
 	var prog build.Progress
 	switch {
 	case quiet:
@@ -64,7 +89,9 @@ func runBuild(ctx context.Context, e *env, sources, out string, quiet bool) (*bu
 	default:
 		prog = &build.LineProgress{W: e.stderr}
 	}
-	rep, err := build.Run(ctx, build.Options{Sources: sources, Out: out, Progress: prog})
+	opts.Progress = prog
+	out := opts.Out
+	rep, err := build.Run(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +131,8 @@ func (p *barProgress) Done() {
 }
 
 func newServeCmd(e *env) *cobra.Command {
-	var addr, sources string
+	var addr string
+	var bf buildFlags
 	var rebuild bool
 	cmd := &cobra.Command{
 		Use:   "serve [--addr :8080] [--db FILE]",
@@ -117,7 +145,7 @@ stops cleanly on SIGINT/SIGTERM.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			if _, err := os.Stat(e.dbPath); rebuild || errors.Is(err, os.ErrNotExist) {
-				if _, err := runBuild(ctx, e, sources, e.dbPath, false); err != nil {
+				if _, err := runBuild(ctx, e, bf.options(e.dbPath), false); err != nil {
 					return err
 				}
 			}
@@ -150,7 +178,7 @@ stops cleanly on SIGINT/SIGTERM.`,
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", ":8080", "address to listen on")
-	cmd.Flags().StringVar(&sources, "sources", "", "upstream sources, for building a missing database")
+	bf.register(cmd.Flags())
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "rebuild the database before serving")
 	return cmd
 }

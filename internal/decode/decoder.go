@@ -68,11 +68,15 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("offset %d (0x%x): %s", e.Offset, e.Offset, e.Msg) }
 
-// Decoder decodes the machine code of one family.
+// Decoder decodes the machine code of one family. It is safe for concurrent
+// use once built.
 type Decoder struct {
 	arch   isa.Architecture
 	fam    *family
 	groups []*group
+	// byTop lists, for each value of bits [31:23] of the first dword, the
+	// groups whose fixed bits agree with it, most specific first.
+	byTop [512][]*group
 	// hasShort / hasVOP3 record, per mnemonic, whether the instruction has a
 	// 32-bit VOP1/VOP2/VOPC encoding and a 64-bit VOP3 one: LLVM then adds
 	// _e32 / _e64 to tell them apart.
@@ -91,8 +95,18 @@ type format struct {
 	isa.Format
 	kind     kind
 	op       *isa.Field
-	fields   map[string]isa.Field
+	opField  compiledField
+	cf       [numFields]compiledField
 	byOpcode map[int]*entry
+	byOp     []*entry // byOpcode as a slice indexed by opcode
+	words    int      // dwords in the fixed-width part
+}
+
+func (fm *format) lookup(op uint32) *entry {
+	if int(op) < len(fm.byOp) {
+		return fm.byOp[op]
+	}
+	return nil
 }
 
 type entry struct {
@@ -100,6 +114,13 @@ type entry struct {
 	instr *isa.Instruction
 	enc   isa.Encoding
 	sig   signature
+	// Precomputed per opcode so the hot path compares no strings.
+	mnemonic  string // as LLVM prints it in this format: "v_max_f32_e32"
+	shape     shape  // which operand layout the instruction follows
+	kconst    bool   // a VOP2 that always carries a literal (v_fmamk_f32)
+	dataRegs  int    // memory: registers of the data operand
+	memOps    memOps // memory: which operands LLVM prints
+	syntaxOps []string
 }
 
 // New builds a decoder for arch from its formats and instructions.
@@ -146,20 +167,18 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 		if !fixed {
 			continue // a second dword (DPP, SDWA) or a layout without its own identity
 		}
-		fm := &format{Format: f, kind: kindOf(f.Name), fields: map[string]isa.Field{}, byOpcode: map[int]*entry{}}
+		fm := &format{Format: f, kind: kindOf(f.Name), byOpcode: map[int]*entry{}}
 		for i := range f.Fields {
-			fl := f.Fields[i]
-			up := strings.ToUpper(fl.Name)
-			if _, dup := fm.fields[up]; !dup {
-				fm.fields[up] = fl
-			}
-			if up == "OP" && fm.op == nil {
+			if strings.EqualFold(f.Fields[i].Name, "OP") && fm.op == nil {
 				fm.op = &f.Fields[i]
+				fm.opField = compileField(f.Fields[i])
 			}
 		}
+		fm.cf = compileFields(f.Fields, fm.kind)
 		if f.Width == 0 {
 			fm.Width = 32
 		}
+		fm.words = max(1, min(3, (fm.Width+31)/32))
 		formats[f.Name] = fm
 		key := [2]uint32{uint32(mask), uint32(value)}
 		g := byKey[key]
@@ -177,6 +196,14 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 	sort.SliceStable(d.groups, func(i, j int) bool {
 		return bits.OnesCount32(d.groups[i].mask) > bits.OnesCount32(d.groups[j].mask)
 	})
+	for top := range d.byTop {
+		w := uint32(top) << 23
+		for _, g := range d.groups {
+			if w&g.mask&0xff800000 == g.value&0xff800000 {
+				d.byTop[top] = append(d.byTop[top], g)
+			}
+		}
+	}
 	for i := range instrs {
 		in := &instrs[i]
 		for _, e := range in.Encodings {
@@ -191,7 +218,7 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 				d.hasVOP3[in.Name] = true
 			}
 			fm := formats[fname]
-			if fm == nil {
+			if fm == nil || e.Opcode < 0 {
 				continue
 			}
 			if _, taken := fm.byOpcode[e.Opcode]; taken {
@@ -202,8 +229,17 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 	}
 	for _, g := range d.groups {
 		for _, fm := range g.formats {
-			for _, en := range fm.byOpcode {
+			maxOp := -1
+			for op, en := range fm.byOpcode {
 				en.sig = d.signatureOf(fm, en)
+				d.prepare(fm, en)
+				maxOp = max(maxOp, op)
+			}
+			if maxOp >= 0 && maxOp < 1<<16 {
+				fm.byOp = make([]*entry, maxOp+1)
+				for op, en := range fm.byOpcode {
+					fm.byOp[op] = en
+				}
 			}
 		}
 	}
@@ -214,70 +250,112 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 func (d *Decoder) Arch() isa.Architecture { return d.arch }
 
 // Decode decodes the instruction at code[offset:]. n is its length in bytes.
+// The Inst has every field of the format with its bits (for bit diagrams);
+// AppendText is the allocation-free way to get only the text.
 func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
-	if offset < 0 || offset >= len(code) {
-		return Inst{}, 0, &Error{offset, "offset outside the input"}
-	}
-	if len(code)-offset < 4 {
-		return Inst{}, 0, &Error{offset, fmt.Sprintf("truncated: %d byte(s) left, an instruction is at least 4", len(code)-offset)}
-	}
-	w0 := binary.LittleEndian.Uint32(code[offset:])
-	var g *group
-	for _, cand := range d.groups {
-		if w0&cand.mask == cand.value {
-			g = cand
-			break
-		}
-	}
-	if g == nil {
-		return Inst{}, 0, &Error{offset, fmt.Sprintf("0x%08x matches no encoding of %s", w0, d.arch.ID)}
-	}
-	// Read up to the widest format of the group to find the opcode.
-	fm := g.formats[0]
-	var en *entry
-	for _, cand := range g.formats {
-		if cand.op == nil {
-			continue
-		}
-		op := extract(uint64(w0), *cand.op)
-		if e := cand.byOpcode[int(op)]; e != nil {
-			fm, en = cand, e
-			break
-		}
-	}
-	names := make([]string, len(g.formats))
-	for i, f := range g.formats {
-		names[i] = f.Name
-	}
-	if en == nil {
-		if fm.op == nil {
-			return Inst{}, 0, &Error{offset, fmt.Sprintf("0x%08x is a %s instruction; %s is not supported yet", w0, fm.Name, fm.Name)}
-		}
-		return Inst{}, 0, &Error{offset, fmt.Sprintf("0x%08x: %s has no instruction with opcode %d", w0, strings.Join(names, "/"), extract(uint64(w0), *fm.op))}
-	}
-	width := fm.Width / 8
-	if len(code)-offset < width {
-		return Inst{}, 0, &Error{offset, fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width, len(code)-offset)}
-	}
-	raw := make([]uint32, width/4)
-	for i := range raw {
-		raw[i] = binary.LittleEndian.Uint32(code[offset+4*i:])
-	}
-	in := Inst{Offset: offset, Name: en.name, Mnemonic: en.name, Encoding: fm.Name, Opcode: en.enc.Opcode,
-		Fields: make([]FieldValue, 0, len(fm.Fields)), Operands: make([]string, 0, 4)}
-	for _, fl := range fm.Fields {
-		v := extractWords(raw, fl)
-		in.Fields = append(in.Fields, FieldValue{Name: fl.Name, MSB: fl.MSB, LSB: fl.LSB, Ranges: fl.Ranges, Value: v, Bits: binString(v, fl.Width())})
-	}
-	r := renderer{d: d, fm: fm, en: en, raw: raw, in: &in}
-	extra, err := r.render(code, offset+width)
+	var r renderer
+	var buf [128]byte
+	r.buf = buf[:0]
+	n, err := d.decode(&r, code, offset)
 	if err != nil {
-		return Inst{}, 0, &Error{offset, err.Error()}
+		return Inst{}, 0, err
 	}
-	n := width + extra
+	in := Inst{Offset: offset, Name: r.en.name, Mnemonic: string(r.buf[:r.mnEnd]), Encoding: r.fm.Name,
+		Opcode: r.en.enc.Opcode, Extra: r.extra, Partial: r.partial}
+	in.Fields = r.fieldValues()
+	for _, sp := range r.spans[:r.nspans] {
+		txt := string(r.buf[sp.start:sp.end])
+		if sp.mod {
+			in.Modifiers = append(in.Modifiers, txt)
+		} else {
+			in.Operands = append(in.Operands, txt)
+		}
+	}
+	if in.Operands == nil {
+		in.Operands = []string{}
+	}
 	in.Bytes = append([]byte(nil), code[offset:offset+n]...)
 	in.Hex = hexList(in.Bytes)
 	return in, n, nil
+}
+
+// AppendText decodes the instruction at code[offset:] and appends its text
+// in LLVM syntax (what Inst.Text returns) to dst. It allocates nothing when
+// dst has room and the word decodes; n is the instruction's length in bytes.
+func (d *Decoder) AppendText(dst []byte, code []byte, offset int) ([]byte, int, error) {
+	var r renderer
+	r.buf = dst
+	base := len(dst)
+	r.base = base
+	n, err := d.decode(&r, code, offset)
+	if err != nil {
+		return dst[:base], 0, err
+	}
+	return r.buf, n, nil
+}
+
+// decode finds the format and opcode of the word at code[offset:] and
+// renders it into r.
+func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
+	if offset < 0 || offset >= len(code) {
+		return 0, &Error{offset, "offset outside the input"}
+	}
+	left := len(code) - offset
+	if left < 4 {
+		return 0, &Error{offset, fmt.Sprintf("truncated: %d byte(s) left, an instruction is at least 4", left)}
+	}
+	// Read up to three dwords (zero past the end) so that opcode bits in a
+	// later dword (RDNA 1 MTBUF) can be read before the width is known.
+	for i := 0; i < 3 && 4*i+4 <= left; i++ {
+		r.raw[i] = binary.LittleEndian.Uint32(code[offset+4*i:])
+	}
+	w0 := r.raw[0]
+	var fm *format
+	var en *entry
+	var g *group
+	for _, cand := range d.byTop[w0>>23] {
+		if w0&cand.mask != cand.value {
+			continue
+		}
+		g = cand
+		for _, f := range cand.formats {
+			if f.op == nil {
+				continue
+			}
+			if e := f.lookup(f.opField.get(&r.raw)); e != nil {
+				fm, en = f, e
+				break
+			}
+		}
+		break
+	}
+	if g == nil {
+		return 0, &Error{offset, fmt.Sprintf("0x%08x matches no encoding of %s", w0, d.arch.ID)}
+	}
+	if en == nil {
+		f := g.formats[0]
+		if f.op == nil {
+			return 0, &Error{offset, fmt.Sprintf("0x%08x is a %s instruction; %s is not supported yet", w0, f.Name, f.Name)}
+		}
+		names := make([]string, len(g.formats))
+		for i, f := range g.formats {
+			names[i] = f.Name
+		}
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s has no instruction with opcode %d", w0, strings.Join(names, "/"), f.opField.get(&r.raw))}
+	}
+	width := fm.Width / 8
+	if left < width {
+		return 0, &Error{offset, fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width, left)}
+	}
+	for i := fm.words; i < 3; i++ {
+		r.raw[i] = 0
+	}
+	r.d, r.fm, r.en = d, fm, en
+	extra, err := r.render(code, offset+width)
+	if err != nil {
+		return 0, &Error{offset, err.Error()}
+	}
+	return width + extra, nil
 }
 
 // DecodeAll decodes every instruction of code. Like llvm-mc, it reports an

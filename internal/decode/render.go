@@ -3,81 +3,128 @@ package decode
 import (
 	"encoding/binary"
 	"fmt"
-	"strings"
+	"strconv"
 )
 
-// renderer prints one instruction's operands in LLVM's syntax.
+// renderer prints one instruction in LLVM's syntax into buf. It records
+// where each operand and modifier starts and ends (spans), so Decode can
+// split the text into Operands and Modifiers while AppendText keeps only the
+// bytes: the hot path builds no strings.
 type renderer struct {
 	d   *Decoder
 	fm  *format
 	en  *entry
-	raw []uint32
-	in  *Inst
+	raw [3]uint32
+
+	buf    []byte
+	base   int // where this instruction's text starts in buf
+	mnEnd  int // end of the mnemonic in buf (relative to 0 of buf)
+	nops   int
+	spans  [24]span
+	nspans int
 
 	literal    uint32
 	hasLiteral bool
 	needLit    bool
+	partial    bool
+	extra      string
 }
 
-// standardLayout gives the position of fields some guides leave out of a
-// table (the RDNA 3 guide's SOPK table has no SIMM16 row). Keys are
-// "KIND/FIELD"; the ranges are the same in every family.
-var standardLayout = map[string][2]int{
-	"SOPK/SIMM16": {15, 0},
-	"SOPP/SIMM16": {15, 0},
+type span struct {
+	start, end int32
+	mod        bool
 }
 
-func (r *renderer) field(name string) (uint64, bool) {
-	if f, ok := r.fm.fields[name]; ok {
-		return extractWords(r.raw, f), true
+func (r *renderer) f(id fieldID) int { return int(r.fm.cf[id].get(&r.raw)) }
+
+func (r *renderer) has(id fieldID) bool { return r.fm.cf[id].n != 0 }
+
+// op starts an operand: ", " between operands, " " before the first.
+func (r *renderer) op() {
+	if r.nops == 0 {
+		r.buf = append(r.buf, ' ')
+	} else {
+		r.buf = append(r.buf, ',', ' ')
 	}
-	kindName := map[kind]string{kSOPK: "SOPK", kSOPP: "SOPP"}[r.fm.kind]
-	if lay, ok := standardLayout[kindName+"/"+name]; ok {
-		var v uint64
-		for b := lay[0]; b >= lay[1]; b-- {
-			v = v<<1 | uint64(r.raw[b/32]>>(uint(b)%32)&1)
-		}
-		return v, true
+	r.nops++
+	r.open(false)
+}
+
+// mod starts a modifier ("offset:16", "glc"): separated by a space.
+func (r *renderer) mod() {
+	r.buf = append(r.buf, ' ')
+	r.open(true)
+}
+
+func (r *renderer) open(mod bool) {
+	if r.nspans < len(r.spans) {
+		r.spans[r.nspans] = span{start: int32(len(r.buf) - r.base), mod: mod}
 	}
-	return 0, false
 }
 
-func (r *renderer) f(name string) int {
-	v, _ := r.field(name)
-	return int(v)
+// end closes the operand or modifier op/mod opened.
+func (r *renderer) end() {
+	if r.nspans < len(r.spans) {
+		r.spans[r.nspans].start += int32(r.base)
+		r.spans[r.nspans].end = int32(len(r.buf))
+		r.nspans++
+	}
 }
 
-func (r *renderer) add(ops ...string) { r.in.Operands = append(r.in.Operands, ops...) }
-func (r *renderer) mod(m ...string)   { r.in.Modifiers = append(r.in.Modifiers, m...) }
+func (r *renderer) str(s string) { r.buf = append(r.buf, s...) }
+func (r *renderer) modStr(s string) {
+	r.mod()
+	r.str(s)
+	r.end()
+}
+func (r *renderer) opStr(s string) {
+	r.op()
+	r.str(s)
+	r.end()
+}
+func (r *renderer) dec(v int)  { r.buf = strconv.AppendInt(r.buf, int64(v), 10) }
+func (r *renderer) hex(v uint64) {
+	r.buf = append(r.buf, '0', 'x')
+	r.buf = strconv.AppendUint(r.buf, v, 16)
+}
 
-// render fills r.in and returns how many bytes follow the fixed-width part
+// render fills r.buf and returns how many bytes follow the fixed-width part
 // (a literal, a DPP or SDWA dword).
 func (r *renderer) render(code []byte, next int) (int, error) {
-	name := r.en.name
-	s := r.en.sig
 	fam := r.d.fam
-	extra := 0
+	en := r.en
+	r.buf = append(r.buf, en.mnemonic...)
+	r.mnEnd = len(r.buf) - r.base
 	// A second dword announced by src0 (DPP, SDWA) or a literal constant.
 	if k := r.fm.kind; k == kVOP1 || k == kVOP2 || k == kVOPC {
-		src0 := r.f("SRC0")
-		switch {
-		case src0 == fam.dpp || src0 == fam.sdwa || (fam.dpp8 >= 0 && (src0 == fam.dpp8 || src0 == fam.dpp8fi)):
+		src0 := r.f(fSRC0)
+		isDPP8 := fam.dpp8 >= 0 && (src0 == fam.dpp8 || src0 == fam.dpp8fi)
+		if src0 == fam.dpp || src0 == fam.sdwa || isDPP8 {
 			if len(code)-next < 4 {
 				return 0, fmt.Errorf("truncated: %s needs a DPP/SDWA dword at offset %d", r.fm.Name, next)
 			}
-			r.in.Extra = map[bool]string{true: "SDWA", false: "DPP"}[src0 == fam.sdwa]
-			if fam.dpp8 >= 0 && (src0 == fam.dpp8 || src0 == fam.dpp8fi) {
-				r.in.Extra = "DPP8"
+			r.buf = append(r.buf[:r.base], en.name...)
+			switch {
+			case src0 == fam.sdwa:
+				r.extra = "SDWA"
+				r.str("_sdwa")
+			case isDPP8:
+				r.extra = "DPP8"
+				r.str("_dpp")
+			default:
+				r.extra = "DPP"
+				r.str("_dpp")
 			}
-			r.in.Mnemonic = name + "_" + strings.ToLower(strings.TrimSuffix(r.in.Extra, "8"))
-			r.in.Partial = true
-			r.in.Operands = []string{"(" + r.in.Extra + " operands not rendered yet)"}
+			r.mnEnd = len(r.buf) - r.base
+			r.partial = true
+			r.opStr("(" + r.extra + " operands not rendered yet)")
 			return 4, nil
 		}
 	}
+	extra := 0
 	if r.mayUseLiteral() {
 		if len(code)-next < 4 {
-			return 0, fmt.Errorf("truncated literal: %s %s needs a 32-bit constant at offset %d, %d byte(s) left", name, r.fm.Name, next, len(code)-next)
+			return 0, fmt.Errorf("truncated literal: %s %s needs a 32-bit constant at offset %d, %d byte(s) left", en.name, r.fm.Name, next, len(code)-next)
 		}
 		r.literal = binary.LittleEndian.Uint32(code[next:])
 		r.hasLiteral = true
@@ -85,20 +132,11 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 	}
 	switch r.fm.kind {
 	case kSOP2:
-		if name == "s_cbranch_g_fork" {
-			r.add(r.ssrc(r.f("SSRC0"), opType{'b', 64}), r.ssrc(r.f("SSRC1"), opType{'b', 64}))
-			break
-		}
-		r.add(r.sdst(r.f("SDST"), s.dst), r.ssrc(r.f("SSRC0"), s.src[0]), r.ssrc(r.f("SSRC1"), s.src[1]))
+		r.renderSOP2()
 	case kSOP1:
 		r.renderSOP1()
 	case kSOPC:
-		if name == "s_set_gpr_idx_on" {
-			// SSRC1 holds the 4-bit mode mask as an immediate, not an operand code.
-			r.add(r.ssrc(r.f("SSRC0"), s.src[0]), fmt.Sprintf("0x%x", r.f("SSRC1")))
-			break
-		}
-		r.add(r.ssrc(r.f("SSRC0"), s.src[0]), r.ssrc(r.f("SSRC1"), s.src[1]))
+		r.renderSOPC()
 	case kSOPK:
 		r.renderSOPK()
 	case kSOPP:
@@ -115,8 +153,16 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 		r.renderVOP3()
 	case kVOP3P:
 		r.renderVOP3P()
+	case kMAI:
+		r.renderMAI()
+	case kDS:
+		r.renderDS()
+	case kFLAT:
+		r.renderFLAT()
+	case kMUBUF, kMTBUF:
+		r.renderMUBUF()
 	default:
-		r.in.Partial = true
+		r.partial = true
 	}
 	if r.hasLiteral && !r.needLit {
 		// A literal was read for a field that did not use it: give it back.
@@ -128,224 +174,254 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 // mayUseLiteral says whether any source field of this instruction holds the
 // literal code, or the instruction always carries a constant (v_fmamk_f32).
 func (r *renderer) mayUseLiteral() bool {
-	name := r.en.name
 	switch r.fm.kind {
 	case kSOP2, kSOPC:
-		return r.f("SSRC0") == literalCode || r.f("SSRC1") == literalCode
+		return r.f(fSSRC0) == literalCode || r.f(fSSRC1) == literalCode
 	case kSOP1:
-		return r.f("SSRC0") == literalCode
+		return r.f(fSSRC0) == literalCode
 	case kSOPK:
-		return strings.HasPrefix(name, "s_setreg_imm32")
+		return r.en.shape == shSetregImm
 	case kVOP1, kVOPC:
-		return r.f("SRC0") == literalCode
+		return r.f(fSRC0) == literalCode
 	case kVOP2:
-		return r.f("SRC0") == literalCode || isKConst(name)
+		return r.f(fSRC0) == literalCode || r.en.kconst
 	case kVOP3, kVOP3B, kVOP3P:
 		if !r.d.fam.vop3Lit {
 			return false
 		}
-		for i, n := range []string{"SRC0", "SRC1", "SRC2"} {
-			if i < r.en.sig.nsrc && r.f(n) == literalCode {
-				return true
-			}
-		}
+		n := r.en.sig.nsrc
+		return (n > 0 && r.f(fSRC0) == literalCode) || (n > 1 && r.f(fSRC1) == literalCode) ||
+			(n > 2 && r.f(fSRC2) == literalCode)
 	}
 	return false
 }
 
-func isKConst(name string) bool {
-	return strings.Contains(name, "madmk") || strings.Contains(name, "madak") ||
-		strings.Contains(name, "fmamk") || strings.Contains(name, "fmaak")
+func (r *renderer) renderSOP2() {
+	s := r.en.sig
+	if r.en.shape == shGFork {
+		r.ssrc(r.f(fSSRC0), opType{'b', 64})
+		r.ssrc(r.f(fSSRC1), opType{'b', 64})
+		return
+	}
+	r.sdst(r.f(fSDST), s.dst)
+	r.ssrc(r.f(fSSRC0), s.src[0])
+	r.ssrc(r.f(fSSRC1), s.src[1])
+}
+
+func (r *renderer) renderSOPC() {
+	s := r.en.sig
+	r.ssrc(r.f(fSSRC0), s.src[0])
+	if r.en.shape == shGprIdxOn {
+		// SSRC1 holds the 4-bit mode mask as an immediate, not an operand code.
+		r.op()
+		r.hex(uint64(r.f(fSSRC1)))
+		r.end()
+		return
+	}
+	r.ssrc(r.f(fSSRC1), s.src[1])
 }
 
 func (r *renderer) renderSOP1() {
-	name, s := r.en.name, r.en.sig
-	switch {
-	case name == "s_getpc_b64":
-		r.add(r.sdst(r.f("SDST"), s.dst))
-	case name == "s_setpc_b64", name == "s_rfe_b64", name == "s_cbranch_join", name == "s_set_gpr_idx_idx",
-		strings.HasPrefix(name, "s_sleep_var"):
-		r.add(r.ssrc(r.f("SSRC0"), s.src[0]))
+	s := r.en.sig
+	switch r.en.shape {
+	case shDstOnly:
+		r.sdst(r.f(fSDST), s.dst)
+	case shSrcOnly:
+		r.ssrc(r.f(fSSRC0), s.src[0])
 	default:
-		r.add(r.sdst(r.f("SDST"), s.dst), r.ssrc(r.f("SSRC0"), s.src[0]))
+		r.sdst(r.f(fSDST), s.dst)
+		r.ssrc(r.f(fSSRC0), s.src[0])
 	}
 }
 
 func (r *renderer) renderSOPK() {
-	name := r.en.name
-	imm := r.f("SIMM16")
-	dst := r.sdst(r.f("SDST"), r.en.sig.dst)
-	switch {
-	case strings.HasPrefix(name, "s_call_b64"), strings.HasPrefix(name, "s_cbranch_i_fork"):
-		r.add(r.sdst(r.f("SDST"), opType{'b', 64}), fmt.Sprint(imm))
-	case strings.HasPrefix(name, "s_getreg"), strings.HasPrefix(name, "s_setreg"):
+	imm := r.f(fSIMM16)
+	switch r.en.shape {
+	case shCallFork:
+		r.sdst(r.f(fSDST), opType{'b', 64})
+		r.op()
+		r.dec(imm)
+		r.end()
+	case shGetreg:
 		// hwreg(...) symbolic form: printed as the raw 16-bit value here.
-		r.in.Partial = true
-		if strings.HasPrefix(name, "s_getreg") {
-			r.add(dst, fmt.Sprintf("0x%x", imm))
-		} else if strings.HasPrefix(name, "s_setreg_imm32") {
-			r.needLit = true
-			r.add(fmt.Sprintf("0x%x", r.literal), fmt.Sprintf("0x%x", imm))
-		} else {
-			r.add(fmt.Sprintf("0x%x", imm), dst)
-		}
-	case name == "s_version":
-		r.add(u16(imm))
+		r.partial = true
+		r.sdst(r.f(fSDST), r.en.sig.dst)
+		r.op()
+		r.hex(uint64(imm))
+		r.end()
+	case shSetreg:
+		r.partial = true
+		r.op()
+		r.hex(uint64(imm))
+		r.end()
+		r.sdst(r.f(fSDST), r.en.sig.dst)
+	case shSetregImm:
+		r.partial = true
+		r.needLit = true
+		r.op()
+		r.hex(uint64(r.literal))
+		r.end()
+		r.op()
+		r.hex(uint64(imm))
+		r.end()
+	case shVersion:
+		r.op()
+		r.u16(imm)
+		r.end()
 	default:
-		r.add(dst, fmt.Sprintf("0x%x", imm))
+		r.sdst(r.f(fSDST), r.en.sig.dst)
+		r.op()
+		r.hex(uint64(imm))
+		r.end()
 	}
 }
 
 // u16 prints an unsigned immediate as LLVM does: decimal when it could be an
 // inline integer (0..64), hex otherwise.
-func u16(v int) string {
+func (r *renderer) u16(v int) {
 	if v >= 0 && v <= 64 {
-		return fmt.Sprint(v)
+		r.dec(v)
+		return
 	}
-	return fmt.Sprintf("0x%x", v)
-}
-
-// sopNoOperand lists SOPP instructions LLVM prints without an operand.
-var sopNoOperand = map[string]bool{
-	"s_barrier": true, "s_icache_inv": true, "s_wakeup": true, "s_ttracedata": true, "s_endpgm_saved": true,
-	"s_endpgm_ordered_ps_done": true, "s_code_end": true, "s_wait_idle": true, "s_set_gpr_idx_off": true,
-	"s_barrier_wait": false,
+	r.hex(uint64(v))
 }
 
 func (r *renderer) renderSOPP() {
-	name := r.en.name
-	imm := r.f("SIMM16")
-	switch {
-	case sopNoOperand[name]:
-	case name == "s_endpgm":
+	imm := r.f(fSIMM16)
+	switch r.en.shape {
+	case shNoOperands:
+	case shEndpgm:
 		if imm != 0 {
-			r.add(fmt.Sprint(imm))
+			r.op()
+			r.dec(imm)
+			r.end()
 		}
-	case strings.HasPrefix(name, "s_branch") || strings.HasPrefix(name, "s_cbranch") || strings.HasPrefix(name, "s_call"):
+	case shBranch:
 		// Without a label LLVM prints the raw 16-bit offset, unsigned.
-		r.add(fmt.Sprint(imm))
-	case name == "s_waitcnt" && r.d.fam.gen == 9:
-		r.add(waitcntGFX9(imm))
-	case name == "s_nop", name == "s_sleep", name == "s_setprio", name == "s_sethalt", name == "s_setkill",
-		name == "s_trap", name == "s_incperflevel", name == "s_decperflevel", name == "s_clause":
-		r.add(u16(imm))
-	case strings.HasPrefix(name, "s_sendmsg"):
+		r.op()
+		r.dec(imm)
+		r.end()
+	case shWaitcnt9:
+		r.op()
+		r.waitcntGFX9(imm)
+		r.end()
+	case shU16:
+		r.op()
+		r.u16(imm)
+		r.end()
+	case shSendmsg:
 		// LLVM prints sendmsg(MSG_..., ...) for known messages, else decimal.
-		r.in.Partial = true
-		r.add(fmt.Sprint(imm))
+		r.partial = true
+		r.op()
+		r.dec(imm)
+		r.end()
 	default:
 		// waitcnt on RDNA, delay_alu, depctr: symbolic forms in LLVM.
-		r.in.Partial = true
-		r.add(fmt.Sprintf("0x%x", imm))
+		r.partial = true
+		r.op()
+		r.hex(uint64(imm))
+		r.end()
 	}
 }
 
 // waitcntGFX9 prints the GCN s_waitcnt counters: vmcnt in bits [3:0] and
 // [15:14], expcnt [6:4], lgkmcnt [11:8] (CDNA 4 guide, S_WAITCNT).
-func waitcntGFX9(imm int) string {
+func (r *renderer) waitcntGFX9(imm int) {
 	vm := imm&0xf | (imm>>14&3)<<4
 	exp := imm >> 4 & 7
 	lgkm := imm >> 8 & 0xf
-	var parts []string
-	if vm != 63 {
-		parts = append(parts, fmt.Sprintf("vmcnt(%d)", vm))
+	all := vm == 63 && exp == 7 && lgkm == 15
+	sep := false
+	counter := func(name string, v int) {
+		if sep {
+			r.buf = append(r.buf, ' ')
+		}
+		r.str(name)
+		r.buf = append(r.buf, '(')
+		r.dec(v)
+		r.buf = append(r.buf, ')')
+		sep = true
 	}
-	if exp != 7 {
-		parts = append(parts, fmt.Sprintf("expcnt(%d)", exp))
+	if vm != 63 || all {
+		counter("vmcnt", vm)
 	}
-	if lgkm != 15 {
-		parts = append(parts, fmt.Sprintf("lgkmcnt(%d)", lgkm))
+	if exp != 7 || all {
+		counter("expcnt", exp)
 	}
-	if len(parts) == 0 {
-		return fmt.Sprintf("vmcnt(%d) expcnt(%d) lgkmcnt(%d)", vm, exp, lgkm)
+	if lgkm != 15 || all {
+		counter("lgkmcnt", lgkm)
 	}
-	return strings.Join(parts, " ")
-}
-
-// smemDataSize gives the SDATA register count from the mnemonic
-// (s_load_dwordx4, s_load_b128, s_buffer_load_dword...).
-func smemDataSize(name string) int {
-	switch {
-	case strings.Contains(name, "x16"), strings.HasSuffix(name, "b512"):
-		return 512
-	case strings.Contains(name, "x8"), strings.HasSuffix(name, "b256"):
-		return 256
-	case strings.Contains(name, "x4"), strings.HasSuffix(name, "b128"):
-		return 128
-	case strings.Contains(name, "x3"), strings.HasSuffix(name, "b96"):
-		return 96
-	case strings.Contains(name, "x2"), strings.HasSuffix(name, "b64"), strings.HasSuffix(name, "_x2"):
-		return 64
-	}
-	return 32
 }
 
 func (r *renderer) renderSMEM() {
-	name := r.en.name
+	en := r.en
 	fam := r.d.fam
-	base := r.f("SBASE") << 1
+	base := r.f(fSBASE) << 1
 	baseSize := 64
-	if strings.Contains(name, "buffer") {
+	if en.shape == shSMEMBuffer {
 		baseSize = 128
 	}
-	sdata := r.f("SDATA")
-	switch {
-	case strings.HasPrefix(name, "s_memtime"), strings.HasPrefix(name, "s_memrealtime"):
-		r.add(r.sdst(sdata, opType{'b', 64}))
+	sdata := r.f(fSDATA)
+	switch en.shape {
+	case shSMEMTime:
+		r.sdst(sdata, opType{'b', 64})
 		return
-	case strings.Contains(name, "_inv") || strings.Contains(name, "_wb") || name == "s_dcache_discard":
-		if !strings.Contains(name, "discard") {
-			return
-		}
+	case shNoOperands:
+		return
+	case shSMEMDiscard:
+	default:
+		r.sdst(sdata, opType{'b', 32 * en.dataRegs})
 	}
-	data := opType{'b', smemDataSize(name)}
-	if strings.Contains(name, "atomic") {
-		data.size = 32
-		if strings.HasSuffix(name, "_x2") || strings.Contains(name, "cmpswap") {
-			data.size = 64
-		}
-		if strings.HasSuffix(name, "cmpswap_x2") {
-			data.size = 128
-		}
-	}
-	if !strings.Contains(name, "discard") {
-		r.add(r.sdst(sdata, data))
-	}
-	r.add(r.sdst(base, opType{'b', baseSize}))
-	off, _ := r.field("OFFSET")
+	r.sdst(base, opType{'b', baseSize})
+	off := r.f(fOFFSET)
 	if fam.gen == 9 {
-		imm := r.f("IMM")
-		soe := r.f("SOE")
+		imm := r.f(fIMM)
+		soe := r.f(fSOE)
 		switch {
 		case imm == 1 && soe == 1:
-			r.add(r.sdst(r.f("SOFFSET"), opType{'b', 32}))
-			r.mod("offset:" + smemOffset(off, 21))
+			r.sdst(r.f(fSOFFSET), opType{'b', 32})
+			r.mod()
+			r.str("offset:")
+			r.smemOffset(off, 21)
+			r.end()
 		case imm == 1:
-			r.add(smemOffset(off, 21))
+			r.op()
+			r.smemOffset(off, 21)
+			r.end()
 		case soe == 1:
-			r.add(r.sdst(r.f("SOFFSET"), opType{'b', 32}))
+			r.sdst(r.f(fSOFFSET), opType{'b', 32})
 		default:
 			// IMM=0: OFFSET[6:0] names the SGPR holding the offset.
-			r.add(r.sdst(int(off&0x7f), opType{'b', 32}))
+			r.sdst(off&0x7f, opType{'b', 32})
 		}
-		if r.f("GLC") == 1 {
-			r.mod("glc")
+		if r.f(fGLC) == 1 {
+			r.modStr("glc")
 		}
-		if r.f("NV") == 1 && !fam.noNV {
-			r.mod("nv")
+		if r.f(fNV) == 1 && !fam.noNV {
+			r.modStr("nv")
 		}
 		return
 	}
-	soff := r.f("SOFFSET")
-	if fam.names32[soff] == "null" {
-		r.add(smemOffset(off, 21))
+	if fam.gen >= 12 {
+		// RDNA 4 / CDNA 5 SMEM (TH and SCOPE cache policy) is not rendered
+		// beyond the address.
+		r.partial = true
+	}
+	soff := r.f(fSOFFSET)
+	if fam.n32[soff] == "null" {
+		r.op()
+		r.smemOffset(off, 21)
+		r.end()
 	} else {
-		r.add(r.sdst(soff, opType{'b', 32}))
+		r.sdst(soff, opType{'b', 32})
 		if off != 0 {
-			r.mod(fmt.Sprintf("offset:%s", smemOffset(off, 21)))
+			r.mod()
+			r.str("offset:")
+			r.smemOffset(off, 21)
+			r.end()
 		}
 	}
-	glc, dlc := r.f("GLC"), r.f("DLC")
+	glc, dlc := r.f(fGLC), r.f(fDLC)
 	if fam.gen >= 11 {
 		// LLVM (and the hardware, per LLVM's SMEM encoding for GFX11) puts
 		// GLC at bit 14 and DLC at bit 13; the RDNA 3 guide's SMEM table
@@ -353,156 +429,151 @@ func (r *renderer) renderSMEM() {
 		glc, dlc = int(r.raw[0]>>14&1), int(r.raw[0]>>13&1)
 	}
 	if glc == 1 {
-		r.mod("glc")
+		r.modStr("glc")
 	}
 	if dlc == 1 {
-		r.mod("dlc")
+		r.modStr("dlc")
 	}
 }
 
-func smemOffset(v uint64, width int) string {
-	x := int64(v<<(64-uint(width))) >> (64 - uint(width))
+// smemOffset prints a signed offset of width bits in hex.
+func (r *renderer) smemOffset(v int, width int) {
+	x := int64(uint64(v)<<(64-uint(width))) >> (64 - uint(width))
 	if x < 0 {
-		return fmt.Sprintf("-0x%x", -x)
+		r.buf = append(r.buf, '-')
+		x = -x
 	}
-	return fmt.Sprintf("0x%x", x)
+	r.hex(uint64(x))
 }
 
 // vcc is the implicit carry/condition operand: vcc on wave64, vcc_lo on wave32.
-func (r *renderer) vcc() string {
+func (r *renderer) vcc() {
 	if r.d.fam.wave32 {
-		return "vcc_lo"
-	}
-	return "vcc"
-}
-
-func (r *renderer) suffix(short bool) {
-	name := r.en.name
-	if noSuffix[name] {
+		r.opStr("vcc_lo")
 		return
 	}
-	if short && r.d.hasVOP3[name] {
-		r.in.Mnemonic = name + "_e32"
-	}
-	if !short && r.d.hasShort[name] {
-		r.in.Mnemonic = name + "_e64"
-	}
+	r.opStr("vcc")
 }
-
-// noSuffix lists instructions LLVM prints without _e32/_e64 although they
-// have both encodings.
-var noSuffix = map[string]bool{"v_readfirstlane_b32": true, "v_nop": true, "v_clrexcp": true, "v_pipeflush": true}
 
 func (r *renderer) renderVOP1() {
-	name, s := r.en.name, r.en.sig
-	r.suffix(true)
-	switch {
-	case name == "v_nop" || name == "v_clrexcp" || name == "v_pipeflush":
+	s := r.en.sig
+	switch r.en.shape {
+	case shNoOperands:
 		return
-	case strings.HasPrefix(name, "v_readfirstlane"):
-		r.add(r.sdst(r.f("VDST"), opType{'b', 32}), r.src(r.f("SRC0"), s.src[0], 0))
-		return
+	case shReadlane:
+		r.sdst(r.f(fVDST), opType{'b', 32})
+	default:
+		r.vgpr(r.f(fVDST), s.dst)
 	}
-	r.add(r.vgpr(r.f("VDST"), s.dst, false), r.src(r.f("SRC0"), s.src[0], 0))
+	r.src(r.f(fSRC0), s.src[0], 0)
 }
 
 func (r *renderer) renderVOP2() {
-	name, s := r.en.name, r.en.sig
-	r.suffix(true)
-	vdst := r.vgpr(r.f("VDST"), s.dst, false)
-	src0 := r.src(r.f("SRC0"), s.src[0], 0)
-	vsrc1 := r.vgpr(r.f("VSRC1"), s.src[1], true)
-	switch {
-	case strings.HasPrefix(name, "v_cndmask"):
-		r.add(vdst, src0, vsrc1, r.vcc())
-	case strings.HasPrefix(name, "v_addc") || strings.HasPrefix(name, "v_subb") || strings.Contains(name, "_co_ci_"):
-		r.add(vdst, r.vcc(), src0, vsrc1, r.vcc())
-	case strings.Contains(name, "_co_u32"):
-		r.add(vdst, r.vcc(), src0, vsrc1)
-	case strings.Contains(name, "madmk") || strings.Contains(name, "fmamk"):
+	s := r.en.sig
+	sh := r.en.shape
+	r.vgpr(r.f(fVDST), s.dst)
+	if sh == shCarryInOut || sh == shCarryOut {
+		r.vcc()
+	}
+	r.src(r.f(fSRC0), s.src[0], 0)
+	if sh == shMadmk {
 		r.needLit = true
-		r.add(vdst, src0, fmt.Sprintf("0x%x", r.literal), vsrc1)
-	case strings.Contains(name, "madak") || strings.Contains(name, "fmaak"):
+		r.op()
+		r.hex(uint64(r.literal))
+		r.end()
+	}
+	r.vgpr(r.f(fVSRC1), s.src[1])
+	switch sh {
+	case shMadak:
 		r.needLit = true
-		r.add(vdst, src0, vsrc1, fmt.Sprintf("0x%x", r.literal))
-	default:
-		r.add(vdst, src0, vsrc1)
+		r.op()
+		r.hex(uint64(r.literal))
+		r.end()
+	case shCndmask, shCarryInOut:
+		r.vcc()
 	}
 }
 
 func (r *renderer) renderVOPC() {
-	name, s := r.en.name, r.en.sig
-	r.suffix(true)
-	src0 := r.src(r.f("SRC0"), s.src[0], 0)
-	vsrc1 := r.vgpr(r.f("VSRC1"), s.src[1], true)
-	if strings.HasPrefix(name, "v_cmpx") && r.d.fam.gen >= 10 {
-		r.add(src0, vsrc1)
-		return
+	s := r.en.sig
+	if r.en.shape != shCmpxNoDst {
+		r.vcc()
 	}
-	r.add(r.vcc(), src0, vsrc1)
+	r.src(r.f(fSRC0), s.src[0], 0)
+	r.vgpr(r.f(fVSRC1), s.src[1])
 }
 
+var srcFields = [3]fieldID{fSRC0, fSRC1, fSRC2}
+
 func (r *renderer) renderVOP3() {
-	name, s := r.en.name, r.en.sig
-	r.suffix(false)
-	abs := r.f("ABS")
-	neg := r.f("NEG")
-	opsel := r.f("OPSEL")
-	var srcs []string
-	for i := 0; i < s.nsrc && i < 3; i++ {
-		code := r.f([]string{"SRC0", "SRC1", "SRC2"}[i])
-		t := s.src[i]
-		if (strings.HasPrefix(name, "v_cndmask") || strings.HasPrefix(name, "v_addc") || strings.HasPrefix(name, "v_subb") ||
-			strings.Contains(name, "_co_ci_")) && i == 2 {
-			t = r.maskType()
-		}
-		if strings.HasPrefix(name, "v_div_fmas") && i == 2 {
-			t = s.src[i]
-		}
-		op := applyMods(r.src(code, t, opsel>>uint(i)&1), code, abs>>uint(i)&1 == 1, neg>>uint(i)&1 == 1)
-		srcs = append(srcs, op)
-	}
-	var dst []string
+	en := r.en
+	s := en.sig
+	fam := r.d.fam
+	abs := r.f(fABS)
+	neg := r.f(fNEG)
+	opsel := r.f(fOPSEL)
 	switch {
 	case s.origin == kVOPC:
-		if !(strings.HasPrefix(name, "v_cmpx") && r.d.fam.gen >= 10) {
-			dst = []string{r.sdst(r.f("VDST"), r.maskType())}
+		if en.shape != shCmpxNoDst {
+			r.sdst(r.f(fVDST), r.maskType())
 		}
-	case strings.HasPrefix(name, "v_readlane") || strings.HasPrefix(name, "v_readfirstlane"):
-		dst = []string{r.sdst(r.f("VDST"), opType{'b', 32})}
+	case en.shape == shReadlane:
+		r.sdst(r.f(fVDST), opType{'b', 32})
+	case fam.trueSixteen && s.dst.size == 16 && opsel>>3&1 == 1:
+		r.op()
+		r.buf = append(r.buf, 'v')
+		r.dec(r.f(fVDST))
+		r.str(".h")
+		r.end()
 	default:
-		dst = []string{r.vgpr(r.f("VDST"), s.dst, false)}
-		if r.d.fam.trueSixteen && s.dst.size == 16 && opsel>>3&1 == 1 {
-			dst = []string{fmt.Sprintf("v%d.h", r.f("VDST"))}
-		}
+		r.vgpr(r.f(fVDST), s.dst)
 	}
 	if r.fm.kind == kVOP3B {
-		dst = append(dst, r.sdst(r.f("SDST"), r.maskType()))
+		r.sdst(r.f(fSDST), r.maskType())
 	}
-	r.add(dst...)
-	r.add(srcs...)
+	for i := 0; i < s.nsrc && i < 3; i++ {
+		code := r.f(srcFields[i])
+		t := s.src[i]
+		if i == 2 && (en.shape == shCndmask || en.shape == shCarryInOut) {
+			t = r.maskType()
+		}
+		r.srcMods(code, t, opsel>>uint(i)&1, abs>>uint(i)&1 == 1, neg>>uint(i)&1 == 1)
+	}
 	if opsel != 0 && s.has16() {
-		if !r.d.fam.trueSixteen || r.anyNonVGPR16() {
-			n := s.nsrc
-			var b []string
-			for i := 0; i < n; i++ {
-				b = append(b, fmt.Sprint(opsel>>uint(i)&1))
-			}
-			b = append(b, fmt.Sprint(opsel>>3&1))
-			r.mod("op_sel:[" + strings.Join(b, ",") + "]")
+		if !fam.trueSixteen || r.anyNonVGPR16() {
+			r.mod()
+			r.str("op_sel:")
+			r.bitList(opsel, s.nsrc, true)
+			r.end()
 		}
 	}
-	if r.f("CLMP") == 1 {
-		r.mod("clamp")
+	if r.f(fCLMP) == 1 {
+		r.modStr("clamp")
 	}
-	switch r.f("OMOD") {
+	switch r.f(fOMOD) {
 	case 1:
-		r.mod("mul:2")
+		r.modStr("mul:2")
 	case 2:
-		r.mod("mul:4")
+		r.modStr("mul:4")
 	case 3:
-		r.mod("div:2")
+		r.modStr("div:2")
 	}
+}
+
+// bitList prints "[b0,b1,...]" for the low n bits of v, and bit 3 after
+// them when dstBit is set (VOP3 op_sel has the destination bit there).
+func (r *renderer) bitList(v, n int, dstBit bool) {
+	r.buf = append(r.buf, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			r.buf = append(r.buf, ',')
+		}
+		r.buf = append(r.buf, byte('0'+v>>uint(i)&1))
+	}
+	if dstBit {
+		r.buf = append(r.buf, ',', byte('0'+v>>3&1))
+	}
+	r.buf = append(r.buf, ']')
 }
 
 // anyNonVGPR16 says a 16-bit source of a true16 VOP3 is not a VGPR, so its
@@ -510,7 +581,7 @@ func (r *renderer) renderVOP3() {
 func (r *renderer) anyNonVGPR16() bool {
 	s := r.en.sig
 	for i := 0; i < s.nsrc && i < 3; i++ {
-		if s.src[i].size == 16 && r.f([]string{"SRC0", "SRC1", "SRC2"}[i]) < 256 {
+		if s.src[i].size == 16 && r.f(srcFields[i]) < 256 {
 			return true
 		}
 	}
@@ -526,55 +597,64 @@ func (r *renderer) maskType() opType {
 
 func (r *renderer) renderVOP3P() {
 	s := r.en.sig
-	neg := r.f("NEG")
-	var srcs []string
+	r.vgpr(r.f(fVDST), s.dst)
 	for i := 0; i < s.nsrc; i++ {
-		op := r.src(r.f([]string{"SRC0", "SRC1", "SRC2"}[i]), s.src[i], 0)
-		_ = neg
-		srcs = append(srcs, op)
+		r.src(r.f(srcFields[i]), s.src[i], 0)
 	}
-	r.add(r.vgpr(r.f("VDST"), s.dst, false))
-	r.add(srcs...)
-	opsel := r.f("OPSEL")
-	opselHi := r.f("OPSEL_HI") | r.f("OPSEL_HI2")<<2
-	bitsOf := func(v int) string {
-		var b []string
-		for i := 0; i < s.nsrc; i++ {
-			b = append(b, fmt.Sprint(v>>uint(i)&1))
-		}
-		return "[" + strings.Join(b, ",") + "]"
-	}
+	neg := r.f(fNEG)
+	opsel := r.f(fOPSEL)
+	opselHi := r.f(fOPSELHI) | r.f(fOPSELHI2)<<2
 	full := 1<<uint(s.nsrc) - 1
 	if opsel != 0 {
-		r.mod("op_sel:" + bitsOf(opsel))
+		r.mod()
+		r.str("op_sel:")
+		r.bitList(opsel, s.nsrc, false)
+		r.end()
 	}
 	if opselHi&full != full {
-		r.mod("op_sel_hi:" + bitsOf(opselHi))
+		r.mod()
+		r.str("op_sel_hi:")
+		r.bitList(opselHi, s.nsrc, false)
+		r.end()
 	}
 	if neg&full != 0 {
-		r.mod("neg_lo:" + bitsOf(neg))
+		r.mod()
+		r.str("neg_lo:")
+		r.bitList(neg, s.nsrc, false)
+		r.end()
 	}
-	if nh := r.f("NEG_HI"); nh&full != 0 {
-		r.mod("neg_hi:" + bitsOf(nh))
+	if nh := r.f(fNEGHI); nh&full != 0 {
+		r.mod()
+		r.str("neg_hi:")
+		r.bitList(nh, s.nsrc, false)
+		r.end()
 	}
-	if r.f("CLMP") == 1 {
-		r.mod("clamp")
+	if r.f(fCLMP) == 1 {
+		r.modStr("clamp")
 	}
 }
 
-// applyMods adds the VOP3 source modifiers: -x, |x|, -|x|; a negated
+// srcMods prints a VOP3 source with its modifiers: -x, |x|, -|x|; a negated
 // constant without abs is printed neg(x) so it is not read as a negative
 // constant.
-func applyMods(op string, code int, abs, neg bool) string {
+func (r *renderer) srcMods(code int, t opType, hi int, abs, neg bool) {
 	constant := (code >= 128 && code <= 208) || (code >= 240 && code <= 248) || code == literalCode
+	r.op()
+	switch {
+	case neg && constant && !abs:
+		r.str("neg(")
+	case neg:
+		r.buf = append(r.buf, '-')
+	}
 	if abs {
-		op = "|" + op + "|"
+		r.buf = append(r.buf, '|')
 	}
-	if neg {
-		if constant && !abs {
-			return "neg(" + op + ")"
-		}
-		return "-" + op
+	r.srcText(code, t, hi)
+	if abs {
+		r.buf = append(r.buf, '|')
 	}
-	return op
+	if neg && constant && !abs {
+		r.buf = append(r.buf, ')')
+	}
+	r.end()
 }

@@ -273,12 +273,16 @@ func (s *DB) Instruction(ctx context.Context, arch, name string) (*isa.Instructi
 	if err != nil {
 		return nil, err
 	}
-	var doc string
-	if err := s.db.QueryRowContext(ctx, "SELECT doc FROM instructions WHERE arch=? AND name=?", canon, n).Scan(&doc); err != nil {
+	var packed []byte
+	if err := s.db.QueryRowContext(ctx, "SELECT doc FROM instructions WHERE arch=? AND name=?", canon, n).Scan(&packed); err != nil {
 		return nil, err
 	}
+	doc, err := decompress(packed)
+	if err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", canon, n, err)
+	}
 	var in isa.Instruction
-	if err := json.Unmarshal([]byte(doc), &in); err != nil {
+	if err := json.Unmarshal(doc, &in); err != nil {
 		return nil, fmt.Errorf("%s/%s: %w", canon, n, err)
 	}
 	return &in, nil
@@ -298,12 +302,16 @@ func (s *DB) Instructions(ctx context.Context, arch string) ([]*isa.Instruction,
 	defer rows.Close()
 	var out []*isa.Instruction
 	for rows.Next() {
-		var doc string
-		if err := rows.Scan(&doc); err != nil {
+		var packed []byte
+		if err := rows.Scan(&packed); err != nil {
+			return nil, err
+		}
+		doc, err := decompress(packed)
+		if err != nil {
 			return nil, err
 		}
 		in := new(isa.Instruction)
-		if err := json.Unmarshal([]byte(doc), in); err != nil {
+		if err := json.Unmarshal(doc, in); err != nil {
 			return nil, err
 		}
 		out = append(out, in)

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -8,10 +10,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 
@@ -23,7 +28,7 @@ var migrations embed.FS
 
 // SchemaVersion is the number of embedded migrations; Open refuses databases
 // written with another schema.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Build is everything one database holds.
 type Build struct {
@@ -79,6 +84,10 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 		return err
 	}
 	if err := db.Close(); err != nil {
+		return err
+	}
+	// CreateTemp makes the file private; a database is meant to be served.
+	if err := os.Chmod(tmpName, 0o644); err != nil {
 		return err
 	}
 	return os.Rename(tmpName, path)
@@ -147,13 +156,14 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	if err != nil {
 		return err
 	}
-	for _, in := range insts {
-		doc, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
+	packedDocs, err := encodeDocs(insts)
+	if err != nil {
+		return err
+	}
+	for i, in := range insts {
+		doc, packed := packedDocs[i].doc, packedDocs[i].packed
 		hash.Write(doc)
-		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","), string(doc)); err != nil {
+		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","), packed); err != nil {
 			return fmt.Errorf("instruction %s/%s: %w", in.Arch, in.Name, err)
 		}
 		body := strings.Join([]string{in.Description, in.Semantics, in.Notes, in.Category, in.Section}, "\n")
@@ -209,6 +219,57 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 func ftsName(name string) string {
 	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '.' })
 	return name + " " + strings.Join(parts, " ")
+}
+
+type encodedDoc struct {
+	doc, packed []byte
+}
+
+// encodeDocs marshals and compresses the documents on every core: with the
+// target matrices they are a few hundred megabytes of JSON.
+func encodeDocs(insts []*isa.Instruction) ([]encodedDoc, error) {
+	out := make([]encodedDoc, len(insts))
+	errs := make([]error, len(insts))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// One compressor per worker: flate.NewWriter allocates about a
+			// megabyte of tables.
+			var buf bytes.Buffer
+			zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
+			for i := range next {
+				doc, err := json.Marshal(insts[i])
+				if err == nil {
+					buf.Reset()
+					zw.Reset(&buf)
+					if _, err = zw.Write(doc); err == nil {
+						err = zw.Close()
+					}
+					out[i] = encodedDoc{doc: doc, packed: bytes.Clone(buf.Bytes())}
+				}
+				errs[i] = err
+			}
+		}()
+	}
+	for i := range insts {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("instruction %s/%s: %w", insts[i].Arch, insts[i].Name, err)
+		}
+	}
+	return out, nil
+}
+
+// decompress inflates an instruction document.
+func decompress(packed []byte) ([]byte, error) {
+	return io.ReadAll(flate.NewReader(bytes.NewReader(packed)))
 }
 
 func formatsOf(in *isa.Instruction) []string {

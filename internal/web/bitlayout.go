@@ -114,12 +114,21 @@ func pieces(fields []isa.Field, opcode int) []fieldPiece {
 // buildDiagram lays out an encoding in rows of bitsPerRow bits. Bits no field
 // covers become unnamed gaps; overlapping fields keep the first one listed.
 func buildDiagram(enc isa.Encoding, bitsPerRow int) diagram {
-	width := enc.Width
-	if width <= 0 || width > 256 {
+	if enc.Width <= 0 || enc.Width > 256 {
+		return diagram{}
+	}
+	return layoutDiagram(enc.Width, fmt.Sprintf("Bit layout of the %d-bit %s encoding", enc.Width, enc.Name),
+		pieces(enc.Fields, enc.Opcode), bitsPerRow, nil)
+}
+
+// layoutDiagram lays out field pieces over width bits in rows of bitsPerRow.
+// gapBits, when not nil, gives the binary value of bits no piece covers (a
+// decoded instruction knows every bit; a layout does not).
+func layoutDiagram(width int, label string, ps []fieldPiece, bitsPerRow int, gapBits func(msb, lsb int) string) diagram {
+	if width <= 0 || width > 256 || bitsPerRow <= 0 {
 		return diagram{}
 	}
 	owner := make([]int, width) // bit -> piece index+1
-	ps := pieces(enc.Fields, enc.Opcode)
 	for i, p := range ps {
 		for b := p.lsb; b <= p.msb && b < width; b++ {
 			if b >= 0 && owner[b] == 0 {
@@ -127,8 +136,7 @@ func buildDiagram(enc isa.Encoding, bitsPerRow int) diagram {
 			}
 		}
 	}
-	d := diagram{BitsPerRow: bitsPerRow,
-		Label: fmt.Sprintf("Bit layout of the %d-bit %s encoding", width, enc.Name)}
+	d := diagram{BitsPerRow: bitsPerRow, Label: label}
 	for top := width - 1; top >= 0; top -= bitsPerRow {
 		bottom := max(top-bitsPerRow+1, 0)
 		n := top - bottom + 1
@@ -150,6 +158,8 @@ func buildDiagram(enc isa.Encoding, bitsPerRow int) diagram {
 					off := p.msb - b
 					seg.Bits = p.bits[off : off+(b-end+1)]
 				}
+			} else if gapBits != nil {
+				seg.Bits = gapBits(b, end)
 			}
 			seg.X = (top-b)*bitUnit + 1
 			seg.W = (b - end + 1) * bitUnit

@@ -1,5 +1,6 @@
 -- Schema version 1: one row per family and per instruction; the instruction
--- document is the JSON of isa.Instruction so readers get every fact with its
+-- document is the JSON of isa.Instruction (a rowid table: documents are
+-- large, and WITHOUT ROWID tables store large rows poorly) so readers get every fact with its
 -- provenance in one read. Lookup columns are copied out for listing/search.
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -17,9 +18,9 @@ CREATE TABLE instructions (
     section  TEXT NOT NULL,
     summary  TEXT NOT NULL,
     formats  TEXT NOT NULL,
-    doc      TEXT NOT NULL,
-    PRIMARY KEY (arch, name)
-) WITHOUT ROWID;
+    doc      BLOB NOT NULL,
+    UNIQUE (arch, name)
+);
 -- names maps every spelling a user may type (aliases, renames) to the
 -- canonical instruction.
 CREATE TABLE names (

@@ -25,7 +25,8 @@ type Store struct {
 
 var _ store.Reader = (*Store)(nil)
 
-// New returns a fake store holding the sample instructions.
+// New returns a fake store holding the sample instructions and the sample
+// concept catalogue and quality report (see AddSampleExtras).
 func New() *Store {
 	s := &Store{instrs: map[string]map[string]*isa.Instruction{}}
 	for _, in := range sampleInstructions() {
@@ -61,6 +62,7 @@ func New() *Store {
 	for _, a := range s.archs {
 		s.info.Documents = append(s.info.Documents, a.Documents...)
 	}
+	s.AddSampleExtras()
 	return s
 }
 
@@ -315,10 +317,15 @@ func (s *Store) Extra(ctx context.Context, key string) ([]byte, error) {
 	return nil, errs.NotFound(nil, "this database has no %s", key)
 }
 
-// SetExtra stores a named document for Extra.
+// SetExtra stores a named document for Extra; a nil value removes it, so
+// tests can show a database built without it.
 func (s *Store) SetExtra(key string, value []byte) {
 	if s.extras == nil {
 		s.extras = map[string][]byte{}
+	}
+	if value == nil {
+		delete(s.extras, key)
+		return
 	}
 	s.extras[key] = value
 }
