@@ -154,3 +154,36 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStoreQueries measures the database reads behind pages and the
+// CLI on a real build: one instruction document, and searches by prefix,
+// typo and description words.
+func BenchmarkStoreQueries(b *testing.B) {
+	src := upstreamDir(b)
+	out := filepath.Join(b.TempDir(), "gpuisa.db")
+	if _, err := Run(context.Background(), Options{Sources: src, Out: out, NoVerify: true}); err != nil {
+		b.Fatal(err)
+	}
+	db, err := store.Open(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	b.Run("instruction", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := db.Instruction(ctx, "cdna4", "v_max_f32"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, q := range []string{"v_max", "v_max_f23", "fused multiply add"} {
+		b.Run("search "+q, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := db.Search(ctx, q, store.SearchOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

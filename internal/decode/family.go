@@ -21,6 +21,27 @@ type family struct {
 	vop3Lit     bool // VOP3/VOP3P may take a 32-bit literal (gfx10+)
 	trueSixteen bool // 16-bit VGPR halves are named v1.l / v1.h (gfx11+)
 	noNV        bool // SMEM bit 15 (NV) is not printed (gfx940+)
+	// n32/n64 are names32/names64 as arrays: the decoder's hot path reads
+	// them without hashing.
+	n32, n64 [256]string
+	// scOnly: CDNA 3/4 cache bits are sc0/sc1/nt instead of glc/slc.
+	scBits bool
+	// accRegs: the ACC bit of memory and MAI instructions selects AGPRs (a0).
+	accRegs bool
+}
+
+func (f *family) index() *family {
+	for c, n := range f.names32 {
+		if c >= 0 && c < 256 {
+			f.n32[c] = n
+		}
+	}
+	for c, n := range f.names64 {
+		if c >= 0 && c < 256 {
+			f.n64[c] = n
+		}
+	}
+	return f
 }
 
 const literalCode = 255
@@ -46,7 +67,9 @@ func newFamily(arch string) (*family, error) {
 		if arch == "cdna3" {
 			f.noNV = true
 		}
-		return f, nil
+		f.scBits = arch == "cdna3" || arch == "cdna4"
+		f.accRegs = arch == "cdna2" || arch == "cdna3" || arch == "cdna4"
+		return f.index(), nil
 	case "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "cdna5":
 		f := &family{gen: 10, lastSGPR: 105, wave32: true, sdwa: 249, dpp: 250, dpp8: 233, dpp8fi: 234, vop3Lit: true}
 		f.names32 = map[int]string{
@@ -72,7 +95,7 @@ func newFamily(arch string) (*family, error) {
 			f.trueSixteen = true
 			f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
 		}
-		return f, nil
+		return f.index(), nil
 	}
 	return nil, fmt.Errorf("decode: no operand-code table for family %q", arch)
 }

@@ -1,21 +1,24 @@
 package decode
 
-import (
-	"fmt"
-	"math"
-	"strconv"
-)
+import "math"
 
-// regRange prints a register or a register tuple: s5, s[2:3], v[0:3].
-func regRange(prefix string, first, n int) string {
+// reg appends a register or a register tuple: s5, s[2:3], v[0:3].
+func (r *renderer) reg(prefix string, first, n int) {
+	r.str(prefix)
 	if n <= 1 {
-		return prefix + strconv.Itoa(first)
+		r.dec(first)
+		return
 	}
-	return fmt.Sprintf("%s[%d:%d]", prefix, first, first+n-1)
+	r.buf = append(r.buf, '[')
+	r.dec(first)
+	r.buf = append(r.buf, ':')
+	r.dec(first + n - 1)
+	r.buf = append(r.buf, ']')
 }
 
-// scalar names an SGPR-space code (0-127) of size t.
-func (r *renderer) scalar(code int, t opType) (string, bool) {
+// scalarText appends the name of an SGPR-space code (0-127) of size t and
+// says whether the code names one.
+func (r *renderer) scalarText(code int, t opType) bool {
 	fam := r.d.fam
 	n := t.regs()
 	// LLVM decodes a misaligned SGPR tuple as the aligned one: pairs start
@@ -31,121 +34,163 @@ func (r *renderer) scalar(code int, t opType) (string, bool) {
 	}
 	switch {
 	case code <= fam.lastSGPR:
-		code = align(code, 0)
-		return regRange("s", code, n), true
+		r.reg("s", align(code, 0), n)
+		return true
 	case code >= ttmpFirst && code <= ttmpLast:
-		return regRange("ttmp", align(code, ttmpFirst)-ttmpFirst, n), true
+		r.reg("ttmp", align(code, ttmpFirst)-ttmpFirst, n)
+		return true
 	}
-	if n > 1 {
-		if s, ok := fam.names64[code]; ok {
-			return s, true
-		}
+	if code < 0 || code > 255 {
+		return false
 	}
-	if s, ok := fam.names32[code]; ok {
-		return s, true
+	if n > 1 && fam.n64[code] != "" {
+		r.str(fam.n64[code])
+		return true
 	}
-	return "", false
+	if fam.n32[code] != "" {
+		r.str(fam.n32[code])
+		return true
+	}
+	return false
 }
 
-// sdst prints a scalar destination (SDST, SDATA, SBASE).
-func (r *renderer) sdst(code int, t opType) string {
-	if s, ok := r.scalar(code, t); ok {
-		return s
+// sdst prints a scalar destination (SDST, SDATA, SBASE) as one operand.
+func (r *renderer) sdst(code int, t opType) {
+	r.op()
+	if !r.scalarText(code, t) {
+		r.srcText(code, t, 0)
 	}
-	return r.src(code, t, 0)
+	r.end()
 }
 
-// ssrc prints an 8-bit scalar source (SSRC0/SSRC1).
-func (r *renderer) ssrc(code int, t opType) string { return r.src(code, t, 0) }
+// ssrc prints an 8-bit scalar source (SSRC0/SSRC1) as one operand.
+func (r *renderer) ssrc(code int, t opType) { r.src(code, t, 0) }
 
-// vgpr prints an 8-bit VGPR field (VDST, VSRC1). On families with 16-bit
-// VGPR halves (RDNA 3+), bit 7 of a 16-bit operand's field selects .h.
-func (r *renderer) vgpr(n int, t opType, isSrc bool) string {
-	if r.d.fam.trueSixteen && t.size == 16 && (r.fm.kind == kVOP1 || r.fm.kind == kVOP2 || r.fm.kind == kVOPC) {
-		half := ".l"
-		if n&0x80 != 0 {
-			half = ".h"
-		}
-		return fmt.Sprintf("v%d%s", n&0x7f, half)
-	}
+// src prints a 9-bit source operand code as one operand.
+func (r *renderer) src(code int, t opType, hi int) {
+	r.op()
+	r.srcText(code, t, hi)
+	r.end()
+}
+
+// vgpr prints an 8-bit VGPR field (VDST, VSRC1) as one operand.
+func (r *renderer) vgpr(n int, t opType) {
+	r.op()
+	r.vgprText(n, t)
+	r.end()
+}
+
+// vgprText: on families with 16-bit VGPR halves (RDNA 3+), bit 7 of a
+// 16-bit operand's field in the 32-bit encodings selects .h.
+func (r *renderer) vgprText(n int, t opType) {
 	if r.d.fam.trueSixteen && t.size == 16 {
-		return fmt.Sprintf("v%d.l", n)
+		if k := r.fm.kind; k == kVOP1 || k == kVOP2 || k == kVOPC {
+			r.buf = append(r.buf, 'v')
+			r.dec(n & 0x7f)
+			if n&0x80 != 0 {
+				r.str(".h")
+			} else {
+				r.str(".l")
+			}
+			return
+		}
+		r.buf = append(r.buf, 'v')
+		r.dec(n)
+		r.str(".l")
+		return
 	}
-	return regRange("v", n, t.regs())
+	r.reg("v", n, t.regs())
 }
 
-// src prints a 9-bit (or 8-bit scalar) source operand code: registers,
+// srcText appends a 9-bit (or 8-bit scalar) source operand code: registers,
 // inline constants (128-208, 240-248) and the literal (255).
-func (r *renderer) src(code int, t opType, hi int) string {
+func (r *renderer) srcText(code int, t opType, hi int) {
 	fam := r.d.fam
 	switch {
 	case code >= 256:
 		v := code - 256
 		if fam.trueSixteen && t.size == 16 {
-			if r.fm.kind == kVOP3 || r.fm.kind == kVOP3B {
-				return fmt.Sprintf("v%d%s", v, map[int]string{0: ".l", 1: ".h"}[hi&1])
-			}
-			if r.fm.kind == kVOP1 || r.fm.kind == kVOP2 || r.fm.kind == kVOPC {
+			switch r.fm.kind {
+			case kVOP3, kVOP3B:
+				r.buf = append(r.buf, 'v')
+				r.dec(v)
+				if hi&1 == 1 {
+					r.str(".h")
+				} else {
+					r.str(".l")
+				}
+				return
+			case kVOP1, kVOP2, kVOPC:
 				// In the 32-bit encodings bit 7 of a 16-bit VGPR selects the high half.
-				return fmt.Sprintf("v%d%s", v&0x7f, map[bool]string{false: ".l", true: ".h"}[v&0x80 != 0])
+				r.buf = append(r.buf, 'v')
+				r.dec(v & 0x7f)
+				if v&0x80 != 0 {
+					r.str(".h")
+				} else {
+					r.str(".l")
+				}
+				return
 			}
 		}
-		return regRange("v", v, t.regs())
+		r.reg("v", v, t.regs())
+		return
 	case code < 128:
-		if s, ok := r.scalar(code, t); ok {
-			return s
+		if r.scalarText(code, t) {
+			return
 		}
-		return fmt.Sprintf("<reserved %d>", code)
-	case code >= 128 && code <= 192:
-		return strconv.Itoa(code - 128)
-	case code >= 193 && code <= 208:
-		return strconv.Itoa(192 - code)
+	case code <= 192:
+		r.dec(code - 128)
+		return
+	case code <= 208:
+		r.dec(192 - code)
+		return
 	case code >= 240 && code <= 248:
-		return inlineFloat(code, t)
+		r.str(inlineFloat(code, t))
+		return
 	case code == literalCode:
 		r.needLit = true
-		return r.literalText(t)
+		r.literalText(t)
+		return
 	}
-	if s, ok := fam.names32[code]; ok {
-		if t.regs() > 1 {
-			if s64, ok := fam.names64[code]; ok {
-				return s64
-			}
+	if code >= 0 && code < 256 && fam.n32[code] != "" {
+		if t.regs() > 1 && fam.n64[code] != "" {
+			r.str(fam.n64[code])
+			return
 		}
-		return s
+		r.str(fam.n32[code])
+		return
 	}
-	return fmt.Sprintf("<reserved %d>", code)
+	r.str("<reserved ")
+	r.dec(code)
+	r.buf = append(r.buf, '>')
 }
 
 var inlineFloats = [...]float64{0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0}
+var inlineFloatText = [...]string{"0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"}
 
-// inlineFloat prints codes 240-248 as LLVM does: 0.5 ... -4.0 and
+// inlineFloat gives codes 240-248 as LLVM prints them: 0.5 ... -4.0 and
 // 1/(2*pi) at the operand's precision.
 func inlineFloat(code int, t opType) string {
 	if code == 248 {
-		switch t.size {
-		case 64:
+		if t.size == 64 {
 			return "0.15915494309189532"
-		case 16:
-			if t.t == 'h' {
-				return "0.15915494"
-			}
-			return "0.15915494"
 		}
 		return "0.15915494"
 	}
-	return strconv.FormatFloat(inlineFloats[code-240], 'f', 1, 64)
+	return inlineFloatText[code-240]
 }
 
-// literalText prints the 32-bit literal; when the value could have been an
+// literalText appends the 32-bit literal; when the value could have been an
 // inline constant LLVM wraps it in lit() so it re-assembles to the same bytes.
-func (r *renderer) literalText(t opType) string {
+func (r *renderer) literalText(t opType) {
 	v := r.literal
-	s := fmt.Sprintf("0x%x", v)
 	if isInlineValue(v, t) {
-		return "lit(" + s + ")"
+		r.str("lit(")
+		r.hex(uint64(v))
+		r.buf = append(r.buf, ')')
+		return
 	}
-	return s
+	r.hex(uint64(v))
 }
 
 func isInlineValue(v uint32, t opType) bool {

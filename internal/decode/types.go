@@ -27,6 +27,10 @@ const (
 	kVOP3B
 	kVOP3P
 	kMAI
+	kDS
+	kFLAT // FLAT, GLOBAL and SCRATCH: the SEG field tells them apart
+	kMUBUF
+	kMTBUF
 )
 
 func kindOf(format string) kind {
@@ -55,8 +59,16 @@ func kindOf(format string) kind {
 		return kVOP3B
 	case "VOP3P":
 		return kVOP3P
-	case "VOP3P-MAI", "VOP3PX2":
+	case "VOP3P-MAI":
 		return kMAI
+	case "DS":
+		return kDS
+	case "FLAT", "GLOBAL", "SCRATCH":
+		return kFLAT
+	case "MUBUF":
+		return kMUBUF
+	case "MTBUF":
+		return kMTBUF
 	}
 	return kOther
 }
