@@ -5,6 +5,7 @@ package build
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
+	"github.com/gpuisa/gpuisa/internal/quality"
 	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
@@ -148,6 +150,18 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return nil, err
 		}
 		extras[ExtraConcepts] = cat
+	}
+
+	if raw, ok := extras[quality.Key]; ok {
+		// The report also carries what the readers could not recover.
+		var q quality.Report
+		if err := json.Unmarshal(raw, &q); err != nil {
+			return nil, err
+		}
+		q.ReaderProblems = rep.Problems
+		if extras[quality.Key], err = json.Marshal(q); err != nil {
+			return nil, err
+		}
 	}
 
 	counts := map[string]int{}

@@ -155,7 +155,7 @@ stops cleanly on SIGINT/SIGTERM.`,
 			}
 			defer db.Close()
 			logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-			h, err := web.New(db, web.Options{Logger: logger})
+			h, err := web.New(db, web.Options{Logger: logger, WarmDecoders: true})
 			if err != nil {
 				return err
 			}

@@ -82,6 +82,8 @@ type Decoder struct {
 	// _e32 / _e64 to tell them apart.
 	hasShort map[string]bool
 	hasVOP3  map[string]bool
+	// dppL, sdwaL, sdwabL are the second-dword layouts (ext.go).
+	dppL, sdwaL, sdwabL extLayout
 }
 
 // group is the formats that share the same fixed bits (VOP3A and VOP3B; VOP3P
@@ -100,6 +102,7 @@ type format struct {
 	byOpcode map[int]*entry
 	byOp     []*entry // byOpcode as a slice indexed by opcode
 	words    int      // dwords in the fixed-width part
+	seg      segment  // FLAT, GLOBAL or SCRATCH
 }
 
 func (fm *format) lookup(op uint32) *entry {
@@ -120,6 +123,8 @@ type entry struct {
 	kconst    bool   // a VOP2 that always carries a literal (v_fmamk_f32)
 	dataRegs  int    // memory: registers of the data operand
 	memOps    memOps // memory: which operands LLVM prints
+	memFlags  memFlags
+	mai       maiSizes
 	syntaxOps []string
 }
 
@@ -175,6 +180,12 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			}
 		}
 		fm.cf = compileFields(f.Fields, fm.kind)
+		switch strings.ToUpper(f.Name) {
+		case "GLOBAL":
+			fm.seg = segGlobal
+		case "SCRATCH":
+			fm.seg = segScratch
+		}
 		if f.Width == 0 {
 			fm.Width = 32
 		}
@@ -192,6 +203,7 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 	if len(d.groups) == 0 {
 		return nil, fmt.Errorf("decode: %s has no format with fixed ENCODING bits", arch.ID)
 	}
+	d.extLayouts(arch.Formats)
 	// Most specific first: SOP1 (9 fixed bits) before SOPK (4) before SOP2 (2).
 	sort.SliceStable(d.groups, func(i, j int) bool {
 		return bits.OnesCount32(d.groups[i].mask) > bits.OnesCount32(d.groups[j].mask)
@@ -227,6 +239,7 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			fm.byOpcode[e.Opcode] = &entry{name: in.Name, instr: in, enc: e}
 		}
 	}
+	d.addPromotions(formats)
 	for _, g := range d.groups {
 		for _, fm := range g.formats {
 			maxOp := -1
@@ -244,6 +257,69 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 		}
 	}
 	return d, nil
+}
+
+// vop3Base gives, per generation, where the VOP3 opcodes of the 32-bit
+// VALU encodings start: "VOP3 opcode = VOPC opcode, VOP2 opcode + 0x100,
+// VOP1 opcode + 0x140" (GCN 5 / CDNA guides, VOP3 section) and 0x180 for
+// VOP1 on RDNA 1-2.
+var vop3Base = map[int][3]int{9: {0x140, 0x100, 0}, 10: {0x180, 0x100, 0}}
+
+// addPromotions adds the VOP3 forms of VOP1/VOP2/VOPC instructions the
+// older guides describe by that rule instead of listing them.
+func (d *Decoder) addPromotions(formats map[string]*format) {
+	base, ok := vop3Base[d.fam.gen]
+	if !ok {
+		return
+	}
+	var vop3a, vop3b *format
+	for _, fm := range formats {
+		switch fm.kind {
+		case kVOP3:
+			vop3a = fm
+		case kVOP3B:
+			vop3b = fm
+		}
+	}
+	if vop3a == nil {
+		return
+	}
+	for _, fm := range formats {
+		var b int
+		switch fm.kind {
+		case kVOP1:
+			b = base[0]
+		case kVOP2:
+			b = base[1]
+		case kVOPC:
+			b = base[2]
+		default:
+			continue
+		}
+		for op, en := range fm.byOpcode {
+			name := en.name
+			if d.hasVOP3[name] || noSuffix[name] || strings.Contains(name, "madmk") || strings.Contains(name, "madak") ||
+				strings.Contains(name, "fmamk") || strings.Contains(name, "fmaak") || strings.HasPrefix(name, "v_swap") ||
+				strings.HasPrefix(name, "v_accvgpr") {
+				continue
+			}
+			dst := vop3a
+			if vop3b != nil && (strings.Contains(name, "_co_") || strings.HasPrefix(name, "v_addc") || strings.HasPrefix(name, "v_subb")) {
+				dst = vop3b
+			}
+			if _, taken := vop3a.byOpcode[b+op]; taken {
+				continue
+			}
+			if vop3b != nil {
+				if _, taken := vop3b.byOpcode[b+op]; taken {
+					continue
+				}
+			}
+			dst.byOpcode[b+op] = &entry{name: name, instr: en.instr,
+				enc: isa.Encoding{Name: dst.Name, Format: dst.Name, Width: dst.Width, Opcode: b + op}}
+			d.hasVOP3[name] = true
+		}
+	}
 }
 
 // Arch returns the family the decoder was built for.
@@ -285,6 +361,7 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 func (d *Decoder) AppendText(dst []byte, code []byte, offset int) ([]byte, int, error) {
 	var r renderer
 	r.buf = dst
+	r.textOnly = true
 	base := len(dst)
 	r.base = base
 	n, err := d.decode(&r, code, offset)

@@ -28,6 +28,7 @@ type renderer struct {
 	needLit    bool
 	partial    bool
 	extra      string
+	textOnly   bool // AppendText: no spans needed
 }
 
 type span struct {
@@ -57,14 +58,14 @@ func (r *renderer) mod() {
 }
 
 func (r *renderer) open(mod bool) {
-	if r.nspans < len(r.spans) {
+	if !r.textOnly && r.nspans < len(r.spans) {
 		r.spans[r.nspans] = span{start: int32(len(r.buf) - r.base), mod: mod}
 	}
 }
 
 // end closes the operand or modifier op/mod opened.
 func (r *renderer) end() {
-	if r.nspans < len(r.spans) {
+	if !r.textOnly && r.nspans < len(r.spans) {
 		r.spans[r.nspans].start += int32(r.base)
 		r.spans[r.nspans].end = int32(len(r.buf))
 		r.nspans++
@@ -82,7 +83,23 @@ func (r *renderer) opStr(s string) {
 	r.str(s)
 	r.end()
 }
-func (r *renderer) dec(v int)  { r.buf = strconv.AppendInt(r.buf, int64(v), 10) }
+func (r *renderer) dec(v int) {
+	if v >= 0 && v < len(smallDecimals) {
+		r.buf = append(r.buf, smallDecimals[v]...)
+		return
+	}
+	r.buf = strconv.AppendInt(r.buf, int64(v), 10)
+}
+
+// smallDecimals holds the decimal text of register numbers and small
+// immediates, the most frequent numbers in disassembly.
+var smallDecimals = func() (t [512]string) {
+	for i := range t {
+		t[i] = strconv.Itoa(i)
+	}
+	return t
+}()
+
 func (r *renderer) hex(v uint64) {
 	r.buf = append(r.buf, '0', 'x')
 	r.buf = strconv.AppendUint(r.buf, v, 16)
@@ -116,8 +133,20 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 				r.str("_dpp")
 			}
 			r.mnEnd = len(r.buf) - r.base
-			r.partial = true
-			r.opStr("(" + r.extra + " operands not rendered yet)")
+			r.raw[1] = binary.LittleEndian.Uint32(code[next:])
+			done := false
+			switch r.extra {
+			case "DPP":
+				done = r.renderDPP()
+			case "SDWA":
+				done = r.renderSDWA()
+			}
+			if !done {
+				r.buf = r.buf[:r.base+r.mnEnd]
+				r.nops, r.nspans = 0, 0
+				r.partial = true
+				r.opStr("(" + r.extra + " operands not rendered yet)")
+			}
 			return 4, nil
 		}
 	}
@@ -152,6 +181,10 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 	case kVOP3, kVOP3B:
 		r.renderVOP3()
 	case kVOP3P:
+		if en.shape >= shMFMA {
+			r.renderMAI()
+			break
+		}
 		r.renderVOP3P()
 	case kMAI:
 		r.renderMAI()
@@ -421,6 +454,9 @@ func (r *renderer) renderSMEM() {
 			r.end()
 		}
 	}
+	if fam.gen >= 12 {
+		return // TH/SCOPE cache policy: not rendered (partial above)
+	}
 	glc, dlc := r.f(fGLC), r.f(fDLC)
 	if fam.gen >= 11 {
 		// LLVM (and the hardware, per LLVM's SMEM encoding for GFX11) puts
@@ -462,6 +498,14 @@ func (r *renderer) renderVOP1() {
 		return
 	case shReadlane:
 		r.sdst(r.f(fVDST), opType{'b', 32})
+	case shAccMov:
+		r.op()
+		r.reg("a", r.f(fVDST), 1)
+		r.end()
+		r.op()
+		r.reg("a", r.f(fSRC0)&0xff, 1)
+		r.end()
+		return
 	default:
 		r.vgpr(r.f(fVDST), s.dst)
 	}

@@ -165,6 +165,12 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 	if strings.Contains(name, "_pk_f32_") && s.dst.size == 32 {
 		s.dst.size = 64 // two f32 results
 	}
+	switch name {
+	case "v_pk_fma_f32", "v_pk_mul_f32", "v_pk_add_f32", "v_pk_mov_b32":
+		// Packed pairs of 32-bit values: every operand is a register pair.
+		s.dst = opType{'f', 64}
+		s.src = [3]opType{{'f', 64}, {'f', 64}, {'f', 64}}
+	}
 	s.nsrc = 2
 	switch fm.kind {
 	case kVOP1, kSOP1:

@@ -92,7 +92,8 @@ func (e *Encoder) Encode(asm string) ([]byte, error) {
 				continue
 			}
 			got := normalize(in.Text())
-			if got == asm || stripSuffix(got) == stripSuffix(asm) {
+			if got == asm || stripSuffix(got) == stripSuffix(asm) ||
+				canonNumbers(stripSuffix(got)) == canonNumbers(stripSuffix(asm)) {
 				return b, nil
 			}
 			tried = append(tried, fmt.Sprintf("%s gives %q", t.Format.Name, in.Text()))
@@ -114,6 +115,26 @@ func stripSuffix(s string) string {
 		return mn
 	}
 	return mn + " " + rest
+}
+
+var lowHalf = regexp.MustCompile(`\b(v\d+)\.l\b`)
+
+var numberToken = regexp.MustCompile(`\b(0x[0-9a-f]+|[0-9]+)\b`)
+
+// canonNumbers writes every integer token in decimal, so "s_addk_i32 s2, 0"
+// and the decoder's "s_addk_i32 s2, 0x0" compare equal: the same bits,
+// written two ways LLVM accepts.
+func canonNumbers(s string) string {
+	// A 16-bit operand in the low half prints as v1.l (true16) where
+	// assembly written for the fake16 syntax says v1: the same bits.
+	s = lowHalf.ReplaceAllString(s, "$1")
+	return numberToken.ReplaceAllStringFunc(s, func(tok string) string {
+		v, err := strconv.ParseUint(tok, 0, 64)
+		if err != nil {
+			return tok
+		}
+		return strconv.FormatUint(v, 10)
+	})
 }
 
 func normalize(s string) string {

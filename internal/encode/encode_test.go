@@ -70,16 +70,16 @@ func TestRoundTripLLVM(t *testing.T) {
 	if !decodetest.HaveLLVM() {
 		t.Skip("llvm-mc-22 not on PATH: install llvm-22 to run the round-trip test")
 	}
-	src := decodetest.SourcesDir()
-	if src == "" {
+	if decodetest.SourcesDir() == "" {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES)")
 	}
 	for _, arch := range []string{"cdna4", "rdna3"} {
 		t.Run(arch, func(t *testing.T) {
-			a, ins, err := decodetest.LoadManual(src, arch)
+			fam, err := decodetest.Load(arch)
 			if err != nil {
 				t.Fatal(err)
 			}
+			a, ins := fam.Arch, fam.Instrs
 			enc, err := New(a, ins)
 			if err != nil {
 				t.Fatal(err)
@@ -139,6 +139,92 @@ func TestRoundTripLLVM(t *testing.T) {
 			}
 			if float64(ok) < 0.97*float64(total) {
 				t.Errorf("round-trip agreement %d/%d below 97%%", ok, total)
+			}
+		})
+	}
+}
+
+// familiesLLVM are the AMD families and the gfx target the round trip uses.
+var familiesLLVM = []struct{ arch, mcpu string }{
+	{"vega", "gfx900"}, {"vega7", "gfx906"}, {"cdna1", "gfx908"}, {"cdna2", "gfx90a"}, {"cdna3", "gfx942"},
+	{"cdna4", "gfx950"}, {"rdna1", "gfx1010"}, {"rdna2", "gfx1030"}, {"rdna3", "gfx1100"}, {"rdna3.5", "gfx1150"},
+	{"rdna4", "gfx1200"}, {"cdna5", "gfx1250"},
+}
+
+// TestRoundTripExamples encodes every verified example of the model whose
+// encoding is VALU, SALU or SMEM (the formats the encoder supports) and
+// compares with the bytes llvm-mc produced for it on the family's first
+// target. It reports the agreement per family and fails below a floor.
+func TestRoundTripExamples(t *testing.T) {
+	if decodetest.SourcesDir() == "" {
+		t.Skip("shared/upstream not found (set GPUISA_SOURCES)")
+	}
+	if !decodetest.HaveLLVM() {
+		t.Skip("llvm-mc-22 not on PATH: the examples carry no verified encodings without it")
+	}
+	for _, f := range familiesLLVM {
+		t.Run(f.arch, func(t *testing.T) {
+			fam, err := decodetest.Load(f.arch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc, err := New(fam.Arch, fam.Instrs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dec, _ := decode.New(fam.Arch, fam.Instrs)
+			ok, total := 0, 0
+			byFormat := map[string][2]int{}
+			var samples []string
+			seen := map[string]bool{}
+			for _, in := range fam.Instrs {
+				for _, ex := range in.Examples {
+					if ex.Target != f.mcpu || ex.Encoding == "" || seen[ex.Asm] {
+						continue
+					}
+					seen[ex.Asm] = true
+					want, err := decode.ParseInput([]byte(ex.Encoding))
+					if err != nil {
+						continue
+					}
+					di, _, err := dec.Decode(want, 0)
+					if err != nil || !supported[kindOfFormat(di.Encoding)] || di.Extra != "" {
+						continue // not a VALU/SALU/SMEM word (or DPP/SDWA)
+					}
+					total++
+					c := byFormat[di.Encoding]
+					c[1]++
+					got, err := enc.Encode(ex.Asm)
+					if err == nil && bytes.Equal(got, want) {
+						ok++
+						c[0]++
+					} else if len(samples) < 40 {
+						samples = append(samples, ex.Asm+" -> "+hexs(got)+" want "+hexs(want)+" "+errText(err))
+					}
+					byFormat[di.Encoding] = c
+				}
+			}
+			if total == 0 {
+				t.Skipf("%s: no verified VALU/SALU/SMEM example for %s", f.arch, f.mcpu)
+			}
+			rate := float64(ok) / float64(total)
+			t.Logf("%s (%s): encoder reproduces llvm-mc's bytes for %d of %d verified VALU/SALU/SMEM examples (%.1f%%)", f.arch, f.mcpu, ok, total, 100*rate)
+			for fm, c := range byFormat {
+				if c[0] != c[1] {
+					t.Logf("  %-8s %d/%d", fm, c[0], c[1])
+				}
+			}
+			for _, s := range samples {
+				t.Log("  ", s)
+			}
+			// Floors at what each generation reaches today: DPP forms,
+			// hwreg/sendmsg names and gfx12 cache policy are not encoded.
+			floor := 0.85
+			if dec.Gen() >= 11 {
+				floor = 0.55
+			}
+			if rate < floor {
+				t.Errorf("%s: round trip %.1f%% below %.0f%%", f.arch, 100*rate, 100*floor)
 			}
 		})
 	}

@@ -29,6 +29,9 @@ type Report struct {
 	Verified bool   `json:"verified"`
 	// Notes say what was not done and why ("llvm-mc not found ...").
 	Notes []string `json:"notes,omitempty"`
+	// ReaderProblems are what the upstream readers could not recover
+	// ("cdna5: line 123: S_SLEEP: ..."), filled in by the build.
+	ReaderProblems []string `json:"reader_problems,omitempty"`
 	// SyntaxDocs is where LLVM's syntax pages were read from.
 	SyntaxDocs string `json:"syntax_docs,omitempty"`
 	// Examples says where examples come from.

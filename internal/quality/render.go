@@ -57,6 +57,12 @@ func WriteText(w io.Writer, r Report) error {
 		return err
 	}
 	ew := &errWriter{w: w}
+	if len(r.ReaderProblems) > 0 {
+		ew.printf("\nWhat the readers could not recover from the upstream documents (%d):\n", len(r.ReaderProblems))
+		for _, p := range r.ReaderProblems {
+			ew.printf("  %s\n", p)
+		}
+	}
 	for _, f := range r.Families {
 		ew.printf("\n== %s (%s) — targets %s; LLVM pages %s\n", f.Name, f.Arch, orNone(strings.Join(f.Targets, " ")), orNone(strings.Join(f.Pages, " ")))
 		ew.printf("%d of %d instructions (%.1f%%) have an example llvm-mc accepted on a %s target (%d of them only with operands gpuisa synthesized); %d encodings compared with AMD's identifiers.\n",

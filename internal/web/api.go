@@ -22,6 +22,10 @@ type SearchResult struct {
 	Query string          `json:"query"`
 	Arch  string          `json:"arch,omitempty"`
 	Hits  []isa.SearchHit `json:"hits"`
+	// Decoded is the query decoded as machine code on the family asked for
+	// (or every AMD family on which all of it decodes), when q looks like
+	// instruction words: "0x160a04c1", "160a04c1 7e020280", "[0xc1,0x04,0x0a,0x16]".
+	Decoded []DecodedHit `json:"decoded,omitempty"`
 }
 
 func (s *server) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
@@ -125,15 +129,16 @@ func (s *server) apiSearch(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	arch := r.URL.Query().Get("arch")
+	decoded := s.decodeQuery(q, s.decodeArch(r.Context(), arch))
 	hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
-	if err != nil {
+	if err != nil && (len(decoded) == 0 || errs.HTTPStatus(err) == http.StatusInternalServerError) {
 		s.apiFail(w, r, err)
 		return
 	}
 	if hits == nil {
 		hits = []isa.SearchHit{}
 	}
-	s.sendJSON(w, r, SearchResult{Query: q, Arch: arch, Hits: hits})
+	s.sendJSON(w, r, SearchResult{Query: q, Arch: arch, Hits: hits, Decoded: decoded})
 }
 
 func (s *server) apiOpenAPI(w http.ResponseWriter, r *http.Request) {

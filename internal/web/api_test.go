@@ -51,7 +51,7 @@ func TestAPIInstructionIsTheModelDocument(t *testing.T) {
 func TestAPIListsAndSearch(t *testing.T) {
 	s := newTestServer(t)
 	var archs []isa.Architecture
-	decode(t, get(t, s, "/api/v1/archs"), http.StatusOK, &archs)
+	decodeJSON(t, get(t, s, "/api/v1/archs"), http.StatusOK, &archs)
 	var ids []string
 	for _, a := range archs {
 		ids = append(ids, a.ID)
@@ -60,12 +60,12 @@ func TestAPIListsAndSearch(t *testing.T) {
 		t.Errorf("archs %q", ids)
 	}
 	var list []isa.Summary
-	decode(t, get(t, s, "/api/v1/archs/cdna4/instructions"), http.StatusOK, &list)
+	decodeJSON(t, get(t, s, "/api/v1/archs/cdna4/instructions"), http.StatusOK, &list)
 	if len(list) != 5 || !sort.SliceIsSorted(list, func(i, j int) bool { return list[i].Name < list[j].Name }) {
 		t.Errorf("cdna4 list: %d entries, sorted=%v", len(list), sort.SliceIsSorted(list, func(i, j int) bool { return list[i].Name < list[j].Name }))
 	}
 	var a isa.Architecture
-	decode(t, get(t, s, "/api/v1/archs/gfx950"), http.StatusOK, &a)
+	decodeJSON(t, get(t, s, "/api/v1/archs/gfx950"), http.StatusOK, &a)
 	if a.ID != "cdna4" || len(a.Formats) == 0 {
 		t.Errorf("arch gfx950 = %s with %d formats", a.ID, len(a.Formats))
 	}
@@ -75,7 +75,7 @@ func TestAPIListsAndSearch(t *testing.T) {
 		{"v_ma", "rdna3", "v_max_f32"},
 	} {
 		var res SearchResult
-		decode(t, get(t, s, "/api/v1/search?q="+c.q), http.StatusOK, &res)
+		decodeJSON(t, get(t, s, "/api/v1/search?q="+c.q), http.StatusOK, &res)
 		found := false
 		for _, h := range res.Hits {
 			found = found || (h.Arch == c.arch && h.Name == c.name)
@@ -85,12 +85,12 @@ func TestAPIListsAndSearch(t *testing.T) {
 		}
 	}
 	var res SearchResult
-	decode(t, get(t, s, "/api/v1/search?q=max&arch=ptx&limit=1"), http.StatusOK, &res)
+	decodeJSON(t, get(t, s, "/api/v1/search?q=max&arch=ptx&limit=1"), http.StatusOK, &res)
 	if len(res.Hits) != 1 || res.Hits[0].Arch != "ptx" {
 		t.Errorf("arch/limit not applied: %+v", res.Hits)
 	}
 	var info isa.BuildInfo
-	decode(t, get(t, s, "/api/v1/info"), http.StatusOK, &info)
+	decodeJSON(t, get(t, s, "/api/v1/info"), http.StatusOK, &info)
 	if info.ID != "fake-build-1" {
 		t.Errorf("info id %q", info.ID)
 	}
@@ -114,7 +114,7 @@ func TestAPIErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		var e apiError
-		decode(t, get(t, s, c.path), c.status, &e)
+		decodeJSON(t, get(t, s, c.path), c.status, &e)
 		if e.Error == "" {
 			t.Errorf("%s: empty error message", c.path)
 		}
@@ -124,7 +124,7 @@ func TestAPIErrors(t *testing.T) {
 	}
 }
 
-func decode(t *testing.T, rec interface {
+func decodeJSON(t *testing.T, rec interface {
 	Result() *http.Response
 }, status int, v any) {
 	t.Helper()

@@ -46,12 +46,18 @@ var apiOperations = []apiOperation{
 	{Path: "/api/v1/archs/{arch}/instructions/{name}", ID: "getInstruction",
 		Summary: "One instruction: the same document as `gpuisa show --json`.",
 		Params:  []apiParam{archParam, nameParam}, Result: isa.Instruction{}, Errors: []int{404}},
-	{Path: "/api/v1/search", ID: "search", Summary: "Rank instructions by name, prefix, typo and description words.",
+	{Path: "/api/v1/search", ID: "search", Summary: "Rank instructions by name, prefix, typo and description words; a query that looks like instruction words is also decoded (decoded).",
 		Params: []apiParam{
 			{Name: "q", In: "query", Required: true, Type: "string", Description: "What to look for (at most 200 characters)."},
 			{Name: "arch", In: "query", Type: "string", Description: "Only this family."},
 			{Name: "limit", In: "query", Type: "integer", Description: "Most hits to return, 1 to 200 (default 20)."},
 		}, Result: SearchResult{}, Errors: []int{400, 404}},
+	{Path: "/api/v1/decode", ID: "decode",
+		Summary: "Decode AMD machine code: each instruction with its encoding, fields (bits and values) and operands in LLVM syntax; undecodable dwords come back in errors with their byte offsets.",
+		Params: []apiParam{
+			{Name: "arch", In: "query", Required: true, Type: "string", Description: "AMD family id or gfx target (cdna4, rdna3, gfx950)."},
+			{Name: "hex", In: "query", Required: true, Type: "string", Description: "Little-endian hex dwords (0x160a04c1 7e020280) or an llvm-mc byte list ([0xc1,0x04,0x0a,0x16]); at most 1024 bytes."},
+		}, Result: DecodeResult{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/openapi.json", ID: "getOpenAPI", Summary: "This document.", Result: map[string]any{}},
 }
 

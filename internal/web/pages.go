@@ -375,6 +375,30 @@ func (s *server) list(ctx context.Context, arch string) ([]isa.Summary, error) {
 	return l, nil
 }
 
+// hasInstruction says whether arch has an instruction page named name.
+func (s *server) hasInstruction(arch, name string) bool {
+	s.listMu.Lock()
+	set, ok := s.nameSets[arch]
+	s.listMu.Unlock()
+	if !ok {
+		list, err := s.list(context.Background(), arch)
+		if err != nil {
+			return false
+		}
+		set = make(map[string]bool, len(list))
+		for _, sum := range list {
+			set[sum.Name] = true
+		}
+		s.listMu.Lock()
+		if s.nameSets == nil {
+			s.nameSets = map[string]map[string]bool{}
+		}
+		s.nameSets[arch] = set
+		s.listMu.Unlock()
+	}
+	return set[name]
+}
+
 // --- instruction pages ---
 
 type instrView struct {
@@ -390,6 +414,15 @@ type instrView struct {
 	More         []isa.Summary
 	Types        []string // PTX: every data type of every form
 	ComparePath  string
+	// ConceptsTitle names the other vendor: "Related PTX Concepts".
+	ConceptsTitle string
+	// NoCounterpart is the catalogue's reason a PTX instruction has no AMD
+	// counterpart, when it has none.
+	NoCounterpart *noCounterpartRow
+	// ExampleFields are the examples' encodings decoded into fields;
+	// ExampleNote says why they are missing when the decoder is not available.
+	ExampleFields []exampleView
+	ExampleNote   string
 }
 
 type encodingView struct {
@@ -413,6 +446,7 @@ type targetRow struct {
 
 type conceptView struct {
 	isa.ConceptRef
+	URL string // the concept's page, "" when the catalogue is not stored
 	// Members groups the concept's instructions by name, each with links to
 	// the families that have it, so a PTX page lists v_max_f32 once.
 	Members []memberGroup
@@ -459,9 +493,16 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 		s.storeError(w, r, err, func(sg string) string { return instrURL(a.ID, sg) })
 		return
 	}
-	v := instrView{In: in, Arch: a, ComparePath: "/compare/" + url.PathEscape(in.Name)}
+	v := instrView{In: in, Arch: a, ComparePath: "/compare/" + url.PathEscape(in.Name), ConceptsTitle: "Related PTX Concepts"}
+	if a.Kind == isa.KindVirtual {
+		v.ConceptsTitle = "Related AMDGPU Concepts"
+	}
+	cd, _ := s.conceptCatalogue() // pages render without the catalogue, only without its links
 	for _, c := range in.Concepts {
 		cv := conceptView{ConceptRef: c}
+		if cd != nil && cd.cat.Concept(c.ID) != nil {
+			cv.URL = conceptURL(c.ID)
+		}
 		index := map[string]int{}
 		for _, m := range c.Members {
 			i, ok := index[m.Name]
@@ -493,6 +534,12 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 			}
 		}
 		v.Types = slices.Sorted(maps.Keys(types))
+		if cd != nil {
+			if n := cd.cat.NoCounterpartFor(in.Name); n != nil {
+				row := s.noCounterpartRow(n)
+				v.NoCounterpart = &row
+			}
+		}
 		s.render(w, r, http.StatusOK, "ptx", page{Title: title, Description: in.Summary, Data: v})
 		return
 	}
@@ -505,6 +552,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 	v.Differ, v.Same = s.generations(in)
 	v.Switcher = s.switcher(in)
 	v.Targets, v.Verified = targetRows(in)
+	v.ExampleFields, v.ExampleNote = s.decodeExamples(in)
 	s.render(w, r, http.StatusOK, "instruction", page{Title: title, Description: in.Summary, Data: v})
 }
 
@@ -719,6 +767,9 @@ type searchView struct {
 	Archs []isa.Architecture
 	Hits  []searchHitView
 	Error string
+	// Decoded is the query decoded as machine code, when it looks like
+	// instruction words.
+	Decoded []decodedGroup
 }
 
 type searchHitView struct {
@@ -738,14 +789,17 @@ func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		v.Error = fmt.Sprintf("The query is longer than %d characters.", maxQueryLen)
 		status = http.StatusBadRequest
 	default:
+		v.Decoded = groupDecoded(s.decodeQuery(q, s.decodeArch(r.Context(), v.Arch)), q)
 		hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: v.Arch, Limit: 50})
 		if err != nil {
 			if errs.HTTPStatus(err) == http.StatusInternalServerError {
 				s.fail(w, r, err)
 				return
 			}
-			v.Error = err.Error()
-			status = errs.HTTPStatus(err)
+			if len(v.Decoded) == 0 {
+				v.Error = err.Error()
+				status = errs.HTTPStatus(err)
+			}
 		}
 		for _, h := range hits {
 			v.Hits = append(v.Hits, searchHitView{SearchHit: h, URL: instrURL(h.Arch, h.Name), ArchName: archName(h.Arch)})

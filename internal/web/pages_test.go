@@ -17,7 +17,7 @@ func TestInstructionPageSectionsInDesignOrder(t *testing.T) {
 	if len(h1) != 1 || text(h1[0]) != "v_max_f32" {
 		t.Fatalf("h1 = %q, want one h1 v_max_f32", texts(h1))
 	}
-	want := []string{"Summary", "Encoding", "Operands", "Target compatibility", "Related concepts",
+	want := []string{"Summary", "Encoding", "Operands", "Target compatibility", "Related PTX Concepts",
 		"More in this category", "Reference", "Semantics", "Examples", "Sources"}
 	if got := texts(findAll(doc, tag("h2"))); !slices.Equal(got, want) {
 		t.Errorf("h2 order:\n got %q\nwant %q", got, want)
@@ -40,9 +40,10 @@ func TestInstructionPageSectionsInDesignOrder(t *testing.T) {
 		}
 	}
 	// the encoding diagram: one SVG per 32-bit row (wide) and per 16-bit row
-	// (narrow): VOP2 1+2 rows, VOP3A 2+4 rows.
-	if n := len(findAll(doc, tag("svg"))); n != 9 {
-		t.Errorf("got %d diagram rows, want 9", n)
+	// (narrow): VOP2 1+2 rows, VOP3A 2+4 rows; then the example's decoded
+	// VOP2 bytes, 1+2 rows.
+	if n := len(findAll(doc, tag("svg"))); n != 12 {
+		t.Errorf("got %d diagram rows, want 12", n)
 	}
 	links := hrefs(doc)
 	for _, w := range []string{"/amdgpu/rdna3/v_max_f32", "/amdgpu/cdna3/v_max_f32", "/amdgpu/rdna4/v_max_num_f32",
@@ -79,7 +80,7 @@ func TestTargetsNotYetVerified(t *testing.T) {
 func TestPTXPageSections(t *testing.T) {
 	s := newTestServer(t)
 	doc := mustPage(t, s, "/ptx/max")
-	want := []string{"Syntax", "Forms", "Operands", "Types at a glance", "Related concepts",
+	want := []string{"Syntax", "Forms", "Operands", "Types at a glance", "Related AMDGPU Concepts",
 		"More in this category", "Description", "Semantics", "Examples", "Reference", "Sources"}
 	if got := texts(findAll(doc, tag("h2"))); !slices.Equal(got, want) {
 		t.Errorf("h2 order:\n got %q\nwant %q", got, want)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,12 +54,54 @@ func TestEveryPageOfARealDatabase(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []string{"/", "/search?q=v_max_f23", "/search?q=fused+multiply+add", "/compare/v_max_f32", "/ptx/max"} {
+	extra := []string{"/", "/search?q=v_max_f23", "/search?q=fused+multiply+add", "/compare/v_max_f32", "/ptx/max",
+		"/concepts", "/quality", "/search?q=0x160a04c1", "/decode?arch=cdna4&hex=0x160a04c1"}
+	if cd, err := s.conceptCatalogue(); err == nil {
+		for _, c := range cd.cat.Concepts {
+			extra = append(extra, conceptURL(c.ID))
+		}
+	}
+	if rep, err := s.qualityReport(); err == nil {
+		for _, f := range rep.Families {
+			extra = append(extra, "/quality/"+f.Arch)
+		}
+	}
+	for _, p := range extra {
 		if rec := get(t, s, p); rec.Code != http.StatusOK {
 			t.Errorf("GET %s: %d", p, rec.Code)
 		}
 	}
 	t.Logf("%d pages and API answers rendered; slowest %v (%s)", pages, slowest, slowestPath)
+}
+
+// BenchmarkRealNewPages renders the concept, quality and decode pages from
+// the database named by GPUISA_DB, cache off, after a first render that
+// parses the catalogue and builds the decoders.
+func BenchmarkRealNewPages(b *testing.B) {
+	path := os.Getenv("GPUISA_DB")
+	if path == "" {
+		b.Skip("set GPUISA_DB to a built database")
+	}
+	db, err := store.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	s, err := newServer(db, Options{CacheBytes: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range []string{"/concepts", "/concepts/maximum", "/quality", "/quality/cdna4",
+		"/decode?arch=cdna4&hex=0x160a04c1+0x7e0a02ff+0x3f800000", "/search?q=0x160a04c1", "/amdgpu/cdna4/v_max_f32"} {
+		b.Run(strings.NewReplacer("/", "_", "?", "_", "&", "_", "=", "_", "+", "_").Replace(p), func(b *testing.B) {
+			get(b, s, p) // warm: catalogue parsed, decoders built
+			for b.Loop() {
+				if rec := get(b, s, p); rec.Code != http.StatusOK {
+					b.Fatal(rec.Code)
+				}
+			}
+		})
+	}
 }
 
 // BenchmarkRealInstructionPage renders /amdgpu/cdna4/v_max_f32 from the

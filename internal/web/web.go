@@ -1,7 +1,8 @@
 // Package web serves the reference: the HTML pages (home, family index,
-// instruction pages for AMD and PTX, compare, search, 404 with suggestions)
-// and the JSON API under /api/v1, over a store.Reader. It never parses
-// upstream files.
+// instruction pages for AMD and PTX, compare, search, 404 with suggestions,
+// the cross-vendor concept pages, the data-quality report and the machine-code
+// decode box) and the JSON API under /api/v1, over a store.Reader. It never
+// parses upstream files.
 //
 // Every response is rendered into memory first, so errors become proper
 // error pages, and then sent with an ETag derived from the database build id
@@ -25,6 +26,7 @@ import (
 	"time"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/quality"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
@@ -39,6 +41,10 @@ type Options struct {
 	// CacheBytes bounds the in-memory cache of rendered answers; zero means
 	// 32 MiB and a negative value turns the cache off.
 	CacheBytes int
+	// WarmDecoders builds every family's machine-code decoder in the
+	// background at start, so the first decode or hex search does not wait
+	// (each takes a few hundred milliseconds).
+	WarmDecoders bool
 }
 
 // ContentSecurityPolicy is sent with every response: scripts and styles only
@@ -63,8 +69,20 @@ type server struct {
 	apiPatterns []string
 	archs       []isa.Architecture
 
-	listMu sync.Mutex
-	lists  map[string][]isa.Summary
+	listMu   sync.Mutex
+	lists    map[string][]isa.Summary
+	nameSets map[string]map[string]bool // arch -> names of its instruction pages
+
+	decMu    sync.Mutex
+	decoders map[string]*decoderSlot
+
+	conceptsOnce sync.Once
+	concepts     *conceptData
+	conceptsErr  error
+
+	qualityOnce sync.Once
+	quality     *quality.Report
+	qualityErr  error
 
 	cache *pageCache
 }
@@ -75,6 +93,15 @@ func New(r store.Reader, opts Options) (http.Handler, error) {
 	s, err := newServer(r, opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.WarmDecoders {
+		go func() {
+			for _, a := range s.nativeArchs() {
+				if _, err := s.decoder(a.ID); err != nil {
+					s.log.Warn("building decoder", "arch", a.ID, "err", err)
+				}
+			}
+		}()
 	}
 	return s, nil
 }
@@ -153,6 +180,13 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /ptx/{name}", s.handlePTXInstruction)
 	s.mux.HandleFunc("GET /compare/{name}", s.handleCompare)
 	s.mux.HandleFunc("GET /search", s.handleSearch)
+	s.mux.HandleFunc("GET /decode", s.handleDecode)
+	s.mux.HandleFunc("GET /concepts", s.handleConcepts)
+	s.mux.HandleFunc("GET /concepts/{$}", s.redirectTo("/concepts"))
+	s.mux.HandleFunc("GET /concepts/{id}", s.handleConcept)
+	s.mux.HandleFunc("GET /quality", s.handleQuality)
+	s.mux.HandleFunc("GET /quality/{$}", s.redirectTo("/quality"))
+	s.mux.HandleFunc("GET /quality/{arch}", s.handleQualityFamily)
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)
 	s.mux.HandleFunc("GET /static/{file}", s.handleStatic)
 	s.mux.HandleFunc("GET /favicon.ico", s.handleFavicon)
@@ -163,6 +197,7 @@ func (s *server) routes() {
 	s.api("GET /api/v1/archs/{arch}/instructions", s.apiList)
 	s.api("GET /api/v1/archs/{arch}/instructions/{name}", s.apiInstruction)
 	s.api("GET /api/v1/search", s.apiSearch)
+	s.api("GET /api/v1/decode", s.apiDecode)
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
 	s.mux.HandleFunc("/api/", s.apiNotFound)
 

@@ -252,6 +252,83 @@ func TestSwitchArchitectureAndOpenPTX(t *testing.T) {
 	}
 }
 
+func TestDecodeBoxWithKeyboard(t *testing.T) {
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/decode"),
+		chromedp.WaitVisible(chromedp.CSS("#decode-hex")))
+	// keyboard only: pick CDNA 4 in the family list (RDNA 4, RDNA 3, CDNA 4,
+	// ...), type the word, Tab to the button and press Enter.
+	b.do(t, chromedp.Focus(chromedp.CSS("#decode-arch")), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown))
+	if got := eval[string](t, b, `document.getElementById("decode-arch").value`); got != "cdna4" {
+		t.Fatalf("family after two ArrowDowns: %q", got)
+	}
+	b.do(t, chromedp.Focus(chromedp.CSS("#decode-hex")), chromedp.SendKeys(chromedp.CSS("#decode-hex"), "0x160a04c1 ffffffff"),
+		chromedp.KeyEvent(kb.Tab))
+	if got := eval[string](t, b, `document.activeElement.tagName + " " + document.activeElement.textContent.trim()`); got != "BUTTON Decode" {
+		t.Fatalf("Tab from the text box focuses %q, want the Decode button", got)
+	}
+	b.do(t, chromedp.KeyEvent(kb.Enter))
+	b.waitPath(t, "/decode?arch=cdna4&hex=0x160a04c1+ffffffff")
+	if got := eval[string](t, b, `document.querySelector(".decoded .dec-text").textContent`); !strings.HasPrefix(got, "v_max_f32") {
+		t.Errorf("decoded %q", got)
+	}
+	if !eval[bool](t, b, visibleJS+`(document.querySelector(".decoded .bits-32 svg"))`) {
+		t.Error("the decoded bit diagram is not visible")
+	}
+	if got := eval[string](t, b, `document.querySelector(".decode-errors li").textContent`); !strings.HasPrefix(got, "Byte offset 4:") {
+		t.Errorf("error line %q", got)
+	}
+	// the mnemonic link opens the instruction page
+	b.do(t, chromedp.Focus(chromedp.CSS(`.decoded .dec-head a[href="/amdgpu/cdna4/v_max_f32"]`)), chromedp.KeyEvent(kb.Enter))
+	b.waitPath(t, "/amdgpu/cdna4/v_max_f32")
+	if !eval[bool](t, b, visibleJS+`(document.querySelector(".example-decoded .bits-32 svg"))`) {
+		t.Error("the example's decoded diagram is not visible on the instruction page")
+	}
+	b.do(t, chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile), chromedp.Navigate(b.base+"/decode?arch=cdna4&hex=0x160a04c1"),
+		chromedp.WaitVisible(chromedp.CSS(".decoded")))
+	if !eval[bool](t, b, visibleJS+`(document.querySelector(".decoded .bits-16 svg"))`) {
+		t.Error("the 16-bit decoded diagram is not visible at 360 px")
+	}
+	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("decode page is %d px wide at 360 px", w)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+func TestConceptAndQualityPages(t *testing.T) {
+	b := newBrowser(t)
+	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/concepts"),
+		chromedp.WaitVisible(chromedp.CSS("h1")))
+	b.do(t, chromedp.Focus(chromedp.CSS(`a[href="/concepts/max"]`)), chromedp.KeyEvent(kb.Enter))
+	b.waitPath(t, "/concepts/max")
+	for _, id := range []string{"ptx-members", "amd-members", "relations", "provenance"} {
+		if !eval[bool](t, b, visibleJS+`(document.getElementById("`+id+`"))`) {
+			t.Errorf("concept section #%s is not visible", id)
+		}
+	}
+	if n := eval[int](t, b, `document.querySelectorAll("table.families td.cell-member a").length`); n != 4 {
+		t.Errorf("%d linked member cells, want 4", n)
+	}
+	b.do(t, chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile))
+	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("concept page is %d px wide at 360 px (the family table must scroll inside its box)", w)
+	}
+	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/quality"), chromedp.WaitVisible(chromedp.CSS("table.quality")))
+	if n := eval[int](t, b, `document.querySelectorAll("table.quality tbody tr").length`); n != 2 {
+		t.Errorf("%d family rows", n)
+	}
+	b.do(t, chromedp.Focus(chromedp.CSS(`a[href="/quality/cdna4"]`)), chromedp.KeyEvent(kb.Enter))
+	b.waitPath(t, "/quality/cdna4")
+	if !eval[bool](t, b, visibleJS+`(document.querySelector("table.disagreements"))`) {
+		t.Error("the disagreements table is not visible")
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
 // TestScreenshots saves full-page screenshots of the main pages at 360 and
 // 1440 px, light and dark. Look at them: the test only checks they were made.
 // With GPUISA_DB set it shows that database instead of the fake.
@@ -272,13 +349,23 @@ func TestScreenshots(t *testing.T) {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	concept := "/concepts/max"
+	if os.Getenv("GPUISA_DB") != "" {
+		concept = "/concepts/maximum" // the real catalogue's id
+	}
 	pages := map[string]string{
-		"instruction": "/amdgpu/cdna4/v_max_f32",
-		"ptx":         "/ptx/max",
-		"home":        "/",
-		"family":      "/amdgpu/cdna4",
-		"compare":     "/compare/v_max_f32",
-		"search":      "/search?q=max",
+		"instruction":    "/amdgpu/cdna4/v_max_f32",
+		"ptx":            "/ptx/max",
+		"home":           "/",
+		"family":         "/amdgpu/cdna4",
+		"compare":        "/compare/v_max_f32",
+		"search":         "/search?q=max",
+		"hexsearch":      "/search?q=0x160a04c1",
+		"concepts":       "/concepts",
+		"concept":        concept,
+		"quality":        "/quality",
+		"quality-family": "/quality/cdna4",
+		"decode":         "/decode?arch=cdna4&hex=0x160a04c1+0x7e0a02ff+0x3f800000+0xffffffff",
 	}
 	for name, path := range pages {
 		for _, width := range []int64{360, 1440} {

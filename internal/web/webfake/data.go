@@ -165,8 +165,8 @@ func vMaxF32(arch string) *isa.Instruction {
 			in.Related = append([]isa.Related{{Arch: "cdna4", Name: "v_max_f32", Same: true}}, in.Related...)
 		}
 		in.Conflicts = []isa.Conflict{{Fact: "unit", Values: []isa.ConflictValue{
-			{Value: "Vector", Prov: isa.Prov{Source: isa.SourceAMDXML}},
-			{Value: "VALU", Prov: isa.Prov{Source: isa.SourceAMDManual}},
+			{Value: "Vector", Prov: isa.Prov{Source: isa.SourceAMDXML, File: "sample.xml", Line: 42}},
+			{Value: "VALU", Prov: isa.Prov{Source: isa.SourceAMDManual, File: "sample/" + arch, Line: 120}},
 		}, Note: "sample disagreement"}}
 	case "rdna3":
 		in.Encodings = []isa.Encoding{vopEnc(arch, "VOP2", 16), vopEnc(arch, "VOP3", 272)}
@@ -276,6 +276,14 @@ func ptxForms(name string) []isa.Form {
 	}
 }
 
+// vMinF32 carries a repair note, as entries whose heading the PDF
+// conversion lost do.
+func vMinF32() *isa.Instruction {
+	in := simpleVector("cdna4", "v_min_f32", "Pick the smaller of two single-precision floats.", "Writes the lesser source to VDST.", 10, 266)
+	in.Repairs = []string{"Sample repair: the heading of this entry was rebuilt from the opcode table <not markup>."}
+	return in
+}
+
 func sampleInstructions() []*isa.Instruction {
 	maxPTXConcept := isa.ConceptRef{ID: "max", Name: "Maximum", Relation: "equivalent with restrictions",
 		Restrictions: []string{"NaN inputs are handled differently."},
@@ -288,7 +296,7 @@ func sampleInstructions() []*isa.Instruction {
 	}
 	return []*isa.Instruction{
 		vMaxF32("cdna4"), vMaxF32("cdna3"), vMaxF32("rdna3"), vMaxNumF32(),
-		simpleVector("cdna4", "v_min_f32", "Pick the smaller of two single-precision floats.", "Writes the lesser source to VDST.", 10, 266),
+		vMinF32(),
 		simpleVector("cdna4", "v_add_f32", "Add two single-precision floats.", "Writes SRC0 + VSRC1 to VDST.", 1, 257),
 		fma("cdna4", 459), fma("rdna3", 531),
 		sMovB32("cdna4"), sMovB32("rdna3"),

@@ -57,13 +57,14 @@ no_counterpart:
 // SampleQuality is a data-quality report in the shape of quality.Report.
 func SampleQuality() quality.Report {
 	return quality.Report{
-		LLVMMC:     "Sample LLVM version 0.0",
-		Verified:   true,
-		Notes:      []string{"a sample note: <not markup> & kept as text"},
-		SyntaxDocs: "sample/llvm-docs",
-		Examples:   "written for the sample store",
-		Targets:    []string{"gfx950", "gfx1100"},
-		Run:        quality.RunStats{Lines: 10, Processes: 2, Assembled: 20, CacheHits: 5},
+		LLVMMC:         "Sample LLVM version 0.0",
+		Verified:       true,
+		Notes:          []string{"a sample note: <not markup> & kept as text"},
+		ReaderProblems: []string{"sample: line 7: V_SAMPLE: heading lost in conversion <kept as text>"},
+		SyntaxDocs:     "sample/llvm-docs",
+		Examples:       "written for the sample store",
+		Targets:        []string{"gfx950", "gfx1100"},
+		Run:            quality.RunStats{Lines: 10, Processes: 2, Assembled: 20, CacheHits: 5},
 		Families: []quality.Family{
 			{
 				Arch: "cdna4", Name: "CDNA 4", Targets: []string{"gfx950"}, Pages: []string{"GFX940"},

@@ -1,0 +1,313 @@
+package decode
+
+import (
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// DPP and SDWA: a second dword, announced by SRC0 = 250 (DPP) or 249
+// (SDWA) in a VOP1/VOP2/VOPC word, that holds the real first source and its
+// lane-selection controls. Their layouts come from the model's DPP/DPP16,
+// SDWA and SDWAB formats (bits 32-63 of the two-dword instruction).
+
+type extID uint8
+
+const (
+	xSRC0 extID = iota
+	xDPPCTRL
+	xBC
+	xFI
+	xSRC0NEG
+	xSRC0ABS
+	xSRC1NEG
+	xSRC1ABS
+	xBANKMASK
+	xROWMASK
+	xDSTSEL
+	xDSTU
+	xCLMP
+	xOMOD
+	xSRC0SEL
+	xSRC0SEXT
+	xS0
+	xSRC1SEL
+	xSRC1SEXT
+	xS1
+	xSDST
+	xSD
+	numExt
+)
+
+var extNames = map[string]extID{
+	"SRC0": xSRC0, "DPP_CTRL": xDPPCTRL, "BC": xBC, "BOUND_CTRL": xBC, "FI": xFI, "SRC0_NEG": xSRC0NEG,
+	"SRC0_ABS": xSRC0ABS, "SRC1_NEG": xSRC1NEG, "SRC1_ABS": xSRC1ABS, "BANK_MASK": xBANKMASK,
+	"ROW_MASK": xROWMASK, "DST_SEL": xDSTSEL, "DST_U": xDSTU, "DST_UNUSED": xDSTU, "CLMP": xCLMP, "OMOD": xOMOD,
+	"SRC0_SEL": xSRC0SEL, "SRC0_SEXT": xSRC0SEXT, "S0": xS0, "SRC1_SEL": xSRC1SEL, "SRC1_SEXT": xSRC1SEXT,
+	"S1": xS1, "SDST": xSDST, "SD": xSD,
+}
+
+type extLayout struct {
+	ok bool
+	cf [numExt]compiledField
+}
+
+func compileExt(f isa.Format) extLayout {
+	l := extLayout{ok: true}
+	for _, fl := range f.Fields {
+		if id, ok := extNames[strings.ToUpper(fl.Name)]; ok && l.cf[id].n == 0 {
+			l.cf[id] = compileField(fl)
+		}
+	}
+	return l
+}
+
+// extLayouts finds the second-dword layouts of a family.
+func (d *Decoder) extLayouts(formats []isa.Format) {
+	for _, f := range formats {
+		switch strings.ToUpper(f.Name) {
+		case "DPP", "DPP16":
+			if !d.dppL.ok {
+				d.dppL = compileExt(f)
+			}
+		case "SDWA":
+			d.sdwaL = compileExt(f)
+		case "SDWAB":
+			d.sdwabL = compileExt(f)
+		}
+	}
+}
+
+func (r *renderer) x(l *extLayout, id extID) int { return int(l.cf[id].get(&r.raw)) }
+
+var selNames = [...]string{"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7"}
+var unusedNames = [...]string{"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"}
+
+// renderDPP prints a GCN/RDNA 1-2 DPP instruction and says whether it could.
+func (r *renderer) renderDPP() bool {
+	l := &r.d.dppL
+	fam := r.d.fam
+	if !l.ok || fam.gen > 10 || r.en.shape == shNoOperands {
+		return false
+	}
+	s := r.en.sig
+	src0 := r.x(l, xSRC0)
+	src0Text := func() {
+		neg, abs := r.x(l, xSRC0NEG) == 1, r.x(l, xSRC0ABS) == 1
+		r.op()
+		if neg {
+			r.buf = append(r.buf, '-')
+		}
+		if abs {
+			r.buf = append(r.buf, '|')
+		}
+		r.reg("v", src0, s.src[0].regs())
+		if abs {
+			r.buf = append(r.buf, '|')
+		}
+		r.end()
+	}
+	src1Text := func() {
+		neg, abs := r.x(l, xSRC1NEG) == 1, r.x(l, xSRC1ABS) == 1
+		r.op()
+		if neg {
+			r.buf = append(r.buf, '-')
+		}
+		if abs {
+			r.buf = append(r.buf, '|')
+		}
+		r.vgprText(r.f(fVSRC1), s.src[1])
+		if abs {
+			r.buf = append(r.buf, '|')
+		}
+		r.end()
+	}
+	switch r.fm.kind {
+	case kVOP1:
+		if r.en.shape == shReadlane {
+			return false
+		}
+		r.vgpr(r.f(fVDST), s.dst)
+		src0Text()
+	case kVOP2:
+		sh := r.en.shape
+		if sh == shMadmk || sh == shMadak {
+			return false
+		}
+		r.vgpr(r.f(fVDST), s.dst)
+		if sh == shCarryInOut || sh == shCarryOut {
+			r.vcc()
+		}
+		src0Text()
+		src1Text()
+		if sh == shCndmask || sh == shCarryInOut {
+			r.vcc()
+		}
+	case kVOPC:
+		if r.en.shape != shCmpxNoDst {
+			r.vcc()
+		}
+		src0Text()
+		src1Text()
+	default:
+		return false
+	}
+	ctrl := r.x(l, xDPPCTRL)
+	r.mod()
+	switch {
+	case ctrl <= 0xff:
+		r.str("quad_perm:[")
+		for i := 0; i < 4; i++ {
+			if i > 0 {
+				r.buf = append(r.buf, ',')
+			}
+			r.dec(ctrl >> uint(2*i) & 3)
+		}
+		r.buf = append(r.buf, ']')
+	case ctrl >= 0x101 && ctrl <= 0x10f:
+		r.str("row_shl:")
+		r.dec(ctrl & 0xf)
+	case ctrl >= 0x111 && ctrl <= 0x11f:
+		r.str("row_shr:")
+		r.dec(ctrl & 0xf)
+	case ctrl >= 0x121 && ctrl <= 0x12f:
+		r.str("row_ror:")
+		r.dec(ctrl & 0xf)
+	case ctrl == 0x130 && fam.gen == 9:
+		r.str("wave_shl:1")
+	case ctrl == 0x134 && fam.gen == 9:
+		r.str("wave_rol:1")
+	case ctrl == 0x138 && fam.gen == 9:
+		r.str("wave_shr:1")
+	case ctrl == 0x13c && fam.gen == 9:
+		r.str("wave_ror:1")
+	case ctrl == 0x140:
+		r.str("row_mirror")
+	case ctrl == 0x141:
+		r.str("row_half_mirror")
+	case ctrl == 0x142 && fam.gen == 9:
+		r.str("row_bcast:15")
+	case ctrl == 0x143 && fam.gen == 9:
+		r.str("row_bcast:31")
+	default:
+		return false
+	}
+	r.end()
+	r.mod()
+	r.str("row_mask:")
+	r.hex(uint64(r.x(l, xROWMASK)))
+	r.end()
+	r.mod()
+	r.str("bank_mask:")
+	r.hex(uint64(r.x(l, xBANKMASK)))
+	r.end()
+	if r.x(l, xBC) == 1 {
+		r.modStr("bound_ctrl:1")
+	}
+	if l.cf[xFI].n != 0 && r.x(l, xFI) == 1 {
+		r.modStr("fi:1")
+	}
+	return true
+}
+
+// renderSDWA prints a GCN / RDNA 1-2 SDWA instruction and says whether it could.
+func (r *renderer) renderSDWA() bool {
+	l := &r.d.sdwaL
+	if r.fm.kind == kVOPC {
+		l = &r.d.sdwabL
+	}
+	if !l.ok || r.en.shape == shNoOperands || r.en.shape == shReadlane || r.en.shape == shMadmk || r.en.shape == shMadak {
+		return false
+	}
+	s := r.en.sig
+	srcText := func(code int, isSGPR bool, t opType, neg, abs, sext bool) {
+		r.op()
+		if neg {
+			r.buf = append(r.buf, '-')
+		}
+		if abs {
+			r.buf = append(r.buf, '|')
+		}
+		if sext {
+			r.str("sext(")
+		}
+		if isSGPR {
+			r.srcText(code, t, 0)
+		} else {
+			r.reg("v", code, t.regs())
+		}
+		if sext {
+			r.buf = append(r.buf, ')')
+		}
+		if abs {
+			r.buf = append(r.buf, '|')
+		}
+		r.end()
+	}
+	src0 := func() {
+		srcText(r.x(l, xSRC0), r.x(l, xS0) == 1, s.src[0], r.x(l, xSRC0NEG) == 1, r.x(l, xSRC0ABS) == 1, r.x(l, xSRC0SEXT) == 1)
+	}
+	src1 := func() {
+		srcText(r.f(fVSRC1), r.x(l, xS1) == 1 && r.fm.kind == kVOPC && false, s.src[1], r.x(l, xSRC1NEG) == 1, r.x(l, xSRC1ABS) == 1, r.x(l, xSRC1SEXT) == 1)
+	}
+	switch r.fm.kind {
+	case kVOP1:
+		r.vgpr(r.f(fVDST), s.dst)
+		src0()
+	case kVOP2:
+		sh := r.en.shape
+		r.vgpr(r.f(fVDST), s.dst)
+		if sh == shCarryInOut || sh == shCarryOut {
+			r.vcc()
+		}
+		src0()
+		src1()
+		if sh == shCndmask || sh == shCarryInOut {
+			r.vcc()
+		}
+	case kVOPC:
+		if r.x(l, xSD) == 1 {
+			r.sdst(r.x(l, xSDST), r.maskType())
+		} else if r.en.shape != shCmpxNoDst || r.d.fam.gen == 9 {
+			r.vcc()
+		}
+		src0()
+		src1()
+	default:
+		return false
+	}
+	if r.fm.kind != kVOPC {
+		if l.cf[xCLMP].n != 0 && r.x(l, xCLMP) == 1 {
+			r.modStr("clamp")
+		}
+		if l.cf[xOMOD].n != 0 {
+			switch r.x(l, xOMOD) {
+			case 1:
+				r.modStr("mul:2")
+			case 2:
+				r.modStr("mul:4")
+			case 3:
+				r.modStr("div:2")
+			}
+		}
+		r.mod()
+		r.str("dst_sel:")
+		r.str(selNames[r.x(l, xDSTSEL)&7])
+		r.end()
+		r.mod()
+		r.str("dst_unused:")
+		r.str(unusedNames[r.x(l, xDSTU)&3])
+		r.end()
+	}
+	r.mod()
+	r.str("src0_sel:")
+	r.str(selNames[r.x(l, xSRC0SEL)&7])
+	r.end()
+	if r.fm.kind != kVOP1 {
+		r.mod()
+		r.str("src1_sel:")
+		r.str(selNames[r.x(l, xSRC1SEL)&7])
+		r.end()
+	}
+	return true
+}

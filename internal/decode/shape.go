@@ -1,0 +1,367 @@
+package decode
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// shape is the operand layout an instruction follows when it differs from
+// its format's usual one; it is worked out once per opcode from the
+// mnemonic (the model does not say it), so rendering compares no strings.
+type shape uint8
+
+const (
+	shPlain shape = iota
+	shNoOperands
+	// SALU
+	shGFork     // s_cbranch_g_fork ssrc0, ssrc1 (64-bit, no destination)
+	shDstOnly   // s_getpc_b64 sdst
+	shSrcOnly   // s_setpc_b64 ssrc0
+	shGprIdxOn  // s_set_gpr_idx_on ssrc0, imm4
+	shCallFork  // s_call_b64 sdst, simm16
+	shGetreg    // s_getreg_b32 sdst, hwreg
+	shSetreg    // s_setreg_b32 hwreg, sdst
+	shSetregImm // s_setreg_imm32_b32 literal, hwreg
+	shVersion
+	shEndpgm
+	shBranch
+	shWaitcnt9
+	shU16
+	shSendmsg
+	shOtherSOPP
+	// SMEM
+	shSMEMTime
+	shSMEMDiscard
+	shSMEMBuffer
+	// VALU
+	shReadlane   // the destination is an SGPR
+	shCndmask    // vcc (or an SGPR mask) as the last source
+	shCarryInOut // v_addc: carry out and carry in
+	shCarryOut   // v_add_co_u32: carry out
+	shMadmk      // vdst, src0, K, vsrc1
+	shMadak      // vdst, src0, vsrc1, K
+	shCmpxNoDst  // v_cmpx on gfx10+: writes EXEC only
+	// memory
+	shAtomic
+	// matrix (VOP3P-MAI)
+	shMFMA
+	shSparse // v_smfmac: src2 is the sparsity index VGPR
+	shAccRead
+	shAccWrite
+	shAccMov
+)
+
+// maiSizes are the register counts of an MFMA's operands.
+type maiSizes struct{ dst, a, b, c int }
+
+var mfmaName = regexp.MustCompile(`^v_(s?)mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(?:(\d+)b_?)?(.*)$`)
+
+// maiShape works the register counts out of an MFMA mnemonic: an MxN
+// result per block over 64 lanes, inputs of MxK (and NxK) elements of the
+// source type per block; v_smfmac reads half of A and an index VGPR.
+func maiShape(name string) (maiSizes, bool) {
+	m := mfmaName.FindStringSubmatch(name)
+	if m == nil {
+		return maiSizes{}, false
+	}
+	M, _ := strconv.Atoi(m[3])
+	N, _ := strconv.Atoi(m[4])
+	K, _ := strconv.Atoi(m[5])
+	B := 1
+	if m[6] != "" {
+		B, _ = strconv.Atoi(m[6])
+	}
+	outBits := 32
+	if m[2] == "f64" {
+		outBits = 64
+	}
+	// natural is the bits per lane the A operand holds when the name does
+	// not say the block count: one dword of f32/i8/bf16, two of f16,
+	// bf16_1k and f64.
+	inBits, natural := 0, 32
+	rest := m[7]
+	switch {
+	case strings.Contains(rest, "f64"):
+		inBits, natural = 64, 64
+	case strings.Contains(rest, "bf16") && !strings.Contains(rest, "_1k") && m[6] == "" && !strings.Contains(rest, "_bf16"):
+		inBits = 16
+	case strings.Contains(rest, "f16"):
+		inBits, natural = 16, 64
+	case strings.Contains(rest, "xf32"), strings.Contains(rest, "f32"):
+		inBits = 32
+	case strings.Contains(rest, "i8"), strings.Contains(rest, "fp8"), strings.Contains(rest, "bf8"):
+		inBits = 8
+	default:
+		return maiSizes{}, false
+	}
+	perLane := M * K * inBits / 64
+	if m[6] == "" && perLane > 0 && perLane < natural {
+		B = natural / perLane
+	}
+	regs := func(bits int) int { return max(1, bits/64/32) }
+	s := maiSizes{dst: regs(M * N * B * outBits), a: regs(M * K * B * inBits), b: regs(N * K * B * inBits)}
+	s.c = s.dst
+	if m[1] == "s" {
+		s.a = regs(M * K * B * inBits / 2)
+		s.c = 1
+	}
+	return s, true
+}
+
+// memOps says which operands a memory instruction prints, from LLVM's
+// syntax for it (vdst, vaddr, vdata, vdata0, vdata1, saddr, srsrc, soffset).
+type memOps uint16
+
+const (
+	moVdst memOps = 1 << iota
+	moVdstOpt
+	moAddr
+	moData0
+	moData1
+	moSaddr
+	moSrsrc
+	moSoffset
+	moKnown // the syntax was found
+)
+
+// memFlags are facts about a memory instruction's operands read from its
+// name once.
+type memFlags uint8
+
+const (
+	mfTwoAddr   memFlags = 1 << iota // ds_read2/write2: offset0 and offset1
+	mfDoubleDst                      // the destination holds two data items
+	mfCmpswap                        // the data operand holds compare and swap values
+	mfSwizzle                        // ds_swizzle: the offset is a pattern
+)
+
+// segment is what the SEG field of a FLAT-family format says.
+type segment uint8
+
+const (
+	segFlat segment = iota
+	segGlobal
+	segScratch
+)
+
+// noSuffix lists instructions LLVM prints without _e32/_e64 although they
+// have both encodings.
+var noSuffix = map[string]bool{"v_readfirstlane_b32": true, "v_nop": true, "v_clrexcp": true, "v_pipeflush": true,
+	"v_swap_b32": true, "v_accvgpr_mov_b32": true}
+
+var sopNoOperand = map[string]bool{
+	"s_barrier": true, "s_icache_inv": true, "s_wakeup": true, "s_ttracedata": true, "s_endpgm_saved": true,
+	"s_endpgm_ordered_ps_done": true, "s_code_end": true, "s_wait_idle": true, "s_set_gpr_idx_off": true,
+}
+
+// prepare precomputes an opcode's mnemonic, shape and data sizes.
+func (d *Decoder) prepare(fm *format, en *entry) {
+	name := en.name
+	en.mnemonic = name
+	has := func(s string) bool { return strings.Contains(name, s) }
+	pre := func(s string) bool { return strings.HasPrefix(name, s) }
+	switch fm.kind {
+	case kVOP1, kVOP2, kVOPC:
+		if !noSuffix[name] && d.hasVOP3[name] {
+			en.mnemonic = name + "_e32"
+		}
+	case kVOP3, kVOP3B:
+		if !noSuffix[name] && d.hasShort[name] {
+			en.mnemonic = name + "_e64"
+		}
+	case kFLAT:
+		// One opcode table serves FLAT, GLOBAL and SCRATCH in some guides;
+		// the SEG field (the format) decides the prefix LLVM prints.
+		seg := map[string]string{"GLOBAL": "global_", "SCRATCH": "scratch_"}[strings.ToUpper(fm.Name)]
+		if rest, ok := strings.CutPrefix(name, "flat_"); ok && seg != "" {
+			en.mnemonic = seg + rest
+		}
+	}
+	gen := d.fam.gen
+	switch fm.kind {
+	case kSOP2:
+		if name == "s_cbranch_g_fork" {
+			en.shape = shGFork
+		}
+	case kSOP1:
+		switch {
+		case name == "s_getpc_b64":
+			en.shape = shDstOnly
+		case name == "s_setpc_b64", name == "s_rfe_b64", name == "s_cbranch_join", name == "s_set_gpr_idx_idx",
+			pre("s_sleep_var"):
+			en.shape = shSrcOnly
+		}
+	case kSOPC:
+		if name == "s_set_gpr_idx_on" {
+			en.shape = shGprIdxOn
+		}
+	case kSOPK:
+		switch {
+		case pre("s_call_b64"), pre("s_cbranch_i_fork"):
+			en.shape = shCallFork
+		case pre("s_getreg"):
+			en.shape = shGetreg
+		case pre("s_setreg_imm32"):
+			en.shape = shSetregImm
+		case pre("s_setreg"):
+			en.shape = shSetreg
+		case name == "s_version":
+			en.shape = shVersion
+		}
+	case kSOPP:
+		switch {
+		case sopNoOperand[name]:
+			en.shape = shNoOperands
+		case name == "s_endpgm":
+			en.shape = shEndpgm
+		case pre("s_branch"), pre("s_cbranch"), pre("s_call"):
+			en.shape = shBranch
+		case name == "s_waitcnt" && gen == 9:
+			en.shape = shWaitcnt9
+		case name == "s_nop", name == "s_sleep", name == "s_setprio", name == "s_sethalt", name == "s_setkill",
+			name == "s_trap", name == "s_incperflevel", name == "s_decperflevel", name == "s_clause":
+			en.shape = shU16
+		case pre("s_sendmsg"):
+			en.shape = shSendmsg
+		default:
+			en.shape = shOtherSOPP
+		}
+	case kSMEM:
+		en.dataRegs = dataRegs(name)
+		switch {
+		case pre("s_memtime"), pre("s_memrealtime"):
+			en.shape = shSMEMTime
+		case name == "s_dcache_discard", name == "s_dcache_discard_x2":
+			en.shape = shSMEMDiscard
+		case has("_inv") || has("_wb"):
+			en.shape = shNoOperands
+		case has("buffer"):
+			en.shape = shSMEMBuffer
+		}
+		if has("atomic") {
+			en.dataRegs = 1
+			if strings.HasSuffix(name, "_x2") || has("cmpswap") {
+				en.dataRegs = 2
+			}
+			if strings.HasSuffix(name, "cmpswap_x2") {
+				en.dataRegs = 4
+			}
+		}
+	case kVOP3P, kMAI:
+		switch {
+		case pre("v_accvgpr_read"):
+			en.shape, en.mnemonic = shAccRead, "v_accvgpr_read_b32"
+		case pre("v_accvgpr_write"):
+			en.shape, en.mnemonic = shAccWrite, "v_accvgpr_write_b32"
+		case pre("v_mfma") || pre("v_smfmac"):
+			en.shape = shMFMA
+			if pre("v_smfmac") {
+				en.shape = shSparse
+			}
+			en.mai, _ = maiShape(name)
+		}
+	case kVOP1:
+		switch {
+		case name == "v_nop" || name == "v_clrexcp" || name == "v_pipeflush":
+			en.shape = shNoOperands
+		case pre("v_accvgpr_mov"):
+			en.shape = shAccMov
+		case pre("v_readfirstlane"):
+			en.shape = shReadlane
+		}
+	case kVOP2, kVOP3, kVOP3B, kVOPC:
+		switch {
+		case pre("v_readlane"), pre("v_readfirstlane"):
+			en.shape = shReadlane
+		case pre("v_cndmask"):
+			en.shape = shCndmask
+		case pre("v_addc") || pre("v_subb") || has("_co_ci_"):
+			en.shape = shCarryInOut
+		case has("_co_u32"):
+			en.shape = shCarryOut
+		case has("madmk") || has("fmamk"):
+			en.shape = shMadmk
+		case has("madak") || has("fmaak"):
+			en.shape = shMadak
+		case pre("v_cmpx") && gen >= 10:
+			en.shape = shCmpxNoDst
+		}
+		en.kconst = fm.kind == kVOP2 && (en.shape == shMadmk || en.shape == shMadak)
+	case kDS, kFLAT, kMUBUF, kMTBUF:
+		en.dataRegs = dataRegs(name)
+		if has("atomic") || (fm.kind == kDS && (has("_rtn") || has("wrxchg") || has("cmpst") || has("_add_") || has("_and_"))) {
+			en.shape = shAtomic
+		}
+		en.memOps = memOperands(en)
+		if has("read2") || has("write2") || has("wrxchg2") || has("load_2addr") || has("store_2addr") || has("storexchg_2addr") {
+			en.memFlags |= mfTwoAddr
+		}
+		if en.memFlags&mfTwoAddr != 0 && en.memOps&moData0 == 0 || has("wrxchg2") || has("storexchg_2addr") {
+			en.memFlags |= mfDoubleDst
+		}
+		if has("cmpswap") {
+			en.memFlags |= mfCmpswap
+		}
+		if pre("ds_swizzle") {
+			en.memFlags |= mfSwizzle
+		}
+	}
+}
+
+// dataRegs gives the dwords of a memory instruction's data from its name:
+// dwordx4 / b128 / format_xyzw -> 4, u8 / b16 -> 1.
+func dataRegs(name string) int {
+	for _, p := range []struct {
+		s string
+		n int
+	}{{"x16", 16}, {"b512", 16}, {"x8", 8}, {"b256", 8}, {"dwordx4", 4}, {"b128", 4}, {"dwordx3", 3}, {"b96", 3},
+		{"dwordx2", 2}, {"_x2", 2}, {"b64", 2}, {"u64", 2}, {"i64", 2}, {"f64", 2},
+		{"d16_xyzw", 2}, {"d16_xyz", 2}, {"d16_hi", 1}, {"d16_xy", 1}, {"d16_x", 1},
+		{"xyzw", 4}, {"xyz", 3}, {"_xy", 2}} {
+		if strings.Contains(name, p.s) {
+			return p.n
+		}
+	}
+	if strings.HasPrefix(name, "s_") {
+		if strings.HasSuffix(name, "_x4") {
+			return 4
+		}
+	}
+	return 1
+}
+
+func memOperands(en *entry) memOps {
+	if en.instr == nil || len(en.instr.Syntax) == 0 {
+		return 0
+	}
+	en.syntaxOps = en.instr.Syntax[0].Operands
+	m := moKnown
+	for _, o := range en.syntaxOps {
+		name, opt, _ := strings.Cut(o, ":")
+		switch name {
+		case "vdst":
+			if opt == "opt" {
+				m |= moVdstOpt
+			} else {
+				m |= moVdst
+			}
+		case "vaddr", "addr":
+			m |= moAddr
+		case "vdata", "vdata0", "data0", "data":
+			if m&moData0 != 0 {
+				m |= moData1
+			}
+			m |= moData0
+		case "vdata1", "data1":
+			m |= moData1
+		case "saddr":
+			m |= moSaddr
+		case "srsrc":
+			m |= moSrsrc
+		case "soffset":
+			m |= moSoffset
+		}
+	}
+	return m
+}

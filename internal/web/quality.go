@@ -1,0 +1,135 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/quality"
+)
+
+// The data-quality report (package quality) is stored by the build as JSON;
+// the summary page shows one row per family and each family's page every
+// list in full, with instruction names linked where the family has a page.
+
+func (s *server) qualityReport() (*quality.Report, error) {
+	s.qualityOnce.Do(func() {
+		raw, err := s.store.Extra(context.Background(), quality.Key)
+		if err != nil {
+			if errs.KindOf(err) == errs.KindNotFound {
+				err = errs.NotFound(nil, "this database was built without the data-quality report")
+			}
+			s.qualityErr = err
+			return
+		}
+		var rep quality.Report
+		if err := json.Unmarshal(raw, &rep); err != nil {
+			s.qualityErr = fmt.Errorf("web: reading the stored quality report: %w", err)
+			return
+		}
+		s.quality = &rep
+	})
+	return s.quality, s.qualityErr
+}
+
+type qualityView struct {
+	R        *quality.Report
+	Target   float64
+	Families []qualityFamilyRow
+}
+
+type qualityFamilyRow struct {
+	quality.Family
+	URL, ArchURL string
+}
+
+func (s *server) handleQuality(w http.ResponseWriter, r *http.Request) {
+	rep, err := s.qualityReport()
+	if err != nil {
+		s.storeError(w, r, err, func(string) string { return "/quality" })
+		return
+	}
+	v := qualityView{R: rep, Target: quality.ShareTarget}
+	for _, f := range rep.Families {
+		v.Families = append(v.Families, qualityFamilyRow{Family: f, URL: "/quality/" + f.Arch, ArchURL: archURL(f.Arch)})
+	}
+	s.render(w, r, http.StatusOK, "quality", page{Title: "Data quality",
+		Description: "How much of what AMD documents LLVM describes and assembles, per family.", Data: v})
+}
+
+type qualityFamilyView struct {
+	F             quality.Family
+	Target        float64
+	Unmatched     []link
+	Rejected      []link // Note: the reason
+	Unverified    []link
+	Disagreements []disagreementRow
+}
+
+type disagreementRow struct {
+	Name         link
+	Format       string
+	AMD, LLVM    string
+	Note, Source string
+}
+
+func (s *server) handleQualityFamily(w http.ResponseWriter, r *http.Request) {
+	rep, err := s.qualityReport()
+	if err != nil {
+		s.storeError(w, r, err, func(string) string { return "/quality" })
+		return
+	}
+	want := r.PathValue("arch")
+	if a, err := s.lookupArch(r.Context(), want); err == nil {
+		want = a.ID
+	}
+	var fam *quality.Family
+	var ids []string
+	for i := range rep.Families {
+		ids = append(ids, rep.Families[i].Arch)
+		if rep.Families[i].Arch == want {
+			fam = &rep.Families[i]
+		}
+	}
+	if fam == nil {
+		s.storeError(w, r, errs.NotFound(ids, "the quality report has no family %q", r.PathValue("arch")),
+			func(id string) string { return "/quality/" + id })
+		return
+	}
+	if r.URL.Path != "/quality/"+fam.Arch {
+		http.Redirect(w, r, "/quality/"+fam.Arch, http.StatusMovedPermanently)
+		return
+	}
+	v := qualityFamilyView{F: *fam, Target: quality.ShareTarget}
+	name := func(n, note string) link {
+		l := link{Text: n, Note: note}
+		if s.hasInstruction(fam.Arch, n) {
+			l.URL = instrURL(fam.Arch, n)
+		}
+		return l
+	}
+	for _, n := range fam.UnmatchedAMD {
+		v.Unmatched = append(v.Unmatched, name(n, ""))
+	}
+	for _, it := range fam.Rejected {
+		v.Rejected = append(v.Rejected, name(it.Name, it.Reason))
+	}
+	for _, it := range fam.Unverified {
+		v.Unverified = append(v.Unverified, name(it.Name, it.Reason))
+	}
+	for _, d := range fam.Disagreements {
+		src := d.Prov.Source
+		if d.Prov.File != "" {
+			src += " " + d.Prov.File
+			if d.Prov.Line > 0 {
+				src += fmt.Sprintf(":%d", d.Prov.Line)
+			}
+		}
+		v.Disagreements = append(v.Disagreements, disagreementRow{Name: name(d.Name, ""), Format: d.Format,
+			AMD: d.AMD, LLVM: d.LLVM, Note: d.Note, Source: src})
+	}
+	s.render(w, r, http.StatusOK, "quality-family", page{Title: "Data quality · " + fam.Name,
+		Description: fmt.Sprintf("Data-quality report for %s.", fam.Name), Data: v})
+}
