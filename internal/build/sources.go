@@ -107,7 +107,18 @@ func readPTX(src string, prog Progress) (*isa.Architecture, []*isa.Instruction, 
 		}
 		return filepath.ToSlash(filepath.Join(relPath(src, dir), p))
 	}
-	insts := merge.PTX(instrs, rel)
+	blocks := map[string][]isa.Syntax{}
+	for _, sec := range sections {
+		for _, m := range sec.Mnemonics {
+			for _, cb := range sec.Syntax {
+				blocks[m] = append(blocks[m], isa.Syntax{
+					Text: strings.TrimRight(cb.Text, "\n"), Operands: []string{},
+					Prov: isa.Prov{Source: isa.SourcePTXDoc, File: rel(sec.File), Line: cb.Line},
+				})
+			}
+		}
+	}
+	insts := merge.PTX(instrs, blocks, rel)
 	model, err := json.Marshal(instrs)
 	if err != nil {
 		return nil, nil, nil, nil, nil, err

@@ -90,6 +90,8 @@ type SyntaxMatch struct {
 	UnmatchedLLVM []string
 	// UnmatchedAMD lists the family's AMD instructions no row matches, sorted.
 	UnmatchedAMD []string
+	// files holds, parallel to Rows, the page file each row came from.
+	files map[string][]string
 }
 
 // AttachLLVMSyntax attaches the syntax rows of LLVM's pages to the AMD
@@ -175,11 +177,20 @@ func AttachLLVMSyntax(insts []*isa.Instruction, pages []llvmdoc.Page, file func(
 					}
 					in.Sources = appendProv(in.Sources, isa.Prov{Source: isa.SourceLLVMDoc, File: file(p.File)})
 					m.Rows[in.Name] = append(m.Rows[in.Name], row)
+					if m.files == nil {
+						m.files = map[string][]string{}
+					}
+					m.files[in.Name] = append(m.files[in.Name], file(p.File))
 				}
 			}
 		}
 	}
 	for arch, m := range out {
+		for _, in := range byArch[arch] {
+			if len(in.Operands) == 0 {
+				in.Operands = operandsFromSyntax(in.Name, m.Rows[in.Name], m.files[in.Name])
+			}
+		}
 		for name := range unmatched[arch] {
 			m.UnmatchedLLVM = append(m.UnmatchedLLVM, name)
 		}
@@ -190,6 +201,37 @@ func AttachLLVMSyntax(insts []*isa.Instruction, pages []llvmdoc.Page, file func(
 			}
 		}
 		sort.Strings(m.UnmatchedAMD)
+	}
+	return out
+}
+
+// operandsFromSyntax lists an instruction's operands in assembly order from
+// LLVM's syntax row for the plain mnemonic (else the first row), for
+// families whose operands AMD's machine-readable XML does not give. Access
+// follows the row's columns: DST operands are written, the others read.
+func operandsFromSyntax(name string, rows []llvmdoc.Syntax, files []string) []isa.Operand {
+	if len(rows) == 0 {
+		return nil
+	}
+	pick := 0
+	for i, r := range rows {
+		if strings.EqualFold(r.Mnemonic, name) {
+			pick = i
+			break
+		}
+	}
+	row := rows[pick]
+	var out []isa.Operand
+	for i, op := range row.Operands {
+		o := isa.Operand{
+			Name: op.Name, Order: i + 1, Output: op.IsDest(), Input: !op.IsDest(),
+			OperandType: op.Kind, DataFormat: op.Type,
+			Prov: isa.Prov{Source: isa.SourceLLVMDoc, File: files[pick], Line: row.Line},
+		}
+		if n := op.Dwords(); n > 0 {
+			o.Size = 32 * n
+		}
+		out = append(out, o)
 	}
 	return out
 }

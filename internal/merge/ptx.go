@@ -11,7 +11,11 @@ import (
 // PTX converts the PTX reader's per-mnemonic entries into instructions of the
 // "ptx" architecture. rel turns a reader file path into the path recorded in
 // provenance.
-func PTX(instrs []ptx.Instruction, rel func(string) string) []*isa.Instruction {
+//
+// blocks holds, per mnemonic, NVIDIA's syntax code blocks as written (with
+// their template-variable definitions), which pages show verbatim; when a
+// mnemonic has none the reader's syntax lines are used.
+func PTX(instrs []ptx.Instruction, blocks map[string][]isa.Syntax, rel func(string) string) []*isa.Instruction {
 	out := make([]*isa.Instruction, 0, len(instrs))
 	for _, p := range instrs {
 		in := &isa.Instruction{
@@ -36,8 +40,12 @@ func PTX(instrs []ptx.Instruction, rel func(string) string) []*isa.Instruction {
 		for _, s := range p.Sections {
 			in.Sources = appendProv(in.Sources, isa.Prov{Source: isa.SourcePTXDoc, File: rel(s.File), Line: s.Line})
 		}
-		for _, line := range p.Syntax {
-			in.Syntax = append(in.Syntax, isa.Syntax{Text: line, Prov: isa.Prov{Source: isa.SourcePTXDoc}})
+		if b := blocks[p.Name]; len(b) > 0 {
+			in.Syntax = b
+		} else {
+			for _, line := range p.Syntax {
+				in.Syntax = append(in.Syntax, isa.Syntax{Text: line, Operands: []string{}, Prov: isa.Prov{Source: isa.SourcePTXDoc}})
+			}
 		}
 		for _, f := range p.Forms {
 			in.Forms = append(in.Forms, isa.Form{

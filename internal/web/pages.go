@@ -30,6 +30,7 @@ type pageTemplates struct {
 
 func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 	funcs := template.FuncMap{
+		"markdown": markdownHTML,
 		"static": func(name string) string {
 			if f, ok := static[name]; ok {
 				return "/static/" + name + "?v=" + strings.Trim(f.etag, `"`)

@@ -1,0 +1,78 @@
+package web
+
+import (
+	"bytes"
+	"html/template"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	gmtext "github.com/yuin/goldmark/text"
+)
+
+// markdownRenderer renders NVIDIA's Markdown prose (inline code, emphasis,
+// lists, tables). goldmark escapes text; raw HTML in the source is turned
+// into text below, so upstream markup never reaches a page as HTML.
+var markdownRenderer = goldmark.New(goldmark.WithExtensions(extension.Table))
+
+// markdownHTML renders upstream Markdown safely. Links and images are
+// reduced to their text: they point into NVIDIA's document tree, not ours.
+func markdownHTML(src string) template.HTML {
+	source := []byte(src)
+	doc := markdownRenderer.Parser().Parse(gmtext.NewReader(source), parser.WithContext(parser.NewContext()))
+	var drop []ast.Node
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.Kind() {
+		case ast.KindLink, ast.KindAutoLink, ast.KindImage, ast.KindRawHTML, ast.KindHTMLBlock:
+			drop = append(drop, n)
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, n := range drop {
+		parent := n.Parent()
+		if parent == nil {
+			continue
+		}
+		for c := n.FirstChild(); c != nil; {
+			next := c.NextSibling()
+			parent.InsertBefore(parent, n, c)
+			c = next
+		}
+		switch v := n.(type) {
+		case *ast.AutoLink:
+			parent.InsertBefore(parent, n, ast.NewString(v.Label(source)))
+		case *ast.RawHTML:
+			// Markup in upstream prose is shown as text, escaped.
+			var raw []byte
+			for i := 0; i < v.Segments.Len(); i++ {
+				seg := v.Segments.At(i)
+				raw = append(raw, seg.Value(source)...)
+			}
+			parent.InsertBefore(parent, n, ast.NewString(raw))
+		case *ast.HTMLBlock:
+			var raw []byte
+			for i := 0; i < v.Lines().Len(); i++ {
+				seg := v.Lines().At(i)
+				raw = append(raw, seg.Value(source)...)
+			}
+			if v.HasClosure() {
+				raw = append(raw, v.ClosureLine.Value(source)...)
+			}
+			para := ast.NewParagraph()
+			para.AppendChild(para, ast.NewString(bytes.TrimRight(raw, "\n")))
+			parent.InsertBefore(parent, n, para)
+		}
+		parent.RemoveChild(parent, n)
+	}
+	var buf bytes.Buffer
+	if err := markdownRenderer.Renderer().Render(&buf, source, doc); err != nil {
+		return template.HTML(template.HTMLEscapeString(src))
+	}
+	// Safe: every text node is escaped by goldmark, and raw HTML nodes were
+	// replaced by text nodes above.
+	return template.HTML(buf.String())
+}
