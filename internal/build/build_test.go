@@ -10,25 +10,11 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
-// upstreamDir finds ../shared/upstream from the package directory, or
-// $GPUISA_SOURCES.
-func upstreamDir(t testing.TB) string {
-	t.Helper()
-	if env := os.Getenv("GPUISA_SOURCES"); env != "" {
-		return env
-	}
-	dir, _ := os.Getwd()
-	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
-		p := filepath.Join(d, "..", "shared", "upstream")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-	}
-	t.Skip("upstream sources not found (../shared/upstream or $GPUISA_SOURCES): skipping the real-data build test")
-	return ""
-}
+// upstreamDir returns the real sources or skips the test.
+func upstreamDir(t testing.TB) string { return testenv.Upstream(t) }
 
 func TestBuildCountsPerFamily(t *testing.T) {
 	src := upstreamDir(t)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/build"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // The real database is built once for all tests in this package, without
@@ -19,7 +20,7 @@ var testDB string
 
 func TestMain(m *testing.M) {
 	code := func() int {
-		src := findUpstream()
+		src := testenv.FindUpstream()
 		if src == "" {
 			// Tests that need the database skip themselves.
 			return m.Run()
@@ -36,20 +37,6 @@ func TestMain(m *testing.M) {
 		return m.Run()
 	}()
 	os.Exit(code)
-}
-
-func findUpstream() string {
-	if env := os.Getenv("GPUISA_SOURCES"); env != "" {
-		return env
-	}
-	dir, _ := os.Getwd()
-	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
-		p := filepath.Join(d, "..", "shared", "upstream")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-	}
-	return ""
 }
 
 func needDB(t *testing.T) {

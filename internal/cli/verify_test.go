@@ -7,14 +7,12 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
+	"github.com/gpuisa/gpuisa/internal/testenv"
 	"github.com/gpuisa/gpuisa/internal/verify"
 )
 
 func TestVerifyCommand(t *testing.T) {
-	src := findUpstream()
-	if src == "" {
-		t.Skip("upstream sources not found (../shared/upstream or $GPUISA_SOURCES): skipping")
-	}
+	src := testenv.Upstream(t)
 	if _, err := verify.FindLLVMMC(); err != nil {
 		t.Skipf("llvm-mc not installed (apt-get install llvm-22): %v", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 func TestParseInstruction(t *testing.T) {
@@ -182,7 +184,7 @@ func TestPortKernels(t *testing.T) {
 	// With the guides, AMD members are filtered by what each arch really
 	// has; without them, by the families the catalogue lists.
 	var r Resolver
-	if up := findUpstream(); up != "" {
+	if up := testenv.FindUpstream(); up != "" {
 		r = loadGuideResolver(t, up)
 	}
 	kernels, _ := filepath.Glob("testdata/kernels/*.ptx")

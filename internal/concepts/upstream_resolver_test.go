@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // guideResolver is a Resolver over the upstream documents themselves: AMD
@@ -40,35 +42,8 @@ func (g *guideResolver) amdNames() map[string][]string {
 	return out
 }
 
-// findUpstream finds shared/upstream by walking up from the working
-// directory, or takes GPUISA_SOURCES; "" when neither has it.
-func findUpstream() string {
-	if d := os.Getenv("GPUISA_SOURCES"); d != "" {
-		return d
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "shared", "upstream")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
-
-// upstreamDir is findUpstream that skips the test when the sources are absent.
-func upstreamDir(t testing.TB) string {
-	d := findUpstream()
-	if d == "" {
-		t.Skip("upstream sources not found (no shared/upstream above the working directory and GPUISA_SOURCES unset)")
-	}
-	return d
-}
+// upstreamDir returns the real sources or skips the test.
+func upstreamDir(t testing.TB) string { return testenv.Upstream(t) }
 
 var (
 	guideTableRow = regexp.MustCompile(`(?m)^\|\s*\d+\s*\|\s*([A-Z][A-Z0-9_]+)\s*\|`)

@@ -25,6 +25,7 @@ type noteResult struct {
 	baseVersion, baseTarget string
 	features                []feature
 	unparsed                []string
+	parsed                  int // sentences turned into a base or feature rule
 	mnemonics               map[string]bool // a bare mnemonic span is context, not a feature
 }
 
@@ -158,6 +159,7 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		if target != "" && r.baseTarget == "" {
 			r.baseTarget = target
 		}
+		r.parsed++
 		return
 	}
 	// "`cvt` with `.e4m3x2`/`.e5m2x2`": one feature, the right side's spans
@@ -187,6 +189,7 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 				return
 			}
 			r.features = append(r.features, f)
+			r.parsed++
 			return
 		}
 	}
@@ -212,6 +215,7 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		elems = append(elems, context...)
 		r.features = append(r.features, feature{text: sp, elems: elems, version: version, target: target, line: line})
 	}
+	r.parsed++
 }
 
 // codeSpans returns the backticked spans of s that are not targets.

@@ -1,8 +1,8 @@
 package amdmanual
 
 import (
+	"github.com/gpuisa/gpuisa/internal/testenv"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -224,27 +224,7 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// sourcesDir finds ../shared/upstream by walking up from the test directory,
-// or uses GPUISA_SOURCES.
-func sourcesDir(t testing.TB) string {
-	if d := os.Getenv("GPUISA_SOURCES"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		cand := filepath.Join(dir, "..", "shared", "upstream")
-		if st, err := os.Stat(filepath.Join(cand, "amd-isa-manuals")); err == nil && st.IsDir() {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("upstream sources not found (../shared/upstream or GPUISA_SOURCES); skipping real-guide tests")
-		}
-		dir = parent
-	}
-}
+// sourcesDir returns the real sources or skips the test.
+func sourcesDir(t testing.TB) string { return testenv.Upstream(t) }
 
 var families = []string{"cdna1", "cdna2", "cdna3", "cdna4", "cdna5", "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "vega", "vega7"}

@@ -4,29 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
-// findUpstream locates the shared upstream sources: $GPUISA_SOURCES, or
-// ../shared/upstream relative to the repository root, found by walking up
-// from the test's directory.
+// findUpstream locates the shared upstream sources (see testenv).
 func findUpstream() (string, bool) {
-	if dir := os.Getenv("GPUISA_SOURCES"); dir != "" {
-		return dir, true
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", false
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			up := filepath.Join(dir, "..", "shared", "upstream")
-			_, err := os.Stat(up)
-			return up, err == nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", false
-		}
-	}
+	dir := testenv.FindUpstream()
+	return dir, dir != ""
 }
 
 // excerptFile is the CDNA 4 excerpt's path, if the upstream copy is here.
