@@ -263,7 +263,10 @@ func (s signature) has16() bool {
 
 func applyModelSizes(s *signature, ops []isa.Operand) {
 	for _, o := range ops {
-		if o.Size <= 0 {
+		// Only AMD's XML gives a data format with the size; sizes without
+		// one come from LLVM's syntax pages, which write 16-bit operands of
+		// the 32-bit encodings as 32-bit registers.
+		if o.Size <= 0 || o.DataFormat == "" {
 			continue
 		}
 		t := byte('b')

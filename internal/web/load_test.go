@@ -90,7 +90,10 @@ func BenchmarkAPIInstruction(b *testing.B) {
 // GPUISA_LOAD_SECONDS (default 30) per scenario and reports requests per
 // second and p50/p99 latency. It is opt-in: GPUISA_LOAD=1; GPUISA_LOAD_CACHE=off
 // measures with the answer cache off; GPUISA_DB=FILE loads a built database
-// instead of the fake.
+// instead of the fake, and then the pages are 1,000 instructions spread over
+// every family (not a handful the answer cache would serve). With
+// GPUISA_LOAD_URL=http://127.0.0.1:PORT the clients load an already running
+// `gpuisa serve` instead (loopback addresses only), so its own RSS can be read.
 func TestLoad(t *testing.T) {
 	if os.Getenv("GPUISA_LOAD") != "1" {
 		t.Skip("load test is opt-in: set GPUISA_LOAD=1 (and optionally GPUISA_LOAD_SECONDS)")
@@ -112,20 +115,33 @@ func TestLoad(t *testing.T) {
 		defer db.Close()
 		r = db
 	}
-	s, err := newServer(r, opts)
-	if err != nil {
-		t.Fatal(err)
+	base := os.Getenv("GPUISA_LOAD_URL")
+	if base != "" {
+		u, err := url.Parse(base)
+		if err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost" && u.Hostname() != "::1") {
+			t.Fatalf("GPUISA_LOAD_URL %q: only loopback servers may be loaded", base)
+		}
+	} else {
+		s, err := newServer(r, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(s) // binds 127.0.0.1 only
+		defer srv.Close()
+		base = srv.URL
 	}
-	srv := httptest.NewServer(s) // binds 127.0.0.1 only
-	defer srv.Close()
 
 	pages := []string{"/amdgpu/cdna4/v_max_f32", "/amdgpu/rdna3/v_max_f32", "/amdgpu/cdna4/s_mov_b32", "/ptx/max", "/amdgpu/rdna4/v_max_num_f32"}
-	searches := []string{"/search?q=v_max", "/search?q=v_max_f23", "/search?q=fused+multiply+add", "/api/v1/search?q=max", "/api/v1/search?q=v_fm"}
+	if os.Getenv("GPUISA_DB") != "" {
+		pages = spreadPages(t, r, 1000)
+	}
+	searches := []string{"/search?q=v_max", "/search?q=v_max_f23", "/search?q=fused+multiply+add", "/api/v1/search?q=max", "/api/v1/search?q=v_fm",
+		"/search?q=s_load", "/search?q=global+atomic", "/search?q=ds_rea", "/api/v1/search?q=mfma", "/search?q=cvt.rni"}
 	for _, sc := range []struct {
 		name  string
 		paths []string
 	}{{"instruction pages", pages}, {"search", searches}} {
-		r := runLoad(t, srv.URL, sc.paths, 64, time.Duration(seconds)*time.Second)
+		r := runLoad(t, base, sc.paths, 64, time.Duration(seconds)*time.Second)
 		t.Logf("%-17s %d clients %ds: %d requests, %.0f req/s, p50 %v, p99 %v, errors %d",
 			sc.name, 64, seconds, r.n, r.rps, r.p50, r.p99, r.errors)
 		if r.errors > 0 {
@@ -133,6 +149,35 @@ func TestLoad(t *testing.T) {
 		}
 	}
 	t.Logf("peak RSS of the test process (server and clients): %s", peakRSS())
+}
+
+// spreadPages picks n instruction pages evenly over every family.
+func spreadPages(t *testing.T, r store.Reader, n int) []string {
+	ctx := context.Background()
+	archs, err := r.Archs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, a := range archs {
+		list, err := r.List(ctx, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefix := "/amdgpu/" + a.ID + "/"
+		if a.ID == "ptx" {
+			prefix = "/ptx/"
+		}
+		for _, s := range list {
+			all = append(all, prefix+url.PathEscape(s.Name))
+		}
+	}
+	step := max(1, len(all)/n)
+	var out []string
+	for i := 0; i < len(all) && len(out) < n; i += step {
+		out = append(out, all[i])
+	}
+	return out
 }
 
 type loadResult struct {
