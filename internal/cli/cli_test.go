@@ -254,6 +254,41 @@ func TestSpotChecks(t *testing.T) {
 	}
 }
 
+// TestPromotedOpcodes checks the VOP3 opcodes the older guides give only as
+// a rule ("VOP3 opcode = VOP2 opcode + 0x100"), against what llvm-mc encodes
+// (v_max_f32_e64 is 0xD10B0000 on gfx908, v_mov_b32_e64 0xD5810000 on
+// gfx1010).
+func TestPromotedOpcodes(t *testing.T) {
+	needDB(t)
+	for _, tc := range []struct {
+		arch, name, enc string
+		opcode          int
+		identifier      string
+	}{
+		{"cdna1", "v_max_f32", "VOP3A", 267, "0xD10B0000"},
+		{"vega", "v_mov_b32", "VOP3A", 321, "0xD1410000"},
+		{"rdna1", "v_mov_b32", "VOP3A", 385, "0xD5810000"},
+	} {
+		in := showJSON(t, tc.arch, tc.name)
+		enc := encoding(in, tc.enc)
+		if enc == nil || enc.Opcode != tc.opcode || enc.Identifier != tc.identifier || !strings.Contains(enc.IdentifierCheck, "rule") {
+			t.Errorf("%s %s: %+v", tc.arch, tc.name, enc)
+		}
+	}
+	// CDNA 3's VOP3A table disagrees with its own rule for some VOP1
+	// instructions; both are shown.
+	in := showJSON(t, "cdna3", "v_bfrev_b32")
+	found := false
+	for _, c := range in.Conflicts {
+		if strings.Contains(c.Note, "promotion rule") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("cdna3 v_bfrev_b32: no conflict recorded: %+v", in.Conflicts)
+	}
+}
+
 func TestUnknownNamesExit2WithSuggestions(t *testing.T) {
 	needDB(t)
 	for _, tc := range []struct {

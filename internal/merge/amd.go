@@ -165,8 +165,57 @@ func amdInstruction(arch isa.Architecture, name string, entries []amdmanual.Entr
 			}
 		}
 	}
+	applyPromotions(in, g.Promotions, formats, file)
 	in.Unit, in.Category = classifyAMD(name, in.Encodings, in.Section)
 	return in
+}
+
+// applyPromotions adds the VOP3 encoding of a VOP1/VOP2/VOPC instruction
+// from the guide's rule ("The VOP3 opcode is: VOP2 opcode + 0x100") when no
+// opcode table states it, and records a conflict when a table states a
+// different one.
+func applyPromotions(in *isa.Instruction, rules []amdmanual.Promotion, formats map[string]isa.Format, file string) {
+	for _, r := range rules {
+		var from *isa.Encoding
+		hasVOP3 := -1
+		for i := range in.Encodings {
+			e := &in.Encodings[i]
+			if e.Format == r.From && from == nil {
+				from = e
+			}
+			if e.Format == r.To || e.Format == "VOP3B" || e.Format == "VOP3SD" {
+				hasVOP3 = i
+			}
+		}
+		if from == nil {
+			continue
+		}
+		derived := from.Opcode + r.Offset
+		ruleText := fmt.Sprintf("the guide's rule \"VOP3 opcode = %s opcode + %#x\" (line %d)", r.From, r.Offset, r.Line)
+		if hasVOP3 >= 0 {
+			if e := in.Encodings[hasVOP3]; e.Format == r.To && e.Opcode != derived {
+				in.Conflicts = append(in.Conflicts, isa.Conflict{
+					Fact: "opcode in " + e.Name,
+					Values: []isa.ConflictValue{
+						{Value: fmt.Sprint(e.Opcode), Prov: e.Prov},
+						{Value: fmt.Sprint(derived), Prov: provOf(file, r.Line)},
+					},
+					Note: "the guide's opcode table and its promotion rule (" + ruleText + ") disagree",
+				})
+			}
+			continue
+		}
+		enc := isa.Encoding{Name: r.To, Format: r.To, Opcode: derived, Prov: provOf(file, r.Line), Operands: []isa.Operand{},
+			IdentifierCheck: fmt.Sprintf("Opcode %d derived from %s opcode %d by %s; the guide's opcode table does not list it", derived, r.From, from.Opcode, ruleText)}
+		if f, ok := formats[r.To]; ok {
+			enc.Width = f.Width
+			enc.Fields = f.Fields
+			if id, ok := identifier(f, derived); ok {
+				enc.Identifier = id
+			}
+		}
+		in.Encodings = append(in.Encodings, enc)
+	}
 }
 
 func provOf(file string, line int) isa.Prov {

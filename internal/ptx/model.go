@@ -67,7 +67,11 @@ type Form struct {
 	Requirements []Requirement `json:"requirements"`
 	MinTarget    string        `json:"min_target"`
 	PTXVersion   string        `json:"ptx_version"`
-	Description  string        `json:"description"` // the line's comment or the block's caption
+	// Alternatives lists every (version, target) pair that satisfies the
+	// form when the notes give more than one; PTXVersion/MinTarget hold the
+	// first (lowest version).
+	Alternatives []Option `json:"alternatives,omitempty"`
+	Description  string   `json:"description"` // the line's comment or the block's caption
 	File         string        `json:"file"`
 	Line         int           `json:"line"`
 }
@@ -82,15 +86,43 @@ type Variable struct {
 // instruction uses certain tokens (and optionally a certain operand count).
 type Requirement struct {
 	Feature string `json:"feature"` // as written in the notes: "max.NaN"
-	// When lists the conditions: every entry must be met; an entry is met when
-	// any of its "|"-separated alternatives is present (an alternative may need
-	// several tokens, joined by "+").
-	When       []string `json:"when"`
+	// Sequence lists elements that must appear in this order among the
+	// instruction's tokens ("cvt", "f32", "bf16"); an element is met by any
+	// of its "|"-separated alternatives (tokens joined by "+").
+	Sequence []Element `json:"sequence,omitempty"`
+	// When lists further conditions in any order, written like Sequence's
+	// alternatives; "<generic>" stands for "no state space written".
+	When       []string `json:"when,omitempty"`
 	Operands   int      `json:"operands,omitempty"` // 0: any count
 	PTXVersion string   `json:"ptx_version,omitempty"`
 	MinTarget  string   `json:"min_target,omitempty"`
-	File       string   `json:"file"`
-	Line       int      `json:"line"`
+	// Alternatives replaces PTXVersion/MinTarget when the notes give several
+	// (version, target) pairs: "PTX 7.8 with sm_90, or PTX 8.1 with sm_89".
+	Alternatives []Option `json:"alternatives,omitempty"`
+	File         string   `json:"file"`
+	Line         int      `json:"line"`
+}
+
+// Element is one ordered part of a requirement's Sequence.
+type Element struct {
+	Alts string `json:"alts"` // "u8|s8|bf16"
+	// Position restricts where a data type may stand: "destination" (the
+	// first data type of the instruction) or "source" (a later one).
+	Position string `json:"position,omitempty"`
+}
+
+// Option is one (PTX ISA version, target) pair that satisfies a requirement.
+type Option struct {
+	PTXVersion string `json:"ptx_version,omitempty"`
+	MinTarget  string `json:"min_target,omitempty"`
+}
+
+// options returns the requirement's alternatives, or its single pair.
+func (r Requirement) options() []Option {
+	if len(r.Alternatives) > 0 {
+		return r.Alternatives
+	}
+	return []Option{{r.PTXVersion, r.MinTarget}}
 }
 
 // Problem is something in the documentation the builder could not use.

@@ -3,6 +3,7 @@ package ptx
 import (
 	"os"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +82,23 @@ func TestDumpUnparsedNotes(t *testing.T) {
 		for _, u := range n.unparsed {
 			t.Logf("%s: %s", s.Mnemonics[0], u)
 		}
+	}
+}
+
+// TestCheckEnv checks the instructions in $PTX_CHECK (";"-separated) and logs
+// the verdicts, for looking into one case by hand.
+func TestCheckEnv(t *testing.T) {
+	in := os.Getenv("PTX_CHECK")
+	if in == "" {
+		t.Skip("set PTX_CHECK='instr; instr' to log verdicts")
+	}
+	_, instrs, _ := realDocs(t)
+	c := NewChecker(instrs)
+	for _, s := range strings.Split(in, ";") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		r := c.Check(s + ";")
+		t.Logf("%s => valid=%v %s %s raised=%v syntax=%s reason=%s", r.Text, r.Valid, r.PTXVersion, r.MinTarget, r.RaisedBy, r.Syntax, r.Reason)
 	}
 }

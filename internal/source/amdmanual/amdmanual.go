@@ -30,6 +30,8 @@ type Guide struct {
 	Instructions []Entry
 	Formats      []Format
 	Problems     []Problem
+	// Promotions are the rules that give VOP1/VOP2/VOPC opcodes in VOP3.
+	Promotions []Promotion
 }
 
 // Entry is one (name, encoding, opcode) fact with the text that documents it.
@@ -109,6 +111,7 @@ func parseBytes(data []byte, file, family string) (*Guide, error) {
 	p := newParser(text, file, family)
 	p.run()
 	g := p.guide
+	g.Promotions = findPromotions(p.lines, g.Formats)
 	if len(g.Instructions) == 0 && len(g.Formats) == 0 {
 		last := len(p.lines)
 		if last > 1 && p.lines[last-1] == "" {

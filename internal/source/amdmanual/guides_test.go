@@ -370,3 +370,32 @@ func hasProblem(g *Guide, name, phrase string) bool {
 	}
 	return false
 }
+
+func TestRealGuidesPromotions(t *testing.T) {
+	dir := sourcesDir(t)
+	for _, tc := range []struct {
+		family string
+		want   map[string]int
+	}{
+		{"cdna1", map[string]int{"VOP2": 0x100, "VOP1": 0x140, "VOPC": 0, "VINTERP": 0x270}},
+		{"vega", map[string]int{"VOP2": 0x100, "VOP1": 0x140, "VOPC": 0}},
+		{"rdna1", map[string]int{"VOP2": 0x100, "VOP1": 0x180, "VOPC": 0}},
+	} {
+		g, err := ParseFile(filepath.Join(dir, "amd-isa-manuals", tc.family, "README.md"), tc.family)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int{}
+		for _, p := range g.Promotions {
+			got[p.From] = p.Offset
+			if p.To != "VOP3A" && p.To != "VOP3" {
+				t.Errorf("%s: promotion to %q", tc.family, p.To)
+			}
+		}
+		for from, off := range tc.want {
+			if v, ok := got[from]; !ok || v != off {
+				t.Errorf("%s: %s -> VOP3 offset %#x (present %v), want %#x", tc.family, from, v, ok, off)
+			}
+		}
+	}
+}
