@@ -185,6 +185,7 @@ type Operand struct {
 	DataFormat  string `json:"data_format,omitempty"`  // "FMT_NUM_F32"
 	OperandType string `json:"operand_type,omitempty"` // "OPR_VGPR"
 	Size        int    `json:"size,omitempty"`         // bits
+	Description string `json:"description,omitempty"`  // PTX: the Description sentences naming it
 	Prov        Prov   `json:"prov"`
 }
 

@@ -55,6 +55,14 @@ func PTX(instrs []ptx.Instruction, blocks map[string][]isa.Syntax, rel func(stri
 				Prov:        isa.Prov{Source: isa.SourcePTXDoc, File: rel(f.File), Line: f.Line},
 			})
 		}
+		for _, o := range p.Operands {
+			in.Operands = append(in.Operands, isa.Operand{
+				Name: o.Name, Order: o.Order, Output: o.Output, Input: !o.Output,
+				DataFormat:  strings.Join(o.Types, " "),
+				Description: o.Description,
+				Prov:        isa.Prov{Source: isa.SourcePTXDoc, File: rel(o.File), Line: o.Line},
+			})
+		}
 		for _, ex := range p.Examples {
 			in.Examples = append(in.Examples, isa.Example{
 				Asm:    ex.Text,

@@ -83,6 +83,7 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 	for i := range out {
 		in := &out[i]
 		in.Notes = dedupe(in.Notes)
+		in.Operands = operandsOf(in)
 		for _, f := range in.Forms {
 			if f.PTXVersion != "" && (in.PTXVersion == "" || compareVersions(f.PTXVersion, in.PTXVersion) < 0) {
 				in.PTXVersion = f.PTXVersion
@@ -325,7 +326,9 @@ func splitMnemonicVariable(nodes []node, mnemonics []string) [][]node {
 		var out [][]node
 		for _, ch := range n.choices {
 			cand := strings.Join(append(append([]string(nil), prefix...), ch...), ".")
-			if mnemonicOfLine(cand, mnemonics) == "" {
+			// Only a variable that completes the mnemonic splits the line:
+			// "sqrt.rnd" (.rnd = {.rn, ...}) is still the mnemonic sqrt.
+			if m := mnemonicOfLine(cand, mnemonics); m == "" || len(tokensOf(m)) <= len(prefix) {
 				continue
 			}
 			c := append([]node(nil), nodes...)
@@ -514,7 +517,6 @@ func makeForm(nodes []node, operands string, shape operandShape, notes noteResul
 	poss := map[string]bool{}
 	possibleTokens(nodes, poss)
 	counts := shape.counts()
-	f.PTXVersion, f.MinTarget = notes.baseVersion, notes.baseTarget
 	varChoices := map[string][][]string{}
 	var collectVars func(ns []node)
 	collectVars = func(ns []node) {
@@ -529,56 +531,61 @@ func makeForm(nodes []node, operands string, shape operandShape, notes noteResul
 		}
 	}
 	collectVars(nodes)
-	for _, ft := range notes.features {
-		ft.elems = substituteVariables(ft.elems, varChoices)
-		full, applies := true, true
-		for _, e := range ft.elems {
-			switch elementState(e, req, poss) {
-			case 0:
-				applies = false
-			case 1:
-				full = false
-			}
+	hasReqSpace, hasPossSpace := false, false
+	for t := range req {
+		if isStateSpace(t) {
+			hasReqSpace = true
 		}
-		if !applies {
-			continue
+	}
+	for t := range poss {
+		if isStateSpace(t) {
+			hasPossSpace = true
+		}
+	}
+	if !hasReqSpace {
+		poss[genericToken] = true
+	}
+	if !hasPossSpace {
+		req[genericToken] = true
+	}
+	positions := flatten(nodes, true, nil)
+	f.Base = Option{PTXVersion: notes.baseVersion, MinTarget: notes.baseTarget}
+	var fullReqs []Requirement
+	for _, ft := range notes.features {
+		also := substituteVariables(ft.also, varChoices)
+		state := seqState(ft.seq, positions)
+		for _, e := range also {
+			state = min(state, elementState(e, req, poss))
 		}
 		if ft.operands != 0 {
-			okCount := false
-			for _, c := range counts {
-				if c == ft.operands {
-					okCount = true
-				}
-			}
-			if !okCount {
-				continue
-			}
-			if len(counts) > 1 {
-				full = false
+			if !hasCount(counts, ft.operands) {
+				state = 0
+			} else if len(counts) > 1 {
+				state = min(state, 1)
 			}
 		}
-		f.featuresUsed = append(f.featuresUsed, ft.text)
-		if full {
-			if ft.version != "" {
-				f.PTXVersion = maxVersion(f.PTXVersion, ft.version)
-			}
-			if ft.target != "" {
-				f.MinTarget = maxTarget(f.MinTarget, ft.target)
-			}
+		if state == 0 {
 			continue
 		}
-		r := Requirement{Feature: ft.text, Operands: ft.operands, PTXVersion: ft.version, MinTarget: ft.target, Line: ft.line}
-		for _, e := range ft.elems {
-			if elementState(e, req, poss) == 2 {
-				continue
-			}
-			alts := make([]string, len(e))
-			for i, a := range e {
-				alts[i] = strings.Join(a, "+")
-			}
-			r.When = append(r.When, strings.Join(alts, "|"))
+		f.featuresUsed = append(f.featuresUsed, ft.text)
+		r := Requirement{Feature: ft.text, Operands: ft.operands, PTXVersion: ft.version, MinTarget: ft.target, Alternatives: ft.alts, Line: ft.line}
+		for _, e := range ft.seq {
+			r.Sequence = append(r.Sequence, Element{Alts: joinAlts(e.alts), Position: e.position})
+		}
+		for _, e := range also {
+			r.When = append(r.When, joinAlts(e))
 		}
 		f.Requirements = append(f.Requirements, r)
+		if state == 2 {
+			fullReqs = append(fullReqs, r)
+		}
+	}
+	// What every instruction of this form needs: the base raised by the
+	// notes that always apply (the more specific note winning).
+	opts := combine(f.Base, compileRequirements(fullReqs), func(*compiledReq) bool { return true })
+	f.PTXVersion, f.MinTarget = opts[0].PTXVersion, opts[0].MinTarget
+	if len(opts) > 1 {
+		f.Alternatives = opts
 	}
 	sort.Strings(f.Types)
 	return f
@@ -642,4 +649,125 @@ func elementState(e [][]string, req, poss map[string]bool) int {
 		}
 	}
 	return best
+}
+
+// genericToken stands for "no state space written" (generic addressing).
+const genericToken = "<generic>"
+
+func joinAlts(e [][]string) string {
+	alts := make([]string, len(e))
+	for i, a := range e {
+		alts[i] = strings.Join(a, "+")
+	}
+	return strings.Join(alts, "|")
+}
+
+// position is one node of a form pattern, optional groups flattened.
+type position struct {
+	choices  [][]string
+	required bool
+}
+
+func flatten(nodes []node, required bool, out []position) []position {
+	for _, n := range nodes {
+		if n.opt {
+			for _, a := range n.alts {
+				out = flatten(a, false, out)
+			}
+			continue
+		}
+		out = append(out, position{n.choices, required})
+	}
+	return out
+}
+
+// seqState says whether a feature's ordered data-type elements hold in
+// every instruction of the pattern (2), in some (1) or in none (0).
+func seqState(seq []seqElem, positions []position) int {
+	if len(seq) == 0 {
+		return 2
+	}
+	firstType, nTypes := -1, 0
+	for i, p := range positions {
+		if p.required && allTypes(p.choices) {
+			if firstType < 0 {
+				firstType = i
+			}
+			nTypes++
+		}
+	}
+	// A source type follows the destination type; an instruction with one
+	// data type (setp.lt.f64) names only its source.
+	srcFrom := firstType + 1
+	if nTypes == 1 {
+		srcFrom = firstType
+	}
+	switch {
+	case embedSeq(seq, 0, positions, 0, firstType, srcFrom, true):
+		return 2
+	case embedSeq(seq, 0, positions, 0, firstType, srcFrom, false):
+		return 1
+	}
+	return 0
+}
+
+// embedSeq places seq[i:] on positions[from:] in order. full demands
+// required positions all of whose choices satisfy the element.
+func embedSeq(seq []seqElem, i int, positions []position, from, firstType, srcFrom int, full bool) bool {
+	if i == len(seq) {
+		return true
+	}
+	e := seq[i]
+	for k := from; k < len(positions); k++ {
+		p := positions[k]
+		switch e.position {
+		case "destination":
+			if k != firstType {
+				continue
+			}
+		case "source":
+			if firstType < 0 || k < srcFrom || !allTypes(p.choices) {
+				continue
+			}
+		}
+		if full && !p.required {
+			continue
+		}
+		if positionMatches(e.alts, p.choices, full) && embedSeq(seq, i+1, positions, k+1, firstType, srcFrom, full) {
+			return true
+		}
+	}
+	return false
+}
+
+// positionMatches: with all, every choice must be one of alts; else some.
+func positionMatches(alts, choices [][]string, all bool) bool {
+	for _, c := range choices {
+		hit := false
+		for _, a := range alts {
+			if len(a) == 1 && len(c) == 1 && tokenMatches(a[0], c[0]) {
+				hit = true
+				break
+			}
+		}
+		if hit && !all {
+			return true
+		}
+		if !hit && all {
+			return false
+		}
+	}
+	return all && len(choices) > 0
+}
+
+// tokenMatches reports whether a note's token names the instruction's token
+// (".shared" names ".shared::cta" as well).
+func tokenMatches(note, tok string) bool {
+	if note == tok {
+		return true
+	}
+	if base, suffix, ok := strings.Cut(tok, "::"); ok {
+		return base == note || "::"+suffix == note
+	}
+	return false
 }

@@ -30,6 +30,7 @@ type compiledForm struct {
 	counts []int
 	poss   map[string]bool
 	req    []string // tokens every match has
+	reqs   []compiledReq
 }
 
 // NewChecker compiles the instruction entries' forms into patterns. Forms
@@ -53,7 +54,7 @@ func NewChecker(instrs []Instruction) *Checker {
 			if err != nil {
 				continue
 			}
-			cf := compiledForm{form: f, nodes: nodes, counts: parseOperands(operands).counts(), poss: map[string]bool{}}
+			cf := compiledForm{form: f, nodes: nodes, counts: parseOperands(operands).counts(), poss: map[string]bool{}, reqs: compileRequirements(f.Requirements)}
 			for t := range requiredTokens(nodes) {
 				if !strings.Contains(t, "::") || !strings.HasPrefix(t, "::") {
 					cf.req = append(cf.req, t)
@@ -73,16 +74,19 @@ func NewChecker(instrs []Instruction) *Checker {
 
 // Result is the verdict on one instruction.
 type Result struct {
-	Text       string   `json:"text"`
-	Line       int      `json:"line,omitempty"`
-	Valid      bool     `json:"valid"`
-	Reason     string   `json:"reason,omitempty"`
-	Mnemonic   string   `json:"mnemonic,omitempty"`
-	Syntax     string   `json:"syntax,omitempty"` // the documented form it matched
-	PTXVersion string   `json:"ptx_version,omitempty"`
-	MinTarget  string   `json:"min_target,omitempty"`
-	RaisedBy   []string `json:"raised_by,omitempty"` // notes that raised version/target above the form's
-	Source     string   `json:"source,omitempty"`    // file:line of the form in the documentation
+	Text       string `json:"text"`
+	Line       int    `json:"line,omitempty"`
+	Valid      bool   `json:"valid"`
+	Reason     string `json:"reason,omitempty"`
+	Mnemonic   string `json:"mnemonic,omitempty"`
+	Syntax     string `json:"syntax,omitempty"` // the documented form it matched
+	PTXVersion string `json:"ptx_version,omitempty"`
+	MinTarget  string `json:"min_target,omitempty"`
+	// Alternatives lists every (version, target) pair that satisfies the
+	// instruction when there is more than one choice.
+	Alternatives []Option `json:"alternatives,omitempty"`
+	RaisedBy     []string `json:"raised_by,omitempty"` // notes that raised version/target above the form's
+	Source       string   `json:"source,omitempty"`    // file:line of the form in the documentation
 }
 
 // parsedInstr is one instruction split into opcode tokens and operands.
@@ -327,51 +331,271 @@ func matchFrom(nodes []node, k int, tokens []string, j int, cont func(int) bool)
 	return false
 }
 
-// evaluate works out version and target for a matched form.
-func evaluate(cf *compiledForm, tokens []string, nOperands int) Result {
-	f := cf.form
-	r := Result{Syntax: f.Syntax, PTXVersion: f.PTXVersion, MinTarget: f.MinTarget, Source: fmt.Sprintf("%s:%d", f.File, f.Line)}
-	present := map[string]bool{}
-	for _, t := range tokens {
-		addToken(present, t)
+// compiledReq is a Requirement with its conditions split into tokens.
+type compiledReq struct {
+	feature  string
+	seq      []compiledElem
+	when     [][][]string // element -> alternatives -> tokens
+	operands int
+	options  []Option
+	hasV     bool // gives a version
+	hasT     bool // gives a target
+}
+
+type compiledElem struct {
+	alts     [][]string
+	position string
+}
+
+func splitAlts(s string) [][]string {
+	var out [][]string
+	for _, a := range strings.Split(s, "|") {
+		out = append(out, strings.Split(a, "+"))
 	}
-	for _, req := range f.Requirements {
-		if req.Operands != 0 && req.Operands != nOperands {
-			continue
+	return out
+}
+
+func compileRequirements(reqs []Requirement) []compiledReq {
+	out := make([]compiledReq, len(reqs))
+	for i, r := range reqs {
+		c := compiledReq{feature: r.Feature, operands: r.Operands, options: r.options()}
+		for _, e := range r.Sequence {
+			c.seq = append(c.seq, compiledElem{splitAlts(e.Alts), e.Position})
 		}
-		ok := true
-		for _, w := range req.When {
-			any := false
-			for _, alt := range strings.Split(w, "|") {
-				all := true
-				for _, t := range strings.Split(alt, "+") {
-					if !present[t] {
-						all = false
-						break
-					}
-				}
-				if all {
-					any = true
-					break
-				}
-			}
-			if !any {
-				ok = false
+		for _, w := range r.When {
+			c.when = append(c.when, splitAlts(w))
+		}
+		for _, o := range c.options {
+			c.hasV = c.hasV || o.PTXVersion != ""
+			c.hasT = c.hasT || o.MinTarget != ""
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// elements lists every condition of the requirement, order ignored.
+func (c *compiledReq) elements() [][][]string {
+	out := make([][][]string, 0, len(c.seq)+len(c.when))
+	for _, e := range c.seq {
+		out = append(out, e.alts)
+	}
+	return append(out, c.when...)
+}
+
+// implies reports whether every instruction meeting a also meets b: each of
+// b's conditions is narrowed by one of a's. Such an a is the more specific
+// note, and its word wins over b's.
+func (a *compiledReq) implies(b *compiledReq) bool {
+	if b.operands != 0 && a.operands != b.operands {
+		return false
+	}
+	ae := a.elements()
+	for _, eb := range b.elements() {
+		found := false
+		for _, ea := range ae {
+			if altsSubset(ea, eb) {
+				found = true
 				break
 			}
 		}
-		if !ok {
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func altsSubset(a, b [][]string) bool {
+	for _, x := range a {
+		hit := false
+		for _, y := range b {
+			if strings.Join(x, "+") == strings.Join(y, "+") {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	return true
+}
+
+// combine applies the requirements that hold (applies) to base: each one
+// raises version and target, a note being skipped for a dimension when a
+// more specific applying note speaks to it. The result lists every
+// undominated (version, target) pair, lowest version first.
+func combine(base Option, reqs []compiledReq, applies func(*compiledReq) bool) []Option {
+	var on []*compiledReq
+	for i := range reqs {
+		if applies(&reqs[i]) {
+			on = append(on, &reqs[i])
+		}
+	}
+	opts := []Option{base}
+	for _, b := range on {
+		useV, useT := b.hasV, b.hasT
+		for _, a := range on {
+			if a == b || !a.implies(b) || b.implies(a) {
+				continue
+			}
+			if a.hasV {
+				useV = false
+			}
+			if a.hasT {
+				useT = false
+			}
+		}
+		if len(b.options) > 1 {
+			useV, useT = true, true // alternatives travel together
+		}
+		if !useV && !useT {
 			continue
 		}
-		raised := false
-		if req.PTXVersion != "" && compareVersions(req.PTXVersion, r.PTXVersion) > 0 {
-			r.PTXVersion, raised = req.PTXVersion, true
+		var next []Option
+		for _, o := range opts {
+			for _, r := range b.options {
+				n := o
+				if useV && r.PTXVersion != "" {
+					n.PTXVersion = maxVersion(n.PTXVersion, r.PTXVersion)
+				}
+				if useT && r.MinTarget != "" {
+					n.MinTarget = maxTarget(n.MinTarget, r.MinTarget)
+				}
+				next = append(next, n)
+			}
 		}
-		if req.MinTarget != "" && compareTargets(req.MinTarget, r.MinTarget) > 0 {
-			r.MinTarget, raised = req.MinTarget, true
+		opts = pruneOptions(next)
+	}
+	return opts
+}
+
+// pruneOptions drops pairs another pair beats on both version and target.
+func pruneOptions(opts []Option) []Option {
+	var out []Option
+	for i, o := range opts {
+		dominated := false
+		for j, p := range opts {
+			if i == j {
+				continue
+			}
+			cv, ct := compareVersions(p.PTXVersion, o.PTXVersion), compareTargets(p.MinTarget, o.MinTarget)
+			if cv <= 0 && ct <= 0 && (cv < 0 || ct < 0 || j < i) {
+				dominated = true
+				break
+			}
 		}
-		if raised && !contains(r.RaisedBy, req.Feature) {
-			r.RaisedBy = append(r.RaisedBy, req.Feature)
+		if !dominated {
+			out = append(out, o)
+		}
+	}
+	sortOptions(out)
+	return out
+}
+
+// holds reports whether the requirement's conditions hold for an
+// instruction with these tokens and operand count.
+func (c *compiledReq) holds(tokens []string, present map[string]bool, nOperands int) bool {
+	if c.operands != 0 && c.operands != nOperands {
+		return false
+	}
+	for _, w := range c.when {
+		if !anyAltPresent(w, present) {
+			return false
+		}
+	}
+	if len(c.seq) == 0 {
+		return true
+	}
+	firstType, nTypes := -1, 0
+	for i, t := range tokens {
+		if isType(t) {
+			if firstType < 0 {
+				firstType = i
+			}
+			nTypes++
+		}
+	}
+	srcFrom := firstType + 1
+	if nTypes == 1 {
+		srcFrom = firstType
+	}
+	return seqInTokens(c.seq, 0, tokens, 1, firstType, srcFrom)
+}
+
+func anyAltPresent(alts [][]string, present map[string]bool) bool {
+	for _, alt := range alts {
+		all := true
+		for _, t := range alt {
+			if !present[t] {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// seqInTokens finds seq[i:] in order in tokens[from:] (token 0 is the
+// mnemonic's first part).
+func seqInTokens(seq []compiledElem, i int, tokens []string, from, firstType, srcFrom int) bool {
+	if i == len(seq) {
+		return true
+	}
+	e := seq[i]
+	for k := from; k < len(tokens); k++ {
+		switch e.position {
+		case "destination":
+			if k != firstType {
+				continue
+			}
+		case "source":
+			if firstType < 0 || k < srcFrom || !isType(tokens[k]) {
+				continue
+			}
+		}
+		for _, a := range e.alts {
+			if len(a) == 1 && tokenMatches(a[0], tokens[k]) && seqInTokens(seq, i+1, tokens, k+1, firstType, srcFrom) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// evaluate works out version and target for a matched form.
+func evaluate(cf *compiledForm, tokens []string, nOperands int) Result {
+	f := cf.form
+	r := Result{Syntax: f.Syntax, Source: fmt.Sprintf("%s:%d", f.File, f.Line)}
+	present := map[string]bool{}
+	space := false
+	for i, t := range tokens {
+		addToken(present, t)
+		space = space || i > 0 && isStateSpace(t)
+	}
+	if !space {
+		present[genericToken] = true
+	}
+	applies := func(c *compiledReq) bool { return c.holds(tokens, present, nOperands) }
+	opts := combine(f.Base, cf.reqs, applies)
+	r.PTXVersion, r.MinTarget = opts[0].PTXVersion, opts[0].MinTarget
+	if len(opts) > 1 {
+		r.Alternatives = opts
+	}
+	for i := range cf.reqs {
+		c := &cf.reqs[i]
+		if !applies(c) {
+			continue
+		}
+		for _, o := range c.options {
+			if (o.PTXVersion != "" && compareVersions(o.PTXVersion, f.Base.PTXVersion) > 0 ||
+				o.MinTarget != "" && compareTargets(o.MinTarget, f.Base.MinTarget) > 0) && !contains(r.RaisedBy, c.feature) {
+				r.RaisedBy = append(r.RaisedBy, c.feature)
+			}
 		}
 	}
 	return r

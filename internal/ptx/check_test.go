@@ -53,6 +53,13 @@ func TestCheckCasesAgainstDocs(t *testing.T) {
 				continue
 			}
 			got := "ptx=" + r.PTXVersion + " target=" + r.MinTarget
+			if len(r.Alternatives) > 1 {
+				parts := make([]string, len(r.Alternatives))
+				for i, o := range r.Alternatives {
+					parts[i] = "ptx=" + o.PTXVersion + " target=" + o.MinTarget
+				}
+				got = strings.Join(parts, " or ")
+			}
 			if got != tc.exp {
 				t.Errorf("check_cases.txt:%d: %s: got %s, want %s", tc.line, tc.instr, got, tc.exp)
 			}

@@ -164,6 +164,16 @@ func (c *Checker) CheckSource(name, src string) FileReport {
 	for _, st := range stmts {
 		r := c.Check(st.Text)
 		r.Line = st.Line
+		if rep.Target != "" && len(r.Alternatives) > 1 {
+			// Several (version, target) pairs: take the first the file's
+			// own .target satisfies.
+			for _, o := range r.Alternatives {
+				if o.MinTarget == "" || !targetTooLow(rep.Target, o.MinTarget) {
+					r.PTXVersion, r.MinTarget = o.PTXVersion, o.MinTarget
+					break
+				}
+			}
+		}
 		rep.Results = append(rep.Results, r)
 		if !r.Valid {
 			rep.Invalid++

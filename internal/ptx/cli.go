@@ -81,7 +81,15 @@ func writeReport(w io.Writer, rep FileReport) {
 			fmt.Fprintf(w, "%sinvalid: %s: %s\n", loc, r.Text, r.Reason)
 			continue
 		}
-		fmt.Fprintf(w, "%svalid: %s: PTX ISA %s, %s", loc, r.Text, orUnknown(r.PTXVersion), orUnknown(r.MinTarget))
+		if len(r.Alternatives) > 1 && rep.File == "<argument>" {
+			parts := make([]string, len(r.Alternatives))
+			for i, o := range r.Alternatives {
+				parts[i] = "PTX ISA " + orUnknown(o.PTXVersion) + " with " + orUnknown(o.MinTarget)
+			}
+			fmt.Fprintf(w, "%svalid: %s: %s", loc, r.Text, strings.Join(parts, ", or "))
+		} else {
+			fmt.Fprintf(w, "%svalid: %s: PTX ISA %s, %s", loc, r.Text, orUnknown(r.PTXVersion), orUnknown(r.MinTarget))
+		}
 		if len(r.RaisedBy) > 0 {
 			fmt.Fprintf(w, " (because of %s)", strings.Join(r.RaisedBy, ", "))
 		}

@@ -26,6 +26,7 @@ type Instruction struct {
 	Sections    []SectionRef `json:"sections"`
 	Syntax      []string     `json:"syntax"` // documented syntax lines, template variables unexpanded
 	Forms       []Form       `json:"forms"`
+	Operands    []Operand    `json:"operands,omitempty"`
 	PTXVersion  string       `json:"ptx_version"` // earliest version any form needs ("1.0"); "" if not stated
 	MinTarget   string       `json:"min_target"`  // lowest target any form needs ("sm_10"); "" if not stated
 	Description string       `json:"description"`
@@ -65,15 +66,18 @@ type Form struct {
 	// Requirements are later PTX versions / targets needed only when some
 	// optional part of the form is used (".NaN", three operands).
 	Requirements []Requirement `json:"requirements"`
-	MinTarget    string        `json:"min_target"`
-	PTXVersion   string        `json:"ptx_version"`
+	// Base is what the section's notes state for the instruction as a
+	// whole; the checker starts from it and applies Requirements.
+	Base       Option `json:"base"`
+	MinTarget  string `json:"min_target"`
+	PTXVersion string `json:"ptx_version"`
 	// Alternatives lists every (version, target) pair that satisfies the
 	// form when the notes give more than one; PTXVersion/MinTarget hold the
 	// first (lowest version).
 	Alternatives []Option `json:"alternatives,omitempty"`
 	Description  string   `json:"description"` // the line's comment or the block's caption
-	File         string        `json:"file"`
-	Line         int           `json:"line"`
+	File         string   `json:"file"`
+	Line         int      `json:"line"`
 }
 
 // Variable is one template variable definition: ".atype = { .u16, .u32 }".

@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -10,33 +11,79 @@ import (
 // base requirement for the section and feature requirements such as
 // "`max.NaN` introduced in PTX ISA version 7.0".
 
-// feature is one parsed note sentence.
+// feature is one parsed note sentence (or one item of a sentence that lists
+// several: "`.relu` modifier and `.bf16` destination formats").
 type feature struct {
-	text     string       // the backticked subject, as written
-	elems    [][][]string // all elements must hold; an element holds when any alternative's tokens are all present
-	operands int          // required operand count, 0 for any
+	text string // the backticked subject, as written
+	// seq are elements that must appear in this order ("cvt" "f32" "bf16");
+	// an element holds when any alternative's tokens are present.
+	seq []seqElem
+	// also are further conditions in any order ("on `.param` space").
+	also     [][][]string
+	operands int // required operand count, 0 for any
 	version  string
 	target   string
-	line     int
+	// condTarget is the target a version note is restricted to ("`cvt` with
+	// `.e4m3x2` for `sm_89` introduced in 8.1"); merged into alts.
+	condTarget string
+	alts       []Option // several (version, target) pairs, after merging
+	line       int
+}
+
+// seqElem is one ordered element; position is "", "destination" or "source".
+type seqElem struct {
+	alts     [][]string
+	position string
 }
 
 // noteResult is what one section's notes say.
 type noteResult struct {
 	baseVersion, baseTarget string
-	features                []feature
-	unparsed                []string
-	parsed                  int // sentences turned into a base or feature rule
-	mnemonics               map[string]bool // a bare mnemonic span is context, not a feature
+	// baseInferred is set when the base version was not stated as such but
+	// taken from the earliest version the notes name.
+	baseInferred bool
+	features     []feature
+	unparsed     []string
+	parsed       int // sentences turned entirely into rules
+	partly       int // sentences turned into rules, kept as text for the rest
+	mnemonics    map[string]bool
+	earliest     string // lowest version any version note names
 }
 
 var (
-	versionRe  = regexp.MustCompile(`(?i)introduced in PTX ISA(?: version)?\s+(\d+\.\d+)`)
+	versionRe  = regexp.MustCompile(`(?i)(?:introduced|added) in PTX ISA(?: version)?\s+(\d+\.\d+)`)
 	targetRe   = regexp.MustCompile(`\bsm_?(\d+)([af]?)\b`)
 	allTargets = regexp.MustCompile(`(?i)supported on all target architectures`)
-	verbRe     = regexp.MustCompile(`(?i)\b(introduced in|requires?|(?:is |are )?supported on|support requires)\b`)
+	verbRe     = regexp.MustCompile(`(?i)\b((?:were |was |is |are )?(?:introduced|added) in|requires?|(?:is |are )?supported on|support requires)\b`)
 	numberWord = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 	inputsRe   = regexp.MustCompile(`(?i)\b(one|two|three|four|five) input (?:arguments|operands)`)
+	// "for `sm_90` or higher" inside a version note's subject.
+	forTargetRe = regexp.MustCompile("\\s*\\bfor `(sm_?\\d+[af]?)`(?: or higher)?")
+	destFormats = regexp.MustCompile(`\{([^}]*)\}\s*destination (?:formats?|types?)`)
+	sourceType  = regexp.MustCompile(`(?i)\bsource types?\b`)
 )
+
+// proseClasses maps the prose names the notes give to groups of tokens
+// ("Double precision `wmma`", "Cache operations require `sm_20`") to the
+// tokens an instruction must have for the note to apply. "<generic>" is
+// the pseudo token of an instruction that names no state space.
+var proseClasses = map[string][]string{
+	"double precision":                   {"f64"},
+	"alternate floating point precision": {"bf16", "tf32"},
+	"floating point":                     {"f16", "f32", "f64", "bf16", "tf32", "f16x2", "bf16x2"},
+	"integer":                            {"s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "s4", "u4"},
+	"sub-byte integer":                   {"s4", "u4"},
+	"sub-byte":                           {"s4", "u4"},
+	"single-bit":                         {"b1"},
+	"generic addressing":                 {"<generic>"},
+	"use of generic addressing":          {"<generic>"},
+	"cache operations":                   {"ca", "cg", "cs", "lu", "cv", "wb", "wt"},
+	"general rounding modifiers":         {"rn", "rz", "rm", "rp"},
+}
+
+// fillerWords may surround a bare mnemonic span without changing what the
+// note is about ("`barrier` instruction").
+var fillerWords = map[string]bool{"instruction": true, "instructions": true, "the": true}
 
 // parseNotes reads both note texts. lineOf gives the first line of each text
 // so features can cite a line.
@@ -51,12 +98,42 @@ func parseNotes(ptxNotes string, ptxLine int, targetNotes string, targetLine int
 	for _, p := range notesParagraphs(targetNotes, targetLine) {
 		r.addSentence(p.text, p.line, true)
 	}
+	// No sentence states the base ("Unified mode texturing introduced in
+	// PTX ISA version 1.0"): the earliest version the notes name is when the
+	// instruction first existed.
+	if r.baseVersion == "" && r.earliest != "" {
+		r.baseVersion, r.baseInferred = r.earliest, true
+	}
 	// PTX ISA 1.x only had sm_1x targets: a section introduced then that
 	// names no base target runs on all of them.
 	if r.baseTarget == "" && strings.HasPrefix(r.baseVersion, "1.") {
 		r.baseTarget = "sm_10"
 	}
+	r.mergeTargetAlternatives()
 	return r
+}
+
+// mergeTargetAlternatives joins version notes that differ only in the
+// target they hold for into one feature with alternatives.
+func (r *noteResult) mergeTargetAlternatives() {
+	var out []feature
+	at := map[string]int{}
+	for _, f := range r.features {
+		if f.condTarget == "" {
+			out = append(out, f)
+			continue
+		}
+		opt := Option{PTXVersion: f.version, MinTarget: f.condTarget}
+		if i, ok := at[f.text]; ok {
+			out[i].alts = append(out[i].alts, opt)
+			sortOptions(out[i].alts)
+			continue
+		}
+		f.alts, f.version, f.condTarget = []Option{opt}, "", ""
+		at[f.text] = len(out)
+		out = append(out, f)
+	}
+	r.features = out
 }
 
 type paragraph struct {
@@ -134,6 +211,9 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		}
 	} else if m := versionRe.FindStringSubmatch(s); m != nil {
 		version = m[1]
+		if r.earliest == "" || compareVersions(version, r.earliest) < 0 {
+			r.earliest = version
+		}
 	}
 	if version == "" && target == "" {
 		r.unparsed = append(r.unparsed, s)
@@ -145,32 +225,73 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		subject = s[:loc[0]]
 	}
 	subject = strings.TrimSpace(subject)
-	spans := codeSpans(subject)
-	if len(spans) == 0 {
-		// Only a bare "Introduced in ..." / "Requires ..." states the base;
-		// "Taking the address of kernel entry functions requires sm_35" does not.
-		if len(strings.Fields(subject)) > 1 {
-			r.unparsed = append(r.unparsed, s)
+	condTarget := ""
+	if version != "" {
+		if m := forTargetRe.FindStringSubmatchIndex(subject); m != nil {
+			condTarget = subject[m[2]:m[3]]
+			if !strings.HasPrefix(condTarget, "sm_") {
+				condTarget = "sm_" + strings.TrimPrefix(condTarget, "sm")
+			}
+			subject = strings.TrimSpace(subject[:m[0]] + subject[m[1]:])
+		}
+	}
+	base := feature{version: version, target: target, condTarget: condTarget, line: line}
+	if len(codeSpans(subject)) == 0 {
+		words := strings.ToLower(strings.Join(strings.Fields(subject), " "))
+		// Only a bare "Introduced in ..." / "Requires ..." states the base.
+		if len(strings.Fields(subject)) <= 1 {
+			if version != "" && r.baseVersion == "" {
+				r.baseVersion = version
+			}
+			if target != "" && r.baseTarget == "" {
+				r.baseTarget = target
+			}
+			r.parsed++
 			return
 		}
-		if version != "" && r.baseVersion == "" {
-			r.baseVersion = version
+		// "Generic addressing and cache operations": named groups of tokens.
+		var got []feature
+		for _, item := range splitItems(words) {
+			toks, ok := proseClasses[item]
+			if !ok {
+				r.unparsed = append(r.unparsed, s)
+				return
+			}
+			f := base
+			f.text = item
+			f.also = [][][]string{alternativesOf(toks)}
+			got = append(got, f)
 		}
-		if target != "" && r.baseTarget == "" {
-			r.baseTarget = target
-		}
+		r.features = append(r.features, got...)
 		r.parsed++
 		return
 	}
+	lower := strings.ToLower(subject)
+	// "`.ftz` qualifier for `cvt.f32.bf16`": the right side is the
+	// instruction, the left side a further condition.
+	if k := strings.Index(lower, " for "); k >= 0 {
+		left, right := codeSpans(subject[:k]), codeSpans(subject[k+5:])
+		if len(left) > 0 && len(right) == 1 {
+			f := base
+			f.text = strings.TrimSpace(subject)
+			f.addElems(spanElements(right[0]), "")
+			for _, l := range left {
+				f.also = append(f.also, spanElements(l)...)
+			}
+			r.features = append(r.features, f)
+			r.parsed++
+			return
+		}
+	}
 	// "`cvt` with `.e4m3x2`/`.e5m2x2`": one feature, the right side's spans
 	// being alternatives. "`max` with three input arguments": an operand count.
-	lower := strings.ToLower(subject)
 	if k := strings.Index(lower, " with "); k >= 0 {
 		left, right := codeSpans(subject[:k]), subject[k+6:]
 		if len(left) > 0 {
-			f := feature{text: strings.TrimSpace(subject), version: version, target: target, line: line}
+			f := base
+			f.text = strings.TrimSpace(subject)
 			for _, l := range left {
-				f.elems = append(f.elems, spanElements(l)...)
+				f.addElems(spanElements(l), "")
 			}
 			if m := inputsRe.FindStringSubmatch(right); m != nil {
 				f.operands = 1 + numberWord[strings.ToLower(m[1])]
@@ -182,7 +303,11 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 				}
 			}
 			if len(alts) > 0 {
-				f.elems = append(f.elems, alts)
+				pos := ""
+				if sourceType.MatchString(right) {
+					pos = "source"
+				}
+				f.addElems([][][]string{alts}, pos)
 			}
 			if f.operands == 0 && len(alts) == 0 {
 				r.unparsed = append(r.unparsed, s)
@@ -201,21 +326,156 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 			for _, c := range codeSpans(subject[k+4:]) {
 				context = append(context, spanElements(c)...)
 			}
-			spans = left
+			subject = subject[:k]
 		}
 	}
+	// "{`.f16x2`, `.bf16`} destination formats": those spans name the
+	// destination type only.
+	dest := map[string]bool{}
+	for _, m := range destFormats.FindAllStringSubmatch(subject, -1) {
+		for _, sp := range codeSpans(m[1]) {
+			dest[sp] = true
+		}
+	}
+	spans := codeSpans(subject)
+	allMnemonics := true
 	for _, sp := range spans {
-		if r.mnemonics[sp] && len(spans) > 1 {
-			continue
+		if !r.isMnemonic(sp) {
+			allMnemonics = false
+		}
+	}
+	complete := true
+	for _, sp := range spans {
+		if r.isMnemonic(sp) && !allMnemonics {
+			continue // "`.cta` qualifier for `barrier`": context, not a feature
 		}
 		elems := spanElements(sp)
 		if len(elems) == 0 {
 			continue
 		}
-		elems = append(elems, context...)
-		r.features = append(r.features, feature{text: sp, elems: elems, version: version, target: target, line: line})
+		f := base
+		f.text, f.also = sp, append([][][]string(nil), context...)
+		pos := ""
+		if dest[sp] {
+			pos = "destination"
+		}
+		f.addElems(elems, pos)
+		if r.isMnemonic(sp) {
+			// A bare mnemonic applies to every form; prose in front of it
+			// narrows it ("Double precision `wmma`") or it stays text.
+			classes, ok := qualifierClasses(subject, sp)
+			if !ok {
+				complete = false
+				continue
+			}
+			if len(classes) > 0 {
+				for _, c := range classes {
+					g := f
+					g.text = c + " " + sp
+					g.also = append(append([][][]string(nil), f.also...), alternativesOf(proseClasses[c]))
+					r.features = append(r.features, g)
+				}
+				continue
+			}
+		}
+		r.features = append(r.features, f)
 	}
-	r.parsed++
+	if complete {
+		r.parsed++
+	} else {
+		r.partly++
+		r.unparsed = append(r.unparsed, s)
+	}
+}
+
+// isMnemonic reports whether a span names a whole mnemonic of the section
+// or its first part ("`wmma`" in the wmma.load section).
+func (r *noteResult) isMnemonic(span string) bool {
+	for m := range r.mnemonics {
+		if span == m || strings.HasPrefix(m, span+".") {
+			return true
+		}
+	}
+	return false
+}
+
+var anySpan = regexp.MustCompile("`[^`]*`")
+
+// qualifierClasses reads the prose around a bare mnemonic span: no words
+// (or only filler) gives no class; known class names give those classes;
+// anything else is not understood.
+func qualifierClasses(subject, span string) ([]string, bool) {
+	prose := strings.ToLower(anySpan.ReplaceAllString(subject, " "))
+	var words []string
+	for _, w := range strings.Fields(prose) {
+		if w != "," && !fillerWords[strings.Trim(w, ",")] {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return nil, true
+	}
+	var out []string
+	for _, item := range splitItems(strings.Join(words, " ")) {
+		if _, ok := proseClasses[item]; !ok {
+			return nil, false
+		}
+		out = append(out, item)
+	}
+	return out, true
+}
+
+// splitItems splits "integer, sub-byte integer and single-bit" into its items.
+func splitItems(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		for _, item := range strings.Split(part, " and ") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
+}
+
+func alternativesOf(toks []string) [][]string {
+	out := make([][]string, len(toks))
+	for i, t := range toks {
+		out[i] = []string{t}
+	}
+	return out
+}
+
+// toSeq keeps the data-type elements in order (their position in the
+// template matters: destination before source) and returns the others,
+// which the notes do not always write in the syntax's order, as conditions
+// in any order.
+func toSeq(elems [][][]string, position string) (seq []seqElem, also [][][]string) {
+	for _, e := range elems {
+		if !allTypes(e) {
+			also = append(also, e)
+			continue
+		}
+		seq = append(seq, seqElem{alts: e, position: position})
+	}
+	return seq, also
+}
+
+// addElems adds a span's elements to f.
+func (f *feature) addElems(elems [][][]string, position string) {
+	seq, also := toSeq(elems, position)
+	f.seq = append(f.seq, seq...)
+	f.also = append(f.also, also...)
+}
+
+// sortOptions orders alternatives by version, then target.
+func sortOptions(opts []Option) {
+	sort.SliceStable(opts, func(i, j int) bool {
+		if c := compareVersions(opts[i].PTXVersion, opts[j].PTXVersion); c != 0 {
+			return c < 0
+		}
+		return compareTargets(opts[i].MinTarget, opts[j].MinTarget) < 0
+	})
 }
 
 // codeSpans returns the backticked spans of s that are not targets.

@@ -99,6 +99,27 @@ func TestCheckEnv(t *testing.T) {
 			continue
 		}
 		r := c.Check(s + ";")
-		t.Logf("%s => valid=%v %s %s raised=%v syntax=%s reason=%s", r.Text, r.Valid, r.PTXVersion, r.MinTarget, r.RaisedBy, r.Syntax, r.Reason)
+		t.Logf("%s => valid=%v %s %s alts=%v raised=%v syntax=%s reason=%s", r.Text, r.Valid, r.PTXVersion, r.MinTarget, r.Alternatives, r.RaisedBy, r.Syntax, r.Reason)
 	}
+}
+
+func TestOperandsOfMax(t *testing.T) {
+	_, instrs, _ := realDocs(t)
+	in := findInstr(instrs, "max")
+	if in == nil || len(in.Operands) != 3 {
+		t.Fatalf("max operands: %+v", in)
+	}
+	d, a := in.Operands[0], in.Operands[1]
+	if d.Name != "d" || !d.Output || a.Name != "a" || a.Output {
+		t.Errorf("max operands %+v", in.Operands)
+	}
+	withDesc := 0
+	for _, x := range instrs {
+		for _, o := range x.Operands {
+			if o.Description != "" {
+				withDesc++
+			}
+		}
+	}
+	t.Logf("max operands: %+v; %d operands in all have a description sentence", in.Operands, withDesc)
 }

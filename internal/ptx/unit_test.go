@@ -38,9 +38,12 @@ func TestBuildFixture(t *testing.T) {
 	for _, f := range instrs[0].Forms {
 		got = append(got, fmt.Sprintf("%s %v %v %s %s %d", f.Syntax, f.Types, f.Modifiers, f.PTXVersion, f.MinTarget, len(f.Requirements)))
 	}
+	// Every note that applies to a form is kept as a requirement, also when
+	// it always holds (frob.s32), so the checker can let a more specific
+	// note win over a general one.
 	want := []string{
 		"frob{.wide}.u32 d, a, b; [.u32] [.wide] 2.0 sm_10 0",
-		"frob{.wide}.s32 d, a, b; [.s32] [.wide] 2.0 sm_50 0",
+		"frob{.wide}.s32 d, a, b; [.s32] [.wide] 2.0 sm_50 1",
 		"frob{.fast}{.twice}.f32 d, a, b{, c}; [.f32] [.fast .twice] 2.0 sm_10 3",
 	}
 	if !reflect.DeepEqual(got, want) {

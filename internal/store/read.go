@@ -469,8 +469,11 @@ func (s *DB) textHits(ctx context.Context, arch, lower string) ([]isa.SearchHit,
 			if !ok {
 				continue
 			}
-			// bm25 is negative; better matches are more negative.
-			score := 40 - 1/(1-r)
+			// bm25 is negative; better matches are more negative. Map it to
+			// 0..10, then prefer the plain, common instruction of a family
+			// of names (v_fma_f32 over v_dual_fmaak_f32).
+			rel := -r / (1 - r)
+			score := 30 + 10*rel + commonness(n) - 0.08*float64(len(n))
 			if op == "OR" {
 				score -= 10
 			}
