@@ -57,7 +57,7 @@ func PTX(instrs []ptx.Instruction, blocks map[string][]isa.Syntax, rel func(stri
 		}
 		for _, o := range p.Operands {
 			in.Operands = append(in.Operands, isa.Operand{
-				Name: o.Name, Order: o.Order, Output: o.Output, Input: !o.Output,
+				Name: o.Name, Order: o.Order + 1, Output: o.Output, Input: !o.Output,
 				DataFormat:  strings.Join(o.Types, " "),
 				Description: o.Description,
 				Prov:        isa.Prov{Source: isa.SourcePTXDoc, File: rel(o.File), Line: o.Line},
