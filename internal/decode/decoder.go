@@ -169,6 +169,12 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			}
 			fixed = true
 		}
+		if !fixed && kindOf(f.Name) == kVOP2 {
+			// The CDNA 5 guide's VOP2 table has no ENCODING row; bit 31 is
+			// 0 in every other family's VOP2 (the only format with a
+			// one-bit identifier), so it is filled in.
+			mask, value, fixed = 1<<31, 0, true
+		}
 		if !fixed {
 			continue // a second dword (DPP, SDWA) or a layout without its own identity
 		}

@@ -78,22 +78,31 @@ func (d *Decoder) extLayouts(formats []isa.Format) {
 	}
 }
 
-func (r *renderer) x(l *extLayout, id extID) int { return int(l.cf[id].get(&r.raw)) }
+// x reads a field of the DPP/SDWA dword: the layouts place it at bits
+// 32-63, so it sits in r.ext[1] whatever the instruction's width.
+func (r *renderer) x(l *extLayout, id extID) int { return int(l.cf[id].get(&r.ext)) }
 
 var selNames = [...]string{"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7"}
 var unusedNames = [...]string{"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"}
 
-// renderDPP prints a GCN/RDNA 1-2 DPP instruction and says whether it could.
+// renderDPP prints a VOP1/VOP2/VOPC instruction with a DPP16 or DPP8 dword
+// (in r.ext[1]) and says whether it could.
 func (r *renderer) renderDPP() bool {
 	l := &r.d.dppL
-	fam := r.d.fam
-	if !l.ok || fam.gen > 10 || r.en.shape == shNoOperands {
+	if !l.ok || r.en.shape == shNoOperands {
 		return false
 	}
+	dpp8 := r.extra == "DPP8"
 	s := r.en.sig
-	src0 := r.x(l, xSRC0)
-	src0Text := func() {
-		neg, abs := r.x(l, xSRC0NEG) == 1, r.x(l, xSRC0ABS) == 1
+	src0 := int(r.ext[1] & 0xff)
+	// DPP8 has no modifier bits: the lane selects fill the dword.
+	mods := func(negID, absID extID) (bool, bool) {
+		if dpp8 {
+			return false, false
+		}
+		return r.x(l, negID) == 1, r.x(l, absID) == 1
+	}
+	withMods := func(neg, abs bool, text func()) {
 		r.op()
 		if neg {
 			r.buf = append(r.buf, '-')
@@ -101,26 +110,19 @@ func (r *renderer) renderDPP() bool {
 		if abs {
 			r.buf = append(r.buf, '|')
 		}
-		r.reg("v", src0, s.src[0].regs())
+		text()
 		if abs {
 			r.buf = append(r.buf, '|')
 		}
 		r.end()
 	}
+	src0Text := func() {
+		neg, abs := mods(xSRC0NEG, xSRC0ABS)
+		withMods(neg, abs, func() { r.srcText(256+src0, s.src[0], 0) })
+	}
 	src1Text := func() {
-		neg, abs := r.x(l, xSRC1NEG) == 1, r.x(l, xSRC1ABS) == 1
-		r.op()
-		if neg {
-			r.buf = append(r.buf, '-')
-		}
-		if abs {
-			r.buf = append(r.buf, '|')
-		}
-		r.vgprText(r.f(fVSRC1), s.src[1])
-		if abs {
-			r.buf = append(r.buf, '|')
-		}
-		r.end()
+		neg, abs := mods(xSRC1NEG, xSRC1ABS)
+		withMods(neg, abs, func() { r.vgprText(r.f(fVSRC1), s.src[1]) })
 	}
 	switch r.fm.kind {
 	case kVOP1:
@@ -152,6 +154,32 @@ func (r *renderer) renderDPP() bool {
 	default:
 		return false
 	}
+	return r.dppControls(dpp8)
+}
+
+// dppControls appends the lane-selection modifiers of the DPP16 or DPP8
+// dword in r.ext[1] as LLVM prints them after the operands, and says
+// whether the DPP_CTRL value is one LLVM accepts.
+func (r *renderer) dppControls(dpp8 bool) bool {
+	l := &r.d.dppL
+	fam := r.d.fam
+	if dpp8 {
+		w := r.ext[1]
+		r.mod()
+		r.str("dpp8:[")
+		for i := 0; i < 8; i++ {
+			if i > 0 {
+				r.buf = append(r.buf, ',')
+			}
+			r.buf = append(r.buf, byte('0'+w>>uint(8+3*i)&7))
+		}
+		r.buf = append(r.buf, ']')
+		r.end()
+		if r.dpp8FI {
+			r.modStr("fi:1")
+		}
+		return true
+	}
 	ctrl := r.x(l, xDPPCTRL)
 	r.mod()
 	switch {
@@ -173,22 +201,31 @@ func (r *renderer) renderDPP() bool {
 	case ctrl >= 0x121 && ctrl <= 0x12f:
 		r.str("row_ror:")
 		r.dec(ctrl & 0xf)
-	case ctrl == 0x130 && fam.gen == 9:
+	case ctrl == 0x130 && fam.waveShifts:
 		r.str("wave_shl:1")
-	case ctrl == 0x134 && fam.gen == 9:
+	case ctrl == 0x134 && fam.waveShifts:
 		r.str("wave_rol:1")
-	case ctrl == 0x138 && fam.gen == 9:
+	case ctrl == 0x138 && fam.waveShifts:
 		r.str("wave_shr:1")
-	case ctrl == 0x13c && fam.gen == 9:
+	case ctrl == 0x13c && fam.waveShifts:
 		r.str("wave_ror:1")
 	case ctrl == 0x140:
 		r.str("row_mirror")
 	case ctrl == 0x141:
 		r.str("row_half_mirror")
-	case ctrl == 0x142 && fam.gen == 9:
+	case ctrl == 0x142 && fam.waveShifts:
 		r.str("row_bcast:15")
-	case ctrl == 0x143 && fam.gen == 9:
+	case ctrl == 0x143 && fam.waveShifts:
 		r.str("row_bcast:31")
+	case ctrl >= 0x150 && ctrl <= 0x15f && fam.gen >= 10:
+		r.str("row_share:")
+		r.dec(ctrl & 0xf)
+	case ctrl >= 0x160 && ctrl <= 0x16f && fam.gen >= 10:
+		r.str("row_xmask:")
+		r.dec(ctrl & 0xf)
+	case ctrl >= 0x150 && ctrl <= 0x15f && fam.rowNewBcast:
+		r.str("row_newbcast:")
+		r.dec(ctrl & 0xf)
 	default:
 		return false
 	}
@@ -204,7 +241,7 @@ func (r *renderer) renderDPP() bool {
 	if r.x(l, xBC) == 1 {
 		r.modStr("bound_ctrl:1")
 	}
-	if l.cf[xFI].n != 0 && r.x(l, xFI) == 1 {
+	if fam.gen >= 10 && l.cf[xFI].n != 0 && r.x(l, xFI) == 1 {
 		r.modStr("fi:1")
 	}
 	return true

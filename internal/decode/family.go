@@ -28,6 +28,9 @@ type family struct {
 	scBits bool
 	// accRegs: the ACC bit of memory and MAI instructions selects AGPRs (a0).
 	accRegs bool
+	// waveShifts: DPP_CTRL has wave_shl/rol/shr/ror and row_bcast (GCN up
+	// to CDNA 1); rowNewBcast: 0x150-0x15f are row_newbcast (CDNA 2+).
+	waveShifts, rowNewBcast bool
 }
 
 func (f *family) index() *family {
@@ -69,6 +72,8 @@ func newFamily(arch string) (*family, error) {
 		}
 		f.scBits = arch == "cdna3" || arch == "cdna4"
 		f.accRegs = arch == "cdna2" || arch == "cdna3" || arch == "cdna4"
+		f.rowNewBcast = f.accRegs
+		f.waveShifts = !f.rowNewBcast
 		return f.index(), nil
 	case "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "cdna5":
 		f := &family{gen: 10, lastSGPR: 105, wave32: true, sdwa: 249, dpp: 250, dpp8: 233, dpp8fi: 234, vop3Lit: true}
@@ -92,7 +97,10 @@ func newFamily(arch string) (*family, error) {
 			delete(f.names64, 125)
 			f.names64[124] = "null"
 			f.sdwa = -1
-			f.trueSixteen = true
+			// llvm-mc 22 decodes gfx11 with real true16 (v1.l / v1.h) but
+			// gfx12 and gfx1250 with the "fake16" instructions: 16-bit
+			// operands are whole VGPRs (v1) there.
+			f.trueSixteen = f.gen == 11
 			f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
 		}
 		return f.index(), nil

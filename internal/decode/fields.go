@@ -67,6 +67,8 @@ const (
 	fABID
 	fACCCD
 	fBLGP
+	fTH
+	fSCOPE
 	numFields
 )
 
@@ -82,7 +84,7 @@ var fieldAliases = map[string]fieldID{
 	"DATA0": fDATA0, "DATA1": fDATA1, "DATA": fDATA, "SADDR": fSADDR, "SEG": fSEG, "LDS": fLDS,
 	"VADDR": fVADDR, "VDATA": fVDATA, "SRSRC": fSRSRC, "RSRC": fSRSRC, "OFFEN": fOFFEN, "IDXEN": fIDXEN,
 	"TFE": fTFE, "DFMT": fDFMT, "NFMT": fNFMT, "FORMAT": fFORMAT, "ACC": fACC, "SVE": fSVE,
-	"CBSZ": fCBSZ, "ABID": fABID, "ACC_CD": fACCCD, "BLGP": fBLGP,
+	"CBSZ": fCBSZ, "ABID": fABID, "ACC_CD": fACCCD, "BLGP": fBLGP, "TH": fTH, "SCOPE": fSCOPE,
 }
 
 // fieldPart is the piece of a field that lies in one dword.

@@ -23,6 +23,13 @@ type renderer struct {
 	spans  [24]span
 	nspans int
 
+	// ext holds a DPP/SDWA dword at ext[1] (where the DPP and SDWA layouts
+	// put it); dpp8FI says src0 announced DPP8 with FI set; vop3DPP says a
+	// VOP3/VOP3P word carries a DPP dword and src0 is its VGPR.
+	ext     [3]uint32
+	dpp8FI  bool
+	vop3DPP bool
+
 	literal    uint32
 	hasLiteral bool
 	needLit    bool
@@ -127,16 +134,20 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 				r.str("_sdwa")
 			case isDPP8:
 				r.extra = "DPP8"
-				r.str("_dpp")
+				r.dpp8FI = src0 == fam.dpp8fi
 			default:
 				r.extra = "DPP"
+			}
+			if r.extra != "SDWA" && (k != kVOPC || fam.gen < 11) {
+				// gfx11+ prints VOPC DPP without a suffix: v_cmp_lt_f16 vcc_lo, ...
 				r.str("_dpp")
 			}
 			r.mnEnd = len(r.buf) - r.base
 			r.raw[1] = binary.LittleEndian.Uint32(code[next:])
+			r.ext[1] = r.raw[1]
 			done := false
 			switch r.extra {
-			case "DPP":
+			case "DPP", "DPP8":
 				done = r.renderDPP()
 			case "SDWA":
 				done = r.renderSDWA()
@@ -146,6 +157,38 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 				r.nops, r.nspans = 0, 0
 				r.partial = true
 				r.opStr("(" + r.extra + " operands not rendered yet)")
+			}
+			return 4, nil
+		}
+	}
+	// gfx11+: a VOP3/VOP3P word whose src0 announces DPP carries a third
+	// dword (VOP3 DPP16/DPP8); src0 is the VGPR in its low byte.
+	if k := r.fm.kind; (k == kVOP3 || k == kVOP3B || (k == kVOP3P && en.shape < shMFMA)) && fam.gen >= 11 {
+		src0 := r.f(fSRC0)
+		if src0 == fam.dpp || src0 == fam.dpp8 || src0 == fam.dpp8fi {
+			if len(code)-next < 4 {
+				return 0, fmt.Errorf("truncated: %s DPP needs a third dword at offset %d", r.fm.Name, next)
+			}
+			r.ext[1] = binary.LittleEndian.Uint32(code[next:])
+			r.vop3DPP = true
+			r.extra = "DPP"
+			if src0 != fam.dpp {
+				r.extra = "DPP8"
+				r.dpp8FI = src0 == fam.dpp8fi
+			}
+			r.buf = append(r.buf[:r.base], en.name...)
+			r.str("_e64_dpp")
+			r.mnEnd = len(r.buf) - r.base
+			if k == kVOP3P {
+				r.renderVOP3P()
+			} else {
+				r.renderVOP3()
+			}
+			if !r.dppControls(r.extra == "DPP8") {
+				r.buf = r.buf[:r.base+r.mnEnd]
+				r.nops, r.nspans = 0, 0
+				r.partial = true
+				r.opStr("(DPP operands not rendered yet)")
 			}
 			return 4, nil
 		}
@@ -334,13 +377,21 @@ func (r *renderer) renderSOPP() {
 		r.op()
 		r.dec(imm)
 		r.end()
-	case shWaitcnt9:
+	case shWaitcnt:
 		r.op()
-		r.waitcntGFX9(imm)
+		r.waitcnt(imm)
+		r.end()
+	case shDelayALU:
+		r.op()
+		r.delayALU(imm)
 		r.end()
 	case shU16:
 		r.op()
 		r.u16(imm)
+		r.end()
+	case shHex16:
+		r.op()
+		r.hex(uint64(imm))
 		r.end()
 	case shSendmsg:
 		// LLVM prints sendmsg(MSG_..., ...) for known messages, else decimal.
@@ -357,13 +408,25 @@ func (r *renderer) renderSOPP() {
 	}
 }
 
-// waitcntGFX9 prints the GCN s_waitcnt counters: vmcnt in bits [3:0] and
-// [15:14], expcnt [6:4], lgkmcnt [11:8] (CDNA 4 guide, S_WAITCNT).
-func (r *renderer) waitcntGFX9(imm int) {
-	vm := imm&0xf | (imm>>14&3)<<4
-	exp := imm >> 4 & 7
-	lgkm := imm >> 8 & 0xf
-	all := vm == 63 && exp == 7 && lgkm == 15
+// waitcnt prints the s_waitcnt counters of SIMM16 as LLVM does: the ones
+// not at their maximum (all three when every one is). Bit positions: GCN /
+// CDNA vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt [11:8] (CDNA 4 guide,
+// S_WAITCNT); RDNA 1-2 the same with lgkmcnt [13:8]; RDNA 3 vmcnt
+// [15:10], expcnt [2:0], lgkmcnt [9:4] (RDNA 3 guide, S_WAITCNT).
+func (r *renderer) waitcnt(imm int) {
+	var vm, vmMax, exp, lgkm, lgkmMax int
+	switch r.d.fam.gen {
+	case 9:
+		vm, vmMax = imm&0xf|(imm>>14&3)<<4, 63
+		exp, lgkm, lgkmMax = imm>>4&7, imm>>8&0xf, 15
+	case 10:
+		vm, vmMax = imm&0xf|(imm>>14&3)<<4, 63
+		exp, lgkm, lgkmMax = imm>>4&7, imm>>8&0x3f, 63
+	default:
+		vm, vmMax = imm>>10&0x3f, 63
+		exp, lgkm, lgkmMax = imm&7, imm>>4&0x3f, 63
+	}
+	all := vm == vmMax && exp == 7 && lgkm == lgkmMax
 	sep := false
 	counter := func(name string, v int) {
 		if sep {
@@ -375,14 +438,48 @@ func (r *renderer) waitcntGFX9(imm int) {
 		r.buf = append(r.buf, ')')
 		sep = true
 	}
-	if vm != 63 || all {
+	if vm != vmMax || all {
 		counter("vmcnt", vm)
 	}
 	if exp != 7 || all {
 		counter("expcnt", exp)
 	}
-	if lgkm != 15 || all {
+	if lgkm != lgkmMax || all {
 		counter("lgkmcnt", lgkm)
+	}
+}
+
+var delayInstIDs = [...]string{"NO_DEP", "VALU_DEP_1", "VALU_DEP_2", "VALU_DEP_3", "VALU_DEP_4", "TRANS32_DEP_1",
+	"TRANS32_DEP_2", "TRANS32_DEP_3", "FMA_ACCUM_CYCLE_1", "SALU_CYCLE_1", "SALU_CYCLE_2", "SALU_CYCLE_3"}
+var delaySkips = [...]string{"SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"}
+
+// delayALU prints s_delay_alu's SIMM16: instid0 [3:0], instskip [6:4],
+// instid1 [10:7] (RDNA 3 guide, S_DELAY_ALU), joined by " | "; values
+// without a name get LLVM's comment.
+func (r *renderer) delayALU(imm int) {
+	sep := false
+	part := func(label string, v int, names []string, bad string) {
+		if v == 0 {
+			return
+		}
+		if sep {
+			r.str(" | ")
+		}
+		r.str(label)
+		r.buf = append(r.buf, '(')
+		if v < len(names) {
+			r.str(names[v])
+		} else {
+			r.str(bad)
+		}
+		r.buf = append(r.buf, ')')
+		sep = true
+	}
+	part("instid0", imm&0xf, delayInstIDs[:], "/* invalid instid value */")
+	part("instskip", imm>>4&7, delaySkips[:], "/* invalid instskip value */")
+	part("instid1", imm>>7&0xf, delayInstIDs[:], "/* invalid instid value */")
+	if !sep {
+		r.buf = append(r.buf, '0')
 	}
 }
 
@@ -435,27 +532,31 @@ func (r *renderer) renderSMEM() {
 		}
 		return
 	}
+	offBits := 21
 	if fam.gen >= 12 {
-		// RDNA 4 / CDNA 5 SMEM (TH and SCOPE cache policy) is not rendered
-		// beyond the address.
-		r.partial = true
+		offBits = 24 // IOFFSET[55:32]
 	}
 	soff := r.f(fSOFFSET)
 	if fam.n32[soff] == "null" {
 		r.op()
-		r.smemOffset(off, 21)
+		r.smemOffset(off, offBits)
 		r.end()
 	} else {
 		r.sdst(soff, opType{'b', 32})
 		if off != 0 {
 			r.mod()
 			r.str("offset:")
-			r.smemOffset(off, 21)
+			r.smemOffset(off, offBits)
 			r.end()
 		}
 	}
 	if fam.gen >= 12 {
-		return // TH/SCOPE cache policy: not rendered (partial above)
+		// The CDNA 5 guide's SMEM table places NV at bit 20 and
+		// SCALE_OFFSET at bit 56; the RDNA 4 guide's omits them, but
+		// llvm-mc decodes both on gfx12 too.
+		th, scope := r.f(fTH), r.f(fSCOPE)
+		r.cachePolicy12(int(r.raw[1]>>24&1) == 1, th, scope, int(r.raw[0]>>20&1) == 1, thLoad)
+		return
 	}
 	glc, dlc := r.f(fGLC), r.f(fDLC)
 	if fam.gen >= 11 {
@@ -469,6 +570,95 @@ func (r *renderer) renderSMEM() {
 	}
 	if dlc == 1 {
 		r.modStr("dlc")
+	}
+}
+
+// thKind is how LLVM names a TH value: per loads, stores or atomics.
+type thKind uint8
+
+const (
+	thLoad thKind = iota
+	thStore
+	thAtomic
+)
+
+var scopeNames = [...]string{"", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS"}
+
+// cachePolicy12 prints the gfx12 cache policy modifiers in LLVM's order:
+// scale_offset, th:TH_..., scope:SCOPE_..., nv. TH values (RDNA 4 guide,
+// "Memory Scope and Temporal Hints"): 0 RT (not printed), 1 NT, 2 HT, 3 LU
+// for loads / WB for stores / BYPASS at system scope, 4 NT_RT, 5 RT_NT,
+// 6 NT_HT, 7 NT_WB; atomics: bit 0 RETURN, bit 1 NT, bit 2 CASCADE.
+func (r *renderer) cachePolicy12(scale bool, th, scope int, nv bool, k thKind) {
+	if scale {
+		r.modStr("scale_offset")
+	}
+	if th != 0 {
+		r.mod()
+		r.str("th:")
+		switch {
+		case k == thAtomic:
+			r.str("TH_ATOMIC_")
+			switch {
+			case th&4 != 0 && scope >= 2:
+				r.str("CASCADE")
+				if th&2 != 0 {
+					r.str("_NT")
+				} else {
+					r.str("_RT")
+				}
+			case th&4 != 0:
+				r.hex(uint64(th))
+			case th&2 != 0:
+				r.str("NT")
+				if th&1 != 0 {
+					r.str("_RETURN")
+				}
+			case th&1 != 0:
+				r.str("RETURN")
+			}
+		case k == thLoad && th == 7:
+			r.hex(uint64(th))
+		default:
+			if k == thStore {
+				r.str("TH_STORE_")
+			} else {
+				r.str("TH_LOAD_")
+			}
+			switch th {
+			case 1:
+				r.str("NT")
+			case 2:
+				r.str("HT")
+			case 3:
+				switch {
+				case scope == 3:
+					r.str("BYPASS")
+				case k == thStore:
+					r.str("WB")
+				default:
+					r.str("LU")
+				}
+			case 4:
+				r.str("NT_RT")
+			case 5:
+				r.str("RT_NT")
+			case 6:
+				r.str("NT_HT")
+			case 7:
+				r.str("NT_WB")
+			}
+		}
+		r.end()
+	}
+	if scope != 0 {
+		r.mod()
+		r.str("scope:")
+		r.str(scopeNames[scope&3])
+		r.end()
+	}
+	if nv {
+		r.modStr("nv")
 	}
 }
 
@@ -576,20 +766,26 @@ func (r *renderer) renderVOP3() {
 		r.sdst(r.f(fSDST), r.maskType())
 	}
 	for i := 0; i < s.nsrc && i < 3; i++ {
-		code := r.f(srcFields[i])
+		code := r.src0or(i)
 		t := s.src[i]
 		if i == 2 && (en.shape == shCndmask || en.shape == shCarryInOut) {
 			t = r.maskType()
 		}
-		r.srcMods(code, t, opsel>>uint(i)&1, abs>>uint(i)&1 == 1, neg>>uint(i)&1 == 1)
-	}
-	if opsel != 0 && s.has16() {
-		if !fam.trueSixteen || r.anyNonVGPR16() {
-			r.mod()
-			r.str("op_sel:")
-			r.bitList(opsel, s.nsrc, true)
-			r.end()
+		a, n := abs>>uint(i)&1 == 1, neg>>uint(i)&1 == 1
+		if t.t == 'i' {
+			// Integer operands take no input modifiers in LLVM: the bits are ignored.
+			a, n = false, false
 		}
+		r.srcMods(code, t, opsel>>uint(i)&1, a, n)
+	}
+	// op_sel: with true16 LLVM prints it whenever it is set (besides the
+	// .h names); without, only VOP3-only 16-bit instructions have the
+	// operand (the promoted VOP1/VOP2/VOPC ones ignore the bits).
+	if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == kOther) {
+		r.mod()
+		r.str("op_sel:")
+		r.bitList(opsel, s.nsrc, true)
+		r.end()
 	}
 	if r.f(fCLMP) == 1 {
 		r.modStr("clamp")
@@ -602,6 +798,15 @@ func (r *renderer) renderVOP3() {
 	case 3:
 		r.modStr("div:2")
 	}
+}
+
+// src0or reads source i of a VOP3/VOP3P word; with a DPP dword, source 0
+// is the VGPR the dword names.
+func (r *renderer) src0or(i int) int {
+	if i == 0 && r.vop3DPP {
+		return 256 + int(r.ext[1]&0xff)
+	}
+	return r.f(srcFields[i])
 }
 
 // bitList prints "[b0,b1,...]" for the low n bits of v, and bit 3 after
@@ -620,18 +825,6 @@ func (r *renderer) bitList(v, n int, dstBit bool) {
 	r.buf = append(r.buf, ']')
 }
 
-// anyNonVGPR16 says a 16-bit source of a true16 VOP3 is not a VGPR, so its
-// op_sel bit cannot be shown as .h and LLVM prints op_sel:[...] instead.
-func (r *renderer) anyNonVGPR16() bool {
-	s := r.en.sig
-	for i := 0; i < s.nsrc && i < 3; i++ {
-		if s.src[i].size == 16 && r.f(srcFields[i]) < 256 {
-			return true
-		}
-	}
-	return false
-}
-
 func (r *renderer) maskType() opType {
 	if r.d.fam.wave32 {
 		return opType{'b', 32}
@@ -641,9 +834,13 @@ func (r *renderer) maskType() opType {
 
 func (r *renderer) renderVOP3P() {
 	s := r.en.sig
+	if r.en.shape == shMix {
+		r.renderMix()
+		return
+	}
 	r.vgpr(r.f(fVDST), s.dst)
 	for i := 0; i < s.nsrc; i++ {
-		r.src(r.f(srcFields[i]), s.src[i], 0)
+		r.src(r.src0or(i), s.src[i], 0)
 	}
 	neg := r.f(fNEG)
 	opsel := r.f(fOPSEL)
@@ -671,6 +868,35 @@ func (r *renderer) renderVOP3P() {
 		r.mod()
 		r.str("neg_hi:")
 		r.bitList(nh, s.nsrc, false)
+		r.end()
+	}
+	if r.f(fCLMP) == 1 {
+		r.modStr("clamp")
+	}
+}
+
+// renderMix prints v_mad_mix*/v_fma_mix*: VOP3P words whose sources are
+// f32 or f16 as op_sel_hi says, so LLVM shows NEG as -x and NEG_HI as |x|
+// (abs), op_sel_hi only when set, and a whole-VGPR destination.
+func (r *renderer) renderMix() {
+	s := r.en.sig
+	r.op()
+	r.reg("v", r.f(fVDST), 1)
+	r.end()
+	neg, abs := r.f(fNEG), r.f(fNEGHI)
+	for i := 0; i < 3; i++ {
+		r.srcMods(r.src0or(i), s.src[i], 0, abs>>uint(i)&1 == 1, neg>>uint(i)&1 == 1)
+	}
+	if opsel := r.f(fOPSEL); opsel != 0 {
+		r.mod()
+		r.str("op_sel:")
+		r.bitList(opsel, 3, false)
+		r.end()
+	}
+	if hi := r.f(fOPSELHI) | r.f(fOPSELHI2)<<2; hi != 0 {
+		r.mod()
+		r.str("op_sel_hi:")
+		r.bitList(hi, 3, false)
 		r.end()
 	}
 	if r.f(fCLMP) == 1 {

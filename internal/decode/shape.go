@@ -26,7 +26,9 @@ const (
 	shVersion
 	shEndpgm
 	shBranch
-	shWaitcnt9
+	shWaitcnt  // s_waitcnt vmcnt(..) expcnt(..) lgkmcnt(..)
+	shDelayALU // s_delay_alu instid0(..) | instskip(..) | instid1(..)
+	shHex16    // s_clause 0x3: the immediate in hex
 	shU16
 	shSendmsg
 	shOtherSOPP
@@ -44,7 +46,8 @@ const (
 	shCmpxNoDst  // v_cmpx on gfx10+: writes EXEC only
 	// memory
 	shAtomic
-	// matrix (VOP3P-MAI)
+	shMix // v_mad_mix / v_fma_mix (VOP3P)
+	// matrix (VOP3P-MAI); every shape from here on renders as MAI
 	shMFMA
 	shSparse // v_smfmac: src2 is the sparsity index VGPR
 	shAccRead
@@ -150,6 +153,18 @@ const (
 var noSuffix = map[string]bool{"v_readfirstlane_b32": true, "v_nop": true, "v_clrexcp": true, "v_pipeflush": true,
 	"v_swap_b32": true, "v_accvgpr_mov_b32": true}
 
+// shortOnly names 32-bit VALU instructions that have no VOP3 form in LLVM
+// (so no _e32 suffix) although a guide's promotion rule gives them one.
+func shortOnly(name string) bool {
+	for _, p := range []string{"madmk", "madak", "fmamk", "fmaak", "v_dot2acc_f32_f16", "v_pk_fmac_f16",
+		"v_permlane64_b32", "v_swaprel_b32"} {
+		if strings.Contains(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
 var sopNoOperand = map[string]bool{
 	"s_barrier": true, "s_icache_inv": true, "s_wakeup": true, "s_ttracedata": true, "s_endpgm_saved": true,
 	"s_endpgm_ordered_ps_done": true, "s_code_end": true, "s_wait_idle": true, "s_set_gpr_idx_off": true,
@@ -163,7 +178,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	pre := func(s string) bool { return strings.HasPrefix(name, s) }
 	switch fm.kind {
 	case kVOP1, kVOP2, kVOPC:
-		if !noSuffix[name] && d.hasVOP3[name] {
+		if !noSuffix[name] && d.hasVOP3[name] && !shortOnly(name) {
 			en.mnemonic = name + "_e32"
 		}
 	case kVOP3, kVOP3B:
@@ -186,10 +201,11 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		}
 	case kSOP1:
 		switch {
-		case name == "s_getpc_b64":
+		case name == "s_getpc_b64", name == "s_get_pc_i64", name == "s_get_shader_cycles_u64":
 			en.shape = shDstOnly
 		case name == "s_setpc_b64", name == "s_rfe_b64", name == "s_cbranch_join", name == "s_set_gpr_idx_idx",
-			pre("s_sleep_var"):
+			pre("s_sleep_var"), pre("s_barrier_signal"), name == "s_alloc_vgpr", name == "s_barrier_init",
+			name == "s_barrier_join", name == "s_wakeup_barrier", name == "s_set_pc_i64", name == "s_rfe_i64":
 			en.shape = shSrcOnly
 		}
 	case kSOPC:
@@ -217,10 +233,15 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			en.shape = shEndpgm
 		case pre("s_branch"), pre("s_cbranch"), pre("s_call"):
 			en.shape = shBranch
-		case name == "s_waitcnt" && gen == 9:
-			en.shape = shWaitcnt9
+		case name == "s_waitcnt":
+			en.shape = shWaitcnt
+		case name == "s_delay_alu":
+			en.shape = shDelayALU
+		case name == "s_clause", name == "s_round_mode":
+			en.shape = shHex16
 		case name == "s_nop", name == "s_sleep", name == "s_setprio", name == "s_sethalt", name == "s_setkill",
-			name == "s_trap", name == "s_incperflevel", name == "s_decperflevel", name == "s_clause":
+			name == "s_trap", name == "s_incperflevel", name == "s_decperflevel", name == "s_denorm_mode",
+			name == "s_barrier_wait":
 			en.shape = shU16
 		case pre("s_sendmsg"):
 			en.shape = shSendmsg
@@ -250,6 +271,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		}
 	case kVOP3P, kMAI:
 		switch {
+		case has("_mix"):
+			en.shape = shMix
 		case pre("v_accvgpr_read"):
 			en.shape, en.mnemonic = shAccRead, "v_accvgpr_read_b32"
 		case pre("v_accvgpr_write"):

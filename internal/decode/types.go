@@ -245,6 +245,18 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 		}
 		applyModelSizes(&s, ops)
 	}
+	if strings.HasPrefix(name, "v_ldexp") || strings.HasPrefix(name, "v_cmp_class") || strings.HasPrefix(name, "v_cmpx_class") {
+		s.src[1].t = 'i' // the exponent / class mask, whatever the model's data format says
+	}
+	switch {
+	case strings.HasPrefix(name, "v_sat_pk_u8_i16"):
+		// Four bytes packed into a 16-bit result from two 16-bit halves of a dword.
+		s.dst, s.src[0] = opType{'i', 16}, opType{'i', 32}
+	case d.fam.trueSixteen && (strings.HasPrefix(name, "v_cmp_class_f16") || strings.HasPrefix(name, "v_cmpx_class_f16") ||
+		strings.HasPrefix(name, "v_ldexp_f16")):
+		// The class mask / exponent is a 16-bit operand in LLVM's true16 forms.
+		s.src[1].size = 16
+	}
 	return s
 }
 
@@ -297,7 +309,8 @@ func threeSource(name string) bool {
 		"med3", "minimum3", "maximum3", "sad_", "cube", "div_fixup", "div_fmas", "div_scale", "perm_b32",
 		"xad", "lshl_add", "add_lshl", "add3", "lshl_or", "and_or", "or3", "xor3", "msad", "qsad", "mqsad",
 		"dot2_", "dot4_", "dot8_", "maxmin", "minmax", "permlane16", "permlanex16", "cvt_pk_u8_f32",
-		"dot2c", "bitop3", "cvt_scalef32_pk", "cvt_sr_", "wmma", "swmmac", "ashr_pk", "cndmask"} {
+		"dot2c", "bitop3", "cvt_scalef32_pk", "cvt_sr_", "wmma", "swmmac", "ashr_pk", "cndmask",
+		"maximumminimum", "minimummaximum"} {
 		if strings.Contains(name, p) {
 			return true
 		}

@@ -345,6 +345,17 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	var hits []isa.SearchHit
 	if !strings.ContainsAny(lower, " \t") {
 		hits = s.nameHits(arch, lower)
+		// PTX is written with modifiers ("cvt.rni.s32.f32"): when the whole
+		// text names nothing, its longest documented dotted prefix does.
+		for parts := strings.Split(lower, "."); len(hits) == 0 && len(parts) > 1; parts = parts[:len(parts)-1] {
+			prefix := strings.Join(parts[:len(parts)-1], ".")
+			for _, h := range s.nameHits(arch, prefix) {
+				if h.Why == "name" {
+					h.Why = "mnemonic of " + q
+					hits = append(hits, h)
+				}
+			}
+		}
 	}
 	text, err := s.textHits(ctx, arch, lower)
 	if err != nil {

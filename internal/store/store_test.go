@@ -181,3 +181,22 @@ func writeSampleF(f *testing.F) string {
 	}
 	return path
 }
+
+func TestSearchDottedPTX(t *testing.T) {
+	b := sampleBuild()
+	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
+	b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: "cvt", Summary: "Convert a value."})
+	path := filepath.Join(t.TempDir(), "ref.db")
+	if err := Write(context.Background(), path, b); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	hits, err := s.Search(context.Background(), "cvt.rni.s32.f32", SearchOptions{})
+	if err != nil || len(hits) == 0 || hits[0].Name != "cvt" {
+		t.Errorf("cvt.rni.s32.f32: %+v %v", hits, err)
+	}
+}
