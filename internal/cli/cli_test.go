@@ -560,3 +560,18 @@ func TestConceptsAndPort(t *testing.T) {
 		t.Errorf("unknown --to: exit %d, want 2", code)
 	}
 }
+
+func TestDecodeAndEncode(t *testing.T) {
+	needDB(t)
+	out, errOut, code := run(t, "decode", "--arch", "cdna4", "0x160a04c1", "--db", testDB)
+	if code != 0 || !strings.Contains(out, "v_max_f32") || !strings.Contains(out, "v5, -1, v2") {
+		t.Errorf("decode: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run(t, "--db", testDB, "encode", "--arch", "rdna3", "v_max_f32 v5, -1, v2")
+	if code != 0 || !strings.Contains(out, "0xc1,0x04,0x0a,0x20") {
+		t.Errorf("encode: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, _, code := run(t, "decode", "--arch", "nosuch", "0x0", "--db", testDB); code != 2 {
+		t.Errorf("decode with an unknown family: exit %d, want 2", code)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -36,6 +37,26 @@ func (e *env) familyLoader(ctx context.Context) (decode.Loader, func(), error) {
 	return load, func() { db.Close() }, nil
 }
 
+// familyTool runs a decode/encode style tool, which parses its own flags
+// and reads one family from the database.
+func (e *env) familyTool(run func(args []string, stdout, stderr io.Writer, load decode.Loader) int) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		args, err := takeDBFlag(e, args)
+		if err != nil {
+			return err
+		}
+		load, closeDB, err := e.familyLoader(cmd.Context())
+		if err != nil {
+			return err
+		}
+		defer closeDB()
+		if code := run(args, e.stdout, e.stderr, load); code != 0 {
+			return exitCode(code)
+		}
+		return nil
+	}
+}
+
 func newDecodeCmd(e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "decode --arch ARCH [--json] (HEXWORDS... | FILE)",
@@ -47,21 +68,7 @@ names). For each instruction it prints the mnemonic, the encoding, every field w
 bits and value, and the operands in LLVM's syntax. Exit status: 0 when everything
 decoded, 1 when some bytes did not, 2 on unusable input.`,
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			args, err := takeDBFlag(e, args)
-			if err != nil {
-				return err
-			}
-			load, closeDB, err := e.familyLoader(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer closeDB()
-			if code := decode.RunDecode(args, e.stdout, e.stderr, load); code != 0 {
-				return exitCode(code)
-			}
-			return nil
-		},
+		RunE:               e.familyTool(decode.RunDecode),
 	}
 }
 
@@ -74,20 +81,6 @@ and prints its bytes, as llvm-mc's -show-encoding would. VALU (VOP1, VOP2, VOP3,
 VOPC), SALU (SOP1, SOP2, SOPK, SOPC, SOPP) and SMEM encodings are supported; others say
 so. Exit status: 0 on success, 1 when the instruction cannot be encoded, 2 on unusable input.`,
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			args, err := takeDBFlag(e, args)
-			if err != nil {
-				return err
-			}
-			load, closeDB, err := e.familyLoader(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer closeDB()
-			if code := encode.RunEncode(args, e.stdout, e.stderr, load); code != 0 {
-				return exitCode(code)
-			}
-			return nil
-		},
+		RunE:               e.familyTool(encode.RunEncode),
 	}
 }

@@ -1,36 +1,19 @@
 package ptx
 
 import (
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/gpuisa/gpuisa/internal/testenv"
+
 	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
 )
 
-// docsDir finds the PTX documentation copy: $GPUISA_SOURCES, else
-// ../shared/upstream relative to the repository root (found by walking up).
+// docsDir returns the real PTX documentation or skips the test.
 func docsDir(t testing.TB) string {
 	t.Helper()
-	if s := os.Getenv("GPUISA_SOURCES"); s != "" {
-		return filepath.Join(s, "ptx-isa-9.1")
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		cand := filepath.Join(dir, "..", "shared", "upstream", "ptx-isa-9.1")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("PTX ISA documentation not found: set GPUISA_SOURCES or place it at ../shared/upstream/ptx-isa-9.1")
-		}
-		dir = parent
-	}
+	return filepath.Join(testenv.Upstream(t), "ptx-isa-9.1")
 }
 
 var (
