@@ -251,7 +251,9 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 // literal code, or the instruction always carries a constant (v_fmamk_f32).
 func (r *renderer) mayUseLiteral() bool {
 	switch r.fm.kind {
-	case kSOP2, kSOPC:
+	case kSOP2:
+		return r.f(fSSRC0) == literalCode || r.f(fSSRC1) == literalCode || r.en.kconst
+	case kSOPC:
 		return r.f(fSSRC0) == literalCode || r.f(fSSRC1) == literalCode
 	case kSOP1:
 		return r.f(fSSRC0) == literalCode
@@ -281,7 +283,22 @@ func (r *renderer) renderSOP2() {
 	}
 	r.sdst(r.f(fSDST), s.dst)
 	r.ssrc(r.f(fSSRC0), s.src[0])
+	if r.en.shape == shMadmk {
+		r.needLit = true
+		r.opLiteralK()
+	}
 	r.ssrc(r.f(fSSRC1), s.src[1])
+	if r.en.shape == shMadak {
+		r.needLit = true
+		r.opLiteralK()
+	}
+}
+
+// opLiteralK prints the constant K of s_fmamk/s_fmaak and v_fmamk/v_fmaak.
+func (r *renderer) opLiteralK() {
+	r.op()
+	r.hex(uint64(r.literal))
+	r.end()
 }
 
 func (r *renderer) renderSOPC() {
@@ -389,6 +406,10 @@ func (r *renderer) renderSOPP() {
 		r.op()
 		r.u16(imm)
 		r.end()
+	case shDepCtr:
+		r.op()
+		r.depCtr(imm)
+		r.end()
 	case shHex16:
 		r.op()
 		r.hex(uint64(imm))
@@ -446,6 +467,52 @@ func (r *renderer) waitcnt(imm int) {
 	}
 	if lgkm != lgkmMax || all {
 		counter("lgkmcnt", lgkm)
+	}
+}
+
+// depCtrFields are the s_waitcnt_depctr / s_wait_alu counters in LLVM's
+// order, with their bits and maximum (also their "no wait" default):
+// RDNA 3 guide, S_WAITCNT_DEPCTR; depctr_hold_cnt is gfx12 only.
+var depCtrFields = [...]struct {
+	name       string
+	shift, max int
+	minGen     int
+}{
+	{"depctr_hold_cnt", 7, 1, 12}, {"depctr_sa_sdst", 0, 1, 10}, {"depctr_va_vdst", 12, 15, 10},
+	{"depctr_va_sdst", 9, 7, 10}, {"depctr_va_ssrc", 8, 1, 10}, {"depctr_va_vcc", 1, 1, 10},
+	{"depctr_vm_vsrc", 2, 7, 10},
+}
+
+// depCtr prints the counters that are not at their default (all of them
+// when every one is), or hex when bits outside the counters are set.
+func (r *renderer) depCtr(imm int) {
+	gen := r.d.fam.gen
+	used, nonDefault := 0, false
+	for _, f := range depCtrFields {
+		if gen < f.minGen {
+			continue
+		}
+		used |= f.max << uint(f.shift)
+		nonDefault = nonDefault || imm>>uint(f.shift)&f.max != f.max
+	}
+	if imm&^used != 0 {
+		r.hex(uint64(imm))
+		return
+	}
+	sep := false
+	for _, f := range depCtrFields {
+		v := imm >> uint(f.shift) & f.max
+		if gen < f.minGen || (v == f.max && nonDefault) {
+			continue
+		}
+		if sep {
+			r.buf = append(r.buf, ' ')
+		}
+		r.str(f.name)
+		r.buf = append(r.buf, '(')
+		r.dec(v)
+		r.buf = append(r.buf, ')')
+		sep = true
 	}
 }
 
@@ -858,13 +925,16 @@ func (r *renderer) renderVOP3P() {
 		r.bitList(opselHi, s.nsrc, false)
 		r.end()
 	}
+	if s.src[0].t == 'i' {
+		neg = 0 // integer packed math takes no neg modifiers in LLVM
+	}
 	if neg&full != 0 {
 		r.mod()
 		r.str("neg_lo:")
 		r.bitList(neg, s.nsrc, false)
 		r.end()
 	}
-	if nh := r.f(fNEGHI); nh&full != 0 {
+	if nh := r.f(fNEGHI); nh&full != 0 && s.src[0].t != 'i' {
 		r.mod()
 		r.str("neg_hi:")
 		r.bitList(nh, s.nsrc, false)

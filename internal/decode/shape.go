@@ -29,6 +29,7 @@ const (
 	shWaitcnt  // s_waitcnt vmcnt(..) expcnt(..) lgkmcnt(..)
 	shDelayALU // s_delay_alu instid0(..) | instskip(..) | instid1(..)
 	shHex16    // s_clause 0x3: the immediate in hex
+	shDepCtr   // s_waitcnt_depctr / s_wait_alu depctr_va_vdst(0) ...
 	shU16
 	shSendmsg
 	shOtherSOPP
@@ -168,6 +169,7 @@ func shortOnly(name string) bool {
 var sopNoOperand = map[string]bool{
 	"s_barrier": true, "s_icache_inv": true, "s_wakeup": true, "s_ttracedata": true, "s_endpgm_saved": true,
 	"s_endpgm_ordered_ps_done": true, "s_code_end": true, "s_wait_idle": true, "s_set_gpr_idx_off": true,
+	"s_barrier_leave": true,
 }
 
 // prepare precomputes an opcode's mnemonic, shape and data sizes.
@@ -196,8 +198,13 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	gen := d.fam.gen
 	switch fm.kind {
 	case kSOP2:
-		if name == "s_cbranch_g_fork" {
+		switch {
+		case name == "s_cbranch_g_fork":
 			en.shape = shGFork
+		case has("fmamk"):
+			en.shape, en.kconst = shMadmk, true
+		case has("fmaak"):
+			en.shape, en.kconst = shMadak, true
 		}
 	case kSOP1:
 		switch {
@@ -214,7 +221,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		}
 	case kSOPK:
 		switch {
-		case pre("s_call_b64"), pre("s_cbranch_i_fork"):
+		case pre("s_call_b64"), pre("s_call_i64"), pre("s_cbranch_i_fork"):
 			en.shape = shCallFork
 		case pre("s_getreg"):
 			en.shape = shGetreg
@@ -237,11 +244,13 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			en.shape = shWaitcnt
 		case name == "s_delay_alu":
 			en.shape = shDelayALU
+		case name == "s_waitcnt_depctr", name == "s_wait_alu":
+			en.shape = shDepCtr
 		case name == "s_clause", name == "s_round_mode":
 			en.shape = shHex16
 		case name == "s_nop", name == "s_sleep", name == "s_setprio", name == "s_sethalt", name == "s_setkill",
 			name == "s_trap", name == "s_incperflevel", name == "s_decperflevel", name == "s_denorm_mode",
-			name == "s_barrier_wait":
+			name == "s_barrier_wait", name == "s_monitor_sleep", name == "s_set_vgpr_msb", name == "s_setprio_inc_wg":
 			en.shape = shU16
 		case pre("s_sendmsg"):
 			en.shape = shSendmsg

@@ -310,7 +310,7 @@ func threeSource(name string) bool {
 		"xad", "lshl_add", "add_lshl", "add3", "lshl_or", "and_or", "or3", "xor3", "msad", "qsad", "mqsad",
 		"dot2_", "dot4_", "dot8_", "maxmin", "minmax", "permlane16", "permlanex16", "cvt_pk_u8_f32",
 		"dot2c", "bitop3", "cvt_scalef32_pk", "cvt_sr_", "wmma", "swmmac", "ashr_pk", "cndmask",
-		"maximumminimum", "minimummaximum"} {
+		"maximumminimum", "minimummaximum", "add_max", "add_min"} {
 		if strings.Contains(name, p) {
 			return true
 		}

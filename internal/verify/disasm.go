@@ -3,9 +3,7 @@ package verify
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 )
@@ -64,24 +62,9 @@ func DisassembleWith(ctx context.Context, opts Options, target string, words [][
 		}
 		in.WriteString("]\n")
 	}
-	args := []string{"-triple=amdgcn", "-mcpu=" + target, "--disassemble", "-show-encoding"}
-	if opts.Mattr != "" {
-		args = append(args, "-mattr="+opts.Mattr)
-	}
-	cmd := exec.CommandContext(ctx, llvmMC, args...)
-	cmd.Stdin = &in
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) {
-		return nil, fmt.Errorf("verify: %s --disassemble -mcpu=%s: %w", llvmMC, target, err)
-	}
-	if strings.Contains(stderr.String(), "is not a recognized processor") {
-		return nil, fmt.Errorf("verify: llvm-mc does not know target %q", target)
+	stdout, stderr, err := runLLVMMC(ctx, llvmMC, target, opts.Mattr, &in, "--disassemble")
+	if err != nil {
+		return nil, err
 	}
 	for _, l := range strings.Split(stderr.String(), "\n") {
 		m := diag.FindStringSubmatch(l)

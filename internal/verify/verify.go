@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -277,24 +278,9 @@ func assemble(ctx context.Context, llvmMC, target, mattr string, lines []string)
 	for i, l := range lines {
 		fmt.Fprintf(&in, "%s%d:\n%s\n", labelPrefix, i, l) // line i sits on input line 2i+2
 	}
-	args := []string{"-triple=amdgcn", "-mcpu=" + target, "-show-encoding"}
-	if mattr != "" {
-		args = append(args, "-mattr="+mattr)
-	}
-	cmd := exec.CommandContext(ctx, llvmMC, args...)
-	cmd.Stdin = &in
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) {
-		return nil, fmt.Errorf("verify: %s -mcpu=%s: %w", llvmMC, target, err)
-	}
-	if strings.Contains(stderr.String(), "is not a recognized processor") {
-		return nil, fmt.Errorf("verify: llvm-mc does not know target %q", target)
+	stdout, stderr, err := runLLVMMC(ctx, llvmMC, target, mattr, &in)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]Outcome, len(lines))
 	for _, l := range strings.Split(stderr.String(), "\n") {
@@ -363,4 +349,30 @@ func parseEncoded(line string) (string, []byte, bool) {
 		enc = append(enc, byte(v))
 	}
 	return strings.TrimSpace(line[:i]), enc, true
+}
+
+// runLLVMMC runs llvm-mc once for target over in, with -show-encoding and
+// the extra arguments. A non-zero exit is normal (some lines are rejected);
+// failing to run at all, or an unknown target, is an error.
+func runLLVMMC(ctx context.Context, llvmMC, target, mattr string, in io.Reader, extra ...string) (stdout, stderr bytes.Buffer, err error) {
+	args := append([]string{"-triple=amdgcn", "-mcpu=" + target}, extra...)
+	args = append(args, "-show-encoding")
+	if mattr != "" {
+		args = append(args, "-mattr="+mattr)
+	}
+	cmd := exec.CommandContext(ctx, llvmMC, args...)
+	cmd.Stdin = in
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return stdout, stderr, ctx.Err()
+	}
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return stdout, stderr, fmt.Errorf("verify: %s %s -mcpu=%s: %w", llvmMC, strings.Join(extra, " "), target, runErr)
+	}
+	if strings.Contains(stderr.String(), "is not a recognized processor") {
+		return stdout, stderr, fmt.Errorf("verify: llvm-mc does not know target %q", target)
+	}
+	return stdout, stderr, nil
 }
