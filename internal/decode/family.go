@@ -61,15 +61,11 @@ func newFamily(arch string) (*family, error) {
 		}
 		f.names64 = map[int]string{102: "flat_scratch", 104: "xnack_mask", 106: "vcc", 126: "exec",
 			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit"}
-		if arch == "cdna4" {
-			// gfx950 reads the flat-scratch base as a source operand.
-			f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
-			f.names32[125] = "null" // LLVM 22 decodes code 125 as null on gfx950
-			f.noNV = true
-		}
-		if arch == "cdna3" {
-			f.noNV = true
-		}
+		// LLVM 22 decodes codes 230/231 as the flat-scratch base and 125
+		// as null on every gfx9 target, and prints no SMEM nv bit there.
+		f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
+		f.names32[125] = "null"
+		f.noNV = true
 		f.scBits = arch == "cdna3" || arch == "cdna4"
 		f.accRegs = arch == "cdna2" || arch == "cdna3" || arch == "cdna4"
 		f.rowNewBcast = f.accRegs
@@ -84,6 +80,8 @@ func newFamily(arch string) (*family, error) {
 		}
 		f.names64 = map[int]string{106: "vcc", 126: "exec", 125: "null",
 			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit"}
+		// LLVM 22 reads codes 230/231 as the flat-scratch base on gfx10 too.
+		f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
 		switch arch {
 		case "rdna3", "rdna3.5":
 			f.gen = 11
@@ -101,7 +99,6 @@ func newFamily(arch string) (*family, error) {
 			// gfx12 and gfx1250 with the "fake16" instructions: 16-bit
 			// operands are whole VGPRs (v1) there.
 			f.trueSixteen = f.gen == 11
-			f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
 		}
 		return f.index(), nil
 	}

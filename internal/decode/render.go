@@ -472,13 +472,13 @@ func (r *renderer) waitcnt(imm int) {
 
 // depCtrFields are the s_waitcnt_depctr / s_wait_alu counters in LLVM's
 // order, with their bits and maximum (also their "no wait" default):
-// RDNA 3 guide, S_WAITCNT_DEPCTR; depctr_hold_cnt is gfx12 only.
+// RDNA 3 guide, S_WAITCNT_DEPCTR (LLVM 22 decodes every field on gfx10+).
 var depCtrFields = [...]struct {
 	name       string
 	shift, max int
 	minGen     int
 }{
-	{"depctr_hold_cnt", 7, 1, 12}, {"depctr_sa_sdst", 0, 1, 10}, {"depctr_va_vdst", 12, 15, 10},
+	{"depctr_hold_cnt", 7, 1, 10}, {"depctr_sa_sdst", 0, 1, 10}, {"depctr_va_vdst", 12, 15, 10},
 	{"depctr_va_sdst", 9, 7, 10}, {"depctr_va_ssrc", 8, 1, 10}, {"depctr_va_vcc", 1, 1, 10},
 	{"depctr_vm_vsrc", 2, 7, 10},
 }
@@ -925,8 +925,9 @@ func (r *renderer) renderVOP3P() {
 		r.bitList(opselHi, s.nsrc, false)
 		r.end()
 	}
-	if s.src[0].t == 'i' {
-		neg = 0 // integer packed math takes no neg modifiers in LLVM
+	intNoNeg := s.src[0].t == 'i' && r.d.fam.gen >= 12
+	if intNoNeg {
+		neg = 0 // gfx12 integer packed math takes no neg modifiers in LLVM
 	}
 	if neg&full != 0 {
 		r.mod()
@@ -934,7 +935,7 @@ func (r *renderer) renderVOP3P() {
 		r.bitList(neg, s.nsrc, false)
 		r.end()
 	}
-	if nh := r.f(fNEGHI); nh&full != 0 && s.src[0].t != 'i' {
+	if nh := r.f(fNEGHI); nh&full != 0 && !intNoNeg {
 		r.mod()
 		r.str("neg_hi:")
 		r.bitList(nh, s.nsrc, false)

@@ -24,6 +24,7 @@ const (
 	shSetreg    // s_setreg_b32 hwreg, sdst
 	shSetregImm // s_setreg_imm32_b32 literal, hwreg
 	shVersion
+	shSOPKDec // s_subvector_loop_begin sdst, simm16 in decimal
 	shEndpgm
 	shBranch
 	shWaitcnt  // s_waitcnt vmcnt(..) expcnt(..) lgkmcnt(..)
@@ -37,6 +38,7 @@ const (
 	shSMEMTime
 	shSMEMDiscard
 	shSMEMBuffer
+	shATCProbe // s_atc_probe imm, sbase, offset: SDATA is an immediate
 	// VALU
 	shReadlane   // the destination is an SGPR
 	shCndmask    // vcc (or an SGPR mask) as the last source
@@ -158,7 +160,7 @@ var noSuffix = map[string]bool{"v_readfirstlane_b32": true, "v_nop": true, "v_cl
 // (so no _e32 suffix) although a guide's promotion rule gives them one.
 func shortOnly(name string) bool {
 	for _, p := range []string{"madmk", "madak", "fmamk", "fmaak", "v_dot2acc_f32_f16", "v_pk_fmac_f16",
-		"v_permlane64_b32", "v_swaprel_b32"} {
+		"v_permlane64_b32", "v_swaprel_b32", "v_dot2c_f32_f16", "v_dot4c_i32_i8"} {
 		if strings.Contains(name, p) {
 			return true
 		}
@@ -231,6 +233,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			en.shape = shSetreg
 		case name == "s_version":
 			en.shape = shVersion
+		case pre("s_subvector_loop"):
+			en.shape = shSOPKDec
 		}
 	case kSOPP:
 		switch {
@@ -264,6 +268,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			en.shape = shSMEMTime
 		case name == "s_dcache_discard", name == "s_dcache_discard_x2":
 			en.shape = shSMEMDiscard
+		case pre("s_atc_probe"):
+			en.shape = shATCProbe
 		case has("_inv") || has("_wb"):
 			en.shape = shNoOperands
 		case has("buffer"):
