@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // renderer prints one instruction in LLVM's syntax into buf. It records
@@ -361,6 +362,11 @@ func (r *renderer) renderSOPK() {
 		r.op()
 		r.u16(imm)
 		r.end()
+	case shSOPKDec:
+		r.sdst(r.f(fSDST), r.en.sig.dst)
+		r.op()
+		r.dec(imm)
+		r.end()
 	default:
 		r.sdst(r.f(fSDST), r.en.sig.dst)
 		r.op()
@@ -566,6 +572,13 @@ func (r *renderer) renderSMEM() {
 	case shNoOperands:
 		return
 	case shSMEMDiscard:
+	case shATCProbe:
+		r.op()
+		r.u16(sdata)
+		r.end()
+		if strings.Contains(en.name, "buffer") {
+			baseSize = 128
+		}
 	default:
 		r.sdst(sdata, opType{'b', 32 * en.dataRegs})
 	}
@@ -590,6 +603,9 @@ func (r *renderer) renderSMEM() {
 		default:
 			// IMM=0: OFFSET[6:0] names the SGPR holding the offset.
 			r.sdst(off&0x7f, opType{'b', 32})
+		}
+		if en.shape == shATCProbe {
+			return // LLVM prints no cache bits on the probes
 		}
 		if r.f(fGLC) == 1 {
 			r.modStr("glc")
@@ -623,6 +639,9 @@ func (r *renderer) renderSMEM() {
 		// llvm-mc decodes both on gfx12 too.
 		th, scope := r.f(fTH), r.f(fSCOPE)
 		r.cachePolicy12(int(r.raw[1]>>24&1) == 1, th, scope, int(r.raw[0]>>20&1) == 1, thLoad)
+		return
+	}
+	if en.shape == shATCProbe {
 		return
 	}
 	glc, dlc := r.f(fGLC), r.f(fDLC)

@@ -158,12 +158,20 @@ var noSuffix = map[string]bool{"v_readfirstlane_b32": true, "v_nop": true, "v_cl
 
 // shortOnly names 32-bit VALU instructions that have no VOP3 form in LLVM
 // (so no _e32 suffix) although a guide's promotion rule gives them one.
-func shortOnly(name string) bool {
-	for _, p := range []string{"madmk", "madak", "fmamk", "fmaak", "v_dot2acc_f32_f16", "v_pk_fmac_f16",
-		"v_permlane64_b32", "v_swaprel_b32", "v_dot2c_f32_f16", "v_dot4c_i32_i8"} {
+// CDNA keeps VOP3 forms of the dot and packed-FMAC instructions; RDNA
+// does not.
+func shortOnly(name string, gen int) bool {
+	for _, p := range []string{"madmk", "madak", "fmamk", "fmaak"} {
 		if strings.Contains(name, p) {
 			return true
 		}
+	}
+	if gen < 10 {
+		return false
+	}
+	switch name {
+	case "v_dot2acc_f32_f16", "v_pk_fmac_f16", "v_permlane64_b32", "v_swaprel_b32", "v_dot2c_f32_f16", "v_dot4c_i32_i8":
+		return true
 	}
 	return false
 }
@@ -182,7 +190,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	pre := func(s string) bool { return strings.HasPrefix(name, s) }
 	switch fm.kind {
 	case kVOP1, kVOP2, kVOPC:
-		if !noSuffix[name] && d.hasVOP3[name] && !shortOnly(name) {
+		if !noSuffix[name] && d.hasVOP3[name] && !shortOnly(name, d.fam.gen) {
 			en.mnemonic = name + "_e32"
 		}
 	case kVOP3, kVOP3B:

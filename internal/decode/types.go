@@ -61,7 +61,7 @@ func kindOf(format string) kind {
 		return kVOP3P
 	case "VOP3P-MAI":
 		return kMAI
-	case "DS":
+	case "DS", "VDS":
 		return kDS
 	case "FLAT", "GLOBAL", "SCRATCH":
 		return kFLAT
