@@ -31,6 +31,15 @@ type family struct {
 	// waveShifts: DPP_CTRL has wave_shl/rol/shr/ror and row_bcast (GCN up
 	// to CDNA 1); rowNewBcast: 0x150-0x15f are row_newbcast (CDNA 2+).
 	waveShifts, rowNewBcast bool
+	// hwreg and msg name the hardware registers of hwreg(...) and the
+	// messages of sendmsg(...) by ID (symbolic.go).
+	hwreg [64]string
+	msg   [256]string
+}
+
+func (f *family) named(arch string) *family {
+	f.hwreg, f.msg = hwregNames(arch), msgNames(arch)
+	return f
 }
 
 func (f *family) index() *family {
@@ -70,7 +79,7 @@ func newFamily(arch string) (*family, error) {
 		f.accRegs = arch == "cdna2" || arch == "cdna3" || arch == "cdna4"
 		f.rowNewBcast = f.accRegs
 		f.waveShifts = !f.rowNewBcast
-		return f.index(), nil
+		return f.index().named(arch), nil
 	case "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "cdna5":
 		f := &family{gen: 10, lastSGPR: 105, wave32: true, sdwa: 249, dpp: 250, dpp8: 233, dpp8fi: 234, vop3Lit: true}
 		f.names32 = map[int]string{
@@ -100,7 +109,7 @@ func newFamily(arch string) (*family, error) {
 			// operands are whole VGPRs (v1) there.
 			f.trueSixteen = f.gen == 11
 		}
-		return f.index(), nil
+		return f.index().named(arch), nil
 	}
 	return nil, fmt.Errorf("decode: no operand-code table for family %q", arch)
 }

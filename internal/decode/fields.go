@@ -139,5 +139,15 @@ func compileFields(fs []isa.Field, k kind) (tab [numFields]compiledField) {
 	if (k == kSOPK || k == kSOPP) && tab[fSIMM16].n == 0 {
 		tab[fSIMM16] = compileField(isa.Field{Name: "SIMM16", MSB: 15, LSB: 0})
 	}
+	// The GCN 5 / CDNA guides' MTBUF tables have no OFFSET row; it sits
+	// in bits [11:0] as in MUBUF.
+	if (k == kMTBUF || k == kMUBUF) && tab[fOFFSET].n == 0 {
+		tab[fOFFSET] = compileField(isa.Field{Name: "OFFSET", MSB: 11, LSB: 0})
+	}
+	// Some of them (GCN 5.1, CDNA 2) also stop before SOFFSET, bits [63:56]
+	// in every family.
+	if (k == kMTBUF || k == kMUBUF) && tab[fSOFFSET].n == 0 {
+		tab[fSOFFSET] = compileField(isa.Field{Name: "SOFFSET", MSB: 63, LSB: 56})
+	}
 	return tab
 }

@@ -222,12 +222,10 @@ func (r *renderer) renderMUBUF() {
 		r.opStr("off")
 	}
 	r.sdst(r.f(fSRSRC)<<2, opType{'b', 128})
-	if r.fm.kind == kMTBUF {
-		// The data/number format is printed symbolically by LLVM
-		// (format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]); not rendered.
-		r.partial = true
-	}
 	r.src(r.f(fSOFFSET), opType{'b', 32}, 0)
+	if r.fm.kind == kMTBUF {
+		r.bufFormat()
+	}
 	if idxen {
 		r.modStr("idxen")
 	}

@@ -306,9 +306,9 @@ func (r *renderer) renderSOPC() {
 	s := r.en.sig
 	r.ssrc(r.f(fSSRC0), s.src[0])
 	if r.en.shape == shGprIdxOn {
-		// SSRC1 holds the 4-bit mode mask as an immediate, not an operand code.
+		// SSRC1 holds the mode mask as an immediate, not an operand code.
 		r.op()
-		r.hex(uint64(r.f(fSSRC1)))
+		r.gprIdx(r.f(fSSRC1))
 		r.end()
 		return
 	}
@@ -322,6 +322,12 @@ func (r *renderer) renderSOP1() {
 		r.sdst(r.f(fSDST), s.dst)
 	case shSrcOnly:
 		r.ssrc(r.f(fSSRC0), s.src[0])
+	case shSendmsgRtn:
+		// SSRC0 holds the message ID itself, never an operand code.
+		r.sdst(r.f(fSDST), s.dst)
+		r.op()
+		r.sendmsg(r.f(fSSRC0))
+		r.end()
 	default:
 		r.sdst(r.f(fSDST), s.dst)
 		r.ssrc(r.f(fSSRC0), s.src[0])
@@ -337,26 +343,22 @@ func (r *renderer) renderSOPK() {
 		r.dec(imm)
 		r.end()
 	case shGetreg:
-		// hwreg(...) symbolic form: printed as the raw 16-bit value here.
-		r.partial = true
 		r.sdst(r.f(fSDST), r.en.sig.dst)
 		r.op()
-		r.hex(uint64(imm))
+		r.hwreg(imm)
 		r.end()
 	case shSetreg:
-		r.partial = true
 		r.op()
-		r.hex(uint64(imm))
+		r.hwreg(imm)
 		r.end()
 		r.sdst(r.f(fSDST), r.en.sig.dst)
 	case shSetregImm:
-		r.partial = true
 		r.needLit = true
 		r.op()
-		r.hex(uint64(r.literal))
+		r.hwreg(imm)
 		r.end()
 		r.op()
-		r.hex(uint64(imm))
+		r.hex(uint64(r.literal))
 		r.end()
 	case shVersion:
 		r.op()
@@ -421,10 +423,12 @@ func (r *renderer) renderSOPP() {
 		r.hex(uint64(imm))
 		r.end()
 	case shSendmsg:
-		// LLVM prints sendmsg(MSG_..., ...) for known messages, else decimal.
-		r.partial = true
 		r.op()
-		r.dec(imm)
+		r.sendmsg(imm)
+		r.end()
+	case shGprIdxMode:
+		r.op()
+		r.gprIdx(imm)
 		r.end()
 	default:
 		// waitcnt on RDNA, delay_alu, depctr: symbolic forms in LLVM.

@@ -33,6 +33,8 @@ const (
 	shDepCtr   // s_waitcnt_depctr / s_wait_alu depctr_va_vdst(0) ...
 	shU16
 	shSendmsg
+	shGprIdxMode // s_set_gpr_idx_mode gpr_idx(...)
+	shSendmsgRtn // s_sendmsg_rtn_b32 sdst, sendmsg(...): the ID in SSRC0
 	shOtherSOPP
 	// SMEM
 	shSMEMTime
@@ -224,6 +226,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			pre("s_sleep_var"), pre("s_barrier_signal"), name == "s_alloc_vgpr", name == "s_barrier_init",
 			name == "s_barrier_join", name == "s_wakeup_barrier", name == "s_set_pc_i64", name == "s_rfe_i64":
 			en.shape = shSrcOnly
+		case pre("s_sendmsg_rtn"):
+			en.shape = shSendmsgRtn
 		}
 	case kSOPC:
 		if name == "s_set_gpr_idx_on" {
@@ -266,6 +270,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			en.shape = shU16
 		case pre("s_sendmsg"):
 			en.shape = shSendmsg
+		case name == "s_set_gpr_idx_mode":
+			en.shape = shGprIdxMode
 		default:
 			en.shape = shOtherSOPP
 		}

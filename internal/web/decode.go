@@ -67,7 +67,7 @@ func (s *server) decoder(arch string) (*decode.Decoder, error) {
 		}
 		vals := make([]isa.Instruction, len(ins))
 		for i, in := range ins {
-			vals[i] = *in
+			vals[i] = decoderFacts(in)
 		}
 		slot.d, slot.err = decode.New(a, vals)
 		if slot.err != nil {
@@ -75,6 +75,17 @@ func (s *server) decoder(arch string) (*decode.Decoder, error) {
 		}
 	})
 	return slot.d, slot.err
+}
+
+// decoderFacts keeps what a decoder reads from an instruction — names,
+// encodings, operands, syntax — and drops the rest (target matrices,
+// examples, semantics), which the server would otherwise hold twelve
+// families' worth of for as long as it runs.
+func decoderFacts(in *isa.Instruction) isa.Instruction {
+	return isa.Instruction{
+		Arch: in.Arch, Name: in.Name, Vendor: in.Vendor, Kind: in.Kind, Unit: in.Unit, Category: in.Category,
+		Aliases: in.Aliases, Encodings: in.Encodings, Operands: in.Operands, Syntax: in.Syntax, Flags: in.Flags,
+	}
 }
 
 // DecodeError is one piece of machine code that did not decode.
