@@ -134,6 +134,7 @@ func newServeCmd(e *env) *cobra.Command {
 	var addr string
 	var bf buildFlags
 	var rebuild bool
+	var cacheMB int
 	cmd := &cobra.Command{
 		Use:   "serve [--addr :8080] [--db FILE]",
 		Short: "Serve the reference website and JSON API",
@@ -155,7 +156,7 @@ stops cleanly on SIGINT/SIGTERM.`,
 			}
 			defer db.Close()
 			logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-			h, err := web.New(db, web.Options{Logger: logger, WarmDecoders: true})
+			h, err := web.New(db, web.Options{Logger: logger, WarmDecoders: true, CacheBytes: cacheBytes(cacheMB)})
 			if err != nil {
 				return err
 			}
@@ -180,7 +181,17 @@ stops cleanly on SIGINT/SIGTERM.`,
 	cmd.Flags().StringVar(&addr, "addr", ":8080", "address to listen on")
 	bf.register(cmd.Flags())
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "rebuild the database before serving")
+	cmd.Flags().IntVar(&cacheMB, "page-cache-mb", 32, "memory for rendered pages and API answers, in MiB (0 turns the cache off)")
 	return cmd
+}
+
+// cacheBytes converts the --page-cache-mb flag to web.Options.CacheBytes,
+// where zero means the default and a negative value turns the cache off.
+func cacheBytes(mb int) int {
+	if mb <= 0 {
+		return -1
+	}
+	return mb << 20
 }
 
 func displayAddr(a net.Addr) string {

@@ -69,6 +69,9 @@ const (
 	fBLGP
 	fTH
 	fSCOPE
+	fVSRC
+	fATTR
+	fATTRCHAN
 	numFields
 )
 
@@ -85,6 +88,7 @@ var fieldAliases = map[string]fieldID{
 	"VADDR": fVADDR, "VDATA": fVDATA, "SRSRC": fSRSRC, "RSRC": fSRSRC, "OFFEN": fOFFEN, "IDXEN": fIDXEN,
 	"TFE": fTFE, "DFMT": fDFMT, "NFMT": fNFMT, "FORMAT": fFORMAT, "ACC": fACC, "SVE": fSVE,
 	"CBSZ": fCBSZ, "ABID": fABID, "ACC_CD": fACCCD, "BLGP": fBLGP, "TH": fTH, "SCOPE": fSCOPE,
+	"VSRC": fVSRC, "ATTR": fATTR, "ATTR_CHAN": fATTRCHAN,
 }
 
 // fieldPart is the piece of a field that lies in one dword.

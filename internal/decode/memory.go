@@ -191,6 +191,22 @@ func (r *renderer) cachePolicy() {
 	if r.has(fDLC) && r.f(fDLC) == 1 {
 		r.modStr("dlc")
 	}
+	// CDNA 2 adds an SCC cache bit; its guide's tables leave it out
+	// (RESERVED): bit 15 in MUBUF, bit 53 in MTBUF, bit 25 in FLAT.
+	if r.d.fam.accRegs {
+		bit := -1
+		switch r.fm.kind {
+		case kMUBUF:
+			bit = 15
+		case kMTBUF:
+			bit = 53
+		case kFLAT:
+			bit = 25
+		}
+		if bit >= 0 && r.raw[bit/32]>>(bit%32)&1 == 1 {
+			r.modStr("scc")
+		}
+	}
 }
 
 func (r *renderer) renderMUBUF() {

@@ -238,6 +238,8 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 		r.renderFLAT()
 	case kMUBUF, kMTBUF:
 		r.renderMUBUF()
+	case kVINTRP:
+		r.renderVINTRP()
 	default:
 		r.partial = true
 	}

@@ -195,6 +195,10 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		if !noSuffix[name] && d.hasVOP3[name] && !shortOnly(name, d.fam.gen) {
 			en.mnemonic = name + "_e32"
 		}
+	case kVINTRP:
+		// Every VINTRP instruction also has a VOP3 form (not always in
+		// the model's opcode tables), so LLVM always adds _e32.
+		en.mnemonic = name + "_e32"
 	case kVOP3, kVOP3B:
 		if !noSuffix[name] && d.hasShort[name] {
 			en.mnemonic = name + "_e64"
@@ -370,6 +374,8 @@ func dataRegs(name string) int {
 	}{{"x16", 16}, {"b512", 16}, {"x8", 8}, {"b256", 8}, {"dwordx4", 4}, {"b128", 4}, {"dwordx3", 3}, {"b96", 3},
 		{"dwordx2", 2}, {"_x2", 2}, {"b64", 2}, {"u64", 2}, {"i64", 2}, {"f64", 2},
 		{"d16_xyzw", 2}, {"d16_xyz", 2}, {"d16_hi", 1}, {"d16_xy", 1}, {"d16_x", 1},
+		// RDNA 3 on spell them buffer_load_d16_format_xyzw.
+		{"d16_format_xyzw", 2}, {"d16_format_xyz", 2}, {"d16_format_xy", 1}, {"d16_format_x", 1},
 		{"xyzw", 4}, {"xyz", 3}, {"_xy", 2}} {
 		if strings.Contains(name, p.s) {
 			return p.n

@@ -1,5 +1,7 @@
 package decode
 
+import "strings"
+
 // Symbolic SALU immediates: s_getreg/s_setreg's hwreg(...), s_sendmsg's
 // sendmsg(...) and s_set_gpr_idx_on/mode's gpr_idx(...). LLVM prints these
 // 16-bit fields by name; the names below were written down from what
@@ -304,5 +306,33 @@ func (r *renderer) bufFormat() {
 	} else {
 		r.dec(v)
 	}
+	r.end()
+}
+
+// interpParams names v_interp_mov_f32's VSRC codes; others print as
+// invalid_param_N, as LLVM does.
+var interpParams = [3]string{"p10", "p20", "p0"}
+
+// renderVINTRP prints vdst, the vertex data (a VGPR, or for v_interp_mov
+// the parameter p10/p20/p0) and attrN.chan.
+func (r *renderer) renderVINTRP() {
+	r.dataReg(r.f(fVDST), 1, false)
+	r.op()
+	v := r.f(fVSRC)
+	switch {
+	case !strings.HasPrefix(r.en.name, "v_interp_mov"):
+		r.str("v")
+		r.dec(v)
+	case v < len(interpParams):
+		r.str(interpParams[v])
+	default:
+		r.str("invalid_param_")
+		r.dec(v)
+	}
+	r.end()
+	r.op()
+	r.str("attr")
+	r.dec(r.f(fATTR))
+	r.buf = append(r.buf, '.', "xyzw"[r.f(fATTRCHAN)&3])
 	r.end()
 }

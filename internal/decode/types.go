@@ -31,6 +31,7 @@ const (
 	kFLAT // FLAT, GLOBAL and SCRATCH: the SEG field tells them apart
 	kMUBUF
 	kMTBUF
+	kVINTRP // GCN 5 / CDNA / RDNA 1-2 parameter interpolation
 )
 
 func kindOf(format string) kind {
@@ -69,6 +70,8 @@ func kindOf(format string) kind {
 		return kMUBUF
 	case "MTBUF":
 		return kMTBUF
+	case "VINTRP":
+		return kVINTRP
 	}
 	return kOther
 }
