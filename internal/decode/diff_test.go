@@ -333,6 +333,21 @@ func TestDifferentialLLVM(t *testing.T) {
 			if r < floor {
 				t.Errorf("%s: agreement on VALU/SALU/SMEM %.2f%% (%d/%d), below %.0f%%", arch, 100*r, ok, all, 100*floor)
 			}
+			// Every format together: floors under the full run's rates
+			// (random words hit the formats not rendered yet more often
+			// than the default run's verified examples do). Not decoded
+			// yet: MIMG/VIMAGE/VSAMPLE, VBUFFER, VFLAT/VGLOBAL/VSCRATCH,
+			// VINTERP, LDSDIR/VDSDIR, EXP.
+			overallFloor := 0.91
+			switch arch {
+			case "rdna3", "rdna3.5":
+				overallFloor = 0.87
+			case "rdna4", "cdna5":
+				overallFloor = 0.80
+			}
+			if rate < overallFloor {
+				t.Errorf("%s: agreement on all formats %.2f%%, below %.0f%%", arch, 100*rate, 100*overallFloor)
+			}
 			if os.Getenv("GPUISA_DIFF_VERBOSE") != "" {
 				for _, s := range st.samples {
 					t.Log(s)
