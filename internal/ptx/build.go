@@ -84,13 +84,27 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 		in := &out[i]
 		in.Notes = dedupe(in.Notes)
 		in.Operands = operandsOf(in)
+		// A form with no stated version or target makes the entry's lowest
+		// one unknown too ("ldu": only "ldu.f64" has a target).
+		versionKnown, targetKnown := true, true
 		for _, f := range in.Forms {
+			versionKnown = versionKnown && f.PTXVersion != ""
+			targetKnown = targetKnown && f.MinTarget != ""
 			if f.PTXVersion != "" && (in.PTXVersion == "" || compareVersions(f.PTXVersion, in.PTXVersion) < 0) {
 				in.PTXVersion = f.PTXVersion
 			}
 			if f.MinTarget != "" && (in.MinTarget == "" || compareTargets(f.MinTarget, in.MinTarget) < 0) {
 				in.MinTarget = f.MinTarget
 			}
+		}
+		if !versionKnown {
+			in.PTXVersion = ""
+		}
+		if !targetKnown && in.Kind == KindInstruction {
+			// Say so rather than leave the reader guessing: the notes give
+			// targets only for some forms ("`ldu.f64` requires `sm_13`").
+			in.MinTarget = ""
+			in.Notes = append(in.Notes, "The Target ISA Notes state no minimum target for `"+in.Name+"` as a whole; the forms no target note names have no stated target.")
 		}
 	}
 	return out, problems

@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -159,7 +160,8 @@ func notesParagraphs(text string, firstLine int) []paragraph {
 		if t == "" {
 			// A bullet list (targets) continues the sentence that opened
 			// it, even across blank lines.
-			if next := nextNonEmpty(lines[i+1:]); strings.HasPrefix(next, "* ") || strings.HasPrefix(next, "+ ") {
+			// Nested items may come as a quote ("> + `sm_100f` ...").
+			if next := strings.TrimPrefix(nextNonEmpty(lines[i+1:]), "> "); strings.HasPrefix(next, "* ") || strings.HasPrefix(next, "+ ") {
 				continue
 			}
 			flush()
@@ -203,11 +205,13 @@ func splitSentences(s string, line int) []paragraph {
 
 func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 	var version, target string
+	var targetAlts []Option
 	if isTarget {
 		if allTargets.MatchString(s) {
 			target = "sm_10"
 		} else {
 			target = lowestTarget(s)
+			targetAlts = targetAlternatives(s)
 		}
 	} else if m := versionRe.FindStringSubmatch(s); m != nil {
 		version = m[1]
@@ -236,15 +240,26 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		}
 	}
 	base := feature{version: version, target: target, condTarget: condTarget, line: line}
+	if len(targetAlts) > 1 {
+		// A list of architecture-specific targets, some only from a later
+		// PTX version: the feature holds on any of them.
+		base.target, base.alts = "", targetAlts
+	}
 	if len(codeSpans(subject)) == 0 {
 		words := strings.ToLower(strings.Join(strings.Fields(subject), " "))
 		// Only a bare "Introduced in ..." / "Requires ..." states the base.
-		if len(strings.Fields(subject)) <= 1 {
+		if len(strings.Fields(subject)) <= 1 || isTarget && supportedOnListRe.MatchString(subject) {
 			if version != "" && r.baseVersion == "" {
 				r.baseVersion = version
 			}
 			if target != "" && r.baseTarget == "" {
 				r.baseTarget = target
+				if len(targetAlts) > 1 {
+					// The base keeps the lowest target; a condition-free
+					// feature carries the alternatives to every form.
+					base.text = "supported targets"
+					r.features = append(r.features, base)
+				}
 			}
 			r.parsed++
 			return
@@ -338,9 +353,20 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		}
 	}
 	spans := codeSpans(subject)
-	allMnemonics := true
+	// "`vadd2`, `vsub2`, `varvg2`, ...": the notes misspell a mnemonic the
+	// section documents; read it as that mnemonic (the feature keeps the
+	// spelling of the notes).
+	corrected := map[string]string{}
 	for _, sp := range spans {
 		if !r.isMnemonic(sp) {
+			if m := r.misspelledMnemonic(sp, spans); m != "" {
+				corrected[sp] = m
+			}
+		}
+	}
+	allMnemonics := true
+	for _, sp := range spans {
+		if !r.isMnemonic(sp) && corrected[sp] == "" {
 			allMnemonics = false
 		}
 	}
@@ -349,12 +375,16 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		if r.isMnemonic(sp) && !allMnemonics {
 			continue // "`.cta` qualifier for `barrier`": context, not a feature
 		}
+		written := sp
+		if m := corrected[sp]; m != "" {
+			sp = m
+		}
 		elems := spanElements(sp)
 		if len(elems) == 0 {
 			continue
 		}
 		f := base
-		f.text, f.also = sp, append([][][]string(nil), context...)
+		f.text, f.also = written, append([][][]string(nil), context...)
 		pos := ""
 		if dest[sp] {
 			pos = "destination"
@@ -363,7 +393,7 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		if r.isMnemonic(sp) {
 			// A bare mnemonic applies to every form; prose in front of it
 			// narrows it ("Double precision `wmma`") or it stays text.
-			classes, ok := qualifierClasses(subject, sp)
+			classes, ok := qualifierClasses(subject)
 			if !ok {
 				complete = false
 				continue
@@ -399,20 +429,47 @@ func (r *noteResult) isMnemonic(span string) bool {
 	return false
 }
 
+// misspelledMnemonic returns the section mnemonic that span is one swap of
+// adjacent letters away from ("varvg2" for "vavrg2"), provided the sentence
+// does not name that mnemonic already; "" when there is none.
+func (r *noteResult) misspelledMnemonic(span string, spans []string) string {
+	for m := range r.mnemonics {
+		if len(m) != len(span) || slices.Contains(spans, m) {
+			continue
+		}
+		diff := []int{}
+		for i := range m {
+			if m[i] != span[i] {
+				diff = append(diff, i)
+			}
+		}
+		if len(diff) == 2 && diff[1] == diff[0]+1 && m[diff[0]] == span[diff[1]] && m[diff[1]] == span[diff[0]] {
+			return m
+		}
+	}
+	return ""
+}
+
 var anySpan = regexp.MustCompile("`[^`]*`")
 
 // qualifierClasses reads the prose around a bare mnemonic span: no words
 // (or only filler) gives no class; known class names give those classes;
 // anything else is not understood.
-func qualifierClasses(subject, span string) ([]string, bool) {
+func qualifierClasses(subject string) ([]string, bool) {
 	prose := strings.ToLower(anySpan.ReplaceAllString(subject, " "))
 	var words []string
+	onlyJoins := true
 	for _, w := range strings.Fields(prose) {
-		if w != "," && !fillerWords[strings.Trim(w, ",")] {
+		bare := strings.Trim(w, ",")
+		if bare != "" && !fillerWords[bare] {
 			words = append(words, w)
+			if bare != "and" {
+				onlyJoins = false
+			}
 		}
 	}
-	if len(words) == 0 {
+	// "`prefetch` and `prefetchu`": a list of mnemonics, nothing narrowing it.
+	if len(words) == 0 || onlyJoins {
 		return nil, true
 	}
 	var out []string
@@ -549,6 +606,58 @@ func spanElements(span string) [][][]string {
 		}
 	}
 	return elems
+}
+
+var (
+	// "Supported on following architectures:" states the base like a bare
+	// "Requires ...".
+	supportedOnListRe = regexp.MustCompile(`(?i)^supported on (?:the )?following architectures:?$`)
+	// "from PTX ISA version 8.8", after a target or before a list (":").
+	fromVersionRe = regexp.MustCompile(`(?i)from PTX ISA version (\d+\.\d+)(\s*:)?`)
+)
+
+// targetAlternatives reads a sentence that names architecture-specific
+// targets ("`sm_100a`, `sm_101a` (Renamed to `sm_110a` from PTX ISA version
+// 9.0), and family-specific architectures from PTX ISA version 8.8: `sm_100f`
+// or higher in the same family") into (version, target) pairs, a version ""
+// meaning the note's own. Pairs another pair beats on both counts are
+// dropped. It returns nil when no target has an "a" or "f" suffix: then the
+// lowest target is the whole story.
+func targetAlternatives(s string) []Option {
+	locs := targetRe.FindAllStringSubmatchIndex(s, -1)
+	specific := false
+	for _, m := range locs {
+		if m[5] > m[4] {
+			specific = true
+		}
+	}
+	if !specific || len(locs) < 2 {
+		return nil
+	}
+	var opts []Option
+	context := "" // version a "... from PTX ISA version 8.8:" list header sets
+	for i, m := range locs {
+		next := len(s)
+		if i+1 < len(locs) {
+			next = locs[i+1][0]
+		}
+		after := s[m[1]:next]
+		version := context
+		// The target's own "from PTX ISA version" must come before any
+		// list punctuation; later ones belong to what follows.
+		if v := fromVersionRe.FindStringSubmatchIndex(after); v != nil && v[5] < 0 && !strings.ContainsAny(after[:v[0]], ":*+") {
+			version = after[v[2]:v[3]]
+		}
+		for _, v := range fromVersionRe.FindAllStringSubmatch(after, -1) {
+			if v[2] != "" {
+				context = v[1]
+			}
+		}
+		opts = append(opts, Option{PTXVersion: version, MinTarget: "sm_" + s[m[2]:m[3]] + s[m[4]:m[5]]})
+	}
+	opts = pruneOptions(opts)
+	sortOptions(opts)
+	return opts
 }
 
 // lowestTarget returns the lowest sm_ target named in s ("sm_100a" from a list).
