@@ -106,7 +106,7 @@ func writeReport(w io.Writer, rep FileReport) {
 
 func orUnknown(s string) string {
 	if s == "" {
-		return "unknown"
+		return "not stated in the docs"
 	}
 	return s
 }
