@@ -25,7 +25,8 @@ import (
 
 // Encoder assembles instructions of one family.
 type Encoder struct {
-	d *decode.Decoder
+	d   *decode.Decoder
+	sym symbols
 }
 
 // New builds an encoder for a family from its formats and instructions.
@@ -69,6 +70,8 @@ func (e *Encoder) Encode(asm string) ([]byte, error) {
 	if len(tmpls) == 0 {
 		return nil, fmt.Errorf("%s: no such instruction in %s", base, e.d.Arch().ID)
 	}
+	rest = e.canonicalSymbols(rest)
+	asm = strings.TrimSpace(mn + " " + rest)
 	ops, mods := splitOperands(rest)
 	var tried []string
 	var unsupported []string
@@ -92,8 +95,22 @@ func (e *Encoder) Encode(asm string) ([]byte, error) {
 				continue
 			}
 			got := normalize(in.Text())
-			if got == asm || stripSuffix(got) == stripSuffix(asm) ||
-				canonNumbers(stripSuffix(got)) == canonNumbers(stripSuffix(asm)) {
+			if sameText(got, asm) {
+				return b, nil
+			}
+			if in.Name == t.Name && sameOperands(got, asm) {
+				// The same opcode printed under another name LLVM
+				// accepts (v_accvgpr_read for v_accvgpr_read_b32).
+				return b, nil
+			}
+			if in.Name == t.Name && plainImmediates(layout) && len(in.Operands) == len(layout.ops) {
+				// "s_waitcnt 0": the number is the field's bits, which the
+				// decoder prints symbolically (vmcnt(0) expcnt(0) ...).
+				return b, nil
+			}
+			if alt, ok := kAsHex(mn, t, layout, e.d.Gen()); ok && sameText(got, alt) {
+				// The decoder prints the K constant as the hex literal
+				// it is ("1.0" of an f16 op reads back as 0x3c00).
 				return b, nil
 			}
 			tried = append(tried, fmt.Sprintf("%s gives %q", t.Format.Name, in.Text()))
@@ -106,6 +123,61 @@ func (e *Encoder) Encode(asm string) ([]byte, error) {
 		tried = tried[:3]
 	}
 	return nil, fmt.Errorf("cannot encode %q: %s", asm, strings.Join(tried, "; "))
+}
+
+// sameText compares the decoder's text with the input: the same up to the
+// _e32/_e64 suffix and the spelling of integers.
+func sameText(got, asm string) bool {
+	return got == asm || stripSuffix(got) == stripSuffix(asm) ||
+		canonNumbers(stripSuffix(got)) == canonNumbers(stripSuffix(asm))
+}
+
+// kAsHex writes the instruction with its K operand as the hex literal
+// placed in the code, for comparison with the decoder's text.
+func kAsHex(mn string, t decode.Template, l layout, gen int) (string, bool) {
+	for i, f := range l.fields {
+		if f != "K" {
+			continue
+		}
+		k, wide, err := kConstant(t.Name, l.ops[i], gen)
+		if err != nil {
+			return "", false
+		}
+		if wide {
+			if uint32(k) != 0 {
+				return "", false
+			}
+			k >>= 32 // printed as the 32-bit high half when the low half is zero
+		}
+		ops := append([]string(nil), l.ops...)
+		ops[i] = fmt.Sprintf("0x%x", k)
+		return mn + " " + strings.Join(ops, ", "), true
+	}
+	return "", false
+}
+
+// sameOperands compares everything after the mnemonic.
+func sameOperands(got, asm string) bool {
+	_, g, _ := strings.Cut(got, " ")
+	_, a, _ := strings.Cut(asm, " ")
+	return g == a || canonNumbers(g) == canonNumbers(a)
+}
+
+// plainImmediates reports a layout whose operands are all 16-bit
+// immediates written as plain numbers, so the encoding holds exactly them.
+func plainImmediates(l layout) bool {
+	if len(l.fields) == 0 {
+		return false
+	}
+	for i, f := range l.fields {
+		if !strings.HasPrefix(f, "#") {
+			return false
+		}
+		if _, err := strconv.ParseInt(l.ops[i], 0, 64); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func stripSuffix(s string) string {
@@ -221,6 +293,8 @@ func layouts(t decode.Template, ops []string) []layout {
 	case "SOP2":
 		add([]string{"SDST", "SSRC0", "SSRC1"}, ops)
 		add([]string{"SSRC0", "SSRC1"}, ops)
+		add([]string{"SDST", "SSRC0", "K", "SSRC1"}, ops) // s_fmamk_f32
+		add([]string{"SDST", "SSRC0", "SSRC1", "K"}, ops) // s_fmaak_f32
 	case "SOP1":
 		add([]string{"SDST", "SSRC0"}, ops)
 		add([]string{"SSRC0"}, ops)
@@ -233,6 +307,7 @@ func layouts(t decode.Template, ops []string) []layout {
 		add([]string{"SDST", "#SIMM16"}, ops)
 		add([]string{"#SIMM16"}, ops)
 		add([]string{"#SIMM16", "SDST"}, ops)
+		add([]string{"#SIMM16", "LIT32"}, ops) // s_setreg_imm32_b32 hwreg(...), imm32
 	case "SOPP":
 		add(nil, ops)
 		add([]string{"#SIMM16"}, ops)
@@ -277,7 +352,7 @@ type operand struct {
 }
 
 var (
-	regRe   = regexp.MustCompile(`^(v|s|ttmp)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?$`)
+	regRe   = regexp.MustCompile(`^(v|s|ttmp|a)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?$`)
 	floatIn = map[string]int{"0.5": 240, "-0.5": 241, "1.0": 242, "-1.0": 243, "2.0": 244, "-2.0": 245, "4.0": 246, "-4.0": 247}
 )
 
@@ -303,7 +378,9 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 		v, _ := strconv.Atoi(n)
 		o.hi = m[5] == ".h"
 		switch m[1] {
-		case "v":
+		case "v", "a":
+			// The instructions that take AGPRs (v_accvgpr_*, MFMA) say
+			// so by opcode; the operand field holds them as VGPRs do.
 			o.code = 256 + v
 		case "s":
 			o.code = v
@@ -373,8 +450,9 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 		decode.SetField(words, f, v)
 		return nil
 	}
-	var lit *uint32
-	useLit := func(v uint32) error {
+	var lit *uint64
+	litWide := false // a 64-bit literal (GFX12.5 fp64 K constants)
+	useLit := func(v uint64) error {
 		if lit != nil && *lit != v {
 			return errors.New("two different literal constants")
 		}
@@ -383,17 +461,30 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 	}
 	var absBits, negBits, opsel uint64
 	if t.Kind == "VOP3P" {
-		// op_sel_hi defaults to 1 for every source.
-		if _, ok := fields["OPSEL_HI"]; ok {
-			_ = set("OPSEL_HI", 3)
+		if e.d.Gen() == 9 {
+			// GCN 5 and CDNA VOP3P words carry 1 in bit 23, which the
+			// guides leave out of both ENCODING and OP; LLVM sets it.
+			words[0] |= 1 << 23
 		}
-		if _, ok := fields["OPSEL_HI2"]; ok {
-			_ = set("OPSEL_HI2", 1)
+		if opSelHiDefault(t.Name) {
+			// op_sel_hi defaults to 1 for every source of a packed op.
+			if _, ok := fields["OPSEL_HI"]; ok {
+				_ = set("OPSEL_HI", 3)
+			}
+			if _, ok := fields["OPSEL_HI2"]; ok {
+				_ = set("OPSEL_HI2", 1)
+			}
 		}
 	}
 	for i, fname := range l.fields {
 		text := l.ops[i]
 		if strings.HasPrefix(fname, "#") {
+			if v, ok := e.symbolicValue(text); ok {
+				if err := set(fname[1:], uint64(v)); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			v, err := strconv.ParseInt(text, 0, 64)
 			if err != nil || v < -32768 || v > 65535 {
 				return nil, fmt.Errorf("immediate %q not a 16-bit number", text)
@@ -409,25 +500,52 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			}
 			continue
 		}
+		if v, ok := e.symbolicValue(text); ok && (t.Kind == "SOP1" || t.Kind == "SOPC") {
+			// s_sendmsg_rtn_b32 s2, sendmsg(...) and s_set_gpr_idx_on s2,
+			// gpr_idx(...): the source field holds the value itself.
+			if err := set(fname, uint64(v)); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if fname == "LIT32" {
+			// An integer only: how LLVM turns a float into this b32
+			// operand is not reproduced.
+			v, err := strconv.ParseInt(text, 0, 64)
+			if err != nil || v < math.MinInt32 || v > math.MaxUint32 {
+				return nil, fmt.Errorf("32-bit integer expected, not %q", text)
+			}
+			if err := useLit(uint64(uint32(v))); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if fname == "SDATA" && t.Kind == "SMEM" {
+			if v, err := strconv.ParseUint(text, 0, 8); err == nil {
+				// s_atc_probe's first operand is an immediate, not an SGPR.
+				if err := set(fname, v); err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
 		o, err := e.parseOperand(text)
 		if err != nil {
 			return nil, err
 		}
 		if fname == "K" {
-			if !o.hasLit && o.code >= 128 && o.code <= 208 {
-				return nil, errors.New("K constant expected")
+			k, wide, err := kConstant(t.Name, text, e.d.Gen())
+			if err != nil {
+				return nil, err
 			}
-			v := o.lit
-			if !o.hasLit {
-				return nil, errors.New("K constant expected")
-			}
-			if err := useLit(v); err != nil {
+			litWide = wide
+			if err := useLit(k); err != nil {
 				return nil, err
 			}
 			continue
 		}
 		if o.hasLit {
-			if err := useLit(o.lit); err != nil {
+			if err := useLit(uint64(o.lit)); err != nil {
 				return nil, err
 			}
 		}
@@ -488,7 +606,14 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			return nil, err
 		}
 	}
-	if t.Kind == "SMEM" && e.d.Gen() >= 10 {
+	if t.Kind == "VOP3" && e.d.Gen() >= 10 && strings.HasPrefix(t.Name, "v_cmpx_") && !hasField(l, "VDST") {
+		// From GFX10 on, the VOP3 form of v_cmpx has no destination operand;
+		// LLVM fills VDST with EXEC_LO's code, the register it writes.
+		if c, ok := e.d.ScalarCode("exec_lo"); ok {
+			_ = set("VDST", uint64(c))
+		}
+	}
+	if t.Kind == "SMEM" && e.d.Gen() >= 10 && hasField(l, "SBASE") {
 		if _, ok := fields["SOFFSET"]; ok && !hasOffsetSGPR(l) {
 			if c, ok := e.d.ScalarCode("null"); ok {
 				_ = set("SOFFSET", uint64(c))
@@ -500,9 +625,98 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 		b = binary.LittleEndian.AppendUint32(b, w)
 	}
 	if lit != nil {
-		b = binary.LittleEndian.AppendUint32(b, *lit)
+		if litWide {
+			b = binary.LittleEndian.AppendUint64(b, *lit)
+		} else {
+			b = binary.LittleEndian.AppendUint32(b, uint32(*lit))
+		}
 	}
 	return b, nil
+}
+
+// kConstant reads the K operand of v_fmaak/v_fmamk/v_madak/v_madmk and
+// s_fmaak/s_fmamk: always a literal, in the instruction's float format, so
+// "1.0" is 0x3c00 for an f16 instruction and 0x3f800000 for an f32 one.
+// For f64 (GFX12.5) the literal is 64 bits and, as for any fp64 operand, a
+// 32-bit integer gives its high half. wide reports a 64-bit literal.
+func kConstant(name, text string, gen int) (v uint64, wide bool, err error) {
+	if strings.HasPrefix(text, "lit(") && strings.HasSuffix(text, ")") {
+		text = text[4 : len(text)-1]
+	}
+	f64 := strings.HasSuffix(name, "_f64")
+	wide = f64 && gen >= 12
+	if i, ierr := strconv.ParseInt(text, 0, 64); ierr == nil {
+		if i < math.MinInt32 || i > math.MaxUint32 {
+			return 0, false, fmt.Errorf("K constant %s does not fit 32 bits", text)
+		}
+		v = uint64(uint32(i))
+		if wide {
+			v <<= 32
+		}
+		return v, wide, nil
+	}
+	f, ferr := strconv.ParseFloat(text, 64)
+	if ferr != nil {
+		return 0, false, fmt.Errorf("K constant %q is not a number", text)
+	}
+	switch {
+	case f64 && wide:
+		return math.Float64bits(f), true, nil
+	case f64:
+		return math.Float64bits(f) >> 32, false, nil
+	case strings.HasSuffix(name, "_bf16"):
+		return uint64(math.Float32bits(float32(f)) >> 16), false, nil
+	case strings.HasSuffix(name, "_f16"):
+		h, ok := float16Bits(f)
+		if !ok {
+			return 0, false, fmt.Errorf("K constant %s is not an f16 value", text)
+		}
+		return uint64(h), false, nil
+	}
+	return uint64(math.Float32bits(float32(f))), false, nil
+}
+
+// float16Bits converts f to IEEE half precision when it is exactly
+// representable (normal or zero); anything else is refused rather than
+// rounded, since the assembler's rounding would have to be matched.
+func float16Bits(f float64) (uint16, bool) {
+	if f == 0 {
+		if math.Signbit(f) {
+			return 0x8000, true
+		}
+		return 0, true
+	}
+	var sign uint16
+	if f < 0 {
+		sign, f = 0x8000, -f
+	}
+	frac, exp := math.Frexp(f) // f = frac * 2^exp, frac in [0.5, 1)
+	e := exp - 1 + 15
+	if e < 1 || e > 30 {
+		return 0, false
+	}
+	m := (frac*2 - 1) * 1024
+	if m != math.Trunc(m) {
+		return 0, false
+	}
+	return sign | uint16(e)<<10 | uint16(m), true
+}
+
+// opSelHiDefault says whether op_sel_hi is [1,1,1] when not written. The
+// mixed-precision FMAs (v_fma_mix*, v_mad_mix*) read 32-bit sources by
+// default, so theirs is 0; matrix instructions (v_mfma*, v_smfmac*) keep
+// other controls (ABID, ACC, BLGP) in those bits.
+func opSelHiDefault(name string) bool {
+	return !strings.Contains(name, "_mix") && !strings.HasPrefix(name, "v_mfma") && !strings.HasPrefix(name, "v_smfmac")
+}
+
+func hasField(l layout, name string) bool {
+	for _, f := range l.fields {
+		if f == name {
+			return true
+		}
+	}
+	return false
 }
 
 func hasOffsetSGPR(l layout) bool {

@@ -137,8 +137,8 @@ func TestRoundTripLLVM(t *testing.T) {
 			if total == 0 {
 				t.Fatal("no instructions to round-trip")
 			}
-			if float64(ok) < 0.97*float64(total) {
-				t.Errorf("round-trip agreement %d/%d below 97%%", ok, total)
+			if float64(ok) < 0.99*float64(total) {
+				t.Errorf("round-trip agreement %d/%d below 99%%", ok, total)
 			}
 		})
 	}
@@ -217,16 +217,92 @@ func TestRoundTripExamples(t *testing.T) {
 			for _, s := range samples {
 				t.Log("  ", s)
 			}
-			// Floors at what each generation reaches today: DPP forms,
-			// hwreg/sendmsg names and gfx12 cache policy are not encoded.
-			floor := 0.85
-			if dec.Gen() >= 11 {
-				floor = 0.55
+			// Floors at what each family reaches today. What is left is
+			// mostly the decoder's rendering (SMFMAC/WMMA register ranges,
+			// v_s_* and cvt_scalef32 operand counts, CDNA 3/4 VOP3 opcodes
+			// it maps to other instructions), which the re-decode check
+			// needs to agree with before bytes are returned.
+			floor, listed := roundTripFloors[f.arch]
+			if !listed {
+				floor = 0.99
 			}
 			if rate < floor {
 				t.Errorf("%s: round trip %.1f%% below %.0f%%", f.arch, 100*rate, 100*floor)
 			}
 		})
+	}
+}
+
+// roundTripFloors are the families below 99%; every other family must
+// reproduce at least 99% of its verified VALU/SALU/SMEM examples.
+var roundTripFloors = map[string]float64{"cdna3": 0.97, "cdna4": 0.95, "rdna4": 0.965, "cdna5": 0.965}
+
+func TestKConstant(t *testing.T) {
+	cases := []struct {
+		name, text string
+		gen        int
+		want       uint64
+		wide       bool
+		err        bool
+	}{
+		{"v_fmaak_f32", "1.0", 9, 0x3f800000, false, false},
+		{"v_fmaak_f16", "1.0", 10, 0x3c00, false, false},
+		{"v_madmk_f16", "-2.5", 9, 0xc100, false, false},
+		{"v_fmaak_f16", "0.1", 10, 0, false, true}, // not exact in f16
+		{"v_fmaak_f32", "0x1234", 11, 0x1234, false, false},
+		{"v_fmaak_f32", "lit(0x1234)", 11, 0x1234, false, false},
+		{"v_fmaak_f64", "0x1234", 12, 0x1234 << 32, true, false},
+		{"v_fmaak_f64", "1.0", 12, 0x3ff0000000000000, true, false},
+		{"s_fmaak_f32", "-1", 11, 0xffffffff, false, false},
+		{"v_fmaak_f32", "v1", 11, 0, false, true},
+		{"v_fmaak_f32", "0x123456789", 11, 0, false, true},
+	}
+	for _, c := range cases {
+		got, wide, err := kConstant(c.name, c.text, c.gen)
+		if c.err {
+			if err == nil {
+				t.Errorf("kConstant(%s, %s): no error, got %#x", c.name, c.text, got)
+			}
+			continue
+		}
+		if err != nil || got != c.want || wide != c.wide {
+			t.Errorf("kConstant(%s, %s) = %#x, %v, %v; want %#x, %v", c.name, c.text, got, wide, err, c.want, c.wide)
+		}
+	}
+}
+
+func TestFloat16Bits(t *testing.T) {
+	cases := []struct {
+		f    float64
+		want uint16
+		ok   bool
+	}{
+		{0, 0, true}, {1, 0x3c00, true}, {-1, 0xbc00, true}, {0.5, 0x3800, true},
+		{65504, 0x7bff, true}, {65536, 0, false}, {1.0 / 3, 0, false}, {1e-8, 0, false},
+	}
+	for _, c := range cases {
+		got, ok := float16Bits(c.f)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("float16Bits(%v) = %#x, %v; want %#x, %v", c.f, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestPlainImmediates(t *testing.T) {
+	cases := []struct {
+		l    layout
+		want bool
+	}{
+		{layout{[]string{"#SIMM16"}, []string{"0"}}, true},
+		{layout{[]string{"#SIMM16"}, []string{"0x3f"}}, true},
+		{layout{[]string{"#SIMM16"}, []string{"vmcnt(0)"}}, false},
+		{layout{[]string{"SDST", "#SIMM16"}, []string{"s2", "4"}}, false},
+		{layout{nil, nil}, false},
+	}
+	for _, c := range cases {
+		if got := plainImmediates(c.l); got != c.want {
+			t.Errorf("plainImmediates(%v) = %v, want %v", c.l, got, c.want)
+		}
 	}
 }
 

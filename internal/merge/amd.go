@@ -193,15 +193,28 @@ func applyPromotions(in *isa.Instruction, rules []amdmanual.Promotion, formats m
 		derived := from.Opcode + r.Offset
 		ruleText := fmt.Sprintf("the guide's rule \"VOP3 opcode = %s opcode + %#x\" (line %d)", r.From, r.Offset, r.Line)
 		if hasVOP3 >= 0 {
-			if e := in.Encodings[hasVOP3]; e.Format == r.To && e.Opcode != derived {
+			if e := &in.Encodings[hasVOP3]; e.Format == r.To && e.Opcode != derived {
+				// CDNA 3 and 4 list their VOP1 block 0x40 too high in the VOP3A
+				// table (V_NOP at 384, where the rule and llvm-mc put 320), which
+				// also collides with VOP3-only opcodes. The rule's value is used
+				// for the encoding; the table's value stays visible, and the
+				// llvm-mc cross-check tests the choice on every example.
 				in.Conflicts = append(in.Conflicts, isa.Conflict{
 					Fact: "opcode in " + e.Name,
 					Values: []isa.ConflictValue{
 						{Value: fmt.Sprint(e.Opcode), Prov: e.Prov},
 						{Value: fmt.Sprint(derived), Prov: provOf(file, r.Line)},
 					},
-					Note: "the guide's opcode table and its promotion rule (" + ruleText + ") disagree",
+					Note: "the guide's opcode table and its promotion rule (" + ruleText + ") disagree; gpuisa encodes with the rule's value",
 				})
+				e.Opcode = derived
+				e.Prov = provOf(file, r.Line)
+				e.IdentifierCheck = fmt.Sprintf("Opcode %d from %s; the guide's VOP3 opcode table says otherwise (see Sources disagree)", derived, ruleText)
+				if f, ok := formats[e.Format]; ok {
+					if id, ok := identifier(f, derived); ok {
+						e.Identifier = id
+					}
+				}
 			}
 			continue
 		}
