@@ -575,3 +575,15 @@ func TestDecodeAndEncode(t *testing.T) {
 		t.Errorf("decode with an unknown family: exit %d, want 2", code)
 	}
 }
+
+func TestExportRefusesBadTargets(t *testing.T) {
+	needDB(t)
+	if _, _, code := run(t, "export", "--db", testDB); code != 2 {
+		t.Errorf("export without --out: exit %d, want 2", code)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("x"), 0o644)
+	if _, errOut, code := run(t, "export", "--out", dir, "--db", testDB); code != 2 || !strings.Contains(errOut, "not empty") {
+		t.Errorf("export into a non-empty directory: exit %d %s", code, errOut)
+	}
+}

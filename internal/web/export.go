@@ -1,0 +1,174 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store"
+)
+
+// ExportStats says what Export wrote.
+type ExportStats struct {
+	Pages  int      // HTML pages written
+	Files  int      // static assets and JSON documents written
+	Bytes  int64    // total size
+	Failed []string // URLs that did not render (status and path)
+}
+
+// Export writes the site as static files under dir, for any web server or
+// CDN: every page becomes PATH/index.html (/amdgpu/cdna4/v_max_f32 ->
+// amdgpu/cdna4/v_max_f32/index.html), /static assets keep their names, and
+// the JSON API's read-only documents become PATH.json (api/v1/archs.json,
+// api/v1/archs/cdna4/instructions.json,
+// api/v1/archs/cdna4/instructions/v_max_f32.json, api/v1/openapi.json).
+// Search and decode need the server and are not exported. progress, when
+// not nil, is called as pages are written.
+func Export(ctx context.Context, r store.Reader, dir string, progress func(done, total int)) (ExportStats, error) {
+	var st ExportStats
+	s, err := newServer(r, Options{CacheBytes: -1})
+	if err != nil {
+		return st, err
+	}
+	pages, docs, err := s.exportURLs(ctx)
+	if err != nil {
+		return st, err
+	}
+	type job struct {
+		url  string
+		file string
+		page bool
+	}
+	var jobs []job
+	for _, u := range pages {
+		jobs = append(jobs, job{u, pageFile(u), true})
+	}
+	for _, u := range docs {
+		file, _ := url.PathUnescape(strings.TrimPrefix(u, "/"))
+		if !strings.HasSuffix(file, ".json") {
+			file += ".json"
+		}
+		jobs = append(jobs, job{u, file, false})
+	}
+	for name := range s.static {
+		jobs = append(jobs, job{"/static/" + name, "static/" + name, false})
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan job)
+	done := 0
+	var firstErr error
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				req := httptest.NewRequest(http.MethodGet, j.url, nil).WithContext(ctx)
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, req)
+				var werr error
+				if rec.Code == http.StatusOK {
+					target := filepath.Join(dir, filepath.FromSlash(j.file))
+					if werr = os.MkdirAll(filepath.Dir(target), 0o755); werr == nil {
+						werr = os.WriteFile(target, rec.Body.Bytes(), 0o644)
+					}
+				}
+				mu.Lock()
+				switch {
+				case werr != nil && firstErr == nil:
+					firstErr = werr
+				case rec.Code != http.StatusOK:
+					st.Failed = append(st.Failed, fmt.Sprintf("%d %s", rec.Code, j.url))
+				case j.page:
+					st.Pages++
+					st.Bytes += int64(rec.Body.Len())
+				default:
+					st.Files++
+					st.Bytes += int64(rec.Body.Len())
+				}
+				done++
+				if progress != nil {
+					progress(done, len(jobs))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	sort.Strings(st.Failed)
+	if firstErr != nil {
+		return st, firstErr
+	}
+	return st, ctx.Err()
+}
+
+// pageFile maps a page URL to its file: the path, unescaped, plus
+// index.html, so that a static server finds it at the same URL.
+func pageFile(u string) string {
+	p, err := url.PathUnescape(u)
+	if err != nil {
+		p = u
+	}
+	p = strings.TrimPrefix(path.Clean(p), "/")
+	if p == "" || p == "." {
+		return "index.html"
+	}
+	return p + "/index.html"
+}
+
+// exportURLs lists every page and API document of the database.
+func (s *server) exportURLs(ctx context.Context) (pages, docs []string, err error) {
+	pages = []string{"/", "/ptx", "/concepts", "/quality"}
+	docs = []string{"/api/v1/info", "/api/v1/archs", "/api/v1/openapi.json"}
+	compare := map[string]bool{}
+	for _, a := range s.archs {
+		list, err := s.store.List(ctx, a.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		if a.ID != "ptx" {
+			pages = append(pages, archURL(a.ID))
+		}
+		docs = append(docs, "/api/v1/archs/"+url.PathEscape(a.ID), "/api/v1/archs/"+url.PathEscape(a.ID)+"/instructions")
+		for _, in := range list {
+			pages = append(pages, instrURL(a.ID, in.Name))
+			docs = append(docs, "/api/v1/archs/"+url.PathEscape(a.ID)+"/instructions/"+url.PathEscape(in.Name))
+			if a.Vendor == isa.VendorAMD {
+				compare[in.Name] = true
+			}
+		}
+	}
+	for name := range compare {
+		pages = append(pages, "/compare/"+url.PathEscape(name))
+	}
+	if q, err := s.qualityReport(); err == nil {
+		for _, f := range q.Families {
+			pages = append(pages, "/quality/"+url.PathEscape(f.Arch))
+		}
+	}
+	if cd, err := s.conceptCatalogue(); err == nil {
+		for _, c := range cd.cat.Concepts {
+			pages = append(pages, "/concepts/"+url.PathEscape(c.ID))
+		}
+	}
+	sort.Strings(pages)
+	sort.Strings(docs)
+	return pages, docs, nil
+}
