@@ -72,6 +72,19 @@ const (
 	fVSRC
 	fATTR
 	fATTRCHAN
+	fWAITEXP
+	fWAITVA
+	fWAITVM
+	fEN
+	fTARGET
+	fDONE
+	fROW
+	fCOMPR
+	fVM
+	fVSRC0
+	fVSRC2
+	fVSRC3
+	fSCALEOFF
 	numFields
 )
 
@@ -88,7 +101,10 @@ var fieldAliases = map[string]fieldID{
 	"VADDR": fVADDR, "VDATA": fVDATA, "SRSRC": fSRSRC, "RSRC": fSRSRC, "OFFEN": fOFFEN, "IDXEN": fIDXEN,
 	"TFE": fTFE, "DFMT": fDFMT, "NFMT": fNFMT, "FORMAT": fFORMAT, "ACC": fACC, "SVE": fSVE,
 	"CBSZ": fCBSZ, "ABID": fABID, "ACC_CD": fACCCD, "BLGP": fBLGP, "TH": fTH, "SCOPE": fSCOPE,
-	"VSRC": fVSRC, "ATTR": fATTR, "ATTR_CHAN": fATTRCHAN,
+	"VSRC": fVSRC, "ATTR": fATTR, "ATTR_CHAN": fATTRCHAN, "WAITEXP": fWAITEXP, "WAIT_EXP": fWAITEXP,
+	"WAIT_VA": fWAITVA, "WAIT_VDST": fWAITVA, "WAIT_VMVSRC": fWAITVM, "EN": fEN, "TARGET": fTARGET, "DONE": fDONE,
+	"ROW": fROW, "COMPR": fCOMPR, "VM": fVM, "VSRC0": fVSRC0, "VSRC2": fVSRC2, "VSRC3": fVSRC3,
+	"SCALE_OFFSET": fSCALEOFF,
 }
 
 // fieldPart is the piece of a field that lies in one dword.
@@ -154,4 +170,13 @@ func compileFields(fs []isa.Field, k kind) (tab [numFields]compiledField) {
 		tab[fSOFFSET] = compileField(isa.Field{Name: "SOFFSET", MSB: 63, LSB: 56})
 	}
 	return tab
+}
+
+// width is the field's size in bits.
+func (c *compiledField) width() int {
+	w := 0
+	for i := uint8(0); i < c.n; i++ {
+		w += int(c.parts[i].width)
+	}
+	return w
 }

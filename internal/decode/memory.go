@@ -82,8 +82,12 @@ func (r *renderer) isOff(code int) bool {
 func (r *renderer) renderFLAT() {
 	en := r.en
 	fam := r.d.fam
-	if en.memOps&moKnown == 0 || fam.gen >= 12 {
+	if en.memOps&moKnown == 0 {
 		r.partial = true
+		return
+	}
+	if fam.gen >= 12 {
+		r.renderFLAT12()
 		return
 	}
 	seg := r.fm.seg
@@ -212,8 +216,12 @@ func (r *renderer) cachePolicy() {
 func (r *renderer) renderMUBUF() {
 	en := r.en
 	fam := r.d.fam
-	if en.memOps&moKnown == 0 || fam.gen >= 12 {
+	if en.memOps&moKnown == 0 {
 		r.partial = true
+		return
+	}
+	if fam.gen >= 12 {
+		r.renderBUF12()
 		return
 	}
 	n := en.dataRegs

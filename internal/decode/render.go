@@ -226,6 +226,14 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 		r.renderVOP3()
 	case kVOP3P:
 		if en.shape >= shMFMA {
+			if mf := r.fm.maiFm; mf != nil {
+				// Read the MFMA fields, then give the model's format back
+				// (its field list is what Inst.Fields shows).
+				r.fm = mf
+				r.renderMAI()
+				r.fm = mf.vop3p
+				break
+			}
 			r.renderMAI()
 			break
 		}
@@ -240,6 +248,12 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 		r.renderMUBUF()
 	case kVINTRP:
 		r.renderVINTRP()
+	case kVINTERP:
+		r.renderVINTERP()
+	case kLDSDIR:
+		r.renderLDSDIR()
+	case kEXP:
+		r.renderEXP()
 	default:
 		r.partial = true
 	}

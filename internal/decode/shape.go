@@ -206,7 +206,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	case kFLAT:
 		// One opcode table serves FLAT, GLOBAL and SCRATCH in some guides;
 		// the SEG field (the format) decides the prefix LLVM prints.
-		seg := map[string]string{"GLOBAL": "global_", "SCRATCH": "scratch_"}[strings.ToUpper(fm.Name)]
+		seg := map[string]string{"GLOBAL": "global_", "SCRATCH": "scratch_", "VGLOBAL": "global_", "VSCRATCH": "scratch_"}[strings.ToUpper(fm.Name)]
 		if rest, ok := strings.CutPrefix(name, "flat_"); ok && seg != "" {
 			en.mnemonic = seg + rest
 		}
@@ -371,7 +371,7 @@ func dataRegs(name string) int {
 	for _, p := range []struct {
 		s string
 		n int
-	}{{"x16", 16}, {"b512", 16}, {"x8", 8}, {"b256", 8}, {"dwordx4", 4}, {"b128", 4}, {"dwordx3", 3}, {"b96", 3},
+	}{{"_block", 32}, {"_async_", 1}, {"x16", 16}, {"b512", 16}, {"x8", 8}, {"b256", 8}, {"dwordx4", 4}, {"b128", 4}, {"dwordx3", 3}, {"b96", 3},
 		{"dwordx2", 2}, {"_x2", 2}, {"b64", 2}, {"u64", 2}, {"i64", 2}, {"f64", 2},
 		{"d16_xyzw", 2}, {"d16_xyz", 2}, {"d16_hi", 1}, {"d16_xy", 1}, {"d16_x", 1},
 		// RDNA 3 on spell them buffer_load_d16_format_xyzw.
@@ -391,7 +391,7 @@ func dataRegs(name string) int {
 
 func memOperands(en *entry) memOps {
 	if en.instr == nil || len(en.instr.Syntax) == 0 {
-		return 0
+		return memOperandsByName(en.name)
 	}
 	en.syntaxOps = en.instr.Syntax[0].Operands
 	m := moKnown
@@ -406,7 +406,7 @@ func memOperands(en *entry) memOps {
 			}
 		case "vaddr", "addr":
 			m |= moAddr
-		case "vdata", "vdata0", "data0", "data":
+		case "vdata", "vdata0", "data0", "data", "vsrc":
 			if m&moData0 != 0 {
 				m |= moData1
 			}
@@ -422,4 +422,34 @@ func memOperands(en *entry) memOps {
 		}
 	}
 	return m
+}
+
+// memOperandsByName is the fallback for families whose model has no LLVM
+// syntax lines (CDNA 5): the plain loads, stores and atomics of the FLAT
+// and buffer families have the operands their names say.
+func memOperandsByName(name string) memOps {
+	seg, rest, _ := strings.Cut(name, "_")
+	switch seg {
+	case "flat", "global", "scratch", "buffer":
+	default:
+		return 0
+	}
+	m := moKnown | moAddr
+	if strings.Contains(rest, "addtid") {
+		m = moKnown // the lane id is the address
+	}
+	if seg == "buffer" {
+		m |= moSrsrc | moSoffset
+	} else {
+		m |= moSaddr
+	}
+	switch {
+	case strings.HasPrefix(rest, "load_"):
+		return m | moVdst
+	case strings.HasPrefix(rest, "store_"):
+		return m | moData0
+	case strings.HasPrefix(rest, "atomic_"):
+		return m | moVdstOpt | moData0
+	}
+	return 0
 }

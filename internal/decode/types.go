@@ -31,7 +31,10 @@ const (
 	kFLAT // FLAT, GLOBAL and SCRATCH: the SEG field tells them apart
 	kMUBUF
 	kMTBUF
-	kVINTRP // GCN 5 / CDNA / RDNA 1-2 parameter interpolation
+	kVINTRP  // GCN 5 / CDNA / RDNA 1-2 parameter interpolation
+	kVINTERP // RDNA 3+ interpolation (VALU with wait_exp)
+	kLDSDIR  // RDNA 3+ LDS parameter and direct loads
+	kEXP     // export to the render back-ends and position buffers
 )
 
 func kindOf(format string) kind {
@@ -64,14 +67,20 @@ func kindOf(format string) kind {
 		return kMAI
 	case "DS", "VDS":
 		return kDS
-	case "FLAT", "GLOBAL", "SCRATCH":
+	case "FLAT", "GLOBAL", "SCRATCH", "VFLAT", "VGLOBAL", "VSCRATCH":
 		return kFLAT
-	case "MUBUF":
+	case "MUBUF", "VBUFFER":
 		return kMUBUF
 	case "MTBUF":
 		return kMTBUF
 	case "VINTRP":
 		return kVINTRP
+	case "VINTERP":
+		return kVINTERP
+	case "LDSDIR", "VDSDIR":
+		return kLDSDIR
+	case "EXP", "VEXPORT":
+		return kEXP
 	}
 	return kOther
 }
