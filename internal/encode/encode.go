@@ -5,7 +5,10 @@
 // something else; what it cannot place it reports as an error.
 //
 // Supported: VOP1, VOP2, VOPC, VOP3 (VOP3A/VOP3B/VOP3SD), VOP3P, SOP1, SOP2,
-// SOPK, SOPC, SOPP and SMEM. Other encodings say "not supported yet".
+// SOPK, SOPC, SOPP and SMEM (with GFX12's 24-bit IOFFSET and th:/scope:
+// cache policy), including the GCN 5 / RDNA 1-2 VOP3 interpolation forms
+// ("v_interp_p2_f16 v1, v2, attr0.x, v3 high"). DPP, SDWA, VOPD and the
+// other encodings say "not supported yet".
 package encode
 
 import (
@@ -52,6 +55,13 @@ var supported = map[string]bool{"VOP1": true, "VOP2": true, "VOPC": true, "VOP3"
 
 // Encode assembles one instruction.
 func (e *Encoder) Encode(asm string) ([]byte, error) {
+	return e.encode(asm, nil)
+}
+
+// encode assembles asm. With candidate non-nil it also hands over every
+// encoding it builds, before the decoder's check (the tests use it to tell
+// whether the right bytes were among them when the check failed).
+func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	asm = normalize(asm)
 	if asm == "" {
 		return nil, errors.New("empty instruction")
@@ -90,27 +100,14 @@ func (e *Encoder) Encode(asm string) ([]byte, error) {
 				tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
 				continue
 			}
+			if candidate != nil {
+				candidate(b)
+			}
 			in, n, err := e.d.Decode(b, 0)
 			if err != nil || n != len(b) {
 				continue
 			}
-			got := normalize(in.Text())
-			if sameText(got, asm) {
-				return b, nil
-			}
-			if in.Name == t.Name && sameOperands(got, asm) {
-				// The same opcode printed under another name LLVM
-				// accepts (v_accvgpr_read for v_accvgpr_read_b32).
-				return b, nil
-			}
-			if in.Name == t.Name && plainImmediates(layout) && len(in.Operands) == len(layout.ops) {
-				// "s_waitcnt 0": the number is the field's bits, which the
-				// decoder prints symbolically (vmcnt(0) expcnt(0) ...).
-				return b, nil
-			}
-			if alt, ok := kAsHex(mn, t, layout, e.d.Gen()); ok && sameText(got, alt) {
-				// The decoder prints the K constant as the hex literal
-				// it is ("1.0" of an f16 op reads back as 0x3c00).
+			if e.accepts(in, t, layout, mn, asm) {
 				return b, nil
 			}
 			tried = append(tried, fmt.Sprintf("%s gives %q", t.Format.Name, in.Text()))
@@ -125,6 +122,47 @@ func (e *Encoder) Encode(asm string) ([]byte, error) {
 	return nil, fmt.Errorf("cannot encode %q: %s", asm, strings.Join(tried, "; "))
 }
 
+// accepts says whether in, the decoding of what the encoder placed for
+// template t and layout l, reads back as asm (mnemonic mn, normalized).
+func (e *Encoder) accepts(in decode.Inst, t decode.Template, l layout, mn, asm string) bool {
+	got := normalize(in.Text())
+	switch {
+	case sameText(got, asm):
+		return true
+	case in.Name == t.Name && sameOperands(got, asm):
+		// The same opcode printed under another name LLVM accepts
+		// (v_accvgpr_read for v_accvgpr_read_b32).
+		return true
+	case in.Name == t.Name && plainImmediates(l) && len(in.Operands) == len(l.ops):
+		// "s_waitcnt 0": the number is the field's bits, which the
+		// decoder prints symbolically (vmcnt(0) expcnt(0) ...).
+		return true
+	}
+	// The decoder prints a K constant or a b32 literal as the hex value
+	// placed in the code ("1.0" of an f16 op reads back as 0x3c00).
+	alt, ok := literalAsHex(mn, t, l, e.d.Gen())
+	return ok && sameText(got, alt)
+}
+
+// readsBackAs says whether in, the decoding of some bytes, could be taken
+// for asm by the encoder's check: false means the encoder cannot return
+// those bytes for asm until the decoder prints them as asm.
+func (e *Encoder) readsBackAs(in decode.Inst, asm string) bool {
+	asm = normalize(asm)
+	mn, rest, _ := strings.Cut(asm, " ")
+	rest = e.canonicalSymbols(rest)
+	asm = strings.TrimSpace(mn + " " + rest)
+	ops, _ := splitOperands(rest)
+	for _, t := range e.d.Templates(in.Name) {
+		for _, l := range layouts(t, ops) {
+			if e.accepts(in, t, l, mn, asm) {
+				return true
+			}
+		}
+	}
+	return sameText(normalize(in.Text()), asm)
+}
+
 // sameText compares the decoder's text with the input: the same up to the
 // _e32/_e64 suffix and the spelling of integers.
 func sameText(got, asm string) bool {
@@ -132,22 +170,33 @@ func sameText(got, asm string) bool {
 		canonNumbers(stripSuffix(got)) == canonNumbers(stripSuffix(asm))
 }
 
-// kAsHex writes the instruction with its K operand as the hex literal
-// placed in the code, for comparison with the decoder's text.
-func kAsHex(mn string, t decode.Template, l layout, gen int) (string, bool) {
+// literalAsHex writes the instruction with its K operand (or the 32-bit
+// literal of s_setreg_imm32_b32) as the hex literal placed in the code, for
+// comparison with the decoder's text.
+func literalAsHex(mn string, t decode.Template, l layout, gen int) (string, bool) {
 	for i, f := range l.fields {
-		if f != "K" {
-			continue
-		}
-		k, wide, err := kConstant(t.Name, l.ops[i], gen)
-		if err != nil {
-			return "", false
-		}
-		if wide {
-			if uint32(k) != 0 {
+		var k uint64
+		switch f {
+		case "K":
+			v, wide, err := kConstant(t.Name, l.ops[i], gen)
+			if err != nil {
 				return "", false
 			}
-			k >>= 32 // printed as the 32-bit high half when the low half is zero
+			if wide {
+				if uint32(v) != 0 {
+					return "", false
+				}
+				v >>= 32 // printed as the 32-bit high half when the low half is zero
+			}
+			k = v
+		case "LIT32":
+			v, err := literal32(l.ops[i])
+			if err != nil {
+				return "", false
+			}
+			k = uint64(v)
+		default:
+			continue
 		}
 		ops := append([]string(nil), l.ops...)
 		ops[i] = fmt.Sprintf("0x%x", k)
@@ -255,7 +304,7 @@ func splitOperands(rest string) ([]string, []string) {
 }
 
 func isModifier(s string) bool {
-	for _, m := range []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi"} {
+	for _, m := range []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi", "th:", "scope:", "high", "matrix_"} {
 		if strings.HasPrefix(s, m) {
 			return true
 		}
@@ -316,6 +365,12 @@ func layouts(t decode.Template, ops []string) []layout {
 		add([]string{"SBASE", "@OFFSET"}, ops)
 		add([]string{"SDATA"}, ops)
 		add(nil, ops)
+		// GFX12 prefetches: s_prefetch_data s[2:3], 0x10, s4, 3 (base,
+		// offset, offset SGPR, length in SDATA) and the PC-relative forms
+		// without the base, whose offset LLVM lets one leave out.
+		add([]string{"SBASE", "@OFFSET", "SOFFSET", "SDATA"}, ops)
+		add([]string{"@OFFSET", "SOFFSET", "SDATA"}, ops)
+		add([]string{"SOFFSET", "SDATA"}, ops)
 	case "VOP1":
 		add([]string{"VDST", "SRC0"}, ops)
 		add(nil, ops)
@@ -331,6 +386,12 @@ func layouts(t decode.Template, ops []string) []layout {
 			add([]string{"SRC0", "VSRC1"}, ops[1:])
 		}
 	case "VOP3", "VOP3P":
+		if strings.HasPrefix(t.Name, "v_interp_") {
+			// GCN 5 / RDNA 1-2 VOP3 interpolation: "v1, v2, attr0.x(, v3)";
+			// the VGPR goes in SRC1 and the attribute in SRC0.
+			add([]string{"VDST", "SRC1", "@ATTR"}, ops)
+			add([]string{"VDST", "SRC1", "@ATTR", "SRC2"}, ops)
+		}
 		add([]string{"VDST", "SRC0"}, ops)
 		add([]string{"VDST", "SRC0", "SRC1"}, ops)
 		add([]string{"VDST", "SRC0", "SRC1", "SRC2"}, ops)
@@ -471,7 +532,7 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			if _, ok := fields["OPSEL_HI"]; ok {
 				_ = set("OPSEL_HI", 3)
 			}
-			if _, ok := fields["OPSEL_HI2"]; ok {
+			if _, ok := fields["OPSEL_HI2"]; ok && !gfx1250Matrix(e.d.Arch().ID, t.Name) {
 				_ = set("OPSEL_HI2", 1)
 			}
 		}
@@ -494,8 +555,18 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			}
 			continue
 		}
+		if fname == "@ATTR" {
+			v, err := interpAttr(text)
+			if err != nil {
+				return nil, err
+			}
+			if err := set("SRC0", v); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if fname == "@OFFSET" {
-			if err := e.smemOffset(text, set); err != nil {
+			if err := e.smemOffset(text, fields, set); err != nil {
 				return nil, err
 			}
 			continue
@@ -509,13 +580,11 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			continue
 		}
 		if fname == "LIT32" {
-			// An integer only: how LLVM turns a float into this b32
-			// operand is not reproduced.
-			v, err := strconv.ParseInt(text, 0, 64)
-			if err != nil || v < math.MinInt32 || v > math.MaxUint32 {
-				return nil, fmt.Errorf("32-bit integer expected, not %q", text)
+			v, err := literal32(text)
+			if err != nil {
+				return nil, err
 			}
-			if err := useLit(uint64(uint32(v))); err != nil {
+			if err := useLit(uint64(v)); err != nil {
 				return nil, err
 			}
 			continue
@@ -602,7 +671,7 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 		}
 	}
 	for _, m := range mods {
-		if err := e.modifier(t, m, set, words); err != nil {
+		if err := e.modifier(t, m, fields, set, words); err != nil {
 			return nil, err
 		}
 	}
@@ -632,6 +701,25 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 		}
 	}
 	return b, nil
+}
+
+// literal32 reads the 32-bit immediate of s_setreg_imm32_b32. Its operand
+// is a plain (untyped) immediate in LLVM, so a floating-point number is kept
+// as LLVM's parser holds it, an IEEE double, and the encoder writes the low
+// 32 bits of that: "1.0" (0x3ff0000000000000) becomes 0 and "0.1" becomes
+// 0x9999999a, as llvm-mc-22 does.
+func literal32(text string) (uint32, error) {
+	if v, err := strconv.ParseInt(text, 0, 64); err == nil {
+		if v < math.MinInt32 || v > math.MaxUint32 {
+			return 0, fmt.Errorf("32-bit constant expected, not %q", text)
+		}
+		return uint32(v), nil
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return 0, fmt.Errorf("32-bit constant expected, not %q", text)
+	}
+	return uint32(math.Float64bits(f)), nil
 }
 
 // kConstant reads the K operand of v_fmaak/v_fmamk/v_madak/v_madmk and
@@ -710,6 +798,13 @@ func opSelHiDefault(name string) bool {
 	return !strings.Contains(name, "_mix") && !strings.HasPrefix(name, "v_mfma") && !strings.HasPrefix(name, "v_smfmac")
 }
 
+// gfx1250Matrix reports a GFX12.5 (CDNA 5) WMMA/SWMMAC instruction, whose
+// bit 14 is matrix_b_reuse rather than the third op_sel_hi bit: LLVM leaves
+// it 0 unless the modifier is written.
+func gfx1250Matrix(arch, name string) bool {
+	return arch == "cdna5" && (strings.HasPrefix(name, "v_wmma_") || strings.HasPrefix(name, "v_swmmac_"))
+}
+
 func hasField(l layout, name string) bool {
 	for _, f := range l.fields {
 		if f == name {
@@ -728,17 +823,54 @@ func hasOffsetSGPR(l layout) bool {
 	return false
 }
 
-func (e *Encoder) smemOffset(text string, set func(string, uint64) error) error {
+var attrRe = regexp.MustCompile(`^attr(\d+)\.([xyzw])$`)
+
+// interpAttr reads "attr3.w" as the VOP3 interpolation encoding holds it in
+// the SRC0 field: the attribute in bits 5:0 and the channel in bits 7:6
+// (bit 8 is the "high" modifier). LLVM accepts attributes 0 to 32.
+func interpAttr(text string) (uint64, error) {
+	m := attrRe.FindStringSubmatch(text)
+	if m == nil {
+		return 0, fmt.Errorf("interpolation attribute expected, not %q", text)
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n > 32 {
+		return 0, fmt.Errorf("attribute %s out of range (0 to 32)", m[1])
+	}
+	return uint64(n) | uint64(strings.IndexByte("xyzw", m[2][0]))<<6, nil
+}
+
+// smemOffsetField is the immediate offset field of an SMEM format: OFFSET
+// (21 bits, GCN 5 to RDNA 3) or IOFFSET (24 bits, GFX12).
+func smemOffsetField(fields map[string]isa.Field) (isa.Field, bool) {
+	if f, ok := fields["IOFFSET"]; ok {
+		return f, true
+	}
+	f, ok := fields["OFFSET"]
+	return f, ok
+}
+
+// setSMEMOffset places a signed byte offset in the format's offset field.
+func (e *Encoder) setSMEMOffset(v int64, fields map[string]isa.Field, set func(string, uint64) error) error {
+	f, ok := smemOffsetField(fields)
+	if !ok {
+		return errors.New("SMEM format has no offset field")
+	}
+	w := uint(f.Width())
+	if v < -(1<<(w-1)) || v >= 1<<(w-1) {
+		return fmt.Errorf("offset %d does not fit %d signed bits", v, w)
+	}
+	if e.d.Gen() == 9 {
+		if err := set("IMM", 1); err != nil {
+			return err
+		}
+	}
+	return set(strings.ToUpper(f.Name), uint64(v)&(1<<w-1))
+}
+
+func (e *Encoder) smemOffset(text string, fields map[string]isa.Field, set func(string, uint64) error) error {
 	if v, err := strconv.ParseInt(text, 0, 64); err == nil {
-		if v < -(1<<20) || v >= 1<<20 {
-			return fmt.Errorf("offset %s does not fit 21 bits", text)
-		}
-		if e.d.Gen() == 9 {
-			if err := set("IMM", 1); err != nil {
-				return err
-			}
-		}
-		return set("OFFSET", uint64(v)&(1<<21-1))
+		return e.setSMEMOffset(v, fields, set)
 	}
 	o, err := e.parseOperand(text)
 	if err != nil {
@@ -751,7 +883,14 @@ func (e *Encoder) smemOffset(text string, set func(string, uint64) error) error 
 	return set("SOFFSET", uint64(o.code))
 }
 
-func (e *Encoder) modifier(t decode.Template, m string, set func(string, uint64) error, words []uint32) error {
+// cachePolicy are the GFX12 SMEM temporal hints and scopes by name; SMEM
+// holds only the low two bits of the hint.
+var cachePolicy = map[string]map[string]uint64{
+	"th:":    {"th_load_rt": 0, "th_load_nt": 1, "th_load_ht": 2, "th_load_lu": 3},
+	"scope:": {"scope_cu": 0, "scope_se": 1, "scope_dev": 2, "scope_sys": 3},
+}
+
+func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Field, set func(string, uint64) error, words []uint32) error {
 	bitsOf := func(s string) (uint64, error) {
 		s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
 		var v uint64
@@ -775,6 +914,23 @@ func (e *Encoder) modifier(t decode.Template, m string, set func(string, uint64)
 		return set("OMOD", 2)
 	case m == "div:2":
 		return set("OMOD", 3)
+	case m == "high" && strings.HasPrefix(t.Name, "v_interp_"):
+		f, ok := fields["SRC0"]
+		if !ok {
+			return errors.New("high: no SRC0 field")
+		}
+		bit := f.LSB + 8 // SRC0 bit 8 of the attribute operand
+		decode.SetField(words, isa.Field{Name: "HIGH", MSB: bit, LSB: bit}, 1)
+		return nil
+	case (m == "matrix_a_reuse" || m == "matrix_b_reuse") && gfx1250Matrix(e.d.Arch().ID, t.Name):
+		// GFX12.5 WMMA: bits 13 and 14, where other VOP3P ops keep
+		// OPSEL_HI2 (bit 14), say the A or B matrix is reused.
+		if m == "matrix_a_reuse" {
+			words[0] |= 1 << 13
+		} else {
+			words[0] |= 1 << 14
+		}
+		return nil
 	case m == "glc" && t.Kind == "SMEM" && e.d.Gen() >= 11:
 		words[0] |= 1 << 14 // see decode's SMEM note: LLVM's GFX11 layout
 		return nil
@@ -788,12 +944,19 @@ func (e *Encoder) modifier(t decode.Template, m string, set func(string, uint64)
 		if err != nil {
 			return err
 		}
-		if e.d.Gen() == 9 {
-			if err := set("IMM", 1); err != nil {
-				return err
+		return e.setSMEMOffset(v, fields, set)
+	case strings.HasPrefix(m, "th:"), strings.HasPrefix(m, "scope:"):
+		key, val, _ := strings.Cut(m, ":")
+		key += ":"
+		v, ok := cachePolicy[key][val]
+		if !ok {
+			n, err := strconv.ParseUint(val, 0, 8)
+			if err != nil {
+				return fmt.Errorf("unknown %s%s", key, val)
 			}
+			v = n
 		}
-		return set("OFFSET", uint64(v)&(1<<21-1))
+		return set(strings.ToUpper(strings.TrimSuffix(key, ":")), v)
 	case strings.HasPrefix(m, "op_sel:"):
 		v, err := bitsOf(strings.TrimPrefix(m, "op_sel:"))
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -154,7 +155,14 @@ var familiesLLVM = []struct{ arch, mcpu string }{
 // TestRoundTripExamples encodes every verified example of the model whose
 // encoding is VALU, SALU or SMEM (the formats the encoder supports) and
 // compares with the bytes llvm-mc produced for it on the family's first
-// target. It reports the agreement per family and fails below a floor.
+// target.
+//
+// A failure is put down to the decoder when the decoder, given llvm-mc's own
+// bytes, prints something the encoder cannot take for the input (a missing
+// register range, an extra operand): the encoder only returns bytes whose
+// decoding reads back as the input, so it cannot succeed until the decoder
+// prints those bytes right. Those failures are counted per family with the
+// decoder's text; the encoder must reproduce at least 99% of the rest.
 func TestRoundTripExamples(t *testing.T) {
 	if decodetest.SourcesDir() == "" {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES)")
@@ -175,7 +183,8 @@ func TestRoundTripExamples(t *testing.T) {
 			dec, _ := decode.New(fam.Arch, fam.Instrs)
 			ok, total := 0, 0
 			byFormat := map[string][2]int{}
-			var samples []string
+			var encoderFaults, decoderFaults []string
+			decoderReady := 0
 			seen := map[string]bool{}
 			for _, in := range fam.Instrs {
 				for _, ex := range in.Examples {
@@ -195,11 +204,23 @@ func TestRoundTripExamples(t *testing.T) {
 					c := byFormat[di.Encoding]
 					c[1]++
 					got, err := enc.Encode(ex.Asm)
-					if err == nil && bytes.Equal(got, want) {
+					switch {
+					case err == nil && bytes.Equal(got, want):
 						ok++
 						c[0]++
-					} else if len(samples) < 40 {
-						samples = append(samples, ex.Asm+" -> "+hexs(got)+" want "+hexs(want)+" "+errText(err))
+					case !enc.readsBackAs(di, ex.Asm):
+						ready := "not among the encoder's candidates"
+						_, _ = enc.encode(ex.Asm, func(b []byte) {
+							if bytes.Equal(b, want) {
+								ready = "the encoder builds these bytes"
+							}
+						})
+						if strings.HasPrefix(ready, "the") {
+							decoderReady++
+						}
+						decoderFaults = append(decoderFaults, ex.Asm+" -> decoder prints llvm-mc's bytes as "+strconv.Quote(di.Text())+"; "+ready)
+					default:
+						encoderFaults = append(encoderFaults, ex.Asm+" -> "+hexs(got)+" want "+hexs(want)+" "+errText(err))
 					}
 					byFormat[di.Encoding] = c
 				}
@@ -207,35 +228,29 @@ func TestRoundTripExamples(t *testing.T) {
 			if total == 0 {
 				t.Skipf("%s: no verified VALU/SALU/SMEM example for %s", f.arch, f.mcpu)
 			}
-			rate := float64(ok) / float64(total)
-			t.Logf("%s (%s): encoder reproduces llvm-mc's bytes for %d of %d verified VALU/SALU/SMEM examples (%.1f%%)", f.arch, f.mcpu, ok, total, 100*rate)
+			ownTotal := total - len(decoderFaults)
+			rate := float64(ok) / float64(max(ownTotal, 1))
+			t.Logf("%s (%s): encoder reproduces llvm-mc's bytes for %d of %d verified VALU/SALU/SMEM examples (%.1f%%); "+
+				"%d more wait for the decoder's printing (for %d of them the encoder already builds llvm-mc's bytes); "+
+				"%d of %d where the encoder is at fault (%.1f%%)",
+				f.arch, f.mcpu, ok, total, 100*float64(ok)/float64(total), len(decoderFaults), decoderReady, ok, ownTotal, 100*rate)
 			for fm, c := range byFormat {
 				if c[0] != c[1] {
 					t.Logf("  %-8s %d/%d", fm, c[0], c[1])
 				}
 			}
-			for _, s := range samples {
-				t.Log("  ", s)
+			for _, s := range encoderFaults {
+				t.Log("   encoder:", s)
 			}
-			// Floors at what each family reaches today. What is left is
-			// mostly the decoder's rendering (SMFMAC/WMMA register ranges,
-			// v_s_* and cvt_scalef32 operand counts, CDNA 3/4 VOP3 opcodes
-			// it maps to other instructions), which the re-decode check
-			// needs to agree with before bytes are returned.
-			floor, listed := roundTripFloors[f.arch]
-			if !listed {
-				floor = 0.99
+			for _, s := range decoderFaults {
+				t.Log("   decoder:", s)
 			}
-			if rate < floor {
-				t.Errorf("%s: round trip %.1f%% below %.0f%%", f.arch, 100*rate, 100*floor)
+			if rate < 0.99 {
+				t.Errorf("%s: round trip %.1f%% of the examples the decoder prints right, below 99%%", f.arch, 100*rate)
 			}
 		})
 	}
 }
-
-// roundTripFloors are the families below 99%; every other family must
-// reproduce at least 99% of its verified VALU/SALU/SMEM examples.
-var roundTripFloors = map[string]float64{"cdna3": 0.97, "cdna4": 0.95, "rdna4": 0.965, "cdna5": 0.965}
 
 func TestKConstant(t *testing.T) {
 	cases := []struct {
@@ -329,4 +344,75 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+func TestLiteral32(t *testing.T) {
+	cases := []struct {
+		text string
+		want uint32
+		err  bool
+	}{
+		{"1", 1, false}, {"-1", 0xffffffff, false}, {"0x3f800000", 0x3f800000, false},
+		// A float is LLVM's double, low 32 bits (checked with llvm-mc-22).
+		{"1.0", 0, false}, {"0.1", 0x9999999a, false}, {"3.0e10", 0xb0000000, false},
+		{"0x123456789", 0, true}, {"v1", 0, true},
+	}
+	for _, c := range cases {
+		got, err := literal32(c.text)
+		if (err != nil) != c.err || (!c.err && got != c.want) {
+			t.Errorf("literal32(%s) = %#x, %v; want %#x (error %v)", c.text, got, err, c.want, c.err)
+		}
+	}
+}
+
+func TestInterpAttr(t *testing.T) {
+	cases := []struct {
+		text string
+		want uint64
+		err  bool
+	}{
+		{"attr0.x", 0, false}, {"attr3.w", 3 | 3<<6, false}, {"attr32.y", 32 | 1<<6, false},
+		{"attr33.x", 0, true}, {"attr1.q", 0, true}, {"v1", 0, true},
+	}
+	for _, c := range cases {
+		got, err := interpAttr(c.text)
+		if (err != nil) != c.err || (!c.err && got != c.want) {
+			t.Errorf("interpAttr(%s) = %#x, %v; want %#x (error %v)", c.text, got, err, c.want, c.err)
+		}
+	}
+}
+
+// TestGFX12SMEM checks the 24-bit IOFFSET and the th:/scope: cache policy
+// of GFX12 SMEM against bytes llvm-mc-22 -mcpu=gfx1200 gave for the same text.
+func TestGFX12SMEM(t *testing.T) {
+	if decodetest.SourcesDir() == "" {
+		t.Skip("shared/upstream not found (set GPUISA_SOURCES)")
+	}
+	fam, err := decodetest.Load("rdna4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := New(fam.Arch, fam.Instrs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		asm  string
+		want []byte
+	}{
+		{"s_load_b32 s5, s[2:3], -0x10", []byte{0x41, 0x01, 0x00, 0xf4, 0xf0, 0xff, 0xff, 0xf8}},
+		{"s_load_b32 s5, s[2:3], 0x7fffff", []byte{0x41, 0x01, 0x00, 0xf4, 0xff, 0xff, 0x7f, 0xf8}},
+		{"s_load_b32 s5, s[2:3], s1 offset:-4", []byte{0x41, 0x01, 0x00, 0xf4, 0xfc, 0xff, 0xff, 0x02}},
+		{"s_load_b32 s5, s[2:3], s0 offset:0x10 th:TH_LOAD_NT scope:SCOPE_SYS", []byte{0x41, 0x01, 0xe0, 0xf4, 0x10, 0x00, 0x00, 0x00}},
+		{"s_load_b32 s5, s[2:3], 0x10 th:TH_LOAD_HT scope:SCOPE_SE", []byte{0x41, 0x01, 0x20, 0xf5, 0x10, 0x00, 0x00, 0xf8}},
+	}
+	for _, c := range cases {
+		got, err := enc.Encode(c.asm)
+		if err != nil || !bytes.Equal(got, c.want) {
+			t.Errorf("%s: got %s, %v; want %s", c.asm, hexs(got), err, hexs(c.want))
+		}
+	}
+	if _, err := enc.Encode("s_load_b32 s5, s[2:3], 0x800000"); err == nil {
+		t.Error("an offset beyond 24 signed bits was accepted")
+	}
 }
