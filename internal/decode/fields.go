@@ -85,6 +85,16 @@ const (
 	fVSRC2
 	fVSRC3
 	fSCALEOFF
+	fDMASK
+	fUNRM
+	fDA
+	fA16
+	fLWE
+	fSSAMP
+	fD16
+	fNSA
+	fDIM
+	fR128
 	numFields
 )
 
@@ -104,7 +114,8 @@ var fieldAliases = map[string]fieldID{
 	"VSRC": fVSRC, "ATTR": fATTR, "ATTR_CHAN": fATTRCHAN, "WAITEXP": fWAITEXP, "WAIT_EXP": fWAITEXP,
 	"WAIT_VA": fWAITVA, "WAIT_VDST": fWAITVA, "WAIT_VMVSRC": fWAITVM, "EN": fEN, "TARGET": fTARGET, "DONE": fDONE,
 	"ROW": fROW, "COMPR": fCOMPR, "VM": fVM, "VSRC0": fVSRC0, "VSRC2": fVSRC2, "VSRC3": fVSRC3,
-	"SCALE_OFFSET": fSCALEOFF,
+	"SCALE_OFFSET": fSCALEOFF, "DMASK": fDMASK, "UNRM": fUNRM, "UNORM": fUNRM, "DA": fDA, "A16": fA16,
+	"LWE": fLWE, "SSAMP": fSSAMP, "D16": fD16, "NSA": fNSA, "DIM": fDIM, "R128": fR128,
 }
 
 // fieldPart is the piece of a field that lies in one dword.

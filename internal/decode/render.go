@@ -254,6 +254,8 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 		r.renderLDSDIR()
 	case kEXP:
 		r.renderEXP()
+	case kMIMG:
+		extra += r.renderMIMG()
 	default:
 		r.partial = true
 	}

@@ -35,6 +35,7 @@ const (
 	kVINTERP // RDNA 3+ interpolation (VALU with wait_exp)
 	kLDSDIR  // RDNA 3+ LDS parameter and direct loads
 	kEXP     // export to the render back-ends and position buffers
+	kMIMG    // image memory (GCN 5 / CDNA layout rendered; RDNA not yet)
 )
 
 func kindOf(format string) kind {
@@ -73,6 +74,8 @@ func kindOf(format string) kind {
 		return kMUBUF
 	case "MTBUF":
 		return kMTBUF
+	case "MIMG":
+		return kMIMG
 	case "VINTRP":
 		return kVINTRP
 	case "VINTERP":

@@ -1,0 +1,73 @@
+package decode
+
+import "testing"
+
+func TestClassifyMIMG(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		class mimgClass
+		addr  int
+	}{
+		{"image_load", mimgPlain, 1},
+		{"image_store_mip", mimgPlain, 1},
+		{"image_atomic_add", mimgAtomic, 1},
+		{"image_atomic_cmpswap", mimgCmpswap, 1},
+		{"image_sample", mimgSampler, 1},
+		{"image_sample_c_cl", mimgSampler, 2},
+		{"image_sample_c_d_cl_o", mimgSampler, 4},
+		{"image_sample_cd_o", mimgSampler, 3},
+		{"image_gather4_c_b_o", mimgGather, 4},
+		{"image_gather4h", mimgGather, 1},
+		{"image_get_lod", mimgSampler, 1},
+	} {
+		c, a := classifyMIMG(tc.name)
+		if c != tc.class || a != tc.addr {
+			t.Errorf("%s: class %d addr %d, want %d %d", tc.name, c, a, tc.class, tc.addr)
+		}
+	}
+}
+
+func TestMIMGAddrWords(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dim  int
+		a16  bool
+		want int
+	}{
+		{"image_load", 0, false, 1},
+		{"image_load_mip", 1, false, 3},
+		{"image_get_resinfo", 2, false, 1},
+		{"image_sample_c_b", 0, true, 3},                   // c, b, one packed coordinate
+		{"image_sample_c_d_cl", 2, true, 9},                // c, 3 coords + clamp packed in 2, 6 gradients
+		{"image_sample_d_o", 7, true, 7},                   // o, 4 coords packed in 2, 4 gradients
+		{"image_sample_c_d_cl_o_g16", 1, false, 7},         // c, o, 2 coords + clamp, 4 gradients packed in 2
+		{"image_gather4_c_lz_o", 5, false, 5},              // c, o, 3 coords
+		{"image_sample_d_g16", 2, false, 3 + 4},            // 3 coords, 6 gradients packed in 4
+		{"image_atomic_cmpswap", 6, true, 2},               // 3 coords packed in 2
+		{"image_store", 3, false, 3},                       // cube: 3 coords
+		{"image_gather4h_o", 0, false, 2},                  // o, 1 coord
+		{"image_sample_b_cl", 4, false, 4},                 // b, 2 coords + clamp
+		{"image_sample_lz", 1, true, 1},                    // 2 coords packed in 1
+		{"image_sample_c_lz_o", 1, false, 4},               // c, o, 2 coords
+		{"image_sample_cd_cl", 0, false, 4},                // 1 coord + clamp, 2 gradients
+		{"image_get_lod", 1, false, 2},                     // 2 coords
+		{"image_load_mip_pck_sgn", 4, true, 2},             // 2 coords + mip packed in 2
+		{"image_sample_c_d_o", 3, false, 2 + 3 + 4},        // cube: 3 coords, 4 gradients
+		{"image_sample_b_o", 2, true, 2 + 2},               // 3 coords packed in 2
+		{"image_sample_l", 2, false, 4},                    // 3 coords + lod
+		{"image_sample_c_b_cl_o", 6, false, 3 + 4},         // 2D_MSAA: 3 coords + clamp
+		{"image_sample_c_cd_cl_o_g16", 0, true, 2 + 1 + 2}, // c, o; coord+clamp packed in 1; 2 gradients packed, rounded up to 2
+	} {
+		a := parseMIMGArgs(tc.name)
+		if !a.ok {
+			t.Errorf("%s: not understood", tc.name)
+			continue
+		}
+		if got := a.addrWords(tc.dim, tc.a16); got != tc.want {
+			t.Errorf("%s dim %d a16 %v: %d address VGPRs, want %d", tc.name, tc.dim, tc.a16, got, tc.want)
+		}
+	}
+	if parseMIMGArgs("image_bvh_intersect_ray").ok {
+		t.Error("image_bvh_intersect_ray: its address layout is not modelled, want !ok")
+	}
+}
