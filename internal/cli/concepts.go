@@ -57,6 +57,20 @@ func loadCatalogue(ctx context.Context, db *store.DB) (*concepts.Catalogue, *mer
 	return cat, ix, nil
 }
 
+// openCatalogue opens the database and loads its concept catalogue.
+func (e *env) openCatalogue(ctx context.Context) (*concepts.Catalogue, *merge.NameIndex, func(), error) {
+	db, err := e.open()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cat, ix, err := loadCatalogue(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, nil, nil, err
+	}
+	return cat, ix, func() { db.Close() }, nil
+}
+
 // conceptJSON is the catalogue as `gpuisa concepts --json` prints it.
 type conceptJSON struct {
 	ID          string         `json:"id"`
@@ -132,15 +146,11 @@ ID it prints one concept. "gpuisa concepts suggest" lists candidate members and 
 instructions no concept covers yet, for curators.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
+			cat, ix, closeDB, err := e.openCatalogue(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			cat, ix, err := loadCatalogue(cmd.Context(), db)
-			if err != nil {
-				return err
-			}
+			defer closeDB()
 			all, none := conceptsJSON(cat, ix)
 			if len(args) == 1 {
 				for _, c := range all {
@@ -184,15 +194,11 @@ instructions no concept covers yet, for curators.`,
 		Short: "Propose concept members and list instructions in no concept",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := e.open()
+			cat, ix, closeDB, err := e.openCatalogue(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			cat, ix, err := loadCatalogue(cmd.Context(), db)
-			if err != nil {
-				return err
-			}
+			defer closeDB()
 			s := concepts.Suggest(cat, ix, ix.AMDNames(), ix.PTXMnemonics())
 			if asJSON {
 				return e.writeJSON(s)
@@ -257,15 +263,11 @@ ends with a summary. Exit status 0, or 2 on unusable input.`,
 			if !ok || info.Vendor != isa.VendorAMD {
 				return errs.NotFound(closest(strings.ToLower(to), isa.AMDArchIDs()), "unknown AMD architecture %q for --to", to)
 			}
-			db, err := e.open()
+			cat, ix, closeDB, err := e.openCatalogue(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			cat, ix, err := loadCatalogue(cmd.Context(), db)
-			if err != nil {
-				return err
-			}
+			defer closeDB()
 			var rep *concepts.PortReport
 			if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
 				rep, err = concepts.PortFile(cat, args[0], info.ID, ix)

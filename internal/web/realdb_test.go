@@ -12,23 +12,31 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
+// realServer serves the database named by GPUISA_DB, answer cache off; the
+// test is skipped without it.
+func realServer(tb testing.TB) *server {
+	tb.Helper()
+	path := os.Getenv("GPUISA_DB")
+	if path == "" {
+		tb.Skip("set GPUISA_DB to a database built by `gpuisa build` to test against it")
+	}
+	db, err := store.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	s, err := newServer(db, Options{CacheBytes: -1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
 // TestEveryPageOfARealDatabase renders every family index and instruction
 // page, and the API document of each, from a database built by `gpuisa build`
 // named by GPUISA_DB. No page may fail. It is skipped without GPUISA_DB.
 func TestEveryPageOfARealDatabase(t *testing.T) {
-	path := os.Getenv("GPUISA_DB")
-	if path == "" {
-		t.Skip("set GPUISA_DB to a database built by `gpuisa build` to render all its pages")
-	}
-	db, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, err := newServer(db, Options{CacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := realServer(t)
 	ctx := context.Background()
 	pages, slowest := 0, time.Duration(0)
 	slowestPath := ""
@@ -36,7 +44,7 @@ func TestEveryPageOfARealDatabase(t *testing.T) {
 		if rec := get(t, s, archURL(a.ID)); rec.Code != http.StatusOK {
 			t.Errorf("%s: %d", archURL(a.ID), rec.Code)
 		}
-		list, err := db.List(ctx, a.ID)
+		list, err := s.store.List(ctx, a.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,19 +86,7 @@ func TestEveryPageOfARealDatabase(t *testing.T) {
 // the database named by GPUISA_DB, cache off, after a first render that
 // parses the catalogue and builds the decoders.
 func BenchmarkRealNewPages(b *testing.B) {
-	path := os.Getenv("GPUISA_DB")
-	if path == "" {
-		b.Skip("set GPUISA_DB to a built database")
-	}
-	db, err := store.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	s, err := newServer(db, Options{CacheBytes: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := realServer(b)
 	for _, p := range []string{"/concepts", "/concepts/maximum", "/quality", "/quality/cdna4",
 		"/decode?arch=cdna4&hex=0x160a04c1+0x7e0a02ff+0x3f800000", "/search?q=0x160a04c1", "/amdgpu/cdna4/v_max_f32"} {
 		b.Run(strings.NewReplacer("/", "_", "?", "_", "&", "_", "=", "_", "+", "_").Replace(p), func(b *testing.B) {
@@ -107,19 +103,7 @@ func BenchmarkRealNewPages(b *testing.B) {
 // BenchmarkRealInstructionPage renders /amdgpu/cdna4/v_max_f32 from the
 // database named by GPUISA_DB, cache off (store reads included).
 func BenchmarkRealInstructionPage(b *testing.B) {
-	path := os.Getenv("GPUISA_DB")
-	if path == "" {
-		b.Skip("set GPUISA_DB to a built database")
-	}
-	db, err := store.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	s, err := newServer(db, Options{CacheBytes: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := realServer(b)
 	// The first page of a family builds its decoder (for the examples'
 	// field diagrams); a running server has done that at start.
 	get(b, s, "/amdgpu/cdna4/v_max_f32")
