@@ -125,14 +125,21 @@ type entry struct {
 	enc   isa.Encoding
 	sig   signature
 	// Precomputed per opcode so the hot path compares no strings.
-	mnemonic  string // as LLVM prints it in this format: "v_max_f32_e32"
-	shape     shape  // which operand layout the instruction follows
-	kconst    bool   // a VOP2 that always carries a literal (v_fmamk_f32)
-	dataRegs  int    // memory: registers of the data operand
-	memOps    memOps // memory: which operands LLVM prints
-	memFlags  memFlags
-	mai       maiSizes
-	syntaxOps []string
+	mnemonic string // as LLVM prints it in this format: "v_max_f32_e32"
+	shape    shape  // which operand layout the instruction follows
+	kconst   bool   // a VOP2 that always carries a literal (v_fmamk_f32)
+	// interpMov and interpSrc2 shape the VOP3 interpolation forms:
+	// v_interp_mov reads a parameter, not a VGPR; the f16 forms but
+	// p1ll read a second VGPR.
+	interpMov, interpSrc2 bool
+	// wmma marks gfx12 WMMA/SWMMAC, whose op_sel bits are index_key and
+	// matrix reuse hints, not operand halves; sparse is SWMMAC.
+	wmma, sparse bool
+	dataRegs     int    // memory: registers of the data operand
+	memOps       memOps // memory: which operands LLVM prints
+	memFlags     memFlags
+	mai          maiSizes
+	syntaxOps    []string
 }
 
 // New builds a decoder for arch from its formats and instructions.
@@ -193,6 +200,9 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 		}
 		fm := &format{Format: f, kind: kindOf(f.Name), byOpcode: map[int]*entry{}}
 		fixFLAT12(&fm.Format)
+		if fam.gen == 10 {
+			fixDS10(&fm.Format)
+		}
 		for i := range fm.Fields {
 			if strings.EqualFold(fm.Fields[i].Name, "OP") && fm.op == nil {
 				fm.op = &fm.Fields[i]
@@ -323,6 +333,37 @@ func fixFLAT12(f *isa.Format) {
 	}
 	if !hasOffset && f.Width >= 96 {
 		fs = append(fs, isa.Field{Name: "IOFFSET", MSB: 95, LSB: 72})
+	}
+	f.Fields = fs
+}
+
+// fixDS10 moves the DS fields the RDNA 1-2 guides' DS table places at GDS
+// [16] and OP [24:17] (the GCN 5 layout) to GDS [17] and OP [25:18], where
+// llvm-mc 22 reads them on gfx1010/gfx1030: with the guides' layout every
+// RDNA 1-2 DS opcode decodes as its neighbour (ds_sub_u32, 1, read as
+// ds_rsub_u32).
+func fixDS10(f *isa.Format) {
+	if !strings.EqualFold(f.Name, "DS") {
+		return
+	}
+	fs := append([]isa.Field(nil), f.Fields...)
+	moved := false
+	for i := range fs {
+		switch strings.ToUpper(fs[i].Name) {
+		case "OP":
+			if fs[i].MSB == 24 && fs[i].LSB == 17 && len(fs[i].Ranges) == 0 {
+				fs[i].MSB, fs[i].LSB = 25, 18
+				moved = true
+			}
+		}
+	}
+	if !moved {
+		return
+	}
+	for i := range fs {
+		if strings.EqualFold(fs[i].Name, "GDS") && fs[i].MSB == 16 && fs[i].LSB == 16 {
+			fs[i].MSB, fs[i].LSB = 17, 17
+		}
 	}
 	f.Fields = fs
 }

@@ -309,10 +309,10 @@ func TestDifferentialLLVM(t *testing.T) {
 			for _, r := range reasons {
 				t.Logf("  tolerated %5d: %s", st.byReason[r], r)
 			}
-			// Guard against regressions on VALU, SALU and SMEM: floors just
-			// under what each generation reaches in the default and the
-			// full (GPUISA_DIFF_N=20000) run. CDNA 5 lacks WMMA register
-			// tuples, 64-bit literals and the v_s_* scalar transcendentals.
+			// Guard against regressions on VALU, SALU and SMEM: a floor
+			// just under what every family reaches in the default and the
+			// full (GPUISA_DIFF_N=20000) run (99.83% or more in the full
+			// run of round 7).
 			var ok, all int
 			for f, c := range st.byFormat {
 				switch kindOf(f) {
@@ -323,13 +323,7 @@ func TestDifferentialLLVM(t *testing.T) {
 			}
 			r := float64(ok) / float64(max(all, 1))
 			t.Logf("%s: agreement on VALU/SALU/SMEM formats %.2f%% (%d/%d)", arch, 100*r, ok, all)
-			floor := 0.99
-			switch arch {
-			case "rdna4":
-				floor = 0.98
-			case "cdna5":
-				floor = 0.96
-			}
+			floor := 0.995
 			if r < floor {
 				t.Errorf("%s: agreement on VALU/SALU/SMEM %.2f%% (%d/%d), below %.0f%%", arch, 100*r, ok, all, 100*floor)
 			}
@@ -338,12 +332,14 @@ func TestDifferentialLLVM(t *testing.T) {
 			// than the default run's verified examples do). Not decoded
 			// yet: RDNA MIMG with NSA address lists, VIMAGE/VSAMPLE,
 			// CDNA 5 DS and cluster loads.
-			overallFloor := 0.97
+			overallFloor := 0.98
 			switch arch {
-			case "rdna1", "rdna2", "rdna3", "rdna3.5":
-				overallFloor = 0.965
-			case "rdna4", "cdna5":
-				overallFloor = 0.93
+			case "rdna3", "rdna3.5":
+				overallFloor = 0.97
+			case "cdna5":
+				overallFloor = 0.96
+			case "rdna4":
+				overallFloor = 0.95
 			}
 			if rate < overallFloor {
 				t.Errorf("%s: agreement on all formats %.2f%%, below %.0f%%", arch, 100*rate, 100*overallFloor)

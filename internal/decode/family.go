@@ -20,6 +20,8 @@ type family struct {
 	dpp8fi      int
 	vop3Lit     bool // VOP3/VOP3P may take a 32-bit literal (gfx10+)
 	trueSixteen bool // 16-bit VGPR halves are named v1.l / v1.h (gfx11+)
+	matrixReuse bool
+	lit64       bool // gfx1250: source code 254 announces a 64-bit literal (VOP1/VOP2/VOPC, SALU) // gfx1250: WMMA op_sel[2] / op_sel_hi[2] are matrix_a_reuse / matrix_b_reuse
 	noNV        bool // SMEM bit 15 (NV) is not printed (gfx940+)
 	// n32/n64 are names32/names64 as arrays: the decoder's hot path reads
 	// them without hashing.
@@ -109,6 +111,8 @@ func newFamily(arch string) (*family, error) {
 			// operands are whole VGPRs (v1) there.
 			f.trueSixteen = f.gen == 11
 		}
+		f.matrixReuse = arch == "cdna5"
+		f.lit64 = arch == "cdna5"
 		return f.index().named(arch), nil
 	}
 	return nil, fmt.Errorf("decode: no operand-code table for family %q", arch)

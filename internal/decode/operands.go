@@ -1,6 +1,9 @@
 package decode
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // reg appends a register or a register tuple: s5, s[2:3], v[0:3].
 func (r *renderer) reg(prefix string, first, n int) {
@@ -151,6 +154,16 @@ func (r *renderer) srcText(code int, t opType, hi int) {
 		r.needLit = true
 		r.literalText(t)
 		return
+	case code == lit64Code && r.lit64:
+		r.needLit = true
+		r.literal64Text(t)
+		return
+	case code == lit64Code && fam.lit64 && r.hasLiteral:
+		// gfx1250: the 64-bit literal code on a 32-bit operand reads an
+		// ordinary 32-bit literal.
+		r.needLit = true
+		r.literalText(t)
+		return
 	}
 	if code >= 0 && code < 256 && fam.n32[code] != "" {
 		if t.regs() > 1 && fam.n64[code] != "" {
@@ -184,6 +197,11 @@ func inlineFloat(code int, t opType) string {
 // inline constant LLVM wraps it in lit() so it re-assembles to the same bytes.
 func (r *renderer) literalText(t opType) {
 	v := r.literal
+	if t.size == 16 {
+		// A 16-bit operand reads the literal's low half; LLVM 22 prints
+		// that (some gfx12 conversions, s_cvt_f32_f16, print all 32 bits).
+		v &= 0xffff
+	}
 	if isInlineValue(v, t) {
 		r.str("lit(")
 		r.hex(uint64(v))
@@ -191,6 +209,54 @@ func (r *renderer) literalText(t opType) {
 		return
 	}
 	r.hex(uint64(v))
+}
+
+// lit64Code is the gfx1250 source code of a 64-bit literal (src_lds_direct
+// on the other families).
+const lit64Code = 254
+
+// literal64Text prints a gfx1250 64-bit literal as LLVM 22 does: an f64
+// inline constant by name, a value whose low dword is zero on a float
+// operand as its high dword, a value that fits 32 bits as lit64(...) (so
+// it re-assembles to the long form), anything else in hex.
+func (r *renderer) literal64Text(t opType) {
+	v := uint64(r.literalHi)<<32 | uint64(r.literal)
+	if t.size != 64 {
+		// A 32-bit operand reads the low dword: an inline integer in
+		// decimal, anything else still marked as the long form.
+		if x := int32(r.literal); x >= -16 && x <= 64 {
+			r.buf = strconv.AppendInt(r.buf, int64(x), 10)
+			return
+		}
+		r.str("lit64(")
+		r.hex(uint64(r.literal))
+		r.buf = append(r.buf, ')')
+		return
+	}
+	if r.literal == 0 && t.t != 'i' {
+		f := math.Float64frombits(v)
+		for i, x := range inlineFloats {
+			if f == x {
+				r.str(inlineFloatText[i])
+				return
+			}
+		}
+		if v == 0x3fc45f306dc9c882 {
+			r.str("0.15915494309189532")
+			return
+		}
+		if t.t == 'f' {
+			r.hex(uint64(r.literalHi))
+			return
+		}
+	}
+	if r.literalHi == 0 {
+		r.str("lit64(")
+		r.hex(v)
+		r.buf = append(r.buf, ')')
+		return
+	}
+	r.hex(v)
 }
 
 func isInlineValue(v uint32, t opType) bool {

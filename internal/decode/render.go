@@ -32,6 +32,8 @@ type renderer struct {
 	vop3DPP bool
 
 	literal    uint32
+	literalHi  uint32 // the high half of a 64-bit constant K (gfx1250 v_fmaak_f64) or literal
+	lit64      bool   // the literal is a gfx1250 64-bit one (source code 254)
 	hasLiteral bool
 	needLit    bool
 	partial    bool
@@ -195,13 +197,29 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 		}
 	}
 	extra := 0
-	if r.mayUseLiteral() {
+	if r.d.fam.lit64 && r.usesLit64() {
+		if len(code)-next < 8 {
+			return 0, fmt.Errorf("truncated literal: %s %s needs a 64-bit constant at offset %d, %d byte(s) left", en.name, r.fm.Name, next, len(code)-next)
+		}
+		r.literal = binary.LittleEndian.Uint32(code[next:])
+		r.literalHi = binary.LittleEndian.Uint32(code[next+4:])
+		r.hasLiteral, r.lit64 = true, true
+		extra = 8
+	} else if r.mayUseLiteral() || r.d.fam.lit64 && r.usesLit32() {
 		if len(code)-next < 4 {
 			return 0, fmt.Errorf("truncated literal: %s %s needs a 32-bit constant at offset %d, %d byte(s) left", en.name, r.fm.Name, next, len(code)-next)
 		}
 		r.literal = binary.LittleEndian.Uint32(code[next:])
 		r.hasLiteral = true
 		extra = 4
+		if en.kconst && en.sig.dst.size == 64 && r.fm.kind == kVOP2 {
+			// gfx1250 v_fmaak_f64 / v_fmamk_f64 carry a 64-bit K.
+			if len(code)-next < 8 {
+				return 0, fmt.Errorf("truncated literal: %s %s needs a 64-bit constant at offset %d, %d byte(s) left", en.name, r.fm.Name, next, len(code)-next)
+			}
+			r.literalHi = binary.LittleEndian.Uint32(code[next+4:])
+			extra = 8
+		}
 	}
 	switch r.fm.kind {
 	case kSOP2:
@@ -266,6 +284,38 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 	return extra, nil
 }
 
+// usesLit64 says whether a source of a VOP1/VOP2/VOPC or SALU word holds
+// gfx1250's 64-bit literal code.
+func (r *renderer) usesLit64() bool {
+	s := r.en.sig
+	switch r.fm.kind {
+	case kSOP2, kSOPC:
+		return r.f(fSSRC0) == lit64Code && s.src[0].size == 64 || r.f(fSSRC1) == lit64Code && s.src[1].size == 64
+	case kSOP1, kVOP1, kVOP2, kVOPC:
+		return r.f(srcField0(r.fm.kind)) == lit64Code && s.src[0].size == 64
+	}
+	return false
+}
+
+// usesLit32 says whether gfx1250's 64-bit literal code stands on a 32-bit
+// (or narrower) source, where it reads an ordinary 32-bit literal.
+func (r *renderer) usesLit32() bool {
+	switch r.fm.kind {
+	case kSOP2, kSOPC:
+		return r.f(fSSRC0) == lit64Code || r.f(fSSRC1) == lit64Code
+	case kSOP1, kVOP1, kVOP2, kVOPC:
+		return r.f(srcField0(r.fm.kind)) == lit64Code
+	}
+	return false
+}
+
+func srcField0(k kind) fieldID {
+	if k == kSOP1 {
+		return fSSRC0
+	}
+	return fSRC0
+}
+
 // mayUseLiteral says whether any source field of this instruction holds the
 // literal code, or the instruction always carries a constant (v_fmamk_f32).
 func (r *renderer) mayUseLiteral() bool {
@@ -300,6 +350,11 @@ func (r *renderer) renderSOP2() {
 		r.ssrc(r.f(fSSRC1), opType{'b', 64})
 		return
 	}
+	if r.en.shape == shRfeRestore {
+		r.ssrc(r.f(fSSRC0), opType{'b', 64})
+		r.ssrc(r.f(fSSRC1), opType{'b', 32})
+		return
+	}
 	r.sdst(r.f(fSDST), s.dst)
 	r.ssrc(r.f(fSSRC0), s.src[0])
 	if r.en.shape == shMadmk {
@@ -313,10 +368,20 @@ func (r *renderer) renderSOP2() {
 	}
 }
 
+// kHex prints the constant K; a 64-bit K whose low half is zero is
+// printed as its high half, as LLVM writes f64 literals (0x3ff80000 = 1.5).
+func (r *renderer) kHex() {
+	if r.literalHi != 0 && r.literal == 0 {
+		r.hex(uint64(r.literalHi))
+		return
+	}
+	r.hex(uint64(r.literalHi)<<32 | uint64(r.literal))
+}
+
 // opLiteralK prints the constant K of s_fmamk/s_fmaak and v_fmamk/v_fmaak.
 func (r *renderer) opLiteralK() {
 	r.op()
-	r.hex(uint64(r.literal))
+	r.kHex()
 	r.end()
 }
 
@@ -376,11 +441,16 @@ func (r *renderer) renderSOPK() {
 		r.hwreg(imm)
 		r.end()
 		r.op()
-		r.hex(uint64(r.literal))
+		if v := int32(r.literal); v >= -16 && v <= 64 {
+			// LLVM prints the value in decimal when it is an inline integer.
+			r.buf = strconv.AppendInt(r.buf, int64(v), 10)
+		} else {
+			r.hex(uint64(r.literal))
+		}
 		r.end()
 	case shVersion:
 		r.op()
-		r.u16(imm)
+		r.ucVersion(imm)
 		r.end()
 	case shSOPKDec:
 		r.sdst(r.f(fSDST), r.en.sig.dst)
@@ -392,6 +462,51 @@ func (r *renderer) renderSOPK() {
 		r.op()
 		r.hex(uint64(imm))
 		r.end()
+	}
+}
+
+// ucVersionNames are the s_version code-object versions LLVM names.
+var ucVersionNames = map[int]string{0: "UC_VERSION_GFX7", 4: "UC_VERSION_GFX10", 6: "UC_VERSION_GFX11", 9: "UC_VERSION_GFX12"}
+
+// ucVersionFlags are the s_version flag bits, in LLVM's order.
+var ucVersionFlags = [...]struct {
+	bit  int
+	name string
+}{{13, "UC_VERSION_W64_BIT"}, {14, "UC_VERSION_W32_BIT"}, {15, "UC_VERSION_MDP_BIT"}}
+
+// ucVersion prints s_version's immediate as LLVM 22 does: the version in
+// bits 7:0 by name (or in decimal), then each flag joined by "|", every
+// earlier part parenthesised: ((GFX7|W64)|W32)|MDP. Other bits: plain hex.
+func (r *renderer) ucVersion(imm int) {
+	if imm&^0xe0ff != 0 {
+		r.u16(imm)
+		return
+	}
+	flags := 0
+	for _, f := range ucVersionFlags {
+		if imm>>uint(f.bit)&1 == 1 {
+			flags++
+		}
+	}
+	for i := 1; i < flags; i++ {
+		r.buf = append(r.buf, '(')
+	}
+	if n, ok := ucVersionNames[imm&0xff]; ok {
+		r.str(n)
+	} else {
+		r.dec(imm & 0xff)
+	}
+	seen := 0
+	for _, f := range ucVersionFlags {
+		if imm>>uint(f.bit)&1 == 0 {
+			continue
+		}
+		if seen > 0 {
+			r.buf = append(r.buf, ')')
+		}
+		seen++
+		r.buf = append(r.buf, '|')
+		r.str(f.name)
 	}
 }
 
@@ -593,6 +708,9 @@ func (r *renderer) renderSMEM() {
 		return
 	case shNoOperands:
 		return
+	case shPrefetch, shPrefetchPCRel:
+		r.renderPrefetch(base, sdata)
+		return
 	case shSMEMDiscard:
 	case shATCProbe:
 		r.op()
@@ -629,7 +747,7 @@ func (r *renderer) renderSMEM() {
 		if en.shape == shATCProbe {
 			return // LLVM prints no cache bits on the probes
 		}
-		if r.f(fGLC) == 1 {
+		if r.f(fGLC) == 1 && en.shape != shSMEMDiscard { // LLVM prints no glc on s_dcache_discard
 			r.modStr("glc")
 		}
 		if r.f(fNV) == 1 && !fam.noNV {
@@ -648,7 +766,7 @@ func (r *renderer) renderSMEM() {
 		r.end()
 	} else {
 		r.sdst(soff, opType{'b', 32})
-		if off != 0 {
+		if off != 0 || fam.gen >= 12 { // gfx12 always shows the offset beside an SGPR
 			r.mod()
 			r.str("offset:")
 			r.smemOffset(off, offBits)
@@ -679,6 +797,22 @@ func (r *renderer) renderSMEM() {
 	if dlc == 1 {
 		r.modStr("dlc")
 	}
+}
+
+// renderPrefetch prints gfx12 s_prefetch_inst/data: the base pair (none
+// for the _pc_rel forms), the signed 24-bit offset always in hex, SOFFSET
+// (null when unused) and the SDATA field as a decimal line count.
+func (r *renderer) renderPrefetch(base, count int) {
+	if r.en.shape == shPrefetch {
+		r.sdst(base, opType{'b', 64})
+	}
+	r.op()
+	r.smemOffset(r.f(fOFFSET), 24)
+	r.end()
+	r.sdst(r.f(fSOFFSET), opType{'b', 32})
+	r.op()
+	r.dec(count)
+	r.end()
 }
 
 // thKind is how LLVM names a TH value: per loads, stores or atomics.
@@ -800,6 +934,11 @@ func (r *renderer) renderVOP1() {
 		r.op()
 		r.reg("a", r.f(fVDST), 1)
 		r.end()
+		if src := r.f(fSRC0); src < 256 {
+			// Not an AGPR: LLVM prints the scalar or constant the code names.
+			r.src(src, opType{'b', 32}, 0)
+			return
+		}
 		r.op()
 		r.reg("a", r.f(fSRC0)&0xff, 1)
 		r.end()
@@ -821,7 +960,7 @@ func (r *renderer) renderVOP2() {
 	if sh == shMadmk {
 		r.needLit = true
 		r.op()
-		r.hex(uint64(r.literal))
+		r.kHex()
 		r.end()
 	}
 	r.vgpr(r.f(fVSRC1), s.src[1])
@@ -829,7 +968,7 @@ func (r *renderer) renderVOP2() {
 	case shMadak:
 		r.needLit = true
 		r.op()
-		r.hex(uint64(r.literal))
+		r.kHex()
 		r.end()
 	case shCndmask, shCarryInOut:
 		r.vcc()
@@ -851,6 +990,10 @@ func (r *renderer) renderVOP3() {
 	en := r.en
 	s := en.sig
 	fam := r.d.fam
+	if en.shape == shInterpVOP3 {
+		r.renderInterpVOP3()
+		return
+	}
 	abs := r.f(fABS)
 	neg := r.f(fNEG)
 	opsel := r.f(fOPSEL)
@@ -894,6 +1037,58 @@ func (r *renderer) renderVOP3() {
 		r.str("op_sel:")
 		r.bitList(opsel, s.nsrc, true)
 		r.end()
+	}
+	if r.f(fCLMP) == 1 {
+		r.modStr("clamp")
+	}
+	switch r.f(fOMOD) {
+	case 1:
+		r.modStr("mul:2")
+	case 2:
+		r.modStr("mul:4")
+	case 3:
+		r.modStr("div:2")
+	}
+}
+
+// renderInterpVOP3 prints the VOP3 interpolation forms of GCN 5 and
+// RDNA 1-2 as LLVM does: "v1, -v2, attr3.w, v3 high clamp". SRC0 holds the
+// attribute (bits 5:0), its channel (7:6) and the high-half flag (bit 8);
+// SRC1 the VGPR (or, for v_interp_mov, the parameter p10/p20/p0); SRC2
+// the second VGPR of the f16 forms that take one.
+func (r *renderer) renderInterpVOP3() {
+	abs, neg := r.f(fABS), r.f(fNEG)
+	r.op()
+	r.reg("v", r.f(fVDST), 1)
+	r.end()
+	src1 := r.f(fSRC1)
+	if r.en.interpMov {
+		r.op()
+		switch src1 & 3 {
+		case 0:
+			r.str("p10")
+		case 1:
+			r.str("p20")
+		case 2:
+			r.str("p0")
+		default:
+			r.str("invalid_param_3")
+		}
+		r.end()
+	} else {
+		r.srcMods(src1, r.en.sig.src[1], 0, abs>>1&1 == 1, neg>>1&1 == 1)
+	}
+	attr := r.f(fSRC0)
+	r.op()
+	r.str("attr")
+	r.dec(attr & 0x3f)
+	r.buf = append(r.buf, '.', "xyzw"[attr>>6&3])
+	r.end()
+	if r.en.interpSrc2 {
+		r.srcMods(r.f(fSRC2), r.en.sig.src[2], 0, abs>>2&1 == 1, neg>>2&1 == 1)
+	}
+	if attr>>8&1 == 1 {
+		r.modStr("high")
 	}
 	if r.f(fCLMP) == 1 {
 		r.modStr("clamp")
@@ -954,6 +1149,10 @@ func (r *renderer) renderVOP3P() {
 	opsel := r.f(fOPSEL)
 	opselHi := r.f(fOPSELHI) | r.f(fOPSELHI2)<<2
 	full := 1<<uint(s.nsrc) - 1
+	if r.en.wmma {
+		r.wmmaModifiers(opsel, opselHi)
+		opsel, opselHi = 0, full
+	}
 	if opsel != 0 {
 		r.mod()
 		r.str("op_sel:")
@@ -984,6 +1183,27 @@ func (r *renderer) renderVOP3P() {
 	}
 	if r.f(fCLMP) == 1 {
 		r.modStr("clamp")
+	}
+}
+
+// wmmaModifiers prints what gfx12 WMMA/SWMMAC keep in the op_sel bits:
+// SWMMAC's index_key (op_sel[1:0]) and, on gfx1250, matrix_a_reuse
+// (op_sel[2]) and matrix_b_reuse (op_sel_hi[2]). The other op_sel_hi bits
+// are fixed, so LLVM prints no op_sel_hi.
+func (r *renderer) wmmaModifiers(opsel, opselHi int) {
+	if k := opsel & 3; r.en.sparse && k != 0 {
+		r.mod()
+		r.str("index_key:")
+		r.dec(k)
+		r.end()
+	}
+	if r.d.fam.matrixReuse {
+		if opsel>>2&1 == 1 {
+			r.modStr("matrix_a_reuse")
+		}
+		if opselHi>>2&1 == 1 {
+			r.modStr("matrix_b_reuse")
+		}
 	}
 }
 

@@ -15,14 +15,15 @@ const (
 	shPlain shape = iota
 	shNoOperands
 	// SALU
-	shGFork     // s_cbranch_g_fork ssrc0, ssrc1 (64-bit, no destination)
-	shDstOnly   // s_getpc_b64 sdst
-	shSrcOnly   // s_setpc_b64 ssrc0
-	shGprIdxOn  // s_set_gpr_idx_on ssrc0, imm4
-	shCallFork  // s_call_b64 sdst, simm16
-	shGetreg    // s_getreg_b32 sdst, hwreg
-	shSetreg    // s_setreg_b32 hwreg, sdst
-	shSetregImm // s_setreg_imm32_b32 literal, hwreg
+	shGFork      // s_cbranch_g_fork ssrc0, ssrc1 (64-bit, no destination)
+	shRfeRestore // s_rfe_restore_b64 ssrc0 (64-bit), ssrc1 (32-bit): no destination
+	shDstOnly    // s_getpc_b64 sdst
+	shSrcOnly    // s_setpc_b64 ssrc0
+	shGprIdxOn   // s_set_gpr_idx_on ssrc0, imm4
+	shCallFork   // s_call_b64 sdst, simm16
+	shGetreg     // s_getreg_b32 sdst, hwreg
+	shSetreg     // s_setreg_b32 hwreg, sdst
+	shSetregImm  // s_setreg_imm32_b32 literal, hwreg
 	shVersion
 	shSOPKDec // s_subvector_loop_begin sdst, simm16 in decimal
 	shEndpgm
@@ -40,7 +41,9 @@ const (
 	shSMEMTime
 	shSMEMDiscard
 	shSMEMBuffer
-	shATCProbe // s_atc_probe imm, sbase, offset: SDATA is an immediate
+	shATCProbe      // s_atc_probe imm, sbase, offset: SDATA is an immediate
+	shPrefetch      // gfx12 s_prefetch_*: [sbase,] ioffset, soffset, count (SDATA)
+	shPrefetchPCRel // s_prefetch_*_pc_rel: no base
 	// VALU
 	shReadlane   // the destination is an SGPR
 	shCndmask    // vcc (or an SGPR mask) as the last source
@@ -49,6 +52,7 @@ const (
 	shMadmk      // vdst, src0, K, vsrc1
 	shMadak      // vdst, src0, vsrc1, K
 	shCmpxNoDst  // v_cmpx on gfx10+: writes EXEC only
+	shInterpVOP3 // GCN 5 / RDNA 1-2 v_interp_* VOP3: vdst, vsrc, attrN.c(, vsrc2)
 	// memory
 	shAtomic
 	shMix // v_mad_mix / v_fma_mix (VOP3P)
@@ -63,7 +67,7 @@ const (
 // maiSizes are the register counts of an MFMA's operands.
 type maiSizes struct{ dst, a, b, c int }
 
-var mfmaName = regexp.MustCompile(`^v_(s?)mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(?:(\d+)b_?)?(.*)$`)
+var mfmaName = regexp.MustCompile(`^v_(s?)mfmac?_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(?:(\d+)b_?)?(.*)$`)
 
 // maiShape works the register counts out of an MFMA mnemonic: an MxN
 // result per block over 64 lanes, inputs of MxK (and NxK) elements of the
@@ -172,7 +176,8 @@ func shortOnly(name string, gen int) bool {
 		return false
 	}
 	switch name {
-	case "v_dot2acc_f32_f16", "v_pk_fmac_f16", "v_permlane64_b32", "v_swaprel_b32", "v_dot2c_f32_f16", "v_dot4c_i32_i8":
+	case "v_dot2acc_f32_f16", "v_pk_fmac_f16", "v_permlane64_b32", "v_swaprel_b32", "v_dot2c_f32_f16", "v_dot4c_i32_i8",
+		"v_cvt_pk_f16_fp8", "v_cvt_pk_f16_bf8":
 		return true
 	}
 	return false
@@ -217,6 +222,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		switch {
 		case name == "s_cbranch_g_fork":
 			en.shape = shGFork
+		case name == "s_rfe_restore_b64":
+			en.shape = shRfeRestore
 		case has("fmamk"):
 			en.shape, en.kconst = shMadmk, true
 		case has("fmaak"):
@@ -288,6 +295,10 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			en.shape = shSMEMDiscard
 		case pre("s_atc_probe"):
 			en.shape = shATCProbe
+		case pre("s_prefetch_") && gen >= 12 && strings.HasSuffix(name, "_pc_rel"):
+			en.shape = shPrefetchPCRel
+		case pre("s_prefetch_") && gen >= 12:
+			en.shape = shPrefetch
 		case has("_inv") || has("_wb"):
 			en.shape = shNoOperands
 		case has("buffer"):
@@ -303,6 +314,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			}
 		}
 	case kVOP3P, kMAI:
+		en.wmma = gen >= 12 && (pre("v_wmma_") || pre("v_swmmac_"))
+		en.sparse = en.wmma && pre("v_swmmac_")
 		switch {
 		case has("_mix"):
 			en.shape = shMix
@@ -328,7 +341,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		}
 	case kVOP2, kVOP3, kVOP3B, kVOPC:
 		switch {
-		case pre("v_readlane"), pre("v_readfirstlane"):
+		case pre("v_readlane"), pre("v_readfirstlane"), pre("v_s_") && fm.kind == kVOP3:
+			// v_s_exp_f32 s2, s3 (gfx12): a scalar result from a VOP3 word.
 			en.shape = shReadlane
 		case pre("v_cndmask"):
 			en.shape = shCndmask
@@ -342,6 +356,10 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			en.shape = shMadak
 		case pre("v_cmpx") && gen >= 10:
 			en.shape = shCmpxNoDst
+		case pre("v_interp_") && fm.kind == kVOP3 && gen < 11:
+			en.shape = shInterpVOP3
+			en.interpMov = pre("v_interp_mov")
+			en.interpSrc2 = has("_f16") && !pre("v_interp_p1ll")
 		}
 		en.kconst = fm.kind == kVOP2 && (en.shape == shMadmk || en.shape == shMadak)
 	case kDS, kFLAT, kMUBUF, kMTBUF:

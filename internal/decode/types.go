@@ -204,6 +204,9 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 		} else if threeSource(name) {
 			s.nsrc = 3
 		}
+		if n, ok := vop3OnlySources(name); ok && !d.hasShort[name] {
+			s.nsrc = n
+		}
 		if s.origin == kVOP2 && (strings.HasPrefix(name, "v_cndmask") || strings.Contains(name, "_co_ci_") ||
 			strings.HasPrefix(name, "v_addc") || strings.HasPrefix(name, "v_subb")) {
 			s.nsrc = 3
@@ -236,11 +239,15 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 			s.src[0], s.src[1] = opType{'i', 32}, opType{'i', 32}
 		case strings.HasPrefix(name, "s_bitset"), strings.HasPrefix(name, "s_bitreplicate"):
 			s.src[0] = opType{'i', 32}
-		case strings.HasPrefix(name, "v_mad_u64_u32"), strings.HasPrefix(name, "v_mad_i64_i32"):
+		case strings.HasPrefix(name, "v_mad_u64_u32"), strings.HasPrefix(name, "v_mad_i64_i32"),
+			strings.HasPrefix(name, "v_mad_co_u64_u32"), strings.HasPrefix(name, "v_mad_co_i64_i32"):
 			s.src[2] = opType{'i', 64}
-		case strings.HasPrefix(name, "v_qsad_pk_u16_u8"), strings.HasPrefix(name, "v_mqsad_pk_u16_u8"):
-			s.src = [3]opType{{'i', 64}, {'i', 32}, {'i', 64}}
 		}
+	}
+	if strings.HasPrefix(name, "v_qsad_pk_u16_u8") || strings.HasPrefix(name, "v_mqsad_pk_u16_u8") {
+		// Four 16-bit sums in a register pair, from a byte quad pair.
+		s.dst = opType{'i', 64}
+		s.src = [3]opType{{'i', 64}, {'i', 32}, {'i', 64}}
 	}
 	if strings.HasPrefix(name, "v_mqsad_u32_u8") {
 		s.dst = opType{'i', 128}
@@ -263,6 +270,12 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 	if strings.HasPrefix(name, "v_ldexp") || strings.HasPrefix(name, "v_cmp_class") || strings.HasPrefix(name, "v_cmpx_class") {
 		s.src[1].t = 'i' // the exponent / class mask, whatever the model's data format says
 	}
+	if d.fam.gen >= 12 {
+		wmmaSizes(&s, name)
+	}
+	if strings.HasPrefix(name, "v_cvt_sr_pk_") {
+		s.src[2] = opType{'i', 32} // the rounding seed: no input modifiers
+	}
 	switch {
 	case strings.HasPrefix(name, "v_sat_pk_u8_i16"):
 		// Four bytes packed into a 16-bit result from two 16-bit halves of a dword.
@@ -271,6 +284,16 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 		strings.HasPrefix(name, "v_ldexp_f16")):
 		// The class mask / exponent is a 16-bit operand in LLVM's true16 forms.
 		s.src[1].size = 16
+	case d.fam.trueSixteen && (strings.HasPrefix(name, "v_alignbit_b32") || strings.HasPrefix(name, "v_alignbyte_b32")):
+		// LLVM's true16 forms read the shift amount from a 16-bit half.
+		s.src[2].size = 16
+	case d.fam.trueSixteen && (name == "v_dot2_f16_f16" || name == "v_dot2_bf16_bf16"):
+		// Packed pairs in, a 16-bit accumulator and result.
+		s.dst.size, s.src[2].size = 16, 16
+	case d.fam.trueSixteen && strings.HasPrefix(name, "v_cvt_pk_norm_") && strings.HasSuffix(name, "_f16"):
+		s.src[0].size, s.src[1].size = 16, 16
+	case d.fam.trueSixteen && fm.kind == kVOP3 && (strings.HasSuffix(name, "rev_b16") || strings.HasSuffix(name, "rev_i16")):
+		s.src[0].size = 16 // the shift amount is a 16-bit half too
 	}
 	return s
 }
@@ -324,11 +347,79 @@ func threeSource(name string) bool {
 		"med3", "minimum3", "maximum3", "sad_", "cube", "div_fixup", "div_fmas", "div_scale", "perm_b32",
 		"xad", "lshl_add", "add_lshl", "add3", "lshl_or", "and_or", "or3", "xor3", "msad", "qsad", "mqsad",
 		"dot2_", "dot4_", "dot8_", "maxmin", "minmax", "permlane16", "permlanex16", "cvt_pk_u8_f32",
-		"dot2c", "bitop3", "cvt_scalef32_pk", "cvt_sr_", "wmma", "swmmac", "ashr_pk", "cndmask",
+		"dot2c", "bitop3", "cvt_scalef32_pk", "cvt_scalef32_sr_", "cvt_sr_pk_", "mullit", "wmma", "swmmac", "ashr_pk", "cndmask",
 		"maximumminimum", "minimummaximum", "add_max", "add_min"} {
 		if strings.Contains(name, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// vop3OnlySources gives the source count of VOP3-only conversions and lane
+// operations whose names threeSource would miscount (LLVM 22's operand
+// lists): the scaled packed conversions read a scale after one packed
+// source, or after two f32 sources; the stochastic-rounding conversions
+// read a seed after one source; the FP8 packs of f16 read one source.
+func vop3OnlySources(name string) (int, bool) {
+	switch {
+	case strings.HasPrefix(name, "v_cvt_scalef32_pk"):
+		if strings.HasSuffix(name, "_f32") {
+			return 3, true // two f32 values and the scale
+		}
+		return 2, true
+	case strings.HasPrefix(name, "v_cvt_sr_") && !strings.HasPrefix(name, "v_cvt_sr_pk_"):
+		return 2, true
+	case name == "v_cvt_pk_fp8_f16", name == "v_cvt_pk_bf8_f16":
+		return 1, true
+	case strings.HasPrefix(name, "v_permlane16_var"), strings.HasPrefix(name, "v_permlanex16_var"):
+		return 2, true
+	case strings.HasPrefix(name, "v_s_"):
+		return 1, true // v_s_exp_f32 s2, s3: scalar transcendentals
+	}
+	return 0, false
+}
+
+var wmmaName = regexp.MustCompile(`^v_(s?)wmmac?_(f32|i32|f16|bf16)_(\d+)x(\d+)x(\d+)_(f16|bf16|fp8|bf8|iu8|iu4|f32)`)
+
+// wmmaSizes fills the register tuples of gfx12 (wave32) WMMA/SWMMAC
+// operands the model gives no size for: an MxN result and MxK / KxN inputs
+// spread over 32 lanes; SWMMAC stores half of A (it is 2:4 sparse) and
+// reads a one-VGPR index as src2.
+func wmmaSizes(s *signature, name string) {
+	m := wmmaName.FindStringSubmatch(name)
+	if m == nil {
+		return
+	}
+	M, _ := strconv.Atoi(m[3])
+	N, _ := strconv.Atoi(m[4])
+	K, _ := strconv.Atoi(m[5])
+	bits := func(t string) int {
+		switch t {
+		case "f32", "i32":
+			return 32
+		case "f16", "bf16":
+			return 16
+		case "iu4":
+			return 4
+		}
+		return 8
+	}
+	out, in := bits(m[2]), bits(m[6])
+	grow := func(t *opType, b int) {
+		b = max(32, b/32) // bits per lane
+		if t.size < b {
+			t.size = b
+		}
+	}
+	grow(&s.dst, M*N*out)
+	a := M * K * in
+	if m[1] == "s" {
+		a /= 2
+	}
+	grow(&s.src[0], a)
+	grow(&s.src[1], K*N*in)
+	if m[1] == "" {
+		grow(&s.src[2], M*N*out)
+	}
 }

@@ -249,14 +249,19 @@ func canonNumbers(s string) string {
 	// A 16-bit operand in the low half prints as v1.l (true16) where
 	// assembly written for the fake16 syntax says v1: the same bits.
 	s = lowHalf.ReplaceAllString(s, "$1")
-	return numberToken.ReplaceAllStringFunc(s, func(tok string) string {
+	s = numberToken.ReplaceAllStringFunc(s, func(tok string) string {
 		v, err := strconv.ParseUint(tok, 0, 64)
 		if err != nil {
 			return tok
 		}
 		return strconv.FormatUint(v, 10)
 	})
+	// gfx12 SMEM prints "offset:0x0" beside an SGPR offset; assembly may
+	// leave the default out.
+	return zeroOffset.ReplaceAllString(s, "")
 }
+
+var zeroOffset = regexp.MustCompile(` offset:0\b`)
 
 func normalize(s string) string {
 	if i := strings.IndexAny(s, ";/"); i >= 0 && !strings.Contains(s[:i], "lit(") {
