@@ -91,26 +91,10 @@ func (r *renderer) renderMIMG() int {
 		scc = r.raw[0]>>7&1 == 1
 	}
 	d16 := r.f(fD16) == 1
-	n := max(bits.OnesCount(uint(dmask)), 1)
-	if cl == mimgGather {
-		n = 4
-	}
-	if d16 {
-		n = (n + 1) / 2
-	}
-	if tfe {
-		n++
-	}
-	// The smallest variant, which LLVM keeps when the computed size has
-	// none: the tuple would run past v255 (or a255), or start at an odd
-	// register on gfx90a, which requires aligned tuples.
-	smallest, largest := 1, 5
-	switch cl {
-	case mimgAtomic:
-		largest = 3
-	case mimgCmpswap, mimgGather:
-		smallest = 2
-	}
+	n, smallest, largest := mimgDataRegs(cl, dmask, d16, tfe)
+	// LLVM keeps the smallest variant when the computed size has none: the
+	// tuple would run past v255 (or a255), or start at an odd register on
+	// gfx90a, which requires aligned tuples.
 	vdata := r.f(fVDATA)
 	if n < smallest || n > largest || (cl == mimgGather && n == 3) || vdata+n > 256 ||
 		(r.d.fam.accRegs && n > 1 && vdata&1 == 1) {
@@ -282,24 +266,7 @@ func (r *renderer) renderMIMG10() int {
 	}
 	dmask := r.f(fDMASK)
 	tfe := r.f(fTFE) == 1
-	d16 := r.f(fD16) == 1
-	n := max(bits.OnesCount(uint(dmask)), 1)
-	if cl == mimgGather {
-		n = 4
-	}
-	if d16 {
-		n = (n + 1) / 2
-	}
-	if tfe {
-		n++
-	}
-	smallest, largest := 1, 5
-	switch cl {
-	case mimgAtomic:
-		largest = 3
-	case mimgCmpswap, mimgGather:
-		smallest = 2
-	}
+	n, smallest, largest := mimgDataRegs(cl, dmask, r.f(fD16) == 1, tfe)
 	vdata, vaddr := r.f(fVDATA), r.f(fVADDR)
 	if n < smallest || n > largest || (cl == mimgGather && n == 3) || vdata+n > 256 || vaddr+addr > 256 {
 		r.partial = true // LLVM keeps a variant we cannot tell
@@ -330,4 +297,28 @@ func (r *renderer) renderMIMG10() int {
 		}
 	}
 	return 8 - r.fm.Width/8
+}
+
+// mimgDataRegs is the number of data registers an image instruction moves
+// (one per dmask bit, four for gather4, halved for packed d16, one more for
+// tfe) and the range of sizes LLVM has variants for.
+func mimgDataRegs(cl mimgClass, dmask int, d16, tfe bool) (n, smallest, largest int) {
+	n = max(bits.OnesCount(uint(dmask)), 1)
+	if cl == mimgGather {
+		n = 4
+	}
+	if d16 {
+		n = (n + 1) / 2
+	}
+	if tfe {
+		n++
+	}
+	smallest, largest = 1, 5
+	switch cl {
+	case mimgAtomic:
+		largest = 3
+	case mimgCmpswap, mimgGather:
+		smallest = 2
+	}
+	return n, smallest, largest
 }
