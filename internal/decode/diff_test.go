@@ -18,6 +18,10 @@ import (
 
 var commentRe = regexp.MustCompile(`/\*.*?\*/`)
 
+// sentinels are the six "s_nop 0x1234" words decodetest.Disassemble puts
+// after every line of llvm-mc's input.
+var sentinels = []byte{0x34, 0x12, 0x80, 0xbf, 0x34, 0x12, 0x80, 0xbf, 0x34, 0x12, 0x80, 0xbf, 0x34, 0x12, 0x80, 0xbf, 0x34, 0x12, 0x80, 0xbf, 0x34, 0x12, 0x80, 0xbf}
+
 // loadFamily builds a decoder from the project's model of arch (read from
 // shared/upstream by the build pipeline).
 func loadFamily(tb testing.TB, arch string) *Decoder {
@@ -221,7 +225,11 @@ func TestDifferentialLLVM(t *testing.T) {
 			st := familyStats{byFormat: map[string][2]int{}, byReason: map[string]int{}}
 			exAgree, exAccepted := 0, 0
 			for i, l := range lines {
-				in, size, derr := d.Decode(l, 0)
+				// llvm-mc reads one stream in which six s_nop 0x1234
+				// sentinels follow each line (see decodetest); an RDNA NSA
+				// image word may read address bytes past a 16-byte line,
+				// so decode the same bytes.
+				in, size, derr := d.Decode(append(l[:len(l):len(l)], sentinels...), 0)
 				r := ref[i]
 				if r.Crashed || r.Unsynced {
 					st.skipped++
@@ -329,17 +337,13 @@ func TestDifferentialLLVM(t *testing.T) {
 			}
 			// Every format together: floors under the full run's rates
 			// (random words hit the formats not rendered yet more often
-			// than the default run's verified examples do). Not decoded
-			// yet: RDNA MIMG with NSA address lists, VIMAGE/VSAMPLE,
-			// CDNA 5 DS and cluster loads.
+			// than the default run's verified examples do). Round 8 full
+			// run: RDNA 1-2 99.5-99.8%, RDNA 3/3.5 98.8%, RDNA 4 99.0%.
+			// Not decoded yet: VOPD, CDNA 5 DS and cluster loads.
 			overallFloor := 0.98
 			switch arch {
-			case "rdna3", "rdna3.5":
-				overallFloor = 0.97
 			case "cdna5":
 				overallFloor = 0.96
-			case "rdna4":
-				overallFloor = 0.95
 			}
 			if rate < overallFloor {
 				t.Errorf("%s: agreement on all formats %.2f%%, below %.0f%%", arch, 100*rate, 100*overallFloor)

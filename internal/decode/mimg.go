@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"fmt"
 	"math/bits"
 	"strings"
 )
@@ -18,8 +19,8 @@ import (
 // plus one for tfe; when no variant of that size exists LLVM keeps the
 // smallest one (atomics: 1-3 registers, cmpswap 2-5; gather4: 2, 4 or 5).
 //
-// RDNA's MIMG (NSA address lists, DIM) and gfx12's VIMAGE/VSAMPLE are not
-// rendered yet: those instructions stay Partial.
+// RDNA 1-3 MIMG (with DIM and NSA address lists) is renderMIMG10's and
+// renderMIMGNSA's, RDNA 4's VIMAGE/VSAMPLE renderMIMG12's.
 
 // mimgClass is what an image mnemonic says about its operands.
 type mimgClass uint8
@@ -72,13 +73,20 @@ func classifyMIMG(name string) (mimgClass, int) {
 // renderMIMG prints an image instruction and returns how many bytes its
 // length differs from the format's width (a guide's MIMG table that
 // includes the NSA dword describes 12 bytes; a word without NSA has 8).
-func (r *renderer) renderMIMG() int {
+func (r *renderer) renderMIMG(code []byte, next int) (int, error) {
 	if g := r.d.fam.gen; (g == 10 || g == 11) && r.has(fDIM) {
-		return r.renderMIMG10()
+		if r.f(fNSA) != 0 {
+			return r.renderMIMGNSA(code, next-r.fm.Width/8)
+		}
+		return r.renderMIMG10(), nil
+	}
+	if r.d.fam.gen == 12 && (r.fm.Name == "VIMAGE" || r.fm.Name == "VSAMPLE") {
+		r.renderMIMG12()
+		return 0, nil
 	}
 	if r.d.fam.gen != 9 || !r.has(fDA) {
-		r.partial = true // gfx12 VIMAGE/VSAMPLE not rendered yet
-		return 0
+		r.partial = true // a layout not rendered yet
+		return 0, nil
 	}
 	cl, addr := classifyMIMG(r.en.mnemonic)
 	dmask := r.f(fDMASK)
@@ -139,7 +147,7 @@ func (r *renderer) renderMIMG() int {
 	if d16 {
 		r.modStr("d16")
 	}
-	return 0
+	return 0, nil
 }
 
 // mimgDims are the DIM field's values as LLVM names them, with the
@@ -239,13 +247,8 @@ func (a mimgArgs) addrWords(dim int, a16 bool) int {
 
 // renderMIMG10 prints RDNA 1-3 MIMG words without an NSA address list:
 // vdata, vaddr, srsrc[, ssamp], then dmask dim unorm glc slc dlc r128 a16
-// tfe lwe d16. NSA words (separate address VGPRs in extra dwords) stay
-// Partial: the number of dwords LLVM reads for them is not worked out yet.
+// tfe lwe d16. NSA words are renderMIMGNSA's.
 func (r *renderer) renderMIMG10() int {
-	if r.f(fNSA) != 0 {
-		r.partial = true
-		return 0
-	}
 	cl, _ := classifyMIMG(r.en.mnemonic)
 	args := parseMIMGArgs(r.en.mnemonic)
 	if !args.ok {
@@ -253,12 +256,6 @@ func (r *renderer) renderMIMG10() int {
 		return 0
 	}
 	dim := r.f(fDIM)
-	if (cl == mimgSampler || cl == mimgGather) && dim == 7 && !args.grads {
-		// llvm-mc 22 prints other register counts for samplers on
-		// 2D_MSAA_ARRAY (a variant it keeps); not worked out yet.
-		r.partial = true
-		return 8 - r.fm.Width/8
-	}
 	a16 := r.f(fA16) == 1
 	addr := args.addrWords(dim, a16)
 	if addr > 12 {
@@ -268,10 +265,18 @@ func (r *renderer) renderMIMG10() int {
 	tfe := r.f(fTFE) == 1
 	n, smallest, largest := mimgDataRegs(cl, dmask, r.f(fD16) == 1, tfe)
 	vdata, vaddr := r.f(fVDATA), r.f(fVADDR)
-	if n < smallest || n > largest || (cl == mimgGather && n == 3) || vdata+n > 256 || vaddr+addr > 256 {
-		r.partial = true // LLVM keeps a variant we cannot tell
-		return 8 - r.fm.Width/8
+	// LLVM decodes the variant with the fewest address VGPRs and data
+	// registers, then switches to the one the word asks for; it keeps the
+	// decoded one when that variant does not exist or its tuples would run
+	// past v255.
+	sizes := mimgSequentialSizes(mimgAddrSizes(cl, args))
+	decoded := bits.TrailingZeros32(sizes)
+	if n < smallest || n > largest || (cl == mimgGather && n == 3) || sizes&(1<<uint(addr)) == 0 ||
+		(n != smallest && vdata+n > 256) || (addr != decoded && vaddr+addr > 256) {
+		n, addr = smallest, decoded
 	}
+	// A decoded variant that runs past v255 is printed as it is
+	// (v[254:256]), as llvm-mc does.
 	r.dataReg(vdata, n, false)
 	r.dataReg(vaddr, addr, false)
 	r.sdst(r.f(fSRSRC)<<2, opType{'b', 256})
@@ -284,6 +289,12 @@ func (r *renderer) renderMIMG10() int {
 		r.hex(uint64(dmask))
 		r.end()
 	}
+	r.mimg10Modifiers(dim)
+	return 8 - r.fm.Width/8
+}
+
+// mimg10Modifiers prints an RDNA image word's dim and flag modifiers.
+func (r *renderer) mimg10Modifiers(dim int) {
 	r.mod()
 	r.str("dim:")
 	r.str(mimgDims[dim&7].name)
@@ -296,7 +307,149 @@ func (r *renderer) renderMIMG10() int {
 			r.modStr(m.name)
 		}
 	}
-	return 8 - r.fm.Width/8
+}
+
+// mimgAddrSizes is the set (bit n: n address VGPRs) of address counts LLVM
+// has variants of an RDNA image instruction for. Samplers (sample, gather4,
+// get_lod) have a contiguous range: 1-3 VGPRs, 2-9 with derivatives (2-7
+// with 16-bit ones), one more at the top for a lod or clamp argument, all
+// shifted by the extra arguments (_c, _o, _b); the other instructions 1-4.
+// These are LLVM's MIMG_Sampler_AddrSizes lists, which sweeps of llvm-mc
+// over NSA words confirm (e.g. the 9-address variant of
+// image_sample_c_d_cl_o_g16, which no DIM needs).
+func mimgAddrSizes(cl mimgClass, args mimgArgs) uint32 {
+	if cl != mimgSampler && cl != mimgGather {
+		return 0b11110
+	}
+	lo, hi := 1, 3
+	if args.grads {
+		lo, hi = 2, 9
+		if args.grads16 {
+			hi = 7
+		}
+	}
+	if args.lod {
+		hi++
+	}
+	lo += args.extra
+	hi += args.extra
+	return (1<<uint(hi+1) - 1) &^ (1<<uint(lo) - 1)
+}
+
+// mimgSequentialSizes is the set of address tuple sizes LLVM has non-NSA
+// variants for, given the address counts the instruction has: one per
+// count, except that a 4-VGPR tuple also serves 3 addresses, an 8-VGPR one
+// 5 to 8 and a 16-VGPR one 13 to 16 (LLVM's MIMG_Sampler_AddrSizes ranges).
+func mimgSequentialSizes(counts uint32) uint32 {
+	var set uint32
+	for _, rg := range [...][2]int{{1, 1}, {2, 2}, {3, 3}, {3, 4}, {5, 5}, {6, 6}, {7, 7}, {5, 8}, {9, 9}, {10, 10}, {11, 11}, {12, 12}, {13, 16}} {
+		if counts&((1<<uint(rg[1]+1)-1)&^(1<<uint(rg[0])-1)) != 0 {
+			set |= 1 << uint(rg[1])
+		}
+	}
+	return set
+}
+
+// renderMIMGNSA prints an RDNA 1-3 image word with an NSA ("non-sequential
+// address") list: the first address VGPR in VADDR, one byte per further
+// address in the dwords after the 8-byte word, printed as [v1, v7, v3].
+//
+// How LLVM 22 reads them, from sweeps of llvm-mc over opcodes, DIM, NSA,
+// A16 and dmask: RDNA 1/2's NSA field counts the extra dwords (1-3), RDNA
+// 3's one bit stands for one. LLVM first decodes the variant with the most
+// addresses among those that take that many extra dwords (2-5 addresses
+// for one dword, 6-9 for two, 10-12 for three; only counts the opcode has,
+// see mimgAddrSizes), then switches to the variant with the address count
+// DIM and A16 ask for and the data size dmask, d16 and tfe ask for. When
+// that variant does not exist, or on RDNA 1/2 it needs more addresses than
+// the decoded one, LLVM keeps the decoded variant: its address count and
+// the smallest data size. RDNA 3 encodes up to 5 addresses; beyond that
+// ("partial NSA") the fifth operand is a tuple of the remaining VGPRs.
+// The extra dwords of the decoded variant must be there, but the word's
+// length is 8 bytes plus the dwords the printed address operands fill.
+func (r *renderer) renderMIMGNSA(code []byte, start int) (int, error) {
+	cl, _ := classifyMIMG(r.en.mnemonic)
+	args := parseMIMGArgs(r.en.mnemonic)
+	if !args.ok {
+		r.partial = true
+		return 8 - r.fm.Width/8, nil
+	}
+	gfx11 := r.d.fam.gen == 11
+	dwords := r.f(fNSA)
+	if gfx11 {
+		dwords = 1
+	}
+	// LLVM reads the decoded variant's address bytes, so they must be
+	// there, but the word's length follows the variant it prints.
+	if need := 8 + 4*dwords; start+need > len(code) {
+		return 0, fmt.Errorf("truncated %s instruction: its NSA address list needs %d bytes, %d left", r.fm.Name, need, len(code)-start)
+	}
+	size := 8 + 4*dwords
+	sizes := mimgAddrSizes(cl, args)
+	lo, hi := 4*dwords-2, 4*dwords+1 // address counts that take this many extra dwords
+	if hi > 12 {
+		hi = 12
+	}
+	decoded := 0
+	for n := hi; n >= lo; n-- {
+		if sizes&(1<<uint(n)) != 0 {
+			decoded = n
+			break
+		}
+	}
+	if decoded == 0 {
+		// No variant takes this many dwords: llvm-mc rejects the word.
+		return 0, fmt.Errorf("0x%08x: %s has no variant with %d NSA address dword(s)", r.raw[0], r.en.mnemonic, dwords)
+	}
+	dim := r.f(fDIM)
+	a16 := r.f(fA16) == 1
+	dmask := r.f(fDMASK)
+	n, smallest, largest := mimgDataRegs(cl, dmask, r.f(fD16) == 1, r.f(fTFE) == 1)
+	addr := args.addrWords(dim, a16)
+	vdata := r.f(fVDATA)
+	// The fifth address byte, which starts the tuple of a partial NSA list.
+	tupleStart := int(code[start+11])
+	if n < smallest || n > largest || (cl == mimgGather && n == 3) ||
+		addr < 2 || addr >= 32 || sizes&(1<<uint(addr)) == 0 || (addr > decoded && !gfx11) ||
+		(n != smallest && vdata+n > 256) || (addr > 5 && gfx11 && tupleStart+addr-4 > 256) {
+		n, addr = smallest, decoded
+	}
+	singles, tuple := addr, 0 // address operands of one VGPR; VGPRs in the last operand
+	if gfx11 && addr > 5 {
+		singles, tuple = 4, addr-4
+	}
+	size = 8 + 4*((singles+min(tuple, 1)+2)/4)
+	r.dataReg(vdata, n, false)
+	r.op()
+	r.str("[")
+	for i := 0; i < singles+min(tuple, 1); i++ {
+		if i > 0 {
+			r.str(", ")
+		}
+		v := r.f(fVADDR)
+		if i > 0 {
+			v = int(code[start+8+i-1])
+		}
+		if i == singles {
+			r.reg("v", v, tuple)
+		} else {
+			r.reg("v", v, 1)
+		}
+	}
+	r.str("]")
+	r.end()
+	r.sdst(r.f(fSRSRC)<<2, opType{'b', 256})
+	if cl == mimgSampler || cl == mimgGather {
+		r.sdst(r.f(fSSAMP)<<2, opType{'b', 128})
+	}
+	if dmask != 0 {
+		r.mod()
+		r.str("dmask:")
+		r.hex(uint64(dmask))
+		r.end()
+	}
+	r.mimg10Modifiers(dim)
+	return size - r.fm.Width/8, nil
 }
 
 // mimgDataRegs is the number of data registers an image instruction moves
@@ -321,4 +474,103 @@ func mimgDataRegs(cl mimgClass, dmask int, d16, tfe bool) (n, smallest, largest 
 		smallest = 2
 	}
 	return n, smallest, largest
+}
+
+// renderMIMG12 prints RDNA 4's VIMAGE and VSAMPLE words: vdata, the
+// address VGPRs, rsrc[, samp], then dmask dim unorm th scope nv r128 a16
+// tfe lwe d16. Each address VGPR has its own byte (VADDR0-3 in the third
+// dword, VIMAGE's VADDR4 in the top byte of the second); when the address
+// needs more VGPRs than there are fields, the last field starts a tuple of
+// the rest, as llvm-mc prints it ([v1, v2, v3, v[4:7]]). One address is
+// printed without brackets. RSRC and SAMP are 9-bit operand codes, so
+// llvm-mc also prints VGPR tuples and inline constants there; the literal
+// code (255) stays Partial.
+func (r *renderer) renderMIMG12() {
+	cl, _ := classifyMIMG(r.en.mnemonic)
+	args := parseMIMGArgs(r.en.mnemonic)
+	if !args.ok {
+		r.partial = true
+		return
+	}
+	vsample := r.fm.Name == "VSAMPLE"
+	dim := r.f(fDIM)
+	a16 := r.f(fA16) == 1
+	dmask := r.f(fDMASK)
+	tfe := r.f(fTFE) == 1
+	n, smallest, largest := mimgDataRegs(cl, dmask, r.f(fD16) == 1, tfe)
+	addr := args.addrWords(dim, a16)
+	rsrc, samp := r.f(fSRSRC), int(r.raw[1]>>23&0x1ff)
+	if rsrc == 255 || (vsample && samp == 255) {
+		// llvm-mc prints a literal it does not read from the word.
+		r.partial = true
+		return
+	}
+	// The model names the address fields VADDR0-VADDR4, which the shared
+	// field table does not map; their bits are fixed by both layouts.
+	vaddr := [5]int{int(r.raw[2] & 0xff), int(r.raw[2] >> 8 & 0xff), int(r.raw[2] >> 16 & 0xff), int(r.raw[2] >> 24), int(r.raw[1] >> 24)}
+	slots := 4
+	if !vsample {
+		slots = 5
+	}
+	// As on RDNA 1-3, LLVM decodes a default variant (the smallest data
+	// size, one VGPR in each of VADDR0-3) and switches to the one the word
+	// asks for, unless that does not exist or a tuple would run past v255.
+	vdata := r.f(fVDATA)
+	if n < smallest || n > largest || (cl == mimgGather && n == 3) ||
+		addr >= 32 || mimgAddrSizes(cl, args)&(1<<uint(addr)) == 0 ||
+		(n != smallest && vdata+n > 256) || (addr > slots && vaddr[slots-1]+addr-slots+1 > 256) {
+		n, addr = smallest, 4 // VIMAGE's default too leaves VADDR4 out
+	}
+	r.dataReg(vdata, n, false)
+	r.op()
+	if addr == 1 {
+		r.reg("v", vaddr[0], 1)
+	} else {
+		r.str("[")
+		for i := 0; i < min(addr, slots); i++ {
+			if i > 0 {
+				r.str(", ")
+			}
+			if i == slots-1 && addr > slots {
+				r.reg("v", vaddr[i], addr-slots+1)
+			} else {
+				r.reg("v", vaddr[i], 1)
+			}
+		}
+		r.str("]")
+	}
+	r.end()
+	r.sdst(rsrc, opType{'b', 256})
+	if vsample {
+		r.sdst(samp, opType{'b', 128})
+	}
+	if dmask != 0 {
+		r.mod()
+		r.str("dmask:")
+		r.hex(uint64(dmask))
+		r.end()
+	}
+	r.mod()
+	r.str("dim:")
+	r.str(mimgDims[dim&7].name)
+	r.end()
+	if r.has(fUNRM) && r.f(fUNRM) == 1 {
+		r.modStr("unorm")
+	}
+	k := thLoad
+	switch {
+	case cl == mimgAtomic || cl == mimgCmpswap:
+		k = thAtomic
+	case strings.HasPrefix(r.en.mnemonic, "image_store"):
+		k = thStore
+	}
+	r.cachePolicy12(false, r.f(fTH), r.f(fSCOPE), r.raw[0]>>7&1 == 1, k)
+	for _, m := range [...]struct {
+		id   fieldID
+		name string
+	}{{fR128, "r128"}, {fA16, "a16"}, {fTFE, "tfe"}, {fLWE, "lwe"}, {fD16, "d16"}} {
+		if r.has(m.id) && r.f(m.id) == 1 {
+			r.modStr(m.name)
+		}
+	}
 }

@@ -273,7 +273,11 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 	case kEXP:
 		r.renderEXP()
 	case kMIMG:
-		extra += r.renderMIMG()
+		n, err := r.renderMIMG(code, next)
+		if err != nil {
+			return 0, err
+		}
+		extra += n
 	default:
 		r.partial = true
 	}

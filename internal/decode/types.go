@@ -35,7 +35,7 @@ const (
 	kVINTERP // RDNA 3+ interpolation (VALU with wait_exp)
 	kLDSDIR  // RDNA 3+ LDS parameter and direct loads
 	kEXP     // export to the render back-ends and position buffers
-	kMIMG    // image memory (GCN 5 / CDNA layout rendered; RDNA not yet)
+	kMIMG    // image memory: MIMG, RDNA 4's VIMAGE and VSAMPLE
 )
 
 func kindOf(format string) kind {
@@ -74,7 +74,7 @@ func kindOf(format string) kind {
 		return kMUBUF
 	case "MTBUF":
 		return kMTBUF
-	case "MIMG":
+	case "MIMG", "VIMAGE", "VSAMPLE":
 		return kMIMG
 	case "VINTRP":
 		return kVINTRP
