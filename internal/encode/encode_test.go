@@ -13,26 +13,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
-// fixtureArch is a hand-written slice of a GCN-style family: the VOP2 and
-// SOP2 layouts and two instructions, enough to test without upstream data.
-func fixture() (isa.Architecture, []isa.Instruction) {
-	a := isa.Architecture{ID: "cdna4", Formats: []isa.Format{
-		{Name: "VOP2", Width: 32, Fields: []isa.Field{
-			{Name: "SRC0", MSB: 8, LSB: 0}, {Name: "VSRC1", MSB: 16, LSB: 9}, {Name: "VDST", MSB: 24, LSB: 17},
-			{Name: "OP", MSB: 30, LSB: 25}, {Name: "ENCODING", MSB: 31, LSB: 31, Fixed: "0"}}},
-		{Name: "SOP2", Width: 32, Fields: []isa.Field{
-			{Name: "SSRC0", MSB: 7, LSB: 0}, {Name: "SSRC1", MSB: 15, LSB: 8}, {Name: "SDST", MSB: 22, LSB: 16},
-			{Name: "OP", MSB: 29, LSB: 23}, {Name: "ENCODING", MSB: 31, LSB: 30, Fixed: "10"}}},
-		{Name: "DS", Width: 64, Fields: []isa.Field{
-			{Name: "OP", MSB: 24, LSB: 17}, {Name: "ENCODING", MSB: 31, LSB: 26, Fixed: "110110"}}},
-	}}
-	ins := []isa.Instruction{
-		{Name: "v_max_f32", Encodings: []isa.Encoding{{Format: "VOP2", Opcode: 11}}},
-		{Name: "s_add_u32", Encodings: []isa.Encoding{{Format: "SOP2", Opcode: 0}}},
-		{Name: "ds_nop", Encodings: []isa.Encoding{{Format: "DS", Opcode: 20}}},
-	}
-	return a, ins
-}
+// fixture is the shared hand-written family (see decodetest.Fixture).
+func fixture() (isa.Architecture, []isa.Instruction) { return decodetest.Fixture() }
 
 func TestEncodeFixture(t *testing.T) {
 	a, ins := fixture()
