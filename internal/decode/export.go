@@ -298,23 +298,7 @@ func (r *renderer) renderBUF12() {
 	default:
 		r.opStr("off")
 	}
-	r.sdst(r.f(fSRSRC), opType{'b', 128})
-	r.src(r.f(fSOFFSET), opType{'b', 32}, 0)
-	if r.fm.kind == kMTBUF || strings.HasPrefix(en.name, "tbuffer") {
-		r.bufFormat()
-	}
-	if idxen {
-		r.modStr("idxen")
-	}
-	if offen {
-		r.modStr("offen")
-	}
-	if o := r.f(fOFFSET); o != 0 {
-		r.mod()
-		r.str("offset:")
-		r.dec(o)
-		r.end()
-	}
+	r.bufferRest(r.f(fSRSRC), r.fm.kind == kMTBUF || strings.HasPrefix(en.name, "tbuffer"), idxen, offen)
 	r.cachePolicy12(false, th, r.f(fSCOPE), r.bit12(fNV, 7), k)
 	if tfe {
 		r.modStr("tfe")

@@ -245,23 +245,7 @@ func (r *renderer) renderMUBUF() {
 	default:
 		r.opStr("off")
 	}
-	r.sdst(r.f(fSRSRC)<<2, opType{'b', 128})
-	r.src(r.f(fSOFFSET), opType{'b', 32}, 0)
-	if r.fm.kind == kMTBUF {
-		r.bufFormat()
-	}
-	if idxen {
-		r.modStr("idxen")
-	}
-	if offen {
-		r.modStr("offen")
-	}
-	if o := r.f(fOFFSET); o != 0 {
-		r.mod()
-		r.str("offset:")
-		r.dec(o)
-		r.end()
-	}
+	r.bufferRest(r.f(fSRSRC)<<2, r.fm.kind == kMTBUF, idxen, offen)
 	r.cachePolicy()
 	if lds {
 		r.modStr("lds")
@@ -346,4 +330,28 @@ func (r *renderer) fieldValues() []FieldValue {
 		out = append(out, FieldValue{Name: fl.Name, MSB: fl.MSB, LSB: fl.LSB, Ranges: fl.Ranges, Value: v, Bits: binString(v, fl.Width())})
 	}
 	return out
+}
+
+// bufferRest prints what follows a buffer instruction's address on every
+// generation: the resource, the SGPR offset, the format of typed accesses,
+// idxen/offen and a non-zero immediate offset. srsrc is the resource's
+// SGPR code (the older formats store it divided by four).
+func (r *renderer) bufferRest(srsrc int, typed, idxen, offen bool) {
+	r.sdst(srsrc, opType{'b', 128})
+	r.src(r.f(fSOFFSET), opType{'b', 32}, 0)
+	if typed {
+		r.bufFormat()
+	}
+	if idxen {
+		r.modStr("idxen")
+	}
+	if offen {
+		r.modStr("offen")
+	}
+	if o := r.f(fOFFSET); o != 0 {
+		r.mod()
+		r.str("offset:")
+		r.dec(o)
+		r.end()
+	}
 }
