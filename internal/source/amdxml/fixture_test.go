@@ -12,9 +12,13 @@ import (
 )
 
 func TestRichFixture(t *testing.T) {
-	s, err := ParseFile("testdata/rich.xml")
+	path := writeFixture(t, "rich.xml")
+	s, err := ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s.File != path {
+		t.Errorf("File = %q, want %q", s.File, path)
 	}
 	if id, ok := Family(s.ArchitectureName); id != "rdna3.5" || !ok || s.ArchitectureID != 7 {
 		t.Errorf("architecture %q %d -> %q", s.ArchitectureName, s.ArchitectureID, id)
@@ -125,12 +129,17 @@ func TestMarkupFixture(t *testing.T) {
 }
 
 func TestTruncated(t *testing.T) {
-	_, err := ParseFile("testdata/truncated.xml")
-	var pe *Error
-	if !errors.As(err, &pe) || pe.File != "testdata/truncated.xml" || pe.Line != 77 {
-		t.Fatalf("err = %v, want an *Error at testdata/truncated.xml:77", err)
+	// The error is on the truncated input's last line, which is 77.
+	if n := strings.Count(truncatedXML(), "\n") + 1; n != 77 {
+		t.Fatalf("truncated fixture ends on line %d, want 77", n)
 	}
-	if !strings.Contains(err.Error(), "testdata/truncated.xml:77:") || !strings.Contains(err.Error(), "end of file") {
+	path := writeFixture(t, "truncated.xml")
+	_, err := ParseFile(path)
+	var pe *Error
+	if !errors.As(err, &pe) || pe.File != path || pe.Line != 77 {
+		t.Fatalf("err = %v, want an *Error at %s:77", err, path)
+	}
+	if !strings.Contains(err.Error(), path+":77:") || !strings.Contains(err.Error(), "end of file") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -167,10 +176,7 @@ func TestMalformed(t *testing.T) {
 // the same as with the usual window: tokens cross the window's edge
 // everywhere.
 func TestTinyReads(t *testing.T) {
-	data, err := os.ReadFile("testdata/rich.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := fixture(t, "rich.xml")
 	whole, err := Parse(strings.NewReader(string(data)), "rich.xml")
 	if err != nil {
 		t.Fatal(err)
@@ -204,10 +210,7 @@ func TestLoad(t *testing.T) {
 	}
 	zw := zip.NewWriter(f)
 	for _, name := range []string{"rich.xml", "small.xml"} {
-		data, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := fixture(t, name)
 		w, err := zw.Create("isa/" + name)
 		if err != nil {
 			t.Fatal(err)
@@ -240,15 +243,13 @@ func TestLoad(t *testing.T) {
 	// A directory: its .xml files, a bad one failing the load with its name.
 	xmlDir := t.TempDir()
 	for _, name := range []string{"small.xml", "rich.xml"} {
-		data, _ := os.ReadFile(filepath.Join("testdata", name))
-		os.WriteFile(filepath.Join(xmlDir, name), data, 0o644)
+		os.WriteFile(filepath.Join(xmlDir, name), fixture(t, name), 0o644)
 	}
 	specs, err = Load(xmlDir)
 	if err != nil || len(specs) != 2 || specs[0].ArchitectureName != "AMD RDNA 3.5" {
 		t.Fatalf("dir: %v %v", specs, err)
 	}
-	data, _ := os.ReadFile("testdata/truncated.xml")
-	os.WriteFile(filepath.Join(xmlDir, "z.xml"), data, 0o644)
+	os.WriteFile(filepath.Join(xmlDir, "z.xml"), fixture(t, "truncated.xml"), 0o644)
 	if _, err := Load(xmlDir); err == nil || !strings.Contains(err.Error(), "z.xml:77:") {
 		t.Errorf("dir with a truncated file: %v", err)
 	}

@@ -3,7 +3,6 @@ package amdxml
 import (
 	"bytes"
 	"errors"
-	"os"
 	"reflect"
 	"testing"
 )
@@ -13,12 +12,8 @@ import (
 // through a 16-byte window must give the same result as through the usual
 // one, so that tokens crossing the window's edge are handled alike.
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"testdata/rich.xml", "testdata/small.xml", "testdata/markup.xml", "testdata/truncated.xml"} {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
+	for _, name := range []string{"rich.xml", "small.xml", "markup.xml", "truncated.xml"} {
+		f.Add(fixture(f, name))
 	}
 	for _, s := range []string{
 		"<Spec/>",

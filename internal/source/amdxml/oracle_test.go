@@ -113,12 +113,8 @@ func withoutProvenance(s *Spec) *Spec {
 
 func TestAgreesWithEncodingXML(t *testing.T) {
 	inputs := map[string][]byte{"synthetic": syntheticSpec(300 << 10)}
-	for _, name := range []string{"testdata/rich.xml", "testdata/small.xml"} {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs[name] = data
+	for _, name := range []string{"rich.xml", "small.xml"} {
+		inputs[name] = fixture(t, name)
 	}
 	// The excerpt joins in when present; the other inputs are checked
 	// without it.

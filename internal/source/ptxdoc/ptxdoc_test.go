@@ -1,18 +1,14 @@
 package ptxdoc
 
 import (
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 )
 
 func TestParseFixture(t *testing.T) {
-	data, err := os.ReadFile("testdata/frob.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sec, ok, err := Parse("testdata/frob.md", data)
+	text := frobSection()
+	sec, ok, err := Parse("frob.md", []byte(text))
 	if err != nil || !ok {
 		t.Fatalf("ok=%v err=%v", ok, err)
 	}
@@ -34,7 +30,7 @@ func TestParseFixture(t *testing.T) {
 	if !reflect.DeepEqual(sec.Mnemonics, []string{"frob", "frobnicate"}) {
 		t.Errorf("mnemonics %q", sec.Mnemonics)
 	}
-	if len(sec.Syntax) != 1 || sec.Syntax[0].Line != 12 || !strings.HasPrefix(sec.Syntax[0].Text, "frob{.wide}") {
+	if len(sec.Syntax) != 1 || sec.Syntax[0].Line != lineOf(text, "frob{.wide}.itype") || !strings.HasPrefix(sec.Syntax[0].Text, "frob{.wide}") {
 		t.Errorf("syntax %+v", sec.Syntax)
 	}
 	if !strings.Contains(sec.TargetISANotes, "aside") || !strings.Contains(sec.TargetISANotes, "sm_50") {
@@ -64,9 +60,7 @@ func TestLessNumber(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	if data, err := os.ReadFile("testdata/frob.md"); err == nil {
-		f.Add(data)
-	}
+	f.Add([]byte(frobSection()))
 	f.Add([]byte("# 1. A: `x`\n```\nunterminated"))
 	f.Add([]byte("#### 1. [A: `b`](http://x#y)\nSyntax\n```\n```\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
