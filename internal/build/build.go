@@ -106,32 +106,21 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep := &Report{Out: opts.Out}
 	var docs []isa.Document
 
-	archs, insts, amdDocs, problems, err := readAMDGuides(ctx, src, opts.Progress)
+	archs, insts, amdDocs, problems, err := loadAMD(ctx, src, opts.Progress)
 	if err != nil {
 		return nil, err
 	}
 	docs = append(docs, amdDocs...)
 	rep.Problems = append(rep.Problems, problems...)
 
-	xmlDocs, err := mergeAMDXML(src, &archs, &insts, opts.Progress)
+	llvm, err := ApplyLLVM(ctx, opts, archs, insts, opts.Progress)
 	if err != nil {
 		return nil, err
 	}
-	docs = append(docs, xmlDocs...)
-
-	merge.LinkFamilies(insts)
-
-	llvmDocs, llvmExtras, llvmProblems, err := applyLLVM(ctx, opts, archs, insts, opts.Progress)
-	if err != nil {
-		return nil, err
-	}
-	docs = append(docs, llvmDocs...)
-	rep.Problems = append(rep.Problems, llvmProblems...)
+	docs = append(docs, llvm.Documents...)
+	rep.Problems = append(rep.Problems, llvm.Problems...)
 
 	extras := map[string][]byte{}
-	for k, v := range llvmExtras {
-		extras[k] = v
-	}
 	ptxArch, ptxInsts, ptxDocs, ptxProblems, ptxModel, err := readPTX(src, opts.Progress)
 	if err != nil {
 		return nil, err
@@ -152,16 +141,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		extras[ExtraConcepts] = cat
 	}
 
-	if raw, ok := extras[quality.Key]; ok {
-		// The report also carries what the readers could not recover.
-		var q quality.Report
-		if err := json.Unmarshal(raw, &q); err != nil {
-			return nil, err
-		}
-		q.ReaderProblems = rep.Problems
-		if extras[quality.Key], err = json.Marshal(q); err != nil {
-			return nil, err
-		}
+	// The report also carries what the readers could not recover.
+	llvm.Report.ReaderProblems = rep.Problems
+	if extras[quality.Key], err = json.Marshal(llvm.Report); err != nil {
+		return nil, err
 	}
 
 	counts := map[string]int{}

@@ -2,7 +2,6 @@ package build
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -29,20 +28,6 @@ type LLVMResult struct {
 	Report    quality.Report
 }
 
-// applyLLVM attaches LLVM's syntax, examples and llvm-mc verification to the
-// AMD instructions and returns the quality report as the extra "quality".
-func applyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, insts []*isa.Instruction, prog Progress) ([]isa.Document, map[string][]byte, []string, error) {
-	res, err := ApplyLLVM(ctx, opts, archs, insts, prog)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	rep, err := json.Marshal(res.Report)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return res.Documents, map[string][]byte{quality.Key: rep}, res.Problems, nil
-}
-
 // LoadAMD reads the AMD guides and XML from the sources directory and links
 // the families: the model the LLVM pass works on (what `gpuisa verify`
 // checks without writing a database).
@@ -54,15 +39,24 @@ func LoadAMD(ctx context.Context, sources string, prog Progress) ([]isa.Architec
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	archs, insts, _, problems, err := readAMDGuides(ctx, src, prog)
+	archs, insts, _, problems, err := loadAMD(ctx, src, prog)
+	return archs, insts, problems, err
+}
+
+// loadAMD reads the AMD guides and XML under src, merges them and links the
+// families; it returns the documents read and what the readers could not
+// recover. Both Run and LoadAMD start here.
+func loadAMD(ctx context.Context, src string, prog Progress) ([]isa.Architecture, []*isa.Instruction, []isa.Document, []string, error) {
+	archs, insts, docs, problems, err := readAMDGuides(ctx, src, prog)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	if _, err := mergeAMDXML(src, &archs, &insts, prog); err != nil {
-		return nil, nil, nil, err
+	xmlDocs, err := mergeAMDXML(src, &archs, &insts, prog)
+	if err != nil {
+		return nil, nil, nil, nil, err
 	}
 	merge.LinkFamilies(insts)
-	return archs, insts, problems, nil
+	return archs, insts, append(docs, xmlDocs...), problems, nil
 }
 
 // ApplyLLVM is the LLVM pass: it attaches LLVM's syntax (opts.LLVMDocDir,
