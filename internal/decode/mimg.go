@@ -279,17 +279,7 @@ func (r *renderer) renderMIMG10() int {
 	// (v[254:256]), as llvm-mc does.
 	r.dataReg(vdata, n, false)
 	r.dataReg(vaddr, addr, false)
-	r.sdst(r.f(fSRSRC)<<2, opType{'b', 256})
-	if cl == mimgSampler || cl == mimgGather {
-		r.sdst(r.f(fSSAMP)<<2, opType{'b', 128})
-	}
-	if dmask != 0 {
-		r.mod()
-		r.str("dmask:")
-		r.hex(uint64(dmask))
-		r.end()
-	}
-	r.mimg10Modifiers(dim)
+	r.mimg10Tail(cl, dmask, dim)
 	return 8 - r.fm.Width/8
 }
 
@@ -438,17 +428,7 @@ func (r *renderer) renderMIMGNSA(code []byte, start int) (int, error) {
 	}
 	r.str("]")
 	r.end()
-	r.sdst(r.f(fSRSRC)<<2, opType{'b', 256})
-	if cl == mimgSampler || cl == mimgGather {
-		r.sdst(r.f(fSSAMP)<<2, opType{'b', 128})
-	}
-	if dmask != 0 {
-		r.mod()
-		r.str("dmask:")
-		r.hex(uint64(dmask))
-		r.end()
-	}
-	r.mimg10Modifiers(dim)
+	r.mimg10Tail(cl, dmask, dim)
 	return size - r.fm.Width/8, nil
 }
 
@@ -573,4 +553,20 @@ func (r *renderer) renderMIMG12() {
 			r.modStr(m.name)
 		}
 	}
+}
+
+// mimg10Tail prints what follows the addresses of an RDNA 1-3.5 image
+// instruction, plain or NSA: resource, sampler, dmask and the modifiers.
+func (r *renderer) mimg10Tail(cl mimgClass, dmask, dim int) {
+	r.sdst(r.f(fSRSRC)<<2, opType{'b', 256})
+	if cl == mimgSampler || cl == mimgGather {
+		r.sdst(r.f(fSSAMP)<<2, opType{'b', 128})
+	}
+	if dmask != 0 {
+		r.mod()
+		r.str("dmask:")
+		r.hex(uint64(dmask))
+		r.end()
+	}
+	r.mimg10Modifiers(dim)
 }

@@ -128,28 +128,13 @@ func TestImageWords(t *testing.T) {
 		// LLVM keeps its default, one data VGPR and VADDR0-3.
 		{"rdna4", "0xcc,0x9a,0xc2,0xd2,0x00,0x4d,0xf0,0x00,0x3e,0xf3,0x18,0x92", "image_atomic_swap v0, [v62, v243, v24, v146], s[36:43] dmask:0xb dim:SQ_RSRC_IMG_1D_ARRAY th:TH_ATOMIC_0x7 nv a16 tfe", 12},
 	}
-	decoders := map[string]*Decoder{}
+	var dc []decodeCase
 	for _, c := range cases {
-		d := decoders[c.arch]
-		if d == nil {
-			d = loadFamily(t, c.arch)
-			decoders[c.arch] = d
-		}
-		b, err := ParseInput([]byte(c.hex))
-		if err != nil {
-			t.Fatal(err)
-		}
-		in, n, err := d.Decode(b, 0)
-		if err != nil {
-			t.Errorf("%s %s: %v", c.arch, c.hex, err)
-			continue
-		}
-		if got := in.Text(); got != c.want || n != c.n || in.Partial {
-			t.Errorf("%s %s: got %q (%d bytes, partial %v), want %q (%d bytes)", c.arch, c.hex, got, n, in.Partial, c.want, c.n)
-		}
+		dc = append(dc, decodeCase{c.arch, c.hex, c.want, c.n, true})
 	}
+	checkDecodes(t, dc)
 	// The NSA field asks for three address dwords; 16 bytes hold two.
-	d := decoders["rdna2"]
+	d := loadFamily(t, "rdna2")
 	b, _ := ParseInput([]byte("0xde,0x5b,0xa9,0xf2,0x4a,0x31,0xe0,0xc8,0xb3,0x18,0x50,0xc6,0x39,0x86,0x5c,0x55"))
 	if _, _, err := d.Decode(b, 0); err == nil || !strings.Contains(err.Error(), "truncated") {
 		t.Errorf("NSA word short of its address dwords: error %v, want truncated", err)
