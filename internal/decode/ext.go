@@ -314,19 +314,11 @@ func (r *renderer) renderSDWA() bool {
 		return false
 	}
 	if r.fm.kind != kVOPC {
-		if l.cf[xCLMP].n != 0 && r.x(l, xCLMP) == 1 {
-			r.modStr("clamp")
-		}
+		omod := 0
 		if l.cf[xOMOD].n != 0 {
-			switch r.x(l, xOMOD) {
-			case 1:
-				r.modStr("mul:2")
-			case 2:
-				r.modStr("mul:4")
-			case 3:
-				r.modStr("div:2")
-			}
+			omod = int(r.x(l, xOMOD))
 		}
+		r.printClampOmod(l.cf[xCLMP].n != 0 && r.x(l, xCLMP) == 1, omod)
 		r.mod()
 		r.str("dst_sel:")
 		r.str(selNames[r.x(l, xDSTSEL)&7])

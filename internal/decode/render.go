@@ -1042,17 +1042,7 @@ func (r *renderer) renderVOP3() {
 		r.bitList(opsel, s.nsrc, true)
 		r.end()
 	}
-	if r.f(fCLMP) == 1 {
-		r.modStr("clamp")
-	}
-	switch r.f(fOMOD) {
-	case 1:
-		r.modStr("mul:2")
-	case 2:
-		r.modStr("mul:4")
-	case 3:
-		r.modStr("div:2")
-	}
+	r.clampOmod()
 }
 
 // renderInterpVOP3 prints the VOP3 interpolation forms of GCN 5 and
@@ -1094,17 +1084,7 @@ func (r *renderer) renderInterpVOP3() {
 	if attr>>8&1 == 1 {
 		r.modStr("high")
 	}
-	if r.f(fCLMP) == 1 {
-		r.modStr("clamp")
-	}
-	switch r.f(fOMOD) {
-	case 1:
-		r.modStr("mul:2")
-	case 2:
-		r.modStr("mul:4")
-	case 3:
-		r.modStr("div:2")
-	}
+	r.clampOmod()
 }
 
 // src0or reads source i of a VOP3/VOP3P word; with a DPP dword, source 0
@@ -1263,4 +1243,23 @@ func (r *renderer) srcMods(code int, t opType, hi int, abs, neg bool) {
 		r.buf = append(r.buf, ')')
 	}
 	r.end()
+}
+
+// clampOmod prints the VOP3 clamp bit and output modifier as LLVM does.
+func (r *renderer) clampOmod() { r.printClampOmod(r.f(fCLMP) == 1, r.f(fOMOD)) }
+
+// printClampOmod prints a clamp bit and an output modifier, wherever they
+// are stored (VOP3 fields, SDWA's extra dword).
+func (r *renderer) printClampOmod(clamp bool, omod int) {
+	if clamp {
+		r.modStr("clamp")
+	}
+	switch omod {
+	case 1:
+		r.modStr("mul:2")
+	case 2:
+		r.modStr("mul:4")
+	case 3:
+		r.modStr("div:2")
+	}
 }
