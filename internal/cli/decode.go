@@ -59,13 +59,14 @@ func (e *env) familyTool(run func(args []string, stdout, stderr io.Writer, load 
 
 func newDecodeCmd(e *env) *cobra.Command {
 	return &cobra.Command{
-		Use:   "decode --arch ARCH [--json] (HEXWORDS... | FILE)",
+		Use:   "decode --arch ARCH [--json] (HEXWORDS... | FILE | -)",
 		Short: "Disassemble AMD machine code",
 		Long: `Decode disassembles AMD GPU machine code with the bit layouts of the family's
 reference: hex words (0x160a04c1), llvm-mc byte lists ([0xc1,0x04,0x0a,0x16]), a file
 of either, raw binary, or an AMDGPU code object (ELF; its .text is decoded with symbol
-names). For each instruction it prints the mnemonic, the encoding, every field with its
-bits and value, and the operands in LLVM's syntax. Exit status: 0 when everything
+names); "-" reads any of these from standard input. For each instruction it prints the
+mnemonic, the encoding, every field with its bits and value, and the operands in LLVM's
+syntax; a dual-issue (VOPD) word prints both operations, X :: Y. Exit status: 0 when everything
 decoded, 1 when some bytes did not, 2 on unusable input.`,
 		DisableFlagParsing: true,
 		RunE:               e.familyTool(decode.RunDecode),

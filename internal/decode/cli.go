@@ -14,8 +14,8 @@ import (
 // Loader returns a family's formats and instructions (from the database).
 type Loader func(arch string) (isa.Architecture, []isa.Instruction, error)
 
-// RunDecode implements `gpuisa decode --arch ARCH [--json] (HEX... | FILE)`.
-// FILE may hold hex words, llvm-mc byte lists, raw binary or an AMDGPU ELF
+// RunDecode implements `gpuisa decode --arch ARCH [--json] (HEX... | FILE | -)`.
+// FILE (or standard input, "-") may hold hex words, llvm-mc byte lists, raw binary or an AMDGPU ELF
 // code object (its .text is decoded, with symbol names). It returns the exit
 // status: 0 ok, 1 some bytes did not decode, 2 usage or load errors.
 func RunDecode(args []string, stdout, stderr io.Writer, load Loader) int {
@@ -28,7 +28,7 @@ func RunDecode(args []string, stdout, stderr io.Writer, load Loader) int {
 		return 2
 	}
 	if *arch == "" || len(pos) == 0 {
-		fmt.Fprintln(stderr, "usage: gpuisa decode --arch ARCH [--json] (HEXWORDS... | FILE)")
+		fmt.Fprintln(stderr, "usage: gpuisa decode --arch ARCH [--json] (HEXWORDS... | FILE | -)")
 		return 2
 	}
 	info, ok := isa.LookupArch(*arch)
@@ -47,7 +47,13 @@ func RunDecode(args []string, stdout, stderr io.Writer, load Loader) int {
 		return 2
 	}
 	var raw []byte
-	if len(pos) == 1 {
+	switch {
+	case len(pos) == 1 && pos[0] == "-":
+		if raw, err = io.ReadAll(os.Stdin); err != nil {
+			fmt.Fprintf(stderr, "gpuisa decode: reading standard input: %v\n", err)
+			return 2
+		}
+	case len(pos) == 1:
 		if b, err := os.ReadFile(pos[0]); err == nil {
 			raw = b
 		}
@@ -137,7 +143,11 @@ func writeInst(w io.Writer, in Inst) {
 	if in.Extra != "" {
 		note += "; followed by a " + in.Extra + " dword"
 	}
-	fmt.Fprintf(w, "        %s opcode %d (%s)%s\n", in.Encoding, in.Opcode, in.Name, note)
+	if y := in.Dual; y != nil {
+		fmt.Fprintf(w, "        %s X opcode %d (%s), Y opcode %d (%s)%s\n", in.Encoding, in.Opcode, in.Name, y.Opcode, y.Name, note)
+	} else {
+		fmt.Fprintf(w, "        %s opcode %d (%s)%s\n", in.Encoding, in.Opcode, in.Name, note)
+	}
 	var parts []string
 	for _, f := range in.Fields {
 		rng := fmt.Sprintf("[%d:%d]", f.MSB, f.LSB)

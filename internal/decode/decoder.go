@@ -45,6 +45,18 @@ type Inst struct {
 	// encoding; Fields are still complete.
 	Partial bool   `json:"partial,omitempty"`
 	Symbol  string `json:"symbol,omitempty"` // ELF symbol starting at this offset
+	// Dual is the second (Y) operation of a VOPD/VOPD3 dual-issue word;
+	// the Inst itself is the X operation.
+	Dual *DualOp `json:"dual,omitempty"`
+}
+
+// DualOp is the Y half of a dual-issue (VOPD) instruction.
+type DualOp struct {
+	Name      string   `json:"name"`
+	Mnemonic  string   `json:"mnemonic"`
+	Opcode    int      `json:"opcode"`
+	Operands  []string `json:"operands"`
+	Modifiers []string `json:"modifiers,omitempty"`
 }
 
 // Text is the instruction in LLVM assembler syntax.
@@ -56,6 +68,15 @@ func (in Inst) Text() string {
 	}
 	for _, m := range in.Modifiers {
 		s += " " + m
+	}
+	if y := in.Dual; y != nil {
+		s += " :: " + y.Mnemonic
+		if len(y.Operands) > 0 {
+			s += " " + strings.Join(y.Operands, ", ")
+		}
+		for _, m := range y.Modifiers {
+			s += " " + m
+		}
 	}
 	return s
 }
@@ -110,6 +131,9 @@ type format struct {
 	// leads back from it.
 	maiFm, vop3p *format
 	seg          segment // FLAT, GLOBAL or SCRATCH
+	// dualX and dualY are the opcode tables of a VOPD/VOPD3 format's two
+	// halves, indexed by OPX and OPY (vopd.go).
+	dualX, dualY []*entry
 }
 
 func (fm *format) lookup(op uint32) *entry {
@@ -270,6 +294,10 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			if fm == nil || e.Opcode < 0 {
 				continue
 			}
+			if fm.kind == kVOPD || fm.kind == kVOPD3 {
+				fm.addDual(in, e)
+				continue
+			}
 			if _, taken := fm.byOpcode[e.Opcode]; taken {
 				continue // first name wins; aliases are the model's business
 			}
@@ -279,6 +307,12 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 	d.addPromotions(formats)
 	for _, g := range d.groups {
 		for _, fm := range g.formats {
+			for _, en := range append(append([]*entry(nil), fm.dualX...), fm.dualY...) {
+				if en != nil {
+					en.sig = d.signatureOf(fm, en)
+					d.prepareDual(en)
+				}
+			}
 			maxOp := -1
 			for op, en := range fm.byOpcode {
 				en.sig = d.signatureOf(fm, en)
@@ -448,12 +482,20 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 	in := Inst{Offset: offset, Name: r.en.name, Mnemonic: string(r.buf[:r.mnEnd]), Encoding: r.fm.Name,
 		Opcode: r.en.enc.Opcode, Extra: r.extra, Partial: r.partial}
 	in.Fields = r.fieldValues()
+	if r.enY != nil {
+		in.Dual = &DualOp{Name: r.enY.name, Mnemonic: string(r.buf[r.dualAt+len(dualSep) : r.dualMnEnd]),
+			Opcode: r.enY.enc.Opcode, Operands: []string{}}
+	}
 	for _, sp := range r.spans[:r.nspans] {
 		txt := string(r.buf[sp.start:sp.end])
+		ops, mods := &in.Operands, &in.Modifiers
+		if in.Dual != nil && int(sp.start) >= r.dualAt {
+			ops, mods = &in.Dual.Operands, &in.Dual.Modifiers
+		}
 		if sp.mod {
-			in.Modifiers = append(in.Modifiers, txt)
+			*mods = append(*mods, txt)
 		} else {
-			in.Operands = append(in.Operands, txt)
+			*ops = append(*ops, txt)
 		}
 	}
 	if in.Operands == nil {
@@ -510,6 +552,12 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 					fm, en = f, f.single
 					break
 				}
+				if f.dualX != nil || f.dualY != nil {
+					if x, y := f.dual(&r.raw); x != nil && y != nil {
+						fm, en, r.enY = f, x, y
+						break
+					}
+				}
 				continue
 			}
 			if e := f.lookup(f.opField.get(&r.raw)); e != nil {
@@ -524,6 +572,9 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 	}
 	if en == nil {
 		f := g.formats[0]
+		if f.dualX != nil || f.dualY != nil {
+			return 0, &Error{offset, f.dualMiss(&r.raw)}
+		}
 		if f.op == nil {
 			return 0, &Error{offset, fmt.Sprintf("0x%08x is a %s instruction; %s is not supported yet", w0, f.Name, f.Name)}
 		}

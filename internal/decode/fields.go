@@ -95,6 +95,18 @@ const (
 	fNSA
 	fDIM
 	fR128
+	fOPX
+	fOPY
+	fSRCX0
+	fVSRCX1
+	fVSRCX2
+	fVDSTX
+	fSRCY0
+	fVSRCY1
+	fVSRCY2
+	fVDSTY
+	fNEGX
+	fNEGY
 	numFields
 )
 
@@ -116,6 +128,8 @@ var fieldAliases = map[string]fieldID{
 	"ROW": fROW, "COMPR": fCOMPR, "VM": fVM, "VSRC0": fVSRC0, "VSRC2": fVSRC2, "VSRC3": fVSRC3,
 	"SCALE_OFFSET": fSCALEOFF, "DMASK": fDMASK, "UNRM": fUNRM, "UNORM": fUNRM, "DA": fDA, "A16": fA16,
 	"LWE": fLWE, "SSAMP": fSSAMP, "D16": fD16, "NSA": fNSA, "DIM": fDIM, "R128": fR128,
+	"OPX": fOPX, "OPY": fOPY, "SRCX0": fSRCX0, "VSRCX1": fVSRCX1, "VSRCX2": fVSRCX2, "VDSTX": fVDSTX,
+	"SRCY0": fSRCY0, "VSRCY1": fVSRCY1, "VSRCY2": fVSRCY2, "VDSTY": fVDSTY, "NEGX": fNEGX, "NEGY": fNEGY,
 }
 
 // fieldPart is the piece of a field that lies in one dword.

@@ -39,6 +39,11 @@ type renderer struct {
 	partial    bool
 	extra      string
 	textOnly   bool // AppendText: no spans needed
+
+	// enY is the Y operation of a VOPD word; its text starts at dualAt
+	// (" :: ") and its mnemonic ends at dualMnEnd.
+	enY               *entry
+	dualAt, dualMnEnd int
 }
 
 type span struct {
@@ -122,6 +127,9 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 	en := r.en
 	r.buf = append(r.buf, en.mnemonic...)
 	r.mnEnd = len(r.buf) - r.base
+	if r.enY != nil {
+		return r.renderDual(code, next)
+	}
 	// A second dword announced by src0 (DPP, SDWA) or a literal constant.
 	if k := r.fm.kind; k == kVOP1 || k == kVOP2 || k == kVOPC {
 		src0 := r.f(fSRC0)

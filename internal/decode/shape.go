@@ -56,6 +56,11 @@ const (
 	// memory
 	shAtomic
 	shMix // v_mad_mix / v_fma_mix (VOP3P)
+	// dual issue (VOPD, VOPD3)
+	shDualMov   // v_dual_mov_b32 vdst, src0
+	shDualThree // VOPD3 v_dual_fma_*: vdst, src0, vsrc1, vsrc2
+	shDualMask  // VOPD3 v_dual_cndmask_b32 vdst, src0, vsrc1, smask
+	shDualBitop // VOPD3 v_dual_bitop2_b32 vdst, src0, vsrc1 bitop3:imm
 	// matrix (VOP3P-MAI); every shape from here on renders as MAI
 	shMFMA
 	shSparse // v_smfmac: src2 is the sparsity index VGPR
@@ -448,7 +453,9 @@ func memOperands(en *entry) memOps {
 func memOperandsByName(name string) memOps {
 	seg, rest, _ := strings.Cut(name, "_")
 	switch seg {
-	case "flat", "global", "scratch", "buffer":
+	case "ds":
+		return dsOperandsByName(rest)
+	case "flat", "global", "scratch", "buffer", "cluster":
 	default:
 		return 0
 	}
@@ -468,6 +475,53 @@ func memOperandsByName(name string) memOps {
 		return m | moData0
 	case strings.HasPrefix(rest, "atomic_"):
 		return m | moVdstOpt | moData0
+	case strings.HasPrefix(rest, "prefetch_"):
+		return m
 	}
 	return 0
+}
+
+// dsOperandsByName gives the operands of an LDS/GDS instruction (name
+// without "ds_") for families without LLVM syntax lines (CDNA 5). The rule
+// is checked against the syntax-derived operands of the families that have
+// them (TestDSOperandsByName).
+func dsOperandsByName(rest string) memOps {
+	has := func(s string) bool { return strings.Contains(rest, s) }
+	pre := func(s string) bool { return strings.HasPrefix(rest, s) }
+	m := moKnown
+	switch {
+	case rest == "nop", pre("gws_sema_v"), pre("gws_sema_p"), pre("gws_sema_release_all"):
+		return m
+	case pre("gws_"):
+		return m | moData0
+	case pre("atomic_async_barrier_arrive"):
+		return m | moAddr
+	case pre("append"), pre("consume"), pre("direct_load"), pre("param_load"):
+		return m | moVdst
+	case has("_src2_"):
+		return m | moAddr
+	case pre("ordered_count"):
+		return m | moVdst | moAddr
+	case has("_gs_reg_rtn"):
+		return m | moVdst | moData0
+	case has("addtid") && (pre("read") || pre("load")):
+		return m | moVdst
+	case has("addtid"):
+		return m | moData0
+	case pre("read"), pre("load"):
+		return m | moVdst | moAddr
+	case pre("swizzle"):
+		return m | moVdst | moAddr
+	case pre("permute"), pre("bpermute"):
+		return m | moVdst | moAddr | moData0
+	}
+	if has("_rtn") || has("wrxchg") || has("storexchg") || has("condxchg") {
+		m |= moVdst
+	}
+	m |= moAddr | moData0
+	if has("write2") || has("store_2addr") || has("wrxchg2") || has("storexchg_2addr") ||
+		has("mskor") || has("cmpst") || has("cmpstore") || has("wrap_") || has("bvh_stack") {
+		m |= moData1
+	}
+	return m
 }

@@ -36,6 +36,8 @@ const (
 	kLDSDIR  // RDNA 3+ LDS parameter and direct loads
 	kEXP     // export to the render back-ends and position buffers
 	kMIMG    // image memory: MIMG, RDNA 4's VIMAGE and VSAMPLE
+	kVOPD    // RDNA 3+ dual issue: two VALU operations (X and Y) in one word
+	kVOPD3   // CDNA 5's 96-bit dual issue with three sources and neg bits
 )
 
 func kindOf(format string) kind {
@@ -84,6 +86,10 @@ func kindOf(format string) kind {
 		return kLDSDIR
 	case "EXP", "VEXPORT":
 		return kEXP
+	case "VOPD":
+		return kVOPD
+	case "VOPD3":
+		return kVOPD3
 	}
 	return kOther
 }

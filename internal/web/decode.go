@@ -294,6 +294,7 @@ type decodedView struct {
 	Inst         decode.Inst
 	Text         string
 	URL          string // its instruction page, "" when the family has none
+	DualURL      string // the page of a VOPD word's Y operation
 	Wide, Narrow diagram
 	Fields       []fieldValueRow
 }
@@ -310,6 +311,9 @@ func (s *server) viewDecoded(arch string, in decode.Inst) decodedView {
 	v := decodedView{Inst: in, Text: in.Text()}
 	if in.Name != "" && s.hasInstruction(arch, in.Name) {
 		v.URL = instrURL(arch, in.Name)
+	}
+	if in.Dual != nil && s.hasInstruction(arch, in.Dual.Name) {
+		v.DualURL = instrURL(arch, in.Dual.Name)
 	}
 	fixed := map[string]bool{}
 	for _, a := range s.archs {

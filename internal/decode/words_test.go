@@ -1,0 +1,127 @@
+package decode
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
+)
+
+// decodeCase is one word a family's real decoder must print as llvm-mc
+// does; n is the expected length (0: the whole input).
+type decodeCase struct {
+	arch, hex, want string
+	n               int
+	line            int // in testdata/words.txt
+}
+
+// readWords reads testdata/words.txt: family, llvm-mc byte list, length
+// (- for the whole input) and llvm-mc's text, tab-separated.
+func readWords(t *testing.T) []decodeCase {
+	t.Helper()
+	f, err := os.Open("testdata/words.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []decodeCase
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		l := sc.Text()
+		if strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "" {
+			continue
+		}
+		p := strings.Split(l, "\t")
+		if len(p) != 4 {
+			t.Fatalf("testdata/words.txt:%d: want 4 tab-separated columns, have %d", n, len(p))
+		}
+		c := decodeCase{arch: p[0], hex: p[1], want: p[3], line: n}
+		if p[2] != "-" {
+			if c.n, err = strconv.Atoi(p[2]); err != nil {
+				t.Fatalf("testdata/words.txt:%d: length %q: %v", n, p[2], err)
+			}
+		}
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestWords decodes every word of testdata/words.txt with its family's
+// decoder, built from the real model, and wants llvm-mc's text and length
+// with every operand rendered.
+func TestWords(t *testing.T) {
+	decoders := map[string]*Decoder{}
+	for _, c := range readWords(t) {
+		d := decoders[c.arch]
+		if d == nil {
+			d = loadFamily(t, c.arch)
+			decoders[c.arch] = d
+		}
+		b, err := ParseInput([]byte(c.hex))
+		if err != nil {
+			t.Fatalf("testdata/words.txt:%d: %v", c.line, err)
+		}
+		want := c.n
+		if want == 0 {
+			want = len(b)
+		}
+		in, n, err := d.Decode(b, 0)
+		if err != nil {
+			t.Errorf("testdata/words.txt:%d: %s %s: %v", c.line, c.arch, c.hex, err)
+			continue
+		}
+		if got := in.Text(); got != c.want || n != want || in.Partial {
+			t.Errorf("testdata/words.txt:%d: %s: got %q (%d bytes, partial %v), want %q (%d bytes)", c.line, c.arch, got, n, in.Partial, c.want, want)
+		}
+	}
+}
+
+// TestWordsMatchLLVM checks the table itself: llvm-mc 22 prints each word
+// as the table says (without its /*...*/ annotations). Lengths are pinned by
+// TestWords only: -show-encoding prints llvm-mc's re-encoding, which can be
+// shorter than the word (a 64-bit literal 1.0 comes back as an inline
+// constant).
+func TestWordsMatchLLVM(t *testing.T) {
+	if !decodetest.HaveLLVM() {
+		t.Skip("llvm-mc-22 not on PATH: install llvm-22 to check testdata/words.txt against it")
+	}
+	mcpu := map[string]string{}
+	for _, f := range allFamilies {
+		mcpu[f.arch] = f.mcpu
+	}
+	byArch := map[string][]decodeCase{}
+	var order []string
+	for _, c := range readWords(t) {
+		if byArch[c.arch] == nil {
+			order = append(order, c.arch)
+		}
+		byArch[c.arch] = append(byArch[c.arch], c)
+	}
+	for _, arch := range order {
+		cases := byArch[arch]
+		lines := make([][]byte, len(cases))
+		for i, c := range cases {
+			b, err := ParseInput([]byte(c.hex))
+			if err != nil {
+				t.Fatalf("testdata/words.txt:%d: %v", c.line, err)
+			}
+			lines[i] = b
+		}
+		ref, err := decodetest.Disassemble(mcpu[arch], lines, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cases {
+			got := strings.Join(strings.Fields(commentRe.ReplaceAllString(ref[i].Text, "")), " ")
+			if !ref[i].OK || got != c.want {
+				t.Errorf("testdata/words.txt:%d: llvm-mc -mcpu=%s prints %q (ok %v), the table says %q", c.line, mcpu[arch], got, ref[i].OK, c.want)
+			}
+		}
+	}
+}
