@@ -596,6 +596,9 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 	if err != nil {
 		return 0, &Error{offset, err.Error()}
 	}
+	if r.invalid == invalidReserved {
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
+	}
 	return width + extra, nil
 }
 

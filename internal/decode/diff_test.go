@@ -252,6 +252,9 @@ func TestDifferentialLLVM(t *testing.T) {
 					continue
 				case !r.OK:
 					st.extra++
+					if os.Getenv("GPUISA_DIFF_VERBOSE") == "extra" && len(st.samples) < 4000 {
+						st.samples = append(st.samples, fmt.Sprintf("%-8s %s\n   llvm: rejects\n   ours: %s (%d)", in.Encoding, hexList(l[:min(len(l), size)]), in.Text(), size))
+					}
 					continue
 				}
 				st.accepted++

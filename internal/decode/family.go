@@ -33,6 +33,7 @@ type family struct {
 	// waveShifts: DPP_CTRL has wave_shl/rol/shr/ror and row_bcast (GCN up
 	// to CDNA 1); rowNewBcast: 0x150-0x15f are row_newbcast (CDNA 2+).
 	waveShifts, rowNewBcast bool
+
 	// hwreg and msg name the hardware registers of hwreg(...) and the
 	// messages of sendmsg(...) by ID (symbolic.go).
 	hwreg [64]string

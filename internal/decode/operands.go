@@ -173,6 +173,9 @@ func (r *renderer) srcText(code int, t opType, hi int) {
 		r.str(fam.n32[code])
 		return
 	}
+	// A reserved code: the word is invalid (decode reports it), the text
+	// says which code it was.
+	r.invalid, r.invalidCode = invalidReserved, code
 	r.str("<reserved ")
 	r.dec(code)
 	r.buf = append(r.buf, '>')

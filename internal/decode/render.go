@@ -44,7 +44,20 @@ type renderer struct {
 	// (" :: ") and its mnemonic ends at dualMnEnd.
 	enY               *entry
 	dualAt, dualMnEnd int
+
+	// invalid says an operand makes the word invalid although its format
+	// and opcode decoded (a reserved operand code); decode turns it into an
+	// error.
+	invalid     invalidKind
+	invalidCode int
 }
+
+type invalidKind uint8
+
+const (
+	validWord       invalidKind = iota
+	invalidReserved             // an operand code the family reserves
+)
 
 type span struct {
 	start, end int32

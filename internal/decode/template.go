@@ -86,3 +86,61 @@ func (d *Decoder) ScalarCode(name string) (int, bool) {
 // Gen is the family's encoding generation: 9 (GCN 5, CDNA), 10 (RDNA 1-2),
 // 11 (RDNA 3), 12 (RDNA 4, CDNA 5).
 func (d *Decoder) Gen() int { return d.fam.gen }
+
+// DualTemplate is a dual-issue (VOPD/VOPD3) format with the opcodes of an
+// X and a Y operation placed.
+type DualTemplate struct {
+	Format   isa.Format
+	Kind     string // "VOPD" or "VOPD3"
+	OpX, OpY int
+	Words    []uint32
+}
+
+// DualTemplates lists the dual-issue encodings that pair x (as the X
+// operation) with y (as Y), the 64-bit VOPD before the 96-bit VOPD3.
+func (d *Decoder) DualTemplates(x, y string) []DualTemplate {
+	x, y = strings.ToLower(x), strings.ToLower(y)
+	var out []DualTemplate
+	for _, g := range d.groups {
+		for _, fm := range g.formats {
+			if fm.kind != kVOPD && fm.kind != kVOPD3 {
+				continue
+			}
+			opX, opY := -1, -1
+			for op, en := range fm.dualX {
+				if en != nil && en.name == x && opX < 0 {
+					opX = op
+				}
+			}
+			for op, en := range fm.dualY {
+				if en != nil && en.name == y && opY < 0 {
+					opY = op
+				}
+			}
+			if opX < 0 || opY < 0 {
+				continue
+			}
+			words := make([]uint32, max(fm.Width/32, 1))
+			words[0] = g.value
+			for _, f := range fm.Fields {
+				switch strings.ToUpper(f.Name) {
+				case "OPX":
+					SetField(words, f, uint64(opX))
+				case "OPY":
+					SetField(words, f, uint64(opY))
+				}
+			}
+			kind := "VOPD"
+			if fm.kind == kVOPD3 {
+				kind = "VOPD3"
+			}
+			out = append(out, DualTemplate{Format: fm.Format, Kind: kind, OpX: opX, OpY: opY, Words: words})
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Format.Width < out[j-1].Format.Width; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}

@@ -72,6 +72,12 @@ func TestWords(t *testing.T) {
 			want = len(b)
 		}
 		in, n, err := d.Decode(b, 0)
+		if msg, ok := strings.CutPrefix(c.want, "error: "); ok {
+			if err == nil || !strings.Contains(err.Error(), msg) {
+				t.Errorf("testdata/words.txt:%d: %s %s: got %q, error %v; want an error saying %q", c.line, c.arch, c.hex, in.Text(), err, msg)
+			}
+			continue
+		}
 		if err != nil {
 			t.Errorf("testdata/words.txt:%d: %s %s: %v", c.line, c.arch, c.hex, err)
 			continue
@@ -119,6 +125,12 @@ func TestWordsMatchLLVM(t *testing.T) {
 		}
 		for i, c := range cases {
 			got := strings.Join(strings.Fields(commentRe.ReplaceAllString(ref[i].Text, "")), " ")
+			if strings.HasPrefix(c.want, "error: ") {
+				if ref[i].OK {
+					t.Errorf("testdata/words.txt:%d: llvm-mc -mcpu=%s decodes %q, the table says the word is invalid", c.line, mcpu[arch], got)
+				}
+				continue
+			}
 			if !ref[i].OK || got != c.want {
 				t.Errorf("testdata/words.txt:%d: llvm-mc -mcpu=%s prints %q (ok %v), the table says %q", c.line, mcpu[arch], got, ref[i].OK, c.want)
 			}

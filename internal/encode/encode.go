@@ -7,8 +7,9 @@
 // Supported: VOP1, VOP2, VOPC, VOP3 (VOP3A/VOP3B/VOP3SD), VOP3P, SOP1, SOP2,
 // SOPK, SOPC, SOPP and SMEM (with GFX12's 24-bit IOFFSET and th:/scope:
 // cache policy), including the GCN 5 / RDNA 1-2 VOP3 interpolation forms
-// ("v_interp_p2_f16 v1, v2, attr0.x, v3 high"). DPP, SDWA, VOPD and the
-// other encodings say "not supported yet".
+// ("v_interp_p2_f16 v1, v2, attr0.x, v3 high"), and the dual-issue VOPD and
+// VOPD3 words ("v_dual_mul_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v4",
+// dual.go). DPP, SDWA and the memory encodings say "not supported yet".
 package encode
 
 import (
@@ -51,7 +52,7 @@ func Encode(arch isa.Architecture, instrs []isa.Instruction, asm string) ([]byte
 }
 
 var supported = map[string]bool{"VOP1": true, "VOP2": true, "VOPC": true, "VOP3": true, "VOP3B": true, "VOP3P": true,
-	"SOP1": true, "SOP2": true, "SOPK": true, "SOPC": true, "SOPP": true, "SMEM": true}
+	"SOP1": true, "SOP2": true, "SOPK": true, "SOPC": true, "SOPP": true, "SMEM": true, "VOPD": true, "VOPD3": true}
 
 // Encode assembles one instruction.
 func (e *Encoder) Encode(asm string) ([]byte, error) {
@@ -65,6 +66,9 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	asm = normalize(asm)
 	if asm == "" {
 		return nil, errors.New("empty instruction")
+	}
+	if strings.Contains(asm, "::") {
+		return e.encodeDual(asm)
 	}
 	mn, rest, _ := strings.Cut(asm, " ")
 	base, want := mn, ""
@@ -132,6 +136,12 @@ func (e *Encoder) accepts(in decode.Inst, t decode.Template, l layout, mn, asm s
 	case in.Name == t.Name && sameOperands(got, asm):
 		// The same opcode printed under another name LLVM accepts
 		// (v_accvgpr_read for v_accvgpr_read_b32).
+		return true
+	case in.Name == t.Name && t.Kind == "SMEM" && len(l.fields) > 0 && l.fields[0] == "SOFFSET" &&
+		len(in.Operands) == len(l.ops)+1 && canonNumbers(in.Operands[0]) == "0" &&
+		sameText(normalize(in.Mnemonic+" "+strings.Join(in.Operands[1:], ", ")), asm):
+		// s_prefetch_data_pc_rel s2, 0: the offset LLVM lets one leave
+		// out is zero; the decoder prints it (0x0, s2, 0) as llvm-mc does.
 		return true
 	case in.Name == t.Name && plainImmediates(l) && len(in.Operands) == len(l.ops):
 		// "s_waitcnt 0": the number is the field's bits, which the

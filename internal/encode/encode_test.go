@@ -144,7 +144,8 @@ var familiesLLVM = []struct{ arch, mcpu string }{
 // register range, an extra operand): the encoder only returns bytes whose
 // decoding reads back as the input, so it cannot succeed until the decoder
 // prints those bytes right. Those failures are counted per family with the
-// decoder's text; the encoder must reproduce at least 99% of the rest.
+// decoder's text. Every example must round-trip (VOPD dual-issue ones
+// included).
 func TestRoundTripExamples(t *testing.T) {
 	if decodetest.SourcesDir() == "" {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES)")
@@ -227,8 +228,9 @@ func TestRoundTripExamples(t *testing.T) {
 			for _, s := range decoderFaults {
 				t.Log("   decoder:", s)
 			}
-			if rate < 0.99 {
-				t.Errorf("%s: round trip %.1f%% of the examples the decoder prints right, below 99%%", f.arch, 100*rate)
+			// The issue's bar: every verified example round-trips.
+			if ok != total {
+				t.Errorf("%s: %d of %d verified VALU/SALU/SMEM examples do not round-trip (%.1f%% of those the decoder prints right)", f.arch, total-ok, total, 100*rate)
 			}
 		})
 	}

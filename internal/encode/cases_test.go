@@ -1,0 +1,105 @@
+package encode
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/decode"
+	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
+)
+
+// encodeCase is one line of testdata/cases.txt.
+type encodeCase struct {
+	arch, asm, want string // want: llvm-mc's bytes, or "error: MSG"
+	line            int
+}
+
+func readCases(t *testing.T) []encodeCase {
+	t.Helper()
+	f, err := os.Open("testdata/cases.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []encodeCase
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		l := sc.Text()
+		if strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "" {
+			continue
+		}
+		p := strings.Split(l, "\t")
+		if len(p) != 3 {
+			t.Fatalf("testdata/cases.txt:%d: want 3 tab-separated columns, have %d", n, len(p))
+		}
+		out = append(out, encodeCase{arch: p[0], asm: p[1], want: p[2], line: n})
+	}
+	return out
+}
+
+// TestCases encodes every line of testdata/cases.txt with the family's
+// encoder built from the real model.
+func TestCases(t *testing.T) {
+	if decodetest.SourcesDir() == "" {
+		t.Skip("shared/upstream not found (set GPUISA_SOURCES); the cases need the real model")
+	}
+	encoders := map[string]*Encoder{}
+	for _, c := range readCases(t) {
+		e := encoders[c.arch]
+		if e == nil {
+			fam, err := decodetest.Load(c.arch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e, err = New(fam.Arch, fam.Instrs); err != nil {
+				t.Fatal(err)
+			}
+			encoders[c.arch] = e
+		}
+		got, err := e.Encode(c.asm)
+		if msg, ok := strings.CutPrefix(c.want, "error: "); ok {
+			if err == nil || !strings.Contains(err.Error(), msg) {
+				t.Errorf("testdata/cases.txt:%d: %s %q: got %s, %v; want an error saying %q", c.line, c.arch, c.asm, hexs(got), err, msg)
+			}
+			continue
+		}
+		want, perr := decode.ParseInput([]byte(c.want))
+		if perr != nil {
+			t.Fatalf("testdata/cases.txt:%d: %v", c.line, perr)
+		}
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("testdata/cases.txt:%d: %s %q: got %s, %v; want %s", c.line, c.arch, c.asm, hexs(got), err, hexs(want))
+		}
+	}
+}
+
+// TestCasesMatchLLVM checks the table against llvm-mc 22: the bytes it
+// gives for each line, and its refusal of the lines the encoder refuses.
+func TestCasesMatchLLVM(t *testing.T) {
+	if !decodetest.HaveLLVM() {
+		t.Skip("llvm-mc-22 not on PATH: install llvm-22 to check testdata/cases.txt against it")
+	}
+	mcpu := map[string]string{}
+	for _, f := range familiesLLVM {
+		mcpu[f.arch] = f.mcpu
+	}
+	for _, c := range readCases(t) {
+		encs, errs, err := decodetest.Assemble(mcpu[c.arch], []string{c.asm}, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(c.want, "error: ") {
+			if errs[0] == "" {
+				t.Errorf("testdata/cases.txt:%d: llvm-mc -mcpu=%s assembles %q to %s; the table says it is refused", c.line, mcpu[c.arch], c.asm, hexs(encs[0]))
+			}
+			continue
+		}
+		want, _ := decode.ParseInput([]byte(c.want))
+		if !bytes.Equal(encs[0], want) {
+			t.Errorf("testdata/cases.txt:%d: llvm-mc -mcpu=%s gives %s (%s) for %q; the table says %s", c.line, mcpu[c.arch], hexs(encs[0]), errs[0], c.asm, hexs(want))
+		}
+	}
+}

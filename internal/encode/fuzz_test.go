@@ -1,0 +1,47 @@
+package encode
+
+import (
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
+)
+
+// FuzzEncode feeds arbitrary assembly text to the encoders (the hand-made
+// fixture family and, with the sources, RDNA 3 and CDNA 5): they must never
+// panic, and whatever bytes they return must decode.
+func FuzzEncode(f *testing.F) {
+	a, ins := fixture()
+	e, err := New(a, ins)
+	if err != nil {
+		f.Fatal(err)
+	}
+	encoders := []*Encoder{e}
+	if decodetest.SourcesDir() != "" {
+		for _, arch := range []string{"rdna3", "cdna5"} {
+			if fam, err := decodetest.Load(arch); err == nil {
+				if real, err := New(fam.Arch, fam.Instrs); err == nil {
+					encoders = append(encoders, real)
+				}
+			}
+		}
+	}
+	for _, s := range []string{
+		"v_max_f32 v5, -1, v2", "s_add_u32 s5, 1, s2", "v_dual_add_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v4",
+		"v_dual_fma_f32 v0, -v1, v2, -v3 :: v_dual_add_f32 v5, v6, -v7", "::", "v_dual_mov_b32 :: ",
+		"v_pk_fma_f16 v1, v2, v3, v4 op_sel:[1,0,1] neg_hi:[1,1,1] clamp", "s_waitcnt vmcnt(0) lgkmcnt(",
+		"s_load_b32 s1, s[2:3], 0x10 th:TH_LOAD_NT", "v_mov_b32 v1, lit(0x3f800000)", "v_fmaak_f32 v1, v2, v3, 1e400",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, asm string) {
+		for _, enc := range encoders {
+			b, err := enc.Encode(asm)
+			if err != nil {
+				continue
+			}
+			if _, n, derr := enc.d.Decode(b, 0); derr != nil || n != len(b) {
+				t.Errorf("%q encodes to % x, which does not decode (%d bytes, %v)", asm, b, n, derr)
+			}
+		}
+	})
+}
