@@ -313,6 +313,10 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	for i, j := range jobs {
 		byInst[j.in] = results[i]
 	}
+	// What LLVM calls the opcodes whose AMD names it rejects.
+	if _, err := llvmNames(ctx, llvmMC, version, archs, insts, byInst, famTargets); err != nil {
+		res.Problems = append(res.Problems, "llvm: "+err.Error())
+	}
 	accepted := map[string]map[string]bool{}
 	for key, cands := range llvmOnly {
 		arch, name, _ := strings.Cut(key, "\x00")

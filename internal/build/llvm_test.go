@@ -155,6 +155,30 @@ func TestVMadMixF32Compatibility(t *testing.T) {
 	if !listed {
 		t.Errorf("the quality report does not list v_mad_mix_f32 as rejected on cdna4: %+v", fam.Rejected)
 	}
+	// llvm-mc disassembles AMD's encoding of it as v_fma_mix_f32: LLVM's
+	// name, recorded as an alias and a name conflict.
+	var llvmAlias *isa.Alias
+	for i := range in.Aliases {
+		if in.Aliases[i].LLVMName {
+			llvmAlias = &in.Aliases[i]
+		}
+	}
+	if llvmAlias == nil || llvmAlias.Name != "v_fma_mix_f32" || !strings.Contains(llvmAlias.Note, "VOP3P opcode 32") {
+		t.Errorf("cdna4 v_mad_mix_f32: LLVM name alias %+v, want v_fma_mix_f32 from VOP3P opcode 32", llvmAlias)
+	}
+	named := false
+	for _, c := range in.Conflicts {
+		named = named || c.Fact == merge.FactLLVMName && c.Values[1].Value == "v_fma_mix_f32"
+	}
+	if !named {
+		t.Errorf("cdna4 v_mad_mix_f32: no name conflict with LLVM's v_fma_mix_f32: %+v", in.Conflicts)
+	}
+	// Vega's gfx900 knows v_mad_mix_f32 by AMD's name: no LLVM name there.
+	for _, a := range find(m.insts, "vega", "v_mad_mix_f32").Aliases {
+		if a.LLVMName {
+			t.Errorf("vega v_mad_mix_f32 has an LLVM name %+v; llvm-mc accepts AMD's", a)
+		}
+	}
 }
 
 // TestShareWithVerifiedExample reports, per family, the share of

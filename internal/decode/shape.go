@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // shape is the operand layout an instruction follows when it differs from
@@ -197,21 +199,24 @@ var sopNoOperand = map[string]bool{
 // prepare precomputes an opcode's mnemonic, shape and data sizes.
 func (d *Decoder) prepare(fm *format, en *entry) {
 	name := en.name
-	en.mnemonic = name
+	// LLVM prints its own name where it rejects AMD's (v_fma_mix_f32 for
+	// CDNA's V_MAD_MIX_F32); the build records it as an LLVMName alias.
+	printed := llvmName(en.instr, name)
+	en.mnemonic = printed
 	has := func(s string) bool { return strings.Contains(name, s) }
 	pre := func(s string) bool { return strings.HasPrefix(name, s) }
 	switch fm.kind {
 	case kVOP1, kVOP2, kVOPC:
 		if !noSuffix[name] && d.hasVOP3[name] && !shortOnly(name, d.fam.gen) {
-			en.mnemonic = name + "_e32"
+			en.mnemonic = printed + "_e32"
 		}
 	case kVINTRP:
 		// Every VINTRP instruction also has a VOP3 form (not always in
 		// the model's opcode tables), so LLVM always adds _e32.
-		en.mnemonic = name + "_e32"
+		en.mnemonic = printed + "_e32"
 	case kVOP3, kVOP3B:
 		if !noSuffix[name] && d.hasShort[name] {
-			en.mnemonic = name + "_e64"
+			en.mnemonic = printed + "_e64"
 		}
 	case kFLAT:
 		// One opcode table serves FLAT, GLOBAL and SCRATCH in some guides;
@@ -386,6 +391,19 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			en.memFlags |= mfSwizzle
 		}
 	}
+}
+
+// llvmName is the name LLVM prints for an instruction: its LLVMName alias
+// if it has one, else name.
+func llvmName(in *isa.Instruction, name string) string {
+	if in != nil {
+		for _, a := range in.Aliases {
+			if a.LLVMName {
+				return a.Name
+			}
+		}
+	}
+	return name
 }
 
 // dataRegs gives the dwords of a memory instruction's data from its name:

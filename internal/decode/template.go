@@ -49,22 +49,7 @@ func (d *Decoder) Templates(name string) []Template {
 }
 
 // SetField writes v into field f of words (ranges most significant first).
-func SetField(words []uint32, f isa.Field, v uint64) {
-	rs := fieldRanges(f)
-	for i := len(rs) - 1; i >= 0; i-- {
-		r := rs[i]
-		for b := r.LSB; b <= r.MSB; b++ {
-			if b/32 < len(words) {
-				if v&1 == 1 {
-					words[b/32] |= 1 << (uint(b) % 32)
-				} else {
-					words[b/32] &^= 1 << (uint(b) % 32)
-				}
-			}
-			v >>= 1
-		}
-	}
-}
+func SetField(words []uint32, f isa.Field, v uint64) { f.Put(words, v) }
 
 // ScalarCode returns the operand code of a named register ("vcc_lo", "m0",
 // "exec", "null") in this family.

@@ -106,6 +106,29 @@ func (f Field) Width() int {
 	return n
 }
 
+// Put writes v into the field's bits of words (dword 0 holds bits 0-31);
+// ranges are most significant first, so v's low bits land in the last one.
+// Bits past the end of words are dropped.
+func (f Field) Put(words []uint32, v uint64) {
+	rs := f.Ranges
+	if len(rs) == 0 {
+		rs = []BitRange{{MSB: f.MSB, LSB: f.LSB}}
+	}
+	for i := len(rs) - 1; i >= 0; i-- {
+		r := rs[i]
+		for b := r.LSB; b <= r.MSB; b++ {
+			if b >= 0 && b/32 < len(words) {
+				if v&1 == 1 {
+					words[b/32] |= 1 << (uint(b) % 32)
+				} else {
+					words[b/32] &^= 1 << (uint(b) % 32)
+				}
+			}
+			v >>= 1
+		}
+	}
+}
+
 // Instruction is one instruction of one architecture, or one PTX mnemonic.
 type Instruction struct {
 	Arch     string `json:"arch"`
@@ -158,6 +181,10 @@ type Alias struct {
 	Name string `json:"name"`
 	Note string `json:"note,omitempty"` // where the name comes from, in words
 	Prov Prov   `json:"prov"`
+	// LLVMName marks the name llvm-mc gives the instruction's encoding on
+	// the family where it rejects AMD's name (it prints this one when it
+	// disassembles the instruction).
+	LLVMName bool `json:"llvm_name,omitempty"`
 }
 
 // Encoding is the instruction in one microcode format.

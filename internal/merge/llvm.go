@@ -24,6 +24,9 @@ const (
 	// FactAssemblerSupport is the fact of an instruction AMD documents for a
 	// family that llvm-mc rejects on every target of that family.
 	FactAssemblerSupport = "assembler support"
+	// FactLLVMName is the fact of an opcode AMD and LLVM name differently
+	// (llvm-mc rejects AMD's name and disassembles the encoding as its own).
+	FactLLVMName = "name in LLVM"
 )
 
 // llvm-mc's messages for a name it does not accept on a target. An
@@ -571,6 +574,24 @@ func appendConflict(list []isa.Conflict, c isa.Conflict) []isa.Conflict {
 	return append(list, c)
 }
 
+// ParseBytes reads llvm-mc's byte list, "0x01,0x02" or "[0x01,0x02]",
+// the inverse of FormatBytes.
+func ParseBytes(s string) ([]byte, bool) {
+	s = strings.Trim(strings.TrimSpace(s), "[]")
+	if s == "" {
+		return nil, false
+	}
+	var out []byte
+	for _, x := range strings.Split(s, ",") {
+		v, err := strconv.ParseUint(strings.TrimSpace(x), 0, 8)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, byte(v))
+	}
+	return out, true
+}
+
 // FormatBytes writes an encoding as llvm-mc prints it: "0xc1,0x04,0x0a,0x16".
 func FormatBytes(b []byte) string {
 	const hex = "0123456789abcdef"
@@ -649,9 +670,9 @@ func fieldBits(fd isa.Field) uint32 {
 	return out
 }
 
-// fixedMatch reports whether the fixed fields (ENCODING, SEG) of a format
+// FixedMatch reports whether the fixed fields (ENCODING, SEG) of a format
 // hold their values in w: whether w is an instruction of that format.
-func fixedMatch(f isa.Format, w uint32) bool {
+func FixedMatch(f isa.Format, w uint32) bool {
 	for _, fd := range f.Fields {
 		if fd.Fixed == "" {
 			continue
@@ -704,7 +725,7 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 			continue
 		}
 		mask, ok := IdentifierMask(f)
-		if !ok || !fixedMatch(f, w) {
+		if !ok || !FixedMatch(f, w) {
 			continue
 		}
 		id, ok := parseHex(e.Identifier)
