@@ -159,11 +159,14 @@ type entry struct {
 	// wmma marks gfx12 WMMA/SWMMAC, whose op_sel bits are index_key and
 	// matrix reuse hints, not operand halves; sparse is SWMMAC.
 	wmma, sparse bool
-	dataRegs     int    // memory: registers of the data operand
-	memOps       memOps // memory: which operands LLVM prints
-	memFlags     memFlags
-	mai          maiSizes
-	syntaxOps    []string
+	// legacy16: v_mad_legacy_f16 and the other _legacy_f16 forms of GCN 5
+	// and CDNA, which have no op_sel in LLVM.
+	legacy16  bool
+	dataRegs  int    // memory: registers of the data operand
+	memOps    memOps // memory: which operands LLVM prints
+	memFlags  memFlags
+	mai       maiSizes
+	syntaxOps []string
 }
 
 // New builds a decoder for arch from its formats and instructions.
@@ -474,7 +477,8 @@ func (d *Decoder) Arch() isa.Architecture { return d.arch }
 func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 	var r renderer
 	var buf [128]byte
-	r.buf = buf[:0]
+	var spans [24]span
+	r.buf, r.spans = buf[:0], &spans
 	n, err := d.decode(&r, code, offset)
 	if err != nil {
 		return Inst{}, 0, err
@@ -512,7 +516,6 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 func (d *Decoder) AppendText(dst []byte, code []byte, offset int) ([]byte, int, error) {
 	var r renderer
 	r.buf = dst
-	r.textOnly = true
 	base := len(dst)
 	r.base = base
 	n, err := d.decode(&r, code, offset)

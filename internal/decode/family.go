@@ -23,6 +23,9 @@ type family struct {
 	matrixReuse bool
 	lit64       bool // gfx1250: source code 254 announces a 64-bit literal (VOP1/VOP2/VOPC, SALU) // gfx1250: WMMA op_sel[2] / op_sel_hi[2] are matrix_a_reuse / matrix_b_reuse
 	noNV        bool // SMEM bit 15 (NV) is not printed (gfx940+)
+	// noGDS: CDNA 3/4 (gfx940+) have no GDS; llvm-mc 22 ignores the DS GDS
+	// bit there and prints no gds.
+	noGDS bool
 	// n32/n64 are names32/names64 as arrays: the decoder's hot path reads
 	// them without hashing.
 	n32, n64 [256]string
@@ -79,6 +82,7 @@ func newFamily(arch string) (*family, error) {
 		f.names32[125] = "null"
 		f.noNV = true
 		f.scBits = arch == "cdna3" || arch == "cdna4"
+		f.noGDS = f.scBits
 		f.accRegs = arch == "cdna2" || arch == "cdna3" || arch == "cdna4"
 		f.rowNewBcast = f.accRegs
 		f.waveShifts = !f.rowNewBcast

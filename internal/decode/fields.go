@@ -162,6 +162,11 @@ func compileField(f isa.Field) compiledField {
 }
 
 func (c *compiledField) get(raw *[3]uint32) uint32 {
+	if c.n == 1 {
+		// Most fields lie in one dword.
+		p := c.parts[0]
+		return uint32(uint64(raw[p.word]>>p.shift) & (1<<p.width - 1))
+	}
 	var v uint64
 	for i := uint8(0); i < c.n; i++ {
 		p := c.parts[i]

@@ -1,5 +1,7 @@
 package decode
 
+import "strings"
+
 // Memory formats (DS, FLAT/GLOBAL/SCRATCH, MUBUF/MTBUF) in LLVM's syntax:
 // operands in the order of LLVM's syntax for the instruction, then the
 // offset and cache-policy modifiers in the order LLVM's printer writes them.
@@ -65,7 +67,7 @@ func (r *renderer) renderDS() {
 		r.dec(off)
 		r.end()
 	}
-	if r.f(fGDS) == 1 {
+	if r.f(fGDS) == 1 && (!r.d.fam.noGDS || strings.HasPrefix(en.name, "ds_gws_")) {
 		r.modStr("gds")
 	}
 }

@@ -21,7 +21,7 @@ type renderer struct {
 	base   int // where this instruction's text starts in buf
 	mnEnd  int // end of the mnemonic in buf (relative to 0 of buf)
 	nops   int
-	spans  [24]span
+	spans  *[24]span // nil for AppendText, which needs only the bytes
 	nspans int
 
 	// ext holds a DPP/SDWA dword at ext[1] (where the DPP and SDWA layouts
@@ -38,7 +38,6 @@ type renderer struct {
 	needLit    bool
 	partial    bool
 	extra      string
-	textOnly   bool // AppendText: no spans needed
 
 	// enY is the Y operation of a VOPD word; its text starts at dualAt
 	// (" :: ") and its mnemonic ends at dualMnEnd.
@@ -86,14 +85,14 @@ func (r *renderer) mod() {
 }
 
 func (r *renderer) open(mod bool) {
-	if !r.textOnly && r.nspans < len(r.spans) {
+	if r.spans != nil && r.nspans < len(r.spans) {
 		r.spans[r.nspans] = span{start: int32(len(r.buf) - r.base), mod: mod}
 	}
 }
 
 // end closes the operand or modifier op/mod opened.
 func (r *renderer) end() {
-	if !r.textOnly && r.nspans < len(r.spans) {
+	if r.spans != nil && r.nspans < len(r.spans) {
 		r.spans[r.nspans].start += int32(r.base)
 		r.spans[r.nspans].end = int32(len(r.buf))
 		r.nspans++
@@ -111,22 +110,20 @@ func (r *renderer) opStr(s string) {
 	r.str(s)
 	r.end()
 }
+// dec appends v in decimal; register numbers and small immediates (the
+// most frequent numbers in disassembly) are written digit by digit.
 func (r *renderer) dec(v int) {
-	if v >= 0 && v < len(smallDecimals) {
-		r.buf = append(r.buf, smallDecimals[v]...)
-		return
+	switch {
+	case v >= 0 && v < 10:
+		r.buf = append(r.buf, byte('0'+v))
+	case v >= 10 && v < 100:
+		r.buf = append(r.buf, byte('0'+v/10), byte('0'+v%10))
+	case v >= 100 && v < 1000:
+		r.buf = append(r.buf, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
+	default:
+		r.buf = strconv.AppendInt(r.buf, int64(v), 10)
 	}
-	r.buf = strconv.AppendInt(r.buf, int64(v), 10)
 }
-
-// smallDecimals holds the decimal text of register numbers and small
-// immediates, the most frequent numbers in disassembly.
-var smallDecimals = func() (t [512]string) {
-	for i := range t {
-		t[i] = strconv.Itoa(i)
-	}
-	return t
-}()
 
 func (r *renderer) hex(v uint64) {
 	r.buf = append(r.buf, '0', 'x')
@@ -1056,8 +1053,9 @@ func (r *renderer) renderVOP3() {
 	}
 	// op_sel: with true16 LLVM prints it whenever it is set (besides the
 	// .h names); without, only VOP3-only 16-bit instructions have the
-	// operand (the promoted VOP1/VOP2/VOPC ones ignore the bits).
-	if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == kOther) {
+	// operand (the promoted VOP1/VOP2/VOPC ones ignore the bits, and so do
+	// the pre-gfx9 _legacy_f16 forms GCN 5 / CDNA keep).
+	if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == kOther) && !en.legacy16 {
 		r.mod()
 		r.str("op_sel:")
 		r.bitList(opsel, s.nsrc, true)

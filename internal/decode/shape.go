@@ -205,6 +205,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	en.mnemonic = printed
 	has := func(s string) bool { return strings.Contains(name, s) }
 	pre := func(s string) bool { return strings.HasPrefix(name, s) }
+	en.legacy16 = d.fam.gen == 9 && strings.HasSuffix(name, "_legacy_f16")
 	switch fm.kind {
 	case kVOP1, kVOP2, kVOPC:
 		if !noSuffix[name] && d.hasVOP3[name] && !shortOnly(name, d.fam.gen) {
