@@ -110,6 +110,7 @@ func (r *renderer) opStr(s string) {
 	r.str(s)
 	r.end()
 }
+
 // dec appends v in decimal; register numbers and small immediates (the
 // most frequent numbers in disassembly) are written digit by digit.
 func (r *renderer) dec(v int) {
