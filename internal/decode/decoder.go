@@ -161,7 +161,9 @@ type entry struct {
 	wmma, sparse bool
 	// legacy16: v_mad_legacy_f16 and the other _legacy_f16 forms of GCN 5
 	// and CDNA, which have no op_sel in LLVM.
-	legacy16  bool
+	legacy16 bool
+	// intDot: the integer dot products of 4- and 8-bit elements (no op_sel).
+	intDot    bool
 	dataRegs  int    // memory: registers of the data operand
 	memOps    memOps // memory: which operands LLVM prints
 	memFlags  memFlags
@@ -599,8 +601,11 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 	if err != nil {
 		return 0, &Error{offset, err.Error()}
 	}
-	if r.invalid == invalidReserved {
+	switch r.invalid {
+	case invalidReserved:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
+	case invalidOpSel:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: op_sel bits are set, but the instruction has no op_sel", w0, fm.Name, en.name)}
 	}
 	return width + extra, nil
 }

@@ -56,6 +56,7 @@ type invalidKind uint8
 const (
 	validWord       invalidKind = iota
 	invalidReserved             // an operand code the family reserves
+	invalidOpSel                // op_sel bits on an instruction without op_sel
 )
 
 type span struct {
@@ -1155,6 +1156,15 @@ func (r *renderer) renderVOP3P() {
 	full := 1<<uint(s.nsrc) - 1
 	if r.en.wmma {
 		r.wmmaModifiers(opsel, opselHi)
+		opsel, opselHi = 0, full
+	}
+	if r.en.intDot {
+		// Integer dot products of 4- and 8-bit elements have no op_sel in
+		// LLVM: llvm-mc rejects a word with op_sel bits set and ignores
+		// op_sel_hi.
+		if opsel != 0 {
+			r.invalid = invalidOpSel
+		}
 		opsel, opselHi = 0, full
 	}
 	if opsel != 0 {

@@ -167,7 +167,7 @@ const (
 // noSuffix lists instructions LLVM prints without _e32/_e64 although they
 // have both encodings.
 var noSuffix = map[string]bool{"v_readfirstlane_b32": true, "v_nop": true, "v_clrexcp": true, "v_pipeflush": true,
-	"v_swap_b32": true, "v_accvgpr_mov_b32": true}
+	"v_swap_b32": true, "v_swap_b16": true, "v_accvgpr_mov_b32": true}
 
 // shortOnly names 32-bit VALU instructions that have no VOP3 form in LLVM
 // (so no _e32 suffix) although a guide's promotion rule gives them one.
@@ -206,6 +206,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	has := func(s string) bool { return strings.Contains(name, s) }
 	pre := func(s string) bool { return strings.HasPrefix(name, s) }
 	en.legacy16 = d.fam.gen == 9 && strings.HasSuffix(name, "_legacy_f16")
+	en.intDot = fm.kind == kVOP3P && intDotName.MatchString(name)
 	switch fm.kind {
 	case kVOP1, kVOP2, kVOPC:
 		if !noSuffix[name] && d.hasVOP3[name] && !shortOnly(name, d.fam.gen) {
@@ -393,6 +394,9 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		}
 	}
 }
+
+// intDotName matches the integer dot products of 4- and 8-bit elements.
+var intDotName = regexp.MustCompile(`^v_dot(2|4|8)c?_[iu]32_(i|u|iu)(4|8)$`)
 
 // llvmName is the name LLVM prints for an instruction: its LLVMName alias
 // if it has one, else name.

@@ -276,8 +276,8 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 	if strings.HasPrefix(name, "v_ldexp") || strings.HasPrefix(name, "v_cmp_class") || strings.HasPrefix(name, "v_cmpx_class") {
 		s.src[1].t = 'i' // the exponent / class mask, whatever the model's data format says
 	}
-	if d.fam.gen >= 12 {
-		wmmaSizes(&s, name)
+	if d.fam.gen >= 11 {
+		wmmaSizes(&s, name, d.fam.gen)
 	}
 	if strings.HasPrefix(name, "v_cvt_sr_pk_") {
 		s.src[2] = opType{'i', 32} // the rounding seed: no input modifiers
@@ -392,7 +392,7 @@ var wmmaName = regexp.MustCompile(`^v_(s?)wmmac?_(f32|i32|f16|bf16)_(\d+)x(\d+)x
 // operands the model gives no size for: an MxN result and MxK / KxN inputs
 // spread over 32 lanes; SWMMAC stores half of A (it is 2:4 sparse) and
 // reads a one-VGPR index as src2.
-func wmmaSizes(s *signature, name string) {
+func wmmaSizes(s *signature, name string, gen int) {
 	m := wmmaName.FindStringSubmatch(name)
 	if m == nil {
 		return
@@ -412,20 +412,27 @@ func wmmaSizes(s *signature, name string) {
 		return 8
 	}
 	out, in := bits(m[2]), bits(m[6])
+	// gfx12 spreads A and B over the 32 lanes of a wave32; gfx11 (RDNA 3)
+	// keeps them in lanes 0-15 and repeats them in lanes 16-31, and writes
+	// a 16-bit result in one half of a 32-bit VGPR.
+	abLanes := 32
+	if gen == 11 {
+		abLanes, out = 16, 32
+	}
 	grow := func(t *opType, b int) {
-		b = max(32, b/32) // bits per lane
+		b = max(32, b) // bits per lane
 		if t.size < b {
 			t.size = b
 		}
 	}
-	grow(&s.dst, M*N*out)
-	a := M * K * in
+	grow(&s.dst, M*N*out/32)
+	a := M * K * in / abLanes
 	if m[1] == "s" {
 		a /= 2
 	}
 	grow(&s.src[0], a)
-	grow(&s.src[1], K*N*in)
+	grow(&s.src[1], K*N*in/abLanes)
 	if m[1] == "" {
-		grow(&s.src[2], M*N*out)
+		grow(&s.src[2], M*N*out/32)
 	}
 }

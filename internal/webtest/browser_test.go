@@ -367,6 +367,10 @@ func TestScreenshots(t *testing.T) {
 		"quality-family": "/quality/cdna4",
 		"decode":         "/decode?arch=cdna4&hex=0x160a04c1+0x7e0a02ff+0x3f800000+0xffffffff",
 	}
+	if os.Getenv("GPUISA_DB") != "" {
+		// A dual-issue word with its shared literal (the real RDNA 3 model).
+		pages["decode-vopd"] = "/decode?arch=rdna3&hex=0xc8500501+0x00020104+0x3f800000"
+	}
 	for name, path := range pages {
 		for _, width := range []int64{360, 1440} {
 			for _, scheme := range []string{"light", "dark"} {
