@@ -5,20 +5,66 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/gpuisa/gpuisa/internal/build"
 	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
-// realServer serves the database named by GPUISA_DB, answer cache off; the
-// test is skipped without it.
+// realDB is the real database the tests read: GPUISA_DB, else one built
+// once from the upstream sources (without llvm-mc, whose verification has
+// its own tests) into realDBDir, which TestMain removes.
+var (
+	realDBOnce sync.Once
+	realDBPath string
+	realDBDir  string
+	realDBErr  error
+)
+
+func realDB() (string, error) {
+	realDBOnce.Do(func() {
+		if p := os.Getenv("GPUISA_DB"); p != "" {
+			realDBPath = p
+			return
+		}
+		src := testenv.FindUpstream()
+		if src == "" {
+			return
+		}
+		if realDBDir, realDBErr = os.MkdirTemp("", "gpuisa-web-test"); realDBErr != nil {
+			return
+		}
+		p := filepath.Join(realDBDir, "gpuisa.db")
+		if _, realDBErr = build.Run(context.Background(), build.Options{Sources: src, Out: p, NoVerify: true}); realDBErr == nil {
+			realDBPath = p
+		}
+	})
+	return realDBPath, realDBErr
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if realDBDir != "" {
+		os.RemoveAll(realDBDir)
+	}
+	os.Exit(code)
+}
+
+// realServer serves the real database (realDB), answer cache off; the test
+// is skipped when there is none.
 func realServer(tb testing.TB) *server {
 	tb.Helper()
-	path := os.Getenv("GPUISA_DB")
+	path, err := realDB()
+	if err != nil {
+		tb.Fatalf("building the real database: %v", err)
+	}
 	if path == "" {
-		tb.Skip("set GPUISA_DB to a database built by `gpuisa build` to test against it")
+		tb.Skip("no GPUISA_DB and no upstream sources (../shared/upstream or $GPUISA_SOURCES): skipping tests on the real database")
 	}
 	db, err := store.Open(path)
 	if err != nil {
@@ -33,8 +79,8 @@ func realServer(tb testing.TB) *server {
 }
 
 // TestEveryPageOfARealDatabase renders every family index and instruction
-// page, and the API document of each, from a database built by `gpuisa build`
-// named by GPUISA_DB. No page may fail. It is skipped without GPUISA_DB.
+// page, and the API document of each, from the real database (realDB). No
+// page may fail.
 func TestEveryPageOfARealDatabase(t *testing.T) {
 	s := realServer(t)
 	ctx := context.Background()
@@ -112,5 +158,25 @@ func BenchmarkRealInstructionPage(b *testing.B) {
 		if rec := get(b, s, "/amdgpu/cdna4/v_max_f32"); rec.Code != http.StatusOK {
 			b.Fatal(rec.Code)
 		}
+	}
+}
+
+// TestDualIssueDecodeOfARealDatabase decodes an RDNA 3 VOPD word on the
+// decode page and the API: both operations, their pages and opcodes.
+func TestDualIssueDecodeOfARealDatabase(t *testing.T) {
+	s := realServer(t)
+	rec := get(t, s, "/decode?arch=rdna3&hex=0xc8500501+0x00020104+0x3f800000")
+	body := rec.Body.String()
+	for _, want := range []string{
+		"v_dual_fmaak_f32 v0, v1, v2, 0x3f800000 :: v_dual_mov_b32 v3, v4",
+		`href="/amdgpu/rdna3/v_dual_mov_b32"`, "Operands of Y: <code>v3</code>, <code>v4</code>", "opcode 1, 8",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("decode page lacks %q", want)
+		}
+	}
+	rec = get(t, s, "/api/v1/decode?arch=rdna3&hex=0xc8500501+0x00020104+0x3f800000")
+	if body := rec.Body.String(); rec.Code != http.StatusOK || !strings.Contains(body, `"dual":{"name":"v_dual_mov_b32","mnemonic":"v_dual_mov_b32","opcode":8,"operands":["v3","v4"]}`) {
+		t.Errorf("API: %d %.600s", rec.Code, body)
 	}
 }
