@@ -59,24 +59,24 @@ type DualOp struct {
 	Modifiers []string `json:"modifiers,omitempty"`
 }
 
-// Text is the instruction in LLVM assembler syntax.
+// Text is the instruction in LLVM assembler syntax; a dual-issue word is
+// "X :: Y".
 func (in Inst) Text() string {
-	s := in.Mnemonic
-	parts := append([]string(nil), in.Operands...)
-	if len(parts) > 0 {
-		s += " " + strings.Join(parts, ", ")
-	}
-	for _, m := range in.Modifiers {
-		s += " " + m
-	}
+	s := asmText(in.Mnemonic, in.Operands, in.Modifiers)
 	if y := in.Dual; y != nil {
-		s += " :: " + y.Mnemonic
-		if len(y.Operands) > 0 {
-			s += " " + strings.Join(y.Operands, ", ")
-		}
-		for _, m := range y.Modifiers {
-			s += " " + m
-		}
+		s += dualSep + asmText(y.Mnemonic, y.Operands, y.Modifiers)
+	}
+	return s
+}
+
+// asmText writes "mnemonic op, op mod mod".
+func asmText(mnemonic string, operands, modifiers []string) string {
+	s := mnemonic
+	if len(operands) > 0 {
+		s += " " + strings.Join(operands, ", ")
+	}
+	for _, m := range modifiers {
+		s += " " + m
 	}
 	return s
 }

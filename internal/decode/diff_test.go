@@ -1,7 +1,6 @@
 package decode
 
 import (
-	"bufio"
 	"encoding/binary"
 	"fmt"
 	"math/rand"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 var commentRe = regexp.MustCompile(`/\*.*?\*/`)
@@ -57,27 +57,13 @@ type tolerance struct {
 }
 
 func loadTolerances(t *testing.T) []tolerance {
-	f, err := os.Open("testdata/tolerated.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []tolerance
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		l := sc.Text()
-		if strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "" {
-			continue
-		}
-		p := strings.SplitN(l, "\t", 3)
-		if len(p) != 3 {
-			t.Fatalf("testdata/tolerated.tsv:%d: want 3 tab-separated columns", n)
-		}
-		re, err := regexp.Compile(p[1])
+	for _, r := range testenv.ReadTable(t, "testdata/tolerated.tsv", "\t", 3) {
+		re, err := regexp.Compile(r.Fields[1])
 		if err != nil {
-			t.Fatalf("testdata/tolerated.tsv:%d: %v", n, err)
+			t.Fatalf("testdata/tolerated.tsv:%d: %v", r.Line, err)
 		}
-		out = append(out, tolerance{p[0], re, p[2]})
+		out = append(out, tolerance{r.Fields[0], re, r.Fields[2]})
 	}
 	return out
 }

@@ -1,13 +1,12 @@
 package decode
 
 import (
-	"bufio"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // decodeCase is one word a family's real decoder must print as llvm-mc
@@ -22,32 +21,17 @@ type decodeCase struct {
 // (- for the whole input) and llvm-mc's text, tab-separated.
 func readWords(t *testing.T) []decodeCase {
 	t.Helper()
-	f, err := os.Open("testdata/words.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []decodeCase
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		l := sc.Text()
-		if strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "" {
-			continue
-		}
-		p := strings.Split(l, "\t")
-		if len(p) != 4 {
-			t.Fatalf("testdata/words.txt:%d: want 4 tab-separated columns, have %d", n, len(p))
-		}
-		c := decodeCase{arch: p[0], hex: p[1], want: p[3], line: n}
-		if p[2] != "-" {
-			if c.n, err = strconv.Atoi(p[2]); err != nil {
-				t.Fatalf("testdata/words.txt:%d: length %q: %v", n, p[2], err)
+	for _, r := range testenv.ReadTable(t, "testdata/words.txt", "\t", 4) {
+		c := decodeCase{arch: r.Fields[0], hex: r.Fields[1], want: r.Fields[3], line: r.Line}
+		if r.Fields[2] != "-" {
+			n, err := strconv.Atoi(r.Fields[2])
+			if err != nil {
+				t.Fatalf("testdata/words.txt:%d: length %q: %v", r.Line, r.Fields[2], err)
 			}
+			c.n = n
 		}
 		out = append(out, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

@@ -1,14 +1,13 @@
 package encode
 
 import (
-	"bufio"
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/decode"
 	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // encodeCase is one line of testdata/cases.txt.
@@ -19,23 +18,9 @@ type encodeCase struct {
 
 func readCases(t *testing.T) []encodeCase {
 	t.Helper()
-	f, err := os.Open("testdata/cases.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []encodeCase
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		l := sc.Text()
-		if strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "" {
-			continue
-		}
-		p := strings.Split(l, "\t")
-		if len(p) != 3 {
-			t.Fatalf("testdata/cases.txt:%d: want 3 tab-separated columns, have %d", n, len(p))
-		}
-		out = append(out, encodeCase{arch: p[0], asm: p[1], want: p[2], line: n})
+	for _, r := range testenv.ReadTable(t, "testdata/cases.txt", "\t", 3) {
+		out = append(out, encodeCase{arch: r.Fields[0], asm: r.Fields[1], want: r.Fields[2], line: r.Line})
 	}
 	return out
 }

@@ -1,10 +1,10 @@
 package ptx
 
 import (
-	"bufio"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 type checkCase struct {
@@ -14,25 +14,9 @@ type checkCase struct {
 
 func readCases(t *testing.T) []checkCase {
 	t.Helper()
-	f, err := os.Open("testdata/check_cases.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []checkCase
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		n++
-		l := strings.TrimSpace(sc.Text())
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		p := strings.Split(l, "|")
-		if len(p) != 3 {
-			t.Fatalf("check_cases.txt:%d: want 3 fields", n)
-		}
-		out = append(out, checkCase{n, strings.TrimSpace(p[0]), strings.TrimSpace(p[1]), strings.TrimSpace(p[2])})
+	for _, r := range testenv.ReadTable(t, "testdata/check_cases.txt", "|", 3) {
+		out = append(out, checkCase{r.Line, r.Fields[0], r.Fields[1], r.Fields[2]})
 	}
 	return out
 }
