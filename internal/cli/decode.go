@@ -79,8 +79,9 @@ func newEncodeCmd(e *env) *cobra.Command {
 		Short: "Assemble one AMD instruction",
 		Long: `Encode assembles one instruction with the bit layouts of the family's reference
 and prints its bytes, as llvm-mc's -show-encoding would. VALU (VOP1, VOP2, VOP3, VOP3P,
-VOPC, and the dual-issue VOPD/VOPD3 written 'X :: Y'), SALU (SOP1, SOP2, SOPK, SOPC, SOPP)
-and SMEM encodings are supported; others (memory, DPP, SDWA) say so. Every result is
+VOPC with their DPP16, DPP8 and SDWA forms, and the dual-issue VOPD/VOPD3 written
+'X :: Y'), SALU (SOP1, SOP2, SOPK, SOPC, SOPP) and SMEM encodings are supported; the
+memory encodings (DS, buffer, FLAT, image) say they are not supported yet. Every result is
 decoded back and compared with the input before it is printed. Exit status: 0 on success,
 1 when the instruction cannot be encoded, 2 on unusable input.`,
 		DisableFlagParsing: true,

@@ -7,9 +7,11 @@
 // Supported: VOP1, VOP2, VOPC, VOP3 (VOP3A/VOP3B/VOP3SD), VOP3P, SOP1, SOP2,
 // SOPK, SOPC, SOPP and SMEM (with GFX12's 24-bit IOFFSET and th:/scope:
 // cache policy), including the GCN 5 / RDNA 1-2 VOP3 interpolation forms
-// ("v_interp_p2_f16 v1, v2, attr0.x, v3 high"), and the dual-issue VOPD and
+// ("v_interp_p2_f16 v1, v2, attr0.x, v3 high"), the dual-issue VOPD and
 // VOPD3 words ("v_dual_mul_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v4",
-// dual.go). DPP, SDWA and the memory encodings say "not supported yet".
+// dual.go), and the DPP16, DPP8 and SDWA forms of the VALU encodings,
+// VOP3/VOP3P DPP included (ext.go). The memory encodings (DS, buffer,
+// FLAT, image) and the others say "not supported yet".
 package encode
 
 import (
@@ -77,8 +79,8 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 			base, want = strings.TrimSuffix(mn, suf), suf
 		}
 	}
-	if want == "_sdwa" || want == "_dpp" {
-		return nil, fmt.Errorf("%s: DPP and SDWA forms are not supported yet", mn)
+	if _, mods := splitOperands(compactBrackets(rest)); want == "_sdwa" || want == "_dpp" || extOf(mn, mods) != extNone {
+		return e.encodeExt(asm, extOf(mn, mods))
 	}
 	tmpls := e.d.Templates(base)
 	if len(tmpls) == 0 {
@@ -159,6 +161,9 @@ func (e *Encoder) accepts(in decode.Inst, t decode.Template, l layout, mn, asm s
 // those bytes for asm until the decoder prints them as asm.
 func (e *Encoder) readsBackAs(in decode.Inst, asm string) bool {
 	asm = normalize(asm)
+	if in.Extra != "" {
+		return sameExtText(normalize(in.Text()), e.canonicalSymbols(asm))
+	}
 	mn, rest, _ := strings.Cut(asm, " ")
 	rest = e.canonicalSymbols(rest)
 	asm = strings.TrimSpace(mn + " " + rest)
@@ -305,7 +310,7 @@ func splitOperands(rest string) ([]string, []string) {
 			}
 		}
 	}
-	last := strings.Fields(rest[start:])
+	last := fieldsOutsideBrackets(rest[start:])
 	var mods []string
 	if len(last) > 0 {
 		if isModifier(last[0]) {
@@ -316,6 +321,34 @@ func splitOperands(rest string) ([]string, []string) {
 		}
 	}
 	return ops, mods
+}
+
+// fieldsOutsideBrackets splits s at spaces that are not inside (...) or
+// [...]: "v3 hwreg(32, 28, 29) neg_lo:[1, 0]" is three words.
+func fieldsOutsideBrackets(s string) []string {
+	var out []string
+	depth, start := 0, -1
+	for i, c := range s {
+		switch {
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case c == ' ' && depth <= 0:
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
 }
 
 func isModifier(s string) bool {
@@ -958,6 +991,17 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		v, err := strconv.ParseInt(strings.TrimPrefix(m, "offset:"), 0, 64)
 		if err != nil {
 			return err
+		}
+		if soe, ok := fields["SOE"]; ok && t.Kind == "SMEM" && e.d.Gen() == 9 {
+			// "s_load_dword s5, s[2:3], s4 offset:0x10": the SGPR placed
+			// in OFFSET (IMM=0) moves to SOFFSET, with SOE set, and the
+			// immediate takes OFFSET.
+			if imm, off := fields["IMM"], fields["OFFSET"]; extract(words, imm) == 0 && extract(words, off) != 0 {
+				if err := set("SOFFSET", extract(words, off)); err != nil {
+					return err
+				}
+				decode.SetField(words, soe, 1)
+			}
 		}
 		return e.setSMEMOffset(v, fields, set)
 	case strings.HasPrefix(m, "th:"), strings.HasPrefix(m, "scope:"):

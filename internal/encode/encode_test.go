@@ -56,7 +56,7 @@ func TestRoundTripLLVM(t *testing.T) {
 	if decodetest.SourcesDir() == "" {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES)")
 	}
-	for _, arch := range []string{"cdna4", "rdna3"} {
+	for _, arch := range []string{"cdna4", "rdna3", "vega", "rdna1"} {
 		t.Run(arch, func(t *testing.T) {
 			fam, err := decodetest.Load(arch)
 			if err != nil {
@@ -86,7 +86,7 @@ func TestRoundTripLLVM(t *testing.T) {
 					continue
 				}
 				in, _, err := dec.Decode(lines[i], 0)
-				if err != nil || !supported[kindOfFormat(in.Encoding)] || in.Extra != "" {
+				if err != nil || !supported[kindOfFormat(in.Encoding)] {
 					continue
 				}
 				texts = append(texts, commentRe.ReplaceAllString(r.Text, ""))
@@ -180,8 +180,8 @@ func TestRoundTripExamples(t *testing.T) {
 						continue
 					}
 					di, _, err := dec.Decode(want, 0)
-					if err != nil || !supported[kindOfFormat(di.Encoding)] || di.Extra != "" {
-						continue // not a VALU/SALU/SMEM word (or DPP/SDWA)
+					if err != nil || !supported[kindOfFormat(di.Encoding)] {
+						continue // not a VALU/SALU/SMEM word
 					}
 					total++
 					c := byFormat[di.Encoding]
