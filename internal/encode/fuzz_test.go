@@ -17,7 +17,7 @@ func FuzzEncode(f *testing.F) {
 	}
 	encoders := []*Encoder{e}
 	if decodetest.SourcesDir() != "" {
-		for _, arch := range []string{"rdna3", "cdna5"} {
+		for _, arch := range []string{"rdna3", "cdna5", "cdna3"} {
 			if fam, err := decodetest.Load(arch); err == nil {
 				if real, err := New(fam.Arch, fam.Instrs); err == nil {
 					encoders = append(encoders, real)
@@ -30,6 +30,9 @@ func FuzzEncode(f *testing.F) {
 		"v_dual_fma_f32 v0, -v1, v2, -v3 :: v_dual_add_f32 v5, v6, -v7", "::", "v_dual_mov_b32 :: ",
 		"v_pk_fma_f16 v1, v2, v3, v4 op_sel:[1,0,1] neg_hi:[1,1,1] clamp", "s_waitcnt vmcnt(0) lgkmcnt(",
 		"s_load_b32 s1, s[2:3], 0x10 th:TH_LOAD_NT", "v_mov_b32 v1, lit(0x3f800000)", "v_fmaak_f32 v1, v2, v3, 1e400",
+		"v_add_f32_dpp v1, -v2, v3 row_share:3 fi:1", "v_add_f32_dpp v1, v2, v3 dpp8:[7,6,5,4,3,2,1,0] fi:1",
+		"v_add_f32_sdwa v1, -v2, sext(v3) dst_sel:WORD_1 src0_sel:BYTE_2", "v_cmp_eq_u32_sdwa s[2:3], v1, v2",
+		"v_add3_u32_e64_dpp v1, v2, v3, v4 quad_perm:[3,2,1,0]", "v_mov_b32_dpp v1, v2 quad_perm:[9,9,9,9]",
 	} {
 		f.Add(s)
 	}
