@@ -197,20 +197,13 @@ func TestELF(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	a, ins := fixture()
-	d, err := New(a, ins)
-	if err != nil {
-		f.Fatal(err)
-	}
-	decoders := []*Decoder{d}
-	if decodetest.SourcesDir() != "" {
-		for _, arch := range []string{"rdna3", "cdna4", "rdna4"} {
-			if fam, err := decodetest.Load(arch); err == nil {
-				if real, err := New(fam.Arch, fam.Instrs); err == nil {
-					decoders = append(decoders, real)
-				}
-			}
+	var decoders []*Decoder
+	for _, fam := range decodetest.FuzzFamilies("rdna3", "cdna4", "rdna4") {
+		d, err := New(fam.Arch, fam.Instrs)
+		if err != nil {
+			f.Fatal(err)
 		}
+		decoders = append(decoders, d)
 	}
 	f.Add(words(0x160a04c1))
 	f.Add(words(0x160a04ff))

@@ -7,23 +7,16 @@ import (
 )
 
 // FuzzEncode feeds arbitrary assembly text to the encoders (the hand-made
-// fixture family and, with the sources, RDNA 3 and CDNA 5): they must never
-// panic, and whatever bytes they return must decode.
+// fixture family and, with the sources, RDNA 3, CDNA 5 and CDNA 3): they
+// must never panic, and whatever bytes they return must decode.
 func FuzzEncode(f *testing.F) {
-	a, ins := fixture()
-	e, err := New(a, ins)
-	if err != nil {
-		f.Fatal(err)
-	}
-	encoders := []*Encoder{e}
-	if decodetest.SourcesDir() != "" {
-		for _, arch := range []string{"rdna3", "cdna5", "cdna3"} {
-			if fam, err := decodetest.Load(arch); err == nil {
-				if real, err := New(fam.Arch, fam.Instrs); err == nil {
-					encoders = append(encoders, real)
-				}
-			}
+	var encoders []*Encoder
+	for _, fam := range decodetest.FuzzFamilies("rdna3", "cdna5", "cdna3") {
+		e, err := New(fam.Arch, fam.Instrs)
+		if err != nil {
+			f.Fatal(err)
 		}
+		encoders = append(encoders, e)
 	}
 	for _, s := range []string{
 		"v_max_f32 v5, -1, v2", "s_add_u32 s5, 1, s2", "v_dual_add_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v4",

@@ -104,3 +104,21 @@ func Load(arch string) (Family, error) {
 	}
 	return f, nil
 }
+
+// FuzzFamilies is what the fuzz tests run on: the hand-made fixture family
+// first, then the named families of the real model when the sources are
+// present (a family that does not load is left out; the fuzz tests are
+// about panics, not data).
+func FuzzFamilies(archs ...string) []Family {
+	a, ins := Fixture()
+	out := []Family{{Arch: a, Instrs: ins}}
+	if SourcesDir() == "" {
+		return out
+	}
+	for _, arch := range archs {
+		if f, err := Load(arch); err == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
