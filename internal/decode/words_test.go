@@ -121,3 +121,19 @@ func TestWordsMatchLLVM(t *testing.T) {
 		}
 	}
 }
+
+// TestLLVMNamePrinted: where llvm-mc rejects AMD's name and disassembles the
+// opcode under its own (CDNA's V_MAD_MIX_F32 is v_fma_mix_f32), the build
+// records LLVM's name and the decoder prints it, as llvm-mc does.
+func TestLLVMNamePrinted(t *testing.T) {
+	if !decodetest.HaveLLVM() {
+		t.Skip("llvm-mc-22 not on PATH: LLVM's names are found by running it")
+	}
+	d := loadFamily(t, "cdna3")
+	b, _ := ParseInput([]byte("0xe8,0x1e,0xa0,0xd3,0x85,0x93,0xd9,0x2f"))
+	in, _, err := d.Decode(b, 0)
+	const want = "v_fma_mix_f32 v232, -v133, |-9|, |v246| op_sel:[1,1,0] op_sel_hi:[1,0,0]"
+	if err != nil || in.Text() != want || in.Name != "v_mad_mix_f32" {
+		t.Errorf("got %q (model name %q), %v; want %q for AMD's v_mad_mix_f32", in.Text(), in.Name, err, want)
+	}
+}
