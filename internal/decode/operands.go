@@ -7,7 +7,11 @@ import (
 
 // reg appends a register or a register tuple: s5, s[2:3], v[0:3].
 func (r *renderer) reg(prefix string, first, n int) {
-	r.str(prefix)
+	if len(prefix) == 1 {
+		r.buf = append(r.buf, prefix[0]) // v, s, a: no copy call
+	} else {
+		r.str(prefix)
+	}
 	if n <= 1 {
 		r.dec(first)
 		return
