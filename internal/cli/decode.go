@@ -80,8 +80,9 @@ func newEncodeCmd(e *env) *cobra.Command {
 		Long: `Encode assembles one instruction with the bit layouts of the family's reference
 and prints its bytes, as llvm-mc's -show-encoding would. VALU (VOP1, VOP2, VOP3, VOP3P,
 VOPC with their DPP16, DPP8 and SDWA forms, and the dual-issue VOPD/VOPD3 written
-'X :: Y'), SALU (SOP1, SOP2, SOPK, SOPC, SOPP) and SMEM encodings are supported; the
-memory encodings (DS, buffer, FLAT, image) say they are not supported yet. Every result is
+'X :: Y'), SALU (SOP1, SOP2, SOPK, SOPC, SOPP), SMEM, LDS (DS), FLAT/GLOBAL/SCRATCH and
+untyped buffer encodings are supported; typed buffers (format:[...]), images, exports
+and interpolation say they are not supported yet. Every result is
 decoded back and compared with the input before it is printed. Exit status: 0 on success,
 1 when the instruction cannot be encoded, 2 on unusable input.`,
 		DisableFlagParsing: true,

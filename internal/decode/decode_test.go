@@ -93,7 +93,7 @@ func TestDecodeErrors(t *testing.T) {
 		{words(0xd2800005), 0, "truncated VOP3A"},
 		{[]byte{1, 2}, 0, "truncated"},
 		{words(0x7e000000 | 200<<9), 0, "no instruction with opcode 200"},
-		{words(0xf0000000), 0, "matches no encoding"},
+		{words(0xf8000000), 0, "matches no encoding"},
 		{words(0xbf810000, 0x160a04ff), 4, "offset 4"},
 	}
 	for _, c := range cases {
@@ -103,7 +103,7 @@ func TestDecodeErrors(t *testing.T) {
 			t.Errorf("% x @%d: err %v, want offset %d and %q", c.code, c.off, err, c.off, c.msg)
 		}
 	}
-	insts, errs := d.DecodeAll(words(0xbf810000, 0xf0000000, 0x160a04c1))
+	insts, errs := d.DecodeAll(words(0xbf810000, 0xf8000000, 0x160a04c1))
 	if len(insts) != 2 || len(errs) != 1 {
 		t.Errorf("DecodeAll: %d instructions, %d errors; want 2, 1", len(insts), len(errs))
 	}
@@ -332,7 +332,7 @@ func TestAppendText(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("AppendText allocates %.1f times per run", allocs)
 	}
-	if _, _, err := d.AppendText(nil, words(0xf0000000), 0); err == nil {
+	if _, _, err := d.AppendText(nil, words(0xf8000000), 0); err == nil {
 		t.Error("AppendText accepted a word of no encoding")
 	}
 }

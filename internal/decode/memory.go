@@ -39,7 +39,11 @@ func (r *renderer) renderDS() {
 		r.dataReg(r.f(fADDR), 1, false)
 	}
 	if en.memOps&moData0 != 0 {
-		r.dataReg(r.f(fDATA0), n, acc)
+		data0 := fDATA0
+		if en.memFlags&mfGWS != 0 {
+			data0 = fADDR // LLVM encodes a GWS instruction's data0 in the ADDR bits
+		}
+		r.dataReg(r.f(data0), n, acc)
 	}
 	if en.memOps&moData1 != 0 {
 		r.dataReg(r.f(fDATA1), n, acc)
@@ -221,6 +225,9 @@ func (r *renderer) renderMUBUF() {
 	if en.memOps&moKnown == 0 {
 		r.partial = true
 		return
+	}
+	if en.memOps&^moKnown == 0 {
+		return // buffer_wbinvl1, buffer_gl0_inv: no operands
 	}
 	if fam.gen >= 12 {
 		r.renderBUF12()

@@ -153,6 +153,7 @@ const (
 	mfDoubleDst                      // the destination holds two data items
 	mfCmpswap                        // the data operand holds compare and swap values
 	mfSwizzle                        // ds_swizzle: the offset is a pattern
+	mfGWS                            // ds_gws_*: data0 sits in the ADDR bits
 )
 
 // segment is what the SEG field of a FLAT-family format says.
@@ -392,6 +393,9 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		if pre("ds_swizzle") {
 			en.memFlags |= mfSwizzle
 		}
+		if pre("ds_gws_") {
+			en.memFlags |= mfGWS
+		}
 	}
 }
 
@@ -500,6 +504,8 @@ func memOperandsByName(name string) memOps {
 		return m | moVdstOpt | moData0
 	case strings.HasPrefix(rest, "prefetch_"):
 		return m
+	case seg == "buffer":
+		return moKnown // buffer_wbinvl1, buffer_gl0_inv, buffer_inv: cache control, no operands
 	}
 	return 0
 }

@@ -9,9 +9,10 @@
 // cache policy), including the GCN 5 / RDNA 1-2 VOP3 interpolation forms
 // ("v_interp_p2_f16 v1, v2, attr0.x, v3 high"), the dual-issue VOPD and
 // VOPD3 words ("v_dual_mul_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v4",
-// dual.go), and the DPP16, DPP8 and SDWA forms of the VALU encodings,
-// VOP3/VOP3P DPP included (ext.go). The memory encodings (DS, buffer,
-// FLAT, image) and the others say "not supported yet".
+// dual.go), the DPP16, DPP8 and SDWA forms of the VALU encodings,
+// VOP3/VOP3P DPP included (ext.go), and the LDS, FLAT/GLOBAL/SCRATCH and
+// untyped buffer encodings (memory.go). Typed buffers (format:[...]),
+// images, exports and interpolation say "not supported yet".
 package encode
 
 import (
@@ -92,6 +93,14 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	var tried []string
 	var unsupported []string
 	for _, t := range tmpls {
+		if !supported[t.Kind] && isMemoryFormat(t.Format.Name) {
+			b, err := e.encodeMemory(t, asm, ops, mods)
+			if err == nil {
+				return b, nil
+			}
+			tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
+			continue
+		}
 		if !supported[t.Kind] {
 			unsupported = append(unsupported, t.Format.Name)
 			continue
@@ -352,7 +361,8 @@ func fieldsOutsideBrackets(s string) []string {
 }
 
 func isModifier(s string) bool {
-	for _, m := range []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi", "th:", "scope:", "high", "matrix_"} {
+	for _, m := range []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi", "th:", "scope:", "high", "matrix_",
+		"slc", "gds", "lds", "sc0", "sc1", "nt", "idxen", "offen", "addr64", "tfe", "offset0:", "offset1:", "scale_offset", "format:"} {
 		if strings.HasPrefix(s, m) {
 			return true
 		}

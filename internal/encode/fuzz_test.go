@@ -26,6 +26,8 @@ func FuzzEncode(f *testing.F) {
 		"v_add_f32_dpp v1, -v2, v3 row_share:3 fi:1", "v_add_f32_dpp v1, v2, v3 dpp8:[7,6,5,4,3,2,1,0] fi:1",
 		"v_add_f32_sdwa v1, -v2, sext(v3) dst_sel:WORD_1 src0_sel:BYTE_2", "v_cmp_eq_u32_sdwa s[2:3], v1, v2",
 		"v_add3_u32_e64_dpp v1, v2, v3, v4 quad_perm:[3,2,1,0]", "v_mov_b32_dpp v1, v2 quad_perm:[9,9,9,9]",
+		"ds_write2_b32 v1, v2, v3 offset0:4 offset1:8", "global_load_dword v1, v2, s[2:3] offset:-16 sc0",
+		"buffer_load_dword v1, v2, s[4:7], s8 offen offset:4", "global_load_b32 v1, v2, s[2:3] th:TH_LOAD_NT",
 	} {
 		f.Add(s)
 	}

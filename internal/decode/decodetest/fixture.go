@@ -27,10 +27,12 @@ func Fixture() (isa.Architecture, []isa.Instruction) {
 			{Name: "CLMP", MSB: 15, LSB: 15}, {Name: "OP", MSB: 25, LSB: 16}, {Name: "ENCODING", MSB: 31, LSB: 26, Fixed: "110100"},
 			{Name: "SRC0", MSB: 40, LSB: 32}, {Name: "SRC1", MSB: 49, LSB: 41}, {Name: "SRC2", MSB: 58, LSB: 50},
 			{Name: "OMOD", MSB: 60, LSB: 59}, {Name: "NEG", MSB: 63, LSB: 61}}},
-		// DS has no operand rendering in the encoder: it tests the
-		// "not supported yet" answer.
 		{Name: "DS", Width: 64, Fields: []isa.Field{
 			{Name: "OP", MSB: 24, LSB: 17}, {Name: "ENCODING", MSB: 31, LSB: 26, Fixed: "110110"}}},
+		// The encoder does not do image instructions: MIMG tests its
+		// "not supported yet" answer.
+		{Name: "MIMG", Width: 64, Fields: []isa.Field{
+			{Name: "OP", MSB: 24, LSB: 18}, {Name: "ENCODING", MSB: 31, LSB: 26, Fixed: "111100"}}},
 	}}
 	ins := []isa.Instruction{
 		{Name: "v_max_f32", Encodings: []isa.Encoding{{Format: "VOP2", Opcode: 11}, {Format: "VOP3A", Opcode: 267}}},
@@ -41,6 +43,7 @@ func Fixture() (isa.Architecture, []isa.Instruction) {
 		{Name: "s_mov_b64", Encodings: []isa.Encoding{{Format: "SOP1", Opcode: 1}}},
 		{Name: "s_endpgm", Encodings: []isa.Encoding{{Format: "SOPP", Opcode: 1}}},
 		{Name: "ds_nop", Encodings: []isa.Encoding{{Format: "DS", Opcode: 20}}},
+		{Name: "image_load", Encodings: []isa.Encoding{{Format: "MIMG", Opcode: 0}}},
 	}
 	return a, ins
 }
