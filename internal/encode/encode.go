@@ -45,6 +45,10 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Encoder, error) {
 	return &Encoder{d: d}, nil
 }
 
+// FromDecoder makes an encoder that shares a family's decoder (which it
+// uses to check every result); both are safe for concurrent use.
+func FromDecoder(d *decode.Decoder) *Encoder { return &Encoder{d: d} }
+
 // Encode assembles asm for the family described by arch and instrs.
 func Encode(arch isa.Architecture, instrs []isa.Instruction, asm string) ([]byte, error) {
 	e, err := New(arch, instrs)

@@ -260,8 +260,8 @@ func TestDecodedDiagramNamesTrailingDwords(t *testing.T) {
 	}
 }
 
-// FuzzDecodeInput feeds arbitrary text to the decode page and API: they
-// answer 200 or 4xx and never panic.
+// FuzzDecodeInput feeds arbitrary text to the decode page, the decode and
+// encode APIs and search: they answer 200 or 4xx and never panic.
 func FuzzDecodeInput(f *testing.F) {
 	s := newTestServer(f)
 	for _, seed := range []string{"0x160a04c1", "[0xc1,0x04,0x0a,0x16]", "ffffffff 0x7e0a02ff", "0x", "\x00\x01\x02",
@@ -270,10 +270,11 @@ func FuzzDecodeInput(f *testing.F) {
 	}
 	f.Add("rdna3", "0xd4100005 0x00000501")
 	f.Add("ptx", "0x160a04c1")
+	f.Add("cdna4", "v_max_f32 v5, -1, v2")
 	f.Fuzz(func(t *testing.T, arch, hex string) {
 		s.cache = newPageCache(-1)
-		for _, p := range []string{"/decode", "/api/v1/decode", "/search"} {
-			q := url.Values{"arch": {arch}, "hex": {hex}, "q": {hex}}
+		for _, p := range []string{"/decode", "/api/v1/decode", "/api/v1/encode", "/search"} {
+			q := url.Values{"arch": {arch}, "hex": {hex}, "q": {hex}, "asm": {hex}}
 			rec := get(t, s, p+"?"+q.Encode())
 			if rec.Code >= 500 {
 				t.Fatalf("%s arch=%q hex=%q: %d", p, arch, hex, rec.Code)
@@ -299,5 +300,34 @@ func BenchmarkNewPages(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestEncodeAPI(t *testing.T) {
+	s := newTestServer(t)
+	var res EncodeResult
+	decodeJSON(t, get(t, s, "/api/v1/encode?arch=gfx950&asm="+url.QueryEscape("v_max_f32 v5, -1, v2")), http.StatusOK, &res)
+	if res.Arch != "cdna4" || res.Bytes != "0xc1,0x04,0x0a,0x16" || strings.Join(res.Words, " ") != "0x160a04c1" ||
+		res.Instruction.Text() != "v_max_f32_e32 v5, -1, v2" {
+		t.Errorf("answer %+v", res)
+	}
+	for _, c := range []struct{ query, want string }{
+		{"arch=cdna4", "missing asm"},
+		{"asm=v_max_f32", "missing arch"},
+		{"arch=cdna4&asm=" + url.QueryEscape("v_bogus v1, v2"), "no such instruction"},
+		{"arch=ptx&asm=" + url.QueryEscape("max.f32 d, a, b"), "virtual ISA"},
+		{"arch=cdna4&asm=" + strings.Repeat("x", 600), "at most 512"},
+	} {
+		var e struct {
+			Error string `json:"error"`
+		}
+		rec := get(t, s, "/api/v1/encode?"+c.query)
+		if rec.Code != http.StatusBadRequest {
+			t.Errorf("/api/v1/encode?%.40s: status %d", c.query, rec.Code)
+		}
+		decodeJSON(t, rec, rec.Code, &e)
+		if !strings.Contains(e.Error, c.want) {
+			t.Errorf("/api/v1/encode?%.40s: error %q lacks %q", c.query, e.Error, c.want)
+		}
 	}
 }

@@ -58,6 +58,12 @@ var apiOperations = []apiOperation{
 			{Name: "arch", In: "query", Required: true, Type: "string", Description: "AMD family id or gfx target (cdna4, rdna3, gfx950)."},
 			{Name: "hex", In: "query", Required: true, Type: "string", Description: "Little-endian hex dwords (0x160a04c1 7e020280) or an llvm-mc byte list ([0xc1,0x04,0x0a,0x16]); at most 1024 bytes."},
 		}, Result: DecodeResult{}, Errors: []int{400, 404}},
+	{Path: "/api/v1/encode", ID: "encode",
+		Summary: "Assemble one AMD instruction written in LLVM syntax: its bytes (as llvm-mc -show-encoding prints them), its dwords and the instruction decoded back from them. VALU (with DPP, SDWA and dual-issue VOPD 'X :: Y'), SALU, SMEM, LDS, FLAT/GLOBAL/SCRATCH and untyped buffer instructions; others answer 400 saying they are not supported yet.",
+		Params: []apiParam{
+			{Name: "arch", In: "query", Required: true, Type: "string", Description: "AMD family id or gfx target (cdna4, rdna3, gfx950)."},
+			{Name: "asm", In: "query", Required: true, Type: "string", Description: "One instruction, at most 512 characters: v_max_f32 v5, -1, v2."},
+		}, Result: EncodeResult{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/openapi.json", ID: "getOpenAPI", Summary: "This document.", Result: map[string]any{}},
 }
 

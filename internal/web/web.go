@@ -198,6 +198,7 @@ func (s *server) routes() {
 	s.api("GET /api/v1/archs/{arch}/instructions/{name}", s.apiInstruction)
 	s.api("GET /api/v1/search", s.apiSearch)
 	s.api("GET /api/v1/decode", s.apiDecode)
+	s.api("GET /api/v1/encode", s.apiEncode)
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
 	s.mux.HandleFunc("/api/", s.apiNotFound)
 
