@@ -481,6 +481,9 @@ type decodeView struct {
 	Archs  []isa.Architecture
 	Arch   string
 	Hex    string
+	Asm    string // the assemble form's input
+	// Assembled is the bytes the assemble form produced (then decoded).
+	Assembled string
 	Length int
 	Insts  []decodedView
 	Errors []DecodeError
@@ -500,11 +503,25 @@ func (s *server) nativeArchs() []isa.Architecture {
 
 func (s *server) handleDecode(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	v := decodeView{Archs: s.nativeArchs(), Arch: strings.TrimSpace(q.Get("arch")), Hex: q.Get("hex")}
+	v := decodeView{Archs: s.nativeArchs(), Arch: strings.TrimSpace(q.Get("arch")), Hex: q.Get("hex"), Asm: q.Get("asm")}
 	if v.Arch == "" && len(v.Archs) > 0 {
 		v.Arch = v.Archs[0].ID
 	}
 	status := http.StatusOK
+	if strings.TrimSpace(v.Asm) != "" && strings.TrimSpace(v.Hex) == "" {
+		// The assemble form: encode, then show the result decoded.
+		res, err := s.runEncode(r, v.Arch, v.Asm)
+		if err != nil {
+			status = errs.HTTPStatus(err)
+			if status == http.StatusInternalServerError {
+				s.fail(w, r, err)
+				return
+			}
+			v.Error = err.Error()
+		} else {
+			v.Hex, v.Assembled = strings.Join(res.Words, " "), res.Bytes
+		}
+	}
 	if strings.TrimSpace(v.Hex) != "" {
 		if res, err := s.runDecode(r.Context(), v.Arch, v.Hex); err != nil {
 			status = errs.HTTPStatus(err)

@@ -23,8 +23,14 @@ func TestDecodeFormWorksWithoutJavaScript(t *testing.T) {
 	s := newTestServer(t)
 	doc := mustPage(t, s, "/decode")
 	forms := findAll(doc, func(n *html.Node) bool { return n.Data == "form" && hasClass(n, "decodebox") })
-	if len(forms) != 1 || attr(forms[0], "method") != "get" || attr(forms[0], "action") != "/decode" {
-		t.Fatal("no GET form to /decode")
+	if len(forms) != 2 || attr(forms[0], "method") != "get" || attr(forms[0], "action") != "/decode" {
+		t.Fatal("no GET form to /decode (and an assemble form)")
+	}
+	// The second form assembles: a labelled asm input, GET to /decode too.
+	if attr(forms[1], "method") != "get" || attr(forms[1], "action") != "/decode" ||
+		len(findAll(forms[1], func(n *html.Node) bool { return n.Data == "label" && attr(n, "for") == "encode-asm" })) != 1 ||
+		len(findAll(forms[1], func(n *html.Node) bool { return n.Data == "input" && attr(n, "name") == "asm" })) != 1 {
+		t.Error("the assemble form lacks its labelled asm input")
 	}
 	for _, id := range []string{"decode-arch", "decode-hex"} {
 		labels := findAll(forms[0], func(n *html.Node) bool { return n.Data == "label" && attr(n, "for") == id })
@@ -329,5 +335,22 @@ func TestEncodeAPI(t *testing.T) {
 		if !strings.Contains(e.Error, c.want) {
 			t.Errorf("/api/v1/encode?%.40s: error %q lacks %q", c.query, e.Error, c.want)
 		}
+	}
+}
+
+// TestAssembleForm: the decode page's assemble form encodes the
+// instruction and shows it decoded; a refusal is shown as an error.
+func TestAssembleForm(t *testing.T) {
+	s := newTestServer(t)
+	rec := get(t, s, "/decode?arch=cdna4&asm="+url.QueryEscape("v_max_f32 v5, -1, v2"))
+	body := rec.Body.String()
+	for _, want := range []string{"assembles to <code>0xc1,0x04,0x0a,0x16</code>", "v_max_f32_e32 v5, -1, v2", `name="asm"`} {
+		if rec.Code != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("assemble form: %d, page lacks %q", rec.Code, want)
+		}
+	}
+	rec = get(t, s, "/decode?arch=cdna4&asm="+url.QueryEscape("v_bogus v1"))
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "no such instruction") {
+		t.Errorf("bad instruction: %d %.300s", rec.Code, rec.Body.String())
 	}
 }
