@@ -508,28 +508,32 @@ func (s *server) handleDecode(w http.ResponseWriter, r *http.Request) {
 		v.Arch = v.Archs[0].ID
 	}
 	status := http.StatusOK
+	// userError keeps a 4xx answer's message for the page; a server fault
+	// ends the request (and says so).
+	userError := func(err error) bool {
+		status = errs.HTTPStatus(err)
+		if status == http.StatusInternalServerError {
+			s.fail(w, r, err)
+			return false
+		}
+		v.Error = err.Error()
+		return true
+	}
 	if strings.TrimSpace(v.Asm) != "" && strings.TrimSpace(v.Hex) == "" {
 		// The assemble form: encode, then show the result decoded.
-		res, err := s.runEncode(r, v.Arch, v.Asm)
-		if err != nil {
-			status = errs.HTTPStatus(err)
-			if status == http.StatusInternalServerError {
-				s.fail(w, r, err)
+		if res, err := s.runEncode(r, v.Arch, v.Asm); err != nil {
+			if !userError(err) {
 				return
 			}
-			v.Error = err.Error()
 		} else {
 			v.Hex, v.Assembled = strings.Join(res.Words, " "), res.Bytes
 		}
 	}
 	if strings.TrimSpace(v.Hex) != "" {
 		if res, err := s.runDecode(r.Context(), v.Arch, v.Hex); err != nil {
-			status = errs.HTTPStatus(err)
-			if status == http.StatusInternalServerError {
-				s.fail(w, r, err)
+			if !userError(err) {
 				return
 			}
-			v.Error = err.Error()
 		} else {
 			v.Arch, v.Length, v.Errors, v.Done = res.Arch, res.Length, res.Errors, true
 			for _, in := range res.Instructions {
