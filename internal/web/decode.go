@@ -478,17 +478,17 @@ func aliasOf(in *isa.Instruction, name string) bool {
 // --- the decode page and API ---
 
 type decodeView struct {
-	Archs  []isa.Architecture
-	Arch   string
-	Hex    string
-	Asm    string // the assemble form's input
+	Archs []isa.Architecture
+	Arch  string
+	Hex   string
+	Asm   string // the assemble form's input
 	// Assembled is the bytes the assemble form produced (then decoded).
 	Assembled string
-	Length int
-	Insts  []decodedView
-	Errors []DecodeError
-	Error  string
-	Done   bool // a decode ran
+	Length    int
+	Insts     []decodedView
+	Errors    []DecodeError
+	Error     string
+	Done      bool // a decode ran
 }
 
 func (s *server) nativeArchs() []isa.Architecture {
