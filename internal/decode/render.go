@@ -122,6 +122,9 @@ func (r *renderer) dec(v int) {
 		r.buf = append(r.buf, byte('0'+v/10), byte('0'+v%10))
 	case v >= 100 && v < 1000:
 		r.buf = append(r.buf, byte('0'+v/100), byte('0'+v/10%10), byte('0'+v%10))
+	case v < 0 && v > -100: // the negative inline constants, -1 to -16
+		r.buf = append(r.buf, '-')
+		r.dec(-v)
 	default:
 		r.buf = strconv.AppendInt(r.buf, int64(v), 10)
 	}
