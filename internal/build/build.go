@@ -117,6 +117,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	insts = append(insts, llvm.Added...)
 	docs = append(docs, llvm.Documents...)
 	rep.Problems = append(rep.Problems, llvm.Problems...)
 

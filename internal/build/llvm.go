@@ -26,6 +26,9 @@ type LLVMResult struct {
 	Documents []isa.Document
 	Problems  []string
 	Report    quality.Report
+	// Added are the instructions only LLVM documents for a family (no AMD
+	// instruction has their encoding); the caller adds them to the model.
+	Added []*isa.Instruction
 }
 
 // LoadAMD reads the AMD guides and XML from the sources directory and links
@@ -317,6 +320,14 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	if _, err := llvmNames(ctx, llvmMC, version, archs, insts, byInst, famTargets); err != nil {
 		res.Problems = append(res.Problems, "llvm: "+err.Error())
 	}
+	// The names only LLVM documents: aliases of AMD instructions with the
+	// same encoding, or instructions AMD's guide lacks.
+	verifyOne := func(in *isa.Instruction, arch *isa.Architecture, cands []merge.Candidate) merge.Result {
+		return merge.ApplyVerification(in, arch, merge.Verification{Targets: targets, Unknown: unknown,
+			FamilyTargets: famTargets[in.Arch], Candidates: cands, Probe: in.Name, Outcomes: outcomes, Version: version})
+	}
+	res.Added, _ = llvmOnlyNames(archs, insts, llvmOnly, outcomes, famTargets, tIndex, verifyOne, byInst)
+	insts = append(insts, res.Added...)
 	accepted := map[string]map[string]bool{}
 	for key, cands := range llvmOnly {
 		arch, name, _ := strings.Cut(key, "\x00")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -183,4 +184,206 @@ func opField(f *isa.Format) (isa.Field, bool) {
 		}
 	}
 	return isa.Field{}, false
+}
+
+// llvmOnlyNames resolves the names LLVM's syntax pages document for a
+// family that AMD's guide does not (llvmOnly, keyed "arch\x00name", with
+// their candidate lines). The encoding llvm-mc gave an accepted line is
+// looked up among the family's AMD instructions by format and opcode: when
+// one has it, the LLVM name is an alias of that instruction (RDNA 3's
+// buffer_atomic_add is buffer_atomic_add_u32); when none has, the
+// instruction exists only in LLVM's documentation for the family (RDNA 3's
+// s_waitcnt_depctr, which compilers emit) and is added, its encoding
+// derived from llvm-mc's bytes and every fact marked as LLVM's. The added
+// instructions go through the same verification as the others (verify).
+func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, llvmOnly map[string][]merge.Candidate,
+	outcomes func(string) ([]verify.Outcome, bool), famTargets map[string][]string, tIndex map[string]int,
+	verify func(in *isa.Instruction, arch *isa.Architecture, cands []merge.Candidate) merge.Result,
+	results map[*isa.Instruction]merge.Result) (added []*isa.Instruction, aliases int) {
+	keys := make([]string, 0, len(llvmOnly))
+	for k := range llvmOnly {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	byOpcode := map[string]*isa.Instruction{} // arch, format, opcode
+	opKey := func(arch, format string, op int) string { return fmt.Sprintf("%s\x00%s\x00%d", arch, strings.ToUpper(format), op) }
+	for _, in := range insts {
+		for _, e := range in.Encodings {
+			f := e.Format
+			if f == "" {
+				f = e.Name
+			}
+			if k := opKey(in.Arch, f, e.Opcode); byOpcode[k] == nil && e.Opcode >= 0 {
+				byOpcode[k] = in
+			}
+		}
+	}
+	archByID := map[string]*isa.Architecture{}
+	for i := range archs {
+		archByID[archs[i].ID] = &archs[i]
+	}
+	// Where a guide draws a format's OP field a bit or two off the place
+	// llvm-mc encodes it (RDNA 1-2 DS, gfx12 VFLAT), the opcodes AMD lists
+	// for the format's verified instructions say by how much.
+	shifts := map[*isa.Format]int{}
+	opShift := func(arch *isa.Architecture, f *isa.Format) int {
+		if k, ok := shifts[f]; ok {
+			return k
+		}
+		votes := map[int]int{}
+		for _, in := range insts {
+			if in.Arch != arch.ID {
+				continue
+			}
+			for _, ex := range in.Examples {
+				b, ok := merge.ParseBytes(ex.Encoding)
+				if !ok || len(b) < 4 || !merge.FixedMatch(*f, binary.LittleEndian.Uint32(b)) {
+					continue
+				}
+				for _, e := range in.Encodings {
+					if !strings.EqualFold(e.Format, f.Name) && !strings.EqualFold(e.Name, f.Name) {
+						continue
+					}
+					for k := -2; k <= 2; k++ {
+						if v, ok := readOP(f, b, k); ok && v == e.Opcode {
+							votes[k]++
+						}
+					}
+				}
+			}
+		}
+		best := 0
+		for k, n := range votes {
+			if n > votes[best] || n == votes[best] && abs(k) < abs(best) {
+				best = k
+			}
+		}
+		shifts[f] = best
+		return best
+	}
+	for _, key := range keys {
+		archID, name, _ := strings.Cut(key, "\x00")
+		arch := archByID[archID]
+		if arch == nil {
+			continue
+		}
+		// The first accepted line and the family target it was accepted on.
+		var enc []byte
+		var target string
+		var cand merge.Candidate
+		for _, c := range llvmOnly[key] {
+			row, _ := outcomes(c.Asm)
+			for _, t := range famTargets[archID] {
+				if i, ok := tIndex[t]; ok && i < len(row) && row[i].Supported && len(row[i].Encoding) >= 4 {
+					enc, target, cand = row[i].Encoding, t, c
+					break
+				}
+			}
+			if enc != nil {
+				break
+			}
+		}
+		if enc == nil {
+			continue
+		}
+		f, _, ok := identify(arch, enc)
+		if !ok {
+			continue
+		}
+		op, ok := readOP(f, enc, opShift(arch, f))
+		if !ok {
+			continue
+		}
+		if amd := byOpcode[opKey(archID, f.Name, op)]; amd != nil {
+			if amd.Name != name {
+				amd.Aliases = merge.AppendAlias(amd.Aliases, isa.Alias{Name: name, Prov: isa.Prov{Source: isa.SourceLLVMMC},
+					Note: fmt.Sprintf("LLVM's name: llvm-mc assembles %q to %s opcode %d, AMD's %s, on %s", cand.Asm, f.Name, op, strings.ToUpper(amd.Name), target)})
+				aliases++
+			}
+			continue
+		}
+		unit := "Vector"
+		if strings.HasPrefix(strings.ToUpper(f.Name), "S") {
+			unit = "Scalar"
+		}
+		llvm := isa.Prov{Source: isa.SourceLLVMMC}
+		in := &isa.Instruction{
+			Arch: archID, Name: name, Vendor: isa.VendorAMD, Kind: isa.KindNative, Unit: unit,
+			Category: "Documented only by LLVM", Section: f.Name + " (LLVM only)",
+			Summary: fmt.Sprintf("Not in AMD's %s guide: LLVM's assembler syntax documents it for this family and llvm-mc assembles it (%s).", arch.Name, target),
+			Description: fmt.Sprintf("AMD's %s reference does not list %s. LLVM documents it for this family, and llvm-mc encodes %q as %s opcode %d on %s; "+
+				"the encoding below is derived from those bytes. Its semantics are not documented by AMD for this family.", arch.Name, name, cand.Asm, f.Name, op, target),
+			Aliases: []isa.Alias{}, Examples: []isa.Example{}, Concepts: []isa.ConceptRef{},
+			Targets: map[string]string{}, Opcodes: map[string]map[string]int{},
+			Encodings: []isa.Encoding{{Name: f.Name, Format: f.Name, Width: f.Width, Opcode: op, Fields: f.Fields,
+				Operands: []isa.Operand{}, Prov: llvm,
+				IdentifierCheck: fmt.Sprintf("derived from the bytes llvm-mc produced for %q on %s", cand.Asm, target)}},
+			Sources: []isa.Prov{cand.Prov, llvm},
+		}
+		results[in] = verify(in, arch, llvmOnly[key])
+		added = append(added, in)
+	}
+	return added, aliases
+}
+
+// identify finds the format of an encoding (the most specific one whose
+// fixed bits the first dword holds) and reads its OP field.
+func identify(arch *isa.Architecture, enc []byte) (*isa.Format, int, bool) {
+	w := make([]uint32, (len(enc)+3)/4)
+	for i := range w {
+		var b [4]byte
+		copy(b[:], enc[4*i:])
+		w[i] = binary.LittleEndian.Uint32(b[:])
+	}
+	var best *isa.Format
+	bestBits := -1
+	for i := range arch.Formats {
+		f := &arch.Formats[i]
+		if _, ok := opField(f); !ok || !merge.FixedMatch(*f, w[0]) || f.Width/8 > len(enc) {
+			continue
+		}
+		n := 0
+		for _, fd := range f.Fields {
+			if fd.Fixed != "" {
+				n += len(strings.ReplaceAll(fd.Fixed, "_", ""))
+			}
+		}
+		if n > bestBits {
+			best, bestBits = f, n
+		}
+	}
+	if best == nil {
+		return nil, 0, false
+	}
+	return best, 0, true
+}
+
+// readOP reads a format's OP field from an encoding, shift bits higher than
+// the layout draws it.
+func readOP(f *isa.Format, enc []byte, shift int) (int, bool) {
+	op, ok := opField(f)
+	if !ok {
+		return 0, false
+	}
+	rs := op.Ranges
+	if len(rs) == 0 {
+		rs = []isa.BitRange{{MSB: op.MSB, LSB: op.LSB}}
+	}
+	var v uint64
+	for _, r := range rs {
+		for b := r.MSB + shift; b >= r.LSB+shift; b-- {
+			if b < 0 || b/8 >= len(enc) {
+				return 0, false
+			}
+			v = v<<1 | uint64(enc[b/8]>>(uint(b)%8)&1)
+		}
+	}
+	return int(v), true
+}
+
+func abs(k int) int {
+	if k < 0 {
+		return -k
+	}
+	return k
 }

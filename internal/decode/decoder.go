@@ -282,6 +282,24 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			}
 		}
 	}
+	// A guide that lists a carry-out instruction's VOP3 opcode in its VOP3A
+	// table (RDNA 1-2 v_add_co_ci_u32) still means the VOP3B layout, with
+	// SDST at [14:8]: LLVM prints that operand.
+	vop3bFor := map[*format]*format{}
+	for _, g := range d.groups {
+		var a, b *format
+		for _, fm := range g.formats {
+			switch fm.kind {
+			case kVOP3:
+				a = fm
+			case kVOP3B:
+				b = fm
+			}
+		}
+		if a != nil && b != nil {
+			vop3bFor[a] = b
+		}
+	}
 	for i := range instrs {
 		in := &instrs[i]
 		for _, e := range in.Encodings {
@@ -302,6 +320,9 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			if fm.kind == kVOPD || fm.kind == kVOPD3 {
 				fm.addDual(in, e)
 				continue
+			}
+			if b := vop3bFor[fm]; b != nil && carryOut(in.Name) {
+				fm = b
 			}
 			if _, taken := fm.byOpcode[e.Opcode]; taken {
 				continue // first name wins; aliases are the model's business
@@ -333,6 +354,14 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 		}
 	}
 	return d, nil
+}
+
+// carryOut names the VALU instructions with a scalar carry-out (or
+// divide-scale flag) destination: their VOP3 form is the VOP3B layout.
+func carryOut(name string) bool {
+	return strings.Contains(name, "_co_") || strings.HasPrefix(name, "v_addc_") || strings.HasPrefix(name, "v_subb_") ||
+		strings.HasPrefix(name, "v_subbrev_") || strings.HasPrefix(name, "v_div_scale_") ||
+		name == "v_mad_u64_u32" || name == "v_mad_i64_i32"
 }
 
 // maiFallback is the VOP3P-MAI layout of the CDNA 1, 3 and 4 guides

@@ -658,8 +658,9 @@ var depCtrFields = [...]struct {
 func (r *renderer) depCtr(imm int) {
 	gen := r.d.fam.gen
 	used, nonDefault := 0, false
-	for _, f := range depCtrFields {
-		if gen < f.minGen {
+	skip := func(f int) bool { return gen < depCtrFields[f].minGen || f == 0 && r.d.fam.noHoldCnt }
+	for i, f := range depCtrFields {
+		if skip(i) {
 			continue
 		}
 		used |= f.max << uint(f.shift)
@@ -670,9 +671,9 @@ func (r *renderer) depCtr(imm int) {
 		return
 	}
 	sep := false
-	for _, f := range depCtrFields {
+	for i, f := range depCtrFields {
 		v := imm >> uint(f.shift) & f.max
-		if gen < f.minGen || (v == f.max && nonDefault) {
+		if skip(i) || (v == f.max && nonDefault) {
 			continue
 		}
 		if sep {
@@ -733,6 +734,9 @@ func (r *renderer) renderSMEM() {
 	case shSMEMTime:
 		r.sdst(sdata, opType{'b', 64})
 		return
+	case shSMEMWaveID:
+		r.sdst(sdata, opType{'b', 32})
+		return
 	case shNoOperands:
 		return
 	case shPrefetch, shPrefetchPCRel:
@@ -787,7 +791,11 @@ func (r *renderer) renderSMEM() {
 		offBits = 24 // IOFFSET[55:32]
 	}
 	soff := r.f(fSOFFSET)
-	if fam.n32[soff] == "null" {
+	if fam.n32[soff] == "null" && off == 0 && fam.gen < 12 {
+		// No offset at all: LLVM 22 prints the SGPR operand, null, on
+		// gfx10/gfx11 (what llc emits for a plain load).
+		r.sdst(soff, opType{'b', 32})
+	} else if fam.n32[soff] == "null" {
 		r.op()
 		r.smemOffset(off, offBits)
 		r.end()
@@ -799,6 +807,9 @@ func (r *renderer) renderSMEM() {
 			r.smemOffset(off, offBits)
 			r.end()
 		}
+	}
+	if fam.gen >= 12 && en.shape == shATCProbe {
+		return // LLVM prints no cache policy on the probes
 	}
 	if fam.gen >= 12 {
 		// The CDNA 5 guide's SMEM table places NV at bit 20 and
@@ -817,6 +828,9 @@ func (r *renderer) renderSMEM() {
 		// GLC at bit 14 and DLC at bit 13; the RDNA 3 guide's SMEM table
 		// lists DLC at 14 and GLC at 16. We follow the assembler.
 		glc, dlc = int(r.raw[0]>>14&1), int(r.raw[0]>>13&1)
+	}
+	if en.shape == shSMEMDiscard {
+		return // LLVM prints no cache bits on s_dcache_discard
 	}
 	if glc == 1 {
 		r.modStr("glc")

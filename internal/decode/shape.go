@@ -41,6 +41,7 @@ const (
 	shOtherSOPP
 	// SMEM
 	shSMEMTime
+	shSMEMWaveID // s_get_waveid_in_workgroup sdst (32-bit, no address)
 	shSMEMDiscard
 	shSMEMBuffer
 	shATCProbe      // s_atc_probe imm, sbase, offset: SDATA is an immediate
@@ -304,6 +305,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		switch {
 		case pre("s_memtime"), pre("s_memrealtime"):
 			en.shape = shSMEMTime
+		case name == "s_get_waveid_in_workgroup":
+			en.shape = shSMEMWaveID
 		case name == "s_dcache_discard", name == "s_dcache_discard_x2":
 			en.shape = shSMEMDiscard
 		case pre("s_atc_probe"):

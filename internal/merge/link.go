@@ -116,6 +116,9 @@ func sameEncodings(a, b map[string]int) bool {
 	return true
 }
 
+// AppendAlias adds an alias unless the list has that name already.
+func AppendAlias(list []isa.Alias, a isa.Alias) []isa.Alias { return appendAlias(list, a) }
+
 func appendAlias(list []isa.Alias, a isa.Alias) []isa.Alias {
 	for _, x := range list {
 		if strings.EqualFold(x.Name, a.Name) {

@@ -72,10 +72,12 @@ func Model() (map[string]Family, error) {
 			modelErr = fmt.Errorf("reading the AMD sources: %w", err)
 			return
 		}
-		if _, err := build.ApplyLLVM(ctx, build.Options{Sources: src, NoVerify: !HaveLLVM()}, archs, insts, nil); err != nil {
+		res, err := build.ApplyLLVM(ctx, build.Options{Sources: src, NoVerify: !HaveLLVM()}, archs, insts, nil)
+		if err != nil {
 			modelErr = fmt.Errorf("LLVM pass: %w", err)
 			return
 		}
+		insts = append(insts, res.Added...)
 		model = map[string]Family{}
 		for _, a := range archs {
 			model[a.ID] = Family{Arch: a}

@@ -1,0 +1,74 @@
+package decode
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// objdumpLine is one instruction line of llvm-objdump -d: the text, then
+// "// ADDRESS: WORDS".
+var objdumpLine = regexp.MustCompile(`^\s+(\S.*?)\s*// ([0-9A-F]+):`)
+
+// TestCompiledKernels compiles testdata/kernels.ll with llc-22 for one
+// target of every family and compares the decoder's reading of the code
+// object (ELF .text, with symbols) with llvm-objdump-22's, instruction by
+// instruction: real compiler output rather than random words.
+func TestCompiledKernels(t *testing.T) {
+	llc, err1 := exec.LookPath("llc-22")
+	objdump, err2 := exec.LookPath("llvm-objdump-22")
+	if err1 != nil || err2 != nil {
+		t.Skip("llc-22 / llvm-objdump-22 not on PATH: install llvm-22 to compile the test kernels")
+	}
+	for _, fam := range allFamilies {
+		t.Run(fam.arch, func(t *testing.T) {
+			d := loadFamily(t, fam.arch)
+			obj := filepath.Join(t.TempDir(), "k.o")
+			if out, err := exec.Command(llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu="+fam.mcpu, "-O2", "-filetype=obj",
+				"-o", obj, "testdata/kernels.ll").CombinedOutput(); err != nil {
+				t.Fatalf("llc-22 -mcpu=%s: %v: %s", fam.mcpu, err, out)
+			}
+			out, err := exec.Command(objdump, "-d", "--mcpu="+fam.mcpu, obj).Output()
+			if err != nil {
+				t.Fatalf("llvm-objdump-22: %v", err)
+			}
+			var want []string
+			for _, l := range strings.Split(string(out), "\n") {
+				if m := objdumpLine.FindStringSubmatch(l); m != nil {
+					want = append(want, strings.Join(strings.Fields(commentRe.ReplaceAllString(m[1], "")), " "))
+				}
+			}
+			raw, err := os.ReadFile(obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, syms, err := ELFText(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(syms) < 2 {
+				t.Errorf("symbols %v, want saxpy and reduce", syms)
+			}
+			insts, errs := d.DecodeAll(code)
+			if len(errs) > 0 {
+				t.Errorf("%d words do not decode, first: %v", len(errs), errs[0])
+			}
+			if len(insts) != len(want) {
+				t.Fatalf("%d instructions, llvm-objdump has %d", len(insts), len(want))
+			}
+			bad := 0
+			for i, in := range insts {
+				if got := strings.Join(strings.Fields(in.Text()), " "); got != want[i] {
+					bad++
+					if bad <= 5 {
+						t.Errorf("offset 0x%x: %q, llvm-objdump %q", in.Offset, got, want[i])
+					}
+				}
+			}
+			t.Logf("%s (%s): %d instructions, %d differ", fam.arch, fam.mcpu, len(insts), bad)
+		})
+	}
+}
