@@ -206,7 +206,9 @@ func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, llvmOnly 
 	}
 	sort.Strings(keys)
 	byOpcode := map[string]*isa.Instruction{} // arch, format, opcode
-	opKey := func(arch, format string, op int) string { return fmt.Sprintf("%s\x00%s\x00%d", arch, strings.ToUpper(format), op) }
+	opKey := func(arch, format string, op int) string {
+		return fmt.Sprintf("%s\x00%s\x00%d", arch, strings.ToUpper(format), op)
+	}
 	for _, in := range insts {
 		for _, e := range in.Encodings {
 			f := e.Format
