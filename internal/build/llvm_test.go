@@ -350,3 +350,49 @@ func BenchmarkVerifyWarm(b *testing.B) {
 	b.ResetTimer()
 	benchmarkVerify(b, func() string { return dir })
 }
+
+// TestLLVMOnlyNames: a name only LLVM documents for a family becomes an
+// alias when an AMD instruction has its encoding, and an instruction of
+// its own (with LLVM provenance and a verified example) when none has.
+func TestLLVMOnlyNames(t *testing.T) {
+	m := verified(t)
+	var dep *isa.Instruction
+	for _, in := range m.res.Added {
+		if in.Arch == "rdna3" && in.Name == "s_waitcnt_depctr" {
+			dep = in
+		}
+	}
+	if dep == nil {
+		t.Fatal("rdna3 s_waitcnt_depctr (SOPP 8, emitted by compilers, absent from AMD's RDNA 3 guide) was not added")
+	}
+	if len(dep.Encodings) != 1 || dep.Encodings[0].Format != "SOPP" || dep.Encodings[0].Opcode != 8 ||
+		dep.Encodings[0].Prov.Source != isa.SourceLLVMMC || len(dep.Examples) == 0 || dep.Targets["gfx1100"] != "supported" {
+		t.Errorf("rdna3 s_waitcnt_depctr: %+v", dep.Encodings)
+	}
+	for _, p := range dep.Sources {
+		if p.Source == isa.SourceAMDManual || p.Source == isa.SourceAMDXML {
+			t.Errorf("an LLVM-only instruction cites AMD: %+v", dep.Sources)
+		}
+	}
+	// RDNA 1-2's DS OP field sits a bit higher than the guide draws it; the
+	// added LDS instructions must carry the opcodes llvm-mc uses.
+	for _, in := range m.res.Added {
+		if in.Arch == "rdna1" && in.Name == "ds_add_src2_u64" && in.Encodings[0].Opcode != 192 {
+			t.Errorf("rdna1 ds_add_src2_u64: opcode %d, want 192", in.Encodings[0].Opcode)
+		}
+	}
+	// RDNA 3 renamed the buffer atomics: LLVM's old names are aliases.
+	add := find(m.insts, "rdna3", "buffer_atomic_add_u32")
+	found := false
+	for _, a := range add.Aliases {
+		found = found || a.Name == "buffer_atomic_add" && a.Prov.Source == isa.SourceLLVMMC
+	}
+	if !found {
+		t.Errorf("rdna3 buffer_atomic_add_u32 aliases %+v lack LLVM's buffer_atomic_add", add.Aliases)
+	}
+	for _, in := range m.res.Added {
+		if find(m.insts, in.Arch, in.Name) != nil {
+			t.Errorf("%s %s added although the family has it", in.Arch, in.Name)
+		}
+	}
+}
