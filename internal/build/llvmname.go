@@ -288,7 +288,7 @@ func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, llvmOnly 
 		if enc == nil {
 			continue
 		}
-		f, _, ok := identify(arch, enc)
+		f, ok := identify(arch, enc)
 		if !ok {
 			continue
 		}
@@ -328,20 +328,16 @@ func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, llvmOnly 
 	return added, aliases
 }
 
-// identify finds the format of an encoding (the most specific one whose
-// fixed bits the first dword holds) and reads its OP field.
-func identify(arch *isa.Architecture, enc []byte) (*isa.Format, int, bool) {
-	w := make([]uint32, (len(enc)+3)/4)
-	for i := range w {
-		var b [4]byte
-		copy(b[:], enc[4*i:])
-		w[i] = binary.LittleEndian.Uint32(b[:])
-	}
+// identify finds the format of an encoding: the most specific one (most
+// fixed bits) whose fixed bits the first dword holds and that has an OP
+// field.
+func identify(arch *isa.Architecture, enc []byte) (*isa.Format, bool) {
+	w0 := binary.LittleEndian.Uint32(enc)
 	var best *isa.Format
 	bestBits := -1
 	for i := range arch.Formats {
 		f := &arch.Formats[i]
-		if _, ok := opField(f); !ok || !merge.FixedMatch(*f, w[0]) || f.Width/8 > len(enc) {
+		if _, ok := opField(f); !ok || !merge.FixedMatch(*f, w0) || f.Width/8 > len(enc) {
 			continue
 		}
 		n := 0
@@ -354,10 +350,7 @@ func identify(arch *isa.Architecture, enc []byte) (*isa.Format, int, bool) {
 			best, bestBits = f, n
 		}
 	}
-	if best == nil {
-		return nil, 0, false
-	}
-	return best, 0, true
+	return best, best != nil
 }
 
 // readOP reads a format's OP field from an encoding, shift bits higher than
