@@ -226,8 +226,14 @@ func (r *renderer) renderMUBUF() {
 		r.partial = true
 		return
 	}
-	if en.memOps&^moKnown == 0 {
-		return // buffer_wbinvl1, buffer_gl0_inv: no operands
+	if en.memOps&^moKnown == 0 && fam.gen < 12 {
+		// buffer_wbinvl1, buffer_gl0_inv, buffer_wbl2: no operands; only
+		// CDNA 3/4 print their cache bits (buffer_wbl2 sc0 sc1), CDNA 2's
+		// buffer_wbl2 sets glc and scc without LLVM printing them.
+		if fam.scBits {
+			r.cachePolicy()
+		}
+		return
 	}
 	if fam.gen >= 12 {
 		r.renderBUF12()

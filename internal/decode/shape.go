@@ -507,6 +507,8 @@ func memOperandsByName(name string) memOps {
 		return m | moVdstOpt | moData0
 	case strings.HasPrefix(rest, "prefetch_"):
 		return m
+	case rest == "wb" || rest == "inv" || rest == "wbinv":
+		return moKnown // gfx1250 global_wb / global_inv: cache control, no operands
 	case seg == "buffer":
 		return moKnown // buffer_wbinvl1, buffer_gl0_inv, buffer_inv: cache control, no operands
 	}

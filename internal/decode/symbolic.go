@@ -1,6 +1,9 @@
 package decode
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Symbolic SALU immediates: s_getreg/s_setreg's hwreg(...), s_sendmsg's
 // sendmsg(...) and s_set_gpr_idx_on/mode's gpr_idx(...). LLVM prints these
@@ -335,4 +338,117 @@ func (r *renderer) renderVINTRP() {
 	r.dec(r.f(fATTR))
 	r.buf = append(r.buf, '.', "xyzw"[r.f(fATTRCHAN)&3])
 	r.end()
+}
+
+// SymbolicImmediate turns the symbolic immediate of an s_waitcnt,
+// s_delay_alu or s_waitcnt_depctr / s_wait_alu operand ("vmcnt(0)
+// lgkmcnt(0)", "instid0(VALU_DEP_1) | instskip(NEXT)", "depctr_va_vdst(0)")
+// into the 16-bit value, with the same bit layouts and names the decoder
+// prints them with; counters left out keep their "no wait" maximum.
+func (d *Decoder) SymbolicImmediate(mnemonic, text string) (int, bool) {
+	type arg struct {
+		name string
+		val  string
+	}
+	var args []arg
+	for _, tok := range strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return c == ' ' || c == '|' || c == '&' || c == ',' }) {
+		name, rest, ok := strings.Cut(tok, "(")
+		if !ok || !strings.HasSuffix(rest, ")") {
+			return 0, false
+		}
+		args = append(args, arg{name, strings.TrimSuffix(rest, ")")})
+	}
+	if len(args) == 0 {
+		return 0, false
+	}
+	num := func(s string) (int, bool) {
+		v, err := strconv.Atoi(s)
+		return v, err == nil && v >= 0
+	}
+	gen := d.fam.gen
+	switch strings.ToLower(mnemonic) {
+	case "s_waitcnt":
+		vm, exp, lgkm := 63, 7, 63
+		if gen == 9 {
+			lgkm = 15
+		}
+		for _, a := range args {
+			v, ok := num(a.val)
+			if !ok {
+				return 0, false
+			}
+			switch a.name {
+			case "vmcnt":
+				vm = v
+			case "expcnt":
+				exp = v
+			case "lgkmcnt":
+				lgkm = v
+			default:
+				return 0, false
+			}
+		}
+		switch gen {
+		case 9:
+			return vm&0xf | (vm>>4&3)<<14 | exp&7<<4 | lgkm&0xf<<8, vm < 64 && exp < 8 && lgkm < 16
+		case 10:
+			return vm&0xf | (vm>>4&3)<<14 | exp&7<<4 | lgkm&0x3f<<8, vm < 64 && exp < 8 && lgkm < 64
+		case 11:
+			return vm&0x3f<<10 | exp&7 | lgkm&0x3f<<4, vm < 64 && exp < 8 && lgkm < 64
+		}
+		return 0, false
+	case "s_delay_alu":
+		v := 0
+		for _, a := range args {
+			var names []string
+			shift := 0
+			switch a.name {
+			case "instid0":
+				names = delayInstIDs[:]
+			case "instskip":
+				names, shift = delaySkips[:], 4
+			case "instid1":
+				names, shift = delayInstIDs[:], 7
+			default:
+				return 0, false
+			}
+			i := indexFold(names, a.val)
+			if i < 0 {
+				return 0, false
+			}
+			v |= i << uint(shift)
+		}
+		return v, true
+	case "s_waitcnt_depctr", "s_wait_alu":
+		v := 0
+		for i, f := range depCtrFields {
+			if gen >= f.minGen && !(i == 0 && d.fam.noHoldCnt) {
+				v |= f.max << uint(f.shift)
+			}
+		}
+		for _, a := range args {
+			n, ok := num(a.val)
+			found := false
+			for _, f := range depCtrFields {
+				if f.name == a.name && ok && n <= f.max {
+					v = v&^(f.max<<uint(f.shift)) | n<<uint(f.shift)
+					found = true
+				}
+			}
+			if !found {
+				return 0, false
+			}
+		}
+		return v, true
+	}
+	return 0, false
+}
+
+func indexFold(names []string, s string) int {
+	for i, n := range names {
+		if strings.EqualFold(n, s) {
+			return i
+		}
+	}
+	return -1
 }

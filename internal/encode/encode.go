@@ -77,6 +77,13 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	if strings.Contains(asm, "::") {
 		return e.encodeDual(asm)
 	}
+	// s_waitcnt vmcnt(0) lgkmcnt(0), s_delay_alu instid0(...) | ...,
+	// s_waitcnt_depctr depctr_va_vdst(0): one symbolic immediate.
+	if mn, rest, ok := strings.Cut(asm, " "); ok && strings.Contains(rest, "(") {
+		if v, ok := e.d.SymbolicImmediate(mn, rest); ok {
+			asm = mn + " " + strconv.Itoa(v)
+		}
+	}
 	mn, rest, _ := strings.Cut(asm, " ")
 	base, want := mn, ""
 	for _, suf := range []string{"_e32", "_e64", "_sdwa", "_dpp"} {

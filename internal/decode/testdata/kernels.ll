@@ -1,7 +1,8 @@
 ; Two small kernels written for gpuisa's decoder tests: llc-22 compiles them for
 ; every family and the decoder must read the code object as llvm-objdump-22
 ; does (TestCompiledKernels). They use global and LDS memory, a barrier, a
-; branch, a loop, f64, f16 and integer min/max.
+; branch, a loop, f64, f16 and integer min/max, DPP, readfirstlane, atomics,
+; packed f16 FMA, ctlz, rcp and s_sleep.
 target triple = "amdgcn-amd-amdhsa"
 
 @lds = internal addrspace(3) global [256 x float] undef, align 4
@@ -63,3 +64,33 @@ exit:
   ret void
 }
 declare i32 @llvm.smax.i32(i32, i32)
+
+declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare <2 x half> @llvm.fma.v2f16(<2 x half>, <2 x half>, <2 x half>)
+declare float @llvm.amdgcn.rcp.f32(float)
+declare i32 @llvm.ctlz.i32(i32, i1)
+declare void @llvm.amdgcn.s.sleep(i32)
+
+define amdgpu_kernel void @mixed(ptr addrspace(1) %p, ptr addrspace(1) %q, <2 x half> %h, float %f) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %a = getelementptr i32, ptr addrspace(1) %p, i32 %tid
+  %v = load i32, ptr addrspace(1) %a
+  %d = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %v, i32 273, i32 15, i32 15, i1 false)
+  %s = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %d)
+  %old = atomicrmw add ptr addrspace(1) %q, i32 %s seq_cst
+  %z = call i32 @llvm.ctlz.i32(i32 %old, i1 false)
+  %hp = getelementptr <2 x half>, ptr addrspace(1) %p, i32 %z
+  %hv = load <2 x half>, ptr addrspace(1) %hp
+  %hr = call <2 x half> @llvm.fma.v2f16(<2 x half> %hv, <2 x half> %h, <2 x half> %hv)
+  store <2 x half> %hr, ptr addrspace(1) %hp
+  %fv = sitofp i32 %z to float
+  %r = call float @llvm.amdgcn.rcp.f32(float %fv)
+  %m = fmul float %r, %f
+  %fp = getelementptr float, ptr addrspace(1) %q, i32 %tid
+  store float %m, ptr addrspace(1) %fp
+  call void @llvm.amdgcn.s.sleep(i32 2)
+  %x = atomicrmw fmax ptr addrspace(1) %fp, float %m syncscope("agent") monotonic
+  ret void
+}

@@ -1,0 +1,77 @@
+package encode
+
+import (
+	"encoding/binary"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
+)
+
+// objdumpLine is one instruction line of llvm-objdump -d: the text, then
+// "// ADDRESS: WORD WORD...".
+var objdumpLine = regexp.MustCompile(`^\s+(\S.*?)\s*// [0-9A-F]+: ((?:[0-9A-F]{8} ?)+)`)
+
+// TestCompiledKernels assembles, with the encoder, every instruction
+// llvm-objdump-22 prints for the decoder's test kernels compiled by llc-22
+// (../decode/testdata/kernels.ll) on every family, and wants llvm's bytes:
+// real compiler output, not examples.
+func TestCompiledKernels(t *testing.T) {
+	llc, err1 := exec.LookPath("llc-22")
+	objdump, err2 := exec.LookPath("llvm-objdump-22")
+	if err1 != nil || err2 != nil || decodetest.SourcesDir() == "" {
+		t.Skip("llc-22 / llvm-objdump-22 not on PATH or no upstream sources: nothing to compile the test kernels with")
+	}
+	for _, f := range familiesLLVM {
+		t.Run(f.arch, func(t *testing.T) {
+			fam, err := decodetest.Load(f.arch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc, err := New(fam.Arch, fam.Instrs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj := filepath.Join(t.TempDir(), "k.o")
+			if out, err := exec.Command(llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu="+f.mcpu, "-O2", "-filetype=obj",
+				"-o", obj, "../decode/testdata/kernels.ll").CombinedOutput(); err != nil {
+				t.Fatalf("llc-22: %v: %s", err, out)
+			}
+			out, err := exec.Command(objdump, "-d", "--mcpu="+f.mcpu, obj).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, total := 0, 0
+			var bad []string
+			for _, l := range strings.Split(string(out), "\n") {
+				m := objdumpLine.FindStringSubmatch(l)
+				if m == nil {
+					continue
+				}
+				var want []byte
+				for _, w := range strings.Fields(m[2]) {
+					v, _ := strconv.ParseUint(w, 16, 32)
+					want = binary.LittleEndian.AppendUint32(want, uint32(v))
+				}
+				total++
+				got, err := enc.Encode(m[1])
+				if err == nil && string(got) == string(want) {
+					ok++
+				} else if len(bad) < 8 {
+					bad = append(bad, m[1]+" -> "+hexs(got)+" want "+hexs(want)+" "+errText(err))
+				}
+			}
+			t.Logf("%s (%s): %d of %d compiled instructions re-encode to llvm's bytes", f.arch, f.mcpu, ok, total)
+			for _, b := range bad {
+				t.Log("   ", b)
+			}
+			if ok != total {
+				t.Errorf("%s: %d of %d compiled instructions re-encode", f.arch, total-ok, total)
+			}
+		})
+	}
+}
