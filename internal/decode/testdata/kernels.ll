@@ -1,4 +1,4 @@
-; Two small kernels written for gpuisa's decoder tests: llc-22 compiles them for
+; Three small kernels written for gpuisa's decoder tests: llc-22 compiles them for
 ; every family and the decoder must read the code object as llvm-objdump-22
 ; does (TestCompiledKernels). They use global and LDS memory, a barrier, a
 ; branch, a loop, f64, f16 and integer min/max, DPP, readfirstlane, atomics,
