@@ -26,7 +26,7 @@ type family struct {
 	// noHoldCnt: gfx1010's s_waitcnt_depctr has no hold_cnt (bit 7), which
 	// LLVM 22 decodes from gfx1030 on.
 	noHoldCnt bool
-	// noGDS: CDNA 3/4 (gfx940+) have no GDS; llvm-mc 22 ignores the DS GDS
+	// noGDS: CDNA 2-4 (gfx90a+) have no GDS; llvm-mc 22 ignores the DS GDS
 	// bit there and prints no gds.
 	noGDS bool
 	// n32/n64 are names32/names64 as arrays: the decoder's hot path reads
@@ -85,8 +85,8 @@ func newFamily(arch string) (*family, error) {
 		f.names32[125] = "null"
 		f.noNV = true
 		f.scBits = arch == "cdna3" || arch == "cdna4"
-		f.noGDS = f.scBits
 		f.accRegs = arch == "cdna2" || arch == "cdna3" || arch == "cdna4"
+		f.noGDS = f.accRegs
 		f.rowNewBcast = f.accRegs
 		f.waveShifts = !f.rowNewBcast
 		return f.index().named(arch), nil

@@ -330,8 +330,14 @@ func (r *renderer) renderMAI() {
 	}
 	if v := r.f(fBLGP); v != 0 {
 		r.mod()
-		r.str("blgp:")
-		r.dec(v)
+		if fam.accRegs && strings.HasPrefix(en.name, "v_mfma_f64_") {
+			// The f64 MFMAs of CDNA 2+ use the BLGP bits as neg:[a,b,c].
+			r.str("neg:")
+			r.bitList(v, 3, false)
+		} else {
+			r.str("blgp:")
+			r.dec(v)
+		}
 		r.end()
 	}
 }

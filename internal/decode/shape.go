@@ -499,6 +499,8 @@ func memOperandsByName(name string) memOps {
 		m |= moSaddr
 	}
 	switch {
+	case strings.HasPrefix(rest, "load_lds_"):
+		return m // global_load_lds_dwordx4 v1, s[2:3]: the data goes to LDS, no VGPR destination
 	case strings.HasPrefix(rest, "load_"):
 		return m | moVdst
 	case strings.HasPrefix(rest, "store_"):
