@@ -16,6 +16,12 @@ import (
 // "// ADDRESS: WORD WORD...".
 var objdumpLine = regexp.MustCompile(`^\s+(\S.*?)\s*// [0-9A-F]+: ((?:[0-9A-F]{8} ?)+)`)
 
+// lossyText lists what llvm-objdump prints without the bits that make llc's
+// bytes: the text alone assembles (with llvm-mc too) to other bytes.
+var lossyText = map[string]string{
+	"cdna2 buffer_wbl2": "llc sets GLC and SCC (a system-scope write-back), which gfx90a's disassembly does not print",
+}
+
 // TestCompiledKernels assembles, with the encoder, every instruction
 // llvm-objdump-22 prints for the decoder's test kernels compiled by llc-22
 // (../decode/testdata/kernels.ll) on every family, and wants llvm's bytes:
@@ -56,6 +62,10 @@ func TestCompiledKernels(t *testing.T) {
 				for _, w := range strings.Fields(m[2]) {
 					v, _ := strconv.ParseUint(w, 16, 32)
 					want = binary.LittleEndian.AppendUint32(want, uint32(v))
+				}
+				if why, ok := lossyText[f.arch+" "+m[1]]; ok {
+					t.Logf("skipped %q: %s", m[1], why)
+					continue
 				}
 				total++
 				got, err := enc.Encode(m[1])

@@ -69,11 +69,6 @@ func (e *Encoder) encodeMemory(t decode.Template, asm string, ops, mods []string
 			if f, ok := fields["FORMAT"]; ok && strings.EqualFold(t.Format.Name, "VBUFFER") {
 				f.Put(words, 1) // LLVM's default format:1 on gfx12 buffer accesses
 			}
-			if t.Name == "buffer_wbl2" && e.d.Arch().ID == "cdna2" {
-				// gfx90a's buffer_wbl2 writes back to system scope: LLVM sets
-				// GLC and SCC (bits 14, 15) and prints neither.
-				words[0] |= 1<<14 | 1<<15
-			}
 			if f, ok := fields["SADDR"]; ok && e.d.Gen() >= 10 {
 				f.Put(words, uint64(e.offCode())) // no scalar address unless one is given
 			}
