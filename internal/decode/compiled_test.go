@@ -1,12 +1,11 @@
 package decode
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
 )
 
 // objdumpLine is one instruction line of llvm-objdump -d: the text, then
@@ -18,32 +17,21 @@ var objdumpLine = regexp.MustCompile(`^\s+(\S.*?)\s*// ([0-9A-F]+):`)
 // object (ELF .text, with symbols) with llvm-objdump-22's, instruction by
 // instruction: real compiler output rather than random words.
 func TestCompiledKernels(t *testing.T) {
-	llc, err1 := exec.LookPath("llc-22")
-	objdump, err2 := exec.LookPath("llvm-objdump-22")
-	if err1 != nil || err2 != nil {
+	if !decodetest.HaveCompiler() {
 		t.Skip("llc-22 / llvm-objdump-22 not on PATH: install llvm-22 to compile the test kernels")
 	}
 	for _, fam := range allFamilies {
 		t.Run(fam.arch, func(t *testing.T) {
 			d := loadFamily(t, fam.arch)
-			obj := filepath.Join(t.TempDir(), "k.o")
-			if out, err := exec.Command(llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu="+fam.mcpu, "-O2", "-filetype=obj",
-				"-o", obj, "testdata/kernels.ll").CombinedOutput(); err != nil {
-				t.Fatalf("llc-22 -mcpu=%s: %v: %s", fam.mcpu, err, out)
-			}
-			out, err := exec.Command(objdump, "-d", "--mcpu="+fam.mcpu, obj).Output()
+			raw, out, err := decodetest.CompileKernels("testdata/kernels.ll", fam.mcpu, t.TempDir())
 			if err != nil {
-				t.Fatalf("llvm-objdump-22: %v", err)
+				t.Fatal(err)
 			}
 			var want []string
-			for _, l := range strings.Split(string(out), "\n") {
+			for _, l := range strings.Split(out, "\n") {
 				if m := objdumpLine.FindStringSubmatch(l); m != nil {
 					want = append(want, strings.Join(strings.Fields(commentRe.ReplaceAllString(m[1], "")), " "))
 				}
-			}
-			raw, err := os.ReadFile(obj)
-			if err != nil {
-				t.Fatal(err)
 			}
 			code, syms, err := ELFText(raw)
 			if err != nil {

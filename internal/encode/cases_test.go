@@ -35,13 +35,7 @@ func TestCases(t *testing.T) {
 	for _, c := range readCases(t) {
 		e := encoders[c.arch]
 		if e == nil {
-			fam, err := decodetest.Load(c.arch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e, err = New(fam.Arch, fam.Instrs); err != nil {
-				t.Fatal(err)
-			}
+			e = familyEncoder(t, c.arch)
 			encoders[c.arch] = e
 		}
 		got, err := e.Encode(c.asm)

@@ -2,8 +2,6 @@ package encode
 
 import (
 	"encoding/binary"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,33 +25,19 @@ var lossyText = map[string]string{
 // (../decode/testdata/kernels.ll) on every family, and wants llvm's bytes:
 // real compiler output, not examples.
 func TestCompiledKernels(t *testing.T) {
-	llc, err1 := exec.LookPath("llc-22")
-	objdump, err2 := exec.LookPath("llvm-objdump-22")
-	if err1 != nil || err2 != nil || decodetest.SourcesDir() == "" {
+	if !decodetest.HaveCompiler() || decodetest.SourcesDir() == "" {
 		t.Skip("llc-22 / llvm-objdump-22 not on PATH or no upstream sources: nothing to compile the test kernels with")
 	}
 	for _, f := range familiesLLVM {
 		t.Run(f.arch, func(t *testing.T) {
-			fam, err := decodetest.Load(f.arch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			enc, err := New(fam.Arch, fam.Instrs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			obj := filepath.Join(t.TempDir(), "k.o")
-			if out, err := exec.Command(llc, "-mtriple=amdgcn-amd-amdhsa", "-mcpu="+f.mcpu, "-O2", "-filetype=obj",
-				"-o", obj, "../decode/testdata/kernels.ll").CombinedOutput(); err != nil {
-				t.Fatalf("llc-22: %v: %s", err, out)
-			}
-			out, err := exec.Command(objdump, "-d", "--mcpu="+f.mcpu, obj).Output()
+			enc := familyEncoder(t, f.arch)
+			_, out, err := decodetest.CompileKernels("../decode/testdata/kernels.ll", f.mcpu, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
 			ok, total := 0, 0
 			var bad []string
-			for _, l := range strings.Split(string(out), "\n") {
+			for _, l := range strings.Split(out, "\n") {
 				m := objdumpLine.FindStringSubmatch(l)
 				if m == nil {
 					continue
@@ -84,4 +68,18 @@ func TestCompiledKernels(t *testing.T) {
 			}
 		})
 	}
+}
+
+// familyEncoder builds the encoder of one family of the real model.
+func familyEncoder(t *testing.T, arch string) *Encoder {
+	t.Helper()
+	fam, err := decodetest.Load(arch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := New(fam.Arch, fam.Instrs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc
 }

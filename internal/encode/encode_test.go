@@ -160,10 +160,7 @@ func TestRoundTripExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			enc, err := New(fam.Arch, fam.Instrs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			enc := familyEncoder(t, f.arch)
 			dec, _ := decode.New(fam.Arch, fam.Instrs)
 			ok, total := 0, 0
 			memOK, memTotal := 0, 0

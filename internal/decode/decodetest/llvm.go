@@ -223,3 +223,26 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// HaveCompiler reports whether llc-22 and llvm-objdump-22 are on PATH.
+func HaveCompiler() bool {
+	_, err1 := exec.LookPath("llc-22")
+	_, err2 := exec.LookPath("llvm-objdump-22")
+	return err1 == nil && err2 == nil
+}
+
+// CompileKernels compiles an LLVM IR file for mcpu with llc-22 into dir and
+// returns the code object and llvm-objdump-22 -d's listing of it.
+func CompileKernels(ll, mcpu, dir string) (obj []byte, listing string, err error) {
+	path := filepath.Join(dir, "kernels-"+mcpu+".o")
+	if out, err := exec.Command("llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu="+mcpu, "-O2", "-filetype=obj",
+		"-o", path, ll).CombinedOutput(); err != nil {
+		return nil, "", fmt.Errorf("llc-22 -mcpu=%s: %v: %s", mcpu, err, firstLine(string(out)))
+	}
+	out, err := exec.Command("llvm-objdump-22", "-d", "--mcpu="+mcpu, path).Output()
+	if err != nil {
+		return nil, "", fmt.Errorf("llvm-objdump-22: %v", err)
+	}
+	obj, err = os.ReadFile(path)
+	return obj, string(out), err
+}
