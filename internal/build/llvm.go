@@ -328,6 +328,9 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	}
 	res.Added, _ = llvmOnlyNames(archs, insts, llvmOnly, outcomes, famTargets, tIndex, verifyOne, byInst)
 	insts = append(insts, res.Added...)
+	if len(res.Added) > 0 {
+		merge.LinkFamilies(insts) // the added ones join their namesakes in other families
+	}
 	accepted := map[string]map[string]bool{}
 	for key, cands := range llvmOnly {
 		arch, name, _ := strings.Cut(key, "\x00")

@@ -369,6 +369,9 @@ func TestLLVMOnlyNames(t *testing.T) {
 		dep.Encodings[0].Prov.Source != isa.SourceLLVMMC || len(dep.Examples) == 0 || dep.Targets["gfx1100"] != "supported" {
 		t.Errorf("rdna3 s_waitcnt_depctr: %+v", dep.Encodings)
 	}
+	if _, ok := dep.Opcodes["rdna2"]; !ok {
+		t.Errorf("rdna3 s_waitcnt_depctr is not linked to RDNA 2's: opcodes %v", dep.Opcodes)
+	}
 	for _, p := range dep.Sources {
 		if p.Source == isa.SourceAMDManual || p.Source == isa.SourceAMDXML {
 			t.Errorf("an LLVM-only instruction cites AMD: %+v", dep.Sources)
