@@ -372,6 +372,7 @@ func TestScreenshots(t *testing.T) {
 		// A dual-issue word with its shared literal (the real RDNA 3 model).
 		pages["decode-vopd"] = "/decode?arch=rdna3&hex=0xc8500501+0x00020104+0x3f800000"
 		pages["assemble"] = "/decode?arch=cdna3&asm=" + url.QueryEscape("global_load_dword v1, v2, s[2:3] offset:-16 sc0")
+		pages["llvm-only"] = "/amdgpu/rdna3/s_waitcnt_depctr" // documented by LLVM, not by AMD's RDNA 3 guide
 	}
 	for name, path := range pages {
 		for _, width := range []int64{360, 1440} {
