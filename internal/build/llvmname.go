@@ -23,7 +23,7 @@ import (
 // a conflict; results[in].Reason says so too. It returns how many names it
 // found.
 func llvmNames(ctx context.Context, llvmMC, version string, archs []isa.Architecture, insts []*isa.Instruction,
-	results map[*isa.Instruction]merge.Result, famTargets map[string][]string) (int, error) {
+	ops *opFields, results map[*isa.Instruction]merge.Result, famTargets map[string][]string) (int, error) {
 	rejected := map[string][]*isa.Instruction{}
 	for _, in := range insts {
 		if r, ok := results[in]; ok && r.Rejected {
@@ -53,22 +53,15 @@ func llvmNames(ctx context.Context, llvmMC, version string, archs []isa.Architec
 				if f == nil || e.Opcode < 0 {
 					continue
 				}
-				op, ok := opField(f)
+				op, ok := ops.of(arch, f)
 				if !ok {
 					continue
 				}
 				for _, ref := range refs[f.Name] {
-					ws := make([]uint32, len(ref)/4)
-					for k := range ws {
-						ws[k] = binary.LittleEndian.Uint32(ref[4*k:])
-					}
+					ws := toWords(ref)
 					op.Put(ws, uint64(e.Opcode))
-					b := make([]byte, 0, len(ref))
-					for _, w := range ws {
-						b = binary.LittleEndian.AppendUint32(b, w)
-					}
 					probes = append(probes, probe{in, f.Name, e.Opcode, len(words)})
-					words = append(words, b)
+					words = append(words, toBytes(ws))
 				}
 			}
 		}
@@ -196,7 +189,7 @@ func opField(f *isa.Format) (isa.Field, bool) {
 // s_waitcnt_depctr, which compilers emit) and is added, its encoding
 // derived from llvm-mc's bytes and every fact marked as LLVM's. The added
 // instructions go through the same verification as the others (verify).
-func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, llvmOnly map[string][]merge.Candidate,
+func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, ops *opFields, llvmOnly map[string][]merge.Candidate,
 	outcomes func(string) ([]verify.Outcome, bool), famTargets map[string][]string, tIndex map[string]int,
 	verify func(in *isa.Instruction, arch *isa.Architecture, cands []merge.Candidate) merge.Result,
 	results map[*isa.Instruction]merge.Result) (added []*isa.Instruction, aliases int) {
@@ -223,45 +216,6 @@ func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, llvmOnly 
 	archByID := map[string]*isa.Architecture{}
 	for i := range archs {
 		archByID[archs[i].ID] = &archs[i]
-	}
-	// Where a guide draws a format's OP field a bit or two off the place
-	// llvm-mc encodes it (RDNA 1-2 DS, gfx12 VFLAT), the opcodes AMD lists
-	// for the format's verified instructions say by how much.
-	shifts := map[*isa.Format]int{}
-	opShift := func(arch *isa.Architecture, f *isa.Format) int {
-		if k, ok := shifts[f]; ok {
-			return k
-		}
-		votes := map[int]int{}
-		for _, in := range insts {
-			if in.Arch != arch.ID {
-				continue
-			}
-			for _, ex := range in.Examples {
-				b, ok := merge.ParseBytes(ex.Encoding)
-				if !ok || len(b) < 4 || !merge.FixedMatch(*f, binary.LittleEndian.Uint32(b)) {
-					continue
-				}
-				for _, e := range in.Encodings {
-					if !strings.EqualFold(e.Format, f.Name) && !strings.EqualFold(e.Name, f.Name) {
-						continue
-					}
-					for k := -2; k <= 2; k++ {
-						if v, ok := readOP(f, b, k); ok && v == e.Opcode {
-							votes[k]++
-						}
-					}
-				}
-			}
-		}
-		best := 0
-		for k, n := range votes {
-			if n > votes[best] || n == votes[best] && abs(k) < abs(best) {
-				best = k
-			}
-		}
-		shifts[f] = best
-		return best
 	}
 	for _, key := range keys {
 		archID, name, _ := strings.Cut(key, "\x00")
@@ -292,10 +246,11 @@ func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, llvmOnly 
 		if !ok {
 			continue
 		}
-		op, ok := readOP(f, enc, opShift(arch, f))
+		opf, ok := ops.of(arch, f)
 		if !ok {
 			continue
 		}
+		op := int(opf.Get(toWords(enc)))
 		if amd := byOpcode[opKey(archID, f.Name, op)]; amd != nil {
 			if amd.Name != name {
 				amd.Aliases = merge.AppendAlias(amd.Aliases, isa.Alias{Name: name, Prov: isa.Prov{Source: isa.SourceLLVMMC},
@@ -353,32 +308,89 @@ func identify(arch *isa.Architecture, enc []byte) (*isa.Format, bool) {
 	return best, best != nil
 }
 
-// readOP reads a format's OP field from an encoding, shift bits higher than
-// the layout draws it.
-func readOP(f *isa.Format, enc []byte, shift int) (int, bool) {
-	op, ok := opField(f)
-	if !ok {
-		return 0, false
-	}
-	rs := op.Ranges
-	if len(rs) == 0 {
-		rs = []isa.BitRange{{MSB: op.MSB, LSB: op.LSB}}
-	}
-	var v uint64
-	for _, r := range rs {
-		for b := r.MSB + shift; b >= r.LSB+shift; b-- {
-			if b < 0 || b/8 >= len(enc) {
-				return 0, false
-			}
-			v = v<<1 | uint64(enc[b/8]>>(uint(b)%8)&1)
-		}
-	}
-	return int(v), true
+// opFields finds where llvm-mc encodes each format's OP field: where the
+// guide draws it, moved by the shift at which the encodings of the format's
+// verified AMD instructions read back as their listed opcodes (RDNA 1-2's
+// DS OP field sits a bit higher than those guides draw it). Both LLVM
+// passes read and write opcodes through it.
+type opFields struct {
+	insts []*isa.Instruction
+	byFmt map[*isa.Format]isa.Field
 }
 
-func abs(k int) int {
-	if k < 0 {
-		return -k
+func newOpFields(insts []*isa.Instruction) *opFields {
+	return &opFields{insts: insts, byFmt: map[*isa.Format]isa.Field{}}
+}
+
+func (o *opFields) of(arch *isa.Architecture, f *isa.Format) (isa.Field, bool) {
+	if fd, ok := o.byFmt[f]; ok {
+		return fd, true
 	}
-	return k
+	op, ok := opField(f)
+	if !ok {
+		return isa.Field{}, false
+	}
+	votes := map[int]int{}
+	for _, in := range o.insts {
+		if in.Arch != arch.ID {
+			continue
+		}
+		for _, ex := range in.Examples {
+			b, ok := merge.ParseBytes(ex.Encoding)
+			if !ok || len(b) < 4 || !merge.FixedMatch(*f, binary.LittleEndian.Uint32(b)) {
+				continue
+			}
+			w := toWords(b)
+			for _, e := range in.Encodings {
+				if !strings.EqualFold(e.Format, f.Name) && !strings.EqualFold(e.Name, f.Name) {
+					continue
+				}
+				for k := -2; k <= 2; k++ {
+					if int(shifted(op, k).Get(w)) == e.Opcode {
+						votes[k]++
+					}
+				}
+			}
+		}
+	}
+	best := 0
+	for k, n := range votes {
+		if n > votes[best] || n == votes[best] && k*k < best*best {
+			best = k
+		}
+	}
+	o.byFmt[f] = shifted(op, best)
+	return o.byFmt[f], true
+}
+
+// shifted is the field k bits higher.
+func shifted(f isa.Field, k int) isa.Field {
+	f.MSB, f.LSB = f.MSB+k, f.LSB+k
+	if len(f.Ranges) > 0 {
+		rs := make([]isa.BitRange, len(f.Ranges))
+		for i, r := range f.Ranges {
+			rs[i] = isa.BitRange{MSB: r.MSB + k, LSB: r.LSB + k}
+		}
+		f.Ranges = rs
+	}
+	return f
+}
+
+// toWords reads little-endian dwords (a short last one zero-padded).
+func toWords(b []byte) []uint32 {
+	w := make([]uint32, (len(b)+3)/4)
+	for i := range w {
+		var d [4]byte
+		copy(d[:], b[4*i:])
+		w[i] = binary.LittleEndian.Uint32(d[:])
+	}
+	return w
+}
+
+func toBytes(w []uint32) []byte {
+	b := make([]byte, 0, 4*len(w))
+	for _, x := range w {
+		b = binary.LittleEndian.AppendUint32(b, x)
+	}
+	return b
 }

@@ -664,33 +664,6 @@ func fieldRanges(f isa.Field) []isa.BitRange {
 	return []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
 }
 
-// extract reads a field from the low 64 bits; ranges are concatenated most
-// significant first.
-func extract(w uint64, f isa.Field) uint64 {
-	var v uint64
-	for _, r := range fieldRanges(f) {
-		if r.MSB >= 64 || r.LSB < 0 || r.MSB < r.LSB {
-			continue
-		}
-		n := r.MSB - r.LSB + 1
-		v = v<<uint(n) | (w>>uint(r.LSB))&(1<<uint(n)-1)
-	}
-	return v
-}
-
-func extractWords(raw []uint32, f isa.Field) uint64 {
-	var v uint64
-	for _, r := range fieldRanges(f) {
-		if r.MSB < r.LSB || r.LSB < 0 || r.MSB >= 32*len(raw) || r.MSB-r.LSB >= 64 {
-			continue
-		}
-		for b := r.MSB; b >= r.LSB; b-- {
-			v = v<<1 | uint64(raw[b/32]>>(uint(b)%32)&1)
-		}
-	}
-	return v
-}
-
 func binString(v uint64, n int) string {
 	if n <= 0 || n > 64 {
 		return ""

@@ -289,15 +289,7 @@ func (r *renderer) renderBUF12() {
 	if en.memOps&(moVdst|moData0|moVdstOpt) != 0 {
 		r.dataReg(r.f(fVDATA), n, false)
 	}
-	idxen, offen := r.f(fIDXEN) == 1, r.f(fOFFEN) == 1
-	switch {
-	case idxen && offen:
-		r.dataReg(r.f(fVADDR), 2, false)
-	case idxen || offen:
-		r.dataReg(r.f(fVADDR), 1, false)
-	default:
-		r.opStr("off")
-	}
+	idxen, offen := r.bufferAddr()
 	r.bufferRest(r.f(fSRSRC), r.fm.kind == kMTBUF || strings.HasPrefix(en.name, "tbuffer"), idxen, offen)
 	r.cachePolicy12(false, th, r.f(fSCOPE), r.bit12(fNV, 7), k)
 	if tfe {

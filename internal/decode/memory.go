@@ -181,26 +181,14 @@ func (r *renderer) renderFLAT() {
 // else glc slc dlc.
 func (r *renderer) cachePolicy() {
 	if r.d.fam.scBits {
-		if r.f(fSC0) == 1 {
-			r.modStr("sc0")
-		}
-		if r.f(fNT) == 1 {
-			r.modStr("nt")
-		}
-		if r.f(fSC1) == 1 {
-			r.modStr("sc1")
-		}
+		r.flag(r.f(fSC0) == 1, "sc0")
+		r.flag(r.f(fNT) == 1, "nt")
+		r.flag(r.f(fSC1) == 1, "sc1")
 		return
 	}
-	if r.f(fGLC) == 1 {
-		r.modStr("glc")
-	}
-	if r.f(fSLC) == 1 {
-		r.modStr("slc")
-	}
-	if r.has(fDLC) && r.f(fDLC) == 1 {
-		r.modStr("dlc")
-	}
+	r.flag(r.f(fGLC) == 1, "glc")
+	r.flag(r.f(fSLC) == 1, "slc")
+	r.flag(r.has(fDLC) && r.f(fDLC) == 1, "dlc")
 	// CDNA 2 adds an SCC cache bit; its guide's tables leave it out
 	// (RESERVED): bit 15 in MUBUF, bit 53 in MTBUF, bit 25 in FLAT.
 	if r.d.fam.accRegs {
@@ -251,15 +239,7 @@ func (r *renderer) renderMUBUF() {
 	if en.memOps&(moVdst|moData0) != 0 || (en.memOps&moVdstOpt != 0 && !lds) {
 		r.dataReg(r.f(fVDATA), n, r.acc())
 	}
-	idxen, offen := r.f(fIDXEN) == 1, r.f(fOFFEN) == 1
-	switch {
-	case idxen && offen:
-		r.dataReg(r.f(fVADDR), 2, false)
-	case idxen || offen:
-		r.dataReg(r.f(fVADDR), 1, false)
-	default:
-		r.opStr("off")
-	}
+	idxen, offen := r.bufferAddr()
 	r.bufferRest(r.f(fSRSRC)<<2, r.fm.kind == kMTBUF, idxen, offen)
 	r.cachePolicy()
 	if lds {
@@ -347,10 +327,25 @@ func (r *renderer) fieldValues() []FieldValue {
 	raw := r.raw[:r.fm.words]
 	out := make([]FieldValue, 0, len(r.fm.Fields))
 	for _, fl := range r.fm.Fields {
-		v := extractWords(raw, fl)
+		v := fl.Get(raw)
 		out = append(out, FieldValue{Name: fl.Name, MSB: fl.MSB, LSB: fl.LSB, Ranges: fl.Ranges, Value: v, Bits: binString(v, fl.Width())})
 	}
 	return out
+}
+
+// bufferAddr prints a buffer instruction's VGPR address: an index and an
+// offset (two VGPRs), one of them, or "off"; it returns IDXEN and OFFEN.
+func (r *renderer) bufferAddr() (idxen, offen bool) {
+	idxen, offen = r.f(fIDXEN) == 1, r.f(fOFFEN) == 1
+	switch {
+	case idxen && offen:
+		r.dataReg(r.f(fVADDR), 2, false)
+	case idxen || offen:
+		r.dataReg(r.f(fVADDR), 1, false)
+	default:
+		r.opStr("off")
+	}
+	return idxen, offen
 }
 
 // bufferRest prints what follows a buffer instruction's address on every

@@ -120,33 +120,15 @@ func (r *renderer) renderMIMG(code []byte, next int) (int, error) {
 		r.hex(uint64(dmask))
 		r.end()
 	}
-	if r.f(fUNRM) == 1 {
-		r.modStr("unorm")
-	}
-	if r.f(fGLC) == 1 {
-		r.modStr("glc")
-	}
-	if r.f(fSLC) == 1 {
-		r.modStr("slc")
-	}
-	if scc {
-		r.modStr("scc")
-	}
-	if r.f(fA16) == 1 {
-		r.modStr("a16")
-	}
-	if tfe {
-		r.modStr("tfe")
-	}
-	if r.f(fLWE) == 1 {
-		r.modStr("lwe")
-	}
-	if r.f(fDA) == 1 {
-		r.modStr("da")
-	}
-	if d16 {
-		r.modStr("d16")
-	}
+	r.flag(r.f(fUNRM) == 1, "unorm")
+	r.flag(r.f(fGLC) == 1, "glc")
+	r.flag(r.f(fSLC) == 1, "slc")
+	r.flag(scc, "scc")
+	r.flag(r.f(fA16) == 1, "a16")
+	r.flag(tfe, "tfe")
+	r.flag(r.f(fLWE) == 1, "lwe")
+	r.flag(r.f(fDA) == 1, "da")
+	r.flag(d16, "d16")
 	return 0, nil
 }
 

@@ -92,21 +92,24 @@ func (r *renderer) vgpr(n int, t opType) {
 func (r *renderer) vgprText(n int, t opType) {
 	if r.d.fam.trueSixteen && t.size == 16 {
 		if k := r.fm.kind; k == kVOP1 || k == kVOP2 || k == kVOPC {
-			r.buf = append(r.buf, 'v')
-			r.dec(n & 0x7f)
-			if n&0x80 != 0 {
-				r.str(".h")
-			} else {
-				r.str(".l")
-			}
+			r.half16(n&0x7f, n&0x80 != 0)
 			return
 		}
-		r.buf = append(r.buf, 'v')
-		r.dec(n)
-		r.str(".l")
+		r.half16(n, false)
 		return
 	}
 	r.reg("v", n, t.regs())
+}
+
+// half16 appends a 16-bit VGPR half: v5.l or v5.h.
+func (r *renderer) half16(n int, hi bool) {
+	r.buf = append(r.buf, 'v')
+	r.dec(n)
+	if hi {
+		r.str(".h")
+	} else {
+		r.str(".l")
+	}
 }
 
 // srcText appends a 9-bit (or 8-bit scalar) source operand code: registers,
@@ -119,23 +122,11 @@ func (r *renderer) srcText(code int, t opType, hi int) {
 		if fam.trueSixteen && t.size == 16 {
 			switch r.fm.kind {
 			case kVOP3, kVOP3B:
-				r.buf = append(r.buf, 'v')
-				r.dec(v)
-				if hi&1 == 1 {
-					r.str(".h")
-				} else {
-					r.str(".l")
-				}
+				r.half16(v, hi&1 == 1)
 				return
 			case kVOP1, kVOP2, kVOPC:
 				// In the 32-bit encodings bit 7 of a 16-bit VGPR selects the high half.
-				r.buf = append(r.buf, 'v')
-				r.dec(v & 0x7f)
-				if v&0x80 != 0 {
-					r.str(".h")
-				} else {
-					r.str(".l")
-				}
+				r.half16(v&0x7f, v&0x80 != 0)
 				return
 			}
 		}

@@ -106,6 +106,14 @@ func (r *renderer) modStr(s string) {
 	r.str(s)
 	r.end()
 }
+
+// flag prints a one-word modifier when on: glc, tfe, d16.
+func (r *renderer) flag(on bool, s string) {
+	if on {
+		r.modStr(s)
+	}
+}
+
 func (r *renderer) opStr(s string) {
 	r.op()
 	r.str(s)

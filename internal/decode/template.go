@@ -19,6 +19,17 @@ type Template struct {
 var kindNames = map[kind]string{kSOP2: "SOP2", kSOPK: "SOPK", kSOP1: "SOP1", kSOPC: "SOPC", kSOPP: "SOPP",
 	kSMEM: "SMEM", kVOP1: "VOP1", kVOP2: "VOP2", kVOPC: "VOPC", kVOP3: "VOP3", kVOP3B: "VOP3B", kVOP3P: "VOP3P", kMAI: "MAI"}
 
+// MemoryFormat says whether a format is one of the memory layouts the
+// encoder places operands in by reading back: LDS (DS, VDS), FLAT/GLOBAL/
+// SCRATCH (and gfx12's V* forms) and untyped buffers (MUBUF, VBUFFER).
+func MemoryFormat(name string) bool {
+	switch kindOf(name) {
+	case kDS, kFLAT, kMUBUF:
+		return true
+	}
+	return false
+}
+
 // Templates lists the encodings of a mnemonic, short (32-bit) ones first.
 func (d *Decoder) Templates(name string) []Template {
 	name = strings.ToLower(name)

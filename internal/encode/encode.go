@@ -104,7 +104,7 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	var tried []string
 	var unsupported []string
 	for _, t := range tmpls {
-		if !supported[t.Kind] && isMemoryFormat(t.Format.Name) {
+		if !supported[t.Kind] && decode.MemoryFormat(t.Format.Name) {
 			b, err := e.encodeMemory(t, asm, ops, mods)
 			if err == nil {
 				return b, nil
@@ -1017,8 +1017,8 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 			// "s_load_dword s5, s[2:3], s4 offset:0x10": the SGPR placed
 			// in OFFSET (IMM=0) moves to SOFFSET, with SOE set, and the
 			// immediate takes OFFSET.
-			if imm, off := fields["IMM"], fields["OFFSET"]; extract(words, imm) == 0 && extract(words, off) != 0 {
-				if err := set("SOFFSET", extract(words, off)); err != nil {
+			if imm, off := fields["IMM"], fields["OFFSET"]; imm.Get(words) == 0 && off.Get(words) != 0 {
+				if err := set("SOFFSET", off.Get(words)); err != nil {
 					return err
 				}
 				decode.SetField(words, soe, 1)

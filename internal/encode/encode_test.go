@@ -180,7 +180,7 @@ func TestRoundTripExamples(t *testing.T) {
 						continue
 					}
 					di, _, err := dec.Decode(want, 0)
-					if err == nil && isMemoryFormat(di.Encoding) {
+					if err == nil && decode.MemoryFormat(di.Encoding) {
 						memTotal++
 						if got, err := enc.Encode(ex.Asm); err == nil && bytes.Equal(got, want) {
 							memOK++

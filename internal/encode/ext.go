@@ -163,7 +163,7 @@ func (e *Encoder) encodeExt(asm string, kind extKind) ([]byte, error) {
 	if vop3 {
 		srcField = isa.Field{Name: "SRC0", MSB: 40, LSB: 32}
 	}
-	srcCode := int(extract(words, srcField))
+	srcCode := int(srcField.Get(words))
 	ext := [2]uint32{}
 	set := func(fmtName string, names []string, v uint64) error {
 		f, ok := e.extField(fmtName, names...)
@@ -310,17 +310,6 @@ func isNumber(s string) bool {
 	}
 	_, err = strconv.ParseInt(s, 0, 64)
 	return err == nil
-}
-
-// extract reads a field from words (dword 0 holds bits 0-31).
-func extract(words []uint32, f isa.Field) uint64 {
-	var v uint64
-	for b := f.MSB; b >= f.LSB; b-- {
-		if b/32 < len(words) {
-			v = v<<1 | uint64(words[b/32]>>(uint(b)%32)&1)
-		}
-	}
-	return v
 }
 
 // isExtModifier says whether a modifier belongs to the DPP or SDWA dword.

@@ -29,14 +29,6 @@ var memFieldGroups = [][]string{
 // memFlags are the one-bit modifiers written as bare words.
 var memFlags = []string{"glc", "slc", "dlc", "sc0", "sc1", "nt", "lds", "gds", "idxen", "offen", "addr64", "tfe", "nv", "scale_offset"}
 
-func isMemoryFormat(name string) bool {
-	switch strings.ToUpper(name) {
-	case "DS", "VDS", "FLAT", "GLOBAL", "SCRATCH", "VFLAT", "VGLOBAL", "VSCRATCH", "MUBUF", "VBUFFER":
-		return true
-	}
-	return false
-}
-
 // encodeMemory assembles a memory instruction with template t.
 func (e *Encoder) encodeMemory(t decode.Template, asm string, ops, mods []string) ([]byte, error) {
 	fields := map[string]isa.Field{}
@@ -77,13 +69,19 @@ func (e *Encoder) encodeMemory(t decode.Template, asm string, ops, mods []string
 				lastErr = err
 				continue
 			}
-			// SCRATCH's address-kind bit (SVE) and the like: let the
-			// decoder pick between 0 and 1.
-			for _, b := range e.memVariants(words, fields) {
+			// th:/scope: names and SCRATCH's address-kind bit (SVE): let
+			// the decoder pick the value.
+			var found []byte
+			e.memVariants(words, fields, t.Format.Name, mods, func(b []byte) bool {
 				tried++
 				if got, ok := e.readsBack(b, asm); ok {
-					return got, nil
+					found = got
+					return true
 				}
+				return false
+			})
+			if found != nil {
+				return found, nil
 			}
 		}
 	}
@@ -265,37 +263,51 @@ func (e *Encoder) memModifier(words []uint32, fields map[string]isa.Field, set f
 	return fmt.Errorf("modifier %q is not supported on memory instructions", m)
 }
 
-// memVariants returns the word as bytes, once per value of the fields the
-// input names symbolically (th:, scope:) and of SVE; the decoder picks.
-func (e *Encoder) memVariants(words []uint32, fields map[string]isa.Field) [][]byte {
+// memVariants hands try the word as bytes once per value of the fields
+// the decoder is left to choose: TH and SCOPE when the input names them
+// (th:TH_LOAD_NT), and a SCRATCH word's address-kind bit (SVE; bit 13, the
+// LDS bit of other formats, on CDNA 3/4). It stops when try says so.
+func (e *Encoder) memVariants(words []uint32, fields map[string]isa.Field, format string, mods []string, try func([]byte) bool) {
+	named := func(prefix string) bool {
+		for _, m := range mods {
+			if strings.HasPrefix(m, prefix) {
+				return true
+			}
+		}
+		return false
+	}
 	var vary []isa.Field
-	for _, n := range []string{"TH", "SCOPE", "SVE"} {
-		if f, ok := fields[n]; ok && f.Width() <= 3 {
+	for _, v := range []struct{ field, prefix string }{{"TH", "th:"}, {"SCOPE", "scope:"}} {
+		if f, ok := fields[v.field]; ok && f.Width() <= 3 && named(v.prefix) {
 			vary = append(vary, f)
 		}
 	}
-	if f, ok := fields["LDS"]; ok && e.d.Gen() == 9 {
-		vary = append(vary, f) // CDNA 3/4 SCRATCH: bit 13 is SVE there
+	if scratch := strings.HasSuffix(strings.ToUpper(format), "SCRATCH"); scratch {
+		if f, ok := fields["SVE"]; ok {
+			vary = append(vary, f)
+		} else if f, ok := fields["LDS"]; ok && e.d.Gen() == 9 {
+			vary = append(vary, f)
+		}
 	}
-	var out [][]byte
-	var rec func(i int)
-	rec = func(i int) {
+	var rec func(i int) bool
+	rec = func(i int) bool {
 		if i == len(vary) {
 			b := make([]byte, 0, 4*len(words))
 			for _, w := range words {
 				b = binary.LittleEndian.AppendUint32(b, w)
 			}
-			out = append(out, b)
-			return
+			return try(b)
 		}
 		for v := uint64(0); v < 1<<uint(vary[i].Width()); v++ {
 			vary[i].Put(words, v)
-			rec(i + 1)
+			if rec(i + 1) {
+				return true
+			}
 		}
 		vary[i].Put(words, 0)
+		return false
 	}
 	rec(0)
-	return out
 }
 
 // readsBack decodes b and says whether it prints as asm.

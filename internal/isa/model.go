@@ -129,6 +129,26 @@ func (f Field) Put(words []uint32, v uint64) {
 	}
 }
 
+// Get reads the field from words (dword 0 holds bits 0-31), its ranges
+// concatenated most significant first; ranges past the end of words, or
+// wider than 64 bits, are skipped. Put is its inverse.
+func (f Field) Get(words []uint32) uint64 {
+	rs := f.Ranges
+	if len(rs) == 0 {
+		rs = []BitRange{{MSB: f.MSB, LSB: f.LSB}}
+	}
+	var v uint64
+	for _, r := range rs {
+		if r.MSB < r.LSB || r.LSB < 0 || r.MSB >= 32*len(words) || r.MSB-r.LSB >= 64 {
+			continue
+		}
+		for b := r.MSB; b >= r.LSB; b-- {
+			v = v<<1 | uint64(words[b/32]>>(uint(b)%32)&1)
+		}
+	}
+	return v
+}
+
 // Instruction is one instruction of one architecture, or one PTX mnemonic.
 type Instruction struct {
 	Arch     string `json:"arch"`

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/decode"
+	"github.com/gpuisa/gpuisa/internal/encode"
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
@@ -20,10 +21,12 @@ import (
 // store read of every document of the family; it is built on first use and
 // kept, since the database is read-only while served.
 
-// decoderSlot holds one family's decoder, built once.
+// decoderSlot holds one family's decoder and the encoder that shares it
+// (its symbol tables load once), built once.
 type decoderSlot struct {
 	once sync.Once
 	d    *decode.Decoder
+	enc  *encode.Encoder
 	err  error
 }
 
@@ -38,6 +41,18 @@ const (
 // does not use the request's context: a cancelled request must not leave the
 // family without a decoder for good.
 func (s *server) decoder(arch string) (*decode.Decoder, error) {
+	slot := s.codecs(arch)
+	return slot.d, slot.err
+}
+
+// encoder returns the family's encoder, built with its decoder.
+func (s *server) encoder(arch string) (*encode.Encoder, error) {
+	slot := s.codecs(arch)
+	return slot.enc, slot.err
+}
+
+// codecs builds the family's decoder and encoder on first use.
+func (s *server) codecs(arch string) *decoderSlot {
 	s.decMu.Lock()
 	if s.decoders == nil {
 		s.decoders = map[string]*decoderSlot{}
@@ -72,9 +87,11 @@ func (s *server) decoder(arch string) (*decode.Decoder, error) {
 		slot.d, slot.err = decode.New(a, vals)
 		if slot.err != nil {
 			s.log.Error("building decoder", "arch", arch, "err", slot.err)
+			return
 		}
+		slot.enc = encode.FromDecoder(slot.d)
 	})
-	return slot.d, slot.err
+	return slot
 }
 
 // decoderFacts keeps what a decoder reads from an instruction — names,

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/decode"
-	"github.com/gpuisa/gpuisa/internal/encode"
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
@@ -44,11 +43,12 @@ func (s *server) runEncode(r *http.Request, arch, asm string) (EncodeResult, err
 	if a.Kind != isa.KindNative {
 		return EncodeResult{}, errs.Invalid("%s is a virtual ISA without machine code", a.Name)
 	}
-	d, err := s.decoder(a.ID)
+	enc, err := s.encoder(a.ID)
 	if err != nil {
 		return EncodeResult{}, err
 	}
-	b, err := encode.FromDecoder(d).Encode(asm)
+	d, _ := s.decoder(a.ID)
+	b, err := enc.Encode(asm)
 	if err != nil {
 		// The input is what cannot be encoded (or is not supported yet).
 		return EncodeResult{}, errs.Invalid("%v", err)
