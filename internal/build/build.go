@@ -47,8 +47,19 @@ type Options struct {
 	CacheDir string
 	// ConceptsDir replaces the built-in concept catalogue (for editing it).
 	ConceptsDir string
-	// NoVerify skips running llvm-mc (pages then say "not yet verified").
+	// NoVerify skips running llvm-mc and ptxas (pages then say "not yet
+	// verified").
 	NoVerify bool
+	// NoPTXAS skips ptxas alone; NoInstall keeps the build from installing
+	// NVIDIA's wheels into the cache when no ptxas is found.
+	NoPTXAS, NoInstall bool
+	// PTXAS are ptxas binaries to use (default: $GPUISA_PTXAS, the cache's
+	// venv, PATH); NVDisasm likewise for nvdisasm.
+	PTXAS    []string
+	NVDisasm string
+	// Log receives messages a build prints outside its progress steps
+	// (installing NVIDIA's wheels); nil discards them.
+	Log io.Writer
 }
 
 // Progress reports the pipeline's steps.
@@ -122,16 +133,32 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep.Problems = append(rep.Problems, llvm.Problems...)
 
 	extras := map[string][]byte{}
-	ptxArch, ptxInsts, ptxDocs, ptxProblems, ptxModel, err := readPTX(src, opts.Progress)
+	ptxArch, ptxInsts, ptxDocs, ptxProblems, ptxModel, ptxVersion, err := readPTX(src, opts.Progress)
 	if err != nil {
 		return nil, err
 	}
 	if ptxArch != nil {
+		if !opts.NoVerify && !opts.NoPTXAS {
+			pres, err := applyPTXAS(ctx, opts, ptxModel, ptxInsts, ptxVersion, opts.Progress)
+			if err != nil {
+				return nil, fmt.Errorf("ptxas: %w", err)
+			}
+			ptxArch.Documents = append(ptxArch.Documents, pres.Documents...)
+			ptxDocs = append(ptxDocs, pres.Documents...)
+			ptxProblems = append(ptxProblems, pres.Problems...)
+			llvm.Report.PTX = pres.Report
+		} else {
+			llvm.Report.PTX = &quality.PTXReport{Notes: []string{"not verified by ptxas: the build ran with --no-verify or --no-ptxas"}}
+		}
 		archs = append(archs, *ptxArch)
 		insts = append(insts, ptxInsts...)
 		docs = append(docs, ptxDocs...)
 		rep.Problems = append(rep.Problems, ptxProblems...)
-		extras[ExtraPTXModel] = ptxModel
+		model, err := json.Marshal(ptxModel)
+		if err != nil {
+			return nil, err
+		}
+		extras[ExtraPTXModel] = model
 	}
 
 	if len(ptxInsts) > 0 {

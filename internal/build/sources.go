@@ -1,7 +1,6 @@
 package build
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -84,13 +83,15 @@ func mergeAMDXML(src string, archsp *[]isa.Architecture, instsp *[]*isa.Instruct
 	return docs, nil
 }
 
-// readPTX reads NVIDIA's PTX ISA documentation tree, if present.
-func readPTX(src string, prog Progress) (*isa.Architecture, []*isa.Instruction, []isa.Document, []string, []byte, error) {
+// readPTX reads NVIDIA's PTX ISA documentation tree, if present: the
+// family, its instructions, the document, what could not be read, the
+// checker's model and the documentation's PTX ISA version.
+func readPTX(src string, prog Progress) (*isa.Architecture, []*isa.Instruction, []isa.Document, []string, []ptx.Instruction, string, error) {
 	dir := filepath.Join(src, "ptx-isa-9.1")
 	if _, err := os.Stat(dir); err != nil {
 		matches, _ := filepath.Glob(filepath.Join(src, "ptx-isa*"))
 		if len(matches) == 0 {
-			return nil, nil, nil, nil, nil, nil
+			return nil, nil, nil, nil, nil, "", nil
 		}
 		dir = matches[len(matches)-1]
 	}
@@ -98,7 +99,7 @@ func readPTX(src string, prog Progress) (*isa.Architecture, []*isa.Instruction, 
 	defer prog.Done()
 	sections, err := ptxdoc.ReadDir(dir)
 	if err != nil {
-		return nil, nil, nil, nil, nil, &errs.Error{Kind: errs.KindUpstream, Msg: "PTX documentation", Err: err}
+		return nil, nil, nil, nil, nil, "", &errs.Error{Kind: errs.KindUpstream, Msg: "PTX documentation", Err: err}
 	}
 	instrs, problems := ptx.Build(sections)
 	rel := func(p string) string {
@@ -119,10 +120,6 @@ func readPTX(src string, prog Progress) (*isa.Architecture, []*isa.Instruction, 
 		}
 	}
 	insts := merge.PTX(instrs, blocks, rel)
-	model, err := json.Marshal(instrs)
-	if err != nil {
-		return nil, nil, nil, nil, nil, err
-	}
 	info, _ := isa.LookupArch("ptx")
 	doc := isa.Document{
 		Source: isa.SourcePTXDoc, File: relPath(src, dir), Title: "PTX ISA " + strings.TrimPrefix(filepath.Base(dir), "ptx-isa-"),
@@ -135,5 +132,5 @@ func readPTX(src string, prog Progress) (*isa.Architecture, []*isa.Instruction, 
 		probs = append(probs, "ptx: "+p.String())
 	}
 	prog.Advance(1)
-	return arch, insts, []isa.Document{doc}, probs, model, nil
+	return arch, insts, []isa.Document{doc}, probs, instrs, doc.Version, nil
 }

@@ -29,7 +29,9 @@ import (
 // buildFlags are the build options `build` and `serve` share.
 type buildFlags struct {
 	sources, llvmDoc, llvmProject, cache, concepts string
-	noVerify                                       bool
+	noVerify, noPTXAS, noInstall                   bool
+	ptxas                                          []string
+	nvdisasm                                       string
 }
 
 func (f *buildFlags) register(fs *pflag.FlagSet) {
@@ -38,12 +40,17 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.llvmProject, "llvm-project", "", "an llvm-project checkout: verbatim examples from llvm/test/MC/AMDGPU")
 	fs.StringVar(&f.cache, "cache", "", "llvm-mc result cache directory (default: the user cache directory)")
 	fs.StringVar(&f.concepts, "concepts", "", "concept catalogue directory to use instead of the built-in one")
-	fs.BoolVar(&f.noVerify, "no-verify", false, "do not run llvm-mc (pages then say \"not yet verified\")")
+	fs.BoolVar(&f.noVerify, "no-verify", false, "do not run llvm-mc or ptxas (pages then say \"not yet verified\")")
+	fs.BoolVar(&f.noPTXAS, "no-ptxas", false, "do not run NVIDIA's ptxas (PTX pages then say \"not verified by ptxas\")")
+	fs.BoolVar(&f.noInstall, "no-install", false, "do not install NVIDIA's wheels into the cache when no ptxas is found")
+	fs.StringSliceVar(&f.ptxas, "ptxas", nil, "ptxas binaries to use (default $GPUISA_PTXAS, else the cache's venv, else PATH)")
+	fs.StringVar(&f.nvdisasm, "nvdisasm", "", "nvdisasm binary (default $GPUISA_NVDISASM, else the cache's venv, else PATH)")
 }
 
-func (f *buildFlags) options(out string) build.Options {
+func (f *buildFlags) options(out string, log io.Writer) build.Options {
 	return build.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
-		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify}
+		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify,
+		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log}
 }
 
 func newBuildCmd(e *env) *cobra.Command {
@@ -57,8 +64,11 @@ func newBuildCmd(e *env) *cobra.Command {
 AMD's machine-readable ISA XML (amd-mrisa-xml/*.xml or the official .zip), NVIDIA's
 PTX ISA documentation (ptx-isa-*/), LLVM's AMDGPU syntax pages (llvm-22-doc) and the
 concept catalogue — merges them, assembles an example of every AMD instruction with
-llvm-mc on every gfx target (results are cached, so a rebuild only runs what changed)
-and writes one SQLite database.
+llvm-mc on every gfx target, every documented PTX form and example statement with
+NVIDIA's ptxas on every sm_ target (installing the pinned CUDA wheels into the cache
+when no ptxas is found and pip can reach the index; --no-install skips that), lists
+their SASS with nvdisasm (results are cached, so a rebuild only runs what changed) and
+writes one SQLite database.
 
 Sources come from --sources, else $GPUISA_SOURCES, else ../shared/upstream. The
 database goes to --out, else --db, else $GPUISA_DB, else ./gpuisa.db. It is written to
@@ -70,7 +80,7 @@ could not be parsed.`,
 			if out == "" {
 				out = e.dbPath
 			}
-			_, err := runBuild(cmd.Context(), e, bf.options(out), quiet)
+			_, err := runBuild(cmd.Context(), e, bf.options(out, e.stderr), quiet)
 			return err
 		},
 	}
@@ -146,7 +156,7 @@ stops cleanly on SIGINT/SIGTERM.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			if _, err := os.Stat(e.dbPath); rebuild || errors.Is(err, os.ErrNotExist) {
-				if _, err := runBuild(ctx, e, bf.options(e.dbPath), false); err != nil {
+				if _, err := runBuild(ctx, e, bf.options(e.dbPath, e.stderr), false); err != nil {
 					return err
 				}
 			}

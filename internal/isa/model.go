@@ -18,6 +18,7 @@ const (
 	SourceLLVMMC    = "llvm-mc"    // the LLVM assembler, run by gpuisa verify
 	SourceLLVMTest  = "llvm-test"  // LLVM's MC test files (llvm/test/MC/AMDGPU)
 	SourcePTXDoc    = "ptx-doc"    // NVIDIA PTX ISA documentation
+	SourcePTXAS     = "ptxas"      // NVIDIA's PTX assembler (and nvdisasm), run by gpuisa build
 	SourceGPUISA    = "gpuisa"     // authored by this project (concept catalogue) or derived by it
 )
 
@@ -259,7 +260,10 @@ type Example struct {
 	Source   string `json:"source"`             // provenance in words
 	Encoding string `json:"encoding,omitempty"` // bytes as llvm-mc prints them
 	Target   string `json:"target,omitempty"`   // the target Encoding was produced for
-	Prov     Prov   `json:"prov"`
+	// Checks are ptxas's verdicts on the statements of a PTX example, in
+	// their documented context.
+	Checks []PTXCheck `json:"checks,omitempty"`
+	Prov   Prov       `json:"prov"`
 }
 
 // TargetResult is the assembler's verdict for one gfx target.
@@ -293,10 +297,83 @@ type Form struct {
 	Types       []string `json:"types"`
 	Modifiers   []string `json:"modifiers"`
 	StateSpaces []string `json:"state_spaces"`
-	MinTarget   string   `json:"min_target"`
-	PTXVersion  string   `json:"ptx_version"`
-	Description string   `json:"description,omitempty"`
-	Prov        Prov     `json:"prov"`
+	// MinTarget and PTXVersion are the form's requirements: ptxas's when
+	// it verified the form (Check), else what the documentation states;
+	// DocMinTarget/DocPTXVersion keep the documentation's where it differs.
+	MinTarget     string `json:"min_target"`
+	PTXVersion    string `json:"ptx_version"`
+	DocMinTarget  string `json:"doc_min_target,omitempty"`
+	DocPTXVersion string `json:"doc_ptx_version,omitempty"`
+	Description   string `json:"description,omitempty"`
+	// Targets is ptxas's verdict per sm_ target ("supported" |
+	// "unsupported") on the form's statement; empty when not verified.
+	Targets map[string]string `json:"targets,omitempty"`
+	// Check is what ptxas said about the form's statement, and
+	// ModifierChecks what it said about the statement with each optional
+	// modifier, other variable choice or optional operand.
+	Check          *PTXCheck       `json:"check,omitempty"`
+	ModifierChecks []ModifierCheck `json:"modifier_checks,omitempty"`
+	Prov           Prov            `json:"prov"`
+}
+
+// PTX check statuses.
+const (
+	PTXVerified    = "verified"     // ptxas accepts the statement on some target
+	PTXRejected    = "rejected"     // ptxas rejects it on every target
+	PTXNotVerified = "not-verified" // ptxas could not be run on it (absent, or no operand typing it accepts)
+)
+
+// PTXCheck is ptxas's verdict on one statement.
+type PTXCheck struct {
+	Statement string `json:"statement"`
+	Status    string `json:"status"`
+	// PTXVersion and MinTarget are the lowest PTX ISA version and target
+	// ptxas accepts the statement with; Floor says the version is the
+	// lowest the target allows at all (ptxas cannot test older ones).
+	PTXVersion string `json:"ptx_version,omitempty"`
+	MinTarget  string `json:"min_target,omitempty"`
+	Floor      bool   `json:"floor,omitempty"`
+	// Options are the (PTX version, target) pairs none beats on both,
+	// when newer targets accept the statement with an older PTX version.
+	Options []PTXOption `json:"options,omitempty"`
+	Message string      `json:"message,omitempty"` // ptxas's reason when rejected or not verified
+	Tool    string      `json:"tool,omitempty"`    // "ptxas 13.5.37"
+	// Searched says ptxas accepted the statement only with operand types
+	// or vector lengths other than the harness's first guess.
+	Searched bool   `json:"searched,omitempty"`
+	SASS     []SASS `json:"sass,omitempty"`
+}
+
+// PTXOption is one (PTX ISA version, target) pair.
+type PTXOption struct {
+	PTXVersion string `json:"ptx_version"`
+	MinTarget  string `json:"min_target"`
+}
+
+// ModifierCheck is ptxas's verdict on a form's statement with one
+// modifier added (".NaN"), a variable at another choice (".rz") or an
+// optional operand.
+type ModifierCheck struct {
+	Modifier string   `json:"modifier"`
+	Variable string   `json:"variable,omitempty"` // the template variable it is a choice of
+	Check    PTXCheck `json:"check"`
+	// Raises is set when the modifier needs more than the form's
+	// statement: a later PTX ISA version or a newer target.
+	Raises bool `json:"raises,omitempty"`
+}
+
+// SASS is the machine code ptxas generates for a statement on one target,
+// without the harness's own loads and stores.
+type SASS struct {
+	Target string     `json:"target"`
+	Lines  []SASSLine `json:"lines"`
+}
+
+// SASSLine is one SASS instruction as nvdisasm prints it.
+type SASSLine struct {
+	Text     string `json:"text"`
+	Encoding string `json:"encoding,omitempty"`
+	Control  string `json:"control,omitempty"`
 }
 
 // Conflict records two or more sources that disagree on one fact.

@@ -5,10 +5,21 @@ import (
 	"strings"
 )
 
-// Statement is one instruction found in PTX source text.
+// Statement is one instruction found in PTX source text, or one to
+// assemble (harness.go) with what its context declares.
 type Statement struct {
-	Text string
+	Text string // "max.NaN.f32 d, a, b;" (a guard and labels are allowed)
 	Line int
+	// Decls are declarations from the statement's context (an example
+	// block's ".reg .b16 ctaMask;"); names they declare are not declared
+	// again by the harness.
+	Decls []string `json:",omitempty"`
+	// Types overrides the register type the harness declares for a name
+	// (".b64"), from a search after ptxas rejected the first typing.
+	Types map[string]string `json:",omitempty"`
+	// OperandTypes overrides the register type of every register of one
+	// operand (by index), from the same search.
+	OperandTypes map[int]string `json:",omitempty"`
 }
 
 // FileReport is the verdict on a whole PTX file.

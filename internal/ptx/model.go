@@ -78,6 +78,9 @@ type Form struct {
 	Description  string   `json:"description"` // the line's comment or the block's caption
 	File         string   `json:"file"`
 	Line         int      `json:"line"`
+	// Oracle is ptxas's view of the form, filled by the build when ptxas
+	// ran; the checker prefers it to the notes.
+	Oracle *FormOracle `json:"oracle,omitempty"`
 }
 
 // Variable is one template variable definition: ".atype = { .u16, .u32 }".
@@ -161,4 +164,30 @@ func itoa(n int) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// FormOracle is what ptxas said about a form, as the checker uses it: the
+// (version, target) pairs its statement needs, the same for each optional
+// part, and the template variable one of whose choices ptxas requires
+// although the syntax line shows it as optional.
+type FormOracle struct {
+	Status    string          `json:"status"` // isa.PTXVerified | PTXRejected | PTXNotVerified
+	Statement string          `json:"statement"`
+	Options   []Option        `json:"options,omitempty"`
+	Features  []OracleFeature `json:"features,omitempty"`
+	Required  string          `json:"required,omitempty"` // ".irnd"
+	Message   string          `json:"message,omitempty"`
+	// FloorTarget and FloorVersion are the oldest target and PTX version
+	// ptxas could test: requirements at them may be older still.
+	FloorTarget  string `json:"floor_target,omitempty"`
+	FloorVersion string `json:"floor_version,omitempty"`
+}
+
+// OracleFeature is ptxas's verdict on one optional part of a form.
+type OracleFeature struct {
+	Feature  string   `json:"feature"`            // ".NaN", ".rz", ", c"
+	Variable string   `json:"variable,omitempty"` // ".rnd"
+	Status   string   `json:"status"`
+	Options  []Option `json:"options,omitempty"`
+	Message  string   `json:"message,omitempty"`
 }

@@ -131,7 +131,7 @@ func parseDefinition(s string) (definition, bool) {
 	}
 	for _, item := range splitTop(rhs, ',') {
 		item = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(item), ";"))
-		item = strings.TrimSuffix(item, "*") // "::discard*": the star marks a footnote
+		item = strings.TrimRight(item, "*") // "::discard*", ".64x128b**": stars mark footnotes
 		if o := strings.IndexByte(item, '{'); o >= 0 {
 			// ".param{::entry, ::func}": spaces inside the suffix group are fine.
 			item = item[:o] + strings.Join(strings.Fields(item[o:]), "")

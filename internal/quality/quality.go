@@ -42,6 +42,9 @@ type Report struct {
 	UnknownTargets []string `json:"unknown_targets,omitempty"`
 	Run            RunStats `json:"run"`
 	Families       []Family `json:"families"`
+	// PTX is NVIDIA's assembler's view of the PTX documentation; nil when
+	// the build had no PTX sources.
+	PTX *PTXReport `json:"ptx,omitempty"`
 }
 
 // RunStats describes the llvm-mc run.

@@ -1,13 +1,16 @@
 // Package testenv finds what tests need from the machine — the upstream
-// sources beside the checkout, llvm-mc, LLVM's syntax pages — and skips a
+// sources beside the checkout, llvm-mc, LLVM's syntax pages, ptxas — and skips a
 // test with a clear message when something is absent, never silently.
 package testenv
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/ptxas"
 )
 
 // FindUpstream returns $GPUISA_SOURCES, or the first shared/upstream found
@@ -55,4 +58,15 @@ func LLVMMC(t testing.TB) string {
 	}
 	t.Skip("llvm-mc not installed (apt-get install llvm-22): skipping a test that needs the assembler")
 	return ""
+}
+
+// PTXAS returns NVIDIA's tools (ptxas and, where installed, nvdisasm) from
+// $GPUISA_PTXAS, the cache's virtual environment or PATH, or skips the test.
+func PTXAS(t testing.TB) *ptxas.Tools {
+	t.Helper()
+	tools, err := ptxas.Find(context.Background(), ptxas.FindOptions{CacheDir: ptxas.DefaultCacheDir()})
+	if err != nil {
+		t.Skipf("ptxas not installed (`go run ./cmd/gpuisa tools install` puts NVIDIA's wheels into the cache): skipping a test that needs NVIDIA's assembler: %v", err)
+	}
+	return tools
 }

@@ -1,0 +1,657 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/ptxas"
+	"github.com/gpuisa/gpuisa/internal/ptxoracle"
+	"github.com/gpuisa/gpuisa/internal/quality"
+)
+
+// SASSTargets are the targets whose SASS the pages show for every example
+// and form: one per GPU generation from Turing on.
+var SASSTargets = []string{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"}
+
+// ptxasResult is what the PTX oracle pass did.
+type ptxasResult struct {
+	Documents []isa.Document
+	Problems  []string
+	Report    *quality.PTXReport
+}
+
+// findPTXAS finds NVIDIA's tools, installing the pinned wheels into the
+// cache's venv first when none is found and installing is allowed.
+func findPTXAS(ctx context.Context, opts Options, cacheDir string, log io.Writer) (*ptxas.Tools, error) {
+	find := ptxas.FindOptions{PTXAS: opts.PTXAS, NVDisasm: opts.NVDisasm, CacheDir: cacheDir}
+	tools, err := ptxas.Find(ctx, find)
+	if err == nil || !errors.Is(err, ptxas.ErrNotFound) || opts.NoInstall || len(opts.PTXAS) > 0 {
+		return tools, err
+	}
+	fmt.Fprintf(log, "ptxas not found: installing NVIDIA's CUDA tool wheels into %s (--no-install skips this)\n", ptxas.VenvDir(cacheDir))
+	if ierr := ptxas.Install(ctx, cacheDir, log); ierr != nil {
+		return nil, fmt.Errorf("%v; installing them failed: %w", err, ierr)
+	}
+	return ptxas.Find(ctx, find)
+}
+
+// applyPTXAS is the PTX oracle pass: every documented form (its statement,
+// and the statement with each optional part) and every statement of
+// NVIDIA's examples is assembled by ptxas on every sm_ target; the forms,
+// examples and target grids of the PTX instructions (insts) and the
+// checker's model (model) get ptxas's facts, with the documentation's kept
+// beside them where they differ.
+func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, insts []*isa.Instruction, docVersion string, prog Progress) (*ptxasResult, error) {
+	res := &ptxasResult{Report: &quality.PTXReport{DocVersion: docVersion}}
+	rep := (*ptxReport)(res.Report)
+	cacheDir := opts.CacheDir
+	if cacheDir == "" {
+		cacheDir = ptxas.DefaultCacheDir()
+	}
+	log := opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	tools, err := findPTXAS(ctx, opts, cacheDir, log)
+	if err != nil {
+		msg := "not verified by ptxas: " + err.Error()
+		rep.Notes = append(rep.Notes, msg)
+		res.Problems = append(res.Problems, "ptx: "+msg)
+		return res, nil
+	}
+	rep.Tools = tools.Describe()
+	for _, t := range tools.PTXAS {
+		res.Documents = append(res.Documents, isa.Document{
+			Source: isa.SourcePTXAS, File: t.Path, Title: "NVIDIA ptxas " + t.Version,
+			Version:     fmt.Sprintf("CUDA %s, PTX ISA up to %s, %s to %s", t.Release, t.MaxPTX, t.Targets[0], t.Targets[len(t.Targets)-1]),
+			Attribution: "NVIDIA's PTX assembler, run by gpuisa build", License: "NVIDIA CUDA Toolkit EULA (run, not redistributed)",
+		})
+	}
+	if tools.NVDisasm != "" {
+		res.Documents = append(res.Documents, isa.Document{Source: isa.SourcePTXAS, File: tools.NVDisasm, Title: "NVIDIA nvdisasm " + tools.NVDisasmVersion,
+			Attribution: "NVIDIA's disassembler, run by gpuisa build", License: "NVIDIA CUDA Toolkit EULA (run, not redistributed)"})
+	}
+	session := ptxas.NewSession(tools, cacheDir)
+	session.ParseOnly = true
+	step := ""
+	engine, err := ptxoracle.New(ctx, session, ptx.NewHarness(model), ptxoracle.Options{
+		DocVersion: docVersion,
+		Progress: func(s string, done, total int) {
+			if s != step {
+				if step != "" {
+					prog.Done()
+				}
+				step = s
+				prog.Start(s, total)
+			}
+			if done > 0 {
+				prog.Advance(1)
+			}
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range engine.Targets() {
+		rep.Targets = append(rep.Targets, t.Target)
+	}
+
+	// The corpus: every probe of every form, then every example statement.
+	type probeRef struct{ in, form, probe int }
+	var (
+		items    []ptxoracle.Item
+		probeAt  = map[probeRef]int{}
+		probes   = make([][][]ptx.Probe, len(model))
+		exAt     = map[[3]int]int{} // instruction, example, statement -> item
+		exStmts  = make([][][]ptx.Statement, len(model))
+		docCheck = ptx.NewChecker(model)
+	)
+	for i := range model {
+		in := &model[i]
+		if in.Kind != ptx.KindInstruction {
+			continue
+		}
+		probes[i] = make([][]ptx.Probe, len(in.Forms))
+		for f := range in.Forms {
+			probes[i][f] = ptx.FormProbes(in, f)
+			for k, p := range probes[i][f] {
+				p := p
+				probeAt[probeRef{i, f, k}] = len(items)
+				items = append(items, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths,
+					Rerender: func(l map[int]int) (string, map[int]int) { return p.Render(in, l) }})
+			}
+		}
+		exStmts[i] = make([][]ptx.Statement, len(in.Examples))
+		for e, ex := range in.Examples {
+			exStmts[i][e] = ptx.ExampleStatements(ex.Text)
+			for k, st := range exStmts[i][e] {
+				exAt[[3]int{i, e, k}] = len(items)
+				items = append(items, ptxoracle.Item{Stmt: st})
+			}
+		}
+	}
+	verdicts, err := engine.Check(ctx, items)
+	if step != "" {
+		prog.Done()
+		step = ""
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep.Verified = true
+	rep.Run.Statements = len(items)
+
+	// SASS for each form's statement and each accepted example statement.
+	sassFor := map[int]bool{}
+	reps := map[[2]int]int{} // instruction, form -> item of its representative
+	for ref := range probeAt {
+		if ref.probe == 0 {
+			reps[[2]int{ref.in, ref.form}] = representative(verdicts, probes[ref.in][ref.form], func(k int) int { return probeAt[probeRef{ref.in, ref.form, k}] })
+		}
+	}
+	for _, it := range reps {
+		if it >= 0 {
+			sassFor[it] = true
+		}
+	}
+	for _, it := range exAt {
+		if verdicts[it].Status == ptxoracle.Accepted {
+			sassFor[it] = true
+		}
+	}
+	sass, err := collectSASS(ctx, session, engine, verdicts, sassFor, prog)
+	if err != nil {
+		res.Problems = append(res.Problems, "ptx: SASS listings: "+err.Error())
+		rep.Notes = append(rep.Notes, "SASS listings not produced: "+err.Error())
+	}
+	st := session.Stats()
+	rep.Run.Processes, rep.Run.Assembled, rep.Run.CacheHits = st.Processes, st.Assembled, st.CacheHits
+	for _, v := range verdicts {
+		if v.Searched {
+			rep.Run.Searched++
+		}
+	}
+
+	byName := map[string]*isa.Instruction{}
+	for _, in := range insts {
+		byName[in.Name] = in
+	}
+	floorTarget, floorVersion := "", ""
+	if ts := engine.Targets(); len(ts) > 0 {
+		floorTarget, floorVersion = ts[0].Target, ts[0].MinPTX
+	}
+	rep.FloorTarget, rep.FloorVersion = floorTarget, floorVersion
+	for i := range model {
+		m := &model[i]
+		in := byName[m.Name]
+		if in == nil || m.Kind != ptx.KindInstruction {
+			continue
+		}
+		details := map[string]isa.TargetResult{}
+		for f := range m.Forms {
+			rep.Forms++
+			if f >= len(in.Forms) {
+				continue
+			}
+			form := &in.Forms[f]
+			var ps []ptx.Probe
+			if f < len(probes[i]) {
+				ps = probes[i][f]
+			}
+			if len(ps) == 0 {
+				form.Check = &isa.PTXCheck{Statement: form.Syntax, Status: isa.PTXNotVerified, Message: "gpuisa could not write a statement for this form"}
+				rep.FormsNotVerified++
+				rep.NotVerified = append(rep.NotVerified, quality.PTXFinding{Mnemonic: m.Name, Statement: form.Syntax, Message: form.Check.Message, Prov: form.Prov})
+				continue
+			}
+			repIdx, ok := reps[[2]int{i, f}]
+			if !ok {
+				repIdx = -1
+			}
+			canon := verdicts[probeAt[probeRef{i, f, 0}]]
+			var chk isa.PTXCheck
+			if repIdx >= 0 {
+				chk = toCheck(verdicts[repIdx], tools, sass[repIdx])
+				if repIdx != probeAt[probeRef{i, f, 0}] {
+					chk.Message = "ptxas rejects the form without an optional part (" + canon.Stmt.Text + ": " + canon.Message + ")"
+				}
+			} else {
+				chk = toCheck(canon, tools, nil)
+			}
+			form.Check = &chk
+			switch chk.Status {
+			case isa.PTXVerified:
+				rep.FormsVerified++
+			case isa.PTXRejected:
+				rep.FormsRejected++
+				rep.RejectedForms = append(rep.RejectedForms, quality.PTXFinding{Mnemonic: m.Name, Statement: chk.Statement, Message: chk.Message, Prov: form.Prov})
+			default:
+				rep.FormsNotVerified++
+				rep.NotVerified = append(rep.NotVerified, quality.PTXFinding{Mnemonic: m.Name, Statement: chk.Statement, Message: chk.Message, Prov: form.Prov})
+			}
+			if chk.Status == isa.PTXVerified {
+				v := verdicts[repIdx]
+				form.Targets = map[string]string{}
+				for _, t := range v.Targets {
+					status := "unsupported"
+					if t.OK {
+						status = "supported"
+					}
+					form.Targets[t.Target] = status
+					// The instruction supports a target when one form does;
+					// an unsupported target keeps the first form's message.
+					if d, seen := details[t.Target]; !seen || d.Status == "unsupported" && t.OK {
+						details[t.Target] = isa.TargetResult{Target: t.Target, Status: status, Printed: v.Stmt.Text, Message: t.Message}
+					}
+				}
+				corrected, findings := settleForm(m, f, form, chk, floorTarget)
+				if corrected {
+					rep.FormsCorrected++
+					in.Conflicts = append(in.Conflicts, formConflict(form, chk))
+				}
+				rep.addFindings(findings)
+			}
+			// Each optional part, as ptxas saw it.
+			form.ModifierChecks = nil
+			var oracleFeatures []ptx.OracleFeature
+			for k := 1; k < len(ps); k++ {
+				v := verdicts[probeAt[probeRef{i, f, k}]]
+				mc := isa.ModifierCheck{Modifier: ps[k].Feature, Variable: ps[k].Variable, Check: toCheck(v, tools, nil)}
+				if chk.Status == isa.PTXVerified && mc.Check.Status == isa.PTXVerified {
+					mc.Raises = ptxas.CompareVersions(mc.Check.PTXVersion, chk.PTXVersion) > 0 || ptxas.CompareTargets(mc.Check.MinTarget, chk.MinTarget) > 0
+				}
+				form.ModifierChecks = append(form.ModifierChecks, mc)
+				oracleFeatures = append(oracleFeatures, ptx.OracleFeature{Feature: ps[k].Feature, Variable: ps[k].Variable, Status: mc.Check.Status,
+					Options: optionsOf(mc.Check), Message: mc.Check.Message})
+				if mc.Check.Status == isa.PTXVerified {
+					rep.addFindings(compareDoc(docCheck, m.Name, v.Stmt.Text, mc.Check, floorTarget, form.Prov))
+				}
+			}
+			m.Forms[f].Oracle = &ptx.FormOracle{Status: chk.Status, Statement: chk.Statement, Options: optionsOf(chk), Features: oracleFeatures,
+				Message: chk.Message, FloorTarget: floorTarget, FloorVersion: floorVersion}
+			if repIdx >= 0 && repIdx != probeAt[probeRef{i, f, 0}] {
+				for k := range ps {
+					if probeAt[probeRef{i, f, k}] == repIdx && ps[k].Variable != "" {
+						m.Forms[f].Oracle.Required = ps[k].Variable
+					}
+				}
+			}
+		}
+		if len(details) > 0 {
+			in.Targets = map[string]string{}
+			in.TargetDetails = nil
+			names := make([]string, 0, len(details))
+			for t, d := range details {
+				names = append(names, t)
+				in.Targets[t] = d.Status
+			}
+			ptxas.SortTargets(names)
+			for _, t := range names {
+				in.TargetDetails = append(in.TargetDetails, details[t])
+			}
+			recomputeMinimums(in)
+		}
+		for e := range in.Examples {
+			if e >= len(exStmts[i]) {
+				continue
+			}
+			in.Examples[e].Checks = nil
+			for k := range exStmts[i][e] {
+				it := exAt[[3]int{i, e, k}]
+				v := verdicts[it]
+				chk := toCheck(v, tools, sass[it])
+				if v.ContextDropped {
+					chk.Message = "ptxas rejects it with the example's declarations (" + v.ContextMessage + "); it assembles without them"
+				}
+				in.Examples[e].Checks = append(in.Examples[e].Checks, chk)
+				rep.ExampleStatements++
+				switch {
+				case chk.Status == isa.PTXVerified && !v.ContextDropped:
+					rep.ExamplesAccepted++
+				case chk.Status == isa.PTXVerified:
+					rep.Errata = append(rep.Errata, quality.PTXFinding{Mnemonic: m.Name, Statement: v.Stmt.Text, Message: v.ContextMessage, Context: true, Prov: in.Examples[e].Prov})
+				case chk.Status == isa.PTXRejected:
+					rep.Errata = append(rep.Errata, quality.PTXFinding{Mnemonic: m.Name, Statement: v.Stmt.Text, Message: chk.Message, Prov: in.Examples[e].Prov})
+				default:
+					rep.NotVerified = append(rep.NotVerified, quality.PTXFinding{Mnemonic: m.Name, Statement: v.Stmt.Text, Message: chk.Message, Prov: in.Examples[e].Prov})
+				}
+			}
+		}
+	}
+	return res, nil
+}
+
+// representative picks the probe whose verdict stands for the form: the
+// canonical statement when ptxas accepts it, else the first probe it
+// accepts (a float-to-integer cvt needs a rounding modifier the syntax
+// line shows as optional); -1 when it accepts none.
+func representative(vs []ptxoracle.Verdict, ps []ptx.Probe, item func(int) int) int {
+	for k := range ps {
+		if vs[item(k)].Status == ptxoracle.Accepted {
+			return item(k)
+		}
+	}
+	return -1
+}
+
+// toCheck turns a verdict into the model's check. ptxas rejecting every
+// operand typing the harness tried is "not verified", not "rejected":
+// the verdict would be about the harness.
+func toCheck(v ptxoracle.Verdict, tools *ptxas.Tools, sass []isa.SASS) isa.PTXCheck {
+	c := isa.PTXCheck{Statement: v.Stmt.Text, Searched: v.Searched, SASS: sass}
+	switch v.Status {
+	case ptxoracle.Accepted:
+		c.Status = isa.PTXVerified
+		target, version, floor := v.MinTarget()
+		c.MinTarget, c.PTXVersion, c.Floor = target, version, floor
+		if tool, ok := tools.ToolFor(target); ok {
+			c.Tool = "ptxas " + tool.Version
+		}
+		c.Options = frontier(v.Targets)
+	case ptxoracle.Rejected:
+		c.Status, c.Message = isa.PTXRejected, v.Message
+		if ptxoracle.OperandError(v.Message) {
+			c.Status = isa.PTXNotVerified
+			c.Message = "ptxas rejected every operand typing gpuisa tried: " + v.Message
+		}
+	default:
+		c.Status, c.Message = isa.PTXNotVerified, v.Message
+	}
+	return c
+}
+
+// frontier lists the (lowest PTX version, target) pairs of the accepting
+// targets that no other pair beats on both, oldest target first: "sm_89
+// with PTX 8.1, sm_90 with PTX 7.8". One pair means no trade-off.
+func frontier(ts []ptxoracle.TargetResult) []isa.PTXOption {
+	var out []isa.PTXOption
+	for _, t := range ts {
+		if !t.OK || ptxas.TargetSuffix(t.Target) != "" {
+			continue
+		}
+		dominated := false
+		for _, o := range out {
+			if ptxas.CompareVersions(o.PTXVersion, t.MinPTX) <= 0 {
+				dominated = true // an older target needs no newer PTX
+				break
+			}
+		}
+		if !dominated {
+			out = append(out, isa.PTXOption{PTXVersion: t.MinPTX, MinTarget: t.Target})
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+func optionsOf(c isa.PTXCheck) []ptx.Option {
+	if c.Status != isa.PTXVerified {
+		return nil
+	}
+	if len(c.Options) == 0 {
+		return []ptx.Option{{PTXVersion: c.PTXVersion, MinTarget: c.MinTarget}}
+	}
+	out := make([]ptx.Option, len(c.Options))
+	for i, o := range c.Options {
+		out[i] = ptx.Option{PTXVersion: o.PTXVersion, MinTarget: o.MinTarget}
+	}
+	return out
+}
+
+// ptxReport adds the pass's helpers to the report.
+type ptxReport quality.PTXReport
+
+// finding is a disagreement between the documentation and ptxas.
+type finding struct {
+	quality.PTXFinding
+	strict bool // the documentation asks for more than ptxas needs
+}
+
+func (r *ptxReport) addFindings(fs []finding) {
+	for _, f := range fs {
+		if f.strict {
+			r.TooStrict = append(r.TooStrict, f.PTXFinding)
+		} else {
+			r.TooLoose = append(r.TooLoose, f.PTXFinding)
+		}
+	}
+}
+
+// compareMinimums compares the documentation's lowest version and target
+// with ptxas's. ptxas cannot test below its oldest target, nor below the
+// oldest version a target allows (chk.Floor): a lower documented value is
+// consistent with it there.
+func compareMinimums(mnemonic, stmt, docV, docT string, chk isa.PTXCheck, floorTarget string, prov isa.Prov) (targetDiffers, versionDiffers bool, out []finding) {
+	add := func(fact, doc, got string, strict bool) {
+		out = append(out, finding{PTXFinding: quality.PTXFinding{Mnemonic: mnemonic, Statement: stmt, Fact: fact, Doc: doc, PTXAS: got,
+			Message: fact + ": the documentation says " + doc + ", ptxas accepts " + got, Prov: prov}, strict: strict})
+	}
+	if c := ptxas.CompareTargets(docT, chk.MinTarget); docT != "" && c != 0 && !(c < 0 && chk.MinTarget == floorTarget) {
+		targetDiffers = true
+		add("minimum target", docT, chk.MinTarget, c > 0)
+	}
+	if c := ptxas.CompareVersions(docV, chk.PTXVersion); docV != "" && c != 0 && !(c < 0 && chk.Floor) {
+		versionDiffers = true
+		add("PTX ISA version", docV, chk.PTXVersion, c > 0)
+	}
+	return targetDiffers, versionDiffers, out
+}
+
+// settleForm decides what the form shows: the documentation's minimum
+// version and target where ptxas agrees (or cannot test that low),
+// ptxas's where it contradicts them or the documentation is silent, with
+// the documentation's kept beside. It returns whether ptxas's fact
+// replaced the documentation's, and the disagreements.
+func settleForm(m *ptx.Instruction, f int, form *isa.Form, chk isa.PTXCheck, floorTarget string) (bool, []finding) {
+	docV, docT := docMinimums(m.Forms[f])
+	td, vd, findings := compareMinimums(m.Name, chk.Statement, docV, docT, chk, floorTarget, form.Prov)
+	corrected := false
+	if docT == "" || td {
+		if docT != "" {
+			form.DocMinTarget = docT
+		}
+		form.MinTarget, corrected = chk.MinTarget, true
+	}
+	if docV == "" || vd {
+		if docV != "" {
+			form.DocPTXVersion = docV
+		}
+		form.PTXVersion, corrected = chk.PTXVersion, true
+	}
+	return corrected, findings
+}
+
+// docMinimums are the documentation's lowest version and target for a
+// form over its alternatives.
+func docMinimums(f ptx.Form) (version, target string) {
+	version, target = f.PTXVersion, f.MinTarget
+	for _, o := range f.Alternatives {
+		if version == "" || o.PTXVersion != "" && ptxas.CompareVersions(o.PTXVersion, version) < 0 {
+			version = o.PTXVersion
+		}
+		if target == "" || o.MinTarget != "" && ptxas.CompareTargets(o.MinTarget, target) < 0 {
+			target = o.MinTarget
+		}
+	}
+	return version, target
+}
+
+// compareDoc compares the documentation's requirement for one statement
+// (the checker over the documentation's notes) with ptxas's.
+func compareDoc(doc *ptx.Checker, mnemonic, stmt string, chk isa.PTXCheck, floorTarget string, prov isa.Prov) []finding {
+	r := doc.Check(stmt)
+	if !r.Valid || chk.Status != isa.PTXVerified {
+		return nil
+	}
+	docV, docT := r.PTXVersion, r.MinTarget
+	for _, o := range r.Alternatives {
+		if o.PTXVersion != "" && ptxas.CompareVersions(o.PTXVersion, docV) < 0 {
+			docV = o.PTXVersion
+		}
+		if o.MinTarget != "" && ptxas.CompareTargets(o.MinTarget, docT) < 0 {
+			docT = o.MinTarget
+		}
+	}
+	_, _, out := compareMinimums(mnemonic, stmt, docV, docT, chk, floorTarget, prov)
+	return out
+}
+
+func formConflict(form *isa.Form, chk isa.PTXCheck) isa.Conflict {
+	doc := strings.TrimSpace(orDash(form.DocPTXVersion, form.PTXVersion) + " / " + orDash(form.DocMinTarget, form.MinTarget))
+	return isa.Conflict{
+		Fact: "PTX ISA version / minimum target of " + form.Syntax,
+		Values: []isa.ConflictValue{
+			{Value: doc, Prov: form.Prov},
+			{Value: chk.PTXVersion + " / " + chk.MinTarget + " (" + chk.Statement + ")", Prov: isa.Prov{Source: isa.SourcePTXAS}},
+		},
+		Note: "ptxas's values are shown as the form's requirements",
+	}
+}
+
+func orDash(a, b string) string {
+	if a != "" {
+		return a
+	}
+	if b != "" {
+		return b
+	}
+	return "—"
+}
+
+// recomputeMinimums sets the instruction's lowest version and target from
+// its forms.
+func recomputeMinimums(in *isa.Instruction) {
+	v, t := "", ""
+	for _, f := range in.Forms {
+		if f.Check == nil || f.Check.Status != isa.PTXVerified {
+			continue
+		}
+		if v == "" || ptxas.CompareVersions(f.PTXVersion, v) < 0 {
+			v = f.PTXVersion
+		}
+		if t == "" || ptxas.CompareTargets(f.MinTarget, t) < 0 {
+			t = f.MinTarget
+		}
+	}
+	if v != "" {
+		in.PTXVersion = v
+	}
+	if t != "" {
+		in.MinTarget = t
+	}
+}
+
+// collectSASS compiles the chosen items on the SASS targets that accept
+// them and keeps what the statement itself became: the full kernel's SASS
+// less its harness's (the same kernel without the statement).
+func collectSASS(ctx context.Context, s *ptxas.Session, e *ptxoracle.Engine, vs []ptxoracle.Verdict, want map[int]bool, prog Progress) (map[int][]isa.SASS, error) {
+	out := map[int][]isa.SASS{}
+	if s.Tools.NVDisasm == "" {
+		return out, ptxas.ErrNoDisassembler
+	}
+	idx := make([]int, 0, len(want))
+	for i := range want {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	targets := map[string]ptxas.TargetInfo{}
+	for _, t := range e.Targets() {
+		targets[t.Target] = t
+	}
+	var names []string
+	for _, t := range SASSTargets {
+		if _, ok := targets[t]; ok {
+			names = append(names, t)
+		}
+	}
+	prog.Start(fmt.Sprintf("disassembling %d statements on %d targets with nvdisasm", len(idx), len(names)), len(names))
+	defer prog.Done()
+	for _, tg := range names {
+		var units, bases []ptxas.Unit
+		var which []int
+		for _, i := range idx {
+			ok := false
+			for _, t := range vs[i].Targets {
+				if t.Target == tg && t.OK {
+					ok = true
+				}
+			}
+			if !ok {
+				continue
+			}
+			u, _, err := e.Harness.Unit(vs[i].Stmt)
+			if err != nil {
+				continue
+			}
+			units = append(units, u)
+			bases = append(bases, ptx.Baseline(u))
+			which = append(which, i)
+		}
+		version := e.GridVersion(targets[tg])
+		full, err := s.Disassemble(ctx, version, tg, units)
+		if err != nil {
+			return out, err
+		}
+		base, err := s.Disassemble(ctx, version, tg, bases)
+		if err != nil {
+			return out, err
+		}
+		for k, i := range which {
+			if !full[k].OK {
+				continue
+			}
+			lines := statementSASS(full[k].Lines, base[k].Lines)
+			out[i] = append(out[i], isa.SASS{Target: tg, Lines: lines})
+		}
+		prog.Advance(1)
+	}
+	return out, nil
+}
+
+// statementSASS removes from full the instructions the baseline (the
+// harness alone) has too, matched by opcode, and the kernel's tail.
+func statementSASS(full, base []ptxas.SASSLine) []isa.SASSLine {
+	left := map[string]int{}
+	for _, l := range base {
+		left[opcodeOf(l.Text)]++
+	}
+	out := []isa.SASSLine{}
+	for _, l := range full {
+		op := opcodeOf(l.Text)
+		switch {
+		case op == "EXIT" || op == "NOP" || op == "BRA" && strings.Contains(l.Text, "`(.L_x_"):
+			continue
+		case strings.Contains(l.Text, "c[0x0]["):
+			// Reads of the parameter bank and the stack pointer's set-up:
+			// the harness's, however the compiler spells them (LDC,
+			// IMAD.MOV.U32 ..., c[0x0][0x28]).
+			continue
+		case left[op] > 0:
+			left[op]--
+			continue
+		}
+		out = append(out, isa.SASSLine{Text: l.Text, Encoding: l.Encoding, Control: l.Control})
+	}
+	return out
+}
+
+// opcodeOf is the SASS opcode with its modifiers, without a predicate:
+// "@!P0 FMNMX.NAN R5, ..." -> "FMNMX.NAN".
+func opcodeOf(text string) string {
+	f := strings.Fields(text)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.TrimSuffix(f[0], ";")
+}

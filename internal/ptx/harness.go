@@ -1,0 +1,561 @@
+package ptx
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/ptxas"
+)
+
+// This file turns one PTX statement into a kernel ptxas can assemble: every
+// register it names is declared with the type its position implies (bit-size
+// types, which PTX lets stand for any type of that size), labels and called
+// functions are defined, inputs are loaded from a buffer and results stored
+// to it, so ptxas keeps the statement when it generates code.
+
+// statementMark ends the statement's line in a unit, so Baseline can take
+// it out.
+const statementMark = " // gpuisa:statement"
+
+// Baseline returns the unit without its statement: what the harness alone
+// compiles to, to be subtracted from the unit's SASS.
+func Baseline(u ptxas.Unit) ptxas.Unit {
+	lines := strings.Split(u.Entry, "\n")
+	out := lines[:0:0]
+	for _, l := range lines {
+		if !strings.HasSuffix(l, statementMark) {
+			out = append(out, l)
+		}
+	}
+	u.Entry = strings.Join(out, "\n")
+	return u
+}
+
+// harnessPrefix starts the identifiers the harness itself uses;
+// statements must not use it.
+const harnessPrefix = "gpuisa_"
+
+// Declared is one register the harness declared for a statement.
+type Declared struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`    // ".b32", ".pred"
+	Operand int    `json:"operand"` // the operand it appears in first; -1 for the guard
+}
+
+// Harness builds kernels. Specials are the special registers (%tid, ...),
+// which are never declared.
+type Harness struct {
+	specials  map[string]bool
+	mnemonics map[string][][]string // by first token: documented mnemonics' tokens
+}
+
+// NewHarness returns a harness that knows the special registers named by
+// the documentation's entries.
+func NewHarness(instrs []Instruction) *Harness {
+	h := &Harness{specials: map[string]bool{}, mnemonics: map[string][][]string{}}
+	for _, in := range instrs {
+		if in.Kind == KindInstruction || in.Kind == "" {
+			if t := tokensOf(in.Name); len(t) > 0 {
+				h.mnemonics[t[0]] = append(h.mnemonics[t[0]], t)
+			}
+		}
+		if in.Kind == KindSpecialRegister {
+			n := in.Name
+			if i := strings.IndexAny(n, "<"); i > 0 {
+				n = n[:i] // "%envreg<32>": %envreg0 ... are matched by prefix
+			}
+			h.specials[n] = true
+		}
+	}
+	return h
+}
+
+func (h *Harness) isSpecial(name string) bool {
+	if !strings.HasPrefix(name, "%") {
+		return false
+	}
+	if h.specials[name] {
+		return true
+	}
+	base := strings.TrimRight(name, "0123456789")
+	base = strings.TrimSuffix(base, "_")
+	return h.specials[base] || h.specials[strings.TrimSuffix(name, "_64")] || strings.HasPrefix(name, "%envreg") || strings.HasPrefix(name, "%pm")
+}
+
+// idKind is what an identifier in an operand is.
+type idKind int
+
+const (
+	idValue  idKind = iota // a register holding a value of the operand's type
+	idAddr                 // a register holding an address (in [...])
+	idPred                 // a predicate register
+	idLabel                // a branch target
+	idFunc                 // a called function
+	idParam                // a call argument (a .param variable)
+	idHandle               // a texture/sampler/surface handle or a tensor map (.b64)
+	idVar                  // a variable whose address the statement takes ("avar+4", "sh")
+)
+
+// variableNames are the documentation's names for variables (not
+// registers) in operands such as "mov.u64 d, avar+imm" and "mapa d, sh, b".
+var variableNames = map[string]string{"avar": ".global", "var": ".global", "sh": ".shared"}
+
+type ident struct {
+	name    string
+	kind    idKind
+	operand int    // index of the operand it appears in
+	ptxType string // the type it is declared with
+}
+
+// Unit builds the kernel for st. The statement text is kept as written,
+// but for identifiers PTX does not allow (the documentation's
+// "cache-policy" placeholders), which are renamed.
+func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
+	text := strings.TrimSpace(st.Text)
+	if text == "" {
+		return ptxas.Unit{}, nil, fmt.Errorf("empty statement")
+	}
+	if strings.Contains(text, harnessPrefix) {
+		return ptxas.Unit{}, nil, fmt.Errorf("statement uses the harness's reserved prefix %s", harnessPrefix)
+	}
+	text = sanitizeIdentifiers(text)
+	if !strings.HasSuffix(text, ";") {
+		text += ";"
+	}
+	tokens, operands, err := ParseInstruction(text)
+	if err != nil {
+		return ptxas.Unit{}, nil, err
+	}
+	guard := guardOf(text)
+	declared := declaredNames(st.Decls)
+	mnemonic := h.mnemonic(tokens)
+	roles := operandRoles(mnemonic, tokens, len(operands))
+	ids := h.identifiers(mnemonic, operands, roles)
+	if guard != "" {
+		ids = append(ids, ident{name: guard, kind: idPred, operand: -1, ptxType: ".pred"})
+	}
+	var (
+		module   []string
+		decls    []string
+		loads    []string
+		stores   []string
+		after    []string
+		out      []Declared
+		offset   int
+		seen     = map[string]bool{}
+		callArgs []string
+	)
+	addr := func(bytes int) string {
+		// Natural alignment for the load or store.
+		offset = (offset + bytes - 1) / bytes * bytes
+		s := fmt.Sprintf("[%sp+%d]", harnessPrefix, offset)
+		offset += bytes
+		return s
+	}
+	for _, id := range ids {
+		if seen[id.name] || declared[id.name] {
+			continue
+		}
+		seen[id.name] = true
+		typ := id.ptxType
+		if t, ok := st.Types[id.name]; ok {
+			typ = t
+		}
+		switch id.kind {
+		case idLabel:
+			after = append(after, id.name+":")
+			continue
+		case idFunc:
+			// Functions live at module scope, where every unit of a batch
+			// must name its own.
+			text = renameIdent(text, id.name, id.name+"_$U")
+			module = append(module, funcDecl(id.name+"_$U", callArgs))
+			continue
+		case idParam:
+			decls = append(decls, ".param .b32 "+id.name+";")
+			callArgs = append(callArgs, id.name)
+			continue
+		case idVar:
+			space := variableNames[id.name]
+			if space == "" {
+				space = ".global"
+			}
+			decls = append(decls, space+" .b32 "+id.name+"[4];")
+			continue
+		}
+		if _, over := st.Types[id.name]; !over && (id.kind == idValue || id.kind == idAddr) {
+			if hint, ok := nameHints[id.name]; ok {
+				typ = hint
+			}
+		}
+		if t, ok := st.OperandTypes[id.operand]; ok && id.operand >= 0 && id.kind != idLabel && id.kind != idFunc && id.kind != idParam {
+			typ = t
+		}
+		decls = append(decls, ".reg "+typ+" "+id.name+";")
+		out = append(out, Declared{Name: id.name, Type: typ, Operand: id.operand})
+		switch {
+		case typ == ".pred":
+			a := addr(4)
+			loads = append(loads, "ld.global.u32 "+harnessPrefix+"t, "+a+";", "setp.ne.u32 "+id.name+", "+harnessPrefix+"t, 0;")
+			stores = append(stores, "selp.u32 "+harnessPrefix+"t, 1, 0, "+id.name+";", "st.global.u32 "+a+", "+harnessPrefix+"t;")
+		case typ == ".b128":
+			// No load or store: they would need PTX 8.3 themselves.
+		default:
+			bits := typeBits(typ)
+			if bits < 16 {
+				bits = 16
+			}
+			a := addr(bits / 8)
+			loads = append(loads, fmt.Sprintf("ld.global.b%d %s, %s;", bits, id.name, a))
+			stores = append(stores, fmt.Sprintf("st.global.b%d %s, %s;", bits, a, id.name))
+		}
+	}
+	var b strings.Builder
+	b.WriteString(".visible .entry $U(.param .u64 " + harnessPrefix + "io)\n{\n")
+	b.WriteString(".reg .b64 " + harnessPrefix + "p;\n.reg .b32 " + harnessPrefix + "t;\n")
+	for _, d := range st.Decls {
+		b.WriteString(strings.TrimSpace(d) + "\n")
+	}
+	for _, d := range decls {
+		b.WriteString(d + "\n")
+	}
+	b.WriteString("ld.param.u64 " + harnessPrefix + "p, [" + harnessPrefix + "io];\n")
+	for _, l := range loads {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString(text + statementMark + "\n")
+	for _, l := range after {
+		b.WriteString(l + "\n")
+	}
+	for _, s := range stores {
+		b.WriteString(s + "\n")
+	}
+	b.WriteString("ret;\n}")
+	// Functions are declared before the entry; their names are the
+	// statement's own, so the module text is unique per unit already.
+	return ptxas.Unit{Module: strings.Join(module, "\n"), Entry: b.String()}, out, nil
+}
+
+// funcDecl defines a function a call statement names, with one .b32
+// parameter per argument the statement passes.
+func funcDecl(name string, args []string) string {
+	params := make([]string, len(args))
+	for i := range args {
+		params[i] = ".param .b32 " + harnessPrefix + "a" + strconv.Itoa(i)
+	}
+	return ".func " + name + "(" + strings.Join(params, ", ") + ")\n{\nret;\n}"
+}
+
+// renameIdent replaces whole-identifier occurrences of old in s.
+func renameIdent(s, old, new string) string {
+	return identRe.ReplaceAllStringFunc(s, func(id string) string {
+		if id == old {
+			return new
+		}
+		return id
+	})
+}
+
+var identRe = regexp.MustCompile(`[A-Za-z_$%][A-Za-z0-9_$]*(?:-[A-Za-z][A-Za-z0-9_]*)*`)
+
+// sanitizeIdentifiers renames "cache-policy" to "cache_policy": the
+// documentation writes placeholders PTX would read as subtractions.
+func sanitizeIdentifiers(s string) string {
+	return identRe.ReplaceAllStringFunc(s, func(id string) string {
+		return strings.ReplaceAll(id, "-", "_")
+	})
+}
+
+func guardOf(text string) string {
+	s := strings.TrimSpace(text)
+	for {
+		m := labelRe.FindStringIndex(s)
+		if m == nil {
+			break
+		}
+		s = strings.TrimSpace(s[m[1]:])
+	}
+	if !strings.HasPrefix(s, "@") {
+		return ""
+	}
+	g := strings.TrimLeft(s[1:], "!")
+	if sp := strings.IndexAny(g, " \t"); sp > 0 {
+		g = g[:sp]
+	}
+	return g
+}
+
+// declaredNames lists the names context declarations declare
+// (".reg .b32 r<4>, x;" declares r0..r3 and x).
+func declaredNames(decls []string) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range decls {
+		d = strings.TrimSuffix(strings.TrimSpace(d), ";")
+		fields := strings.Fields(d)
+		// Skip the directive and type words.
+		i := 0
+		for i < len(fields) && strings.HasPrefix(fields[i], ".") {
+			i++
+		}
+		for _, n := range splitTop(strings.Join(fields[i:], " "), ',') {
+			n = strings.TrimSpace(n)
+			if k := strings.IndexAny(n, "[="); k >= 0 {
+				n = strings.TrimSpace(n[:k])
+			}
+			if k := strings.IndexByte(n, '<'); k > 0 {
+				count, _ := strconv.Atoi(strings.TrimSuffix(n[k+1:], ">"))
+				for j := 0; j < count && j < 1024; j++ {
+					out[n[:k]+strconv.Itoa(j)] = true
+				}
+				continue
+			}
+			if n != "" {
+				out[n] = true
+			}
+		}
+	}
+	return out
+}
+
+// typeBits is the size of a PTX type (".f16x2" 32, ".pred" 1).
+func typeBits(t string) int {
+	t = strings.TrimPrefix(t, ".")
+	if base, n, ok := strings.Cut(t, "x"); ok && base != "" {
+		// Packed types: ".f16x2", ".e4m3x4", ".b4x16".
+		if k, err := strconv.Atoi(n); err == nil && k > 0 {
+			return typeBits(base) * k
+		}
+	}
+	switch t {
+	case "pred":
+		return 1
+	case "bf16":
+		return 16
+	case "tf32":
+		return 32
+	case "e4m3", "e5m2", "e2m3", "e3m2", "ue8m0", "s2f6":
+		return 8
+	case "e2m1", "b4":
+		return 4
+	case "b6":
+		return 6
+	}
+	i := len(t)
+	for i > 0 && t[i-1] >= '0' && t[i-1] <= '9' {
+		i--
+	}
+	if n, err := strconv.Atoi(t[i:]); err == nil && n > 0 {
+		return n
+	}
+	return 32
+}
+
+// regType is the bit-size register type that holds a value of PTX type t.
+func regType(t string) string {
+	switch n := typeBits(t); {
+	case t == ".pred":
+		return ".pred"
+	case n <= 16:
+		return ".b16"
+	case n <= 32:
+		return ".b32"
+	case n <= 64:
+		return ".b64"
+	default:
+		return ".b128"
+	}
+}
+
+// identifiers finds every identifier of the operands with what it is.
+func (h *Harness) identifiers(mn string, operands []string, roles []string) []ident {
+	var out []ident
+	for i, op := range operands {
+		role := ".b32"
+		if i < len(roles) {
+			role = roles[i]
+		}
+		if mn == "mov" && strings.HasPrefix(strings.TrimSpace(op), "{") {
+			// Packing and unpacking: each element is a part of the type.
+			end := matchingClose(op, strings.IndexByte(op, '{'))
+			if n := len(splitTop(op[strings.IndexByte(op, '{')+1:end], ',')); n > 1 {
+				role = regType(".b" + strconv.Itoa(max(typeBits(role)/n, 16)))
+			}
+		}
+		out = h.operandIdents(out, mn, op, i, role, false)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].kind == idParam && out[j].kind == idFunc })
+	return out
+}
+
+// operandIdents collects the identifiers of one operand. inAddr is set
+// inside [...].
+func (h *Harness) operandIdents(out []ident, mn, op string, index int, role string, inAddr bool) []ident {
+	op = strings.TrimSpace(op)
+	for strings.HasPrefix(op, "!") || strings.HasPrefix(op, "-") {
+		op = strings.TrimSpace(op[1:])
+	}
+	if op == "" || op == "_" {
+		return out
+	}
+	switch op[0] {
+	case '[':
+		end := matchingClose(op, 0)
+		inner := op[1:end]
+		parts := splitTop(inner, ',')
+		for k, p := range parts {
+			p = strings.TrimSpace(p)
+			if k == 0 {
+				// The address: a register, a variable, an immediate, with an
+				// offset; a texture or tensor-map handle when more follows.
+				kind := idAddr
+				if len(parts) > 1 {
+					kind = idHandle
+				}
+				for _, id := range identsIn(p) {
+					if !h.isSpecial(id) {
+						out = append(out, ident{name: id, kind: kind, operand: index, ptxType: ".b64"})
+					}
+				}
+				continue
+			}
+			if strings.HasPrefix(p, "{") || !isNumber(p) {
+				// Coordinates are 32-bit (texture, surface and tensor
+				// coordinates alike); a bare second element of tex is a
+				// sampler handle.
+				if !strings.HasPrefix(p, "{") && (mn == "tex" || mn == "tld4") {
+					out = append(out, ident{name: strings.TrimSpace(p), kind: idHandle, operand: index, ptxType: ".b64"})
+					continue
+				}
+				out = h.operandIdents(out, mn, p, index, ".b32", true)
+			}
+		}
+		return out
+	case '{':
+		end := matchingClose(op, 0)
+		for _, p := range splitTop(op[1:end], ',') {
+			out = h.operandIdents(out, mn, p, index, role, inAddr)
+		}
+		if rest := strings.TrimSpace(op[end+1:]); strings.HasPrefix(rest, "|") {
+			out = h.operandIdents(out, mn, rest[1:], index, ".pred", inAddr)
+		}
+		return out
+	case '(':
+		end := matchingClose(op, 0)
+		for _, p := range splitTop(op[1:end], ',') {
+			for _, id := range identsIn(p) {
+				out = append(out, ident{name: id, kind: idParam, operand: index})
+			}
+		}
+		return out
+	}
+	if k := strings.IndexByte(op, '|'); k > 0 {
+		out = h.operandIdents(out, mn, op[:k], index, role, inAddr)
+		return h.operandIdents(out, mn, op[k+1:], index, ".pred", inAddr)
+	}
+	if isNumber(op) {
+		return out
+	}
+	if !inAddr && strings.ContainsAny(op, "+") {
+		// "avar+4", "sh + 4": the address of a variable.
+		for _, id := range identsIn(op) {
+			out = append(out, ident{name: id, kind: idVar, operand: index})
+		}
+		return out
+	}
+	if _, ok := variableNames[op]; ok && !inAddr {
+		return append(out, ident{name: op, kind: idVar, operand: index})
+	}
+	// "a.b0", "r.x", "[a].unified": a register with a selector.
+	base := op
+	if !strings.HasPrefix(op, "%") || !h.isSpecial(firstIdent(op)) {
+		if k := strings.IndexByte(op, '.'); k > 0 {
+			base = op[:k]
+		}
+	}
+	for _, id := range identsIn(base) {
+		if h.isSpecial(id) || h.isSpecial(base) {
+			continue
+		}
+		kind := idValue
+		switch role {
+		case roleLabel:
+			kind = idLabel
+		case roleFunc:
+			kind = idFunc
+		case ".pred":
+			kind = idPred
+		}
+		t := role
+		if kind == idLabel || kind == idFunc {
+			t = ""
+		}
+		out = append(out, ident{name: id, kind: kind, operand: index, ptxType: t})
+	}
+	return out
+}
+
+// mnemonic returns the longest documented mnemonic the tokens start with
+// ("ld.global.nc" before "ld"; "tcgen05.wait::ld" is tcgen05.wait), or the
+// first token.
+func (h *Harness) mnemonic(tokens []string) string {
+	best := []string{tokens[0]}
+	for _, m := range h.mnemonics[tokens[0]] {
+		if len(m) > len(tokens) || len(m) <= len(best) && len(best) > 1 {
+			continue
+		}
+		ok := true
+		for i, t := range m {
+			if tokens[i] != t && !strings.HasPrefix(tokens[i], t+"::") {
+				ok = false
+				break
+			}
+		}
+		if ok && len(m) >= len(best) {
+			best = m
+		}
+	}
+	return strings.Join(best, ".")
+}
+
+func firstIdent(s string) string {
+	return identRe.FindString(s)
+}
+
+// identsIn returns the identifiers of an expression such as "a+4" or
+// "sh + imm", skipping numbers.
+func identsIn(expr string) []string {
+	var out []string
+	for _, m := range identRe.FindAllStringIndex(expr, -1) {
+		id := expr[m[0]:m[1]]
+		// Not the exponent or suffix of a number: "1e5", "0f3f800000".
+		if m[0] > 0 && (expr[m[0]-1] >= '0' && expr[m[0]-1] <= '9' || expr[m[0]-1] == '.') {
+			continue
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+var numberRe = regexp.MustCompile(`^[-+]?(?:0[xX][0-9a-fA-F]+|0[fFdD][0-9a-fA-F]+|0[bB][01]+|[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?)[Uu]?$`)
+
+func isNumber(s string) bool { return numberRe.MatchString(strings.TrimSpace(s)) }
+
+// matchingClose returns the index of the bracket closing s[open].
+func matchingClose(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '[', '{', '(':
+			depth++
+		case ']', '}', ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return len(s) - 1
+}
