@@ -77,6 +77,9 @@ func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 		"sub":   func(a, b int) int { return a - b },
 		"half":  func(a int) int { return a / 2 },
 		"lower": strings.ToLower,
+		// multiline: PTX examples are whole code blocks whose line breaks
+		// (and // comments) must survive on the page.
+		"multiline": func(s string) bool { return strings.Contains(s, "\n") },
 		"anyEncoding": func(exs []isa.Example) bool {
 			for _, e := range exs {
 				if e.Encoding != "" {
@@ -414,7 +417,10 @@ type instrView struct {
 	Concepts     []conceptView
 	More         []isa.Summary
 	Types        []string // PTX: every data type of every form
-	ComparePath  string
+	// Siblings are the PTX mnemonics NVIDIA documents in the same section;
+	// the paragraphs about only them are on their own pages.
+	Siblings    []isa.Summary
+	ComparePath string
 	// ConceptsTitle names the other vendor: "Related PTX Concepts".
 	ConceptsTitle string
 	// NoCounterpart is the catalogue's reason a PTX instruction has no AMD
@@ -518,11 +524,11 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 	}
 	if list, err := s.list(ctx, arch); err == nil {
 		for _, sum := range list {
-			if sum.Category == in.Category && sum.Name != in.Name {
+			if sum.Category == in.Category && sum.Name != in.Name && len(v.More) < 12 {
 				v.More = append(v.More, sum)
-				if len(v.More) == 12 {
-					break
-				}
+			}
+			if a.Kind == isa.KindVirtual && in.Section != "" && sum.Section == in.Section && sum.Name != in.Name {
+				v.Siblings = append(v.Siblings, sum)
 			}
 		}
 	}
