@@ -153,8 +153,11 @@ type page struct {
 	Title       string
 	Description string
 	Query       string // the search box's value
-	Build       isa.BuildInfo
-	Data        any
+	// ScopeID and ScopeName are the family being browsed: the header's
+	// search starts in it.
+	ScopeID, ScopeName string
+	Build              isa.BuildInfo
+	Data               any
 }
 
 // render executes a page template into memory and sends it.
@@ -338,7 +341,7 @@ func (s *server) renderFamily(w http.ResponseWriter, r *http.Request, a isa.Arch
 		v.Categories = append(v.Categories, g)
 	}
 	title := a.Name + " instructions"
-	s.render(w, r, http.StatusOK, "family", page{Title: title,
+	s.render(w, r, http.StatusOK, "family", page{Title: title, ScopeID: a.ID, ScopeName: a.Name,
 		Description: fmt.Sprintf("%d %s instructions by category and encoding.", len(list), a.Name), Data: v})
 }
 
@@ -547,7 +550,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 				v.NoCounterpart = &row
 			}
 		}
-		s.render(w, r, http.StatusOK, "ptx", page{Title: title, Description: in.Summary, Data: v})
+		s.render(w, r, http.StatusOK, "ptx", page{Title: title, Description: in.Summary, ScopeID: a.ID, ScopeName: a.Name, Data: v})
 		return
 	}
 	for i, e := range in.Encodings {
@@ -560,7 +563,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 	v.Switcher = s.switcher(in)
 	v.Targets, v.Verified = targetRows(in)
 	v.ExampleFields, v.ExampleNote = s.decodeExamples(in)
-	s.render(w, r, http.StatusOK, "instruction", page{Title: title, Description: in.Summary, Data: v})
+	s.render(w, r, http.StatusOK, "instruction", page{Title: title, Description: in.Summary, ScopeID: a.ID, ScopeName: a.Name, Data: v})
 }
 
 // generations splits the other families into those whose opcodes differ from
@@ -771,9 +774,14 @@ func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
 type searchView struct {
 	Query string
 	Arch  string
-	Archs []isa.Architecture
-	Hits  []searchHitView
-	Error string
+	// ArchName names Arch; Widened says a search in it found nothing, so
+	// Hits are from every family.
+	ArchName string
+	Widened  bool
+	AllURL   string // the same query over every family
+	Archs    []isa.Architecture
+	Hits     []searchHitView
+	Error    string
 	// Decoded is the query decoded as machine code, when it looks like
 	// instruction words.
 	Decoded []decodedGroup
@@ -798,6 +806,15 @@ func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	default:
 		v.Decoded = groupDecoded(s.decodeQuery(q, s.decodeArch(r.Context(), v.Arch)), q)
 		hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: v.Arch, Limit: 50})
+		if v.Arch != "" && err == nil {
+			v.ArchName, v.AllURL = archName(s.decodeArch(r.Context(), v.Arch)), "/search?q="+url.QueryEscape(q)
+			if len(hits) == 0 && len(v.Decoded) == 0 {
+				// Nothing in the family the search started from: say so
+				// and show what the other families have.
+				v.Widened = true
+				hits, err = s.store.Search(r.Context(), q, store.SearchOptions{Limit: 50})
+			}
+		}
 		if err != nil {
 			if errs.HTTPStatus(err) == http.StatusInternalServerError {
 				s.fail(w, r, err)
