@@ -315,18 +315,29 @@ func newSearchCmd(e *env) *cobra.Command {
 	var limit int
 	cmd := &cobra.Command{
 		Use:   "search QUERY [--arch ARCH] [--json]",
-		Short: "Search instructions by name, prefix, typo or description words",
-		Args:  cobra.MinimumNArgs(1),
+		Short: "Search instructions by name, prefix, typo, what they do, or machine code",
+		Long: `Search finds instructions by name, name prefix or typo, by what people call the
+operation ("count leading zeros", "popcount", "wmma": gpuisa's synonym table), and by
+words of their descriptions. A query that is machine code (hex words such as 0x160a04c1,
+or an llvm-mc byte list) is also decoded on every AMD family (--arch: on that one); the
+decoded instructions come first, each with the families that read the words the same way.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := e.open()
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			hits, err := db.Search(cmd.Context(), strings.Join(args, " "), store.SearchOptions{Arch: arch, Limit: limit})
+			q := strings.Join(args, " ")
+			decoded, err := decodedHits(cmd.Context(), db, q, arch)
 			if err != nil {
 				return err
 			}
+			hits, err := db.Search(cmd.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
+			if err != nil && len(decoded) == 0 {
+				return err
+			}
+			hits = append(decoded, hits...)
 			if asJSON {
 				if hits == nil {
 					hits = []isa.SearchHit{}
@@ -343,7 +354,11 @@ func newSearchCmd(e *env) *cobra.Command {
 				if len(h.Archs) > 1 {
 					archs = fmt.Sprintf("%s (+%d)", h.Arch, len(h.Archs)-1)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", h.Name, archs, truncate(h.Summary.Summary, 80))
+				about := h.Summary.Summary
+				if strings.HasPrefix(h.Why, "decodes as ") {
+					about = h.Why // the machine code's instruction, as the decoder reads it
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", h.Name, archs, truncate(about, 80))
 			}
 			return tw.Flush()
 		},

@@ -25,7 +25,7 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 		if !ok {
 			i = len(out)
 			index[name] = i
-			out = append(out, Instruction{Name: name, Category: sec.Group, Kind: sec.Kind, Summary: sec.Summary})
+			out = append(out, Instruction{Name: name, Category: sec.Group, Kind: sec.Kind, Summary: sec.SummaryOf(name)})
 		}
 		return &out[i]
 	}
@@ -53,7 +53,7 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 					used[k] = true
 				}
 			}
-			in.Description = joinText(in.Description, sec.Description)
+			in.Description = joinText(in.Description, descriptionOf(sec, m))
 			in.Semantics = joinText(in.Semantics, sec.Semantics)
 			for _, ex := range sec.Examples {
 				in.Examples = append(in.Examples, Example{Text: ex.Text, File: sec.File, Line: ex.Line})

@@ -106,7 +106,7 @@ func TestCheckEnv(t *testing.T) {
 func TestOperandsOfMax(t *testing.T) {
 	_, instrs, _ := realDocs(t)
 	in := findInstr(instrs, "max")
-	if in == nil || len(in.Operands) != 3 {
+	if in == nil || len(in.Operands) != 4 { // d, a, b and the three-input form's c
 		t.Fatalf("max operands: %+v", in)
 	}
 	d, a := in.Operands[0], in.Operands[1]

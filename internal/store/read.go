@@ -25,6 +25,10 @@ type DB struct {
 	// suggestions (a few tens of thousands of short rows).
 	entries []entry
 	byArch  map[string][]int // arch -> indexes into entries
+	// byName maps a lower-case name to its entries in every family, and
+	// names lists those names sorted, for the synonym table's members.
+	byName  map[string][]int
+	names   []string
 	aliases map[string]map[string]string
 }
 
@@ -47,7 +51,7 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &DB{db: db, byArch: map[string][]int{}, aliases: map[string]map[string]string{}}
+	s := &DB{db: db, byArch: map[string][]int{}, byName: map[string][]int{}, aliases: map[string]map[string]string{}}
 	if err := s.load(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -104,9 +108,14 @@ func (s *DB) load(ctx context.Context) error {
 		}
 		e.lower = strings.ToLower(e.Name)
 		s.byArch[e.Arch] = append(s.byArch[e.Arch], len(s.entries))
+		if _, seen := s.byName[e.lower]; !seen {
+			s.names = append(s.names, e.lower)
+		}
+		s.byName[e.lower] = append(s.byName[e.lower], len(s.entries))
 		s.entries = append(s.entries, e)
 	}
 	rows.Close()
+	sort.Strings(s.names)
 	rows, err = s.db.QueryContext(ctx, "SELECT arch, alias, name FROM names WHERE alias != name")
 	if err != nil {
 		return err
@@ -320,7 +329,9 @@ func (s *DB) Instructions(ctx context.Context, arch string) ([]*isa.Instruction,
 }
 
 // Search ranks matches for q. Name matches come first (exact, prefix, then
-// typos), then full-text matches over summaries, descriptions and semantics.
+// typos), with the instructions the synonym table gives for what the query
+// calls an operation ("popcount") among them, then full-text matches over
+// summaries, descriptions and semantics.
 func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.SearchHit, error) {
 	q = strings.TrimSpace(q)
 	if q == "" {
@@ -357,6 +368,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 			}
 		}
 	}
+	hits = append(hits, s.synonymHits(arch, q)...)
 	text, err := s.textHits(ctx, arch, lower)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -169,41 +168,6 @@ func parseMachineCode(text string) ([]byte, error) {
 	return code, nil
 }
 
-// machineCodeQuery matches search queries that are instruction words: hex
-// dwords with or without 0x, or an llvm-mc byte list.
-var (
-	hexWordRE  = regexp.MustCompile(`^(?i)(0x)?[0-9a-f]{8}$`)
-	hexByteRE  = regexp.MustCompile(`^(?i)0x[0-9a-f]{1,2}$`)
-	listSplitR = regexp.MustCompile(`[\s,]+`)
-)
-
-// looksLikeMachineCode says whether a search query is instruction words
-// rather than a name: "0x160a04c1", "160a04c1 7e020280" or
-// "[0xc1,0x04,0x0a,0x16]" (a multiple of 4 bytes).
-func looksLikeMachineCode(q string) bool {
-	q = strings.TrimSpace(q)
-	q = strings.TrimSuffix(strings.TrimPrefix(q, "["), "]")
-	toks := listSplitR.Split(strings.TrimSpace(q), -1)
-	if len(toks) == 0 || toks[0] == "" || len(toks) > 64 {
-		return false
-	}
-	words, bytes := 0, 0
-	for _, t := range toks {
-		switch {
-		case hexWordRE.MatchString(t):
-			words++
-		case hexByteRE.MatchString(t):
-			bytes++
-		default:
-			return false
-		}
-	}
-	if words > 0 && bytes > 0 {
-		return false
-	}
-	return words > 0 || bytes%4 == 0
-}
-
 // decodeArch turns a search's family filter into the id decodeQuery takes:
 // "" for none, and a value no family answers to as itself (so nothing is
 // decoded for an unknown family; the search reports it).
@@ -234,7 +198,7 @@ type DecodedSummary struct {
 // decodeQuery decodes a hex search on one family (arch) or on every AMD
 // family; it keeps the families on which every byte decoded.
 func (s *server) decodeQuery(q, arch string) []DecodedHit {
-	if !looksLikeMachineCode(q) {
+	if !decode.LooksLikeMachineCode(q) {
 		return nil
 	}
 	code, err := parseMachineCode(q)

@@ -46,7 +46,7 @@ var apiOperations = []apiOperation{
 	{Path: "/api/v1/archs/{arch}/instructions/{name}", ID: "getInstruction",
 		Summary: "One instruction: the same document as `gpuisa show --json`.",
 		Params:  []apiParam{archParam, nameParam}, Result: isa.Instruction{}, Errors: []int{404}},
-	{Path: "/api/v1/search", ID: "search", Summary: "Rank instructions by name, prefix, typo and description words; a query that looks like instruction words is also decoded (decoded).",
+	{Path: "/api/v1/search", ID: "search", Summary: "Rank instructions by name, prefix, typo, what people call the operation (gpuisa's synonym table: popcount, count leading zeros, wmma) and description words; a query that looks like instruction words is also decoded (decoded).",
 		Params: []apiParam{
 			{Name: "q", In: "query", Required: true, Type: "string", Description: "What to look for (at most 200 characters)."},
 			{Name: "arch", In: "query", Type: "string", Description: "Only this family."},

@@ -77,6 +77,9 @@ func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 		"sub":   func(a, b int) int { return a - b },
 		"half":  func(a int) int { return a / 2 },
 		"lower": strings.ToLower,
+		// multiline: PTX examples are whole code blocks whose line breaks
+		// (and // comments) must survive on the page.
+		"multiline": func(s string) bool { return strings.Contains(s, "\n") },
 		"anyEncoding": func(exs []isa.Example) bool {
 			for _, e := range exs {
 				if e.Encoding != "" {
@@ -150,8 +153,11 @@ type page struct {
 	Title       string
 	Description string
 	Query       string // the search box's value
-	Build       isa.BuildInfo
-	Data        any
+	// ScopeID and ScopeName are the family being browsed: the header's
+	// search starts in it.
+	ScopeID, ScopeName string
+	Build              isa.BuildInfo
+	Data               any
 }
 
 // render executes a page template into memory and sends it.
@@ -335,7 +341,7 @@ func (s *server) renderFamily(w http.ResponseWriter, r *http.Request, a isa.Arch
 		v.Categories = append(v.Categories, g)
 	}
 	title := a.Name + " instructions"
-	s.render(w, r, http.StatusOK, "family", page{Title: title,
+	s.render(w, r, http.StatusOK, "family", page{Title: title, ScopeID: a.ID, ScopeName: a.Name,
 		Description: fmt.Sprintf("%d %s instructions by category and encoding.", len(list), a.Name), Data: v})
 }
 
@@ -414,7 +420,10 @@ type instrView struct {
 	Concepts     []conceptView
 	More         []isa.Summary
 	Types        []string // PTX: every data type of every form
-	ComparePath  string
+	// Siblings are the PTX mnemonics NVIDIA documents in the same section;
+	// the paragraphs about only them are on their own pages.
+	Siblings    []isa.Summary
+	ComparePath string
 	// ConceptsTitle names the other vendor: "Related PTX Concepts".
 	ConceptsTitle string
 	// NoCounterpart is the catalogue's reason a PTX instruction has no AMD
@@ -518,11 +527,11 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 	}
 	if list, err := s.list(ctx, arch); err == nil {
 		for _, sum := range list {
-			if sum.Category == in.Category && sum.Name != in.Name {
+			if sum.Category == in.Category && sum.Name != in.Name && len(v.More) < 12 {
 				v.More = append(v.More, sum)
-				if len(v.More) == 12 {
-					break
-				}
+			}
+			if a.Kind == isa.KindVirtual && in.Section != "" && sum.Section == in.Section && sum.Name != in.Name {
+				v.Siblings = append(v.Siblings, sum)
 			}
 		}
 	}
@@ -541,7 +550,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 				v.NoCounterpart = &row
 			}
 		}
-		s.render(w, r, http.StatusOK, "ptx", page{Title: title, Description: in.Summary, Data: v})
+		s.render(w, r, http.StatusOK, "ptx", page{Title: title, Description: in.Summary, ScopeID: a.ID, ScopeName: a.Name, Data: v})
 		return
 	}
 	for i, e := range in.Encodings {
@@ -554,7 +563,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 	v.Switcher = s.switcher(in)
 	v.Targets, v.Verified = targetRows(in)
 	v.ExampleFields, v.ExampleNote = s.decodeExamples(in)
-	s.render(w, r, http.StatusOK, "instruction", page{Title: title, Description: in.Summary, Data: v})
+	s.render(w, r, http.StatusOK, "instruction", page{Title: title, Description: in.Summary, ScopeID: a.ID, ScopeName: a.Name, Data: v})
 }
 
 // generations splits the other families into those whose opcodes differ from
@@ -765,9 +774,14 @@ func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
 type searchView struct {
 	Query string
 	Arch  string
-	Archs []isa.Architecture
-	Hits  []searchHitView
-	Error string
+	// ArchName names Arch; Widened says a search in it found nothing, so
+	// Hits are from every family.
+	ArchName string
+	Widened  bool
+	AllURL   string // the same query over every family
+	Archs    []isa.Architecture
+	Hits     []searchHitView
+	Error    string
 	// Decoded is the query decoded as machine code, when it looks like
 	// instruction words.
 	Decoded []decodedGroup
@@ -792,6 +806,15 @@ func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	default:
 		v.Decoded = groupDecoded(s.decodeQuery(q, s.decodeArch(r.Context(), v.Arch)), q)
 		hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: v.Arch, Limit: 50})
+		if v.Arch != "" && err == nil {
+			v.ArchName, v.AllURL = archName(s.decodeArch(r.Context(), v.Arch)), "/search?q="+url.QueryEscape(q)
+			if len(hits) == 0 && len(v.Decoded) == 0 {
+				// Nothing in the family the search started from: say so
+				// and show what the other families have.
+				v.Widened = true
+				hits, err = s.store.Search(r.Context(), q, store.SearchOptions{Limit: 50})
+			}
+		}
 		if err != nil {
 			if errs.HTTPStatus(err) == http.StatusInternalServerError {
 				s.fail(w, r, err)

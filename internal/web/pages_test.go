@@ -105,6 +105,22 @@ func TestPTXPageSections(t *testing.T) {
 	if !contains(hrefs(doc), "/amdgpu/cdna4/v_max_f32") {
 		t.Error("PTX max does not link its AMD concept members")
 	}
+	// A multi-line example keeps its line breaks: a // comment must not
+	// run into the code after it.
+	if !slices.Contains(exampleTexts(doc), "// sample comment\nmax.NaN.f32 f1, f2, f3;") {
+		t.Errorf("examples %q lack the multi-line example in a <pre>", exampleTexts(doc))
+	}
+}
+
+// exampleTexts returns the raw text of the pre-formatted examples.
+func exampleTexts(doc *html.Node) []string {
+	var out []string
+	for _, sec := range findAll(doc, func(n *html.Node) bool { return n.Data == "section" && attr(n, "aria-labelledby") == "examples" }) {
+		for _, pre := range findAll(sec, tag("pre")) {
+			out = append(out, rawText(pre))
+		}
+	}
+	return out
 }
 
 func TestTablesHaveHeadersWithScope(t *testing.T) {

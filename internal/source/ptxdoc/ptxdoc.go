@@ -43,8 +43,15 @@ type Section struct {
 	Line      int      // line of the title
 	Mnemonics []string // "max"; "bar", "barrier"; "%tid"; ".version"
 	Group     string   // "Integer Arithmetic Instructions"
-	Summary   string   // the one-line summary under the title
-	Syntax    []CodeBlock
+	// Summary is the summary sentence under the first mnemonic's name; a
+	// section naming its mnemonics in groups ("`vadd4`, `vsub4`" ...
+	// "`vavrg4`") gives each group its own, kept in Summaries by mnemonic.
+	Summary   string
+	Summaries map[string]string
+	// Intro is the prose NVIDIA puts before the mnemonics' names (the
+	// multimem section's paragraph on multimem addresses), Markdown.
+	Intro  string
+	Syntax []CodeBlock
 	// Prose subsections, as Markdown text with the lines joined by "\n".
 	Description, Semantics, Notes, PTXISANotes, TargetISANotes string
 	SemanticsCode                                              []CodeBlock
@@ -202,7 +209,7 @@ func Parse(name string, data []byte) (sec Section, ok bool, err error) {
 			linkTitle, sec.ID = m[1], m[2]
 			continue
 		}
-		if linkTitle == "" && strings.HasSuffix(sec.Title, ":") && trimmed != "" && titleLine2 == "" {
+		if linkTitle == "" && (strings.HasSuffix(sec.Title, ":") || strings.HasSuffix(sec.Title, ",")) && trimmed != "" && titleLine2 == "" {
 			titleLine2 = trimmed
 			continue
 		}
@@ -247,11 +254,9 @@ func Parse(name string, data []byte) (sec Section, ok bool, err error) {
 	if sec.ID == "" {
 		sec.ID = strings.TrimSuffix(filepath.Base(name), ".md")
 	}
-	for _, l := range preHeader {
-		if l != "" && !strings.HasPrefix(l, "`") {
-			sec.Summary = l
-			break
-		}
+	sec.Intro, sec.Summaries = preamble(preHeader)
+	if len(sec.Mnemonics) > 0 {
+		sec.Summary = sec.SummaryOf(sec.Mnemonics[0])
 	}
 	sec.Description = joinProse(prose["description"])
 	sec.Semantics = joinProse(prose["semantics"])
@@ -262,6 +267,87 @@ func Parse(name string, data []byte) (sec Section, ok bool, err error) {
 	sec.TargetISANotesLine = proseLine["target-isa-notes"]
 	ok = len(sec.Mnemonics) > 0 && len(sec.Syntax) > 0
 	return sec, ok, nil
+}
+
+// SummaryOf returns the summary NVIDIA writes under mnemonic's name, else
+// the section's first summary.
+func (s Section) SummaryOf(mnemonic string) string {
+	if t, ok := s.Summaries[mnemonic]; ok {
+		return t
+	}
+	if t, ok := s.Summaries[""]; ok {
+		return t
+	}
+	for _, m := range s.Mnemonics {
+		if t, ok := s.Summaries[m]; ok {
+			return t
+		}
+	}
+	return ""
+}
+
+// namesLineRe matches a line of nothing but ticked names: "`vadd4`, `vsub4`",
+// "`%pm0` … `%pm7`", "`shfl` (deprecated)".
+var namesLineRe = regexp.MustCompile("^`[^`]+`((\\s*,\\s*|\\s*…\\s*)`[^`]+`)*( \\(deprecated\\))?$")
+
+// preamble reads the lines between a section's heading and its first
+// subsection. NVIDIA writes each group of mnemonics' names on a line of their
+// own with the summary paragraph below it (a definition, ":   ...", for
+// special registers); prose before the first such line introduces the
+// section. Wrapped lines are joined. A summary without a names line above it
+// is stored under "".
+func preamble(lines []string) (intro string, summaries map[string]string) {
+	summaries = map[string]string{}
+	var (
+		names    []string // the names line the current paragraph follows
+		para     []string
+		introPs  []string
+		hasNames = hasNamesLine(lines)
+	)
+	flush := func() {
+		if len(para) == 0 {
+			return
+		}
+		text := strings.Join(para, " ")
+		para = nil
+		switch {
+		case names != nil:
+			for _, n := range names {
+				summaries[n] = text
+			}
+			names = nil
+		case !hasNames && len(summaries) == 0:
+			summaries[""] = text
+		default:
+			introPs = append(introPs, text)
+		}
+	}
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		switch {
+		case namesLineRe.MatchString(l):
+			flush()
+			names = nil
+			for _, m := range tickRe.FindAllStringSubmatch(l, -1) {
+				names = append(names, m[1])
+			}
+		case l == "":
+			flush()
+		default:
+			para = append(para, strings.TrimSpace(strings.TrimPrefix(l, ":")))
+		}
+	}
+	flush()
+	return strings.Join(introPs, "\n\n"), summaries
+}
+
+func hasNamesLine(lines []string) bool {
+	for _, l := range lines {
+		if namesLineRe.MatchString(strings.TrimSpace(l)) {
+			return true
+		}
+	}
+	return false
 }
 
 func subsectionKey(h string) string {

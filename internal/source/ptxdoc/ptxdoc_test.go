@@ -67,3 +67,34 @@ func FuzzParse(f *testing.F) {
 		_, _, _ = Parse("fuzz.md", data)
 	})
 }
+
+func TestPreambleSummariesPerName(t *testing.T) {
+	text := section("9.9.2", "Made-up Instructions", "made-up-twiddle", []string{"twiddle", "twaddle", "twoddle"},
+		"Prose about all twiddling that comes before the names,\nwrapped onto a second line.",
+		"`twiddle`, `twaddle`",
+		"Twiddle or twaddle two values, a summary\nwrapped at the page width.",
+		"`twoddle` (deprecated)",
+		":   Twoddle them instead.",
+		sub("Syntax", codeBlock("twiddle.u32 d, a;", "twaddle.u32 d, a;", "twoddle.u32 d, a;")),
+	)
+	sec, ok, err := Parse("twiddle.md", []byte(strings.Replace(text, "`twiddle`\n\n", "", 1)))
+	if err != nil || !ok {
+		t.Fatalf("ok=%v err=%v", ok, err)
+	}
+	want := map[string]string{
+		"twiddle": "Twiddle or twaddle two values, a summary wrapped at the page width.",
+		"twaddle": "Twiddle or twaddle two values, a summary wrapped at the page width.",
+		"twoddle": "Twoddle them instead.",
+	}
+	for m, w := range want {
+		if got := sec.SummaryOf(m); got != w {
+			t.Errorf("summary of %s = %q, want %q", m, got, w)
+		}
+	}
+	if sec.Summary != want["twiddle"] {
+		t.Errorf("section summary %q", sec.Summary)
+	}
+	if sec.Intro != "Prose about all twiddling that comes before the names, wrapped onto a second line." {
+		t.Errorf("intro %q", sec.Intro)
+	}
+}

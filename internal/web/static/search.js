@@ -62,12 +62,29 @@
       highlight(-1);
     }
 
+    // On a family's pages the form carries that family (the checked "arch"
+    // box): suggestions come from it, and from every family when it has
+    // none or the box is cleared.
+    var scopeBox = document.getElementById("q-scope");
+    function scope() { return scopeBox && scopeBox.checked ? scopeBox.value : ""; }
+
+    function fetchHits(q, arch) {
+      var url = "/api/v1/search?limit=8&q=" + encodeURIComponent(q);
+      if (arch) url += "&arch=" + encodeURIComponent(arch);
+      return fetch(url, { headers: { Accept: "application/json" } })
+        .then(function (r) { return r.ok ? r.json() : { hits: [] }; });
+    }
+
     function query() {
       var q = input.value.trim();
       if (q.length === 0) { close(); return; }
       var mine = ++seq;
-      fetch("/api/v1/search?limit=8&q=" + encodeURIComponent(q), { headers: { Accept: "application/json" } })
-        .then(function (r) { return r.ok ? r.json() : { hits: [] }; })
+      var arch = scope();
+      fetchHits(q, arch)
+        .then(function (res) {
+          if (arch && (res.hits || []).length === 0) return fetchHits(q, "");
+          return res;
+        })
         .then(function (res) { if (mine === seq) show(res); })
         .catch(function () { if (mine === seq) close(); });
     }
@@ -76,6 +93,7 @@
       clearTimeout(timer);
       timer = setTimeout(query, 120);
     });
+    if (scopeBox) scopeBox.addEventListener("change", function () { if (input.value.trim()) { input.focus(); query(); } });
     input.addEventListener("keydown", function (e) {
       if (e.key === "ArrowDown") {
         if (hits.length === 0) return;

@@ -262,7 +262,12 @@ func ptxInstr(name, summary, desc string, forms []isa.Form, concepts []isa.Conce
 			{Name: "a", Order: 1, Input: true, Prov: prov},
 			{Name: "b", Order: 2, Input: true, Prov: prov},
 		},
-		Examples: []isa.Example{{Asm: name + ".f32 f1, f2, f3;", Source: "written for the sample store", Prov: prov}},
+		Examples: []isa.Example{
+			{Asm: name + ".f32 f1, f2, f3;", Source: "written for the sample store", Prov: prov},
+			// A documentation example is a whole code block: its line
+			// breaks end the // comments.
+			{Asm: "// sample comment\n" + name + ".NaN.f32 f1, f2, f3;", Source: "written for the sample store", Prov: prov},
+		},
 		Concepts: concepts,
 		Sources:  []isa.Prov{{Source: isa.SourcePTXDoc, File: "sample/ptx/" + name + ".md", Line: 1}},
 	}

@@ -1,0 +1,175 @@
+// Package synonyms is gpuisa's table of what people call an operation
+// ("count leading zeros", "popcount", "wmma") and the instructions of either
+// vendor that perform it, for search. The table (synonyms.txt) is the
+// project's own; see its header for the format.
+package synonyms
+
+import (
+	_ "embed"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+//go:embed synonyms.txt
+var defaultTable string
+
+// Group is one line of the table.
+type Group struct {
+	Phrases []string // as written: "count leading zeros"
+	// Members are instruction names, the likeliest first; one ending in "*"
+	// stands for every name starting with what precedes it.
+	Members []string
+	Line    int
+
+	phrases []string // normalized
+}
+
+// How a query matched a phrase, best first.
+const (
+	Exact    = iota // the query is the phrase
+	Contains        // the query contains the (several-word) phrase
+	Prefix          // the query is the start of the phrase (typing)
+)
+
+// Match is one group a query matched.
+type Match struct {
+	Group  *Group
+	Phrase string // the phrase that matched, as written
+	Kind   int    // Exact, Contains or Prefix
+}
+
+// Table is a parsed synonym table.
+type Table struct {
+	Groups []Group
+}
+
+// Parse reads a table: one group per line, "phrase | phrase => name name",
+// "#" comments and blank lines ignored.
+func Parse(text string) (*Table, error) {
+	t := &Table{}
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		left, right, ok := strings.Cut(line, "=>")
+		if !ok {
+			return nil, fmt.Errorf("synonyms:%d: no \"=>\" between phrases and instructions", i+1)
+		}
+		g := Group{Line: i + 1, Members: strings.Fields(right)}
+		for _, p := range strings.Split(left, "|") {
+			p = strings.TrimSpace(p)
+			if n := normalize(p); n != "" {
+				g.Phrases = append(g.Phrases, p)
+				g.phrases = append(g.phrases, n)
+			}
+		}
+		if len(g.Phrases) == 0 || len(g.Members) == 0 {
+			return nil, fmt.Errorf("synonyms:%d: a group needs phrases and instructions", i+1)
+		}
+		for _, m := range g.Members {
+			if strings.Count(m, "*") > 1 || strings.Contains(strings.TrimSuffix(m, "*"), "*") || m == "*" {
+				return nil, fmt.Errorf("synonyms:%d: %q: only a trailing * is allowed", i+1, m)
+			}
+		}
+		t.Groups = append(t.Groups, g)
+	}
+	return t, nil
+}
+
+var (
+	defaultOnce sync.Once
+	defaultT    *Table
+)
+
+// Default returns the built-in table. It panics if the embedded file does
+// not parse, which its test rules out.
+func Default() *Table {
+	defaultOnce.Do(func() {
+		t, err := Parse(defaultTable)
+		if err != nil {
+			panic(err)
+		}
+		defaultT = t
+	})
+	return defaultT
+}
+
+// minPrefix is how much of a phrase must be typed before it is suggested.
+const minPrefix = 4
+
+// Match returns the groups whose phrases the query matches, best match
+// first, each group once.
+func (t *Table) Match(query string) []Match {
+	q := normalize(query)
+	if q == "" {
+		return nil
+	}
+	var out [3][]Match
+	for gi := range t.Groups {
+		g := &t.Groups[gi]
+		best, phrase := -1, ""
+		for pi, p := range g.phrases {
+			kind := -1
+			switch {
+			case q == p:
+				kind = Exact
+			case strings.Contains(p, " ") && strings.Contains(" "+q+" ", " "+p+" "):
+				kind = Contains
+			case len(q) >= minPrefix && strings.HasPrefix(p, q):
+				kind = Prefix
+			}
+			if kind >= 0 && (best < 0 || kind < best) {
+				best, phrase = kind, g.Phrases[pi]
+			}
+		}
+		if best >= 0 {
+			out[best] = append(out[best], Match{Group: g, Phrase: phrase, Kind: best})
+		}
+	}
+	return append(append(out[Exact], out[Contains]...), out[Prefix]...)
+}
+
+// normalize lower-cases, keeps the characters instruction names and C
+// intrinsics use, collapses spaces and drops a plural "s" ("zeros", "bits").
+func normalize(s string) string {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_.%-", r))
+	})
+	for i, w := range words {
+		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			words[i] = w[:len(w)-1]
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// Expand returns the names a member stands for among names (sorted
+// shortest first for a pattern, the plain instruction before its variants).
+func Expand(member string, names []string) []string {
+	prefix, isPattern := strings.CutSuffix(member, "*")
+	if !isPattern {
+		for _, n := range names {
+			if n == member {
+				return []string{n}
+			}
+		}
+		return nil
+	}
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) {
+			out = append(out, n)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) < len(out[j])
+		}
+		return out[i] < out[j]
+	})
+	return out
+}

@@ -1,0 +1,81 @@
+package synonyms
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestDefaultTableParses(t *testing.T) {
+	tab := Default()
+	if len(tab.Groups) < 50 {
+		t.Fatalf("%d groups", len(tab.Groups))
+	}
+	seen := map[string]int{}
+	for _, g := range tab.Groups {
+		for _, p := range g.phrases {
+			if line, dup := seen[p]; dup {
+				t.Errorf("phrase %q on lines %d and %d", p, line, g.Line)
+			}
+			seen[p] = g.Line
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, bad := range []string{"no arrow here", "=> v_add_f32", "add =>", "add => v_*x*"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	tab, err := Parse("# comment\ncount leading zeros | clz => v_clz_i32_u32 clz\npopcount | population count => v_bcnt_u32_b32\nwmma => v_wmma_*\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		q      string
+		phrase string
+		kind   int
+	}{
+		{"Count Leading Zero", "count leading zeros", Exact}, // case and plural
+		{"  clz ", "clz", Exact},
+		{"count leading zeros of a u64", "count leading zeros", Contains},
+		{"popcou", "popcount", Prefix},
+		{"wmma", "wmma", Exact},
+	} {
+		m := tab.Match(c.q)
+		if len(m) == 0 || m[0].Phrase != c.phrase || m[0].Kind != c.kind {
+			t.Errorf("Match(%q) = %+v, want %q kind %d", c.q, m, c.phrase, c.kind)
+		}
+	}
+	for _, q := range []string{"", "pop", "v_max_f32", "the count of zeros leading"} {
+		if m := tab.Match(q); len(m) != 0 {
+			t.Errorf("Match(%q) = %+v, want none", q, m)
+		}
+	}
+}
+
+func TestExpand(t *testing.T) {
+	names := []string{"v_add_f32", "v_wmma_f32_16x16x16_f16", "v_wmma_i32_16x16x16_iu4", "v_wmma_f16_16x16x16_f16x"}
+	if got := Expand("v_wmma_*", names); !reflect.DeepEqual(got, []string{"v_wmma_f32_16x16x16_f16", "v_wmma_i32_16x16x16_iu4", "v_wmma_f16_16x16x16_f16x"}) {
+		t.Errorf("pattern: %q", got)
+	}
+	if got := Expand("v_add_f32", names); !reflect.DeepEqual(got, []string{"v_add_f32"}) || Expand("v_sub_f32", names) != nil {
+		t.Errorf("name: %q", got)
+	}
+}
+
+func FuzzMatch(f *testing.F) {
+	f.Add("count leading zeros")
+	f.Add(strings.Repeat("a ", 100))
+	f.Fuzz(func(t *testing.T, q string) {
+		for _, m := range Default().Match(q) {
+			if m.Group == nil || m.Phrase == "" {
+				t.Fatalf("bad match %+v", m)
+			}
+		}
+	})
+}
