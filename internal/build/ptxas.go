@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -17,7 +16,7 @@ import (
 
 // SASSTargets are the targets whose SASS the pages show for every example
 // and form: one per GPU generation from Turing on.
-var SASSTargets = []string{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"}
+var SASSTargets = ptxoracle.SASSTargets
 
 // ptxasResult is what the PTX oracle pass did.
 type ptxasResult struct {
@@ -50,20 +49,19 @@ func findPTXAS(ctx context.Context, opts Options, cacheDir string, log io.Writer
 func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, insts []*isa.Instruction, docVersion string, prog Progress) (*ptxasResult, error) {
 	res := &ptxasResult{Report: &quality.PTXReport{DocVersion: docVersion}}
 	rep := (*ptxReport)(res.Report)
-	cacheDir := opts.CacheDir
-	if cacheDir == "" {
-		cacheDir = ptxas.DefaultCacheDir()
-	}
 	log := opts.Log
 	if log == nil {
 		log = io.Discard
 	}
-	tools, err := findPTXAS(ctx, opts, cacheDir, log)
+	tools, session, engine, err := newPTXOracle(ctx, opts, model, docVersion, prog, log)
 	if err != nil {
-		msg := "not verified by ptxas: " + err.Error()
-		rep.Notes = append(rep.Notes, msg)
-		res.Problems = append(res.Problems, "ptx: "+msg)
-		return res, nil
+		if errors.Is(err, errNoPTXAS) {
+			msg := "not verified by ptxas: " + strings.TrimPrefix(err.Error(), errNoPTXAS.Error()+": ")
+			rep.Notes = append(rep.Notes, msg)
+			res.Problems = append(res.Problems, "ptx: "+msg)
+			return res, nil
+		}
+		return nil, err
 	}
 	rep.Tools = tools.Describe()
 	for _, t := range tools.PTXAS {
@@ -77,26 +75,18 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 		res.Documents = append(res.Documents, isa.Document{Source: isa.SourcePTXAS, File: tools.NVDisasm, Title: "NVIDIA nvdisasm " + tools.NVDisasmVersion,
 			Attribution: "NVIDIA's disassembler, run by gpuisa build", License: "NVIDIA CUDA Toolkit EULA (run, not redistributed)"})
 	}
-	session := ptxas.NewSession(tools, cacheDir)
-	session.ParseOnly = true
 	step := ""
-	engine, err := ptxoracle.New(ctx, session, ptx.NewHarness(model), ptxoracle.Options{
-		DocVersion: docVersion,
-		Progress: func(s string, done, total int) {
-			if s != step {
-				if step != "" {
-					prog.Done()
-				}
-				step = s
-				prog.Start(s, total)
+	engine.Options.Progress = func(s string, done, total int) {
+		if s != step {
+			if step != "" {
+				prog.Done()
 			}
-			if done > 0 {
-				prog.Advance(1)
-			}
-		},
-	})
-	if err != nil {
-		return nil, err
+			step = s
+			prog.Start(s, total)
+		}
+		if done > 0 {
+			prog.Advance(1)
+		}
 	}
 	for _, t := range engine.Targets() {
 		rep.Targets = append(rep.Targets, t.Target)
@@ -165,7 +155,9 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 			sassFor[it] = true
 		}
 	}
-	sass, err := collectSASS(ctx, session, engine, verdicts, sassFor, prog)
+	prog.Start(fmt.Sprintf("disassembling %d statements with nvdisasm", len(sassFor)), len(SASSTargets))
+	sass, err := engine.SASS(ctx, verdicts, sassFor, SASSTargets, func() { prog.Advance(1) })
+	prog.Done()
 	if err != nil {
 		res.Problems = append(res.Problems, "ptx: SASS listings: "+err.Error())
 		rep.Notes = append(rep.Notes, "SASS listings not produced: "+err.Error())
@@ -325,6 +317,29 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 		}
 	}
 	return res, nil
+}
+
+// errNoPTXAS wraps why ptxas cannot run: the build goes on unverified.
+var errNoPTXAS = errors.New("no ptxas")
+
+// newPTXOracle finds (or installs) NVIDIA's tools and sets up the engine
+// the pass and its tests run statements through.
+func newPTXOracle(ctx context.Context, opts Options, model []ptx.Instruction, docVersion string, prog Progress, log io.Writer) (*ptxas.Tools, *ptxas.Session, *ptxoracle.Engine, error) {
+	cacheDir := opts.CacheDir
+	if cacheDir == "" {
+		cacheDir = ptxas.DefaultCacheDir()
+	}
+	tools, err := findPTXAS(ctx, opts, cacheDir, log)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%w: %v", errNoPTXAS, err)
+	}
+	session := ptxas.NewSession(tools, cacheDir)
+	session.ParseOnly = true
+	engine, err := ptxoracle.New(ctx, session, ptx.NewHarness(model), ptxoracle.Options{DocVersion: docVersion})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return tools, session, engine, nil
 }
 
 // representative picks the probe whose verdict stands for the form: the
@@ -549,109 +564,27 @@ func recomputeMinimums(in *isa.Instruction) {
 	}
 }
 
-// collectSASS compiles the chosen items on the SASS targets that accept
-// them and keeps what the statement itself became: the full kernel's SASS
-// less its harness's (the same kernel without the statement).
-func collectSASS(ctx context.Context, s *ptxas.Session, e *ptxoracle.Engine, vs []ptxoracle.Verdict, want map[int]bool, prog Progress) (map[int][]isa.SASS, error) {
-	out := map[int][]isa.SASS{}
-	if s.Tools.NVDisasm == "" {
-		return out, ptxas.ErrNoDisassembler
+// VerifyPTX reads the PTX documentation from the sources and runs the PTX
+// oracle pass alone (what `gpuisa verify` reports), without writing a
+// database.
+func VerifyPTX(ctx context.Context, opts Options, prog Progress) (*quality.PTXReport, error) {
+	if prog == nil {
+		prog = nopProgress{}
 	}
-	idx := make([]int, 0, len(want))
-	for i := range want {
-		idx = append(idx, i)
+	src, err := SourcesDir(opts.Sources)
+	if err != nil {
+		return nil, err
 	}
-	sort.Ints(idx)
-	targets := map[string]ptxas.TargetInfo{}
-	for _, t := range e.Targets() {
-		targets[t.Target] = t
+	arch, insts, _, _, model, version, err := readPTX(src, prog)
+	if err != nil {
+		return nil, err
 	}
-	var names []string
-	for _, t := range SASSTargets {
-		if _, ok := targets[t]; ok {
-			names = append(names, t)
-		}
+	if arch == nil {
+		return &quality.PTXReport{Notes: []string{"no PTX documentation in " + src}}, nil
 	}
-	prog.Start(fmt.Sprintf("disassembling %d statements on %d targets with nvdisasm", len(idx), len(names)), len(names))
-	defer prog.Done()
-	for _, tg := range names {
-		var units, bases []ptxas.Unit
-		var which []int
-		for _, i := range idx {
-			ok := false
-			for _, t := range vs[i].Targets {
-				if t.Target == tg && t.OK {
-					ok = true
-				}
-			}
-			if !ok {
-				continue
-			}
-			u, _, err := e.Harness.Unit(vs[i].Stmt)
-			if err != nil {
-				continue
-			}
-			units = append(units, u)
-			bases = append(bases, ptx.Baseline(u))
-			which = append(which, i)
-		}
-		version := e.GridVersion(targets[tg])
-		full, err := s.Disassemble(ctx, version, tg, units)
-		if err != nil {
-			return out, err
-		}
-		base, err := s.Disassemble(ctx, version, tg, bases)
-		if err != nil {
-			return out, err
-		}
-		for k, i := range which {
-			if !full[k].OK {
-				continue
-			}
-			lines := statementSASS(full[k].Lines, base[k].Lines)
-			out[i] = append(out[i], isa.SASS{Target: tg, Lines: lines})
-		}
-		prog.Advance(1)
+	res, err := applyPTXAS(ctx, opts, model, insts, version, prog)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
-}
-
-// statementSASS removes from full the instructions the baseline (the
-// harness alone) has too, matched by opcode, and the kernel's tail.
-func statementSASS(full, base []ptxas.SASSLine) []isa.SASSLine {
-	left := map[string]int{}
-	for _, l := range base {
-		left[opcodeOf(l.Text)]++
-	}
-	out := []isa.SASSLine{}
-	for _, l := range full {
-		op := opcodeOf(l.Text)
-		switch {
-		case op == "EXIT" || op == "NOP" || op == "BRA" && strings.Contains(l.Text, "`(.L_x_"):
-			continue
-		case strings.Contains(l.Text, "c[0x0]["):
-			// Reads of the parameter bank and the stack pointer's set-up:
-			// the harness's, however the compiler spells them (LDC,
-			// IMAD.MOV.U32 ..., c[0x0][0x28]).
-			continue
-		case left[op] > 0:
-			left[op]--
-			continue
-		}
-		out = append(out, isa.SASSLine{Text: l.Text, Encoding: l.Encoding, Control: l.Control})
-	}
-	return out
-}
-
-// opcodeOf is the SASS opcode with its modifiers, without a predicate:
-// "@!P0 FMNMX.NAN R5, ..." -> "FMNMX.NAN".
-func opcodeOf(text string) string {
-	f := strings.Fields(text)
-	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
-		f = f[1:]
-	}
-	if len(f) == 0 {
-		return ""
-	}
-	return strings.TrimSuffix(f[0], ";")
+	return res.Report, nil
 }

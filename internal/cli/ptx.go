@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -16,7 +17,7 @@ func init() { extraCommands = append(extraCommands, newPTXCmd) }
 func newPTXCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ptx",
-		Short: "PTX tools (check)",
+		Short: "PTX tools (check, sass)",
 	}
 	check := &cobra.Command{
 		Use:   "check 'INSTRUCTION;' | FILE.ptx [--json]",
@@ -30,6 +31,12 @@ sm_ target it needs. With a .ptx file it checks every instruction and reports th
 overall minimum .version/.target, the lines that raise it, and a warning where the
 file's own .version/.target is too low.
 
+The rules come from the documentation, corrected by ptxas's verdicts on every form and
+modifier where the database was built with ptxas. With --ptxas the real assembler also
+runs, on the file as written or on the instruction in a small kernel, for the targets
+of --target (default: the file's .target, or every target ptxas knows), and both
+verdicts are reported.
+
 Exit status: 0 when every instruction is valid, 1 when one is not, 2 on unusable input.`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -37,32 +44,62 @@ Exit status: 0 when every instruction is valid, 1 when one is not, 2 on unusable
 			if err != nil {
 				return err
 			}
-			for _, a := range args {
-				if a == "-h" || a == "--help" {
+			live, targets := false, []string(nil)
+			var rest []string
+			for i := 0; i < len(args); i++ {
+				a := args[i]
+				switch {
+				case a == "-h" || a == "--help":
 					return cmd.Help()
+				case a == "--ptxas":
+					live = true
+				case a == "--target" && i+1 < len(args):
+					targets = append(targets, strings.Split(args[i+1], ",")...)
+					i++
+				case strings.HasPrefix(a, "--target="):
+					targets = append(targets, strings.Split(strings.TrimPrefix(a, "--target="), ",")...)
+				default:
+					rest = append(rest, a)
 				}
 			}
-			db, err := e.open()
+			instrs, err := e.ptxModel(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			raw, err := db.Extra(cmd.Context(), build.ExtraPTXModel)
-			if err != nil {
-				return err
+			code := ptx.RunCheck(rest, e.stdout, e.stderr, instrs)
+			if live && code != 2 {
+				liveCode, err := runPTXASCheck(cmd.Context(), e, instrs, rest, targets)
+				if err != nil {
+					return err
+				}
+				code = max(code, liveCode)
 			}
-			var instrs []ptx.Instruction
-			if err := json.Unmarshal(raw, &instrs); err != nil {
-				return fmt.Errorf("PTX model in %s: %w", e.dbPath, err)
-			}
-			if code := ptx.RunCheck(args, e.stdout, e.stderr, instrs); code != 0 {
+			if code != 0 {
 				return exitCode(code)
 			}
 			return nil
 		},
 	}
-	cmd.AddCommand(check)
+	cmd.AddCommand(check, newPTXSASSCmd(e))
 	return cmd
+}
+
+// ptxModel reads the checker's model from the database.
+func (e *env) ptxModel(ctx context.Context) ([]ptx.Instruction, error) {
+	db, err := e.open()
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	raw, err := db.Extra(ctx, build.ExtraPTXModel)
+	if err != nil {
+		return nil, err
+	}
+	var instrs []ptx.Instruction
+	if err := json.Unmarshal(raw, &instrs); err != nil {
+		return nil, fmt.Errorf("PTX model in %s: %w", e.dbPath, err)
+	}
+	return instrs, nil
 }
 
 // takeDBFlag removes --db FILE / --db=FILE from args of a command that parses

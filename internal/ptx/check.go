@@ -27,10 +27,13 @@ type entry struct {
 type compiledForm struct {
 	form   *Form
 	nodes  []node
+	slots  []slot // the pattern for matching modifiers in any order
+	first  string // the mnemonic's first token
 	counts []int
 	poss   map[string]bool
 	req    []string // tokens every match has
 	reqs   []compiledReq
+	oracle *compiledOracle
 }
 
 // NewChecker compiles the instruction entries' forms into patterns. Forms
@@ -54,7 +57,11 @@ func NewChecker(instrs []Instruction) *Checker {
 			if err != nil {
 				continue
 			}
-			cf := compiledForm{form: f, nodes: nodes, counts: parseOperands(operands).counts(), poss: map[string]bool{}, reqs: compileRequirements(f.Requirements)}
+			cf := compiledForm{form: f, nodes: nodes, slots: slotsOf(nodes), counts: parseOperands(operands).counts(), poss: map[string]bool{}, reqs: compileRequirements(f.Requirements)}
+			if len(nodes) > 0 && len(nodes[0].choices) > 0 && len(nodes[0].choices[0]) > 0 {
+				cf.first = nodes[0].choices[0][0]
+			}
+			cf.oracle = compileOracle(f)
 			for t := range requiredTokens(nodes) {
 				if !strings.Contains(t, "::") || !strings.HasPrefix(t, "::") {
 					cf.req = append(cf.req, t)
@@ -85,8 +92,12 @@ type Result struct {
 	// Alternatives lists every (version, target) pair that satisfies the
 	// instruction when there is more than one choice.
 	Alternatives []Option `json:"alternatives,omitempty"`
-	RaisedBy     []string `json:"raised_by,omitempty"` // notes that raised version/target above the form's
+	RaisedBy     []string `json:"raised_by,omitempty"` // notes (or, with ptxas's verdicts, modifiers) that raised version/target above the form's
 	Source       string   `json:"source,omitempty"`    // file:line of the form in the documentation
+	Note string `json:"note,omitempty"` // e.g. the modifiers are in another order than documented
+	// Verified is "ptxas" when the version and target are ptxas's verdicts
+	// recorded in the database, "" when they come from the notes alone.
+	Verified string `json:"verified,omitempty"`
 }
 
 // parsedInstr is one instruction split into opcode tokens and operands.
@@ -175,15 +186,30 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 		return r
 	}
 	r.Mnemonic = cands[0].name
-	var best *Result
+	var best, rejected *Result
 	for _, e := range cands {
 		for i := range e.forms {
 			cf := &e.forms[i]
-			if !hasCount(cf.counts, len(operands)) || !cf.couldMatch(tokens) || !matchNodes(cf.nodes, tokens) {
+			if !hasCount(cf.counts, len(operands)) || !cf.couldMatch(tokens) {
+				continue
+			}
+			ordered := matchNodes(cf.nodes, tokens)
+			if !ordered && !matchSlots(cf.first, cf.slots, tokens) {
 				continue
 			}
 			res := evaluate(cf, tokens, len(operands))
-			res.Text, res.Valid, res.Mnemonic = r.Text, true, e.name
+			if !ordered {
+				res.Note = "modifiers in another order than documented (" + cf.form.Syntax + "); ptxas reads them in any order"
+			}
+			res.Text, res.Mnemonic = r.Text, e.name
+			if !res.Valid {
+				// ptxas rejects what this form documents: remember why,
+				// in case no other form accepts the instruction.
+				if rejected == nil {
+					rejected = &res
+				}
+				continue
+			}
 			if best == nil || compareVersions(res.PTXVersion, best.PTXVersion) < 0 ||
 				compareVersions(res.PTXVersion, best.PTXVersion) == 0 && compareTargets(res.MinTarget, best.MinTarget) < 0 {
 				best = &res
@@ -192,6 +218,9 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 	}
 	if best != nil {
 		return *best
+	}
+	if rejected != nil {
+		return *rejected
 	}
 	r.Reason = diagnose(cands, tokens, len(operands))
 	return r
@@ -567,8 +596,21 @@ func seqInTokens(seq []compiledElem, i int, tokens []string, from, firstType, sr
 	return false
 }
 
-// evaluate works out version and target for a matched form.
+// evaluate works out whether a matched form's instruction is valid and the
+// version and target it needs: ptxas's verdicts on the form and its
+// optional parts where the database has them (oracle.go), the
+// documentation's notes otherwise.
 func evaluate(cf *compiledForm, tokens []string, nOperands int) Result {
+	r := evaluateDocs(cf, tokens, nOperands)
+	r.Valid = true
+	if cf.oracle != nil {
+		cf.oracle.apply(&r, cf, tokens, nOperands)
+	}
+	return r
+}
+
+// evaluateDocs is what the documentation's notes say.
+func evaluateDocs(cf *compiledForm, tokens []string, nOperands int) Result {
 	f := cf.form
 	r := Result{Syntax: f.Syntax, Source: fmt.Sprintf("%s:%d", f.File, f.Line)}
 	present := map[string]bool{}
@@ -682,4 +724,25 @@ func countsText(counts []int) string {
 		parts[i] = itoa(c)
 	}
 	return strings.Join(parts, " or ")
+}
+
+// Allows reports whether a valid result's requirements allow target: some
+// (version, target) option's target is no newer, and an "a" or "f" target
+// is met only by itself.
+func (r Result) Allows(target string) bool {
+	opts := r.Alternatives
+	if len(opts) == 0 {
+		opts = []Option{{PTXVersion: r.PTXVersion, MinTarget: r.MinTarget}}
+	}
+	tn, _ := targetKey(target)
+	for _, o := range opts {
+		if o.MinTarget == "" {
+			return true
+		}
+		on, os := targetKey(o.MinTarget)
+		if on <= tn && (os == 0 || o.MinTarget == target) {
+			return true
+		}
+	}
+	return false
 }

@@ -92,6 +92,7 @@ func TestDisassembleSplitsFunctions(t *testing.T) {
 		{Entry: io + "max.NaN.f32 d, a, b;\nst.global.b32 [p], d;\nret;\n}"},
 		{Entry: io + "min.f32 d, a, b;\nst.global.b32 [p], d;\nret;\n}"},
 		{Entry: io + "max.NaN.f32 d, a b;\nret;\n}"}, // rejected: no listing, but the others still compile
+		{Entry: io + "max.NaN.f32 d, a, b;\nst.global.b32 [p+4], d;\nret;\n}"},
 	}
 	s.ParseOnly = true // the grid's mode; listings still generate code
 	res, err := s.Disassemble(context.Background(), "9.1", "sm_90", units)
@@ -114,6 +115,9 @@ func TestDisassembleSplitsFunctions(t *testing.T) {
 	}
 	if res[2].OK || res[2].Error == "" {
 		t.Errorf("a rejected unit: %+v, want ptxas's error", res[2])
+	}
+	if !res[3].OK || !has(res[3], "FMNMX.NAN") {
+		t.Errorf("the unit after a rejected one: %+v, want its listing", res[3])
 	}
 	for _, l := range res[0].Lines {
 		if l.Control == "" || !strings.HasPrefix(l.Control, "S") {

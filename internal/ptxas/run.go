@@ -501,3 +501,39 @@ func (s *Session) runPTXAS(ctx context.Context, tool Tool, target, src, out stri
 	}
 	return stderr.String(), in, nil
 }
+
+// LineMessage is one of ptxas's messages about a line of a whole module.
+type LineMessage struct {
+	Line     int    `json:"line"`
+	Severity string `json:"severity"` // error | warning | fatal
+	Message  string `json:"message"`
+}
+
+// AssembleModule assembles a whole PTX file as written (its own .version
+// and .target) for target, uncached, and returns ptxas's messages by line;
+// messages without a line have Line 0.
+func (s *Session) AssembleModule(ctx context.Context, target, src string) ([]LineMessage, error) {
+	s.init()
+	tool, ok := s.Tools.ToolFor(target)
+	if !ok {
+		return nil, fmt.Errorf("ptxas: no ptxas compiles for %s", target)
+	}
+	stderr, inFile, err := s.runPTXAS(ctx, tool, target, src, os.DevNull)
+	if err != nil {
+		return nil, err
+	}
+	s.processes.Add(1)
+	var out []LineMessage
+	for _, l := range strings.Split(stderr, "\n") {
+		l = strings.TrimSpace(l)
+		if m := lineMsgRe.FindStringSubmatch(l); m != nil && m[1] == inFile {
+			n, _ := strconv.Atoi(m[2])
+			if m[3] != "info" {
+				out = append(out, LineMessage{Line: n, Severity: m[3], Message: m[4]})
+			}
+		} else if m := bareMsgRe.FindStringSubmatch(l); m != nil && m[2] != abortSummary && m[1] != "info" {
+			out = append(out, LineMessage{Severity: m[1], Message: m[2]})
+		}
+	}
+	return out, nil
+}

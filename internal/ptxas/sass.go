@@ -96,24 +96,13 @@ func (s *Session) Disassemble(ctx context.Context, version, target string, units
 // disassembleBatch compiles the units that assemble into one cubin and
 // splits nvdisasm's listing by function.
 func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, target string, units []Unit) ([]Listing, error) {
-	// Only units ptxas accepts can be compiled together.
-	verdicts, err := s.codegenVerdicts(ctx, tool, version, target, units)
-	if err != nil {
-		return nil, err
-	}
+	// Callers pass units the checks accepted; one that still fails to
+	// generate code (or crashes ptxas) is found by splitting the batch.
 	out := make([]Listing, len(units))
-	var good []Unit
-	var goodIdx []int
-	for i, v := range verdicts {
-		if !v.OK {
-			out[i] = Listing{Error: v.Message()}
-			continue
-		}
-		good = append(good, units[i])
-		goodIdx = append(goodIdx, i)
-	}
-	if len(good) == 0 {
-		return out, nil
+	good := units
+	goodIdx := make([]int, len(units))
+	for i := range goodIdx {
+		goodIdx[i] = i
 	}
 	dir, err := os.MkdirTemp("", "gpuisa-sass-")
 	if err != nil {
@@ -166,22 +155,6 @@ func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, targ
 		}
 	}
 	return out, nil
-}
-
-// codegenVerdicts assembles with code generation (not ParseOnly): a unit
-// can pass the checks and still stop the code generator (an internal
-// compiler error), and one such unit would spoil the whole cubin.
-func (s *Session) codegenVerdicts(ctx context.Context, tool Tool, version, target string, units []Unit) ([]Outcome, error) {
-	if !s.ParseOnly {
-		return s.Assemble(ctx, version, target, units)
-	}
-	gen := &Session{Tools: s.Tools, CacheDir: s.CacheDir, Parallel: 1, MaxBatch: s.MaxBatch, Timeout: s.Timeout}
-	res, err := gen.Assemble(ctx, version, target, units)
-	st := gen.Stats()
-	s.processes.Add(st.Processes)
-	s.assembled.Add(st.Assembled)
-	s.hits.Add(st.CacheHits)
-	return res, err
 }
 
 func lastLine(s string) string {

@@ -1,0 +1,166 @@
+package ptx
+
+import (
+	"strings"
+)
+
+// The checker's use of ptxas's verdicts (Form.Oracle, filled by the build):
+// a form ptxas rejects makes its instructions invalid; an optional part
+// ptxas rejects with the form makes those that use it invalid; a variable
+// the syntax shows as optional but ptxas requires (cvt's rounding mode for
+// float-to-integer conversions) must be present; and the version and
+// target are ptxas's, raised by each optional part the instruction uses.
+// Below the oldest target and version ptxas can test, the documentation's
+// older values stand: ptxas cannot contradict them there.
+
+type compiledOracle struct {
+	o        *FormOracle
+	required []string // choices of the required variable
+	features []compiledFeature
+}
+
+type compiledFeature struct {
+	f        *OracleFeature
+	tokens   []string
+	operands int // > 0: an optional operand part adding this many operands
+}
+
+func compileOracle(f *Form) *compiledOracle {
+	o := f.Oracle
+	if o == nil || o.Status == "not-verified" {
+		return nil
+	}
+	c := &compiledOracle{o: o}
+	if o.Required != "" {
+		for _, v := range f.Variables {
+			if v.Name == o.Required {
+				for _, ch := range v.Choices {
+					c.required = append(c.required, strings.TrimPrefix(ch, "."))
+				}
+			}
+		}
+	}
+	for i := range o.Features {
+		ft := &o.Features[i]
+		cf := compiledFeature{f: ft}
+		switch {
+		case strings.HasPrefix(ft.Feature, ","):
+			cf.operands = strings.Count(ft.Feature, ",")
+		case strings.HasPrefix(ft.Feature, "."):
+			cf.tokens = tokensOf(ft.Feature)
+		default:
+			continue // "|q", "!": no requirement of their own
+		}
+		c.features = append(c.features, cf)
+	}
+	return c
+}
+
+// apply turns r (the documentation's verdict) into ptxas's.
+func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOperands int) {
+	o := c.o
+	if o.Status == "rejected" {
+		r.Valid = false
+		r.Reason = "ptxas rejects this documented form (" + o.Statement + "): " + o.Message
+		return
+	}
+	present := map[string]bool{}
+	for _, t := range tokens[1:] {
+		present[t] = true
+	}
+	if len(c.required) > 0 {
+		found := false
+		for _, t := range c.required {
+			found = found || present[t]
+		}
+		if !found {
+			r.Valid = false
+			r.Reason = "ptxas requires one of ." + strings.Join(c.required, ", .") + " here"
+			if o.Message != "" {
+				r.Reason += " (" + o.Message + ")"
+			}
+			return
+		}
+	}
+	minOps := nOperands
+	for _, n := range cf.counts {
+		minOps = min(minOps, n)
+	}
+	opts := append([]Option(nil), o.Options...)
+	var raised []string
+	for _, f := range c.features {
+		if !f.holds(present, nOperands-minOps) {
+			continue
+		}
+		if f.f.Status == "rejected" {
+			r.Valid = false
+			r.Reason = "ptxas rejects " + f.f.Feature + " with this form: " + f.f.Message
+			return
+		}
+		if f.f.Status != "verified" || len(f.f.Options) == 0 {
+			continue
+		}
+		next := raise(opts, f.f.Options)
+		if !sameOptions(next, opts) {
+			raised = append(raised, f.f.Feature)
+		}
+		opts = next
+	}
+	if len(opts) == 0 {
+		return
+	}
+	doc := Option{PTXVersion: r.PTXVersion, MinTarget: r.MinTarget}
+	for i := range opts {
+		// ptxas's oldest target and its oldest version cannot be tested
+		// below: an older documented value is kept.
+		if opts[i].MinTarget == o.FloorTarget && doc.MinTarget != "" && compareTargets(doc.MinTarget, o.FloorTarget) < 0 {
+			opts[i].MinTarget = doc.MinTarget
+		}
+		if opts[i].PTXVersion == o.FloorVersion && doc.PTXVersion != "" && compareVersions(doc.PTXVersion, o.FloorVersion) < 0 {
+			opts[i].PTXVersion = doc.PTXVersion
+		}
+	}
+	r.PTXVersion, r.MinTarget = opts[0].PTXVersion, opts[0].MinTarget
+	r.Alternatives = nil
+	if len(opts) > 1 {
+		r.Alternatives = opts
+	}
+	r.RaisedBy = raised
+	r.Verified = "ptxas"
+}
+
+func (f compiledFeature) holds(present map[string]bool, extraOperands int) bool {
+	if f.operands > 0 {
+		return extraOperands >= f.operands
+	}
+	for _, t := range f.tokens {
+		if !present[t] {
+			return false
+		}
+	}
+	return len(f.tokens) > 0
+}
+
+// raise combines two lists of (version, target) pairs: an instruction
+// needs one of each, so the pairs are the element-wise maxima, pruned.
+func raise(a, b []Option) []Option {
+	var out []Option
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, Option{PTXVersion: maxVersion(x.PTXVersion, y.PTXVersion), MinTarget: maxTarget(x.MinTarget, y.MinTarget)})
+		}
+	}
+	return pruneOptions(out)
+}
+
+func sameOptions(a, b []Option) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

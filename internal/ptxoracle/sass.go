@@ -1,0 +1,156 @@
+package ptxoracle
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/ptxas"
+)
+
+// SASSTargets are the targets whose SASS the reference shows for every
+// example and form: one per GPU generation from Turing on.
+var SASSTargets = []string{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"}
+
+// SASS compiles the verdicts in want on each of targets that accepts them
+// and returns, per verdict index, what the statement itself became: the
+// kernel's SASS less its harness's (the same kernel without the
+// statement), matched by opcode. advance, when set, is called after each
+// target.
+func (e *Engine) SASS(ctx context.Context, vs []Verdict, want map[int]bool, targets []string, advance func()) (map[int][]isa.SASS, error) {
+	out := map[int][]isa.SASS{}
+	if e.Session.Tools.NVDisasm == "" {
+		return out, ptxas.ErrNoDisassembler
+	}
+	idx := make([]int, 0, len(want))
+	for i := range want {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	infos := map[string]ptxas.TargetInfo{}
+	for _, t := range e.targets {
+		infos[t.Target] = t
+	}
+	var (
+		mu       sync.Mutex
+		wg       sync.WaitGroup
+		firstErr error
+		sem      = make(chan struct{}, 2)
+		lists    = map[string]map[int][]isa.SASSLine{}
+	)
+	for _, tg := range targets {
+		info, ok := infos[tg]
+		if !ok {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			got, err := e.sassOn(ctx, vs, idx, info)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+			lists[tg] = got
+			if advance != nil {
+				advance()
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return out, firstErr
+	}
+	for _, tg := range targets {
+		for _, i := range idx {
+			if lines, ok := lists[tg][i]; ok {
+				out[i] = append(out[i], isa.SASS{Target: tg, Lines: lines})
+			}
+		}
+	}
+	return out, nil
+}
+
+// sassOn lists the statements that target accepts.
+func (e *Engine) sassOn(ctx context.Context, vs []Verdict, idx []int, info ptxas.TargetInfo) (map[int][]isa.SASSLine, error) {
+	var units, bases []ptxas.Unit
+	var which []int
+	for _, i := range idx {
+		ok := false
+		for _, t := range vs[i].Targets {
+			ok = ok || t.Target == info.Target && t.OK
+		}
+		if !ok {
+			continue
+		}
+		u, _, err := e.Harness.Unit(vs[i].Stmt)
+		if err != nil {
+			continue
+		}
+		units = append(units, u)
+		bases = append(bases, ptx.Baseline(u))
+		which = append(which, i)
+	}
+	version := e.GridVersion(info)
+	full, err := e.Session.Disassemble(ctx, version, info.Target, units)
+	if err != nil {
+		return nil, err
+	}
+	base, err := e.Session.Disassemble(ctx, version, info.Target, bases)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int][]isa.SASSLine{}
+	for k, i := range which {
+		if full[k].OK {
+			out[i] = StatementSASS(full[k].Lines, base[k].Lines)
+		}
+	}
+	return out, nil
+}
+
+// StatementSASS removes from full the instructions the baseline (the
+// harness alone) has too, matched by opcode, the reads of the parameter
+// bank however the compiler spells them, and the kernel's tail.
+func StatementSASS(full, base []ptxas.SASSLine) []isa.SASSLine {
+	left := map[string]int{}
+	for _, l := range base {
+		left[opcodeOf(l.Text)]++
+	}
+	out := []isa.SASSLine{}
+	for _, l := range full {
+		op := opcodeOf(l.Text)
+		switch {
+		case op == "EXIT" || op == "NOP" || op == "BRA" && strings.Contains(l.Text, "`(.L_x_"):
+			continue
+		case strings.Contains(l.Text, "c[0x0]["):
+			// Reads of the parameter bank and the stack pointer's set-up:
+			// the harness's (LDC, or IMAD.MOV.U32 ..., c[0x0][0x28]).
+			continue
+		case left[op] > 0:
+			left[op]--
+			continue
+		}
+		out = append(out, isa.SASSLine{Text: l.Text, Encoding: l.Encoding, Control: l.Control})
+	}
+	return out
+}
+
+// opcodeOf is the SASS opcode with its modifiers, without a predicate:
+// "@!P0 FMNMX.NAN R5, ..." -> "FMNMX.NAN".
+func opcodeOf(text string) string {
+	f := strings.Fields(text)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.TrimSuffix(f[0], ";")
+}
