@@ -693,10 +693,13 @@ func FixedMatch(f isa.Format, w uint32) bool {
 }
 
 // CheckIdentifier compares the first dword of an encoding llvm-mc produced
-// for the instruction on target with the identifiers AMD documents for the
-// instruction's encodings in formats whose fixed bits the dword holds. It
-// returns how many comparisons it made (0 or 1) and a conflict when none of
-// the candidate identifiers agrees under its format's mask.
+// for the instruction on target with the identifiers of the instruction's
+// encodings in formats whose fixed bits the dword holds, and records the
+// verdict on the encodings (Assembler). It returns how many comparisons it
+// made (0 or 1) and the conflicts found: one per format when no
+// identifier agrees under its format's mask, and one marked CorrectedBy
+// llvm-mc when the layout shown agrees but the guide's own drawing of it
+// (Encoding.Documented) gives another identifier.
 func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, target, asm string) (int, []isa.Conflict) {
 	if arch == nil || len(enc) < 4 {
 		return 0, nil
@@ -711,12 +714,20 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 		return isa.Format{}, false
 	}
 	type cand struct {
-		enc  isa.Encoding
+		enc  *isa.Encoding
 		mask uint32
 		id   uint32
 	}
 	var cands []cand
-	for _, e := range in.Encodings {
+	verdict := func(e *isa.Encoding, mask uint32, agrees bool) {
+		if e.Assembler != nil && (e.Assembler.Agrees || !agrees) {
+			return // the first verdict stands, unless this one agrees
+		}
+		e.Assembler = &isa.AssemblerCheck{Agrees: agrees, Identifier: fmt.Sprintf("0x%08X", w&mask),
+			Asm: asm, Target: target, Encoding: FormatBytes(enc)}
+	}
+	for i := range in.Encodings {
+		e := &in.Encodings[i]
 		if e.Identifier == "" {
 			continue
 		}
@@ -733,7 +744,8 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 			continue
 		}
 		if w&mask == uint32(id)&mask {
-			return 1, nil // one documented identifier agrees
+			verdict(e, mask, true)
+			return 1, documentedConflict(f, e, w, mask, enc, target, asm)
 		}
 		cands = append(cands, cand{e, mask, uint32(id)})
 	}
@@ -743,6 +755,7 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 	var out []isa.Conflict
 	seen := map[string]bool{}
 	for _, c := range cands {
+		verdict(c.enc, c.mask, false)
 		if seen[c.enc.Format] {
 			continue
 		}
@@ -761,6 +774,35 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 	return 1, out
 }
 
+// documentedConflict returns the correction llvm-mc makes to the guide's
+// layout of an encoding whose shown (verified) identifier agrees with the
+// word w: the guide's identifier under the guide's own mask, when it
+// differs.
+func documentedConflict(f isa.Format, e *isa.Encoding, w, mask uint32, enc []byte, target, asm string) []isa.Conflict {
+	d := e.Documented
+	if d == nil || d.Identifier == "" {
+		return nil
+	}
+	dmask, ok := IdentifierMask(isa.Format{Name: f.Name, Width: f.Width, Fields: d.Fields, IdentifierMask: f.IdentifierMask})
+	if !ok {
+		return nil
+	}
+	did, ok := parseHex(d.Identifier)
+	if !ok || w&dmask == uint32(did)&dmask {
+		return nil
+	}
+	return []isa.Conflict{{
+		Fact: FactIdentifierPrefix + e.Format,
+		Values: []isa.ConflictValue{
+			{Value: d.Identifier, Prov: e.Prov},
+			{Value: fmt.Sprintf("0x%08X", w&mask), Prov: isa.Prov{Source: isa.SourceLLVMMC}},
+		},
+		Note: fmt.Sprintf("llvm-mc encodes %q on %s as %s, whose first dword holds %s under the %s identifier mask 0x%08X: the layout shown. AMD's guide draws the format otherwise and gives %s. %s",
+			asm, target, FormatBytes(enc), e.Identifier, e.Format, mask, d.Identifier, strings.Join(d.Changes, " ")),
+		CorrectedBy: isa.SourceLLVMMC,
+	}}
+}
+
 // Disagreement is one identifier conflict in a flat form for reports.
 type Disagreement struct {
 	Arch, Name, Format string
@@ -775,7 +817,7 @@ func Disagreements(insts []*isa.Instruction) []Disagreement {
 	for _, in := range insts {
 		for _, c := range in.Conflicts {
 			format, ok := strings.CutPrefix(c.Fact, FactIdentifierPrefix)
-			if !ok || len(c.Values) != 2 {
+			if !ok || len(c.Values) != 2 || c.CorrectedBy != "" {
 				continue
 			}
 			out = append(out, Disagreement{Arch: in.Arch, Name: in.Name, Format: format,
@@ -784,6 +826,45 @@ func Disagreements(insts []*isa.Instruction) []Disagreement {
 	}
 	slices.SortFunc(out, func(a, b Disagreement) int {
 		return strings.Compare(a.Arch+" "+a.Name+" "+a.Format, b.Arch+" "+b.Name+" "+b.Format)
+	})
+	return out
+}
+
+// Correction is one fact of a document that an oracle corrected: the page
+// shows the oracle's value, the document's beside it.
+type Correction struct {
+	Arch     string   `json:"arch"`
+	Name     string   `json:"name"`
+	Fact     string   `json:"fact"`
+	Document string   `json:"document"` // the document's value
+	Shown    string   `json:"shown"`    // the oracle's value, shown as the fact
+	By       string   `json:"by"`       // the oracle's source id
+	Note     string   `json:"note"`
+	Prov     isa.Prov `json:"prov"` // where the document states its value
+}
+
+// Corrections lists the conflicts an oracle resolved (CorrectedBy set).
+func Corrections(insts []*isa.Instruction) []Correction {
+	var out []Correction
+	for _, in := range insts {
+		for _, c := range in.Conflicts {
+			if c.CorrectedBy == "" || len(c.Values) < 2 {
+				continue
+			}
+			doc, shown := c.Values[0], c.Values[len(c.Values)-1]
+			for _, v := range c.Values {
+				if v.Prov.Source == c.CorrectedBy {
+					shown = v
+				} else {
+					doc = v
+				}
+			}
+			out = append(out, Correction{Arch: in.Arch, Name: in.Name, Fact: c.Fact, Document: doc.Value,
+				Shown: shown.Value, By: c.CorrectedBy, Note: c.Note, Prov: doc.Prov})
+		}
+	}
+	slices.SortFunc(out, func(a, b Correction) int {
+		return strings.Compare(a.Arch+" "+a.Name+" "+a.Fact, b.Arch+" "+b.Name+" "+b.Fact)
 	})
 	return out
 }
