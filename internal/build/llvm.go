@@ -328,6 +328,7 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	}
 	res.Added, _ = llvmOnlyNames(archs, insts, llvmOnly, outcomes, famTargets, tIndex, verifyOne, byInst)
 	insts = append(insts, res.Added...)
+	assemblerOperands(insts, pages, pageFile, outcomes, tIndex, famTargets, version)
 	if len(res.Added) > 0 {
 		merge.LinkFamilies(insts) // the added ones join their namesakes in other families
 	}

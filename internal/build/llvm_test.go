@@ -481,3 +481,103 @@ func TestLLVMOnlyNames(t *testing.T) {
 		}
 	}
 }
+
+// TestOperandsComplete: operands are read/written as the right column
+// says (RDNA 4's buffer stores read vdata), carry wave32 and wave64 sizes
+// where they differ, carry a data type where LLVM's rule gives one, and
+// CDNA 5 and CDNA 4 instructions without LLVM syntax get llvm-mc's.
+func TestOperandsComplete(t *testing.T) {
+	m := verified(t)
+	op := func(arch, name, operand string) *isa.Operand {
+		in := find(m.insts, arch, name)
+		if in == nil {
+			t.Fatalf("%s %s: missing", arch, name)
+		}
+		for i := range in.Operands {
+			if in.Operands[i].Name == operand {
+				return &in.Operands[i]
+			}
+		}
+		t.Fatalf("%s %s: no operand %s in %+v", arch, name, operand, in.Operands)
+		return nil
+	}
+	// Every RDNA 4 buffer, tbuffer and image store reads its data (the
+	// GFX12 page lists it under DST).
+	stores := 0
+	for _, in := range m.insts {
+		if in.Arch != "rdna4" || !strings.HasPrefix(in.Name, "buffer_store") && !strings.HasPrefix(in.Name, "tbuffer_store") && !strings.HasPrefix(in.Name, "image_store") {
+			continue
+		}
+		stores++
+		for _, o := range in.Operands {
+			if o.Name == "vdata" && (o.Output || !o.Input) {
+				t.Errorf("rdna4 %s: vdata %+v, want read only", in.Name, o)
+			}
+		}
+	}
+	if stores < 29 {
+		t.Errorf("rdna4: %d buffer/tbuffer/image stores, want at least 29", stores)
+	}
+	if o := op("rdna4", "buffer_atomic_add_u32", "vdata"); !o.Input || !o.Output {
+		t.Errorf("rdna4 buffer_atomic_add_u32 vdata %+v: an atomic's data is read and (returned) written", o)
+	}
+	if o := op("rdna3", "v_wmma_f32_16x16x16_f16", "vdst"); o.SizeWave32 != 256 || o.SizeWave64 != 128 {
+		t.Errorf("rdna3 WMMA vdst sizes %d/%d, want 256 (wave32) / 128 (wave64)", o.SizeWave32, o.SizeWave64)
+	}
+	if o := op("rdna3", "v_cndmask_b32", "vcc"); o.SizeWave32 != 32 || o.SizeWave64 != 64 {
+		t.Errorf("rdna3 v_cndmask_b32 vcc sizes %d/%d", o.SizeWave32, o.SizeWave64)
+	}
+	for _, tc := range []struct{ arch, name, operand, want string }{
+		{"rdna3", "v_add_f32", "src0", "f32"},
+		{"rdna3", "v_cvt_f32_i32", "vdst", "f32"},
+		{"rdna3", "v_cvt_f32_i32", "src", "i32"},
+		{"rdna4", "v_ldexp_f32", "src1", "i32"}, // GFX11's tag: the GFX12 page tags nothing
+		{"vega", "s_lshl_b64", "ssrc1", "u32"},
+		{"vega", "global_load_dwordx4", "vdst", "b128"},
+		{"cdna3", "v_cmp_eq_f32", "src0", "f32"},
+		{"cdna3", "v_cmp_eq_f32", "vcc", ""}, // a lane mask has no data type
+		{"vega", "v_add_co_u32", "vcc", ""},
+	} {
+		if o := op(tc.arch, tc.name, tc.operand); o.DataFormat != tc.want {
+			t.Errorf("%s %s %s: data format %q (%s), want %q", tc.arch, tc.name, tc.operand, o.DataFormat, o.TypeFrom, tc.want)
+		}
+	}
+	// The GFX12 page gives v_cmpx_* a vdst llvm-mc rejects.
+	if in := find(m.insts, "rdna4", "v_cmpx_eq_f32"); in == nil || len(in.Operands) != 2 {
+		t.Errorf("rdna4 v_cmpx_eq_f32 operands %+v, want llvm-mc's two", in)
+	}
+	// CDNA 5 has no LLVM syntax page: operands come from llvm-mc.
+	withEx, withOps := 0, 0
+	for _, in := range append(append([]*isa.Instruction(nil), m.insts...), m.res.Added...) {
+		if in.Arch != "cdna5" || len(in.Examples) == 0 || len(strings.Fields(in.Examples[0].Asm)) < 2 {
+			continue
+		}
+		withEx++
+		if len(in.Operands) > 0 {
+			withOps++
+			if in.Operands[0].Prov.Source != isa.SourceLLVMMC || !strings.Contains(in.Operands[0].Note, "llvm-mc") {
+				t.Errorf("cdna5 %s: operand provenance %+v", in.Name, in.Operands[0])
+			}
+		}
+	}
+	if withEx == 0 || withOps < withEx*95/100 {
+		t.Errorf("cdna5: %d of %d instructions with an example that has operands got operands", withOps, withEx)
+	}
+	// With an SGPR base the VGPR address is a 32-bit offset.
+	if o := op("cdna5", "global_load_b32", "vaddr"); o.Size != 32 || !o.Input {
+		t.Errorf("cdna5 global_load_b32 vaddr %+v", o)
+	}
+	// Most data operands carry a type now (the issue counted 2,834 of 36,451).
+	typed, all := 0, 0
+	for _, in := range m.insts {
+		for _, o := range in.Operands {
+			all++
+			if o.DataFormat != "" {
+				typed++
+			}
+		}
+	}
+	if typed*2 < all {
+		t.Errorf("%d of %d AMD operands have a data type", typed, all)
+	}
+}

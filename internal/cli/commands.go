@@ -452,7 +452,17 @@ func printInstruction(w io.Writer, in *isa.Instruction) error {
 				}
 				rw += "written"
 			}
-			bw.printf("  %-8s %-13s %-14s %s\n", o.Name, rw, o.DataFormat, o.OperandType)
+			size := ""
+			switch {
+			case o.SizeWave64 > 0:
+				size = fmt.Sprintf("%d bits (wave32), %d (wave64)", o.SizeWave32, o.SizeWave64)
+			case o.Size > 0:
+				size = fmt.Sprintf("%d bits", o.Size)
+			}
+			if o.Optional {
+				rw += ", optional"
+			}
+			bw.printf("  %-8s %-13s %-14s %-10s %s\n", o.Name, rw, o.DataFormat, o.OperandType, size)
 		}
 	}
 	if len(in.Forms) > 0 {

@@ -268,10 +268,30 @@ type Operand struct {
 	Implicit    bool   `json:"implicit,omitempty"`
 	DataFormat  string `json:"data_format,omitempty"`  // "FMT_NUM_F32"
 	OperandType string `json:"operand_type,omitempty"` // "OPR_VGPR"
-	Size        int    `json:"size,omitempty"`         // bits
+	Size        int    `json:"size,omitempty"`         // bits (in the family's default wave size)
 	Description string `json:"description,omitempty"`  // PTX: the Description sentences naming it
 	Prov        Prov   `json:"prov"`
+	// Optional: the assembly may leave the operand out (an atomic's
+	// returned value, LLVM's ":opt").
+	Optional bool `json:"optional,omitempty"`
+	// SizeWave32 and SizeWave64 are the sizes in bits under wave32 and
+	// wave64 where they differ (lane masks, WMMA matrices).
+	SizeWave32 int `json:"size_wave32,omitempty"`
+	SizeWave64 int `json:"size_wave64,omitempty"`
+	// TypeFrom says where DataFormat comes from (TypeFrom* values; empty
+	// for AMD's XML); Note names the page or row.
+	TypeFrom string `json:"type_from,omitempty"`
+	// Note says how a fact of the operand was established where its first
+	// source was wrong or silent.
+	Note string `json:"note,omitempty"`
 }
+
+// Where an operand's data format comes from (Operand.TypeFrom).
+const (
+	TypeFromTag       = "LLVM type tag" // on the instruction's own syntax row
+	TypeFromOtherPage = "LLVM type tag of the same instruction on an older family's page"
+	TypeFromSuffix    = "type suffix of the mnemonic (LLVM's type rule)" // llvmdoc.SuffixTypes
+)
 
 // Related points to the same instruction in another family.
 type Related struct {

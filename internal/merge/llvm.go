@@ -27,6 +27,9 @@ const (
 	// FactLLVMName is the fact of an opcode AMD and LLVM name differently
 	// (llvm-mc rejects AMD's name and disassembles the encoding as its own).
 	FactLLVMName = "name in LLVM"
+	// FactOperands is the fact of an instruction's operands where LLVM's
+	// syntax row and what llvm-mc accepts and prints disagree.
+	FactOperands = "operands"
 )
 
 // llvm-mc's messages for a name it does not accept on a target. An
@@ -188,12 +191,47 @@ func AttachLLVMSyntax(insts []*isa.Instruction, pages []llvmdoc.Page, file func(
 			}
 		}
 	}
-	for arch, m := range out {
-		for _, in := range byArch[arch] {
-			if len(in.Operands) == 0 {
-				in.Operands = operandsFromSyntax(in.Name, m.Rows[in.Name], m.files[in.Name])
+	tagless := taglessPages(pages)
+	// ref finds the same instruction's row on the nearest older family's
+	// page that has tags, for the rows of a tagless page.
+	order := isa.Archs()
+	ref := func(arch, name string, rows []llvmdoc.Syntax) *refRow {
+		if row, _, ok := plainRow(name, rows, nil); !ok || !tagless[row.Family] {
+			return nil
+		}
+		seen := false
+		for _, a := range order {
+			if a.ID == arch {
+				seen = true
+				continue
+			}
+			m := out[a.ID]
+			if !seen || m == nil {
+				continue
+			}
+			if row, file, ok := plainRow(name, m.Rows[name], m.files[name]); ok && !tagless[row.Family] {
+				return &refRow{row: row, file: file}
 			}
 		}
+		return nil
+	}
+	for arch, m := range out {
+		var noRef []*isa.Instruction // rows of a tagless page with nothing to fill them in
+		withRef := map[string][]*isa.Instruction{}
+		for _, in := range byArch[arch] {
+			if len(in.Operands) == 0 {
+				r := ref(arch, in.Name, m.Rows[in.Name])
+				in.Operands = operandsFromSyntax(arch, in.Name, m.Rows[in.Name], m.files[in.Name], r)
+				row, _, ok := plainRow(in.Name, m.Rows[in.Name], nil)
+				switch {
+				case r != nil:
+					withRef[namePrefix(in.Name)] = append(withRef[namePrefix(in.Name)], in)
+				case ok && tagless[row.Family]:
+					noRef = append(noRef, in)
+				}
+			}
+		}
+		optionalLikeSiblings(noRef, withRef)
 		for name := range unmatched[arch] {
 			m.UnmatchedLLVM = append(m.UnmatchedLLVM, name)
 		}
@@ -204,37 +242,6 @@ func AttachLLVMSyntax(insts []*isa.Instruction, pages []llvmdoc.Page, file func(
 			}
 		}
 		sort.Strings(m.UnmatchedAMD)
-	}
-	return out
-}
-
-// operandsFromSyntax lists an instruction's operands in assembly order from
-// LLVM's syntax row for the plain mnemonic (else the first row), for
-// families whose operands AMD's machine-readable XML does not give. Access
-// follows the row's columns: DST operands are written, the others read.
-func operandsFromSyntax(name string, rows []llvmdoc.Syntax, files []string) []isa.Operand {
-	if len(rows) == 0 {
-		return nil
-	}
-	pick := 0
-	for i, r := range rows {
-		if strings.EqualFold(r.Mnemonic, name) {
-			pick = i
-			break
-		}
-	}
-	row := rows[pick]
-	var out []isa.Operand
-	for i, op := range row.Operands {
-		o := isa.Operand{
-			Name: op.Name, Order: i + 1, Output: op.IsDest(), Input: !op.IsDest(),
-			OperandType: op.Kind, DataFormat: op.Type,
-			Prov: isa.Prov{Source: isa.SourceLLVMDoc, File: files[pick], Line: row.Line},
-		}
-		if n := op.Dwords(); n > 0 {
-			o.Size = 32 * n
-		}
-		out = append(out, o)
 	}
 	return out
 }

@@ -86,9 +86,10 @@ type Family struct {
 	Disagreements []merge.Disagreement `json:"disagreements"`
 	// DisagreementGroups summarise Disagreements by format and differing bits.
 	DisagreementGroups []Group `json:"disagreement_groups,omitempty"`
-	// Corrected are the facts of AMD's guide that llvm-mc contradicts and
-	// the pages show corrected (the oracle's value as the fact, the
-	// guide's as the documented variant).
+	// Corrected are the facts of AMD's guide (identifiers, layouts) or of
+	// LLVM's syntax pages (operands) that llvm-mc contradicts, which the
+	// pages show corrected (the oracle's value as the fact, the
+	// document's as the documented variant).
 	Corrected []merge.Correction `json:"corrected"`
 	// CorrectedGroups count Corrected by fact.
 	CorrectedGroups []Count `json:"corrected_groups,omitempty"`

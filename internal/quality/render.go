@@ -49,7 +49,7 @@ func WriteSummary(w io.Writer, r Report) error {
 		}
 	}
 	if n := r.CorrectedTotal(); n > 0 {
-		ew.printf("corrected: %d facts of AMD's guides that llvm-mc contradicts are shown as llvm-mc has them, the guide's value beside them.\n", n)
+		ew.printf("corrected: %d facts of the documents (AMD's guides, LLVM's syntax pages) that llvm-mc contradicts are shown as llvm-mc has them, the document's value beside them.\n", n)
 	}
 	return ew.err
 }
@@ -80,12 +80,12 @@ func WriteText(w io.Writer, r Report) error {
 			}
 		}
 		if len(f.Corrected) > 0 {
-			ew.printf("Corrected by the assembler (%d): the page shows llvm-mc's value, the guide's as the documented variant:\n", len(f.Corrected))
+			ew.printf("Corrected by the assembler (%d): the page shows llvm-mc's value, the document's as the documented variant:\n", len(f.Corrected))
 			for _, g := range f.CorrectedGroups {
 				ew.printf("  %s: %d\n", g.Key, g.Count)
 			}
 			for _, c := range f.Corrected {
-				ew.printf("  %s, %s: guide %s, llvm-mc %s\n", c.Name, c.Fact, c.Document, c.Shown)
+				ew.printf("  %s, %s: %s %s, llvm-mc %s\n", c.Name, c.Fact, c.Prov.Source, c.Document, c.Shown)
 			}
 		}
 		if len(f.Rejected) > 0 {
