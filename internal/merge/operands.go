@@ -152,6 +152,12 @@ func operandsFromSyntax(arch, name string, rows []llvmdoc.Syntax, files []string
 		if n := op.Dwords(); n > 0 {
 			o.Size = 32 * n
 		}
+		if isVCC(op) && op.Kind != "vcc" {
+			// GFX12's VOPC rows call the condition code "vdst"; its
+			// page accepts only vcc.
+			o.OperandType = "vcc"
+			o.Note = joinNote(o.Note, fmt.Sprintf("the condition code: the %s page calls it %s, and its operand page accepts only vcc", row.Family, op.Kind))
+		}
 		w32, w64, ok := op.WaveDwords()
 		if !ok && wave32 && isVCC(op) {
 			// VCC is vcc_lo in wave32 (the GFX12 page's "2 dwords" is
