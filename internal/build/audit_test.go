@@ -125,10 +125,10 @@ func TestSampleAudit(t *testing.T) {
 		return d
 	}
 
-	defectsBy := map[string]int{}   // class -> defects
-	instsBy := map[string]int{}     // class -> sampled instructions with a defect
-	checkedBy := map[string]int{}   // class -> sampled instructions checked
-	perFamily := map[string]int{}   // family -> sampled instructions with a class 1-3 defect
+	defectsBy := map[string]int{} // class -> defects
+	instsBy := map[string]int{}   // class -> sampled instructions with a defect
+	checkedBy := map[string]int{} // class -> sampled instructions checked
+	perFamily := map[string]int{} // family -> sampled instructions with a class 1-3 defect
 	for _, in := range sample {
 		var ds []auditDefect
 		checked := map[string]bool{}
