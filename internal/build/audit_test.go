@@ -285,6 +285,13 @@ func TestSampleAudit(t *testing.T) {
 		}
 		t.Logf("  %-9s %3d of %3d checked instructions with a defect (%.1f%%), %d defects", c, instsBy[c], checkedBy[c], rate, defectsBy[c])
 	}
+	var fams []string
+	for _, id := range isa.AMDArchIDs() {
+		if perFamily[id] > 0 {
+			fams = append(fams, fmt.Sprintf("%s %d", id, perFamily[id]))
+		}
+	}
+	t.Logf("  families with a layout, format or operand defect: %s", strings.Join(append(fams, "none")[:max(len(fams), 1)], ", "))
 }
 
 // needLLVMPath returns llvm-mc's path or skips.
