@@ -366,3 +366,89 @@ func vgprToken(p string) bool {
 	p = strings.TrimLeft(p, "-|")
 	return p == "off" || strings.HasPrefix(p, "v") || strings.HasPrefix(p, "a")
 }
+
+// TestFormatsAsTheHardwareHasThem (issue 12 class 2): every MFMA/SMFMAC
+// encoding of the CDNA guides is a VOP3P-MAI word, in the model and in the
+// decoder's field list for llvm-mc's bytes; s_waitcnt's SIMM16 is shown as
+// its counters, at the bits llvm-mc encodes them on every family that has
+// it.
+func TestFormatsAsTheHardwareHasThem(t *testing.T) {
+	m := verified(t)
+	llvmMC := needLLVMPath(t)
+	byArch := map[string][]isa.Instruction{}
+	for _, in := range m.insts {
+		byArch[in.Arch] = append(byArch[in.Arch], *in)
+	}
+	archByID := map[string]isa.Architecture{}
+	for _, a := range m.archs {
+		archByID[a.ID] = a
+	}
+	mai := 0
+	for _, in := range m.insts {
+		if !amdlayout.UsesMAI(in.Name) || !strings.HasPrefix(in.Arch, "cdna") || in.Arch == "cdna5" {
+			continue
+		}
+		for _, e := range in.Encodings {
+			mai++
+			if e.Format != amdlayout.MAIFormat || !hasField(e.Fields, "CBSZ") || !hasField(e.Fields, "ABID") || !hasField(e.Fields, "BLGP") {
+				t.Errorf("%s %s: %s encoding %s", in.Arch, in.Name, e.Format, fieldText(e.Fields))
+			}
+		}
+	}
+	if mai < 150 {
+		t.Errorf("only %d MFMA/SMFMAC encodings in CDNA 1-4", mai)
+	}
+	// llvm-mc's bytes decoded: the issue's example word, cbsz:1 abid:1 blgp:2.
+	asm := "v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15] cbsz:1 abid:1 blgp:2"
+	waitcnt := "s_waitcnt vmcnt(1) expcnt(2) lgkmcnt(3)"
+	for _, tc := range []struct{ arch, target, asm string }{
+		{"cdna3", "gfx942", asm}, {"cdna4", "gfx950", asm},
+		{"vega", "gfx900", waitcnt}, {"cdna2", "gfx90a", waitcnt}, {"rdna1", "gfx1010", waitcnt},
+		{"rdna2", "gfx1030", waitcnt}, {"rdna3", "gfx1100", waitcnt}, {"rdna4", "gfx1200", waitcnt},
+	} {
+		r, err := verify.Run(context.Background(), []verify.Input{{Asm: tc.asm}}, []string{tc.target}, verify.Options{LLVMMC: llvmMC, CacheDir: testCache()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := r.Outcomes[0][0]
+		if !o.Supported {
+			t.Fatalf("%s: llvm-mc rejects %q: %s", tc.target, tc.asm, o.Error)
+		}
+		d, err := decode.New(archByID[tc.arch], byArch[tc.arch])
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, _, err := d.Decode(o.Encoding, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.arch, err)
+		}
+		fields := map[string]uint64{}
+		for _, f := range in.Fields {
+			fields[f.Name] = f.Value
+			for _, p := range f.Parts {
+				fields[p.Name] = p.Value
+			}
+		}
+		switch tc.asm {
+		case asm:
+			if in.Encoding != amdlayout.MAIFormat || fields["CBSZ"] != 1 || fields["ABID"] != 1 || fields["BLGP"] != 2 || fields["ACC_CD"] != 1 {
+				t.Errorf("%s: decoded %s %+v", tc.arch, in.Encoding, in.Fields)
+			}
+		default:
+			if fields["vmcnt"] != 1 || fields["expcnt"] != 2 || fields["lgkmcnt"] != 3 {
+				t.Errorf("%s: s_waitcnt's counters %v in %+v", tc.arch, fields, in.Fields)
+			}
+			enc := find(m.insts, tc.arch, "s_waitcnt").Encodings[0]
+			parts := 0
+			for _, f := range enc.Fields {
+				parts += len(f.Parts)
+			}
+			if parts != 3 {
+				t.Errorf("%s s_waitcnt: %d SIMM16 parts on the page", tc.arch, parts)
+			}
+		}
+		if in.Text() != o.Printed {
+			t.Errorf("%s: decoded %q, llvm-mc prints %q", tc.arch, in.Text(), o.Printed)
+		}
+	}
+}
