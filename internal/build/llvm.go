@@ -317,8 +317,7 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		byInst[j.in] = results[i]
 	}
 	// What LLVM calls the opcodes whose AMD names it rejects.
-	ops := newOpFields(insts)
-	if _, err := llvmNames(ctx, llvmMC, version, archs, insts, ops, byInst, famTargets); err != nil {
+	if _, err := llvmNames(ctx, llvmMC, version, archs, insts, byInst, famTargets); err != nil {
 		res.Problems = append(res.Problems, "llvm: "+err.Error())
 	}
 	// The names only LLVM documents: aliases of AMD instructions with the
@@ -327,8 +326,9 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		return merge.ApplyVerification(in, arch, merge.Verification{Targets: targets, Unknown: unknown,
 			FamilyTargets: famTargets[in.Arch], Candidates: cands, Probe: in.Name, Outcomes: outcomes, Version: version})
 	}
-	res.Added, _ = llvmOnlyNames(archs, insts, ops, llvmOnly, outcomes, famTargets, tIndex, verifyOne, byInst)
+	res.Added, _ = llvmOnlyNames(archs, insts, llvmOnly, outcomes, famTargets, tIndex, verifyOne, byInst)
 	insts = append(insts, res.Added...)
+	assemblerOperands(insts, pages, pageFile, outcomes, tIndex, famTargets, version)
 	if len(res.Added) > 0 {
 		merge.LinkFamilies(insts) // the added ones join their namesakes in other families
 	}

@@ -2,6 +2,7 @@ package build
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -208,22 +209,103 @@ func TestShareWithVerifiedExample(t *testing.T) {
 	}
 }
 
-// CDNA 1's guide leaves bit 23 out of VOP3P's ENCODING and OP fields; LLVM
-// sets it. The cross-check must report it.
-func TestCDNA1VOP3PIdentifierDisagreement(t *testing.T) {
+// TestVerifiedLayouts: where llvm-mc contradicts a guide's layout (RDNA 4
+// and CDNA 5 FLAT/GLOBAL/SCRATCH, RDNA 1-2 DS, GCN 5 and CDNA 1 VOP3P),
+// the layout and identifier shown are llvm-mc's, the guide's is kept as
+// the documented variant, the correction is listed, and no encoding
+// llvm-mc produced disagrees with the identifier shown.
+func TestVerifiedLayouts(t *testing.T) {
 	m := verified(t)
+	corrected := map[string]int{}
 	for _, f := range m.res.Report.Families {
-		if f.Arch != "cdna1" {
+		if len(f.Disagreements) > 0 {
+			t.Errorf("%s: %d identifier disagreements left, first %+v", f.Arch, len(f.Disagreements), f.Disagreements[0])
+		}
+		corrected[f.Arch] = len(f.Corrected)
+	}
+	for _, arch := range []string{"rdna4", "cdna5", "rdna1", "rdna2", "vega", "vega7", "cdna1"} {
+		if corrected[arch] == 0 {
+			t.Errorf("%s: no corrected identifiers in the report", arch)
+		}
+	}
+	for _, tc := range []struct {
+		arch, name, format string
+		id, documented     string
+		fields             []string // name[msb:lsb] the verified layout has
+		docFields          []string // and the guide's
+	}{
+		{"rdna4", "global_load_b32", "VGLOBAL", "0xEE050000", "0xEE028000", []string{"OP[21:14]", "IOFFSET[95:72]"}, []string{"OP[20:13]"}},
+		{"cdna5", "scratch_store_b32", "VSCRATCH", "0xED068000", "0xED034000", []string{"OP[21:14]", "IOFFSET[95:72]"}, []string{"OP[20:13]"}},
+		{"rdna1", "ds_sub_u32", "DS", "0xD8040000", "0xD8020000", []string{"OP[25:18]", "GDS[17:17]"}, []string{"OP[24:17]", "GDS[16:16]"}},
+		{"rdna2", "ds_read_b32", "DS", "0xD8D80000", "0xD86C0000", []string{"OP[25:18]"}, []string{"OP[24:17]"}},
+		{"vega", "v_pk_lshlrev_b16", "VOP3P", "0xD3840000", "0xD3040000", []string{"ENCODING[31:23]"}, []string{"ENCODING[31:24]"}},
+		{"cdna1", "v_dot2_f32_f16", "VOP3P", "0xD3A30000", "0xD3230000", []string{"ENCODING[31:23]"}, []string{"ENCODING[31:24]"}},
+	} {
+		in := find(m.insts, tc.arch, tc.name)
+		if in == nil {
+			t.Errorf("%s %s: missing", tc.arch, tc.name)
 			continue
 		}
-		for _, g := range f.DisagreementGroups {
-			if g.Format == "VOP3P" && g.Bits == "0x00800000" && g.Count > 10 {
-				return
+		var enc *isa.Encoding
+		for i := range in.Encodings {
+			if in.Encodings[i].Format == tc.format {
+				enc = &in.Encodings[i]
 			}
 		}
-		t.Fatalf("cdna1: no VOP3P bit-23 disagreement group: %+v", f.DisagreementGroups)
+		if enc == nil {
+			t.Errorf("%s %s: no %s encoding", tc.arch, tc.name, tc.format)
+			continue
+		}
+		if enc.Identifier != tc.id || enc.Documented == nil || enc.Documented.Identifier != tc.documented {
+			t.Errorf("%s %s: identifier %s, documented %+v; want %s shown, %s documented", tc.arch, tc.name, enc.Identifier, enc.Documented, tc.id, tc.documented)
+			continue
+		}
+		if a := enc.Assembler; a == nil || !a.Agrees || a.Identifier != tc.id {
+			t.Errorf("%s %s: llvm-mc's verdict %+v, want agreement on %s", tc.arch, tc.name, a, tc.id)
+		}
+		has := func(fs []isa.Field, want string) bool {
+			for _, f := range fs {
+				if fmt.Sprintf("%s[%d:%d]", f.Name, f.MSB, f.LSB) == want {
+					return true
+				}
+			}
+			return false
+		}
+		for _, w := range tc.fields {
+			if !has(enc.Fields, w) {
+				t.Errorf("%s %s: verified layout lacks %s: %+v", tc.arch, tc.name, w, enc.Fields)
+			}
+		}
+		for _, w := range tc.docFields {
+			if !has(enc.Documented.Fields, w) {
+				t.Errorf("%s %s: documented layout lacks %s", tc.arch, tc.name, w)
+			}
+		}
+		found := false
+		for _, c := range in.Conflicts {
+			if c.Fact == merge.FactIdentifierPrefix+tc.format && c.CorrectedBy == isa.SourceLLVMMC && c.Values[0].Value == tc.documented {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s %s: no correction recorded: %+v", tc.arch, tc.name, in.Conflicts)
+		}
 	}
-	t.Fatal("no cdna1 family in the report")
+	// Every encoding llvm-mc compared agrees with the identifier shown.
+	n := 0
+	for _, in := range m.insts {
+		for _, e := range in.Encodings {
+			if a := e.Assembler; a != nil {
+				n++
+				if !a.Agrees {
+					t.Errorf("%s %s %s: llvm-mc encodes %s, identifier shown %s", in.Arch, in.Name, e.Format, a.Identifier, e.Identifier)
+				}
+			}
+		}
+	}
+	if n < 10000 {
+		t.Errorf("only %d encodings compared with llvm-mc", n)
+	}
 }
 
 // Examples quoted from an llvm-project checkout come first, with file and
@@ -397,5 +479,105 @@ func TestLLVMOnlyNames(t *testing.T) {
 		if find(m.insts, in.Arch, in.Name) != nil {
 			t.Errorf("%s %s added although the family has it", in.Arch, in.Name)
 		}
+	}
+}
+
+// TestOperandsComplete: operands are read/written as the right column
+// says (RDNA 4's buffer stores read vdata), carry wave32 and wave64 sizes
+// where they differ, carry a data type where LLVM's rule gives one, and
+// CDNA 5 and CDNA 4 instructions without LLVM syntax get llvm-mc's.
+func TestOperandsComplete(t *testing.T) {
+	m := verified(t)
+	op := func(arch, name, operand string) *isa.Operand {
+		in := find(m.insts, arch, name)
+		if in == nil {
+			t.Fatalf("%s %s: missing", arch, name)
+		}
+		for i := range in.Operands {
+			if in.Operands[i].Name == operand {
+				return &in.Operands[i]
+			}
+		}
+		t.Fatalf("%s %s: no operand %s in %+v", arch, name, operand, in.Operands)
+		return nil
+	}
+	// Every RDNA 4 buffer, tbuffer and image store reads its data (the
+	// GFX12 page lists it under DST).
+	stores := 0
+	for _, in := range m.insts {
+		if in.Arch != "rdna4" || !strings.HasPrefix(in.Name, "buffer_store") && !strings.HasPrefix(in.Name, "tbuffer_store") && !strings.HasPrefix(in.Name, "image_store") {
+			continue
+		}
+		stores++
+		for _, o := range in.Operands {
+			if o.Name == "vdata" && (o.Output || !o.Input) {
+				t.Errorf("rdna4 %s: vdata %+v, want read only", in.Name, o)
+			}
+		}
+	}
+	if stores < 29 {
+		t.Errorf("rdna4: %d buffer/tbuffer/image stores, want at least 29", stores)
+	}
+	if o := op("rdna4", "buffer_atomic_add_u32", "vdata"); !o.Input || !o.Output {
+		t.Errorf("rdna4 buffer_atomic_add_u32 vdata %+v: an atomic's data is read and (returned) written", o)
+	}
+	if o := op("rdna3", "v_wmma_f32_16x16x16_f16", "vdst"); o.SizeWave32 != 256 || o.SizeWave64 != 128 {
+		t.Errorf("rdna3 WMMA vdst sizes %d/%d, want 256 (wave32) / 128 (wave64)", o.SizeWave32, o.SizeWave64)
+	}
+	if o := op("rdna3", "v_cndmask_b32", "vcc"); o.SizeWave32 != 32 || o.SizeWave64 != 64 {
+		t.Errorf("rdna3 v_cndmask_b32 vcc sizes %d/%d", o.SizeWave32, o.SizeWave64)
+	}
+	for _, tc := range []struct{ arch, name, operand, want string }{
+		{"rdna3", "v_add_f32", "src0", "f32"},
+		{"rdna3", "v_cvt_f32_i32", "vdst", "f32"},
+		{"rdna3", "v_cvt_f32_i32", "src", "i32"},
+		{"rdna4", "v_ldexp_f32", "src1", "i32"}, // GFX11's tag: the GFX12 page tags nothing
+		{"vega", "s_lshl_b64", "ssrc1", "u32"},
+		{"vega", "global_load_dwordx4", "vdst", "b128"},
+		{"cdna3", "v_cmp_eq_f32", "src0", "f32"},
+		{"cdna3", "v_cmp_eq_f32", "vcc", ""}, // a lane mask has no data type
+		{"vega", "v_add_co_u32", "vcc", ""},
+	} {
+		if o := op(tc.arch, tc.name, tc.operand); o.DataFormat != tc.want {
+			t.Errorf("%s %s %s: data format %q (%s), want %q", tc.arch, tc.name, tc.operand, o.DataFormat, o.TypeFrom, tc.want)
+		}
+	}
+	// The GFX12 page gives v_cmpx_* a vdst llvm-mc rejects.
+	if in := find(m.insts, "rdna4", "v_cmpx_eq_f32"); in == nil || len(in.Operands) != 2 {
+		t.Errorf("rdna4 v_cmpx_eq_f32 operands %+v, want llvm-mc's two", in)
+	}
+	// CDNA 5 has no LLVM syntax page: operands come from llvm-mc.
+	withEx, withOps := 0, 0
+	for _, in := range append(append([]*isa.Instruction(nil), m.insts...), m.res.Added...) {
+		if in.Arch != "cdna5" || len(in.Examples) == 0 || len(strings.Fields(in.Examples[0].Asm)) < 2 {
+			continue
+		}
+		withEx++
+		if len(in.Operands) > 0 {
+			withOps++
+			if in.Operands[0].Prov.Source != isa.SourceLLVMMC || !strings.Contains(in.Operands[0].Note, "llvm-mc") {
+				t.Errorf("cdna5 %s: operand provenance %+v", in.Name, in.Operands[0])
+			}
+		}
+	}
+	if withEx == 0 || withOps < withEx*95/100 {
+		t.Errorf("cdna5: %d of %d instructions with an example that has operands got operands", withOps, withEx)
+	}
+	// With an SGPR base the VGPR address is a 32-bit offset.
+	if o := op("cdna5", "global_load_b32", "vaddr"); o.Size != 32 || !o.Input {
+		t.Errorf("cdna5 global_load_b32 vaddr %+v", o)
+	}
+	// Most data operands carry a type now (the issue counted 2,834 of 36,451).
+	typed, all := 0, 0
+	for _, in := range m.insts {
+		for _, o := range in.Operands {
+			all++
+			if o.DataFormat != "" {
+				typed++
+			}
+		}
+	}
+	if typed*2 < all {
+		t.Errorf("%d of %d AMD operands have a data type", typed, all)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/amdlayout"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
 	"github.com/gpuisa/gpuisa/internal/verify"
@@ -23,7 +24,7 @@ import (
 // a conflict; results[in].Reason says so too. It returns how many names it
 // found.
 func llvmNames(ctx context.Context, llvmMC, version string, archs []isa.Architecture, insts []*isa.Instruction,
-	ops *opFields, results map[*isa.Instruction]merge.Result, famTargets map[string][]string) (int, error) {
+	results map[*isa.Instruction]merge.Result, famTargets map[string][]string) (int, error) {
 	rejected := map[string][]*isa.Instruction{}
 	for _, in := range insts {
 		if r, ok := results[in]; ok && r.Rejected {
@@ -53,7 +54,7 @@ func llvmNames(ctx context.Context, llvmMC, version string, archs []isa.Architec
 				if f == nil || e.Opcode < 0 {
 					continue
 				}
-				op, ok := ops.of(arch, f)
+				op, ok := opField(f)
 				if !ok {
 					continue
 				}
@@ -170,6 +171,8 @@ func formatOf(arch *isa.Architecture, e isa.Encoding) *isa.Format {
 	return nil
 }
 
+// opField is a format's OP field, where llvm-mc encodes it: the model's
+// layouts are the verified ones (package amdlayout).
 func opField(f *isa.Format) (isa.Field, bool) {
 	for _, fd := range f.Fields {
 		if strings.EqualFold(fd.Name, "OP") {
@@ -189,7 +192,7 @@ func opField(f *isa.Format) (isa.Field, bool) {
 // s_waitcnt_depctr, which compilers emit) and is added, its encoding
 // derived from llvm-mc's bytes and every fact marked as LLVM's. The added
 // instructions go through the same verification as the others (verify).
-func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, ops *opFields, llvmOnly map[string][]merge.Candidate,
+func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, llvmOnly map[string][]merge.Candidate,
 	outcomes func(string) ([]verify.Outcome, bool), famTargets map[string][]string, tIndex map[string]int,
 	verify func(in *isa.Instruction, arch *isa.Architecture, cands []merge.Candidate) merge.Result,
 	results map[*isa.Instruction]merge.Result) (added []*isa.Instruction, aliases int) {
@@ -242,16 +245,33 @@ func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, ops *opFi
 		if enc == nil {
 			continue
 		}
-		f, ok := identify(arch, enc)
-		if !ok {
+		// Formats that share their fixed bits (VOP3P and VOP3P-MAI) are
+		// told apart by the opcode: the AMD instruction with it, if any.
+		fs := identify(arch, enc)
+		if len(fs) == 0 {
 			continue
 		}
-		opf, ok := ops.of(arch, f)
-		if !ok {
+		var f *isa.Format
+		var op int
+		var amd *isa.Instruction
+		for _, cand := range fs {
+			opf, ok := opField(cand)
+			if !ok {
+				continue
+			}
+			o := int(opf.Get(toWords(enc)))
+			if f == nil || amdlayout.UsesMAI(name) && cand.Name == amdlayout.MAIFormat {
+				f, op = cand, o
+			}
+			if a := byOpcode[opKey(archID, cand.Name, o)]; a != nil {
+				f, op, amd = cand, o, a
+				break
+			}
+		}
+		if f == nil {
 			continue
 		}
-		op := int(opf.Get(toWords(enc)))
-		if amd := byOpcode[opKey(archID, f.Name, op)]; amd != nil {
+		if amd != nil {
 			if amd.Name != name {
 				amd.Aliases = merge.AppendAlias(amd.Aliases, isa.Alias{Name: name, Prov: isa.Prov{Source: isa.SourceLLVMMC},
 					Note: fmt.Sprintf("LLVM's name: llvm-mc assembles %q to %s opcode %d, AMD's %s, on %s", cand.Asm, f.Name, op, strings.ToUpper(amd.Name), target)})
@@ -283,12 +303,12 @@ func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, ops *opFi
 	return added, aliases
 }
 
-// identify finds the format of an encoding: the most specific one (most
-// fixed bits) whose fixed bits the first dword holds and that has an OP
-// field.
-func identify(arch *isa.Architecture, enc []byte) (*isa.Format, bool) {
+// identify finds the formats of an encoding: the most specific ones (most
+// fixed bits) whose fixed bits the first dword holds and that have an OP
+// field, in the family's order.
+func identify(arch *isa.Architecture, enc []byte) []*isa.Format {
 	w0 := binary.LittleEndian.Uint32(enc)
-	var best *isa.Format
+	var best []*isa.Format
 	bestBits := -1
 	for i := range arch.Formats {
 		f := &arch.Formats[i]
@@ -301,79 +321,14 @@ func identify(arch *isa.Architecture, enc []byte) (*isa.Format, bool) {
 				n += len(strings.ReplaceAll(fd.Fixed, "_", ""))
 			}
 		}
-		if n > bestBits {
-			best, bestBits = f, n
+		switch {
+		case n > bestBits:
+			best, bestBits = []*isa.Format{f}, n
+		case n == bestBits:
+			best = append(best, f)
 		}
 	}
-	return best, best != nil
-}
-
-// opFields finds where llvm-mc encodes each format's OP field: where the
-// guide draws it, moved by the shift at which the encodings of the format's
-// verified AMD instructions read back as their listed opcodes (RDNA 1-2's
-// DS OP field sits a bit higher than those guides draw it). Both LLVM
-// passes read and write opcodes through it.
-type opFields struct {
-	insts []*isa.Instruction
-	byFmt map[*isa.Format]isa.Field
-}
-
-func newOpFields(insts []*isa.Instruction) *opFields {
-	return &opFields{insts: insts, byFmt: map[*isa.Format]isa.Field{}}
-}
-
-func (o *opFields) of(arch *isa.Architecture, f *isa.Format) (isa.Field, bool) {
-	if fd, ok := o.byFmt[f]; ok {
-		return fd, true
-	}
-	op, ok := opField(f)
-	if !ok {
-		return isa.Field{}, false
-	}
-	votes := map[int]int{}
-	for _, in := range o.insts {
-		if in.Arch != arch.ID {
-			continue
-		}
-		for _, ex := range in.Examples {
-			b, ok := merge.ParseBytes(ex.Encoding)
-			if !ok || len(b) < 4 || !merge.FixedMatch(*f, binary.LittleEndian.Uint32(b)) {
-				continue
-			}
-			w := toWords(b)
-			for _, e := range in.Encodings {
-				if !strings.EqualFold(e.Format, f.Name) && !strings.EqualFold(e.Name, f.Name) {
-					continue
-				}
-				for k := -2; k <= 2; k++ {
-					if int(shifted(op, k).Get(w)) == e.Opcode {
-						votes[k]++
-					}
-				}
-			}
-		}
-	}
-	best := 0
-	for k, n := range votes {
-		if n > votes[best] || n == votes[best] && k*k < best*best {
-			best = k
-		}
-	}
-	o.byFmt[f] = shifted(op, best)
-	return o.byFmt[f], true
-}
-
-// shifted is the field k bits higher.
-func shifted(f isa.Field, k int) isa.Field {
-	f.MSB, f.LSB = f.MSB+k, f.LSB+k
-	if len(f.Ranges) > 0 {
-		rs := make([]isa.BitRange, len(f.Ranges))
-		for i, r := range f.Ranges {
-			rs[i] = isa.BitRange{MSB: r.MSB + k, LSB: r.LSB + k}
-		}
-		f.Ranges = rs
-	}
-	return f
+	return best
 }
 
 // toWords reads little-endian dwords (a short last one zero-padded).

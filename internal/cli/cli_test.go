@@ -166,74 +166,77 @@ func TestShowJSONKeys(t *testing.T) {
 }
 
 // TestSpotChecks covers scalar, vector, memory and matrix instructions in
-// every family: encoding and opcode as the guides state them.
+// every family: encoding and opcode as the guides state them, the
+// identifier as llvm-mc encodes it and, where the guide draws the layout
+// otherwise, the guide's identifier as the documented variant.
 func TestSpotChecks(t *testing.T) {
 	needDB(t)
 	for _, tc := range []struct {
 		arch, name, enc string
 		opcode          int
 		identifier      string
+		documented      string // the guide's identifier where llvm-mc corrects the layout
 	}{
-		{"cdna1", "s_add_u32", "SOP2", 0, "0x80000000"},
-		{"cdna1", "s_load_dword", "SMEM", 0, "0xC0000000"},
-		{"cdna1", "v_fma_f32", "VOP3A", 459, "0xD1CB0000"},
-		{"cdna1", "ds_read_b32", "DS", 54, "0xD86C0000"},
-		{"cdna1", "v_mfma_f32_32x32x8f16", "VOP3P", 76, ""},
-		{"cdna2", "s_load_dword", "SMEM", 0, "0xC0000000"},
-		{"cdna2", "v_fma_f32", "VOP3A", 459, "0xD1CB0000"},
-		{"cdna2", "global_load_dword", "GLOBAL", 20, "0xDC508000"},
-		{"cdna2", "buffer_load_dword", "MUBUF", 20, "0xE0500000"},
-		{"cdna2", "v_mfma_f32_32x32x8f16", "VOP3P", 76, "0xD3CC0000"},
-		{"cdna3", "s_add_u32", "SOP2", 0, "0x80000000"},
-		{"cdna3", "v_fma_f32", "VOP3A", 459, "0xD1CB0000"},
-		{"cdna3", "ds_read_b32", "DS", 54, "0xD86C0000"},
-		{"cdna3", "global_load_dword", "GLOBAL", 20, "0xDC508000"},
-		{"cdna3", "v_mfma_f32_32x32x8_f16", "VOP3P", 76, "0xD3CC0000"},
-		{"cdna4", "s_endpgm", "SOPP", 1, "0xBF810000"},
-		{"cdna4", "s_load_dword", "SMEM", 0, "0xC0000000"},
-		{"cdna4", "ds_read_b32", "DS", 54, "0xD86C0000"},
-		{"cdna4", "global_load_dword", "GLOBAL", 20, "0xDC508000"},
-		{"cdna4", "v_mfma_f32_32x32x8_f16", "VOP3P", 76, "0xD3CC0000"},
-		{"cdna5", "s_load_b32", "SMEM", 0, "0xF4000000"},
-		{"cdna5", "v_fma_f32", "VOP3", 531, "0xD6130000"},
-		{"cdna5", "ds_load_b32", "VDS", 54, "0xD8D80000"},
-		{"cdna5", "global_load_b32", "VGLOBAL", 20, "0xEE028000"},
-		{"cdna5", "s_endpgm", "SOPP", 48, "0xBFB00000"},
-		{"rdna1", "s_add_u32", "SOP2", 0, "0x80000000"},
-		{"rdna1", "s_load_dword", "SMEM", 0, "0xF4000000"},
-		{"rdna1", "v_fma_f32", "VOP3A", 331, "0xD54B0000"},
-		{"rdna1", "ds_read_b32", "DS", 54, "0xD86C0000"},
-		{"rdna1", "global_load_dword", "GLOBAL", 12, "0xDC308000"},
-		{"rdna2", "s_add_u32", "SOP2", 0, "0x80000000"},
-		{"rdna2", "s_load_dword", "SMEM", 0, "0xF4000000"},
-		{"rdna2", "v_fma_f32", "VOP3A", 331, "0xD54B0000"},
-		{"rdna2", "ds_read_b32", "DS", 54, "0xD86C0000"},
-		{"rdna2", "global_load_dword", "GLOBAL", 12, "0xDC308000"},
-		{"rdna3", "s_load_b32", "SMEM", 0, "0xF4000000"},
-		{"rdna3", "v_fma_f32", "VOP3", 531, "0xD6130000"},
-		{"rdna3", "ds_load_b32", "DS", 54, "0xD8D80000"},
-		{"rdna3", "global_load_b32", "GLOBAL", 20, "0xDC520000"},
-		{"rdna3", "v_wmma_f32_16x16x16_f16", "VOP3P", 64, "0xCC400000"},
-		{"rdna3.5", "s_add_u32", "SOP2", 0, "0x80000000"},
-		{"rdna3.5", "s_load_b32", "SMEM", 0, "0xF4000000"},
-		{"rdna3.5", "ds_load_b32", "DS", 54, "0xD8D80000"},
-		{"rdna3.5", "global_load_b32", "GLOBAL", 20, "0xDC520000"},
-		{"rdna3.5", "v_wmma_f32_16x16x16_f16", "VOP3P", 64, "0xCC400000"},
-		{"rdna4", "s_load_b32", "SMEM", 0, "0xF4000000"},
-		{"rdna4", "v_fma_f32", "VOP3", 531, "0xD6130000"},
-		{"rdna4", "ds_load_b32", "VDS", 54, "0xD8D80000"},
-		{"rdna4", "global_load_b32", "VGLOBAL", 20, "0xEE028000"},
-		{"rdna4", "v_wmma_f32_16x16x16_f16", "VOP3P", 64, "0xCC400000"},
-		{"vega", "s_add_u32", "SOP2", 0, "0x80000000"},
-		{"vega", "s_load_dword", "SMEM", 0, "0xC0000000"},
-		{"vega", "v_fma_f32", "VOP3A", 459, "0xD1CB0000"},
-		{"vega", "ds_read_b32", "DS", 54, "0xD86C0000"},
-		{"vega", "global_load_dword", "GLOBAL", 20, "0xDC508000"},
-		{"vega7", "s_add_u32", "SOP2", 0, "0x80000000"},
-		{"vega7", "s_load_dword", "SMEM", 0, "0xC0000000"},
-		{"vega7", "v_fma_f32", "VOP3A", 459, "0xD1CB0000"},
-		{"vega7", "ds_read_b32", "DS", 54, "0xD86C0000"},
-		{"vega7", "global_load_dword", "GLOBAL", 20, "0xDC508000"},
+		{"cdna1", "s_add_u32", "SOP2", 0, "0x80000000", ""},
+		{"cdna1", "s_load_dword", "SMEM", 0, "0xC0000000", ""},
+		{"cdna1", "v_fma_f32", "VOP3A", 459, "0xD1CB0000", ""},
+		{"cdna1", "ds_read_b32", "DS", 54, "0xD86C0000", ""},
+		{"cdna1", "v_mfma_f32_32x32x8f16", "VOP3P-MAI", 76, "0xD3CC0000", "0xD34C0000"},
+		{"cdna2", "s_load_dword", "SMEM", 0, "0xC0000000", ""},
+		{"cdna2", "v_fma_f32", "VOP3A", 459, "0xD1CB0000", ""},
+		{"cdna2", "global_load_dword", "GLOBAL", 20, "0xDC508000", ""},
+		{"cdna2", "buffer_load_dword", "MUBUF", 20, "0xE0500000", ""},
+		{"cdna2", "v_mfma_f32_32x32x8f16", "VOP3P-MAI", 76, "0xD3CC0000", ""},
+		{"cdna3", "s_add_u32", "SOP2", 0, "0x80000000", ""},
+		{"cdna3", "v_fma_f32", "VOP3A", 459, "0xD1CB0000", ""},
+		{"cdna3", "ds_read_b32", "DS", 54, "0xD86C0000", ""},
+		{"cdna3", "global_load_dword", "GLOBAL", 20, "0xDC508000", ""},
+		{"cdna3", "v_mfma_f32_32x32x8_f16", "VOP3P-MAI", 76, "0xD3CC0000", ""},
+		{"cdna4", "s_endpgm", "SOPP", 1, "0xBF810000", ""},
+		{"cdna4", "s_load_dword", "SMEM", 0, "0xC0000000", ""},
+		{"cdna4", "ds_read_b32", "DS", 54, "0xD86C0000", ""},
+		{"cdna4", "global_load_dword", "GLOBAL", 20, "0xDC508000", ""},
+		{"cdna4", "v_mfma_f32_32x32x8_f16", "VOP3P-MAI", 76, "0xD3CC0000", ""},
+		{"cdna5", "s_load_b32", "SMEM", 0, "0xF4000000", ""},
+		{"cdna5", "v_fma_f32", "VOP3", 531, "0xD6130000", ""},
+		{"cdna5", "ds_load_b32", "VDS", 54, "0xD8D80000", ""},
+		{"cdna5", "global_load_b32", "VGLOBAL", 20, "0xEE050000", "0xEE028000"},
+		{"cdna5", "s_endpgm", "SOPP", 48, "0xBFB00000", ""},
+		{"rdna1", "s_add_u32", "SOP2", 0, "0x80000000", ""},
+		{"rdna1", "s_load_dword", "SMEM", 0, "0xF4000000", ""},
+		{"rdna1", "v_fma_f32", "VOP3A", 331, "0xD54B0000", ""},
+		{"rdna1", "ds_read_b32", "DS", 54, "0xD8D80000", "0xD86C0000"},
+		{"rdna1", "global_load_dword", "GLOBAL", 12, "0xDC308000", ""},
+		{"rdna2", "s_add_u32", "SOP2", 0, "0x80000000", ""},
+		{"rdna2", "s_load_dword", "SMEM", 0, "0xF4000000", ""},
+		{"rdna2", "v_fma_f32", "VOP3A", 331, "0xD54B0000", ""},
+		{"rdna2", "ds_read_b32", "DS", 54, "0xD8D80000", "0xD86C0000"},
+		{"rdna2", "global_load_dword", "GLOBAL", 12, "0xDC308000", ""},
+		{"rdna3", "s_load_b32", "SMEM", 0, "0xF4000000", ""},
+		{"rdna3", "v_fma_f32", "VOP3", 531, "0xD6130000", ""},
+		{"rdna3", "ds_load_b32", "DS", 54, "0xD8D80000", ""},
+		{"rdna3", "global_load_b32", "GLOBAL", 20, "0xDC520000", ""},
+		{"rdna3", "v_wmma_f32_16x16x16_f16", "VOP3P", 64, "0xCC400000", ""},
+		{"rdna3.5", "s_add_u32", "SOP2", 0, "0x80000000", ""},
+		{"rdna3.5", "s_load_b32", "SMEM", 0, "0xF4000000", ""},
+		{"rdna3.5", "ds_load_b32", "DS", 54, "0xD8D80000", ""},
+		{"rdna3.5", "global_load_b32", "GLOBAL", 20, "0xDC520000", ""},
+		{"rdna3.5", "v_wmma_f32_16x16x16_f16", "VOP3P", 64, "0xCC400000", ""},
+		{"rdna4", "s_load_b32", "SMEM", 0, "0xF4000000", ""},
+		{"rdna4", "v_fma_f32", "VOP3", 531, "0xD6130000", ""},
+		{"rdna4", "ds_load_b32", "VDS", 54, "0xD8D80000", ""},
+		{"rdna4", "global_load_b32", "VGLOBAL", 20, "0xEE050000", "0xEE028000"},
+		{"rdna4", "v_wmma_f32_16x16x16_f16", "VOP3P", 64, "0xCC400000", ""},
+		{"vega", "s_add_u32", "SOP2", 0, "0x80000000", ""},
+		{"vega", "s_load_dword", "SMEM", 0, "0xC0000000", ""},
+		{"vega", "v_fma_f32", "VOP3A", 459, "0xD1CB0000", ""},
+		{"vega", "ds_read_b32", "DS", 54, "0xD86C0000", ""},
+		{"vega", "global_load_dword", "GLOBAL", 20, "0xDC508000", ""},
+		{"vega7", "s_add_u32", "SOP2", 0, "0x80000000", ""},
+		{"vega7", "s_load_dword", "SMEM", 0, "0xC0000000", ""},
+		{"vega7", "v_fma_f32", "VOP3A", 459, "0xD1CB0000", ""},
+		{"vega7", "ds_read_b32", "DS", 54, "0xD86C0000", ""},
+		{"vega7", "global_load_dword", "GLOBAL", 20, "0xDC508000", ""},
 	} {
 		t.Run(tc.arch+"/"+tc.name, func(t *testing.T) {
 			in := showJSON(t, tc.arch, tc.name)
@@ -246,6 +249,12 @@ func TestSpotChecks(t *testing.T) {
 			}
 			if tc.identifier != "" && enc.Identifier != tc.identifier {
 				t.Errorf("identifier = %s, want %s", enc.Identifier, tc.identifier)
+			}
+			switch d := enc.Documented; {
+			case tc.documented == "" && d != nil:
+				t.Errorf("documented variant %+v, want none", d)
+			case tc.documented != "" && (d == nil || d.Identifier != tc.documented):
+				t.Errorf("documented variant %+v, want the guide's identifier %s", d, tc.documented)
 			}
 			if in.Summary == "" && in.Semantics == "" {
 				t.Errorf("no summary and no semantics")

@@ -400,16 +400,22 @@ func printInstruction(w io.Writer, in *isa.Instruction) error {
 			if enc.IdentifierCheck != "" {
 				bw.printf("             %s\n", enc.IdentifierCheck)
 			}
-			var fields []string
-			for _, f := range enc.Fields {
-				s := fmt.Sprintf("%s[%d:%d]", f.Name, f.MSB, f.LSB)
-				if f.Fixed != "" {
-					s += "=" + f.Fixed
-				}
-				fields = append(fields, s)
+			if fields := fieldList(enc.Fields); fields != "" {
+				bw.printf("             %s\n", fields)
 			}
-			if len(fields) > 0 {
-				bw.printf("             %s\n", strings.Join(fields, " "))
+			if a := enc.Assembler; a != nil {
+				verdict := "agrees"
+				if !a.Agrees {
+					verdict = "differs: identifying bits " + a.Identifier
+				}
+				bw.printf("             llvm-mc: %s on %s is %s (%s)\n", a.Asm, a.Target, a.Encoding, verdict)
+			}
+			if d := enc.Documented; d != nil {
+				bw.printf("             documented variant (AMD's guide, %s:%d), identifier %s:\n", d.Prov.File, d.Prov.Line, nonEmpty(d.Identifier, "-"))
+				bw.printf("               %s\n", fieldList(d.Fields))
+				for _, c := range d.Changes {
+					bw.printf("               verified: %s\n", c)
+				}
 			}
 		}
 	}
@@ -446,7 +452,17 @@ func printInstruction(w io.Writer, in *isa.Instruction) error {
 				}
 				rw += "written"
 			}
-			bw.printf("  %-8s %-13s %-14s %s\n", o.Name, rw, o.DataFormat, o.OperandType)
+			size := ""
+			switch {
+			case o.SizeWave64 > 0:
+				size = fmt.Sprintf("%d bits (wave32), %d (wave64)", o.SizeWave32, o.SizeWave64)
+			case o.Size > 0:
+				size = fmt.Sprintf("%d bits", o.Size)
+			}
+			if o.Optional {
+				rw += ", optional"
+			}
+			bw.printf("  %-8s %-13s %-14s %-10s %s\n", o.Name, rw, o.DataFormat, o.OperandType, size)
 		}
 	}
 	if len(in.Forms) > 0 {
@@ -484,7 +500,11 @@ func printInstruction(w io.Writer, in *isa.Instruction) error {
 		bw.printf("Related: %s — %s — %s\n", c.Name, c.Relation, strings.Join(names, ", "))
 	}
 	for _, c := range in.Conflicts {
-		bw.printf("\nSources disagree on %s: ", c.Fact)
+		if c.CorrectedBy != "" {
+			bw.printf("\nCorrected by %s: %s: ", c.CorrectedBy, c.Fact)
+		} else {
+			bw.printf("\nSources disagree on %s: ", c.Fact)
+		}
 		for i, v := range c.Values {
 			if i > 0 {
 				bw.printf(" vs ")
@@ -500,6 +520,38 @@ func printInstruction(w io.Writer, in *isa.Instruction) error {
 		}
 	}
 	return bw.err
+}
+
+// fieldList writes a layout as "OP[21:14] ENCODING[31:24]=11101110 ...",
+// an immediate's documented sub-fields in braces after it.
+func fieldList(fs []isa.Field) string {
+	var out []string
+	for _, f := range fs {
+		s := f.Name + "[" + rangeText(f) + "]"
+		if f.Fixed != "" {
+			s += "=" + f.Fixed
+		}
+		if len(f.Parts) > 0 {
+			var ps []string
+			for _, p := range f.Parts {
+				ps = append(ps, p.Name+"["+rangeText(p)+"]")
+			}
+			s += "{" + strings.Join(ps, " ") + "}"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+func rangeText(f isa.Field) string {
+	if len(f.Ranges) > 1 {
+		var rs []string
+		for _, r := range f.Ranges {
+			rs = append(rs, fmt.Sprintf("%d:%d", r.MSB, r.LSB))
+		}
+		return strings.Join(rs, ",")
+	}
+	return fmt.Sprintf("%d:%d", f.MSB, f.LSB)
 }
 
 type errWriter struct {

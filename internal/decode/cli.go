@@ -150,17 +150,30 @@ func writeInst(w io.Writer, in Inst) {
 	}
 	var parts []string
 	for _, f := range in.Fields {
-		rng := fmt.Sprintf("[%d:%d]", f.MSB, f.LSB)
-		if len(f.Ranges) > 1 {
-			var rs []string
-			for _, r := range f.Ranges {
-				rs = append(rs, fmt.Sprintf("%d:%d", r.MSB, r.LSB))
+		s := fieldText(f)
+		if len(f.Parts) > 0 {
+			var sub []string
+			for _, p := range f.Parts {
+				sub = append(sub, fieldText(p))
 			}
-			rng = "[" + strings.Join(rs, ",") + "]"
+			s += " {" + strings.Join(sub, " ") + "}"
 		}
-		parts = append(parts, fmt.Sprintf("%s%s=%d (0b%s)", f.Name, rng, f.Value, f.Bits))
+		parts = append(parts, s)
 	}
 	fmt.Fprintf(w, "        %s\n", strings.Join(parts, " "))
+}
+
+// fieldText writes "NAME[msb:lsb]=value (0bbits)".
+func fieldText(f FieldValue) string {
+	rng := fmt.Sprintf("[%d:%d]", f.MSB, f.LSB)
+	if len(f.Ranges) > 1 {
+		var rs []string
+		for _, r := range f.Ranges {
+			rs = append(rs, fmt.Sprintf("%d:%d", r.MSB, r.LSB))
+		}
+		rng = "[" + strings.Join(rs, ",") + "]"
+	}
+	return fmt.Sprintf("%s%s=%d (0b%s)", f.Name, rng, f.Value, f.Bits)
 }
 
 // parseInterspersed lets flags come before or after positional arguments.

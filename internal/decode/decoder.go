@@ -26,6 +26,9 @@ type FieldValue struct {
 	Ranges []isa.BitRange `json:"ranges,omitempty"`
 	Value  uint64         `json:"value"`
 	Bits   string         `json:"bits"` // binary, most significant bit first
+	// Parts are the documented sub-fields of an immediate (s_waitcnt's
+	// vmcnt, expcnt, lgkmcnt) with their values.
+	Parts []FieldValue `json:"parts,omitempty"`
 }
 
 // Inst is one decoded instruction.
@@ -126,11 +129,7 @@ type format struct {
 	// single is the one instruction of a format without an OP field
 	// (EXP: LLVM's "exp").
 	single *entry
-	// maiFm reads MFMA words that a guide lists under VOP3P without the
-	// VOP3P-MAI fields (CDNA 2); nil where the format has them. vop3p
-	// leads back from it.
-	maiFm, vop3p *format
-	seg          segment // FLAT, GLOBAL or SCRATCH
+	seg    segment // FLAT, GLOBAL or SCRATCH
 	// dualX and dualY are the opcode tables of a VOPD/VOPD3 format's two
 	// halves, indexed by OPX and OPY (vopd.go).
 	dualX, dualY []*entry
@@ -212,37 +211,17 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			}
 			fixed = true
 		}
-		if !fixed && kindOf(f.Name) == kVOP2 {
-			// The CDNA 5 guide's VOP2 table has no ENCODING row; bit 31 is
-			// 0 in every other family's VOP2 (the only format with a
-			// one-bit identifier), so it is filled in.
-			mask, value, fixed = 1<<31, 0, true
-		}
-		if !fixed && kindOf(f.Name) == kSOP2 {
-			// Likewise the CDNA 2 guide's SOP2 table: SOP2 is "10" in
-			// bits [31:30] in every family (SOPK, SOP1, SOPC and SOPP
-			// carve their longer identifiers out of the rest of 10...).
-			mask, value, fixed = 3<<30, 2<<30, true
-		}
 		if !fixed {
 			continue // a second dword (DPP, SDWA) or a layout without its own identity
 		}
 		fm := &format{Format: f, kind: kindOf(f.Name), byOpcode: map[int]*entry{}}
-		fixFLAT12(&fm.Format)
-		if fam.gen == 10 {
-			fixDS10(&fm.Format)
-		}
 		for i := range fm.Fields {
 			if strings.EqualFold(fm.Fields[i].Name, "OP") && fm.op == nil {
 				fm.op = &fm.Fields[i]
 				fm.opField = compileField(fm.Fields[i])
 			}
 		}
-		fm.cf = compileFields(fm.Fields, fm.kind)
-		if fm.kind == kVOP3P && fm.cf[fCBSZ].n == 0 {
-			mf := &format{Format: fm.Format, kind: kMAI, words: 2, cf: maiFallback(), vop3p: fm}
-			fm.maiFm = mf
-		}
+		fm.cf = compileFields(fm.Fields)
 		if fm.op == nil && fm.kind == kEXP {
 			fm.single = &entry{name: "exp", mnemonic: "exp", enc: isa.Encoding{Name: f.Name, Format: f.Name, Opcode: -1}}
 		}
@@ -362,78 +341,6 @@ func carryOut(name string) bool {
 	return strings.Contains(name, "_co_") || strings.HasPrefix(name, "v_addc_") || strings.HasPrefix(name, "v_subb_") ||
 		strings.HasPrefix(name, "v_subbrev_") || strings.HasPrefix(name, "v_div_scale_") ||
 		name == "v_mad_u64_u32" || name == "v_mad_i64_i32"
-}
-
-// maiFallback is the VOP3P-MAI layout of the CDNA 1, 3 and 4 guides
-// (CBSZ [10:8], ABID [14:11], ACC_CD 15, ACC [60:59], BLGP [63:61]); the
-// CDNA 2 guide lists its MFMA opcodes in the VOP3P table, whose rows name
-// those bits NEG_HI, OPSEL, CLMP, OPSEL_HI and NEG instead.
-func maiFallback() [numFields]compiledField {
-	return compileFields([]isa.Field{
-		{Name: "VDST", MSB: 7, LSB: 0}, {Name: "CBSZ", MSB: 10, LSB: 8}, {Name: "ABID", MSB: 14, LSB: 11},
-		{Name: "ACC_CD", MSB: 15, LSB: 15}, {Name: "SRC0", MSB: 40, LSB: 32}, {Name: "SRC1", MSB: 49, LSB: 41},
-		{Name: "SRC2", MSB: 58, LSB: 50}, {Name: "ACC", MSB: 60, LSB: 59}, {Name: "BLGP", MSB: 63, LSB: 61},
-	}, kMAI)
-}
-
-// fixFLAT12 corrects the RDNA 4 and CDNA 5 guides' VFLAT/VGLOBAL/VSCRATCH
-// tables, which put OP at [20:13] and leave out the 24-bit IOFFSET: the
-// opcode numbers they list are the ones LLVM encodes at [21:14] (where
-// VBUFFER and VIMAGE have OP in the same guides), with IOFFSET at [95:72].
-// The fields are copied, not changed in the caller's model.
-func fixFLAT12(f *isa.Format) {
-	switch strings.ToUpper(f.Name) {
-	case "VFLAT", "VGLOBAL", "VSCRATCH":
-	default:
-		return
-	}
-	fs := append([]isa.Field(nil), f.Fields...)
-	hasOffset := false
-	for i := range fs {
-		switch strings.ToUpper(fs[i].Name) {
-		case "OP":
-			if fs[i].MSB == 20 && fs[i].LSB == 13 && len(fs[i].Ranges) == 0 {
-				fs[i].MSB, fs[i].LSB = 21, 14
-			}
-		case "IOFFSET", "OFFSET":
-			hasOffset = true
-		}
-	}
-	if !hasOffset && f.Width >= 96 {
-		fs = append(fs, isa.Field{Name: "IOFFSET", MSB: 95, LSB: 72})
-	}
-	f.Fields = fs
-}
-
-// fixDS10 moves the DS fields the RDNA 1-2 guides' DS table places at GDS
-// [16] and OP [24:17] (the GCN 5 layout) to GDS [17] and OP [25:18], where
-// llvm-mc 22 reads them on gfx1010/gfx1030: with the guides' layout every
-// RDNA 1-2 DS opcode decodes as its neighbour (ds_sub_u32, 1, read as
-// ds_rsub_u32).
-func fixDS10(f *isa.Format) {
-	if !strings.EqualFold(f.Name, "DS") {
-		return
-	}
-	fs := append([]isa.Field(nil), f.Fields...)
-	moved := false
-	for i := range fs {
-		switch strings.ToUpper(fs[i].Name) {
-		case "OP":
-			if fs[i].MSB == 24 && fs[i].LSB == 17 && len(fs[i].Ranges) == 0 {
-				fs[i].MSB, fs[i].LSB = 25, 18
-				moved = true
-			}
-		}
-	}
-	if !moved {
-		return
-	}
-	for i := range fs {
-		if strings.EqualFold(fs[i].Name, "GDS") && fs[i].MSB == 16 && fs[i].LSB == 16 {
-			fs[i].MSB, fs[i].LSB = 17, 17
-		}
-	}
-	f.Fields = fs
 }
 
 // vop3Base gives, per generation, where the VOP3 opcodes of the 32-bit

@@ -8,8 +8,9 @@ import (
 
 // fixture12 is a hand-written gfx12-style family with the formats this
 // round renders: interpolation, LDS direct loads, exports, and the
-// 96-bit FLAT layout with the OP misplacement fixFLAT12 corrects. The
-// opcode numbers are made up.
+// 96-bit FLAT layout as the model has it (llvm-mc's: OP at [21:14] and
+// IOFFSET, which package amdlayout puts where the guide's table does not).
+// The opcode numbers are made up.
 func fixture12() (isa.Architecture, []isa.Instruction) {
 	a := isa.Architecture{ID: "rdna4", Formats: []isa.Format{
 		{Name: "VINTERP", Width: 64, Fields: []isa.Field{
@@ -27,9 +28,10 @@ func fixture12() (isa.Architecture, []isa.Instruction) {
 			{Name: "VSRC0", MSB: 39, LSB: 32}, {Name: "VSRC1", MSB: 47, LSB: 40}, {Name: "VSRC2", MSB: 55, LSB: 48},
 			{Name: "VSRC3", MSB: 63, LSB: 56}}},
 		{Name: "VGLOBAL", Width: 96, Fields: []isa.Field{
-			{Name: "SADDR", MSB: 6, LSB: 0}, {Name: "OP", MSB: 20, LSB: 13}, {Name: "ENCODING", MSB: 31, LSB: 24, Fixed: "11101110"},
+			{Name: "SADDR", MSB: 6, LSB: 0}, {Name: "OP", MSB: 21, LSB: 14}, {Name: "ENCODING", MSB: 31, LSB: 24, Fixed: "11101110"},
 			{Name: "VDST", MSB: 39, LSB: 32}, {Name: "SVE", MSB: 49, LSB: 49}, {Name: "SCOPE", MSB: 51, LSB: 50},
-			{Name: "TH", MSB: 54, LSB: 52}, {Name: "VSRC", MSB: 62, LSB: 55}, {Name: "VADDR", MSB: 71, LSB: 64}}},
+			{Name: "TH", MSB: 54, LSB: 52}, {Name: "VSRC", MSB: 62, LSB: 55}, {Name: "VADDR", MSB: 71, LSB: 64},
+			{Name: "IOFFSET", MSB: 95, LSB: 72}}},
 	}}
 	ins := []isa.Instruction{
 		{Name: "v_interp_p10_f32", Encodings: []isa.Encoding{{Format: "VINTERP", Opcode: 0}}},
@@ -75,7 +77,7 @@ func TestDecodeGfx12Formats(t *testing.T) {
 			t.Errorf("%s: got %q (partial %v), want %q", tc.name, got, in.Partial, tc.want)
 		}
 	}
-	// The corrected OP position shows in the field list.
+	// The field list is the model's layout.
 	in, _, err := d.Decode(words(0xee000000|21<<14|10, 2, 6), 0)
 	if err != nil {
 		t.Fatal(err)

@@ -23,9 +23,6 @@ type family struct {
 	matrixReuse bool
 	lit64       bool // gfx1250: source code 254 announces a 64-bit literal (VOP1/VOP2/VOPC, SALU) // gfx1250: WMMA op_sel[2] / op_sel_hi[2] are matrix_a_reuse / matrix_b_reuse
 	noNV        bool // SMEM bit 15 (NV) is not printed (gfx940+)
-	// noHoldCnt: gfx1010's s_waitcnt_depctr has no hold_cnt (bit 7), which
-	// LLVM 22 decodes from gfx1030 on.
-	noHoldCnt bool
 	// noGDS: CDNA 2-4 (gfx90a+) have no GDS; llvm-mc 22 ignores the DS GDS
 	// bit there and prints no gds.
 	noGDS bool
@@ -101,7 +98,6 @@ func newFamily(arch string) (*family, error) {
 			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit"}
 		// LLVM 22 reads codes 230/231 as the flat-scratch base on gfx10 too.
 		f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
-		f.noHoldCnt = arch == "rdna1"
 		switch arch {
 		case "rdna3", "rdna3.5":
 			f.gen = 11

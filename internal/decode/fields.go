@@ -175,29 +175,16 @@ func (c *compiledField) get(raw *[3]uint32) uint32 {
 	return uint32(v)
 }
 
-// compileFields builds the fieldID table of a format. Some guides leave a
-// field out of a table (the RDNA 3 guide's SOPK table has no SIMM16 row);
-// its position is the same in every family, so it is filled in.
-func compileFields(fs []isa.Field, k kind) (tab [numFields]compiledField) {
+// compileFields builds the fieldID table of a format. The model's layouts
+// are complete (package amdlayout fills in the fields some guides' tables
+// leave out).
+func compileFields(fs []isa.Field) (tab [numFields]compiledField) {
 	for _, f := range fs {
 		id, ok := fieldAliases[strings.ToUpper(f.Name)]
 		if !ok || tab[id].n != 0 {
 			continue
 		}
 		tab[id] = compileField(f)
-	}
-	if (k == kSOPK || k == kSOPP) && tab[fSIMM16].n == 0 {
-		tab[fSIMM16] = compileField(isa.Field{Name: "SIMM16", MSB: 15, LSB: 0})
-	}
-	// The GCN 5 / CDNA guides' MTBUF tables have no OFFSET row; it sits
-	// in bits [11:0] as in MUBUF.
-	if (k == kMTBUF || k == kMUBUF) && tab[fOFFSET].n == 0 {
-		tab[fOFFSET] = compileField(isa.Field{Name: "OFFSET", MSB: 11, LSB: 0})
-	}
-	// Some of them (GCN 5.1, CDNA 2) also stop before SOFFSET, bits [63:56]
-	// in every family.
-	if (k == kMTBUF || k == kMUBUF) && tab[fSOFFSET].n == 0 {
-		tab[fSOFFSET] = compileField(isa.Field{Name: "SOFFSET", MSB: 63, LSB: 56})
 	}
 	return tab
 }

@@ -1,6 +1,10 @@
 package decode
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/amdlayout"
+)
 
 // Memory formats (DS, FLAT/GLOBAL/SCRATCH, MUBUF/MTBUF) in LLVM's syntax:
 // operands in the order of LLVM's syntax for the instruction, then the
@@ -328,7 +332,14 @@ func (r *renderer) fieldValues() []FieldValue {
 	out := make([]FieldValue, 0, len(r.fm.Fields))
 	for _, fl := range r.fm.Fields {
 		v := fl.Get(raw)
-		out = append(out, FieldValue{Name: fl.Name, MSB: fl.MSB, LSB: fl.LSB, Ranges: fl.Ranges, Value: v, Bits: binString(v, fl.Width())})
+		fv := FieldValue{Name: fl.Name, MSB: fl.MSB, LSB: fl.LSB, Ranges: fl.Ranges, Value: v, Bits: binString(v, fl.Width())}
+		if strings.EqualFold(fl.Name, "SIMM16") {
+			for _, p := range amdlayout.Parts(r.d.arch.ID, r.en.name, fl) {
+				pv := p.Get(raw)
+				fv.Parts = append(fv.Parts, FieldValue{Name: p.Name, MSB: p.MSB, LSB: p.LSB, Ranges: p.Ranges, Value: pv, Bits: binString(pv, p.Width())})
+			}
+		}
+		out = append(out, fv)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package decode
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/amdlayout"
 	"strconv"
 	"strings"
 )
@@ -275,14 +276,6 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 		r.renderVOP3()
 	case kVOP3P:
 		if en.shape >= shMFMA {
-			if mf := r.fm.maiFm; mf != nil {
-				// Read the MFMA fields, then give the model's format back
-				// (its field list is what Inst.Fields shows).
-				r.fm = mf
-				r.renderMAI()
-				r.fm = mf.vop3p
-				break
-			}
 			r.renderMAI()
 			break
 		}
@@ -608,86 +601,59 @@ func (r *renderer) renderSOPP() {
 }
 
 // waitcnt prints the s_waitcnt counters of SIMM16 as LLVM does: the ones
-// not at their maximum (all three when every one is). Bit positions: GCN /
-// CDNA vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt [11:8] (CDNA 4 guide,
-// S_WAITCNT); RDNA 1-2 the same with lgkmcnt [13:8]; RDNA 3 vmcnt
-// [15:10], expcnt [2:0], lgkmcnt [9:4] (RDNA 3 guide, S_WAITCNT).
+// not at their "no wait" maximum (all of them when every one is), at the
+// bits package amdlayout gives for the generation.
 func (r *renderer) waitcnt(imm int) {
-	var vm, vmMax, exp, lgkm, lgkmMax int
-	switch r.d.fam.gen {
-	case 9:
-		vm, vmMax = imm&0xf|(imm>>14&3)<<4, 63
-		exp, lgkm, lgkmMax = imm>>4&7, imm>>8&0xf, 15
-	case 10:
-		vm, vmMax = imm&0xf|(imm>>14&3)<<4, 63
-		exp, lgkm, lgkmMax = imm>>4&7, imm>>8&0x3f, 63
-	default:
-		vm, vmMax = imm>>10&0x3f, 63
-		exp, lgkm, lgkmMax = imm&7, imm>>4&0x3f, 63
+	subs := r.d.immFields(amdlayout.ImmWaitcnt)
+	if len(subs) == 0 {
+		r.hex(uint64(imm))
+		return
 	}
-	all := vm == vmMax && exp == 7 && lgkm == lgkmMax
+	all := true
+	for _, s := range subs {
+		all = all && immGet(s, imm) == s.Default
+	}
 	sep := false
-	counter := func(name string, v int) {
+	for _, s := range subs {
+		v := immGet(s, imm)
+		if v == s.Default && !all {
+			continue
+		}
 		if sep {
 			r.buf = append(r.buf, ' ')
 		}
-		r.str(name)
+		r.str(s.Name)
 		r.buf = append(r.buf, '(')
 		r.dec(v)
 		r.buf = append(r.buf, ')')
 		sep = true
 	}
-	if vm != vmMax || all {
-		counter("vmcnt", vm)
-	}
-	if exp != 7 || all {
-		counter("expcnt", exp)
-	}
-	if lgkm != lgkmMax || all {
-		counter("lgkmcnt", lgkm)
-	}
 }
 
-// depCtrFields are the s_waitcnt_depctr / s_wait_alu counters in LLVM's
-// order, with their bits and maximum (also their "no wait" default):
-// RDNA 3 guide, S_WAITCNT_DEPCTR (LLVM 22 decodes every field on gfx10+).
-var depCtrFields = [...]struct {
-	name       string
-	shift, max int
-	minGen     int
-}{
-	{"depctr_hold_cnt", 7, 1, 10}, {"depctr_sa_sdst", 0, 1, 10}, {"depctr_va_vdst", 12, 15, 10},
-	{"depctr_va_sdst", 9, 7, 10}, {"depctr_va_ssrc", 8, 1, 10}, {"depctr_va_vcc", 1, 1, 10},
-	{"depctr_vm_vsrc", 2, 7, 10},
-}
-
-// depCtr prints the counters that are not at their default (all of them
-// when every one is), or hex when bits outside the counters are set.
+// depCtr prints the s_waitcnt_depctr / s_wait_alu counters that are not at
+// their default (all of them when every one is), or hex when bits outside
+// the counters are set.
 func (r *renderer) depCtr(imm int) {
-	gen := r.d.fam.gen
+	subs := r.d.immFields(amdlayout.ImmDepCtr)
 	used, nonDefault := 0, false
-	skip := func(f int) bool { return gen < depCtrFields[f].minGen || f == 0 && r.d.fam.noHoldCnt }
-	for i, f := range depCtrFields {
-		if skip(i) {
-			continue
-		}
-		used |= f.max << uint(f.shift)
-		nonDefault = nonDefault || imm>>uint(f.shift)&f.max != f.max
+	for _, s := range subs {
+		used |= immMask(s)
+		nonDefault = nonDefault || immGet(s, imm) != s.Default
 	}
 	if imm&^used != 0 {
 		r.hex(uint64(imm))
 		return
 	}
 	sep := false
-	for i, f := range depCtrFields {
-		v := imm >> uint(f.shift) & f.max
-		if skip(i) || (v == f.max && nonDefault) {
+	for _, s := range subs {
+		v := immGet(s, imm)
+		if v == s.Default && nonDefault {
 			continue
 		}
 		if sep {
 			r.buf = append(r.buf, ' ')
 		}
-		r.str(f.name)
+		r.str(s.Name)
 		r.buf = append(r.buf, '(')
 		r.dec(v)
 		r.buf = append(r.buf, ')')
@@ -699,31 +665,38 @@ var delayInstIDs = [...]string{"NO_DEP", "VALU_DEP_1", "VALU_DEP_2", "VALU_DEP_3
 	"TRANS32_DEP_2", "TRANS32_DEP_3", "FMA_ACCUM_CYCLE_1", "SALU_CYCLE_1", "SALU_CYCLE_2", "SALU_CYCLE_3"}
 var delaySkips = [...]string{"SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"}
 
-// delayALU prints s_delay_alu's SIMM16: instid0 [3:0], instskip [6:4],
-// instid1 [10:7] (RDNA 3 guide, S_DELAY_ALU), joined by " | "; values
-// without a name get LLVM's comment.
+// delayNames are the names of s_delay_alu's sub-field values.
+func delayNames(field string) []string {
+	if field == "instskip" {
+		return delaySkips[:]
+	}
+	return delayInstIDs[:]
+}
+
+// delayALU prints s_delay_alu's SIMM16 (instid0, instskip, instid1)
+// joined by " | "; values without a name get LLVM's comment.
 func (r *renderer) delayALU(imm int) {
 	sep := false
-	part := func(label string, v int, names []string, bad string) {
+	for _, s := range r.d.immFields(amdlayout.ImmDelayALU) {
+		v := immGet(s, imm)
 		if v == 0 {
-			return
+			continue
 		}
 		if sep {
 			r.str(" | ")
 		}
-		r.str(label)
+		r.str(s.Name)
 		r.buf = append(r.buf, '(')
-		if v < len(names) {
+		if names := delayNames(s.Name); v < len(names) {
 			r.str(names[v])
+		} else if s.Name == "instskip" {
+			r.str("/* invalid instskip value */")
 		} else {
-			r.str(bad)
+			r.str("/* invalid instid value */")
 		}
 		r.buf = append(r.buf, ')')
 		sep = true
 	}
-	part("instid0", imm&0xf, delayInstIDs[:], "/* invalid instid value */")
-	part("instskip", imm>>4&7, delaySkips[:], "/* invalid instskip value */")
-	part("instid1", imm>>7&0xf, delayInstIDs[:], "/* invalid instid value */")
 	if !sep {
 		r.buf = append(r.buf, '0')
 	}

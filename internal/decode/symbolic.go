@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"github.com/gpuisa/gpuisa/internal/amdlayout"
 	"strconv"
 	"strings"
 )
@@ -116,12 +117,55 @@ var (
 	gprIdxNames   = [4]string{"SRC0", "SRC1", "SRC2", "DST"}
 )
 
+// immFields returns the documented sub-fields of a kind of immediate for
+// the decoder's family (package amdlayout owns their layouts).
+func (d *Decoder) immFields(kind string) []amdlayout.ImmField {
+	return amdlayout.ImmediateFields(d.arch.ID, kind)
+}
+
+// immGet reads sub-field f of the 16-bit immediate v.
+func immGet(f amdlayout.ImmField, v int) int {
+	w := [1]uint32{uint32(v)}
+	return int(f.Get(w[:]))
+}
+
+// immPut writes x into sub-field f of v.
+func immPut(f amdlayout.ImmField, v, x int) int {
+	w := [1]uint32{uint32(v)}
+	f.Put(w[:], uint64(x))
+	return int(w[0])
+}
+
+// immMask is the bits of sub-field f.
+func immMask(f amdlayout.ImmField) int { return immPut(f, 0, 1<<f.Width()-1) }
+
+// immMax is the largest value sub-field f holds.
+func immMax(f amdlayout.ImmField) int { return 1<<f.Width() - 1 }
+
+// immByName finds a sub-field by name.
+func immByName(subs []amdlayout.ImmField, name string) (amdlayout.ImmField, bool) {
+	for _, s := range subs {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return amdlayout.ImmField{}, false
+}
+
 // hwreg prints SIMM16 as hwreg(NAME) when it reads the whole register,
-// else hwreg(NAME, offset, size): ID [5:0], offset [10:6], size-1 [15:11].
+// else hwreg(NAME, offset, size) (the stored size is one less).
 func (r *renderer) hwreg(v int) {
-	id, off, size := v&63, v>>6&31, v>>11&31+1
+	subs := r.d.immFields(amdlayout.ImmHwreg)
+	fID, ok1 := immByName(subs, "id")
+	fOff, ok2 := immByName(subs, "offset")
+	fSize, ok3 := immByName(subs, "size")
+	if !ok1 || !ok2 || !ok3 {
+		r.dec(v)
+		return
+	}
+	id, off, size := immGet(fID, v), immGet(fOff, v), immGet(fSize, v)+1
 	r.str("hwreg(")
-	if n := r.d.fam.hwreg[id]; n != "" {
+	if n := r.d.fam.hwreg[id&63]; n != "" {
 		r.str(n)
 	} else {
 		r.dec(id)
@@ -138,18 +182,24 @@ func (r *renderer) hwreg(v int) {
 // sendmsg prints a message immediate as LLVM does: by name when the ID,
 // operation and stream are all valid for the generation; as
 // sendmsg(id, op, stream) when the value holds nothing but those fields;
-// else as a plain decimal.
+// else as a plain decimal. From RDNA 3 on a message is only an ID.
 func (r *renderer) sendmsg(v int) {
 	fam := r.d.fam
+	subs := r.d.immFields(amdlayout.ImmSendmsg)
 	var id, op, stream, fields int
-	if fam.gen >= 11 {
-		// Only an 8-bit ID from RDNA 3 on: no operation or stream.
-		id, fields = v&0xff, v&0xff
-	} else {
-		id, op, stream = v&15, v>>4&7, v>>8&3
-		fields = v & 0x37f
+	for _, s := range subs {
+		fields |= immMask(s)
+		switch s.Name {
+		case "msg":
+			id = immGet(s, v)
+		case "op":
+			op = immGet(s, v)
+		case "stream":
+			stream = immGet(s, v)
+		}
 	}
-	name := fam.msg[id]
+	fields &= v
+	name := fam.msg[id&255]
 	if fam.gen >= 11 || (id != msgGS && id != msgGSDone && id != msgSysmsg) {
 		if name != "" && op == 0 && stream == 0 {
 			r.str("sendmsg(")
@@ -161,9 +211,9 @@ func (r *renderer) sendmsg(v int) {
 		var opName string
 		streamOK := stream == 0
 		if id == msgSysmsg {
-			opName = sysmsgOpNames[op]
+			opName = sysmsgOpNames[op&7]
 		} else {
-			opName = gsOpNames[op]
+			opName = gsOpNames[op&7]
 			if id == msgGS && op == 0 {
 				opName = "" // GS_OP_NOP is only valid with MSG_GS_DONE
 			}
@@ -365,79 +415,38 @@ func (d *Decoder) SymbolicImmediate(mnemonic, text string) (int, bool) {
 		v, err := strconv.Atoi(s)
 		return v, err == nil && v >= 0
 	}
-	gen := d.fam.gen
-	switch strings.ToLower(mnemonic) {
-	case "s_waitcnt":
-		vm, exp, lgkm := 63, 7, 63
-		if gen == 9 {
-			lgkm = 15
-		}
-		for _, a := range args {
-			v, ok := num(a.val)
-			if !ok {
-				return 0, false
-			}
-			switch a.name {
-			case "vmcnt":
-				vm = v
-			case "expcnt":
-				exp = v
-			case "lgkmcnt":
-				lgkm = v
-			default:
-				return 0, false
-			}
-		}
-		switch gen {
-		case 9:
-			return vm&0xf | (vm>>4&3)<<14 | exp&7<<4 | lgkm&0xf<<8, vm < 64 && exp < 8 && lgkm < 16
-		case 10:
-			return vm&0xf | (vm>>4&3)<<14 | exp&7<<4 | lgkm&0x3f<<8, vm < 64 && exp < 8 && lgkm < 64
-		case 11:
-			return vm&0x3f<<10 | exp&7 | lgkm&0x3f<<4, vm < 64 && exp < 8 && lgkm < 64
-		}
+	subs := d.immFields(amdlayout.ImmediateKind(mnemonic))
+	if len(subs) == 0 {
 		return 0, false
-	case "s_delay_alu":
+	}
+	switch amdlayout.ImmediateKind(mnemonic) {
+	case amdlayout.ImmWaitcnt, amdlayout.ImmDepCtr:
+		// Counters left out keep their "no wait" default.
 		v := 0
-		for _, a := range args {
-			var names []string
-			shift := 0
-			switch a.name {
-			case "instid0":
-				names = delayInstIDs[:]
-			case "instskip":
-				names, shift = delaySkips[:], 4
-			case "instid1":
-				names, shift = delayInstIDs[:], 7
-			default:
-				return 0, false
-			}
-			i := indexFold(names, a.val)
-			if i < 0 {
-				return 0, false
-			}
-			v |= i << uint(shift)
-		}
-		return v, true
-	case "s_waitcnt_depctr", "s_wait_alu":
-		v := 0
-		for i, f := range depCtrFields {
-			if gen >= f.minGen && !(i == 0 && d.fam.noHoldCnt) {
-				v |= f.max << uint(f.shift)
-			}
+		for _, s := range subs {
+			v = immPut(s, v, s.Default)
 		}
 		for _, a := range args {
 			n, ok := num(a.val)
-			found := false
-			for _, f := range depCtrFields {
-				if f.name == a.name && ok && n <= f.max {
-					v = v&^(f.max<<uint(f.shift)) | n<<uint(f.shift)
-					found = true
-				}
+			s, found := immByName(subs, a.name)
+			if !ok || !found || n > immMax(s) {
+				return 0, false
 			}
+			v = immPut(s, v, n)
+		}
+		return v, true
+	case amdlayout.ImmDelayALU:
+		v := 0
+		for _, a := range args {
+			s, found := immByName(subs, a.name)
 			if !found {
 				return 0, false
 			}
+			i := indexFold(delayNames(s.Name), a.val)
+			if i < 0 || i > immMax(s) {
+				return 0, false
+			}
+			v = immPut(s, v, i)
 		}
 		return v, true
 	}

@@ -1,6 +1,10 @@
 package decode
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
 
 // TestSymbolicImmediates checks hwreg(...), sendmsg(...), gpr_idx(...) and
 // MTBUF format:[...] against what llvm-mc 22 prints for the same values.
@@ -46,7 +50,7 @@ func TestSymbolicImmediates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &renderer{d: &Decoder{fam: fam}}
+		r := &renderer{d: &Decoder{fam: fam, arch: isa.Architecture{ID: c.arch}}}
 		switch c.kind {
 		case "hwreg":
 			r.hwreg(c.v)

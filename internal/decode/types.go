@@ -319,10 +319,14 @@ func (s signature) has16() bool {
 
 func applyModelSizes(s *signature, ops []isa.Operand) {
 	for _, o := range ops {
-		// Only AMD's XML gives a data format with the size; sizes without
-		// one come from LLVM's syntax pages, which write 16-bit operands of
-		// the 32-bit encodings as 32-bit registers.
-		if o.Size <= 0 || o.DataFormat == "" {
+		// AMD's XML and LLVM's own type tags give a data format with the
+		// size; other sizes come from LLVM's syntax pages, which write
+		// 16-bit operands of the 32-bit encodings as 32-bit registers.
+		if o.Size <= 0 || o.DataFormat == "" || o.Prov.Source == isa.SourceLLVMMC ||
+			o.TypeFrom != "" && o.TypeFrom != isa.TypeFromTag {
+			// Types LLVM's rule implies or another page gives, and the
+			// register sizes llvm-mc printed, say nothing of the bits an
+			// operand uses.
 			continue
 		}
 		t := byte('b')

@@ -568,11 +568,7 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 	set := func(name string, v uint64) error {
 		f, ok := fields[name]
 		if !ok {
-			if name == "SIMM16" {
-				f = isa.Field{Name: "SIMM16", MSB: 15, LSB: 0} // absent from some guides' SOPK table
-			} else {
-				return fmt.Errorf("format %s has no field %s", t.Format.Name, name)
-			}
+			return fmt.Errorf("format %s has no field %s", t.Format.Name, name)
 		}
 		if f.Width() < 64 && v >= 1<<uint(f.Width()) {
 			return fmt.Errorf("%d does not fit %s (%d bits)", v, name, f.Width())

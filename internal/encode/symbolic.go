@@ -1,6 +1,7 @@
 package encode
 
 import (
+	"github.com/gpuisa/gpuisa/internal/amdlayout"
 	"regexp"
 	"strconv"
 	"strings"
@@ -48,9 +49,6 @@ func fieldOf(t decode.Template, name string) (f isa.Field, ok bool) {
 		if strings.EqualFold(x.Name, name) {
 			return x, true
 		}
-	}
-	if name == "SIMM16" {
-		return isa.Field{Name: "SIMM16", MSB: 15, LSB: 0}, true
 	}
 	return f, false
 }
@@ -131,7 +129,7 @@ func (e *Encoder) symbolicValue(text string) (int, bool) {
 		} else if len(args) != 1 {
 			return 0, false
 		}
-		return id | off<<6 | (size-1)<<11, true
+		return hwregValue(e.d.Arch().ID, id, off, size-1)
 	}
 	return 0, false
 }
@@ -157,4 +155,22 @@ func (e *Encoder) canonicalSymbols(s string) string {
 		}
 		return m
 	})
+}
+
+// hwregValue places a register id, bit offset and size-1 in SIMM16 at the
+// bits package amdlayout gives hwreg(...).
+func hwregValue(family string, id, off, sizeMinus1 int) (int, bool) {
+	subs := amdlayout.ImmediateFields(family, amdlayout.ImmHwreg)
+	if len(subs) == 0 {
+		return 0, false
+	}
+	w := []uint32{0}
+	for _, s := range subs {
+		v := map[string]int{"id": id, "offset": off, "size": sizeMinus1}[s.Name]
+		if v < 0 || v >= 1<<s.Width() {
+			return 0, false
+		}
+		s.Put(w, uint64(v))
+	}
+	return int(w[0]), true
 }

@@ -76,6 +76,23 @@ type Format struct {
 	// this format ("0x…" hex), when known.
 	IdentifierMask string `json:"identifier_mask,omitempty"`
 	Prov           Prov   `json:"prov"`
+	// Documented is the layout as the vendor's guide draws it, kept when
+	// Fields differ from it (Fields are then the layout llvm-mc encodes;
+	// package amdlayout says where and why).
+	Documented *Layout `json:"documented,omitempty"`
+}
+
+// Layout is a bit layout as a document draws it, kept beside the verified
+// one shown in its place.
+type Layout struct {
+	Fields []Field `json:"fields"`
+	// Identifier is what this layout gives for the encoding's opcode
+	// (in an Encoding; empty in a Format).
+	Identifier string `json:"identifier,omitempty"`
+	// Changes say how the layout shown differs from this one and why, one
+	// sentence each.
+	Changes []string `json:"changes"`
+	Prov    Prov     `json:"prov"`
 }
 
 // Field is one named bit field of a format. MSB/LSB describe the first
@@ -87,6 +104,9 @@ type Field struct {
 	Ranges      []BitRange `json:"ranges,omitempty"`
 	Fixed       string     `json:"fixed,omitempty"` // binary value a fixed field must hold
 	Description string     `json:"description,omitempty"`
+	// Parts are the documented sub-fields of an immediate (s_waitcnt's
+	// SIMM16: vmcnt, expcnt, lgkmcnt), at instruction bit positions.
+	Parts []Field `json:"parts,omitempty"`
 }
 
 // BitRange is an inclusive range of instruction bits.
@@ -221,6 +241,22 @@ type Encoding struct {
 	Fields          []Field   `json:"fields"`
 	Operands        []Operand `json:"operands"`
 	Prov            Prov      `json:"prov"`
+	// Documented is the guide's layout and identifier where they differ
+	// from Fields and Identifier, which are then the ones llvm-mc encodes.
+	Documented *Layout `json:"documented,omitempty"`
+	// Assembler is llvm-mc's verdict on Identifier, from the encoding of
+	// a verified example; nil when none was compared.
+	Assembler *AssemblerCheck `json:"assembler,omitempty"`
+}
+
+// AssemblerCheck is how llvm-mc encoded an example of the instruction,
+// compared with the identifier the layout gives.
+type AssemblerCheck struct {
+	Agrees     bool   `json:"agrees"`
+	Identifier string `json:"identifier"` // the identifying bits of llvm-mc's first dword, "0x…"
+	Asm        string `json:"asm"`
+	Target     string `json:"target"`
+	Encoding   string `json:"encoding"` // llvm-mc's bytes
 }
 
 // Operand is one operand of an encoding, in AMD's order.
@@ -232,10 +268,30 @@ type Operand struct {
 	Implicit    bool   `json:"implicit,omitempty"`
 	DataFormat  string `json:"data_format,omitempty"`  // "FMT_NUM_F32"
 	OperandType string `json:"operand_type,omitempty"` // "OPR_VGPR"
-	Size        int    `json:"size,omitempty"`         // bits
+	Size        int    `json:"size,omitempty"`         // bits (in the family's default wave size)
 	Description string `json:"description,omitempty"`  // PTX: the Description sentences naming it
 	Prov        Prov   `json:"prov"`
+	// Optional: the assembly may leave the operand out (an atomic's
+	// returned value, LLVM's ":opt").
+	Optional bool `json:"optional,omitempty"`
+	// SizeWave32 and SizeWave64 are the sizes in bits under wave32 and
+	// wave64 where they differ (lane masks, WMMA matrices).
+	SizeWave32 int `json:"size_wave32,omitempty"`
+	SizeWave64 int `json:"size_wave64,omitempty"`
+	// TypeFrom says where DataFormat comes from (TypeFrom* values; empty
+	// for AMD's XML); Note names the page or row.
+	TypeFrom string `json:"type_from,omitempty"`
+	// Note says how a fact of the operand was established where its first
+	// source was wrong or silent.
+	Note string `json:"note,omitempty"`
 }
+
+// Where an operand's data format comes from (Operand.TypeFrom).
+const (
+	TypeFromTag       = "LLVM type tag" // on the instruction's own syntax row
+	TypeFromOtherPage = "LLVM type tag of the same instruction on an older family's page"
+	TypeFromSuffix    = "type suffix of the mnemonic (LLVM's type rule)" // llvmdoc.SuffixTypes
+)
 
 // Related points to the same instruction in another family.
 type Related struct {
@@ -381,6 +437,10 @@ type Conflict struct {
 	Fact   string          `json:"fact"` // "opcode of VOP2", "width of VOP3P"
 	Values []ConflictValue `json:"values"`
 	Note   string          `json:"note,omitempty"`
+	// CorrectedBy names the source whose value is shown as the fact (an
+	// oracle, "llvm-mc"); the others are documented variants. Empty when
+	// the disagreement is not resolved.
+	CorrectedBy string `json:"corrected_by,omitempty"`
 }
 
 // ConflictValue is one source's value for a disputed fact.

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/amdlayout"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 )
@@ -25,7 +26,7 @@ func AMDGuide(g *amdmanual.Guide, file string) (isa.Architecture, []*isa.Instruc
 	}
 	formats := map[string]isa.Format{}
 	for _, f := range g.Formats {
-		ff := convertFormat(f, isa.Prov{Source: isa.SourceAMDManual, File: file, Line: f.Line})
+		ff := verifiedFormat(arch.ID, convertFormat(f, isa.Prov{Source: isa.SourceAMDManual, File: file, Line: f.Line}))
 		arch.Formats = append(arch.Formats, ff)
 		formats[ff.Name] = ff
 	}
@@ -53,6 +54,53 @@ func convertFormat(f amdmanual.Format, prov isa.Prov) isa.Format {
 		out.Fields = append(out.Fields, convertField(fd))
 	}
 	return out
+}
+
+// verifiedFormat replaces a guide's layout by the one llvm-mc encodes where
+// package amdlayout knows they differ, keeping the guide's as Documented.
+func verifiedFormat(family string, f isa.Format) isa.Format {
+	v, changes := amdlayout.Verified(family, f)
+	if len(changes) == 0 {
+		return f
+	}
+	v.Documented = &isa.Layout{Fields: f.Fields, Changes: changes, Prov: f.Prov}
+	return v
+}
+
+// encodingLayout gives an encoding its format's layout and the identifier
+// it yields for opcode, with the guide's own where the two differ.
+func encodingLayout(enc *isa.Encoding, f isa.Format, opcode int) {
+	enc.Width = f.Width
+	enc.Fields = f.Fields
+	enc.Identifier = ""
+	if id, ok := identifier(f, opcode); ok {
+		enc.Identifier = id
+	}
+	enc.Documented = nil
+	if d := f.Documented; d != nil {
+		doc := &isa.Layout{Fields: d.Fields, Changes: d.Changes, Prov: d.Prov}
+		if id, ok := identifier(isa.Format{Name: f.Name, Width: f.Width, Fields: d.Fields}, opcode); ok {
+			doc.Identifier = id
+		}
+		enc.Documented = doc
+	}
+}
+
+// immediateParts gives the SIMM16 field of an instruction whose immediate
+// has documented sub-fields (s_waitcnt's counters, hwreg, sendmsg) those
+// parts; fs is copied, not changed, when it does.
+func immediateParts(family, name string, fs []isa.Field) []isa.Field {
+	for i, f := range fs {
+		if !strings.EqualFold(f.Name, "SIMM16") {
+			continue
+		}
+		if parts := amdlayout.Parts(family, name, f); len(parts) > 0 {
+			fs = append([]isa.Field(nil), fs...)
+			fs[i].Parts = parts
+			return fs
+		}
+	}
+	return fs
 }
 
 func convertField(fd amdmanual.Field) isa.Field {
@@ -141,13 +189,15 @@ func amdInstruction(arch isa.Architecture, name string, entries []amdmanual.Entr
 		if k.slot != "" {
 			encName = k.enc + "_" + k.slot
 		}
-		enc := isa.Encoding{Name: encName, Format: k.enc, Opcode: first.Opcode, Prov: provOf(file, first.Line), Operands: []isa.Operand{}}
-		if f, ok := formats[k.enc]; ok {
-			enc.Width = f.Width
-			enc.Fields = f.Fields
-			if id, ok := identifier(f, first.Opcode); ok {
-				enc.Identifier = id
-			}
+		format := k.enc
+		if _, ok := formats[amdlayout.MAIFormat]; ok && strings.EqualFold(format, "VOP3P") && amdlayout.UsesMAI(name) {
+			// CDNA 3 and 4 list the matrix opcodes in the VOP3P table;
+			// the words are VOP3P-MAI.
+			format, encName = amdlayout.MAIFormat, amdlayout.MAIFormat
+		}
+		enc := isa.Encoding{Name: encName, Format: format, Opcode: first.Opcode, Prov: provOf(file, first.Line), Operands: []isa.Operand{}}
+		if f, ok := formats[format]; ok {
+			encodingLayout(&enc, f, first.Opcode)
 		}
 		in.Encodings = append(in.Encodings, enc)
 		in.Sources = appendProv(in.Sources, provOf(file, first.Line))
@@ -166,6 +216,9 @@ func amdInstruction(arch isa.Architecture, name string, entries []amdmanual.Entr
 		}
 	}
 	applyPromotions(in, g.Promotions, formats, file)
+	for i := range in.Encodings {
+		in.Encodings[i].Fields = immediateParts(arch.ID, name, in.Encodings[i].Fields)
+	}
 	in.Unit, in.Category = classifyAMD(name, in.Encodings, in.Section)
 	return in
 }
@@ -211,9 +264,7 @@ func applyPromotions(in *isa.Instruction, rules []amdmanual.Promotion, formats m
 				e.Prov = provOf(file, r.Line)
 				e.IdentifierCheck = fmt.Sprintf("Opcode %d from %s; the guide's VOP3 opcode table says otherwise (see Sources disagree)", derived, ruleText)
 				if f, ok := formats[e.Format]; ok {
-					if id, ok := identifier(f, derived); ok {
-						e.Identifier = id
-					}
+					encodingLayout(e, f, derived)
 				}
 			}
 			continue
@@ -221,11 +272,7 @@ func applyPromotions(in *isa.Instruction, rules []amdmanual.Promotion, formats m
 		enc := isa.Encoding{Name: r.To, Format: r.To, Opcode: derived, Prov: provOf(file, r.Line), Operands: []isa.Operand{},
 			IdentifierCheck: fmt.Sprintf("Opcode %d derived from %s opcode %d by %s; the guide's opcode table does not list it", derived, r.From, from.Opcode, ruleText)}
 		if f, ok := formats[r.To]; ok {
-			enc.Width = f.Width
-			enc.Fields = f.Fields
-			if id, ok := identifier(f, derived); ok {
-				enc.Identifier = id
-			}
+			encodingLayout(&enc, f, derived)
 		}
 		in.Encodings = append(in.Encodings, enc)
 	}

@@ -27,6 +27,9 @@ const (
 	// FactLLVMName is the fact of an opcode AMD and LLVM name differently
 	// (llvm-mc rejects AMD's name and disassembles the encoding as its own).
 	FactLLVMName = "name in LLVM"
+	// FactOperands is the fact of an instruction's operands where LLVM's
+	// syntax row and what llvm-mc accepts and prints disagree.
+	FactOperands = "operands"
 )
 
 // llvm-mc's messages for a name it does not accept on a target. An
@@ -188,12 +191,47 @@ func AttachLLVMSyntax(insts []*isa.Instruction, pages []llvmdoc.Page, file func(
 			}
 		}
 	}
-	for arch, m := range out {
-		for _, in := range byArch[arch] {
-			if len(in.Operands) == 0 {
-				in.Operands = operandsFromSyntax(in.Name, m.Rows[in.Name], m.files[in.Name])
+	tagless := taglessPages(pages)
+	// ref finds the same instruction's row on the nearest older family's
+	// page that has tags, for the rows of a tagless page.
+	order := isa.Archs()
+	ref := func(arch, name string, rows []llvmdoc.Syntax) *refRow {
+		if row, _, ok := plainRow(name, rows, nil); !ok || !tagless[row.Family] {
+			return nil
+		}
+		seen := false
+		for _, a := range order {
+			if a.ID == arch {
+				seen = true
+				continue
+			}
+			m := out[a.ID]
+			if !seen || m == nil {
+				continue
+			}
+			if row, file, ok := plainRow(name, m.Rows[name], m.files[name]); ok && !tagless[row.Family] {
+				return &refRow{row: row, file: file}
 			}
 		}
+		return nil
+	}
+	for arch, m := range out {
+		var noRef []*isa.Instruction // rows of a tagless page with nothing to fill them in
+		withRef := map[string][]*isa.Instruction{}
+		for _, in := range byArch[arch] {
+			if len(in.Operands) == 0 {
+				r := ref(arch, in.Name, m.Rows[in.Name])
+				in.Operands = operandsFromSyntax(arch, in.Name, m.Rows[in.Name], m.files[in.Name], r)
+				row, _, ok := plainRow(in.Name, m.Rows[in.Name], nil)
+				switch {
+				case r != nil:
+					withRef[namePrefix(in.Name)] = append(withRef[namePrefix(in.Name)], in)
+				case ok && tagless[row.Family]:
+					noRef = append(noRef, in)
+				}
+			}
+		}
+		optionalLikeSiblings(noRef, withRef)
 		for name := range unmatched[arch] {
 			m.UnmatchedLLVM = append(m.UnmatchedLLVM, name)
 		}
@@ -204,37 +242,6 @@ func AttachLLVMSyntax(insts []*isa.Instruction, pages []llvmdoc.Page, file func(
 			}
 		}
 		sort.Strings(m.UnmatchedAMD)
-	}
-	return out
-}
-
-// operandsFromSyntax lists an instruction's operands in assembly order from
-// LLVM's syntax row for the plain mnemonic (else the first row), for
-// families whose operands AMD's machine-readable XML does not give. Access
-// follows the row's columns: DST operands are written, the others read.
-func operandsFromSyntax(name string, rows []llvmdoc.Syntax, files []string) []isa.Operand {
-	if len(rows) == 0 {
-		return nil
-	}
-	pick := 0
-	for i, r := range rows {
-		if strings.EqualFold(r.Mnemonic, name) {
-			pick = i
-			break
-		}
-	}
-	row := rows[pick]
-	var out []isa.Operand
-	for i, op := range row.Operands {
-		o := isa.Operand{
-			Name: op.Name, Order: i + 1, Output: op.IsDest(), Input: !op.IsDest(),
-			OperandType: op.Kind, DataFormat: op.Type,
-			Prov: isa.Prov{Source: isa.SourceLLVMDoc, File: files[pick], Line: row.Line},
-		}
-		if n := op.Dwords(); n > 0 {
-			o.Size = 32 * n
-		}
-		out = append(out, o)
 	}
 	return out
 }
@@ -693,10 +700,13 @@ func FixedMatch(f isa.Format, w uint32) bool {
 }
 
 // CheckIdentifier compares the first dword of an encoding llvm-mc produced
-// for the instruction on target with the identifiers AMD documents for the
-// instruction's encodings in formats whose fixed bits the dword holds. It
-// returns how many comparisons it made (0 or 1) and a conflict when none of
-// the candidate identifiers agrees under its format's mask.
+// for the instruction on target with the identifiers of the instruction's
+// encodings in formats whose fixed bits the dword holds, and records the
+// verdict on the encodings (Assembler). It returns how many comparisons it
+// made (0 or 1) and the conflicts found: one per format when no
+// identifier agrees under its format's mask, and one marked CorrectedBy
+// llvm-mc when the layout shown agrees but the guide's own drawing of it
+// (Encoding.Documented) gives another identifier.
 func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, target, asm string) (int, []isa.Conflict) {
 	if arch == nil || len(enc) < 4 {
 		return 0, nil
@@ -711,12 +721,20 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 		return isa.Format{}, false
 	}
 	type cand struct {
-		enc  isa.Encoding
+		enc  *isa.Encoding
 		mask uint32
 		id   uint32
 	}
 	var cands []cand
-	for _, e := range in.Encodings {
+	verdict := func(e *isa.Encoding, mask uint32, agrees bool) {
+		if e.Assembler != nil && (e.Assembler.Agrees || !agrees) {
+			return // the first verdict stands, unless this one agrees
+		}
+		e.Assembler = &isa.AssemblerCheck{Agrees: agrees, Identifier: fmt.Sprintf("0x%08X", w&mask),
+			Asm: asm, Target: target, Encoding: FormatBytes(enc)}
+	}
+	for i := range in.Encodings {
+		e := &in.Encodings[i]
 		if e.Identifier == "" {
 			continue
 		}
@@ -733,7 +751,8 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 			continue
 		}
 		if w&mask == uint32(id)&mask {
-			return 1, nil // one documented identifier agrees
+			verdict(e, mask, true)
+			return 1, documentedConflict(f, e, w, mask, enc, target, asm)
 		}
 		cands = append(cands, cand{e, mask, uint32(id)})
 	}
@@ -743,6 +762,7 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 	var out []isa.Conflict
 	seen := map[string]bool{}
 	for _, c := range cands {
+		verdict(c.enc, c.mask, false)
 		if seen[c.enc.Format] {
 			continue
 		}
@@ -761,6 +781,35 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 	return 1, out
 }
 
+// documentedConflict returns the correction llvm-mc makes to the guide's
+// layout of an encoding whose shown (verified) identifier agrees with the
+// word w: the guide's identifier under the guide's own mask, when it
+// differs.
+func documentedConflict(f isa.Format, e *isa.Encoding, w, mask uint32, enc []byte, target, asm string) []isa.Conflict {
+	d := e.Documented
+	if d == nil || d.Identifier == "" {
+		return nil
+	}
+	dmask, ok := IdentifierMask(isa.Format{Name: f.Name, Width: f.Width, Fields: d.Fields, IdentifierMask: f.IdentifierMask})
+	if !ok {
+		return nil
+	}
+	did, ok := parseHex(d.Identifier)
+	if !ok || w&dmask == uint32(did)&dmask {
+		return nil
+	}
+	return []isa.Conflict{{
+		Fact: FactIdentifierPrefix + e.Format,
+		Values: []isa.ConflictValue{
+			{Value: d.Identifier, Prov: e.Prov},
+			{Value: fmt.Sprintf("0x%08X", w&mask), Prov: isa.Prov{Source: isa.SourceLLVMMC}},
+		},
+		Note: fmt.Sprintf("llvm-mc encodes %q on %s as %s, whose first dword holds %s under the %s identifier mask 0x%08X: the layout shown. AMD's guide draws the format otherwise and gives %s. %s",
+			asm, target, FormatBytes(enc), e.Identifier, e.Format, mask, d.Identifier, strings.Join(d.Changes, " ")),
+		CorrectedBy: isa.SourceLLVMMC,
+	}}
+}
+
 // Disagreement is one identifier conflict in a flat form for reports.
 type Disagreement struct {
 	Arch, Name, Format string
@@ -775,7 +824,7 @@ func Disagreements(insts []*isa.Instruction) []Disagreement {
 	for _, in := range insts {
 		for _, c := range in.Conflicts {
 			format, ok := strings.CutPrefix(c.Fact, FactIdentifierPrefix)
-			if !ok || len(c.Values) != 2 {
+			if !ok || len(c.Values) != 2 || c.CorrectedBy != "" {
 				continue
 			}
 			out = append(out, Disagreement{Arch: in.Arch, Name: in.Name, Format: format,
@@ -784,6 +833,45 @@ func Disagreements(insts []*isa.Instruction) []Disagreement {
 	}
 	slices.SortFunc(out, func(a, b Disagreement) int {
 		return strings.Compare(a.Arch+" "+a.Name+" "+a.Format, b.Arch+" "+b.Name+" "+b.Format)
+	})
+	return out
+}
+
+// Correction is one fact of a document that an oracle corrected: the page
+// shows the oracle's value, the document's beside it.
+type Correction struct {
+	Arch     string   `json:"arch"`
+	Name     string   `json:"name"`
+	Fact     string   `json:"fact"`
+	Document string   `json:"document"` // the document's value
+	Shown    string   `json:"shown"`    // the oracle's value, shown as the fact
+	By       string   `json:"by"`       // the oracle's source id
+	Note     string   `json:"note"`
+	Prov     isa.Prov `json:"prov"` // where the document states its value
+}
+
+// Corrections lists the conflicts an oracle resolved (CorrectedBy set).
+func Corrections(insts []*isa.Instruction) []Correction {
+	var out []Correction
+	for _, in := range insts {
+		for _, c := range in.Conflicts {
+			if c.CorrectedBy == "" || len(c.Values) < 2 {
+				continue
+			}
+			doc, shown := c.Values[0], c.Values[len(c.Values)-1]
+			for _, v := range c.Values {
+				if v.Prov.Source == c.CorrectedBy {
+					shown = v
+				} else {
+					doc = v
+				}
+			}
+			out = append(out, Correction{Arch: in.Arch, Name: in.Name, Fact: c.Fact, Document: doc.Value,
+				Shown: shown.Value, By: c.CorrectedBy, Note: c.Note, Prov: doc.Prov})
+		}
+	}
+	slices.SortFunc(out, func(a, b Correction) int {
+		return strings.Compare(a.Arch+" "+a.Name+" "+a.Fact, b.Arch+" "+b.Name+" "+b.Fact)
 	})
 	return out
 }

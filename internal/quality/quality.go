@@ -86,6 +86,19 @@ type Family struct {
 	Disagreements []merge.Disagreement `json:"disagreements"`
 	// DisagreementGroups summarise Disagreements by format and differing bits.
 	DisagreementGroups []Group `json:"disagreement_groups,omitempty"`
+	// Corrected are the facts of AMD's guide (identifiers, layouts) or of
+	// LLVM's syntax pages (operands) that llvm-mc contradicts, which the
+	// pages show corrected (the oracle's value as the fact, the
+	// document's as the documented variant).
+	Corrected []merge.Correction `json:"corrected"`
+	// CorrectedGroups count Corrected by fact.
+	CorrectedGroups []Count `json:"corrected_groups,omitempty"`
+}
+
+// Count is how many items share one key.
+type Count struct {
+	Key   string `json:"key"`
+	Count int    `json:"count"`
 }
 
 // LLVMOnly is a name LLVM documents for a family that AMD does not.
@@ -145,7 +158,7 @@ func Compute(in Input) Report {
 		sort.Slice(insts, func(i, j int) bool { return insts[i].Name < insts[j].Name })
 		f := Family{Arch: a.ID, Name: a.Name, Targets: in.FamilyTargets[a.ID], Instructions: len(insts),
 			UnmatchedAMD: []string{}, UnmatchedLLVM: []LLVMOnly{}, Rejected: []Item{}, Unverified: []Item{},
-			Disagreements: []merge.Disagreement{}}
+			Disagreements: []merge.Disagreement{}, Corrected: []merge.Correction{}}
 		if m := in.Syntax[a.ID]; m != nil {
 			f.Pages = m.Pages
 			f.UnmatchedAMD = append(f.UnmatchedAMD, m.UnmatchedAMD...)
@@ -173,6 +186,8 @@ func Compute(in Input) Report {
 		}
 		f.Disagreements = append(f.Disagreements, merge.Disagreements(insts)...)
 		f.DisagreementGroups = groups(f.Disagreements)
+		f.Corrected = append(f.Corrected, merge.Corrections(insts)...)
+		f.CorrectedGroups = countBy(f.Corrected)
 		if f.Instructions > 0 {
 			f.Share = 100 * float64(f.WithExample) / float64(f.Instructions)
 		}
@@ -220,6 +235,23 @@ func groups(ds []merge.Disagreement) []Group {
 	return out
 }
 
+// countBy counts corrections by fact, most first.
+func countBy(cs []merge.Correction) []Count {
+	idx := map[string]int{}
+	var out []Count
+	for _, c := range cs {
+		i, ok := idx[c.Fact]
+		if !ok {
+			i = len(out)
+			idx[c.Fact] = i
+			out = append(out, Count{Key: c.Fact})
+		}
+		out[i].Count++
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Count > out[j].Count })
+	return out
+}
+
 // explain says, from the counts, why a family is below the share target.
 func explain(f Family, r Report) string {
 	if !r.Verified {
@@ -262,4 +294,13 @@ func reasonKind(reason string) string {
 		return "unexplained"
 	}
 	return reason
+}
+
+// CorrectedTotal counts the corrected facts of every family.
+func (r Report) CorrectedTotal() int {
+	n := 0
+	for _, f := range r.Families {
+		n += len(f.Corrected)
+	}
+	return n
 }

@@ -31,14 +31,14 @@ func WriteSummary(w io.Writer, r Report) error {
 		return ew.err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "family\tinstructions\twith syntax\tverified example\t(synthesized)\tshare\tAMD only\tLLVM only\trejected\tdisagreements\t")
+	fmt.Fprintln(tw, "family\tinstructions\twith syntax\tverified example\t(synthesized)\tshare\tAMD only\tLLVM only\trejected\tdisagreements\tcorrected\t")
 	for _, f := range r.Families {
 		mark := ""
 		if !f.MeetsTarget {
 			mark = " *"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f%%%s\t%d\t%d\t%d\t%d\t\n", f.Arch, f.Instructions, f.WithSyntax,
-			f.WithExample, f.Synthesized, f.Share, mark, len(f.UnmatchedAMD), len(f.UnmatchedLLVM), len(f.Rejected), len(f.Disagreements))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f%%%s\t%d\t%d\t%d\t%d\t%d\t\n", f.Arch, f.Instructions, f.WithSyntax,
+			f.WithExample, f.Synthesized, f.Share, mark, len(f.UnmatchedAMD), len(f.UnmatchedLLVM), len(f.Rejected), len(f.Disagreements), len(f.Corrected))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -47,6 +47,9 @@ func WriteSummary(w io.Writer, r Report) error {
 		if f.Explanation != "" {
 			ew.printf("* %s: %s\n", f.Arch, f.Explanation)
 		}
+	}
+	if n := r.CorrectedTotal(); n > 0 {
+		ew.printf("corrected: %d facts of the documents (AMD's guides, LLVM's syntax pages) that llvm-mc contradicts are shown as llvm-mc has them, the document's value beside them.\n", n)
 	}
 	return ew.err
 }
@@ -74,6 +77,15 @@ func WriteText(w io.Writer, r Report) error {
 			}
 			for _, d := range f.Disagreements {
 				ew.printf("  %s: %s\n", d.Name, d.Note)
+			}
+		}
+		if len(f.Corrected) > 0 {
+			ew.printf("Corrected by the assembler (%d): the page shows llvm-mc's value, the document's as the documented variant:\n", len(f.Corrected))
+			for _, g := range f.CorrectedGroups {
+				ew.printf("  %s: %d\n", g.Key, g.Count)
+			}
+			for _, c := range f.Corrected {
+				ew.printf("  %s, %s: %s %s, llvm-mc %s\n", c.Name, c.Fact, c.Prov.Source, c.Document, c.Shown)
 			}
 		}
 		if len(f.Rejected) > 0 {

@@ -85,17 +85,19 @@ func fieldValue(f isa.Field, opcode int) (string, string) {
 }
 
 // pieces splits fields into contiguous ranges, assigning each range its slice
-// of the field's value (ranges are listed most significant part first).
+// of the field's value (ranges are listed most significant part first). A
+// field with documented sub-fields (Parts) is drawn as those, its bits no
+// part claims under its own name.
 func pieces(fields []isa.Field, opcode int) []fieldPiece {
 	var out []fieldPiece
 	for _, f := range fields {
-		val, class := fieldValue(f, opcode)
-		ranges := f.Ranges
-		if len(ranges) == 0 {
-			ranges = []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
+		if len(f.Parts) > 0 {
+			out = append(out, partPieces(f)...)
+			continue
 		}
+		val, class := fieldValue(f, opcode)
 		used := 0
-		for _, r := range ranges {
+		for _, r := range rangesOf(f) {
 			if r.MSB < r.LSB {
 				continue
 			}
@@ -106,6 +108,45 @@ func pieces(fields []isa.Field, opcode int) []fieldPiece {
 			}
 			used += n
 			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func rangesOf(f isa.Field) []isa.BitRange {
+	if len(f.Ranges) == 0 {
+		return []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
+	}
+	return f.Ranges
+}
+
+// partPieces draws an immediate's sub-fields, then what is left of it.
+func partPieces(f isa.Field) []fieldPiece {
+	var out []fieldPiece
+	claimed := map[int]bool{}
+	for _, p := range f.Parts {
+		for _, r := range rangesOf(p) {
+			if r.MSB < r.LSB {
+				continue
+			}
+			out = append(out, fieldPiece{name: p.Name, msb: r.MSB, lsb: r.LSB, class: "part"})
+			for b := r.LSB; b <= r.MSB; b++ {
+				claimed[b] = true
+			}
+		}
+	}
+	for _, r := range rangesOf(f) {
+		for b := r.MSB; b >= r.LSB; {
+			if claimed[b] {
+				b--
+				continue
+			}
+			end := b
+			for end-1 >= r.LSB && !claimed[end-1] {
+				end--
+			}
+			out = append(out, fieldPiece{name: f.Name, msb: b, lsb: end, class: "var"})
+			b = end - 1
 		}
 	}
 	return out
@@ -208,14 +249,14 @@ func fitFont(s *segment) {
 // instruction word and returns it, as AMD's identifiers are formed. ok is
 // false when the layout has no fixed bits or is wider than 64 bits.
 func rebuildIdentifier(enc isa.Encoding) (uint64, bool) {
-	if enc.Width <= 0 || enc.Width > 64 {
+	if enc.Width <= 0 || enc.Width > 256 {
 		return 0, false
 	}
 	var word uint64
 	sawFixed := false
 	for _, p := range pieces(enc.Fields, enc.Opcode) {
-		if p.bits == "" || p.class == "var" {
-			continue
+		if p.bits == "" || p.class == "var" || p.class == "part" || p.msb >= 64 {
+			continue // only the first two dwords identify (96-bit formats: the first)
 		}
 		if p.class == "fixed" {
 			sawFixed = true
@@ -230,7 +271,10 @@ func rebuildIdentifier(enc isa.Encoding) (uint64, bool) {
 }
 
 // identifierCheck says in words whether the opcode rebuilds the listed
-// identifier. It returns "" when there is nothing to check.
+// identifier and what the assembler said about it. It returns "" when there
+// is nothing to check; ok is false when the rebuilt value differs or
+// llvm-mc encoded other identifying bits: the page never ticks a value the
+// assembler contradicts.
 func identifierCheck(enc isa.Encoding) (string, bool) {
 	if enc.Identifier == "" {
 		return "", false
@@ -250,10 +294,18 @@ func identifierCheck(enc isa.Encoding) (string, bool) {
 		digits = 8
 	}
 	rebuilt := fmt.Sprintf("0x%0*X", digits, word)
-	if word == listed {
-		return fmt.Sprintf("Opcode %d in OP rebuilds %s, the identifier listed for this encoding.", enc.Opcode, rebuilt), true
+	if word != listed {
+		return fmt.Sprintf("Opcode %d in OP rebuilds %s, which differs from the listed identifier %s.", enc.Opcode, rebuilt, enc.Identifier), false
 	}
-	return fmt.Sprintf("Opcode %d in OP rebuilds %s, which differs from the listed identifier %s.", enc.Opcode, rebuilt, enc.Identifier), false
+	msg := fmt.Sprintf("Opcode %d in OP rebuilds %s, the identifier listed for this encoding.", enc.Opcode, rebuilt)
+	a := enc.Assembler
+	switch {
+	case a == nil:
+		return msg + " No example of this encoding was compared with llvm-mc.", true
+	case !a.Agrees:
+		return fmt.Sprintf("%s But llvm-mc encodes %s on %s as %s, whose identifying bits are %s.", msg, a.Asm, a.Target, a.Encoding, a.Identifier), false
+	}
+	return fmt.Sprintf("%s llvm-mc encodes %s on %s as %s, with the same identifying bits.", msg, a.Asm, a.Target, a.Encoding), true
 }
 
 // sortedFields returns the fields most significant first, for the field table.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -142,5 +143,37 @@ func TestSVGEscapesNames(t *testing.T) {
 	}
 	if n := strings.Count(out, "<rect"); n != 1 {
 		t.Errorf("%d boxes, want 1", n)
+	}
+}
+
+// The identifier check never ticks a value llvm-mc contradicts.
+func TestIdentifierCheckFollowsTheAssembler(t *testing.T) {
+	enc := vop2(11)
+	enc.Identifier = "0x16000000"
+	enc.Assembler = &isa.AssemblerCheck{Agrees: true, Identifier: "0x16000000", Asm: "v_max_f32 v5, -1, v2", Target: "gfx950", Encoding: "0xc1,0x04,0x0a,0x16"}
+	if msg, ok := identifierCheck(enc); !ok || !strings.Contains(msg, "llvm-mc encodes v_max_f32 v5, -1, v2 on gfx950") {
+		t.Errorf("agreeing check = %q, %v", msg, ok)
+	}
+	enc.Assembler = &isa.AssemblerCheck{Agrees: false, Identifier: "0x18000000", Asm: "v_max_f32 v5, -1, v2", Target: "gfx950"}
+	if msg, ok := identifierCheck(enc); ok || !strings.Contains(msg, "0x18000000") {
+		t.Errorf("contradicted check = %q, %v", msg, ok)
+	}
+}
+
+// An immediate with documented sub-fields is drawn as those, its other
+// bits under its own name.
+func TestDiagramDrawsImmediateParts(t *testing.T) {
+	enc := isa.Encoding{Name: "SOPP", Width: 32, Opcode: 12, Fields: []isa.Field{
+		{Name: "SIMM16", MSB: 15, LSB: 0, Parts: []isa.Field{
+			{Name: "vmcnt", MSB: 15, LSB: 14, Ranges: []isa.BitRange{{MSB: 15, LSB: 14}, {MSB: 3, LSB: 0}}},
+			{Name: "expcnt", MSB: 6, LSB: 4}, {Name: "lgkmcnt", MSB: 11, LSB: 8}}},
+		{Name: "OP", MSB: 22, LSB: 16}, {Name: "ENCODING", MSB: 31, LSB: 23, Fixed: "101111111"}}}
+	var got []string
+	for _, s := range buildDiagram(enc, 32).Rows[0].Segments {
+		got = append(got, fmt.Sprintf("%s[%d:%d]", s.Name, s.MSB, s.LSB))
+	}
+	want := "ENCODING[31:23] OP[22:16] vmcnt[15:14] SIMM16[13:12] lgkmcnt[11:8] SIMM16[7:7] expcnt[6:4] vmcnt[3:0]"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("segments %s\nwant     %s", g, want)
 	}
 }

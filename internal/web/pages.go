@@ -433,6 +433,9 @@ type instrView struct {
 	// ExampleNote says why they are missing when the decoder is not available.
 	ExampleFields []exampleView
 	ExampleNote   string
+	// Disagree and Corrected count the conflicts left open and those an
+	// oracle resolved (its value shown, the document's beside it).
+	Disagree, Corrected int
 }
 
 type encodingView struct {
@@ -444,6 +447,19 @@ type encodingView struct {
 	CheckOK      bool
 	Preferred    bool
 	ID           string
+	// Doc is the guide's own drawing where the layout shown is the one
+	// llvm-mc encodes.
+	Doc *documentedView
+	// HasParts: a field is drawn as its documented sub-fields.
+	HasParts bool
+}
+
+// documentedView is the documented variant of a layout: the diagram as
+// the vendor's guide draws it and how the verified layout differs.
+type documentedView struct {
+	isa.Layout
+	Format       string
+	Wide, Narrow diagram
 }
 
 type generation struct {
@@ -504,6 +520,13 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 		return
 	}
 	v := instrView{In: in, Arch: a, ComparePath: "/compare/" + url.PathEscape(in.Name), ConceptsTitle: "Related PTX Concepts"}
+	for _, c := range in.Conflicts {
+		if c.CorrectedBy != "" {
+			v.Corrected++
+		} else {
+			v.Disagree++
+		}
+	}
 	if a.Kind == isa.KindVirtual {
 		v.ConceptsTitle = "Related AMDGPU Concepts"
 	}
@@ -557,6 +580,14 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 		ev := encodingView{Enc: e, Wide: buildDiagram(e, 32), Narrow: buildDiagram(e, 16),
 			Fields: sortedFields(e.Fields), Preferred: i == 0, ID: "enc-" + slug(e.Name)}
 		ev.Check, ev.CheckOK = identifierCheck(e)
+		for _, f := range e.Fields {
+			ev.HasParts = ev.HasParts || len(f.Parts) > 0
+		}
+		if d := e.Documented; d != nil {
+			de := e
+			de.Fields, de.Name = d.Fields, e.Name+" as AMD's guide draws it"
+			ev.Doc = &documentedView{Layout: *d, Format: e.Format, Wide: buildDiagram(de, 32), Narrow: buildDiagram(de, 16)}
+		}
 		v.Encodings = append(v.Encodings, ev)
 	}
 	v.Differ, v.Same = s.generations(in)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/quality"
 )
 
@@ -66,6 +67,14 @@ type qualityFamilyView struct {
 	Rejected      []link // Note: the reason
 	Unverified    []link
 	Disagreements []disagreementRow
+	Corrected     []correctedRow
+}
+
+// correctedRow is one fact of the guide that the assembler corrected.
+type correctedRow struct {
+	Name                  link
+	Fact, Document, Shown string
+	Note, Source          string
 }
 
 type disagreementRow struct {
@@ -120,16 +129,25 @@ func (s *server) handleQualityFamily(w http.ResponseWriter, r *http.Request) {
 		v.Unverified = append(v.Unverified, name(it.Name, it.Reason))
 	}
 	for _, d := range fam.Disagreements {
-		src := d.Prov.Source
-		if d.Prov.File != "" {
-			src += " " + d.Prov.File
-			if d.Prov.Line > 0 {
-				src += fmt.Sprintf(":%d", d.Prov.Line)
-			}
-		}
 		v.Disagreements = append(v.Disagreements, disagreementRow{Name: name(d.Name, ""), Format: d.Format,
-			AMD: d.AMD, LLVM: d.LLVM, Note: d.Note, Source: src})
+			AMD: d.AMD, LLVM: d.LLVM, Note: d.Note, Source: provText(d.Prov)})
+	}
+	for _, c := range fam.Corrected {
+		v.Corrected = append(v.Corrected, correctedRow{Name: name(c.Name, ""), Fact: c.Fact, Document: c.Document,
+			Shown: c.Shown, Note: c.Note, Source: provText(c.Prov)})
 	}
 	s.render(w, r, http.StatusOK, "quality-family", page{Title: "Data quality · " + fam.Name,
 		Description: fmt.Sprintf("Data-quality report for %s.", fam.Name), Data: v})
+}
+
+// provText writes a provenance as "source file:line".
+func provText(p isa.Prov) string {
+	s := p.Source
+	if p.File != "" {
+		s += " " + p.File
+		if p.Line > 0 {
+			s += fmt.Sprintf(":%d", p.Line)
+		}
+	}
+	return s
 }

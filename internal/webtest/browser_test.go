@@ -372,7 +372,10 @@ func TestScreenshots(t *testing.T) {
 		// A dual-issue word with its shared literal (the real RDNA 3 model).
 		pages["decode-vopd"] = "/decode?arch=rdna3&hex=0xc8500501+0x00020104+0x3f800000"
 		pages["assemble"] = "/decode?arch=cdna3&asm=" + url.QueryEscape("global_load_dword v1, v2, s[2:3] offset:-16 sc0")
-		pages["llvm-only"] = "/amdgpu/rdna3/s_waitcnt_depctr" // documented by LLVM, not by AMD's RDNA 3 guide
+		pages["llvm-only"] = "/amdgpu/rdna3/s_waitcnt_depctr"      // documented by LLVM, not by AMD's RDNA 3 guide
+		pages["verified-layout"] = "/amdgpu/rdna4/global_load_b32" // llvm-mc's layout, the guide's beside it
+		pages["mai"] = "/amdgpu/cdna3/v_mfma_f32_32x32x8_f16"      // a VOP3P-MAI word
+		pages["immediate-parts"] = "/amdgpu/vega/s_waitcnt"        // SIMM16 drawn as its counters
 	}
 	for name, path := range pages {
 		for _, width := range []int64{360, 1440} {
