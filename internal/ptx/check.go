@@ -94,7 +94,7 @@ type Result struct {
 	Alternatives []Option `json:"alternatives,omitempty"`
 	RaisedBy     []string `json:"raised_by,omitempty"` // notes (or, with ptxas's verdicts, modifiers) that raised version/target above the form's
 	Source       string   `json:"source,omitempty"`    // file:line of the form in the documentation
-	Note string `json:"note,omitempty"` // e.g. the modifiers are in another order than documented
+	Note         string   `json:"note,omitempty"`      // e.g. the modifiers are in another order than documented
 	// Verified is "ptxas" when the version and target are ptxas's verdicts
 	// recorded in the database, "" when they come from the notes alone.
 	Verified string `json:"verified,omitempty"`
