@@ -93,7 +93,6 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 	}
 
 	// The corpus: every probe of every form, then every example statement.
-	type probeRef struct{ in, form, probe int }
 	var (
 		items    []ptxoracle.Item
 		probeAt  = map[probeRef]int{}
@@ -127,12 +126,61 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 		}
 	}
 	verdicts, err := engine.Check(ctx, items)
+	if err != nil {
+		return nil, err
+	}
+	// Where ptxas rejects a form's canonical statement but accepts another
+	// of its statements (atom's first .op, .and, needs a bit-size type),
+	// the optional parts are tried again on that one.
+	canonical := map[[2]int]int{} // instruction, form -> stage-1 canonical item
+	stage1 := map[[2]int][]int{}  // instruction, form -> stage-1 items
+	var again []ptxoracle.Item
+	type rebase struct{ in, form int }
+	var rebased []rebase
+	for i := range model {
+		for f := range probes[i] {
+			ps := probes[i][f]
+			if len(ps) == 0 {
+				continue
+			}
+			canonical[[2]int{i, f}] = probeAt[probeRef{i, f, 0}]
+			for k := range ps {
+				stage1[[2]int{i, f}] = append(stage1[[2]int{i, f}], probeAt[probeRef{i, f, k}])
+			}
+			if verdicts[probeAt[probeRef{i, f, 0}]].Status == ptxoracle.Accepted {
+				continue
+			}
+			r := representative(verdicts, ps, func(k int) int { return probeAt[probeRef{i, f, k}] })
+			if r < 0 {
+				continue
+			}
+			for k := range ps {
+				if probeAt[probeRef{i, f, k}] != r {
+					continue
+				}
+				in := &model[i]
+				probes[i][f] = ptx.FormProbesFrom(in, f, ps[k])
+				rebased = append(rebased, rebase{i, f})
+				for k2, p := range probes[i][f] {
+					p := p
+					probeAt[probeRef{i, f, k2}] = len(items) + len(again)
+					again = append(again, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths,
+						Rerender: func(l map[int]int) (string, map[int]int) { return p.Render(in, l) }})
+				}
+			}
+		}
+	}
+	if len(again) > 0 {
+		more, err := engine.Check(ctx, again)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, again...)
+		verdicts = append(verdicts, more...)
+	}
 	if step != "" {
 		prog.Done()
 		step = ""
-	}
-	if err != nil {
-		return nil, err
 	}
 	rep.Verified = true
 	rep.Run.Statements = len(items)
@@ -144,6 +192,10 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 		if ref.probe == 0 {
 			reps[[2]int{ref.in, ref.form}] = representative(verdicts, probes[ref.in][ref.form], func(k int) int { return probeAt[probeRef{ref.in, ref.form, k}] })
 		}
+	}
+	isRebased := map[[2]int]bool{}
+	for _, rb := range rebased {
+		isRebased[[2]int{rb.in, rb.form}] = true
 	}
 	for _, it := range reps {
 		if it >= 0 {
@@ -206,12 +258,13 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 			if !ok {
 				repIdx = -1
 			}
-			canon := verdicts[probeAt[probeRef{i, f, 0}]]
+			canonIdx := canonical[[2]int{i, f}]
+			canon := verdicts[canonIdx]
 			var chk isa.PTXCheck
 			if repIdx >= 0 {
 				chk = toCheck(verdicts[repIdx], tools, sass[repIdx])
-				if repIdx != probeAt[probeRef{i, f, 0}] {
-					chk.Message = "ptxas rejects the form without an optional part (" + canon.Stmt.Text + ": " + canon.Message + ")"
+				if repIdx != canonIdx {
+					chk.Message = "ptxas rejects the form's first statement (" + canon.Stmt.Text + ": " + canon.Message + ")"
 				}
 			} else {
 				chk = toCheck(canon, tools, nil)
@@ -259,21 +312,49 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 					mc.Raises = ptxas.CompareVersions(mc.Check.PTXVersion, chk.PTXVersion) > 0 || ptxas.CompareTargets(mc.Check.MinTarget, chk.MinTarget) > 0
 				}
 				form.ModifierChecks = append(form.ModifierChecks, mc)
-				oracleFeatures = append(oracleFeatures, ptx.OracleFeature{Feature: ps[k].Feature, Variable: ps[k].Variable, Status: mc.Check.Status,
-					Options: optionsOf(mc.Check), Message: mc.Check.Message})
+				of := ptx.OracleFeature{Feature: ps[k].Feature, Variable: ps[k].Variable, Status: mc.Check.Status,
+					Options: optionsOf(mc.Check), Message: mc.Check.Message}
+				// A part ptxas rejects on an accepted base is rejected with the
+				// whole form, unless ptxas blames another part of the base
+				// (".1d cannot be combined with .im2col").
+				if of.Status == isa.PTXRejected && chk.Status == isa.PTXVerified {
+					of.Alone = !ptx.NamesOtherToken(of.Message, v.Stmt.Text, ps[k].Feature)
+				}
+				oracleFeatures = append(oracleFeatures, of)
 				if mc.Check.Status == isa.PTXVerified {
 					rep.addFindings(compareDoc(docCheck, m.Name, v.Stmt.Text, mc.Check, floorTarget, form.Prov))
 				}
 			}
-			m.Forms[f].Oracle = &ptx.FormOracle{Status: chk.Status, Statement: chk.Statement, Options: optionsOf(chk), Features: oracleFeatures,
+			oracle := &ptx.FormOracle{Status: chk.Status, Statement: chk.Statement, Options: optionsOf(chk), Features: oracleFeatures,
 				Message: chk.Message, FloorTarget: floorTarget, FloorVersion: floorVersion}
-			if repIdx >= 0 && repIdx != probeAt[probeRef{i, f, 0}] {
-				for k := range ps {
-					if probeAt[probeRef{i, f, k}] == repIdx && ps[k].Variable != "" {
-						m.Forms[f].Oracle.Required = ps[k].Variable
+			// Every statement ptxas judged, for the checker to answer exactly.
+			seen := map[string]bool{}
+			judged := append(append([]int(nil), stage1[[2]int{i, f}]...), probeItems(probeAt, i, f, len(ps))...)
+			for _, it := range judged {
+				v := verdicts[it]
+				key := ptx.ProbeKey(v.Stmt.Text)
+				if key == "" || seen[key] {
+					continue
+				}
+				seen[key] = true
+				c := toCheck(v, tools, nil)
+				oracle.Probes = append(oracle.Probes, ptx.ProbeVerdict{Key: key, Status: c.Status, Options: optionsOf(c), Message: c.Message})
+			}
+			// An optional part ptxas needs although the syntax shows it as
+			// optional ("Rounding modifier required"): the first statement
+			// was rejected for wanting it, the one with the part accepted.
+			if isRebased[[2]int{i, f}] && strings.Contains(canon.Message, "required") {
+				first := ptx.FormProbes(m, f)
+				for k, it := range stage1[[2]int{i, f}] {
+					if k < len(first) && verdicts[it].Status == ptxoracle.Accepted {
+						if first[k].Optional && first[k].Variable != "" {
+							oracle.Required = first[k].Variable
+						}
+						break
 					}
 				}
 			}
+			m.Forms[f].Oracle = oracle
 		}
 		if len(details) > 0 {
 			in.Targets = map[string]string{}
@@ -341,6 +422,17 @@ func newPTXOracle(ctx context.Context, opts Options, model []ptx.Instruction, do
 	}
 	return tools, session, engine, nil
 }
+
+func probeItems(at map[probeRef]int, i, f, n int) []int {
+	out := make([]int, 0, n)
+	for k := 0; k < n; k++ {
+		out = append(out, at[probeRef{i, f, k}])
+	}
+	return out
+}
+
+// probeRef names one probe: instruction, form and probe index.
+type probeRef struct{ in, form, probe int }
 
 // representative picks the probe whose verdict stands for the form: the
 // canonical statement when ptxas accepts it, else the first probe it

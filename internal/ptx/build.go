@@ -1,6 +1,7 @@
 package ptx
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 
@@ -210,6 +211,20 @@ func sectionForms(sec ptxdoc.Section, notes noteResult) (map[string][]builtForm,
 		}
 		return nil, false
 	}
+	// The data types the section's syntax lines write literally.
+	var sectionTypes []string
+	seenType := map[string]bool{}
+	for _, b := range blocks {
+		for _, st := range b.stmts {
+			op, _ := splitStatement(st.text)
+			for _, t := range strings.Split(op, ".") {
+				if isType(t) && !seenType[t] {
+					seenType[t] = true
+					sectionTypes = append(sectionTypes, "."+t)
+				}
+			}
+		}
+	}
 	for _, b := range blocks {
 		for _, st := range b.stmts {
 			if sec.Kind != ptxdoc.KindInstruction || !checkable(sec.Mnemonics) {
@@ -234,7 +249,15 @@ func sectionForms(sec ptxdoc.Section, notes noteResult) (map[string][]builtForm,
 				if c, ok := lookup(b.defs, -1, name); ok {
 					return c, true
 				}
-				return lookup(sectionDefs, -1, name)
+				if c, ok := lookup(sectionDefs, -1, name); ok {
+					return c, true
+				}
+				if name == ".type" && len(sectionTypes) > 0 {
+					// "fma.rnd.oob.{relu}.type": the block never defines
+					// .type; the types its other lines write stand for it.
+					return sectionTypes, true
+				}
+				return nil, false
 			}
 			opcode, operands := splitStatement(stripGuard(st.text))
 			if !startsWithMnemonic(opcode, sec.Mnemonics, resolve) {
@@ -258,6 +281,7 @@ func sectionForms(sec ptxdoc.Section, notes noteResult) (map[string][]builtForm,
 				}
 				for _, exp := range expandTypes(variant) {
 					f := makeForm(exp, operands, shape, notes, m)
+					f.Variables = addSuffixVariables(f.Variables, f.Syntax, resolve)
 					f.Description, f.File, f.Line = desc, sec.File, st.line
 					for i := range f.Requirements {
 						f.Requirements[i].File = sec.File
@@ -268,6 +292,24 @@ func sectionForms(sec ptxdoc.Section, notes noteResult) (map[string][]builtForm,
 		}
 	}
 	return out, problems
+}
+
+// suffixVarRe finds "::dimension" in "get_first_ctaid{::dimension}": a
+// suffix the block defines as a variable, which the pattern expands but
+// makeForm does not record.
+var suffixVarRe = regexp.MustCompile(`::[A-Za-z_][\w]*`)
+
+// addSuffixVariables records the suffix variables a form's opcode uses, so
+// the checker, which rebuilds the pattern from Syntax and Variables, reads
+// "::dimension" as {::x, ::y, ::z} too.
+func addSuffixVariables(vars []Variable, syntax string, resolve resolver) []Variable {
+	opcode, _ := splitStatement(syntax)
+	for _, name := range suffixVarRe.FindAllString(opcode, -1) {
+		if ch, ok := resolve(name); ok {
+			vars = appendVariable(vars, Variable{Name: name, Choices: ch})
+		}
+	}
+	return vars
 }
 
 func firstNonEmpty(s ...string) string {
@@ -508,8 +550,8 @@ func makeForm(nodes []node, operands string, shape operandShape, notes noteResul
 				f.Variables = appendVariable(f.Variables, vs)
 			}
 			for _, c := range n.choices {
-				if len(c) == 1 && mn[c[0]] && !n.isVar && !optional {
-					continue
+				if len(c) == 0 || len(c) == 1 && mn[c[0]] && !n.isVar && !optional {
+					continue // "none", or the mnemonic itself
 				}
 				s := "." + strings.Join(c, ".")
 				switch {

@@ -13,9 +13,16 @@ import (
 type Checker struct {
 	byFirst map[string][]*entry // by the mnemonic's first token
 	names   []string
+	// probes finds the statements ptxas judged, by ProbeKey.
+	probes map[string]probeHit
 	// memo caches verdicts by opcode and operand count: real PTX repeats a
 	// few hundred opcodes over and over.
 	memo sync.Map
+}
+
+type probeHit struct {
+	e  *entry
+	cf *compiledForm
 }
 
 type entry struct {
@@ -39,7 +46,7 @@ type compiledForm struct {
 // NewChecker compiles the instruction entries' forms into patterns. Forms
 // whose syntax does not parse are skipped (Build reports them already).
 func NewChecker(instrs []Instruction) *Checker {
-	c := &Checker{byFirst: map[string][]*entry{}}
+	c := &Checker{byFirst: map[string][]*entry{}, probes: map[string]probeHit{}}
 	for i := range instrs {
 		in := &instrs[i]
 		if in.Kind != "" && in.Kind != KindInstruction {
@@ -72,6 +79,17 @@ func NewChecker(instrs []Instruction) *Checker {
 		}
 		if len(e.tokens) == 0 {
 			continue
+		}
+		for k := range e.forms {
+			cf := &e.forms[k]
+			if cf.oracle == nil {
+				continue
+			}
+			for key, p := range cf.oracle.probes {
+				if _, dup := c.probes[key]; !dup && p.Status != "not-verified" {
+					c.probes[key] = probeHit{e: e, cf: cf}
+				}
+			}
 		}
 		c.byFirst[e.tokens[0]] = append(c.byFirst[e.tokens[0]], e)
 		c.names = append(c.names, in.Name)
@@ -177,6 +195,13 @@ func (c *Checker) Check(text string) Result {
 }
 
 func (c *Checker) check(r Result, tokens, operands []string) Result {
+	key := probeKey(tokens, len(operands))
+	if hit, ok := c.probes[key]; ok {
+		// A statement ptxas judged: its verdict, whatever the grammar says.
+		res := evaluate(hit.cf, tokens, len(operands), key)
+		res.Text, res.Mnemonic = r.Text, hit.e.name
+		return res
+	}
 	cands := c.candidates(tokens)
 	if len(cands) == 0 {
 		r.Reason = "unknown mnemonic " + tokens[0]
@@ -197,7 +222,7 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 			if !ordered && !matchSlots(cf.first, cf.slots, tokens) {
 				continue
 			}
-			res := evaluate(cf, tokens, len(operands))
+			res := evaluate(cf, tokens, len(operands), key)
 			if !ordered {
 				res.Note = "modifiers in another order than documented (" + cf.form.Syntax + "); ptxas reads them in any order"
 			}
@@ -210,8 +235,12 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 				}
 				continue
 			}
-			if best == nil || compareVersions(res.PTXVersion, best.PTXVersion) < 0 ||
-				compareVersions(res.PTXVersion, best.PTXVersion) == 0 && compareTargets(res.MinTarget, best.MinTarget) < 0 {
+			// ptxas's verdicts before the notes', then the lowest version.
+			switch {
+			case best == nil,
+				res.Verified != "" && best.Verified == "",
+				(res.Verified != "") == (best.Verified != "") && (compareVersions(res.PTXVersion, best.PTXVersion) < 0 ||
+					compareVersions(res.PTXVersion, best.PTXVersion) == 0 && compareTargets(res.MinTarget, best.MinTarget) < 0):
 				best = &res
 			}
 		}
@@ -226,8 +255,10 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 	return r
 }
 
-// candidates returns the entries whose mnemonic tokens start the instruction,
-// longest first ("ld.global.nc" before "ld").
+// candidates returns the entries whose mnemonic tokens the instruction
+// has — the first one first, the others anywhere, as ptxas reads them
+// ("ld.global.ca.nc" is ld.global.nc) — longest first ("ld.global.nc"
+// before "ld").
 func (c *Checker) candidates(tokens []string) []*entry {
 	var out []*entry
 	for _, e := range c.byFirst[tokens[0]] {
@@ -237,7 +268,10 @@ func (c *Checker) candidates(tokens []string) []*entry {
 		ok := true
 		for i, t := range e.tokens {
 			// "tcgen05.wait::ld" is mnemonic tcgen05.wait with a suffix.
-			if tokens[i] != t && !strings.HasPrefix(tokens[i], t+"::") {
+			if tokens[i] == t || strings.HasPrefix(tokens[i], t+"::") {
+				continue
+			}
+			if i == 0 || !containsToken(tokens[1:], t) {
 				ok = false
 				break
 			}
@@ -301,6 +335,15 @@ func (cf *compiledForm) couldMatch(tokens []string) bool {
 		}
 	}
 	return true
+}
+
+func containsToken(tokens []string, t string) bool {
+	for _, x := range tokens {
+		if x == t || strings.HasPrefix(x, t+"::") {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(list []string, s string) bool {
@@ -600,11 +643,11 @@ func seqInTokens(seq []compiledElem, i int, tokens []string, from, firstType, sr
 // version and target it needs: ptxas's verdicts on the form and its
 // optional parts where the database has them (oracle.go), the
 // documentation's notes otherwise.
-func evaluate(cf *compiledForm, tokens []string, nOperands int) Result {
+func evaluate(cf *compiledForm, tokens []string, nOperands int, key string) Result {
 	r := evaluateDocs(cf, tokens, nOperands)
 	r.Valid = true
 	if cf.oracle != nil {
-		cf.oracle.apply(&r, cf, tokens, nOperands)
+		cf.oracle.apply(&r, cf, tokens, nOperands, key)
 	}
 	return r
 }

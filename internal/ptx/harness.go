@@ -179,7 +179,15 @@ func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
 			callArgs = append(callArgs, id.name)
 			continue
 		case idVar:
+			// The instruction's own state space where it names one
+			// (cvta.const takes a .const variable), else the name's.
 			space := variableNames[id.name]
+			for _, t := range tokens[1:] {
+				if base, _, _ := strings.Cut(t, "::"); base == "const" || base == "global" || base == "shared" || base == "local" {
+					space = "." + base
+					break
+				}
+			}
 			if space == "" {
 				space = ".global"
 			}

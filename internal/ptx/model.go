@@ -176,11 +176,22 @@ type FormOracle struct {
 	Options   []Option        `json:"options,omitempty"`
 	Features  []OracleFeature `json:"features,omitempty"`
 	Required  string          `json:"required,omitempty"` // ".irnd"
+	// Probes are ptxas's verdicts on every statement gpuisa wrote for the
+	// form, by ProbeKey: the checker answers these exactly.
+	Probes []ProbeVerdict `json:"probes,omitempty"`
 	Message   string          `json:"message,omitempty"`
 	// FloorTarget and FloorVersion are the oldest target and PTX version
 	// ptxas could test: requirements at them may be older still.
 	FloorTarget  string `json:"floor_target,omitempty"`
 	FloorVersion string `json:"floor_version,omitempty"`
+}
+
+// ProbeVerdict is ptxas's verdict on one statement of a form.
+type ProbeVerdict struct {
+	Key     string   `json:"key"`
+	Status  string   `json:"status"`
+	Options []Option `json:"options,omitempty"`
+	Message string   `json:"message,omitempty"`
 }
 
 // OracleFeature is ptxas's verdict on one optional part of a form.
@@ -190,4 +201,8 @@ type OracleFeature struct {
 	Status   string   `json:"status"`
 	Options  []Option `json:"options,omitempty"`
 	Message  string   `json:"message,omitempty"`
+	// Alone is set for a rejected part whose message blames only the part
+	// itself ("Illegal modifier '.sat'"): rejected wherever the form's
+	// statements use it.
+	Alone bool `json:"alone,omitempty"`
 }

@@ -1,22 +1,28 @@
 package ptx
 
 import (
+	"regexp"
 	"strings"
 )
 
 // The checker's use of ptxas's verdicts (Form.Oracle, filled by the build):
-// a form ptxas rejects makes its instructions invalid; an optional part
-// ptxas rejects with the form makes those that use it invalid; a variable
-// the syntax shows as optional but ptxas requires (cvt's rounding mode for
-// float-to-integer conversions) must be present; and the version and
-// target are ptxas's, raised by each optional part the instruction uses.
-// Below the oldest target and version ptxas can test, the documentation's
-// older values stand: ptxas cannot contradict them there.
+// a statement ptxas judged (one gpuisa wrote for a form, compared by
+// ProbeKey) gets ptxas's verdict exactly; otherwise a variable the syntax
+// shows as optional
+// but ptxas requires (cvt's rounding mode for float-to-integer
+// conversions) must be present, and the version and target are ptxas's,
+// raised by each optional part the instruction uses. An optional part
+// ptxas rejects with the form's statement says nothing about other
+// statements (".im2col" fails with ".1d", not with ".3d"), so it only
+// decides its own statement. Below the oldest target and version ptxas
+// can test, the documentation's older values stand: ptxas cannot
+// contradict them there.
 
 type compiledOracle struct {
 	o        *FormOracle
 	required []string // choices of the required variable
 	features []compiledFeature
+	probes   map[string]*ProbeVerdict
 }
 
 type compiledFeature struct {
@@ -30,7 +36,10 @@ func compileOracle(f *Form) *compiledOracle {
 	if o == nil || o.Status == "not-verified" {
 		return nil
 	}
-	c := &compiledOracle{o: o}
+	c := &compiledOracle{o: o, probes: map[string]*ProbeVerdict{}}
+	for i := range o.Probes {
+		c.probes[o.Probes[i].Key] = &o.Probes[i]
+	}
 	if o.Required != "" {
 		for _, v := range f.Variables {
 			if v.Name == o.Required {
@@ -56,12 +65,23 @@ func compileOracle(f *Form) *compiledOracle {
 	return c
 }
 
-// apply turns r (the documentation's verdict) into ptxas's.
-func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOperands int) {
+// apply turns r (the documentation's verdict) into ptxas's; key is the
+// instruction's ProbeKey.
+func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOperands int, key string) {
 	o := c.o
+	if p, ok := c.probes[key]; ok && p.Status != "not-verified" {
+		if p.Status == "rejected" {
+			r.Valid = false
+			r.Reason = "ptxas rejects it: " + p.Message
+			return
+		}
+		c.settle(r, append([]Option(nil), p.Options...), nil)
+		return
+	}
 	if o.Status == "rejected" {
-		r.Valid = false
-		r.Reason = "ptxas rejects this documented form (" + o.Statement + "): " + o.Message
+		// ptxas rejected every statement gpuisa wrote for the form; others
+		// (two parts changed at once) may still be valid: the
+		// documentation decides them.
 		return
 	}
 	present := map[string]bool{}
@@ -92,7 +112,7 @@ func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOp
 		if !f.holds(present, nOperands-minOps) {
 			continue
 		}
-		if f.f.Status == "rejected" {
+		if f.f.Status == "rejected" && f.f.Alone {
 			r.Valid = false
 			r.Reason = "ptxas rejects " + f.f.Feature + " with this form: " + f.f.Message
 			return
@@ -106,6 +126,13 @@ func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOp
 		}
 		opts = next
 	}
+	c.settle(r, opts, raised)
+}
+
+// settle sets r's version and target to ptxas's options, keeping the
+// documentation's older values at ptxas's floor.
+func (c *compiledOracle) settle(r *Result, opts []Option, raised []string) {
+	o := c.o
 	if len(opts) == 0 {
 		return
 	}
@@ -127,6 +154,41 @@ func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOp
 	}
 	r.RaisedBy = raised
 	r.Verified = "ptxas"
+}
+
+var quotedRe = regexp.MustCompile(`'\.?([^'\s]+)'`)
+
+// NamesOtherToken reports whether ptxas's message quotes a token of the
+// statement other than those of feature: ptxas blames a combination, not
+// the feature alone.
+func NamesOtherToken(msg, stmt, feature string) bool {
+	tokens, _, err := ParseInstruction(stmt)
+	if err != nil {
+		return true
+	}
+	mine := map[string]bool{}
+	for _, t := range tokensOf(feature) {
+		mine[t] = true
+	}
+	have := map[string]bool{}
+	for _, t := range tokens[1:] {
+		have[t] = true
+	}
+	for _, m := range quotedRe.FindAllStringSubmatch(msg, -1) {
+		for _, t := range strings.Split(m[1], ".") {
+			if have[t] && !mine[t] {
+				return true
+			}
+		}
+	}
+	// "Operation .and requires .b32 or .b64 type": an unquoted modifier.
+	for _, w := range strings.Fields(msg) {
+		w = strings.Trim(w, ",;:()")
+		if strings.HasPrefix(w, ".") && have[strings.TrimPrefix(w, ".")] && !mine[strings.TrimPrefix(w, ".")] {
+			return true
+		}
+	}
+	return false
 }
 
 func (f compiledFeature) holds(present map[string]bool, extraOperands int) bool {

@@ -26,6 +26,10 @@ type Probe struct {
 	Feature string
 	// Variable is the template variable Feature is a choice of (".rnd").
 	Variable string
+	// Optional says the feature is an optional part the base statement
+	// leaves out (not another choice of a required variable).
+	Optional bool
+	set      map[int][]string // pattern node -> the tokens written for it
 }
 
 // MaxProbesPerForm bounds the statements generated for one form (a form
@@ -34,7 +38,15 @@ const MaxProbesPerForm = 64
 
 // FormProbes returns the probes of form fi of in: the canonical statement
 // first. A form whose syntax does not parse gives none.
-func FormProbes(in *Instruction, fi int) []Probe {
+func FormProbes(in *Instruction, fi int) []Probe { return formProbes(in, fi, nil) }
+
+// FormProbesFrom returns the probes of form fi built on another base than
+// the canonical statement: from, a probe ptxas accepted where it rejected
+// the canonical one (atom's first .op, .and, needs a bit-size type), so
+// each optional part is tried where it can be.
+func FormProbesFrom(in *Instruction, fi int, from Probe) []Probe { return formProbes(in, fi, from.set) }
+
+func formProbes(in *Instruction, fi int, baseSet map[int][]string) []Probe {
 	f := &in.Forms[fi]
 	vars := map[string][]string{}
 	for _, v := range f.Variables {
@@ -47,45 +59,88 @@ func FormProbes(in *Instruction, fi int) []Probe {
 	}
 	tmpl := parseOperandTemplate(operands)
 	var out []Probe
-	add := func(tokens []string, opts map[int]bool, feature, variable string) {
+	with := func(i int, t []string) map[int][]string {
+		set := map[int][]string{}
+		for k, v := range baseSet {
+			set[k] = v
+		}
+		if i >= 0 {
+			set[i] = t
+		}
+		return set
+	}
+	add := func(set map[int][]string, opts map[int]bool, feature, variable string, optional bool) {
 		if len(out) >= MaxProbesPerForm {
 			return
 		}
+		tokens := canonicalTokens(nodes, set)
 		text, lengths := renderProbe(tmpl, tokens, opts, nil)
 		for _, p := range out {
 			if p.Text == text {
 				return
 			}
 		}
-		out = append(out, Probe{Form: fi, Text: text, Lengths: lengths, Feature: feature, Variable: variable, tokens: tokens, opts: opts})
+		out = append(out, Probe{Form: fi, Text: text, Lengths: lengths, Feature: feature, Variable: variable, Optional: optional,
+			tokens: tokens, opts: opts, set: set})
 	}
 	for i := range nodes {
 		trimFootnotes(&nodes[i])
 	}
-	base := canonicalTokens(nodes, nil)
-	add(base, nil, "", "")
+	add(with(-1, nil), nil, "", "", false)
 	// Each optional group, present alone; each choice of a variable.
 	for i, n := range nodes {
+		if _, fixed := baseSet[i]; fixed && !n.opt {
+			continue
+		}
 		switch {
 		case n.opt:
 			for _, alt := range n.alts {
 				for _, pick := range altChoices(alt) {
-					toks := canonicalTokens(nodes, map[int][]string{i: pick.tokens})
-					add(toks, nil, "."+strings.Join(pick.tokens, "."), pick.variable)
+					add(with(i, pick.tokens), nil, "."+strings.Join(pick.tokens, "."), pick.variable, true)
 				}
 			}
 		case n.isVar && len(n.choices) > 1:
 			for _, ch := range n.choices[1:] {
-				toks := canonicalTokens(nodes, map[int][]string{i: ch})
-				add(toks, nil, "."+strings.Join(ch, "."), n.name)
+				add(with(i, ch), nil, "."+strings.Join(ch, "."), n.name, false)
 			}
 		}
 	}
 	// Optional operand parts ("{, cache-policy}", "p[|q]", "{!}c").
 	for k, o := range tmpl.optional {
-		add(base, map[int]bool{k: true}, o, "")
+		add(with(-1, nil), map[int]bool{k: true}, o, "", true)
 	}
 	return out
+}
+
+// ProbeKey identifies a statement by what ptxas reads in it: the first
+// token, the other tokens as a set (ptxas reads modifiers in any order),
+// the data types in order and the operand count.
+func ProbeKey(text string) string {
+	tokens, operands, err := ParseInstruction(text)
+	if err != nil || len(tokens) == 0 {
+		return ""
+	}
+	return probeKey(tokens, len(operands))
+}
+
+func probeKey(tokens []string, nOperands int) string {
+	rest := append([]string(nil), tokens[1:]...)
+	var types []string
+	for _, t := range rest {
+		if isType(t) {
+			types = append(types, t)
+		}
+	}
+	sortStrings(rest)
+	return tokens[0] + "|" + strings.Join(rest, ".") + "|" + strings.Join(types, ".") + "|" + strconv.Itoa(nOperands)
+}
+
+func sortStrings(a []string) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
 }
 
 // trimFootnotes drops the documentation's footnote marks from a pattern's

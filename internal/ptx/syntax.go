@@ -25,6 +25,8 @@ type definition struct {
 	group   int
 }
 
+var dotSpaceRe = regexp.MustCompile(`\.\s+([A-Za-z_])`)
+
 var defStartRe = regexp.MustCompile(`^(\.|::)?[A-Za-z_][\w:-]*\s*=`)
 
 // splitBlock separates a syntax code block into statements and definitions.
@@ -102,6 +104,9 @@ func splitBlock(text string, firstLine int) ([]statement, []definition) {
 	}
 	for i := range stmts {
 		stmts[i].text = strings.Join(strings.Fields(stmts[i].text), " ")
+		// "{.level::cache_hint}. vec_16_bit.half_word_type": a stray space
+		// after a dot in NVIDIA's red syntax; the opcode goes on.
+		stmts[i].text = dotSpaceRe.ReplaceAllString(stmts[i].text, ".$1")
 	}
 	return stmts, defs
 }
@@ -135,6 +140,11 @@ func parseDefinition(s string) (definition, bool) {
 		if o := strings.IndexByte(item, '{'); o >= 0 {
 			// ".param{::entry, ::func}": spaces inside the suffix group are fine.
 			item = item[:o] + strings.Join(strings.Fields(item[o:]), "")
+		}
+		if item == "none" {
+			// ".vec = { none, .v2, .v4 }": no vector modifier at all.
+			d.choices = append(d.choices, "")
+			continue
 		}
 		if item == "" || strings.ContainsAny(item, " \t") {
 			continue // prose such as "where x,y are from { 0, 1 }"

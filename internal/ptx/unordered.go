@@ -93,13 +93,17 @@ func matchSlots(first string, slots []slot, tokens []string) bool {
 	}
 	var types []string
 	left := map[string]int{}
+	n := 0
 	for _, t := range tokens[1:] {
 		if isType(t) {
 			types = append(types, t)
+		} else if left[t] > 0 {
+			continue // ptxas reads a repeated modifier once (".sat ... .sat")
 		}
 		left[t]++
+		n++
 	}
-	return fillSlots(slots, 0, types, 0, left, len(tokens)-1)
+	return fillSlots(slots, 0, types, 0, left, n)
 }
 
 func fillSlots(slots []slot, k int, types []string, ti int, left map[string]int, remaining int) bool {

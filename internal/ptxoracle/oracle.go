@@ -228,13 +228,17 @@ func (e *Engine) grid(ctx context.Context, units []*ptxas.Unit, step string) ([]
 }
 
 // OperandError reports whether ptxas's message is about the operands'
-// types or shapes, which the harness chose.
+// types or shapes, or what they name, which the harness chose.
 func OperandError(msg string) bool {
 	for _, s := range []string{
 		"Arguments mismatch", "Vector expected", "vector size", "Illegal vector", "Vector of size",
 		"Incompatible elements of vector", "Predicate output expected", "Result vector expected",
 		"Predicate expression expected", "as address operand", "expected for argument", "Vector type too large",
 		"Duplicate definition",
+		// How the harness declared what the statement names: a variable in
+		// the wrong state space, a call's prototype, a label or symbol.
+		"State space mismatch between instruction and address", "must be register", "Call has wrong number of parameters",
+		"Call target not recognized", "Label expected", "Unknown symbol", "Illegal to use symbol",
 	} {
 		if strings.Contains(msg, s) {
 			return true
