@@ -24,9 +24,9 @@ func FuzzParseInstruction(f *testing.F) {
 			t.Errorf("%q parsed with an empty opcode", line)
 		}
 		for _, arch := range []string{"", "cdna3", "rdna4", "bogus"} {
-			Port(c, line, arch, nil)
+			Port(c, line, Target{Arch: arch})
 		}
-		if _, err := PortReader(c, strings.NewReader(line), "rdna3", nil); err != nil && len(line) < 1<<20 {
+		if _, err := PortReader(c, strings.NewReader(line), Target{Arch: "rdna3"}); err != nil && len(line) < 1<<20 {
 			t.Errorf("PortReader(%q): %v", line, err)
 		}
 	})
@@ -68,14 +68,14 @@ func BenchmarkPort(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Port(c, lines[i%len(lines)], "rdna4", nil)
+		Port(c, lines[i%len(lines)], Target{Arch: "rdna4"})
 	}
 }
 
 func BenchmarkPortFile(b *testing.B) {
 	c := loadProject(b)
 	for i := 0; i < b.N; i++ {
-		if _, err := PortFile(c, "testdata/kernels/tiled_matmul.ptx", "cdna3", nil); err != nil {
+		if _, err := PortFile(c, "testdata/kernels/tiled_matmul.ptx", Target{Arch: "cdna3"}); err != nil {
 			b.Fatal(err)
 		}
 	}
