@@ -250,3 +250,73 @@ func TestPortKernels(t *testing.T) {
 		t.Error("PortFile accepted a missing file")
 	}
 }
+
+// TestPortVerdicts: what the assembler rejects is dropped and said so,
+// another relation takes its place, sequence steps take the alternative the
+// target assembles, and unknown lines are "not verified".
+func TestPortVerdicts(t *testing.T) {
+	c, err := LoadFiles(map[string][]byte{"w.yaml": []byte(`concepts:
+  - id: widget-shuffle
+    name: Widget shuffle
+    description: d
+    ptx: [{mnemonic: wshfl}]
+    amd: [{mnemonic: v_wmov_b32}, {mnemonic: v_wperm_b32}]
+    relations:
+      - {ptx: wshfl, amd: v_wmov_b32, relation: partial, variants: [.bfly], forms: ["v_wmov_b32_dpp v0, v1 row_xmask:1", "v_wmov_b32_dpp v0, v1 quad_perm:[1,0,3,2] // lane ^ 1"], restrictions: ["rows of 16"]}
+      - {ptx: wshfl, amd: v_wperm_b32, relation: sequence, variants: [.bfly], sequence: [["v_wcmp vcc, v0", "v_wcmp vcc_lo, v0"], "(then)", "v_wperm_b32 v0, v1"]}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewVerdictTable("test", []string{"gfx942", "gfx1100"})
+	v.SetLine("v_wmov_b32_dpp v0, v1 row_xmask:1", "gfx942", "not a valid operand.")
+	v.SetLine("v_wmov_b32_dpp v0, v1 row_xmask:1", "gfx1100", "")
+	v.SetLine("v_wmov_b32_dpp v0, v1 quad_perm:[1,0,3,2]", "gfx942", "")
+	v.SetLine("v_wmov_b32_dpp v0, v1 quad_perm:[1,0,3,2]", "gfx1100", "")
+	v.SetLine("v_wcmp vcc, v0", "gfx942", "")
+	v.SetLine("v_wcmp vcc, v0", "gfx1100", "operands are not valid for this GPU or mode")
+	v.SetLine("v_wcmp vcc_lo, v0", "gfx942", "operands are not valid for this GPU or mode")
+	v.SetLine("v_wcmp vcc_lo, v0", "gfx1100", "")
+	v.SetLine("v_wperm_b32 v0, v1", "gfx942", "")
+	v.SetLine("v_wperm_b32 v0, v1", "gfx1100", "")
+
+	res := Port(c, "wshfl.bfly d, a;", Target{GFX: []string{"gfx942"}, Verdicts: v})
+	if len(res.Counterparts) != 2 {
+		t.Fatalf("gfx942: %+v", res.Counterparts)
+	}
+	mov, perm := res.Counterparts[0], res.Counterparts[1]
+	if !reflect.DeepEqual(mov.Forms, []string{"v_wmov_b32_dpp v0, v1 quad_perm:[1,0,3,2] // lane ^ 1"}) {
+		t.Errorf("gfx942 forms %q: the rejected row_xmask form must be dropped", mov.Forms)
+	}
+	if chk := mov.Checks[0]; chk.Status != Assembles || len(chk.Rejected) != 1 || !strings.Contains(chk.Rejected[0].Message, "not a valid operand") {
+		t.Errorf("gfx942 check %+v: assembles, with the rejected form named", chk)
+	}
+	if !reflect.DeepEqual(perm.Sequence, []string{"v_wcmp vcc, v0", "(then)", "v_wperm_b32 v0, v1"}) {
+		t.Errorf("gfx942 sequence %q", perm.Sequence)
+	}
+	res = Port(c, "wshfl.bfly d, a;", Target{GFX: []string{"gfx1100"}, Verdicts: v})
+	if got := res.Counterparts[1].Sequence[0]; got != "v_wcmp vcc_lo, v0" {
+		t.Errorf("gfx1100 takes the wave32 alternative, got %q", got)
+	}
+	// Both targets: the sequence differs per target and says so.
+	res = Port(c, "wshfl.bfly d, a;", Target{GFX: []string{"gfx942", "gfx1100"}, Verdicts: v})
+	if chk := res.Counterparts[1].Checks[1]; chk.Target != "gfx1100" || len(chk.Sequence) == 0 || chk.Sequence[0] != "v_wcmp vcc_lo, v0" {
+		t.Errorf("per-target sequence: %+v", res.Counterparts[1].Checks)
+	}
+	// Every form rejected: the counterpart is dropped, the sequence stays.
+	v.SetLine("v_wmov_b32_dpp v0, v1 quad_perm:[1,0,3,2]", "gfx942", "not a valid operand.")
+	res = Port(c, "wshfl.bfly d, a;", Target{GFX: []string{"gfx942"}, Verdicts: v})
+	if got := amdOf(res.Counterparts); !reflect.DeepEqual(got, []string{"v_wperm_b32"}) || len(res.Dropped) != 1 || res.Dropped[0].AMD != "v_wmov_b32" {
+		t.Errorf("all forms rejected: counterparts %v, dropped %+v", got, res.Dropped)
+	}
+	// A target the table knows nothing about: not verified, nothing dropped.
+	res = Port(c, "wshfl.bfly d, a;", Target{GFX: []string{"gfx1200"}, Verdicts: v})
+	if len(res.Counterparts) != 2 || res.Counterparts[0].Checks[0].Status != NotVerified || res.Counterparts[1].Checks[0].Status != NotVerified {
+		t.Errorf("unknown target: %+v", res.Counterparts)
+	}
+	// No verdicts at all: no checks, every form shown.
+	res = Port(c, "wshfl.bfly d, a;", Target{})
+	if len(res.Counterparts[0].Checks) != 0 || len(res.Counterparts[0].Forms) != 2 {
+		t.Errorf("unverified: %+v", res.Counterparts[0])
+	}
+}
