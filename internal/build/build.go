@@ -162,11 +162,19 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 
 	if len(ptxInsts) > 0 {
-		cat, err := applyConcepts(opts.ConceptsDir, insts, opts.Progress)
+		cat, files, err := applyConcepts(opts.ConceptsDir, insts, opts.Progress)
 		if err != nil {
 			return nil, err
 		}
-		extras[ExtraConcepts] = cat
+		extras[ExtraConcepts] = files
+		// What the catalogue proposes, assembled for every family target;
+		// without llvm-mc `gpuisa port` assembles it when asked, or says
+		// "not verified".
+		if llvm.LLVMMC != "" {
+			if extras[ExtraConceptVerdicts], err = conceptVerdicts(ctx, cat, insts, llvm, opts.Progress); err != nil {
+				return nil, err
+			}
+		}
 	}
 
 	// The report also carries what the readers could not recover.

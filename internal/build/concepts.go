@@ -45,17 +45,18 @@ func CatalogueFiles(dir string) (map[string][]byte, error) {
 // applyConcepts loads and validates the catalogue against the merged
 // instructions and links every instruction to its concepts. Any finding —
 // a dangling instruction, an unknown architecture, a missing relation, a PTX
-// mnemonic in no concept — fails the build with file:line.
-func applyConcepts(dir string, insts []*isa.Instruction, prog Progress) ([]byte, error) {
+// mnemonic in no concept, a relation its operand types contradict — fails
+// the build with file:line.
+func applyConcepts(dir string, insts []*isa.Instruction, prog Progress) (*concepts.Catalogue, []byte, error) {
 	prog.Start("linking the concept catalogue", 1)
 	defer prog.Done()
 	files, err := CatalogueFiles(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cat, err := concepts.LoadFiles(files)
 	if err != nil {
-		return nil, &errs.Error{Kind: errs.KindInvalid, Msg: "concept catalogue", Err: err}
+		return nil, nil, &errs.Error{Kind: errs.KindInvalid, Msg: "concept catalogue", Err: err}
 	}
 	ix := merge.NewNameIndex(insts)
 	if findings := concepts.Validate(cat, ix); len(findings) > 0 {
@@ -63,7 +64,7 @@ func applyConcepts(dir string, insts []*isa.Instruction, prog Progress) ([]byte,
 		for _, f := range findings {
 			lines = append(lines, f.Error())
 		}
-		return nil, &errs.Error{Kind: errs.KindInvalid, Msg: fmt.Sprintf("concept catalogue: %d problems:\n%s", len(findings), strings.Join(lines, "\n"))}
+		return nil, nil, &errs.Error{Kind: errs.KindInvalid, Msg: fmt.Sprintf("concept catalogue: %d problems:\n%s", len(findings), strings.Join(lines, "\n"))}
 	}
 	merge.ApplyConcepts(cat, insts, ix)
 	text := map[string]string{}
@@ -71,5 +72,6 @@ func applyConcepts(dir string, insts []*isa.Instruction, prog Progress) ([]byte,
 		text[k] = string(v)
 	}
 	prog.Advance(1)
-	return json.Marshal(text)
+	data, err := json.Marshal(text)
+	return cat, data, err
 }

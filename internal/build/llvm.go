@@ -29,6 +29,9 @@ type LLVMResult struct {
 	// Added are the instructions only LLVM documents for a family (no AMD
 	// instruction has their encoding); the caller adds them to the model.
 	Added []*isa.Instruction
+	// LLVMMC and CacheDir are the assembler and result cache the pass used
+	// ("" when it did not verify), for later passes that assemble too.
+	LLVMMC, CacheDir string
 }
 
 // LoadAMD reads the AMD guides and XML from the sources directory and links
@@ -247,6 +250,7 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 			res.Problems = append(res.Problems, "llvm: no user cache directory ("+err.Error()+"): llvm-mc results are not cached")
 		}
 	}
+	res.LLVMMC, res.CacheDir = llvmMC, cacheDir
 	prog.Start(fmt.Sprintf("verifying %d lines with llvm-mc on %d targets", len(inputs), len(targets)), len(targets))
 	vres, err := verify.Run(ctx, inputs, targets, verify.Options{
 		LLVMMC: llvmMC, CacheDir: cacheDir,

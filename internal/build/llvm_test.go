@@ -2,7 +2,9 @@ package build
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/concepts"
 	"os"
 	"path/filepath"
 	"strings"
@@ -580,4 +582,49 @@ func TestOperandsComplete(t *testing.T) {
 	if typed*2 < all {
 		t.Errorf("%d of %d AMD operands have a data type", typed, all)
 	}
+}
+
+// Issue 12, class 8, at build time: the verdicts stored in the database say
+// what assembles where, and port reads them.
+func TestConceptVerdicts(t *testing.T) {
+	m := verified(t)
+	files, err := CatalogueFiles("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := concepts.LoadFiles(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := conceptVerdicts(context.Background(), cat, m.insts, m.res, nopProgress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v concepts.VerdictTable
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	xmask := "v_mov_b32_dpp v0, v1 row_xmask:4 row_mask:0xf bank_mask:0xf"
+	if ok, known, _ := v.Line("gfx942", xmask); ok || !known {
+		t.Errorf("%s on gfx942: ok %v known %v, want rejected", xmask, ok, known)
+	}
+	if ok, _, msg := v.Line("gfx1100", xmask); !ok {
+		t.Errorf("%s on gfx1100 rejected: %s", xmask, msg)
+	}
+	if ok, known := v.Member("cdna3", "v_max_f32", "gfx942"); !ok || !known {
+		t.Errorf("v_max_f32 on cdna3/gfx942: ok %v known %v", ok, known)
+	}
+	if ok, known := v.Member("cdna3", "v_maximum_f32", "gfx942"); ok || known {
+		t.Errorf("v_maximum_f32 is no cdna3 instruction, yet has a verdict: ok %v known %v", ok, known)
+	}
+	ix := merge.NewNameIndex(m.insts)
+	res := concepts.Port(cat, "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", concepts.Target{Arch: "cdna3", GFX: []string{"gfx942"}, Resolver: ix, Verdicts: &v})
+	for _, c := range res.Counterparts {
+		for _, f := range c.Forms {
+			if strings.Contains(f, "row_xmask") {
+				t.Errorf("port offers %q on gfx942", f)
+			}
+		}
+	}
+	t.Logf("%d lines and %d families' members with verdicts on %d targets", len(v.Lines), len(v.Members), len(v.Targets))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/build"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/verify"
 )
 
 // The real database is built once for all tests in this package, without
@@ -489,8 +490,8 @@ func TestConceptsAndPort(t *testing.T) {
 		Concepts []struct {
 			ID        string
 			Relations []struct {
-				PTX, AMD, Relation string
-				Restrictions       []string
+				PTX, AMD, Relation     string
+				Variants, Restrictions []string
 			}
 			AMD []struct {
 				Mnemonic string
@@ -505,19 +506,22 @@ func TestConceptsAndPort(t *testing.T) {
 	if len(cat.Concepts) < 120 {
 		t.Errorf("%d concepts, want at least 120", len(cat.Concepts))
 	}
+	// One pair may relate differently per type (variants): key by the
+	// pair and its first variant.
 	rel := map[string]string{}
-	var nanRestriction bool
+	restr := map[string]string{}
 	permFamilies := 0
 	for _, c := range cat.Concepts {
 		for _, r := range c.Relations {
-			rel[r.PTX+"->"+r.AMD] = r.Relation
-			if r.PTX == "max" && r.AMD == "v_max_f32" {
-				for _, x := range r.Restrictions {
-					if strings.Contains(x, "NaN") {
-						nanRestriction = true
-					}
-				}
+			v := ""
+			if len(r.Variants) > 0 {
+				v = r.Variants[0]
 			}
+			if strings.HasSuffix(c.ID, "-nan-propagating") {
+				continue // max.NaN relates to v_max_f32 as a sequence
+			}
+			rel[r.PTX+v+"->"+r.AMD] = r.Relation
+			restr[r.PTX+v+"->"+r.AMD] = strings.Join(r.Restrictions, " ")
 		}
 		for _, m := range c.AMD {
 			if m.Mnemonic == "v_perm_b32" {
@@ -525,16 +529,69 @@ func TestConceptsAndPort(t *testing.T) {
 			}
 		}
 	}
-	for _, pair := range []string{"max->v_max_f32", "max->v_max_i32", "max->v_max_u32", "max->v_max_num_f32"} {
-		if rel[pair] != "equivalent with restrictions" {
-			t.Errorf("%s: relation %q", pair, rel[pair])
+	for pair, want := range map[string]string{
+		"max.f32->v_max_f32": "equivalent with restrictions", "max.f32->v_max_num_f32": "equivalent with restrictions",
+		"max.s32->v_max_i32": "equivalent", "max.u32->v_max_u32": "equivalent",
+		"mul.hi.u32->v_mul_hi_u32": "equivalent", "mul.hi.u64->v_mul_hi_u32": "sequence",
+	} {
+		if rel[pair] != want {
+			t.Errorf("%s: relation %q, want %q", pair, rel[pair], want)
 		}
 	}
-	if !nanRestriction {
-		t.Error("max -> v_max_f32 does not name the NaN handling difference")
+	// The IEEE-mode caveat belongs to v_max_f32, not to v_max_num_f32.
+	if !strings.Contains(restr["max.f32->v_max_f32"], "IEEE") || strings.Contains(restr["max.f32->v_max_num_f32"], "NaN") {
+		t.Errorf("max.f32 NaN restrictions: v_max_f32 %q; v_max_num_f32 %q", restr["max.f32->v_max_f32"], restr["max.f32->v_max_num_f32"])
 	}
 	if rel["prmt->v_perm_b32"] == "" || permFamilies == 0 {
 		t.Errorf("prmt -> v_perm_b32: %q on %d families", rel["prmt->v_perm_b32"], permFamilies)
+	}
+
+	// Port offers only what assembles: the database was built without
+	// llvm-mc, so port runs it itself (or says "not verified").
+	out, _, code = run(t, "port", "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", "--to", "gfx942", "--json", "--db", testDB)
+	var rep struct {
+		Verified bool
+		Results  []struct {
+			Counterparts []struct {
+				AMD, Relation string
+				Forms         []string
+				Sequence      []string
+				Checks        []struct{ Target, Status string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || len(rep.Results) != 1 {
+		t.Fatalf("port shfl --json: exit %d, %v\n%s", code, err, out)
+	}
+	if _, err := verify.FindLLVMMC(); err != nil {
+		if rep.Verified || !strings.Contains(runOut(t, "port", "max.f32 d, a, b;", "--to", "gfx942", "--db", testDB), "Not verified") {
+			t.Errorf("without llvm-mc port must say it did not verify")
+		}
+	} else {
+		if !rep.Verified {
+			t.Errorf("port did not verify although llvm-mc is installed")
+		}
+		for _, c := range rep.Results[0].Counterparts {
+			for _, f := range c.Forms {
+				if strings.Contains(f, "row_xmask") {
+					t.Errorf("port proposes %q for gfx942, which llvm-mc rejects there", f)
+				}
+			}
+			for _, chk := range c.Checks {
+				if chk.Status != "assembles" {
+					t.Errorf("%s on %s: %s", c.AMD, chk.Target, chk.Status)
+				}
+			}
+		}
+		nan := runOut(t, "port", "max.NaN.f32 %f1, %f2, %f3;", "--to", "gfx942", "--db", testDB)
+		for _, want := range []string{"v_max_f32  (sequence", "v_cmp_o_f32 vcc, v0, v1", "assembles on gfx942"} {
+			if !strings.Contains(nan, want) {
+				t.Errorf("port max.NaN.f32 to gfx942 lacks %q:\n%s", want, nan)
+			}
+		}
+		if rdna4 := runOut(t, "port", "max.NaN.f32 %f1, %f2, %f3;", "--to", "gfx1200", "--db", testDB); !strings.Contains(rdna4, "-> v_maximum_f32") {
+			t.Errorf("port max.NaN.f32 to gfx1200:\n%s", rdna4)
+		}
 	}
 
 	out, _, code = run(t, "port", "max.f32 d, a, b;", "--to", "rdna4", "--db", testDB)
@@ -568,6 +625,16 @@ func TestConceptsAndPort(t *testing.T) {
 	if _, _, code := run(t, "port", "max.f32 d, a, b;", "--to", "rdna9", "--db", testDB); code != 2 {
 		t.Errorf("unknown --to: exit %d, want 2", code)
 	}
+}
+
+// runOut runs gpuisa and returns its output, failing the test on an error.
+func runOut(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errOut, code := run(t, args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errOut)
+	}
+	return out
 }
 
 func TestDecodeAndEncode(t *testing.T) {

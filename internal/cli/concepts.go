@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
 	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/gpuisa/gpuisa/internal/verify"
 )
 
 func init() { extraCommands = append(extraCommands, newConceptsCmd, newPortCmd) }
@@ -95,7 +98,11 @@ type relationJSON struct {
 	AMD          string   `json:"amd"`
 	Relation     string   `json:"relation"`
 	Variants     []string `json:"variants,omitempty"`
+	Requires     []string `json:"requires,omitempty"`
+	Except       []string `json:"except,omitempty"`
+	Families     []string `json:"families,omitempty"` // where the relation holds, when not everywhere the member applies
 	Restrictions []string `json:"restrictions,omitempty"`
+	Forms        []string `json:"forms,omitempty"`
 	Sequence     []string `json:"sequence,omitempty"`
 }
 
@@ -123,7 +130,8 @@ func conceptsJSON(cat *concepts.Catalogue, ix *merge.NameIndex) ([]conceptJSON, 
 		}
 		for _, r := range k.Relations {
 			c.Relations = append(c.Relations, relationJSON{PTX: r.PTX, AMD: r.AMD, Relation: string(r.Kind),
-				Variants: r.Variants, Restrictions: r.Restrictions, Sequence: r.Sequence})
+				Variants: r.Variants, Requires: r.Requires, Except: r.Except, Families: r.Families,
+				Restrictions: r.Restrictions, Forms: r.Forms, Sequence: r.SequenceText()})
 		}
 		out = append(out, c)
 	}
@@ -227,8 +235,14 @@ func printConcept(w io.Writer, c conceptJSON) {
 		for _, x := range r.Restrictions {
 			fmt.Fprintf(w, "      - %s\n", x)
 		}
+		for _, x := range r.Forms {
+			fmt.Fprintf(w, "      e.g. %s\n", x)
+		}
 		for _, x := range r.Sequence {
 			fmt.Fprintf(w, "      | %s\n", x)
+		}
+		if len(r.Families) > 0 {
+			fmt.Fprintf(w, "      on %s only\n", strings.Join(r.Families, " "))
 		}
 	}
 	fmt.Fprintf(w, "\n(from %s:%d)\n", c.File, c.Line)
@@ -251,36 +265,70 @@ func newPortCmd(e *env) *cobra.Command {
 	var to string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "port 'PTX INSTRUCTION;' | FILE.ptx --to ARCH [--json]",
+		Use:   "port 'PTX INSTRUCTION;' | FILE.ptx --to ARCH|GFX [--json]",
 		Short: "Name the AMD counterparts of PTX instructions",
 		Long: `Port looks up each PTX instruction in the concept catalogue and prints its AMD
 counterpart(s) on the target family with the relation and the restrictions to
 watch, or "no counterpart" with the reason. With a file it goes line by line and
-ends with a summary. Exit status 0, or 2 on unusable input.`,
+ends with a summary.
+
+Every AMD instruction it proposes (a counterpart, an example form, each step of a
+sequence) is held to the LLVM assembler on the target's gfx targets (all of a
+family's, or the one gfx target named with --to): what llvm-mc rejects there is
+dropped and said so, and another counterpart or sequence takes its place where
+the catalogue has one. The verdicts come from the database when the build ran
+llvm-mc; otherwise port runs llvm-mc itself, and without it says "not verified".
+Exit status 0, or 2 on unusable input.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			info, ok := isa.LookupArch(to)
 			if !ok || info.Vendor != isa.VendorAMD {
 				return errs.NotFound(closest(strings.ToLower(to), isa.AMDArchIDs()), "unknown AMD architecture %q for --to", to)
 			}
-			cat, ix, closeDB, err := e.openCatalogue(cmd.Context())
+			gfx := info.Targets
+			if t := strings.ToLower(strings.TrimSpace(to)); strings.HasPrefix(t, "gfx") {
+				gfx = []string{t}
+			}
+			db, err := e.open()
 			if err != nil {
 				return err
 			}
-			defer closeDB()
-			var rep *concepts.PortReport
-			if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
-				rep, err = concepts.PortFile(cat, args[0], info.ID, ix)
-				if err != nil {
-					return errs.Invalid("%v", err)
-				}
-			} else {
-				res := concepts.Port(cat, args[0], info.ID, ix)
-				rep = &concepts.PortReport{Arch: info.ID, Results: []concepts.PortResult{res}}
+			defer db.Close()
+			cat, ix, err := loadCatalogue(cmd.Context(), db)
+			if err != nil {
+				return err
 			}
+			target := concepts.Target{Arch: info.ID, GFX: gfx, Resolver: ix}
+			portAll := func() (*concepts.PortReport, error) {
+				if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
+					rep, err := concepts.PortFile(cat, args[0], target)
+					if err != nil {
+						return nil, errs.Invalid("%v", err)
+					}
+					return rep, nil
+				}
+				res := concepts.Port(cat, args[0], target)
+				return &concepts.PortReport{Arch: info.ID, Targets: append([]string{}, gfx...), Results: []concepts.PortResult{res}}, nil
+			}
+			// A first pass names the AMD members in play; their verdicts
+			// come from the database, or from llvm-mc run now.
+			rep, err := portAll()
+			if err != nil {
+				return err
+			}
+			verdicts, how := portVerdicts(cmd.Context(), db, cat, info.ID, gfx, membersOf(rep))
+			if verdicts != nil {
+				target.Verdicts = verdicts
+				if rep, err = portAll(); err != nil {
+					return err
+				}
+			}
+			rep.Verified = verdicts != nil
+			rep.Verification = how
 			if asJSON {
 				return e.writeJSON(rep)
 			}
+			fmt.Fprintf(e.stdout, "%s\n\n", how)
 			for _, r := range rep.Results {
 				printPort(e.stdout, r, len(rep.Results) > 1)
 			}
@@ -292,10 +340,72 @@ ends with a summary. Exit status 0, or 2 on unusable input.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&to, "to", "", "target AMD family (cdna3, rdna3, gfx942, ...)")
+	cmd.Flags().StringVar(&to, "to", "", "target AMD family or gfx target (cdna3, rdna3, gfx942, ...)")
 	cmd.MarkFlagRequired("to")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// membersOf lists the AMD instructions a port report offers, by name.
+func membersOf(rep *concepts.PortReport) []string {
+	set := map[string]bool{}
+	add := func(o *concepts.Outcome) {
+		for _, c := range o.Counterparts {
+			set[c.AMD] = true
+		}
+	}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		add(&r.Outcome)
+		if r.Predication != nil {
+			add(r.Predication)
+		}
+		for j := range r.Registers {
+			add(&r.Registers[j].Outcome)
+		}
+	}
+	out := make([]string, 0, len(set))
+	for m := range set {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// portVerdicts returns the assembler's verdicts for what port proposes on
+// family's gfx targets, and a sentence saying where they come from: the
+// database's, when its build ran llvm-mc; else llvm-mc run now on the
+// catalogue's lines and on one example of each member from its page; else
+// nil ("not verified").
+func portVerdicts(ctx context.Context, db *store.DB, cat *concepts.Catalogue, family string, gfx, members []string) (concepts.Verdicts, string) {
+	targets := strings.Join(gfx, " ")
+	if raw, err := db.Extra(ctx, build.ExtraConceptVerdicts); err == nil {
+		var v concepts.VerdictTable
+		if err := json.Unmarshal(raw, &v); err == nil {
+			return &v, fmt.Sprintf("Checked against the LLVM assembler on %s (%s, when the database was built).", targets, v.Assembler)
+		}
+	}
+	llvmMC, err := verify.FindLLVMMC()
+	if err != nil {
+		return nil, "Not verified: this database holds no assembler verdicts and " + err.Error() + "."
+	}
+	probes := map[string]string{}
+	for _, m := range members {
+		in, err := db.Instruction(ctx, family, m)
+		if err != nil || len(in.Examples) == 0 {
+			continue
+		}
+		probes[m] = in.Examples[0].Asm
+	}
+	cacheDir := ""
+	if d, err := os.UserCacheDir(); err == nil {
+		cacheDir = filepath.Join(d, "gpuisa")
+	}
+	v, err := build.AssembleProposals(ctx, cat, gfx, map[string]map[string]string{family: probes}, llvmMC, cacheDir)
+	if err != nil {
+		return nil, "Not verified: " + err.Error() + "."
+	}
+	return v, fmt.Sprintf("Checked against the LLVM assembler on %s (%s, run now).", targets, v.Assembler)
 }
 
 func printPort(w io.Writer, r concepts.PortResult, withLine bool) {
@@ -305,12 +415,23 @@ func printPort(w io.Writer, r concepts.PortResult, withLine bool) {
 	}
 	fmt.Fprintf(w, "%s%s\n", prefix, r.Text)
 	pad := strings.Repeat(" ", len(prefix)+2)
+	printOutcome(w, pad, r.Outcome)
+	for _, reg := range r.Registers {
+		fmt.Fprintf(w, "%s%s:\n", pad, reg.Name)
+		printOutcome(w, pad+"  ", reg.Outcome)
+	}
+}
+
+func printOutcome(w io.Writer, pad string, o concepts.Outcome) {
 	switch {
-	case len(r.Counterparts) > 0:
-		for _, c := range r.Counterparts {
+	case len(o.Counterparts) > 0:
+		for _, c := range o.Counterparts {
 			fmt.Fprintf(w, "%s-> %s  (%s; %s)\n", pad, c.AMD, c.Relation, c.ConceptName)
 			for _, x := range c.Restrictions {
 				fmt.Fprintf(w, "%s     watch: %s\n", pad, x)
+			}
+			for _, x := range c.Forms {
+				fmt.Fprintf(w, "%s     e.g. %s\n", pad, x)
 			}
 			for _, x := range c.Sequence {
 				fmt.Fprintf(w, "%s     | %s\n", pad, x)
@@ -318,20 +439,57 @@ func printPort(w io.Writer, r concepts.PortResult, withLine bool) {
 			if len(c.MissingOnArch) > 0 {
 				fmt.Fprintf(w, "%s     note: not on this family as named: %s\n", pad, strings.Join(c.MissingOnArch, ", "))
 			}
+			printChecks(w, pad+"     ", c.Checks)
 		}
-	case r.NoCounterpart != "":
-		fmt.Fprintf(w, "%s-> no counterpart: %s\n", pad, r.NoCounterpart)
-	case r.Gap != "":
-		fmt.Fprintf(w, "%s-> no counterpart on this family: %s\n", pad, r.Gap)
+	case o.NoCounterpart != "":
+		fmt.Fprintf(w, "%s-> no counterpart: %s\n", pad, o.NoCounterpart)
+	case o.Gap != "":
+		fmt.Fprintf(w, "%s-> no counterpart on this family: %s\n", pad, o.Gap)
 	default:
 		fmt.Fprintf(w, "%s-> unknown to the concept catalogue\n", pad)
 	}
-	for _, reg := range r.Registers {
-		for _, c := range reg.Counterparts {
-			fmt.Fprintf(w, "%s   %s -> %s (%s)\n", pad, reg.Name, c.AMD, c.Relation)
+	for _, d := range o.Dropped {
+		var where []string
+		for _, chk := range d.Rejected {
+			where = append(where, chk.Target)
 		}
-		if reg.NoCounterpart != "" {
-			fmt.Fprintf(w, "%s   %s -> no counterpart: %s\n", pad, reg.Name, reg.NoCounterpart)
+		fmt.Fprintf(w, "%s   dropped %s (%s): llvm-mc rejects it on %s", pad, d.AMD, d.ConceptID, strings.Join(where, " "))
+		if len(d.Rejected) > 0 && len(d.Rejected[0].Rejected) > 0 {
+			x := d.Rejected[0].Rejected[0]
+			fmt.Fprintf(w, ": %s (%s)", x.Line, firstLine(x.Message))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// printChecks says, per gfx target, whether the counterpart assembles,
+// grouping targets with the same verdict.
+func printChecks(w io.Writer, pad string, checks []concepts.TargetCheck) {
+	byStatus := map[string][]string{}
+	var order []string
+	for _, c := range checks {
+		if byStatus[c.Status] == nil {
+			order = append(order, c.Status)
+		}
+		byStatus[c.Status] = append(byStatus[c.Status], c.Target)
+	}
+	for _, st := range order {
+		fmt.Fprintf(w, "%s%s on %s\n", pad, st, strings.Join(byStatus[st], " "))
+	}
+	for _, c := range checks {
+		if len(c.Sequence) > 0 {
+			fmt.Fprintf(w, "%son %s:\n", pad, c.Target)
+			for _, x := range c.Sequence {
+				fmt.Fprintf(w, "%s  | %s\n", pad, x)
+			}
+		}
+		for _, x := range c.Rejected {
+			fmt.Fprintf(w, "%s%s rejects %s (%s)\n", pad, c.Target, x.Line, firstLine(x.Message))
 		}
 	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
 }

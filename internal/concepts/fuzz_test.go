@@ -24,9 +24,9 @@ func FuzzParseInstruction(f *testing.F) {
 			t.Errorf("%q parsed with an empty opcode", line)
 		}
 		for _, arch := range []string{"", "cdna3", "rdna4", "bogus"} {
-			Port(c, line, arch, nil)
+			Port(c, line, Target{Arch: arch})
 		}
-		if _, err := PortReader(c, strings.NewReader(line), "rdna3", nil); err != nil && len(line) < 1<<20 {
+		if _, err := PortReader(c, strings.NewReader(line), Target{Arch: "rdna3"}); err != nil && len(line) < 1<<20 {
 			t.Errorf("PortReader(%q): %v", line, err)
 		}
 	})
@@ -39,6 +39,16 @@ func FuzzLoadFiles(f *testing.F) {
 	f.Add([]byte("no_counterpart:\n  - {mnemonic: x, reason: y}\n"))
 	f.Add([]byte("concepts: &a [*a]\n"))
 	f.Add([]byte("concepts:\n  - id: x\n    relations: [{ptx: [a, b], amd: {}}]\n"))
+	f.Add([]byte(`concepts:
+  - id: x
+    name: X
+    description: d
+    ptx: [{mnemonic: a, variants: [.f32], except: [.NaN]}]
+    amd: [{mnemonic: v_a_f32, families: [rdna3, rdna4]}]
+    relations:
+      - {ptx: a, amd: v_a_f32, relation: sequence, families: [rdna4], requires: [.global], sequence: [["v_a_f32 v0, vcc", "v_a_f32 v0, vcc_lo"], "(remark)"]}
+      - {ptx: a, amd: v_a_f32, relation: equivalent with restrictions, families: [rdna3], forms: ["v_a_f32_e64 v0, v1 // f"], restrictions: [r]}
+`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := LoadFiles(map[string][]byte{"f.yaml": data})
 		if err == nil && c == nil {
@@ -48,6 +58,12 @@ func FuzzLoadFiles(f *testing.F) {
 			Validate(c, fakeResolver{})
 			c.ForPTX("a")
 			c.ForAMD("cdna3", "v_a")
+			v := NewVerdictTable("test", []string{"gfx1100"})
+			for _, l := range ProposedLines(c) {
+				v.SetLine(l, "gfx1100", "")
+			}
+			Port(c, "a.global.f32 d, a;", Target{Arch: "rdna4", GFX: []string{"gfx1200"}, Verdicts: v})
+			Port(c, "a.f32 d, a;", Target{Arch: "rdna3", GFX: []string{"gfx1100"}, Verdicts: v})
 		}
 	})
 }
@@ -68,14 +84,14 @@ func BenchmarkPort(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Port(c, lines[i%len(lines)], "rdna4", nil)
+		Port(c, lines[i%len(lines)], Target{Arch: "rdna4"})
 	}
 }
 
 func BenchmarkPortFile(b *testing.B) {
 	c := loadProject(b)
 	for i := 0; i < b.N; i++ {
-		if _, err := PortFile(c, "testdata/kernels/tiled_matmul.ptx", "cdna3", nil); err != nil {
+		if _, err := PortFile(c, "testdata/kernels/tiled_matmul.ptx", Target{Arch: "cdna3"}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -246,6 +246,7 @@ func (l *loader) concept(n *yaml.Node) *Concept {
 				if l.mapping(item, "ptx member", map[string]func(*yaml.Node){
 					"mnemonic": func(v *yaml.Node) { m.Mnemonic = l.scalar(v, "mnemonic") },
 					"variants": func(v *yaml.Node) { m.Variants = l.strings(v, "variants") },
+					"except":   func(v *yaml.Node) { m.Except = l.strings(v, "except") },
 					"note":     func(v *yaml.Node) { m.Note = l.scalar(v, "note") },
 				}, []string{"mnemonic"}) {
 					c.PTX = append(c.PTX, m)
@@ -257,16 +258,8 @@ func (l *loader) concept(n *yaml.Node) *Concept {
 				m := Member{Pos: l.pos(item)}
 				if l.mapping(item, "amd member", map[string]func(*yaml.Node){
 					"mnemonic": func(v *yaml.Node) { m.Mnemonic = l.scalar(v, "mnemonic") },
-					"families": func(v *yaml.Node) {
-						for _, f := range l.strings(v, "families") {
-							if !knownArch(f) {
-								l.errorf(v, "unknown arch id %q in families (known: %s)", f, strings.Join(KnownArchs, " "))
-								continue
-							}
-							m.Families = append(m.Families, f)
-						}
-					},
-					"note": func(v *yaml.Node) { m.Note = l.scalar(v, "note") },
+					"families": func(v *yaml.Node) { m.Families = l.families(v) },
+					"note":     func(v *yaml.Node) { m.Note = l.scalar(v, "note") },
 				}, []string{"mnemonic"}) {
 					if m.Mnemonic != strings.ToLower(m.Mnemonic) {
 						l.errorf(item, "amd mnemonic %q must be lower case", m.Mnemonic)
@@ -289,8 +282,12 @@ func (l *loader) concept(n *yaml.Node) *Concept {
 						r.rel.Kind = RelationKind(s)
 					},
 					"variants":     func(v *yaml.Node) { r.rel.Variants = l.strings(v, "variants") },
+					"families":     func(v *yaml.Node) { r.rel.Families = l.families(v) },
+					"requires":     func(v *yaml.Node) { r.rel.Requires = l.strings(v, "requires") },
+					"except":       func(v *yaml.Node) { r.rel.Except = l.strings(v, "except") },
 					"restrictions": func(v *yaml.Node) { r.rel.Restrictions = l.strings(v, "restrictions") },
-					"sequence":     func(v *yaml.Node) { r.rel.Sequence = l.strings(v, "sequence") },
+					"forms":        func(v *yaml.Node) { r.rel.Forms = l.strings(v, "forms") },
+					"sequence":     func(v *yaml.Node) { r.rel.Sequence = l.steps(v) },
 				}, []string{"ptx", "amd", "relation"}) {
 					raws = append(raws, r)
 				}
@@ -305,6 +302,11 @@ func (l *loader) concept(n *yaml.Node) *Concept {
 	}
 	ptxListed := map[string]bool{}
 	for _, m := range c.PTX {
+		for _, v := range append(append([]string(nil), m.Variants...), m.Except...) {
+			if !matchable(v) {
+				l.errorf(nodeAt(n, m.Pos.Line), "concept %s: variant %q can never match: an instruction's modifiers are single words, adjacent pairs and runs of type words", c.ID, v)
+			}
+		}
 		if ptxListed[m.Mnemonic] {
 			l.errorf(nodeAt(n, m.Pos.Line), "concept %s lists ptx member %q twice", c.ID, m.Mnemonic)
 		}
@@ -318,8 +320,10 @@ func (l *loader) concept(n *yaml.Node) *Concept {
 		amdListed[m.Mnemonic] = true
 	}
 	type pair struct{ p, a string }
-	related := map[pair]bool{}
+	// related holds, per pair, the relations written for it.
+	related := map[pair][]Relation{}
 	for _, r := range raws {
+		formUsed := make([]bool, len(r.rel.Forms))
 		for _, p := range r.ptx {
 			if !ptxListed[p] {
 				l.errorf(r.node, "concept %s: relation names ptx %q, which is not a ptx member", c.ID, p)
@@ -330,32 +334,152 @@ func (l *loader) concept(n *yaml.Node) *Concept {
 					l.errorf(r.node, "concept %s: relation names amd %q, which is not an amd member", c.ID, a)
 					continue
 				}
-				if related[pair{p, a}] {
-					l.errorf(r.node, "concept %s: second relation for %s <-> %s", c.ID, p, a)
+				if prev, ok := related[pair{p, a}]; ok && overlapping(prev, r.rel) {
+					l.errorf(r.node, "concept %s: second relation for %s <-> %s on the same families and variants (give each its own families or variants)", c.ID, p, a)
 					continue
 				}
-				related[pair{p, a}] = true
+				related[pair{p, a}] = append(related[pair{p, a}], r.rel)
+				m, _ := c.amdMember(a)
+				for _, f := range r.rel.Families {
+					if !m.AppliesOn(f) {
+						l.errorf(r.node, "concept %s: relation for %s <-> %s lists %s, a family the member %s does not list", c.ID, p, a, f, a)
+					}
+				}
 				rel := r.rel
 				rel.PTX, rel.AMD = p, a
+				// Each AMD member keeps the forms spelled with its mnemonic.
+				rel.Forms = nil
+				for i, f := range r.rel.Forms {
+					if formOf(f, a) {
+						rel.Forms = append(rel.Forms, f)
+						formUsed[i] = true
+					}
+				}
 				c.Relations = append(c.Relations, rel)
+			}
+		}
+		for i, used := range formUsed {
+			if !used {
+				l.errorf(r.node, "concept %s: form %q is not spelled with any AMD member of the relation", c.ID, r.rel.Forms[i])
+			}
+		}
+		for _, v := range r.rel.Variants {
+			if !matchable(v) {
+				l.errorf(r.node, "concept %s: variant %q can never match: an instruction's modifiers are single words, adjacent pairs and runs of type words", c.ID, v)
 			}
 		}
 		if r.rel.Kind == Sequence && len(r.rel.Sequence) == 0 {
 			l.errorf(r.node, "concept %s: a \"sequence\" relation needs a sequence", c.ID)
 		}
+		if r.rel.Kind != Sequence && len(r.rel.Sequence) > 0 {
+			l.errorf(r.node, "concept %s: only a \"sequence\" relation has a sequence", c.ID)
+		}
 		if r.rel.Kind == EquivalentWithRestrictions && len(r.rel.Restrictions) == 0 {
 			l.errorf(r.node, "concept %s: \"equivalent with restrictions\" needs restrictions", c.ID)
+		}
+		if r.rel.Kind == Equivalent && len(r.rel.Restrictions) > 0 {
+			l.errorf(r.node, "concept %s: an \"equivalent\" relation has no restrictions (use \"equivalent with restrictions\")", c.ID)
 		}
 	}
 	for _, p := range c.PTX {
 		for _, a := range c.AMD {
-			if !related[pair{p.Mnemonic, a.Mnemonic}] {
+			if _, ok := related[pair{p.Mnemonic, a.Mnemonic}]; !ok {
 				l.errorf(n, "concept %s: missing relation for ptx %q <-> amd %q", c.ID, p.Mnemonic, a.Mnemonic)
 			}
 		}
 	}
 	return c
 }
+
+// matchable reports whether a variant is a modifier splitMnemonic can
+// produce: one word, two adjacent words, or a run of type words.
+func matchable(v string) bool {
+	words := strings.Split(strings.TrimPrefix(v, "."), ".")
+	if len(words) <= 2 {
+		return true
+	}
+	_, ok := typeRun(v)
+	return ok
+}
+
+// families reads a list of arch ids, reporting unknown ones.
+func (l *loader) families(v *yaml.Node) []string {
+	var out []string
+	for _, f := range l.strings(v, "families") {
+		if !knownArch(f) {
+			l.errorf(v, "unknown arch id %q in families (known: %s)", f, strings.Join(KnownArchs, " "))
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// steps reads a sequence: each item is one line, or a list of alternative
+// lines.
+func (l *loader) steps(v *yaml.Node) []Step {
+	var out []Step
+	for _, item := range l.sequence(v, "sequence") {
+		alts := l.strings(item, "sequence step")
+		if len(alts) == 0 {
+			l.errorf(item, "empty sequence step")
+			continue
+		}
+		out = append(out, Step{Alternatives: alts})
+	}
+	return out
+}
+
+// overlapping reports whether a new relation for a pair duplicates one
+// already written for it: on a common family (no families means all) with
+// the same variants (none means all). One pair may thus relate differently
+// per generation (families) or per PTX type or mode (variants, of which
+// the best-fitting wins when porting).
+func overlapping(prev []Relation, rel Relation) bool {
+	for _, p := range prev {
+		if meets(p.Families, rel.Families) && sameSet(p.Requires, rel.Requires) && sameSet(p.Except, rel.Except) &&
+			(len(p.Variants) == 0 || len(rel.Variants) == 0 || sameSet(p.Variants, rel.Variants)) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+func meets(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return true
+	}
+	for _, x := range a {
+		if contains(b, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// formOf reports whether an instruction line is spelled with mnemonic, bare
+// or with an encoding suffix ("v_mov_b32_dpp v0, v1 row_shr:1" for v_mov_b32).
+func formOf(line, mnemonic string) bool {
+	asm, _ := SplitStep(line)
+	name, _, _ := strings.Cut(asm, " ")
+	return name == mnemonic || strings.HasPrefix(name, mnemonic+"_") && encodingSuffix[strings.TrimPrefix(name, mnemonic+"_")]
+}
+
+// encodingSuffix lists the suffixes LLVM's assembler accepts to force an
+// encoding.
+var encodingSuffix = map[string]bool{"e32": true, "e64": true, "dpp": true, "sdwa": true, "e64_dpp": true}
 
 // nodeAt returns a stand-in node carrying a line for error reporting.
 func nodeAt(_ *yaml.Node, line int) *yaml.Node { return &yaml.Node{Line: line} }

@@ -9,6 +9,8 @@
 // Resolver, which the caller implements over its own instruction database.
 package concepts
 
+import "strings"
+
 // KnownArchs lists the AMD architecture ids a catalogue may name in
 // "families", in the order pages show them.
 var KnownArchs = []string{
@@ -58,6 +60,9 @@ type Concept struct {
 type Member struct {
 	Mnemonic string
 	Variants []string
+	// Except lists PTX modifiers that take an instruction out of the
+	// concept (max.NaN is not Maximum but Maximum, NaN-propagating).
+	Except   []string
 	Families []string
 	Note     string
 	Pos      Pos
@@ -67,13 +72,87 @@ type Member struct {
 // several members on either side; the loader expands it to one Relation per
 // pair so that lookups never have to.
 type Relation struct {
-	PTX          string
-	AMD          string
-	Kind         RelationKind
-	Variants     []string // PTX types/modifiers this pair covers; empty: all
+	PTX      string
+	AMD      string
+	Kind     RelationKind
+	Variants []string // PTX types/modifiers this pair covers; empty: all
+	// Families limits the relation to these AMD families; empty means every
+	// family the AMD member applies on. One pair may have several relations
+	// on disjoint families, because a relation can change between
+	// generations (RDNA 3 v_max_f32 obeys MODE.IEEE, RDNA 4 v_max_num_f32
+	// does not).
+	Families []string
+	// Requires lists PTX modifiers an instruction must all carry for the
+	// relation to apply (a state space: .global); Except lists modifiers
+	// that rule it out. Variants, by contrast, pick the best fit.
+	Requires     []string
+	Except       []string
 	Restrictions []string
-	Sequence     []string
-	Pos          Pos
+	// Forms are whole AMD instructions showing the counterpart in use (a DPP
+	// modifier, an operand order); port shows those the target assembles.
+	Forms    []string
+	Sequence []Step
+	Pos      Pos
+}
+
+// Step is one step of a sequence: an AMD instruction line, optionally
+// followed by "// remark", or a remark alone in parentheses. A step with
+// several alternatives (a renamed instruction, vcc or vcc_lo by wave size)
+// is done by the first alternative the target has.
+type Step struct {
+	Alternatives []string
+}
+
+// String is the step as written: its alternatives separated by " or ".
+func (s Step) String() string { return strings.Join(s.Alternatives, " or ") }
+
+// SequenceText is the sequence as lines, one step per line.
+func (r Relation) SequenceText() []string {
+	out := make([]string, len(r.Sequence))
+	for i, s := range r.Sequence {
+		out[i] = s.String()
+	}
+	return out
+}
+
+// fits reports whether an instruction's modifiers meet the relation's
+// Requires and Except.
+func (r Relation) fits(modifiers []string) bool {
+	for _, m := range r.Requires {
+		if !contains(modifiers, m) {
+			return false
+		}
+	}
+	for _, m := range r.Except {
+		if contains(modifiers, m) {
+			return false
+		}
+	}
+	return true
+}
+
+// AppliesOn reports whether the relation holds on arch for an AMD member
+// m (the relation's own families, else the member's; arch "" is any).
+func (r Relation) AppliesOn(arch string, m Member) bool {
+	if arch == "" {
+		return true
+	}
+	if len(r.Families) > 0 {
+		return contains(r.Families, arch)
+	}
+	return m.AppliesOn(arch)
+}
+
+// SplitStep separates an instruction line from its remark: "v_add_u32 v0,
+// v1, v2 // low half" gives ("v_add_u32 v0, v1, v2", "low half"); a step in
+// parentheses is all remark.
+func SplitStep(line string) (asm, remark string) {
+	line = strings.TrimSpace(line)
+	if strings.HasPrefix(line, "(") {
+		return "", line
+	}
+	asm, remark, _ = strings.Cut(line, "//")
+	return strings.TrimSpace(asm), strings.TrimSpace(remark)
 }
 
 // NoCounterpart records a PTX mnemonic with no AMD counterpart, and why.
@@ -111,14 +190,28 @@ func covers(variants, modifiers []string) int {
 	return n
 }
 
+// excludes reports whether modifiers carry one the member excepts.
+func (m Member) excludes(modifiers []string) bool {
+	for _, x := range m.Except {
+		if contains(modifiers, x) {
+			return true
+		}
+	}
+	return false
+}
+
 // AppliesOn reports whether an AMD member is declared for arch: true when the
 // member lists no families or lists arch.
 func (m Member) AppliesOn(arch string) bool {
 	if len(m.Families) == 0 || arch == "" {
 		return true
 	}
-	for _, f := range m.Families {
-		if f == arch {
+	return contains(m.Families, arch)
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
 			return true
 		}
 	}

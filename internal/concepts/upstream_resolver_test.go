@@ -7,14 +7,16 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // guideResolver is a Resolver over the upstream documents themselves: AMD
-// mnemonics from the opcode tables and per-instruction headings of each ISA
-// guide, PTX mnemonics from the instruction and special-register section
+// mnemonics from what the guide reader finds in each ISA guide (headings,
+// description tables, opcode tables), PTX mnemonics from the instruction and special-register section
 // headings. It is deliberately small; the build's resolver uses the database.
 type guideResolver struct {
 	amd map[string]map[string]bool // arch -> mnemonic set
@@ -46,27 +48,20 @@ func (g *guideResolver) amdNames() map[string][]string {
 func upstreamDir(t testing.TB) string { return testenv.Upstream(t) }
 
 var (
-	guideTableRow = regexp.MustCompile(`(?m)^\|\s*\d+\s*\|\s*([A-Z][A-Z0-9_]+)\s*\|`)
-	guideHeading  = regexp.MustCompile(`(?m)^#### \*\*([A-Z][A-Z0-9_]+) \d+\*\*`)
-	amdPrefix     = regexp.MustCompile(`^(S|V|DS|BUFFER|TBUFFER|FLAT|GLOBAL|SCRATCH|IMAGE|EXP|EXPORT)(_|$)`)
-	ptxHeading    = regexp.MustCompile(`(?m)^#+ [0-9.]+ \[([^\]]*)\]`)
-	backticked    = regexp.MustCompile("`([^`]+)`")
+	amdPrefix  = regexp.MustCompile(`^(S|V|DS|BUFFER|TBUFFER|FLAT|GLOBAL|SCRATCH|IMAGE|EXP|EXPORT|TENSOR|CLUSTER)(_|$)`)
+	ptxHeading = regexp.MustCompile(`(?m)^#+ [0-9.]+ \[([^\]]*)\]`)
+	backticked = regexp.MustCompile("`([^`]+)`")
 )
 
 func loadGuideResolver(t testing.TB, upstream string) *guideResolver {
 	g := &guideResolver{amd: map[string]map[string]bool{}, ptx: map[string]bool{}}
-	for _, arch := range KnownArchs {
-		data, err := os.ReadFile(filepath.Join(upstream, "amd-isa-manuals", arch, "README.md"))
-		if err != nil {
-			t.Fatalf("AMD guide for %s: %v", arch, err)
-		}
-		text := strings.ReplaceAll(string(data), `\_`, "_")
+	// The AMD names are every instruction the guide reader finds: headings,
+	// description tables and microcode opcode tables.
+	for arch, texts := range loadGuideTexts(t, upstream) {
 		set := map[string]bool{}
-		for _, re := range []*regexp.Regexp{guideTableRow, guideHeading} {
-			for _, m := range re.FindAllStringSubmatch(text, -1) {
-				if amdPrefix.MatchString(m[1]) {
-					set[strings.ToLower(m[1])] = true
-				}
+		for name := range texts {
+			if amdPrefix.MatchString(strings.ToUpper(name)) {
+				set[name] = true
 			}
 		}
 		g.amd[arch] = set
@@ -170,4 +165,48 @@ func TestGuideResolverFindsKnownNames(t *testing.T) {
 	if !sort.StringsAreSorted(names) {
 		t.Error("PTXMnemonics not sorted")
 	}
+}
+
+// guideTexts is Texts over the ISA guides themselves: per family and
+// mnemonic, the description, pseudocode and notes the guide gives.
+type guideTexts map[string]map[string]string
+
+func (g guideTexts) AMDText(arch, m string) string { return g[arch][m] }
+
+var (
+	guideTextsOnce sync.Once
+	guideTextsVal  guideTexts
+	guideTextsErr  error
+)
+
+func loadGuideTexts(t testing.TB, upstream string) guideTexts {
+	t.Helper()
+	guideTextsOnce.Do(func() {
+		g := guideTexts{}
+		for _, arch := range KnownArchs {
+			guide, err := amdmanual.ParseFile(filepath.Join(upstream, "amd-isa-manuals", arch, "README.md"), arch)
+			if err != nil {
+				guideTextsErr = err
+				return
+			}
+			texts := map[string]string{}
+			for _, e := range guide.Instructions {
+				name := strings.ToLower(e.Name)
+				if _, ok := texts[name]; !ok {
+					texts[name] = ""
+				}
+				for _, part := range []string{e.Description, e.Pseudocode, e.Notes} {
+					if part != "" && !strings.Contains(texts[name], part) {
+						texts[name] += part + "\n"
+					}
+				}
+			}
+			g[arch] = texts
+		}
+		guideTextsVal = g
+	})
+	if guideTextsErr != nil {
+		t.Fatalf("reading the ISA guides: %v", guideTextsErr)
+	}
+	return guideTextsVal
 }

@@ -115,18 +115,23 @@ func conceptRefs(m concepts.Match, in *isa.Instruction, ix *NameIndex) []isa.Con
 	byKey := map[key]*isa.ConceptRef{}
 	var order []key
 	for _, r := range m.Relations {
-		k := key{string(r.Kind), strings.Join(r.Restrictions, "\x00"), strings.Join(r.Sequence, "\x00")}
+		k := key{string(r.Kind), strings.Join(r.Restrictions, "\x00"), strings.Join(r.SequenceText(), "\x00")}
 		ref, ok := byKey[k]
 		if !ok {
 			ref = &isa.ConceptRef{ID: m.Concept.ID, Name: m.Concept.Name, Relation: string(r.Kind),
-				Restrictions: r.Restrictions, Sequence: strings.Join(r.Sequence, "\n"), Members: []isa.Member{}}
+				Restrictions: r.Restrictions, Sequence: strings.Join(r.SequenceText(), "\n"), Members: []isa.Member{}}
 			byKey[k] = ref
 			order = append(order, k)
 		}
 		if in.Arch == "ptx" {
-			archs := ix.AMDArchs(r.AMD)
-			if mem, ok := amdMember(m.Concept, r.AMD); ok && len(mem.Families) > 0 {
-				archs = intersect(archs, mem.Families)
+			// The families where the relation is in force: where the AMD
+			// member exists and the relation (or the member) applies.
+			mem, _ := amdMember(m.Concept, r.AMD)
+			var archs []string
+			for _, a := range ix.AMDArchs(r.AMD) {
+				if r.AppliesOn(a, mem) {
+					archs = append(archs, a)
+				}
 			}
 			for _, a := range archs {
 				ref.Members = appendMember(ref.Members, isa.Member{Arch: a, Name: r.AMD})
@@ -152,16 +157,6 @@ func amdMember(k *concepts.Concept, name string) (concepts.Member, bool) {
 		}
 	}
 	return concepts.Member{}, false
-}
-
-func intersect(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if containsString(b, x) {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 func appendMember(list []isa.Member, m isa.Member) []isa.Member {

@@ -221,7 +221,10 @@ type relationRow struct {
 	AMD          []link
 	Kind         string
 	Variants     string
+	Condition    string // the modifiers the relation requires or excludes, in words
+	Families     string // the families it is limited to, "" when not limited
 	Restrictions []string
+	Forms        string // example instructions, one a line
 	Sequence     string
 	Pos          string
 }
@@ -299,7 +302,20 @@ func (s *server) relationRows(c *concepts.Concept, amd []isa.Architecture) []rel
 			i = len(out)
 			index[key] = i
 			row := relationRow{PTX: link{Text: rel.PTX}, Kind: string(rel.Kind), Variants: strings.Join(rel.Variants, " "),
-				Restrictions: rel.Restrictions, Sequence: strings.Join(rel.Sequence, "\n"), Pos: posText(rel.Pos)}
+				Restrictions: rel.Restrictions, Forms: strings.Join(rel.Forms, "\n"), Sequence: strings.Join(rel.SequenceText(), "\n"), Pos: posText(rel.Pos)}
+			var cond []string
+			if len(rel.Requires) > 0 {
+				cond = append(cond, "with "+strings.Join(rel.Requires, " "))
+			}
+			if len(rel.Except) > 0 {
+				cond = append(cond, "not with "+strings.Join(rel.Except, " "))
+			}
+			row.Condition = strings.Join(cond, "; ")
+			var fams []string
+			for _, f := range rel.Families {
+				fams = append(fams, archName(f))
+			}
+			row.Families = strings.Join(fams, ", ")
 			if s.hasInstruction("ptx", rel.PTX) {
 				row.PTX.URL = instrURL("ptx", rel.PTX)
 			}
