@@ -195,7 +195,7 @@ func (c *Checker) Check(text string) Result {
 }
 
 func (c *Checker) check(r Result, tokens, operands []string) Result {
-	key := probeKey(tokens, len(operands))
+	key := probeKey(tokens, operands)
 	if hit, ok := c.probes[key]; ok {
 		// A statement ptxas judged: its verdict, whatever the grammar says.
 		res := evaluate(hit.cf, tokens, len(operands), key)
@@ -211,7 +211,11 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 		return r
 	}
 	r.Mnemonic = cands[0].name
-	var best, rejected *Result
+	// Forms ptxas verified speak first: a statement a verified form rejects
+	// is invalid even where a form ptxas could not confirm (NVIDIA's
+	// "cvt{.irnd}...bf16.f32", every statement of which it rejects) would
+	// accept it by the documentation alone.
+	var best, rejected [2]*Result // [0] verified forms, [1] the others
 	for _, e := range cands {
 		for i := range e.forms {
 			cf := &e.forms[i]
@@ -227,29 +231,26 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 				res.Note = "modifiers in another order than documented (" + cf.form.Syntax + "); ptxas reads them in any order"
 			}
 			res.Text, res.Mnemonic = r.Text, e.name
+			k := 1
+			if cf.oracle != nil && cf.oracle.o.Status == "verified" {
+				k = 0
+			}
 			if !res.Valid {
-				// ptxas rejects what this form documents: remember why,
-				// in case no other form accepts the instruction.
-				if rejected == nil {
-					rejected = &res
+				if rejected[k] == nil {
+					rejected[k] = &res
 				}
 				continue
 			}
-			// ptxas's verdicts before the notes', then the lowest version.
-			switch {
-			case best == nil,
-				res.Verified != "" && best.Verified == "",
-				(res.Verified != "") == (best.Verified != "") && (compareVersions(res.PTXVersion, best.PTXVersion) < 0 ||
-					compareVersions(res.PTXVersion, best.PTXVersion) == 0 && compareTargets(res.MinTarget, best.MinTarget) < 0):
-				best = &res
+			if b := best[k]; b == nil || compareVersions(res.PTXVersion, b.PTXVersion) < 0 ||
+				compareVersions(res.PTXVersion, b.PTXVersion) == 0 && compareTargets(res.MinTarget, b.MinTarget) < 0 {
+				best[k] = &res
 			}
 		}
 	}
-	if best != nil {
-		return *best
-	}
-	if rejected != nil {
-		return *rejected
+	for _, p := range []*Result{best[0], rejected[0], best[1], rejected[1]} {
+		if p != nil {
+			return *p
+		}
 	}
 	r.Reason = diagnose(cands, tokens, len(operands))
 	return r

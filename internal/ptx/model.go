@@ -178,8 +178,8 @@ type FormOracle struct {
 	Required  string          `json:"required,omitempty"` // ".irnd"
 	// Probes are ptxas's verdicts on every statement gpuisa wrote for the
 	// form, by ProbeKey: the checker answers these exactly.
-	Probes []ProbeVerdict `json:"probes,omitempty"`
-	Message   string          `json:"message,omitempty"`
+	Probes  []ProbeVerdict `json:"probes,omitempty"`
+	Message string         `json:"message,omitempty"`
 	// FloorTarget and FloorVersion are the oldest target and PTX version
 	// ptxas could test: requirements at them may be older still.
 	FloorTarget  string `json:"floor_target,omitempty"`

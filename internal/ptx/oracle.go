@@ -7,15 +7,15 @@ import (
 
 // The checker's use of ptxas's verdicts (Form.Oracle, filled by the build):
 // a statement ptxas judged (one gpuisa wrote for a form, compared by
-// ProbeKey) gets ptxas's verdict exactly; otherwise a variable the syntax
-// shows as optional
-// but ptxas requires (cvt's rounding mode for float-to-integer
-// conversions) must be present, and the version and target are ptxas's,
-// raised by each optional part the instruction uses. An optional part
-// ptxas rejects with the form's statement says nothing about other
-// statements (".im2col" fails with ".1d", not with ".3d"), so it only
-// decides its own statement. Below the oldest target and version ptxas
-// can test, the documentation's older values stand: ptxas cannot
+// ProbeKey) gets ptxas's verdict exactly. Otherwise a variable the syntax
+// shows as optional but ptxas requires (cvt's rounding mode for
+// float-to-integer conversions) must be present; an optional part ptxas
+// rejects on an accepted statement of the form, blaming only that part,
+// is rejected with the form's other statements too (when ptxas blames a
+// combination, ".1d cannot be combined with .im2col", it decides only its
+// own statement); and the version and target are ptxas's, raised by each
+// optional part the instruction uses. Below the oldest target and version
+// ptxas can test, the documentation's older values stand: ptxas cannot
 // contradict them there.
 
 type compiledOracle struct {
@@ -162,6 +162,11 @@ var quotedRe = regexp.MustCompile(`'\.?([^'\s]+)'`)
 // statement other than those of feature: ptxas blames a combination, not
 // the feature alone.
 func NamesOtherToken(msg, stmt, feature string) bool {
+	if strings.Contains(msg, "require") {
+		// "requires '.v8.b32/.v4.b64' type with ...", ".L2::cache_hint
+		// modifier required": valid once something else is added.
+		return true
+	}
 	tokens, _, err := ParseInstruction(stmt)
 	if err != nil {
 		return true

@@ -1,6 +1,7 @@
 package ptx
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -114,16 +115,41 @@ func formProbes(in *Instruction, fi int, baseSet map[int][]string) []Probe {
 
 // ProbeKey identifies a statement by what ptxas reads in it: the first
 // token, the other tokens as a set (ptxas reads modifiers in any order),
-// the data types in order and the operand count.
+// the data types in order and the operands' shapes ("[x,x,{x}]": a
+// texture with a sampler and one coordinate), names and values aside.
 func ProbeKey(text string) string {
 	tokens, operands, err := ParseInstruction(text)
 	if err != nil || len(tokens) == 0 {
 		return ""
 	}
-	return probeKey(tokens, len(operands))
+	return probeKey(tokens, operands)
 }
 
-func probeKey(tokens []string, nOperands int) string {
+// shapeOf writes an operand's structure: identifiers become x,
+// numbers n, brackets, braces, '|' and '!' stay.
+func shapeOf(op string) string {
+	var b strings.Builder
+	for _, part := range operandPartRe.FindAllString(op, -1) {
+		switch {
+		case part == "[" || part == "]" || part == "{" || part == "}" || part == "," || part == "|" || part == "!" || part == "(" || part == ")":
+			b.WriteString(part)
+		case isNumber(part):
+			b.WriteByte('n')
+		default:
+			b.WriteByte('x')
+		}
+	}
+	return b.String()
+}
+
+var operandPartRe = regexp.MustCompile(`[\[\]{}(),|!]|[-+]?[0-9][0-9A-Za-z.]*|[A-Za-z_$%][\w$.:-]*`)
+
+func probeKey(tokens []string, operands []string) string {
+	shapes := make([]string, len(operands))
+	for i, o := range operands {
+		shapes[i] = shapeOf(o)
+	}
+	nOperands := strings.Join(shapes, ";")
 	rest := append([]string(nil), tokens[1:]...)
 	var types []string
 	for _, t := range rest {
@@ -132,7 +158,7 @@ func probeKey(tokens []string, nOperands int) string {
 		}
 	}
 	sortStrings(rest)
-	return tokens[0] + "|" + strings.Join(rest, ".") + "|" + strings.Join(types, ".") + "|" + strconv.Itoa(nOperands)
+	return tokens[0] + "|" + strings.Join(rest, ".") + "|" + strings.Join(types, ".") + "|" + nOperands
 }
 
 func sortStrings(a []string) {
