@@ -188,9 +188,9 @@ type Instruction struct {
 
 	Aliases   []Alias    `json:"aliases"`
 	Encodings []Encoding `json:"encodings"`
-	Operands  []Operand  `json:"operands,omitempty"` // operands of the preferred encoding
-	Flags     []string   `json:"flags,omitempty"`    // instruction flags from the XML (is_branch, ...)
-	Groups    []string   `json:"groups,omitempty"`   // functional groups from the XML
+	Operands  []Operand  `json:"operands"`         // operands of the preferred encoding
+	Flags     []string   `json:"flags,omitempty"`  // instruction flags from the XML (is_branch, ...)
+	Groups    []string   `json:"groups,omitempty"` // functional groups from the XML
 	// Opcodes maps arch id -> format -> opcode for this instruction (and its
 	// documented renames) in every family, filled by the merge.
 	Opcodes map[string]map[string]int `json:"opcodes"`
@@ -329,6 +329,11 @@ type TargetResult struct {
 	Encoding string `json:"encoding,omitempty"`
 	Printed  string `json:"printed,omitempty"` // what llvm-mc printed back
 	Message  string `json:"message,omitempty"` // the assembler's error
+	// OtherSpelling is, on a target that rejects this name, the name of
+	// the same instruction that assembles there (a rename across
+	// generations, or LLVM's name for the opcode); Encoding and Printed are
+	// then that spelling's.
+	OtherSpelling string `json:"other_spelling,omitempty"`
 }
 
 // ConceptRef links an instruction to a cross-vendor concept.

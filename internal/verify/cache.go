@@ -14,18 +14,25 @@ type targetCache struct {
 	entries map[string]Outcome
 }
 
-func cacheFile(dir, version, target, mattr string) string {
+// Cache kinds: assembly answers, and disassembly answers (keyed by the
+// encoding's bytes, Printed holding the text).
+const (
+	kindAsm    = ""
+	kindDisasm = ".disasm"
+)
+
+func cacheFile(dir, version, target, mattr, kind string) string {
 	name := target
 	if mattr != "" {
 		name += "_" + mattr
 	}
-	return filecache.Path(dir, version, name)
+	return filecache.Path(dir, version, name+kind)
 }
 
-func loadCache(dir, version, target, mattr string) (*targetCache, error) {
+func loadCache(dir, version, target, mattr, kind string) (*targetCache, error) {
 	c := &targetCache{}
 	if dir != "" {
-		c.path = cacheFile(dir, version, target, mattr)
+		c.path = cacheFile(dir, version, target, mattr, kind)
 	}
 	m, err := filecache.Load[Outcome](c.path)
 	if err != nil {

@@ -468,6 +468,9 @@ type generation struct {
 
 type targetRow struct {
 	Target, Family, Status, Encoding, Message string
+	// OtherSpelling is the name that assembles on a target that rejects
+	// this one (a rename), with its page in the target's family.
+	OtherSpelling, OtherURL string
 }
 
 type conceptView struct {
@@ -668,7 +671,8 @@ func targetRows(in *isa.Instruction) ([]targetRow, bool) {
 	var rows []targetRow
 	for _, t := range isa.AllGFXTargets {
 		row := targetRow{Target: t, Status: in.Targets[t]}
-		if fam, ok := isa.ArchForTarget(t); ok {
+		fam, known := isa.ArchForTarget(t)
+		if known {
 			row.Family = archName(fam)
 		}
 		if d, ok := details[t]; ok {
@@ -676,6 +680,12 @@ func targetRows(in *isa.Instruction) ([]targetRow, bool) {
 				row.Status = d.Status
 			}
 			row.Encoding, row.Message = d.Encoding, d.Message
+			if d.OtherSpelling != "" {
+				row.OtherSpelling = d.OtherSpelling
+				if known {
+					row.OtherURL = instrURL(fam, d.OtherSpelling)
+				}
+			}
 		}
 		if row.Status == "" {
 			row.Status = "not verified"

@@ -66,6 +66,7 @@ type qualityFamilyView struct {
 	Unmatched     []link
 	Rejected      []link // Note: the reason
 	Unverified    []link
+	Generated     []link // Note: the example
 	Disagreements []disagreementRow
 	Corrected     []correctedRow
 }
@@ -127,6 +128,9 @@ func (s *server) handleQualityFamily(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, it := range fam.Unverified {
 		v.Unverified = append(v.Unverified, name(it.Name, it.Reason))
+	}
+	for _, it := range fam.GeneratedExamples {
+		v.Generated = append(v.Generated, name(it.Name, it.Reason))
 	}
 	for _, d := range fam.Disagreements {
 		v.Disagreements = append(v.Disagreements, disagreementRow{Name: name(d.Name, ""), Format: d.Format,
