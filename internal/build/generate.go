@@ -617,7 +617,7 @@ func attachSpelled(in *isa.Instruction, cands []merge.Candidate, outcomes func(s
 				continue
 			}
 			spelling := merge.StripLLVMSuffix(row[i].Mnemonic())
-			markSpelling(in, t, spelling, row[i])
+			markSpelling(in, t, spelling, merge.FormatBytes(row[i].Encoding), row[i].Printed)
 			form := row[i].Mnemonic()
 			if forms[form] || len(in.Examples) >= genCandidates {
 				continue
@@ -633,12 +633,13 @@ func attachSpelled(in *isa.Instruction, cands []merge.Candidate, outcomes func(s
 	return attached
 }
 
-// markSpelling records on target t that the instruction assembles there
-// under another spelling, with that line's encoding, unless t's detail
-// already says so.
-func markSpelling(in *isa.Instruction, t, spelling string, o verify.Outcome) {
+// markSpelling records on target t, which rejects the instruction's name,
+// that it assembles there under another spelling, with that spelling's
+// encoding and printed text, unless t's detail says so already. It
+// reports whether it marked t.
+func markSpelling(in *isa.Instruction, t, spelling, encoding, printed string) bool {
 	if spelling == "" || spelling == in.Name {
-		return
+		return false
 	}
 	for i := range in.TargetDetails {
 		d := &in.TargetDetails[i]
@@ -646,13 +647,14 @@ func markSpelling(in *isa.Instruction, t, spelling string, o verify.Outcome) {
 			continue
 		}
 		if d.Status == "supported" || d.OtherSpelling != "" {
-			return
+			return false
 		}
-		d.OtherSpelling, d.Encoding, d.Printed = spelling, merge.FormatBytes(o.Encoding), o.Printed
-		return
+		d.OtherSpelling, d.Encoding, d.Printed = spelling, encoding, printed
+		return true
 	}
 	in.TargetDetails = append(in.TargetDetails, isa.TargetResult{Target: t, Status: "unsupported",
-		OtherSpelling: spelling, Encoding: merge.FormatBytes(o.Encoding), Printed: o.Printed})
+		OtherSpelling: spelling, Encoding: encoding, Printed: printed})
+	return true
 }
 
 // repeatsRegister reports whether a line names the same register operand

@@ -382,6 +382,16 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	if len(res.Added) > 0 {
 		merge.LinkFamilies(insts) // the added ones join their namesakes in other families
 	}
+	// Renames llvm-mc's verdicts prove join the lineages; the grids then
+	// show the other spelling where only it assembles.
+	links := lineageLinks(archs, insts, ops, version)
+	refused := merge.LinkFamilies(insts, links...)
+	spelled := applyOtherSpellings(insts)
+	rep.Lineage = quality.LineageStats{Links: len(links), Refused: len(refused), OtherSpellings: spelled}
+	for _, l := range refused {
+		rep.Lineage.RefusedLinks = append(rep.Lineage.RefusedLinks, fmt.Sprintf("%s %s ~ %s %s: %s (each family would have two instructions of one lineage)",
+			l.Arch, l.Name, l.OtherArch, l.OtherName, l.Evidence))
+	}
 	accepted := map[string]map[string]bool{}
 	for key, cands := range llvmOnly {
 		arch, name, _ := strings.Cut(key, "\x00")

@@ -298,7 +298,10 @@ type Related struct {
 	Arch    string `json:"arch"`
 	Name    string `json:"name"`
 	Same    bool   `json:"same"`              // same encodings and opcodes as this one
-	Renamed bool   `json:"renamed,omitempty"` // documented rename
+	Renamed bool   `json:"renamed,omitempty"` // the same instruction spelled differently there
+	// Evidence says how the rename is known: a documented rename, or what
+	// llvm-mc did with one spelling on the other family's targets.
+	Evidence string `json:"evidence,omitempty"`
 }
 
 // Syntax is LLVM's documented assembler syntax for one GFX family.

@@ -42,10 +42,21 @@ type Report struct {
 	// UnknownTargets are gfx targets gpuisa lists but llvm-mc does not know.
 	UnknownTargets []string `json:"unknown_targets,omitempty"`
 	Run            RunStats `json:"run"`
-	Families       []Family `json:"families"`
+	// Lineage summarises the renames across generations that llvm-mc's
+	// verdicts proved.
+	Lineage  LineageStats `json:"lineage"`
+	Families []Family     `json:"families"`
 	// PTX is NVIDIA's assembler's view of the PTX documentation; nil when
 	// the build had no PTX sources.
 	PTX *PTXReport `json:"ptx,omitempty"`
+}
+
+// LineageStats counts the machine-checked renames (see merge.Lineage).
+type LineageStats struct {
+	Links          int      `json:"links"`           // (family, spelling) pairs proved the same as another family's
+	Refused        int      `json:"refused"`         // links refused: a family would have two members of one lineage
+	OtherSpellings int      `json:"other_spellings"` // target-grid cells that show another family's spelling
+	RefusedLinks   []string `json:"refused_links,omitempty"`
 }
 
 // RunStats describes the llvm-mc run.

@@ -414,6 +414,9 @@ type instrView struct {
 	Encodings []encodingView
 	// Generations compare this instruction's opcodes with other families.
 	Differ, Same []generation
+	// Renames are the other spellings of this instruction, with the
+	// families that use them and how that is known.
+	Renames []renameView
 	Switcher     []link
 	Targets      []targetRow
 	Verified     bool
@@ -462,8 +465,36 @@ type documentedView struct {
 	Wide, Narrow diagram
 }
 
+type renameView struct {
+	Name     string
+	Links    []link // Text: family name
+	Evidence string
+}
+
+// renames groups the Related renames by spelling, in family order.
+func renames(in *isa.Instruction) []renameView {
+	var out []renameView
+	index := map[string]int{}
+	for _, a := range isa.Archs() {
+		for _, rel := range in.Related {
+			if rel.Arch != a.ID || !rel.Renamed {
+				continue
+			}
+			i, ok := index[rel.Name]
+			if !ok {
+				i = len(out)
+				index[rel.Name] = i
+				out = append(out, renameView{Name: rel.Name, Evidence: rel.Evidence})
+			}
+			out[i].Links = append(out[i].Links, link{Text: a.Name, URL: instrURL(rel.Arch, rel.Name)})
+		}
+	}
+	return out
+}
+
 type generation struct {
 	Arch, Name, URL, Opcodes string
+	Evidence                 string // how a rename is known
 }
 
 type targetRow struct {
@@ -594,6 +625,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 		v.Encodings = append(v.Encodings, ev)
 	}
 	v.Differ, v.Same = s.generations(in)
+	v.Renames = renames(in)
 	v.Switcher = s.switcher(in)
 	v.Targets, v.Verified = targetRows(in)
 	v.ExampleFields, v.ExampleNote = s.decodeExamples(in)
@@ -611,8 +643,10 @@ func (s *server) generations(in *isa.Instruction) (differ, same []generation) {
 		}
 	}
 	names := map[string]string{}
+	evidence := map[string]string{}
 	for _, rel := range in.Related {
 		names[rel.Arch] = rel.Name
+		evidence[rel.Arch] = rel.Evidence
 	}
 	for _, a := range isa.Archs() {
 		ops, ok := in.Opcodes[a.ID]
@@ -627,7 +661,7 @@ func (s *server) generations(in *isa.Instruction) (differ, same []generation) {
 		for _, f := range slices.Sorted(maps.Keys(ops)) {
 			parts = append(parts, fmt.Sprintf("%s %d", f, ops[f]))
 		}
-		g := generation{Arch: a.Name, Name: name, URL: instrURL(a.ID, name), Opcodes: strings.Join(parts, ", ")}
+		g := generation{Arch: a.Name, Name: name, URL: instrURL(a.ID, name), Opcodes: strings.Join(parts, ", "), Evidence: evidence[a.ID]}
 		if maps.Equal(ops, mine) {
 			same = append(same, g)
 		} else {
