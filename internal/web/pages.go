@@ -416,13 +416,13 @@ type instrView struct {
 	Differ, Same []generation
 	// Renames are the other spellings of this instruction, with the
 	// families that use them and how that is known.
-	Renames []renameView
-	Switcher     []link
-	Targets      []targetRow
-	Verified     bool
-	Concepts     []conceptView
-	More         []isa.Summary
-	Types        []string // PTX: every data type of every form
+	Renames  []renameView
+	Switcher []link
+	Targets  []targetRow
+	Verified bool
+	Concepts []conceptView
+	More     []isa.Summary
+	Types    []string // PTX: every data type of every form
 	// Siblings are the PTX mnemonics NVIDIA documents in the same section;
 	// the paragraphs about only them are on their own pages.
 	Siblings    []isa.Summary
