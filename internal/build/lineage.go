@@ -22,7 +22,7 @@ import (
 
 // lineageLinks collects the renames llvm-mc's verdicts prove, in a stable
 // order.
-func lineageLinks(archs []isa.Architecture, insts []*isa.Instruction, ops *opFields, version string) []merge.Lineage {
+func lineageLinks(archs []isa.Architecture, insts []*isa.Instruction, version string) []merge.Lineage {
 	archByID := map[string]*isa.Architecture{}
 	for i := range archs {
 		archByID[archs[i].ID] = &archs[i]
@@ -65,7 +65,7 @@ func lineageLinks(archs []isa.Architecture, insts []*isa.Instruction, ops *opFie
 			if !ok {
 				continue
 			}
-			format, opcode, ok := carriedBy(archByID[other], y, enc, ops)
+			format, opcode, ok := carriedBy(archByID[other], y, enc)
 			if !ok {
 				continue
 			}
@@ -128,7 +128,7 @@ func sameOpcode(in *isa.Instruction, format string, opcode int) bool {
 
 // carriedBy finds the encoding of in whose format and opcode the bytes
 // hold.
-func carriedBy(arch *isa.Architecture, in *isa.Instruction, enc []byte, ops *opFields) (string, int, bool) {
+func carriedBy(arch *isa.Architecture, in *isa.Instruction, enc []byte) (string, int, bool) {
 	if arch == nil {
 		return "", 0, false
 	}
@@ -137,7 +137,7 @@ func carriedBy(arch *isa.Architecture, in *isa.Instruction, enc []byte, ops *opF
 		if f == nil || e.Opcode < 0 {
 			continue
 		}
-		op, ok := ops.of(arch, f)
+		op, ok := opField(f)
 		if ok && carries(enc, f, op, e.Opcode) {
 			return f.Name, e.Opcode, true
 		}

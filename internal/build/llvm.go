@@ -384,9 +384,15 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	}
 	// Renames llvm-mc's verdicts prove join the lineages; the grids then
 	// show the other spelling where only it assembles.
-	links := lineageLinks(archs, insts, ops, version)
+	prog.Start("linking renames across generations", 1)
+	links := lineageLinks(archs, insts, version)
 	refused := merge.LinkFamilies(insts, links...)
 	spelled := applyOtherSpellings(insts)
+	// Older guides give many instructions pseudocode only: the same
+	// instruction's description from the nearest family that has one.
+	rep.Borrowed = merge.BorrowDescriptions(insts)
+	prog.Advance(1)
+	prog.Done()
 	rep.Lineage = quality.LineageStats{Links: len(links), Refused: len(refused), OtherSpellings: spelled}
 	for _, l := range refused {
 		rep.Lineage.RefusedLinks = append(rep.Lineage.RefusedLinks, fmt.Sprintf("%s %s ~ %s %s: %s (each family would have two instructions of one lineage)",
@@ -442,6 +448,7 @@ func applyUnverified(archs []isa.Architecture, insts []*isa.Instruction, matches
 		}
 		results[in] = merge.Result{Reason: "not verified"}
 	}
+	rep.Borrowed = merge.BorrowDescriptions(insts)
 	*rep = quality.Compute(quality.Input{Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: results})
 }
 

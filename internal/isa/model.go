@@ -183,8 +183,13 @@ type Instruction struct {
 	Entry    string `json:"entry,omitempty"`   // PTX: "instruction" | "special-register" | "directive"
 
 	Description string `json:"description,omitempty"`
-	Semantics   string `json:"semantics,omitempty"`
-	Notes       string `json:"notes,omitempty"`
+	// DescriptionFrom is set when the family's own guide gives no
+	// description (only pseudocode, or a fragment the PDF conversion cut)
+	// and Description is the same instruction's text in the nearest family
+	// whose guide gives one.
+	DescriptionFrom *TextSource `json:"description_from,omitempty"`
+	Semantics       string      `json:"semantics,omitempty"`
+	Notes           string      `json:"notes,omitempty"`
 
 	Aliases   []Alias    `json:"aliases"`
 	Encodings []Encoding `json:"encodings"`
@@ -292,6 +297,16 @@ const (
 	TypeFromOtherPage = "LLVM type tag of the same instruction on an older family's page"
 	TypeFromSuffix    = "type suffix of the mnemonic (LLVM's type rule)" // llvmdoc.SuffixTypes
 )
+
+// TextSource names the instruction another family's text was taken from.
+type TextSource struct {
+	Arch string `json:"arch"`
+	Name string `json:"name"`
+	Prov Prov   `json:"prov"`
+	// Why says what this family's guide lacks: "pseudocode only", or "a
+	// fragment" (text the PDF conversion cut at a page break).
+	Why string `json:"why"`
+}
 
 // Related points to the same instruction in another family.
 type Related struct {

@@ -161,6 +161,16 @@ func LinkFamilies(insts []*isa.Instruction, links ...Lineage) []Lineage {
 	}
 	for _, members := range groups {
 		sort.Slice(members, func(i, j int) bool { return order[members[i].Arch] < order[members[j].Arch] })
+		why := map[[2]string]string{} // the lineage's evidence between two names, once per pair
+		whyOf := func(a, b string) string {
+			k := [2]string{a, b}
+			if w, ok := why[k]; ok {
+				return w
+			}
+			w := renameEvidence(a, b, members, evidence)
+			why[k] = w
+			return w
+		}
 		opcodes := map[string]map[string]int{}
 		for _, m := range members {
 			op := map[string]int{}
@@ -184,7 +194,7 @@ func LinkFamilies(insts []*isa.Instruction, links ...Lineage) []Lineage {
 					Renamed: o.Name != m.Name,
 				}
 				if rel.Renamed {
-					rel.Evidence = renameEvidence(m.Name, o.Name, members, evidence)
+					rel.Evidence = whyOf(m.Name, o.Name)
 				}
 				m.Related = append(m.Related, rel)
 			}

@@ -44,8 +44,11 @@ type Report struct {
 	Run            RunStats `json:"run"`
 	// Lineage summarises the renames across generations that llvm-mc's
 	// verdicts proved.
-	Lineage  LineageStats `json:"lineage"`
-	Families []Family     `json:"families"`
+	Lineage LineageStats `json:"lineage"`
+	// Borrowed counts the instructions whose description comes from the
+	// same instruction in the nearest family (their guide has none).
+	Borrowed int      `json:"borrowed"`
+	Families []Family `json:"families"`
 	// PTX is NVIDIA's assembler's view of the PTX documentation; nil when
 	// the build had no PTX sources.
 	PTX *PTXReport `json:"ptx,omitempty"`
@@ -102,9 +105,12 @@ type Family struct {
 	Unverified []Item `json:"unverified"`
 	// GeneratedExamples are the Generated instructions with their example
 	// (Reason holds the line).
-	GeneratedExamples []Item               `json:"generated_examples"`
-	Compared          int                  `json:"compared"` // encodings compared with AMD's identifiers
-	Disagreements     []merge.Disagreement `json:"disagreements"`
+	GeneratedExamples []Item `json:"generated_examples"`
+	// Amendments are the facts gpuisa linked, filled in or moved back
+	// from other sources, by kind (Amend*).
+	Amendments    []Amendment          `json:"amendments"`
+	Compared      int                  `json:"compared"` // encodings compared with AMD's identifiers
+	Disagreements []merge.Disagreement `json:"disagreements"`
 	// DisagreementGroups summarise Disagreements by format and differing bits.
 	DisagreementGroups []Group `json:"disagreement_groups,omitempty"`
 	// Corrected are the facts of AMD's guide (identifiers, layouts) or of
@@ -128,6 +134,65 @@ type LLVMOnly struct {
 	// Accepted is true when llvm-mc assembled an example of it on one of
 	// the family's targets.
 	Accepted bool `json:"accepted"`
+}
+
+// Amendment is one fact of an instruction that gpuisa linked, filled in
+// or moved back from other sources (not an oracle's correction of a
+// document, which Corrected lists), with how.
+type Amendment struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	Note string `json:"note"`
+}
+
+// Amendment kinds.
+const (
+	// AmendDescription: the guide gives no description (or a cut
+	// one); the same instruction's from the nearest family is shown.
+	AmendDescription = "description from another family"
+	// AmendMovedText: text the PDF conversion put under a neighbour,
+	// given back to its instruction by opcode order.
+	AmendMovedText = "text moved back"
+	// AmendRename: the instruction is linked to its other spellings
+	// in other families on llvm-mc's evidence.
+	AmendRename = "rename linked"
+)
+
+// AmendmentKinds lists the kinds in display order.
+var AmendmentKinds = []string{AmendRename, AmendDescription, AmendMovedText}
+
+// AmendmentCounts counts a family's corrections by kind.
+func (f Family) AmendmentCounts() map[string]int {
+	out := map[string]int{}
+	for _, c := range f.Amendments {
+		out[c.Kind]++
+	}
+	return out
+}
+
+// amendments lists what gpuisa linked, filled in or moved back for one
+// instruction.
+func amendments(in *isa.Instruction) []Amendment {
+	var out []Amendment
+	var renamed []string
+	seen := map[string]bool{}
+	for _, r := range in.Related {
+		if r.Renamed && r.Evidence != "" && !seen[r.Name] {
+			seen[r.Name] = true
+			renamed = append(renamed, r.Name+" ("+r.Evidence+")")
+		}
+	}
+	if len(renamed) > 0 {
+		out = append(out, Amendment{Name: in.Name, Kind: AmendRename, Note: "the same instruction as " + strings.Join(renamed, "; ")})
+	}
+	if f := in.DescriptionFrom; f != nil {
+		out = append(out, Amendment{Name: in.Name, Kind: AmendDescription,
+			Note: fmt.Sprintf("the guide gives %s; the description is %s's in %s", f.Why, f.Name, f.Arch)})
+	}
+	for _, r := range in.Repairs {
+		out = append(out, Amendment{Name: in.Name, Kind: AmendMovedText, Note: r})
+	}
+	return out
 }
 
 // Item is one instruction with a reason.
@@ -179,7 +244,7 @@ func Compute(in Input) Report {
 		sort.Slice(insts, func(i, j int) bool { return insts[i].Name < insts[j].Name })
 		f := Family{Arch: a.ID, Name: a.Name, Targets: in.FamilyTargets[a.ID], Instructions: len(insts),
 			UnmatchedAMD: []string{}, UnmatchedLLVM: []LLVMOnly{}, Rejected: []Item{}, Unverified: []Item{}, GeneratedExamples: []Item{},
-			Disagreements: []merge.Disagreement{}, Corrected: []merge.Correction{}}
+			Amendments: []Amendment{}, Disagreements: []merge.Disagreement{}, Corrected: []merge.Correction{}}
 		if m := in.Syntax[a.ID]; m != nil {
 			f.Pages = m.Pages
 			f.UnmatchedAMD = append(f.UnmatchedAMD, m.UnmatchedAMD...)
@@ -191,6 +256,7 @@ func Compute(in Input) Report {
 			if len(ins.Syntax) > 0 {
 				f.WithSyntax++
 			}
+			f.Amendments = append(f.Amendments, amendments(ins)...)
 			res := in.Results[ins]
 			f.Compared += res.Compared
 			switch {

@@ -94,6 +94,19 @@ func WriteText(w io.Writer, r Report) error {
 				ew.printf("  %s: %s\n", it.Name, it.Reason)
 			}
 		}
+		if len(f.Amendments) > 0 {
+			counts := f.AmendmentCounts()
+			var parts []string
+			for _, k := range AmendmentKinds {
+				if counts[k] > 0 {
+					parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
+				}
+			}
+			ew.printf("Linked, filled in or moved back by gpuisa (%s):\n", strings.Join(parts, ", "))
+			for _, c := range f.Amendments {
+				ew.printf("  %s [%s]: %s\n", c.Name, c.Kind, c.Note)
+			}
+		}
 		if len(f.GeneratedExamples) > 0 {
 			ew.printf("Examples generated from llvm-mc's disassembly of AMD's encoding, accepted by llvm-mc (%d):\n", len(f.GeneratedExamples))
 			for _, it := range f.GeneratedExamples {

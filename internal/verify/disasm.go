@@ -57,6 +57,8 @@ func DisassembleWith(ctx context.Context, opts Options, target string, words [][
 	if err != nil {
 		return nil, err
 	}
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
 	key := func(w []byte) string { return string(w) }
 	var todo [][]byte
 	seen := map[string]bool{}

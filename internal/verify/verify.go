@@ -205,6 +205,8 @@ func runTarget(ctx context.Context, llvmMC, version, target string, inputs []Inp
 	if err != nil {
 		return st, err
 	}
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
 	var todo []string
 	seen := map[string]bool{}
 	for _, in := range inputs {
