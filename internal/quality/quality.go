@@ -174,16 +174,23 @@ func (f Family) AmendmentCounts() map[string]int {
 // instruction.
 func amendments(in *isa.Instruction) []Amendment {
 	var out []Amendment
-	var renamed []string
-	seen := map[string]bool{}
+	// The spellings and their families; the evidence is on the page.
+	var names []string
+	archs := map[string][]string{}
 	for _, r := range in.Related {
-		if r.Renamed && r.Evidence != "" && !seen[r.Name] {
-			seen[r.Name] = true
-			renamed = append(renamed, r.Name+" ("+r.Evidence+")")
+		if r.Renamed && r.Evidence != "" {
+			if archs[r.Name] == nil {
+				names = append(names, r.Name)
+			}
+			archs[r.Name] = append(archs[r.Name], r.Arch)
 		}
 	}
-	if len(renamed) > 0 {
-		out = append(out, Amendment{Name: in.Name, Kind: AmendRename, Note: "the same instruction as " + strings.Join(renamed, "; ")})
+	if len(names) > 0 {
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = n + " in " + strings.Join(archs[n], ", ")
+		}
+		out = append(out, Amendment{Name: in.Name, Kind: AmendRename, Note: "the same instruction as " + strings.Join(parts, "; ")})
 	}
 	if f := in.DescriptionFrom; f != nil {
 		out = append(out, Amendment{Name: in.Name, Kind: AmendDescription,
