@@ -83,6 +83,7 @@ func generateExamples(ctx context.Context, llvmMC, version string, archs []isa.A
 		}
 	}
 	var lines []genLine
+	probed := map[*isa.Instruction]bool{} // a verified word of its format was found
 	for i := range archs {
 		arch := &archs[i]
 		list := missing[arch.ID]
@@ -124,6 +125,7 @@ func generateExamples(ctx context.Context, llvmMC, version string, archs []isa.A
 						seenWord[string(b)] = true
 						probes = append(probes, probe{in, f, e.Opcode, op})
 						words = append(words, b)
+						probed[in] = true
 					}
 				}
 			}
@@ -147,7 +149,7 @@ func generateExamples(ctx context.Context, llvmMC, version string, archs []isa.A
 		}
 	}
 	if len(lines) == 0 {
-		g.explain(missing, nil, nil, famTargets, nil)
+		g.explain(missing, nil, nil, famTargets, nil, probed)
 		return g, nil
 	}
 	index := map[string]int{}
@@ -199,7 +201,7 @@ func generateExamples(ctx context.Context, llvmMC, version string, archs []isa.A
 			Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/build/generate.go"},
 		})
 	}
-	g.explain(missing, lines, g.rows, famTargets, tIndex)
+	g.explain(missing, lines, g.rows, famTargets, tIndex, probed)
 	return g, nil
 }
 
@@ -207,7 +209,7 @@ func generateExamples(ctx context.Context, llvmMC, version string, archs []isa.A
 // candidate: how many generated lines llvm-mc rejected, with its first
 // message, or why there was nothing to generate.
 func (g *generated) explain(missing map[string][]*isa.Instruction, lines []genLine, rows map[string][]verify.Outcome,
-	famTargets map[string][]string, tIndex map[string]int) {
+	famTargets map[string][]string, tIndex map[string]int, probed map[*isa.Instruction]bool) {
 	tried := map[*isa.Instruction]int{}
 	first := map[*isa.Instruction]string{}
 	for _, l := range lines {
@@ -232,8 +234,10 @@ func (g *generated) explain(missing map[string][]*isa.Instruction, lines []genLi
 		for _, in := range list {
 			switch {
 			case len(g.cands[in]) > 0:
+			case !probed[in]:
+				g.failed[in] = "no example of its format was verified on the family, so there is no word to place its opcode in"
 			case tried[in] == 0:
-				g.failed[in] = "llvm-mc's disassembly of AMD's encoding gave no line to try (no verified word of its format, or the encoding did not decode)"
+				g.failed[in] = "llvm-mc does not decode AMD's opcode placed into the family's verified words of its format"
 			default:
 				g.failed[in] = fmt.Sprintf("llvm-mc rejected the %d lines generated from its disassembly of AMD's encoding too (%s)", tried[in], first[in])
 			}
@@ -343,9 +347,10 @@ func siblingRefs(arch *isa.Architecture, f *isa.Format, pool map[string][]genRef
 // fieldValues are values worth trying in fields that decide an
 // instruction's operand shape, from the formats' field descriptions: a
 // one- and a two-channel DMASK (gathers and atomics take one channel,
-// compare-swap two), SADDR 0x7f ("disable use", a VGPR address), and the
-// LDS bit (the buffer-to-LDS stores need it).
-var fieldValues = map[string][]uint64{"DMASK": {1, 3}, "SADDR": {0x7f}, "LDS": {1}}
+// compare-swap two), SADDR 0x7f ("disable use", a VGPR address), the LDS
+// bit (the buffer-to-LDS stores need it) and DIM 6, 2D MSAA (the MSAA
+// loads take no other).
+var fieldValues = map[string][]uint64{"DMASK": {1, 3}, "SADDR": {0x7f}, "LDS": {1}, "DIM": {6}}
 
 // fieldVariants returns the word itself and copies with one of the
 // fieldValues written into the format's fields of that name.
