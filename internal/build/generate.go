@@ -550,9 +550,22 @@ func splitOperands(rest string) (ops []string, mods string) {
 // size, aligned to its size (at most 8), so tuples meet the alignment and
 // no-overlap rules of the targets that have them.
 func renumber(ops []string) []string {
-	next := map[string]int{"v": 0, "s": 0, "a": 0}
+	return renumberFrom(map[string]int{"v": 0, "s": 0, "a": 0}, ops)
+}
+
+// renumberFrom is renumber with the next free register of each kind.
+func renumberFrom(next map[string]int, ops []string) []string {
 	out := make([]string, len(ops))
 	for i, op := range ops {
+		if inner, ok := strings.CutPrefix(op, "["); ok && strings.HasSuffix(inner, "]") {
+			// A list of address registers (NSA, VIMAGE): each renumbered.
+			parts := strings.Split(strings.TrimSuffix(inner, "]"), ",")
+			for k := range parts {
+				parts[k] = strings.TrimSpace(parts[k])
+			}
+			out[i] = "[" + strings.Join(renumberFrom(next, parts), ", ") + "]"
+			continue
+		}
 		m := regOperand.FindStringSubmatch(op)
 		if m == nil {
 			out[i] = op

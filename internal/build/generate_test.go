@@ -130,3 +130,10 @@ func TestExampleForEveryInstruction(t *testing.T) {
 		}
 	}
 }
+
+func TestRenumberAddressLists(t *testing.T) {
+	got := renumber([]string{"v0", "[v2, v0]", "s[0:7]", "s[8:11]"})
+	if want := []string{"v0", "[v1, v2]", "s[0:7]", "s[8:11]"}; !slices.Equal(got, want) {
+		t.Errorf("renumber = %q, want %q", got, want)
+	}
+}
