@@ -363,7 +363,7 @@ func vgprOnly(kind string) bool {
 }
 
 func vgprToken(p string) bool {
-	p = strings.TrimLeft(p, "-|")
+	p = strings.TrimLeft(p, "-|[") // "[v2, v3]": a list of address VGPRs (NSA, RDNA 4's VIMAGE)
 	return p == "off" || strings.HasPrefix(p, "v") || strings.HasPrefix(p, "a")
 }
 

@@ -324,6 +324,52 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	if _, err := llvmNames(ctx, llvmMC, version, archs, insts, byInst, famTargets); err != nil {
 		res.Problems = append(res.Problems, "llvm: "+err.Error())
 	}
+	// Where still nothing was accepted, llvm-mc writes the example itself.
+	prog.Start("generating examples from llvm-mc's disassembly", 1)
+	gen, err := generateExamples(ctx, llvmMC, version, archs, insts, byInst, famTargets, vres.Targets, cacheDir)
+	prog.Advance(1)
+	prog.Done()
+	if err != nil {
+		return nil, err
+	}
+	rep.Run.Lines += gen.stats.Lines
+	rep.Run.Processes += gen.stats.Processes
+	rep.Run.Assembled += gen.stats.Assembled
+	rep.Run.CacheHits += gen.stats.CacheHits
+	earlier := outcomes
+	withGenerated := func(asm string) ([]verify.Outcome, bool) {
+		if row, ok := earlier(asm); ok {
+			return row, true
+		}
+		row, ok := gen.rows[asm]
+		return row, ok
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		cands := gen.cands[j.in]
+		if why, ok := gen.failed[j.in]; ok {
+			r := byInst[j.in]
+			r.Reason += "; " + why
+			byInst[j.in] = r
+		}
+		if len(cands) == 0 {
+			continue
+		}
+		if byInst[j.in].Rejected {
+			// AMD's name is unknown to llvm-mc here: the examples are in
+			// LLVM's spelling, and the name stays unsupported.
+			r := byInst[j.in]
+			if attachSpelled(j.in, cands, withGenerated, famTargets[j.in.Arch], tIndex) {
+				r.Spelled = true
+				byInst[j.in] = r
+			}
+			continue
+		}
+		j.v.Candidates = append(j.v.Candidates, cands...)
+		j.v.Outcomes = withGenerated
+		byInst[j.in] = merge.ApplyVerification(j.in, j.arch, j.v)
+	}
+	outcomes = withGenerated
 	// The names only LLVM documents: aliases of AMD instructions with the
 	// same encoding, or instructions AMD's guide lacks.
 	verifyOne := func(in *isa.Instruction, arch *isa.Architecture, cands []merge.Candidate) merge.Result {
@@ -335,6 +381,22 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	assemblerOperands(insts, pages, pageFile, outcomes, tIndex, famTargets, version)
 	if len(res.Added) > 0 {
 		merge.LinkFamilies(insts) // the added ones join their namesakes in other families
+	}
+	// Renames llvm-mc's verdicts prove join the lineages; the grids then
+	// show the other spelling where only it assembles.
+	prog.Start("linking renames across generations", 1)
+	links := lineageLinks(archs, insts, version)
+	refused := merge.LinkFamilies(insts, links...)
+	spelled := applyOtherSpellings(insts)
+	// Older guides give many instructions pseudocode only: the same
+	// instruction's description from the nearest family that has one.
+	rep.Borrowed = merge.BorrowDescriptions(insts)
+	prog.Advance(1)
+	prog.Done()
+	rep.Lineage = quality.LineageStats{Links: len(links), Refused: len(refused), OtherSpellings: spelled}
+	for _, l := range refused {
+		rep.Lineage.RefusedLinks = append(rep.Lineage.RefusedLinks, fmt.Sprintf("%s %s ~ %s %s: %s (each family would have two instructions of one lineage)",
+			l.Arch, l.Name, l.OtherArch, l.OtherName, l.Evidence))
 	}
 	accepted := map[string]map[string]bool{}
 	for key, cands := range llvmOnly {
@@ -386,6 +448,7 @@ func applyUnverified(archs []isa.Architecture, insts []*isa.Instruction, matches
 		}
 		results[in] = merge.Result{Reason: "not verified"}
 	}
+	rep.Borrowed = merge.BorrowDescriptions(insts)
 	*rep = quality.Compute(quality.Input{Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: results})
 }
 

@@ -390,6 +390,9 @@ func printInstruction(w io.Writer, in *isa.Instruction) error {
 	if in.Summary != "" {
 		bw.printf("\n%s\n", in.Summary)
 	}
+	if f := in.DescriptionFrom; f != nil {
+		bw.printf("(AMD's description of %s in %s; this family's guide gives %s)\n", f.Name, f.Arch, f.Why)
+	}
 	for _, a := range in.Aliases {
 		bw.printf("Also written as %s (%s)\n", a.Name, a.Note)
 	}

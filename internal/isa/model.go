@@ -183,14 +183,19 @@ type Instruction struct {
 	Entry    string `json:"entry,omitempty"`   // PTX: "instruction" | "special-register" | "directive"
 
 	Description string `json:"description,omitempty"`
-	Semantics   string `json:"semantics,omitempty"`
-	Notes       string `json:"notes,omitempty"`
+	// DescriptionFrom is set when the family's own guide gives no
+	// description (only pseudocode, or a fragment the PDF conversion cut)
+	// and Description is the same instruction's text in the nearest family
+	// whose guide gives one.
+	DescriptionFrom *TextSource `json:"description_from,omitempty"`
+	Semantics       string      `json:"semantics,omitempty"`
+	Notes           string      `json:"notes,omitempty"`
 
 	Aliases   []Alias    `json:"aliases"`
 	Encodings []Encoding `json:"encodings"`
-	Operands  []Operand  `json:"operands,omitempty"` // operands of the preferred encoding
-	Flags     []string   `json:"flags,omitempty"`    // instruction flags from the XML (is_branch, ...)
-	Groups    []string   `json:"groups,omitempty"`   // functional groups from the XML
+	Operands  []Operand  `json:"operands"`         // operands of the preferred encoding
+	Flags     []string   `json:"flags,omitempty"`  // instruction flags from the XML (is_branch, ...)
+	Groups    []string   `json:"groups,omitempty"` // functional groups from the XML
 	// Opcodes maps arch id -> format -> opcode for this instruction (and its
 	// documented renames) in every family, filled by the merge.
 	Opcodes map[string]map[string]int `json:"opcodes"`
@@ -293,12 +298,25 @@ const (
 	TypeFromSuffix    = "type suffix of the mnemonic (LLVM's type rule)" // llvmdoc.SuffixTypes
 )
 
+// TextSource names the instruction another family's text was taken from.
+type TextSource struct {
+	Arch string `json:"arch"`
+	Name string `json:"name"`
+	Prov Prov   `json:"prov"`
+	// Why says what this family's guide lacks: "pseudocode only", or "a
+	// fragment" (text the PDF conversion cut at a page break).
+	Why string `json:"why"`
+}
+
 // Related points to the same instruction in another family.
 type Related struct {
 	Arch    string `json:"arch"`
 	Name    string `json:"name"`
 	Same    bool   `json:"same"`              // same encodings and opcodes as this one
-	Renamed bool   `json:"renamed,omitempty"` // documented rename
+	Renamed bool   `json:"renamed,omitempty"` // the same instruction spelled differently there
+	// Evidence says how the rename is known: a documented rename, or what
+	// llvm-mc did with one spelling on the other family's targets.
+	Evidence string `json:"evidence,omitempty"`
 }
 
 // Syntax is LLVM's documented assembler syntax for one GFX family.
@@ -329,6 +347,11 @@ type TargetResult struct {
 	Encoding string `json:"encoding,omitempty"`
 	Printed  string `json:"printed,omitempty"` // what llvm-mc printed back
 	Message  string `json:"message,omitempty"` // the assembler's error
+	// OtherSpelling is, on a target that rejects this name, the name of
+	// the same instruction that assembles there (a rename across
+	// generations, or LLVM's name for the opcode); Encoding and Printed are
+	// then that spelling's.
+	OtherSpelling string `json:"other_spelling,omitempty"`
 }
 
 // ConceptRef links an instruction to a cross-vendor concept.

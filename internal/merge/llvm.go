@@ -340,6 +340,10 @@ type Result struct {
 	Reason string
 	// Compared counts the encodings compared with AMD's identifiers.
 	Compared int
+	// Spelled is true for a Rejected instruction shown with examples in
+	// LLVM's spelling of its opcode (v_fma_mix_f32 for CDNA's
+	// v_mad_mix_f32), which llvm-mc accepts on the family.
+	Spelled bool
 }
 
 // NameRejected reports whether llvm-mc's message means the mnemonic itself

@@ -22,6 +22,10 @@ func fixture() Input {
 	b.Syntax = []isa.Syntax{{GFX: "GFX9"}}
 	c.Syntax = []isa.Syntax{{GFX: "GFX9"}}
 	b.Examples = []isa.Example{{Asm: "v_b v1", Prov: isa.Prov{Source: isa.SourceGPUISA}}}
+	a.Examples = []isa.Example{{Asm: "v_a v1, v2", Source: merge.GeneratedProvenance + " (VOP1 opcode 1), accepted by llvm-mc 22 on gfx900",
+		Prov: isa.Prov{Source: isa.SourceGPUISA}}}
+	c.Examples = []isa.Example{{Asm: "v_llvm_c v1", Source: merge.GeneratedProvenance + " (VOP1 opcode 2)" + merge.SpelledNote + "v_llvm_c",
+		Prov: isa.Prov{Source: isa.SourceGPUISA}}}
 	a.Conflicts = []isa.Conflict{{Fact: merge.FactIdentifierPrefix + "VOP3P", Values: []isa.ConflictValue{
 		{Value: "0xD3800000"}, {Value: "0xD3000000"}}, Note: "made up"}}
 	b.Conflicts = []isa.Conflict{{Fact: merge.FactIdentifierPrefix + "VOP3P", Values: []isa.ConflictValue{
@@ -41,7 +45,7 @@ func fixture() Input {
 		},
 		Results: map[*isa.Instruction]merge.Result{
 			a: {Verified: true, Compared: 1}, b: {Verified: true, Compared: 1},
-			c: {Rejected: true, Reason: "llvm-mc rejects the name on gfx900: instruction not supported on this GPU"},
+			c: {Rejected: true, Spelled: true, Reason: "llvm-mc rejects the name on gfx900: instruction not supported on this GPU"},
 			d: {Reason: "no LLVM syntax or test example for this name, so nothing to assemble"},
 			e: {Reason: "no LLVM syntax or test example for this name, so nothing to assemble"},
 		},
@@ -56,7 +60,9 @@ func TestCompute(t *testing.T) {
 		t.Fatalf("families %+v", r.Families)
 	}
 	v := r.Families[1]
-	if v.Instructions != 4 || v.WithSyntax != 3 || v.WithExample != 2 || v.Synthesized != 1 || v.Share != 50 || v.MeetsTarget {
+	if v.Instructions != 4 || v.WithSyntax != 3 || v.WithExample != 2 || v.Synthesized != 1 || v.Generated != 1 || v.Spelled != 1 ||
+		v.Share != 75 || v.MeetsTarget || len(v.GeneratedExamples) != 1 || v.GeneratedExamples[0].Reason != "v_a v1, v2" ||
+		!strings.Contains(v.Rejected[0].Reason, "shown in LLVM's spelling: v_llvm_c v1") {
 		t.Errorf("vega counts %+v", v)
 	}
 	if v.Compared != 2 || len(v.Rejected) != 1 || v.Rejected[0].Name != "v_c" || len(v.Unverified) != 1 || v.Unverified[0].Name != "v_d" {
@@ -80,7 +86,7 @@ func TestCompute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(raw, []byte(`"unmatched_amd":[]`)) || !bytes.Contains(raw, []byte(`"share":50`)) {
+	if !bytes.Contains(raw, []byte(`"unmatched_amd":[]`)) || !bytes.Contains(raw, []byte(`"share":75`)) {
 		t.Errorf("json %s", raw)
 	}
 }
@@ -110,7 +116,7 @@ func TestRender(t *testing.T) {
 	if err := WriteSummary(&sum, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Verified with LLVM 22 on 2 gfx targets.", "vega", "50.0% *", "* vega: 50.0% below the 90% target"} {
+	for _, want := range []string{"Verified with LLVM 22 on 2 gfx targets.", "vega", "75.0% *", "* vega: 75.0% below the 98% target"} {
 		if !strings.Contains(sum.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum.String())
 		}
@@ -122,6 +128,7 @@ func TestRender(t *testing.T) {
 		"== Vega (vega) — targets gfx900; LLVM pages GFX9",
 		"VOP3P, bits 0x00800000: 2 — v_a v_b",
 		"v_c: llvm-mc rejects the name on gfx900",
+		"Examples generated from llvm-mc's disassembly of AMD's encoding, accepted by llvm-mc (1):\n  v_a: v_a v1, v2",
 		"AMD instructions no LLVM syntax row matches (1):\n  v_d",
 		" accepted:\n  v_llvm2",
 		"== CDNA 5 (cdna5) — targets gfx1250; LLVM pages none",

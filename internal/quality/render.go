@@ -31,14 +31,14 @@ func WriteSummary(w io.Writer, r Report) error {
 		return ew.err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "family\tinstructions\twith syntax\tverified example\t(synthesized)\tshare\tAMD only\tLLVM only\trejected\tdisagreements\tcorrected\t")
+	fmt.Fprintln(tw, "family\tinstructions\twith syntax\tverified example\t(synthesized)\t(generated)\tLLVM spelling\tshare\tAMD only\tLLVM only\trejected\tdisagreements\tcorrected\t")
 	for _, f := range r.Families {
 		mark := ""
 		if !f.MeetsTarget {
 			mark = " *"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f%%%s\t%d\t%d\t%d\t%d\t%d\t\n", f.Arch, f.Instructions, f.WithSyntax,
-			f.WithExample, f.Synthesized, f.Share, mark, len(f.UnmatchedAMD), len(f.UnmatchedLLVM), len(f.Rejected), len(f.Disagreements), len(f.Corrected))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f%%%s\t%d\t%d\t%d\t%d\t%d\t\n", f.Arch, f.Instructions, f.WithSyntax,
+			f.WithExample, f.Synthesized, f.Generated, f.Spelled, f.Share, mark, len(f.UnmatchedAMD), len(f.UnmatchedLLVM), len(f.Rejected), len(f.Disagreements), len(f.Corrected))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -68,8 +68,8 @@ func WriteText(w io.Writer, r Report) error {
 	}
 	for _, f := range r.Families {
 		ew.printf("\n== %s (%s) — targets %s; LLVM pages %s\n", f.Name, f.Arch, orNone(strings.Join(f.Targets, " ")), orNone(strings.Join(f.Pages, " ")))
-		ew.printf("%d of %d instructions (%.1f%%) have an example llvm-mc accepted on a %s target (%d of them only with operands gpuisa synthesized); %d encodings compared with AMD's identifiers.\n",
-			f.WithExample, f.Instructions, f.Share, f.Name, f.Synthesized, f.Compared)
+		ew.printf("%d of %d instructions have an example llvm-mc accepted on a %s target (%d of them only with operands gpuisa synthesized, %d written by llvm-mc's disassembly of AMD's encoding), %d more one in LLVM's spelling: %.1f%%; %d encodings compared with AMD's identifiers.\n",
+			f.WithExample, f.Instructions, f.Name, f.Synthesized, f.Generated, f.Spelled, f.Share, f.Compared)
 		if len(f.DisagreementGroups) > 0 {
 			ew.printf("Identifier disagreements (llvm-mc vs AMD), by format and differing bits:\n")
 			for _, g := range f.DisagreementGroups {
@@ -91,6 +91,25 @@ func WriteText(w io.Writer, r Report) error {
 		if len(f.Rejected) > 0 {
 			ew.printf("AMD documents, llvm-mc rejects on every %s target (%d):\n", f.Name, len(f.Rejected))
 			for _, it := range f.Rejected {
+				ew.printf("  %s: %s\n", it.Name, it.Reason)
+			}
+		}
+		if len(f.Amendments) > 0 {
+			counts := f.AmendmentCounts()
+			var parts []string
+			for _, k := range AmendmentKinds {
+				if counts[k] > 0 {
+					parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
+				}
+			}
+			ew.printf("Linked, filled in or moved back by gpuisa (%s):\n", strings.Join(parts, ", "))
+			for _, c := range f.Amendments {
+				ew.printf("  %s [%s]: %s\n", c.Name, c.Kind, c.Note)
+			}
+		}
+		if len(f.GeneratedExamples) > 0 {
+			ew.printf("Examples generated from llvm-mc's disassembly of AMD's encoding, accepted by llvm-mc (%d):\n", len(f.GeneratedExamples))
+			for _, it := range f.GeneratedExamples {
 				ew.printf("  %s: %s\n", it.Name, it.Reason)
 			}
 		}

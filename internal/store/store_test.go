@@ -200,3 +200,42 @@ func TestSearchDottedPTX(t *testing.T) {
 		t.Errorf("cvt.rni.s32.f32: %+v %v", hits, err)
 	}
 }
+
+// TestStoredDocumentsHaveNoNullLists: the writer, not each producer, keeps
+// the JSON contract; the sample's instructions leave every list nil.
+func TestStoredDocumentsHaveNoNullLists(t *testing.T) {
+	s, err := Open(writeSample(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := s.db.Query("SELECT arch, name, doc FROM instructions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var arch, name string
+		var packed []byte
+		if err := rows.Scan(&arch, &name, &packed); err != nil {
+			t.Fatal(err)
+		}
+		doc, err := decompress(packed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		for _, want := range []string{`"examples":[]`, `"operands":[]`, `"concepts":[]`, `"targets":{}`, `"sources":[]`} {
+			if !bytes.Contains(doc, []byte(want)) {
+				t.Errorf("%s %s: stored without %s: %s", arch, name, want, doc)
+			}
+		}
+		if bytes.Contains(doc, []byte("null")) {
+			t.Errorf("%s %s: null in the stored document: %s", arch, name, doc)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no documents stored")
+	}
+}

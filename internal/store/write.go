@@ -135,6 +135,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 		return err
 	}
 	for _, a := range archs {
+		isa.FillLists(&a)
 		doc, err := json.Marshal(a)
 		if err != nil {
 			return err
@@ -241,6 +242,7 @@ func encodeDocs(insts []*isa.Instruction) ([]encodedDoc, error) {
 			var buf bytes.Buffer
 			zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
 			for i := range next {
+				isa.FillLists(insts[i]) // lists are [], never null (the JSON contract)
 				doc, err := json.Marshal(insts[i])
 				if err == nil {
 					buf.Reset()

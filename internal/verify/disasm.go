@@ -12,6 +12,9 @@ import (
 type Decoded struct {
 	Text  string // the instruction(s), one a line; "" when it did not decode
 	Error string // llvm-mc's warning, e.g. "invalid instruction encoding"
+	// Encoding is llvm-mc's re-encoding of Text: the input, except for
+	// bits the instruction ignores.
+	Encoding []byte
 }
 
 // Disassemble decodes each encoding on target with one llvm-mc run. An
@@ -30,14 +33,11 @@ func Disassemble(ctx context.Context, target string, words [][]byte) ([]string, 
 	return out, nil
 }
 
-// DisassembleWith is Disassemble with options (llvm-mc path, -mattr) and
-// llvm-mc's reason for each encoding that does not decode.
-//
-// Each encoding goes on its own input line in brackets. llvm-mc prints no
-// line numbers for what it decodes, so the output is matched back by its
-// echoed encodings: each line's bytes are consumed by the decoded
-// instructions in order; lines llvm-mc warns about consume what did decode
-// of them and report the warning.
+// DisassembleWith is Disassemble with options (llvm-mc path, -mattr,
+// cache directory) and llvm-mc's reason for each encoding that does not
+// decode. With opts.CacheDir set, answers are kept per (llvm-mc version,
+// target, -mattr) like Run's, and only encodings not seen before go to
+// llvm-mc (one process for all of them).
 func DisassembleWith(ctx context.Context, opts Options, target string, words [][]byte) ([]Decoded, error) {
 	llvmMC := opts.LLVMMC
 	if llvmMC == "" {
@@ -46,13 +46,66 @@ func DisassembleWith(ctx context.Context, opts Options, target string, words [][
 			return nil, err
 		}
 	}
-	out := make([]Decoded, len(words))
-	var in bytes.Buffer
+	if opts.CacheDir == "" {
+		return disassemble(ctx, llvmMC, opts.Mattr, target, words)
+	}
+	version, err := Version(ctx, llvmMC)
+	if err != nil {
+		return nil, err
+	}
+	cache, err := loadCache(opts.CacheDir, version, target, opts.Mattr, kindDisasm)
+	if err != nil {
+		return nil, err
+	}
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	key := func(w []byte) string { return string(w) }
+	var todo [][]byte
+	seen := map[string]bool{}
 	for _, w := range words {
-		if len(w) == 0 {
-			in.WriteString("\n") // keeps line numbers aligned
+		k := key(w)
+		if _, ok := cache.entries[k]; ok || seen[k] || len(w) == 0 {
 			continue
 		}
+		seen[k] = true
+		todo = append(todo, w)
+	}
+	if len(todo) > 0 {
+		dec, err := disassemble(ctx, llvmMC, opts.Mattr, target, todo)
+		if err != nil {
+			return nil, err
+		}
+		for i, w := range todo {
+			cache.entries[key(w)] = Outcome{Printed: dec[i].Text, Error: dec[i].Error, Encoding: dec[i].Encoding}
+		}
+		if err := cache.save(); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]Decoded, len(words))
+	for i, w := range words {
+		if len(w) == 0 {
+			out[i].Error = "empty encoding"
+			continue
+		}
+		o := cache.entries[key(w)]
+		out[i] = Decoded{Text: o.Printed, Error: o.Error, Encoding: o.Encoding}
+	}
+	return out, nil
+}
+
+// separator is the word written after each encoding: s_nop 0x4a5b, the
+// same SOPP word on every gfx target. llvm-mc decodes each input line on
+// its own and prints no line numbers, so the decoded instructions between
+// two separators are the preceding line's, however much of it decoded.
+var separator = []byte{0x5b, 0x4a, 0x80, 0xbf}
+
+// disassemble runs one llvm-mc over words, each on its own input line in
+// brackets followed by a separator line.
+func disassemble(ctx context.Context, llvmMC, mattr, target string, words [][]byte) ([]Decoded, error) {
+	out := make([]Decoded, len(words))
+	var in bytes.Buffer
+	line := func(w []byte) {
 		in.WriteByte('[')
 		for j, b := range w {
 			if j > 0 {
@@ -62,7 +115,15 @@ func DisassembleWith(ctx context.Context, opts Options, target string, words [][
 		}
 		in.WriteString("]\n")
 	}
-	stdout, stderr, err := runLLVMMC(ctx, llvmMC, target, opts.Mattr, &in, "--disassemble")
+	for _, w := range words {
+		if len(w) == 0 {
+			in.WriteString("\n") // keeps line numbers aligned
+		} else {
+			line(w)
+		}
+		line(separator)
+	}
+	stdout, stderr, err := runLLVMMC(ctx, llvmMC, target, mattr, &in, "--disassemble")
 	if err != nil {
 		return nil, err
 	}
@@ -72,50 +133,38 @@ func DisassembleWith(ctx context.Context, opts Options, target string, words [][
 			continue
 		}
 		n, _ := strconv.Atoi(m[1])
-		if i := n - 1; i >= 0 && i < len(out) && out[i].Error == "" {
+		if i := (n - 1) / 2; n%2 == 1 && i < len(out) && out[i].Error == "" {
 			out[i].Error = m[4]
 		}
 	}
-	for i, w := range words {
-		if len(w) == 0 {
-			out[i].Error = "empty encoding"
-		}
-	}
-
-	type insn struct {
-		text string
-		enc  []byte
-	}
-	var decoded []insn
+	texts := make([][]string, len(words))
+	encs := make([][]byte, len(words))
+	cur := 0
 	for _, l := range strings.Split(stdout.String(), "\n") {
-		if printed, enc, ok := parseEncoded(strings.TrimSpace(l)); ok {
-			decoded = append(decoded, insn{printed, enc})
+		printed, enc, ok := parseEncoded(strings.TrimSpace(l))
+		if !ok || cur >= len(words) {
+			continue
 		}
+		// A word that is itself the separator decodes to two of them.
+		if bytes.Equal(enc, separator) && !(bytes.Equal(words[cur], separator) && len(encs[cur]) == 0) {
+			cur++
+			continue
+		}
+		texts[cur] = append(texts[cur], printed)
+		encs[cur] = append(encs[cur], enc...)
 	}
-	k := 0
 	for i, w := range words {
-		rest := w
-		var texts []string
-		for len(rest) > 0 && k < len(decoded) && bytes.HasPrefix(rest, decoded[k].enc) && len(decoded[k].enc) > 0 {
-			texts = append(texts, decoded[k].text)
-			rest = rest[len(decoded[k].enc):]
-			k++
-		}
-		// After an invalid word llvm-mc skips ahead and may decode more of
-		// the same line; those instructions belong to this line too.
-		for out[i].Error != "" && len(rest) > 0 && k < len(decoded) && len(decoded[k].enc) > 0 {
-			j := bytes.Index(rest, decoded[k].enc)
-			if j < 0 {
-				break
-			}
-			rest = rest[j+len(decoded[k].enc):]
-			k++
-		}
-		if out[i].Error == "" && len(rest) > 0 {
+		switch {
+		case len(w) == 0:
+			out[i].Error = "empty encoding"
+		case out[i].Error != "":
+		case len(encs[i]) != len(w):
 			out[i].Error = "llvm-mc's output did not account for every byte"
-		}
-		if out[i].Error == "" {
-			out[i].Text = strings.Join(texts, "\n")
+		default:
+			// The bytes llvm-mc prints are its re-encoding of what it
+			// decoded, which clears bits the instruction ignores.
+			out[i].Text = strings.Join(texts[i], "\n")
+			out[i].Encoding = encs[i]
 		}
 	}
 	return out, nil

@@ -201,10 +201,12 @@ type targetStats struct{ processes, assembled, hits int }
 // runTarget fills column t of res.Outcomes; no other goroutine writes it.
 func runTarget(ctx context.Context, llvmMC, version, target string, inputs []Input, opts Options, res *Results, t int) (targetStats, error) {
 	var st targetStats
-	cache, err := loadCache(opts.CacheDir, version, target, opts.Mattr)
+	cache, err := loadCache(opts.CacheDir, version, target, opts.Mattr, kindAsm)
 	if err != nil {
 		return st, err
 	}
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
 	var todo []string
 	seen := map[string]bool{}
 	for _, in := range inputs {

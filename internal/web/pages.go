@@ -414,12 +414,15 @@ type instrView struct {
 	Encodings []encodingView
 	// Generations compare this instruction's opcodes with other families.
 	Differ, Same []generation
-	Switcher     []link
-	Targets      []targetRow
-	Verified     bool
-	Concepts     []conceptView
-	More         []isa.Summary
-	Types        []string // PTX: every data type of every form
+	// Renames are the other spellings of this instruction, with the
+	// families that use them and how that is known.
+	Renames  []renameView
+	Switcher []link
+	Targets  []targetRow
+	Verified bool
+	Concepts []conceptView
+	More     []isa.Summary
+	Types    []string // PTX: every data type of every form
 	// Siblings are the PTX mnemonics NVIDIA documents in the same section;
 	// the paragraphs about only them are on their own pages.
 	Siblings    []isa.Summary
@@ -462,12 +465,43 @@ type documentedView struct {
 	Wide, Narrow diagram
 }
 
+type renameView struct {
+	Name     string
+	Links    []link // Text: family name
+	Evidence string
+}
+
+// renames groups the Related renames by spelling, in family order.
+func renames(in *isa.Instruction) []renameView {
+	var out []renameView
+	index := map[string]int{}
+	for _, a := range isa.Archs() {
+		for _, rel := range in.Related {
+			if rel.Arch != a.ID || !rel.Renamed {
+				continue
+			}
+			i, ok := index[rel.Name]
+			if !ok {
+				i = len(out)
+				index[rel.Name] = i
+				out = append(out, renameView{Name: rel.Name, Evidence: rel.Evidence})
+			}
+			out[i].Links = append(out[i].Links, link{Text: a.Name, URL: instrURL(rel.Arch, rel.Name)})
+		}
+	}
+	return out
+}
+
 type generation struct {
 	Arch, Name, URL, Opcodes string
+	Evidence                 string // how a rename is known
 }
 
 type targetRow struct {
 	Target, Family, Status, Encoding, Message string
+	// OtherSpelling is the name that assembles on a target that rejects
+	// this one (a rename), with its page in the target's family.
+	OtherSpelling, OtherURL string
 }
 
 type conceptView struct {
@@ -591,6 +625,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 		v.Encodings = append(v.Encodings, ev)
 	}
 	v.Differ, v.Same = s.generations(in)
+	v.Renames = renames(in)
 	v.Switcher = s.switcher(in)
 	v.Targets, v.Verified = targetRows(in)
 	v.ExampleFields, v.ExampleNote = s.decodeExamples(in)
@@ -608,8 +643,10 @@ func (s *server) generations(in *isa.Instruction) (differ, same []generation) {
 		}
 	}
 	names := map[string]string{}
+	evidence := map[string]string{}
 	for _, rel := range in.Related {
 		names[rel.Arch] = rel.Name
+		evidence[rel.Arch] = rel.Evidence
 	}
 	for _, a := range isa.Archs() {
 		ops, ok := in.Opcodes[a.ID]
@@ -624,7 +661,7 @@ func (s *server) generations(in *isa.Instruction) (differ, same []generation) {
 		for _, f := range slices.Sorted(maps.Keys(ops)) {
 			parts = append(parts, fmt.Sprintf("%s %d", f, ops[f]))
 		}
-		g := generation{Arch: a.Name, Name: name, URL: instrURL(a.ID, name), Opcodes: strings.Join(parts, ", ")}
+		g := generation{Arch: a.Name, Name: name, URL: instrURL(a.ID, name), Opcodes: strings.Join(parts, ", "), Evidence: evidence[a.ID]}
 		if maps.Equal(ops, mine) {
 			same = append(same, g)
 		} else {
@@ -668,7 +705,8 @@ func targetRows(in *isa.Instruction) ([]targetRow, bool) {
 	var rows []targetRow
 	for _, t := range isa.AllGFXTargets {
 		row := targetRow{Target: t, Status: in.Targets[t]}
-		if fam, ok := isa.ArchForTarget(t); ok {
+		fam, known := isa.ArchForTarget(t)
+		if known {
 			row.Family = archName(fam)
 		}
 		if d, ok := details[t]; ok {
@@ -676,6 +714,12 @@ func targetRows(in *isa.Instruction) ([]targetRow, bool) {
 				row.Status = d.Status
 			}
 			row.Encoding, row.Message = d.Encoding, d.Message
+			if d.OtherSpelling != "" {
+				row.OtherSpelling = d.OtherSpelling
+				if known {
+					row.OtherURL = instrURL(fam, d.OtherSpelling)
+				}
+			}
 		}
 		if row.Status == "" {
 			row.Status = "not verified"

@@ -352,3 +352,29 @@ func TestNoInlineScriptOrStyle(t *testing.T) {
 		}
 	}
 }
+
+// TestBorrowedTextRenamesAndOtherSpellings: a description taken from
+// another family says whose it is, the other spellings of the instruction
+// are listed with their evidence, and a target that takes only the other
+// spelling says so and links it.
+func TestBorrowedTextRenamesAndOtherSpellings(t *testing.T) {
+	s := newTestServer(t)
+	doc := mustPage(t, s, "/amdgpu/cdna3/v_max_f32")
+	notes := findAll(doc, func(n *html.Node) bool { return hasClass(n, "borrowed") })
+	if len(notes) != 1 || !strings.Contains(text(notes[0]), "AMD's for v_max_f32 in CDNA 4") ||
+		!strings.Contains(text(notes[0]), "the CDNA 3 guide gives this instruction pseudocode only") {
+		t.Errorf("borrowed-description note: %q", texts(notes))
+	}
+	renames := findAll(doc, func(n *html.Node) bool { return hasClass(n, "renames") })
+	if len(renames) != 1 || !strings.Contains(text(renames[0]), "Spelled v_max_num_f32 in RDNA 4") ||
+		!strings.Contains(text(renames[0]), "sample evidence") {
+		t.Errorf("renames: %q", texts(renames))
+	}
+	cells := findAll(doc, func(n *html.Node) bool { return hasClass(n, "t-renamed") })
+	if len(cells) != 1 || !strings.Contains(text(cells[0]), "gfx1200") || !strings.Contains(text(cells[0]), "as v_max_num_f32") {
+		t.Fatalf("other-spelling cells: %q", texts(cells))
+	}
+	if links := hrefs(cells[0]); !contains(links, "/amdgpu/rdna4/v_max_num_f32") {
+		t.Errorf("the other spelling is not linked: %q", links)
+	}
+}

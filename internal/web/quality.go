@@ -66,6 +66,8 @@ type qualityFamilyView struct {
 	Unmatched     []link
 	Rejected      []link // Note: the reason
 	Unverified    []link
+	Generated     []link // Note: the example
+	Amendments    []amendmentGroup
 	Disagreements []disagreementRow
 	Corrected     []correctedRow
 }
@@ -75,6 +77,12 @@ type correctedRow struct {
 	Name                  link
 	Fact, Document, Shown string
 	Note, Source          string
+}
+
+// amendmentGroup is one kind of amendment with its instructions.
+type amendmentGroup struct {
+	Kind  string
+	Items []link // Note: how
 }
 
 type disagreementRow struct {
@@ -127,6 +135,20 @@ func (s *server) handleQualityFamily(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, it := range fam.Unverified {
 		v.Unverified = append(v.Unverified, name(it.Name, it.Reason))
+	}
+	for _, it := range fam.GeneratedExamples {
+		v.Generated = append(v.Generated, name(it.Name, it.Reason))
+	}
+	for _, kind := range quality.AmendmentKinds {
+		g := amendmentGroup{Kind: kind}
+		for _, c := range fam.Amendments {
+			if c.Kind == kind {
+				g.Items = append(g.Items, name(c.Name, c.Note))
+			}
+		}
+		if len(g.Items) > 0 {
+			v.Amendments = append(v.Amendments, g)
+		}
 	}
 	for _, d := range fam.Disagreements {
 		v.Disagreements = append(v.Disagreements, disagreementRow{Name: name(d.Name, ""), Format: d.Format,

@@ -489,6 +489,7 @@ func (b *entryBuilder) add(line string, lineNo int) {
 			return
 		}
 		b.event(evHeading)
+		b.events[len(b.events)-1].text = h
 		b.para = append(b.para, h)
 		b.flushPara()
 		return

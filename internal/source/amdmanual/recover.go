@@ -149,7 +149,7 @@ func findBoundaries(evs []event, exprLayout bool, opener func(string) bool) (bou
 			// The lost text hides among the Notes paragraphs: it starts at
 			// the last one that opens like a description, if any.
 			start := -1
-			for k := x - 1; k > notes && evs[k].kind == evPara; k-- {
+			for k := x - 1; k > notes && (evs[k].kind == evPara || evs[k].kind == evHeading); k-- {
 				if opener(evs[k].text) {
 					start = k
 					break
@@ -176,7 +176,38 @@ func (p *parser) recoverLostHeadings() {
 			exprLayout = exprLayout || e.kind == evExpr
 		}
 	}
-	opener := descriptionOpeners(p.built)
+	learned := descriptionOpeners(p.built)
+	// A Notes paragraph that is, word for word, how another entry of the
+	// guide opens its description starts that instruction's lost text
+	// (CDNA 5's V_BFREV_B32 under V_NOT_B32: its VOP3 entry has the same
+	// first paragraph).
+	// A paragraph (or stray heading) that is how another entry's opening
+	// paragraph ends is the rest of a description cut at a page break
+	// (CDNA 5's "EXEC mask.", "support.").
+	openings := map[string]bool{}
+	var firsts []string
+	for _, be := range p.built {
+		for _, e := range be.b.events {
+			if e.kind == evPara && !e.notes && e.text != "" {
+				openings[normalizeText(e.text)] = true
+				firsts = append(firsts, normalizeText(e.text))
+				break
+			}
+		}
+	}
+	fragment := func(text string) bool {
+		t := normalizeText(text)
+		if len(t) < 5 {
+			return false
+		}
+		for _, f := range firsts {
+			if len(f) > len(t) && strings.HasSuffix(f, " "+t) {
+				return true
+			}
+		}
+		return false
+	}
+	opener := func(text string) bool { return learned(text) || openings[normalizeText(text)] || fragment(text) }
 	documented := map[string]bool{} // factKey of every section entry
 	sectionFormats := map[string]map[string]bool{}
 	for _, e := range g.Instructions {
@@ -206,6 +237,7 @@ func (p *parser) recoverLostHeadings() {
 
 	inserts := map[int][]Entry{} // after Instructions[index]
 	taken := map[string]bool{}
+	recovered := map[string]map[int]bool{} // section -> opcodes of recovered entries
 	for _, be := range p.built {
 		bounds, unresolved := findBoundaries(be.b.events, exprLayout, opener)
 		e := &g.Instructions[be.index]
@@ -224,6 +256,9 @@ func (p *parser) recoverLostHeadings() {
 		}
 		lo, hi := e.Opcode, nextOpcode[be.index]
 		cands := p.lostCandidates(e, lo, hi, sectionFormats[e.Section], documented, taken)
+		if len(cands) == 0 && len(strong) == 1 {
+			cands = p.interleavedCandidate(be.index, e, sectionFormats[e.Section], documented, taken, recovered[e.Section])
+		}
 		var use []boundary
 		switch {
 		case len(cands) > 0 && len(strong) == len(cands):
@@ -255,12 +290,20 @@ func (p *parser) recoverLostHeadings() {
 				Name: c.Name, Encoding: c.Encoding, Slot: c.Slot, Opcode: c.Opcode,
 				Section: e.Section, Chapter: e.Chapter, Line: part[0].no,
 			})
-			if t := rec.Description; t != "" && t[0] >= 'a' && t[0] <= 'z' {
+			if t := rec.Description; t != "" && (t[0] >= 'a' && t[0] <= 'z' || fragment(firstParagraph(t)) && !openings[normalizeText(firstParagraph(t))]) {
 				rec.Description = "…" + t
 			}
-			rec.Repair = fmt.Sprintf("The heading of this instruction was lost in the conversion of the guide (at a page break); this text followed the entry of %s %d and was attributed to %s by opcode order (%s opcode table, between %d and %s).",
-				e.Name, e.Opcode, c.Name, c.Encoding, lo, opcodeBound(hi))
+			order := fmt.Sprintf("between %d and %s", lo, opcodeBound(hi))
+			if c.Opcode < lo || hi >= 0 && c.Opcode > hi {
+				order = fmt.Sprintf("the section interleaves two runs of opcodes, and %d is the one missing from the run it continues", c.Opcode)
+			}
+			rec.Repair = fmt.Sprintf("The heading of this instruction was lost in the conversion of the guide (at a page break); this text followed the entry of %s %d and was attributed to %s by opcode order (%s opcode table, %s).",
+				e.Name, e.Opcode, c.Name, c.Encoding, order)
 			taken[factKey(c)] = true
+			if recovered[e.Section] == nil {
+				recovered[e.Section] = map[int]bool{}
+			}
+			recovered[e.Section][c.Opcode] = true
 			inserts[be.index] = append(inserts[be.index], rec)
 		}
 	}
@@ -300,6 +343,55 @@ func (p *parser) lostCandidates(e *Entry, lo, hi int, formats map[string]bool, d
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Opcode < out[j].Opcode })
 	return out
 }
+
+// interleavedCandidate handles sections that interleave two opcode runs
+// (CDNA 5's SOPC: S_CMP_GE_F32 70, S_CMP_GE_F16 86, S_CMP_O_F32 71,
+// S_CMP_O_F16 87, ...), where the lost instruction's opcode lies outside
+// the entry's own gap: it returns the one undocumented opcode-table entry
+// whose opcode continues a run the section has up to the entry (its
+// opcode minus one is documented there, or was recovered, which happens
+// in section order) and resumes after it (plus one), or nothing when there
+// is not exactly one.
+func (p *parser) interleavedCandidate(index int, e *Entry, formats map[string]bool, documented, taken map[string]bool, recovered map[int]bool) []Entry {
+	before, after := map[int]bool{}, map[int]bool{}
+	for op := range recovered {
+		before[op] = true
+	}
+	for i, t := range p.guide.Instructions {
+		if t.FromOpcodeTable || t.Section != e.Section || t.Slot != e.Slot {
+			continue
+		}
+		if i <= index {
+			before[t.Opcode] = true
+		} else {
+			after[t.Opcode] = true
+		}
+	}
+	var out []Entry
+	seen := map[string]bool{}
+	for _, t := range p.guide.Instructions {
+		key := factKey(t)
+		if !t.FromOpcodeTable || !formats[t.Encoding] || t.Slot != e.Slot || documented[key] || taken[key] || seen[key] {
+			continue
+		}
+		if before[t.Opcode-1] && after[t.Opcode+1] && !before[t.Opcode] && !after[t.Opcode] {
+			seen[key] = true
+			out = append(out, t)
+		}
+	}
+	if len(out) != 1 {
+		return nil
+	}
+	return out
+}
+
+func firstParagraph(s string) string {
+	p, _, _ := strings.Cut(s, "\n\n")
+	return p
+}
+
+// normalizeText folds runs of white space, for comparing paragraphs.
+func normalizeText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // rebuild reads a run of an entry's raw lines again as an entry of its own.
 func rebuild(lines []rawLine, e Entry) Entry {

@@ -116,8 +116,17 @@ func isSeparatorRow(line string) bool {
 }
 
 // codeMarkers are substrings that make an old-style description sentence
-// pseudocode rather than prose.
-var codeMarkers = []string{" = ", "=", ";", "//", "if(", "if (", "endif", "+=", "<<", ">>", "D.", "S0.", "S1.", "S2.", "{", "}", "[", "return", "MEM["}
+// pseudocode rather than prose. weakMarkers also appear in prose ("End of
+// program; terminate wavefront.", "Increment the counter in
+// SIMM16[3:0]."): they make a sentence code only when it does not read
+// like prose.
+// The operand markers (D., S0.) count only at the start of a word, so
+// "Bitwise AND." is prose.
+var (
+	codeMarkers    = []string{" = ", "=", "//", "if(", "if (", "endif", "+=", "<<", ">>", "{", "}", "return", "MEM["}
+	operandMarkers = []string{"D.", "S0.", "S1.", "S2."}
+	weakMarkers    = []string{";", "["}
+)
 
 func looksLikeCode(sentence string) bool {
 	for _, m := range codeMarkers {
@@ -125,7 +134,59 @@ func looksLikeCode(sentence string) bool {
 			return true
 		}
 	}
+	for _, m := range operandMarkers {
+		for i := 0; ; {
+			j := strings.Index(sentence[i:], m)
+			if j < 0 {
+				break
+			}
+			if at := i + j; at == 0 || !isLetter(sentence[at-1]) {
+				return true
+			}
+			i += j + len(m)
+		}
+	}
+	for _, m := range weakMarkers {
+		if strings.Contains(sentence, m) {
+			return !readsLikeProse(sentence)
+		}
+	}
 	return false
+}
+
+// readsLikeProse reports whether a sentence opens with a capitalised word
+// ("End", "Bit", "If") or is mostly lower-case words ("S0 is Data, S1[4:0]
+// is field offset", "1ULP accuracy, denormals are flushed"); tables of
+// values ("TABLE: 0x1, 0x3, ...") and expressions do neither.
+func readsLikeProse(sentence string) bool {
+	words := strings.Fields(sentence)
+	if len(words) == 0 {
+		return false
+	}
+	if w := strings.TrimRight(words[0], ",:;."); len(w) >= 2 && w[0] >= 'A' && w[0] <= 'Z' && isLowerWord(w[1:]) {
+		return true
+	}
+	lower := 0
+	for _, w := range words {
+		if isLowerWord(strings.TrimRight(w, ",:;.()")) {
+			lower++
+		}
+	}
+	return lower >= 2 && 2*lower >= len(words)
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isLowerWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; (c < 'a' || c > 'z') && c != '-' && c != '\'' {
+			return false
+		}
+	}
+	return true
 }
 
 // splitSentences splits an old-style description cell at ". " boundaries
@@ -151,26 +212,33 @@ func splitSentences(s string) []string {
 }
 
 // splitProseCode separates the prose and the pseudocode of an old-style
-// table cell (already unescaped). Sentences before the first code-like
-// sentence and after the last one are prose; everything from the first to
-// the last code-like sentence is pseudocode, so comments and explanations
-// embedded in the code stay with it.
+// table cell (already unescaped), sentence by sentence. Code-like
+// sentences are pseudocode; so are sentences between two of them that do
+// not read like prose (a table of values, "TABLE: 0x1, 0x3, ..."), so
+// comments and data embedded in the code stay with it. Every other
+// sentence is prose, in its order, wherever it stands: "D.f = pow(2.0,
+// S0.f). Base 2 exponentiation. Examples: ... // exp(-INF) = 0" describes
+// the instruction in its middle sentence.
 func splitProseCode(cell string) (prose, code string) {
 	sents := splitSentences(cell)
 	first, last := -1, -1
+	isCode := make([]bool, len(sents))
 	for i, s := range sents {
 		if looksLikeCode(s) {
+			isCode[i] = true
 			if first < 0 {
 				first = i
 			}
 			last = i
 		}
 	}
-	if first < 0 {
-		return strings.Join(sents, " "), ""
+	var p, c []string
+	for i, s := range sents {
+		if isCode[i] || i > first && i < last && !readsLikeProse(s) {
+			c = append(c, s)
+		} else {
+			p = append(p, s)
+		}
 	}
-	var p []string
-	p = append(p, sents[:first]...)
-	p = append(p, sents[last+1:]...)
-	return strings.Join(p, " "), strings.Join(sents[first:last+1], "\n")
+	return strings.Join(p, " "), strings.Join(c, "\n")
 }

@@ -163,6 +163,13 @@ func vMaxF32(arch string) *isa.Instruction {
 			in.Related = append(in.Related, isa.Related{Arch: "cdna3", Name: "v_max_f32", Same: true})
 		} else {
 			in.Related = append([]isa.Related{{Arch: "cdna4", Name: "v_max_f32", Same: true}}, in.Related...)
+			// CDNA 3's sample borrows its description and shows RDNA 4's
+			// spelling where only that one assembles.
+			in.Related[1].Evidence = "sample evidence: llvm-mc prints v_max_num_f32 on gfx1200"
+			in.DescriptionFrom = &isa.TextSource{Arch: "cdna4", Name: "v_max_f32", Prov: prov, Why: "pseudocode only"}
+			in.TargetDetails = append(in.TargetDetails, isa.TargetResult{Target: "gfx1200", Status: "unsupported",
+				OtherSpelling: "v_max_num_f32", Encoding: "[0x01,0x05,0x0a,0x2c]", Printed: "v_max_num_f32_e32 v5, v1, v2"})
+			in.Targets["gfx1200"] = "unsupported"
 		}
 		in.Conflicts = []isa.Conflict{{Fact: "unit", Values: []isa.ConflictValue{
 			{Value: "Vector", Prov: isa.Prov{Source: isa.SourceAMDXML, File: "sample.xml", Line: 42}},

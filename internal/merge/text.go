@@ -1,0 +1,130 @@
+package merge
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// Why a description is borrowed (isa.TextSource.Why).
+const (
+	WhyPseudocodeOnly = "pseudocode only"
+	WhyFragment       = "a fragment"
+)
+
+// familyLines are the AMD families as generations descend from each
+// other: GCN 5 (Vega) to CDNA and to RDNA, RDNA 4 and CDNA 4 to CDNA 5.
+// The nearest family of another is found by walking these links, the
+// CDNA line first.
+var familyLines = map[string][]string{
+	"vega":    {"vega7"},
+	"vega7":   {"vega", "cdna1", "rdna1"},
+	"cdna1":   {"vega7", "cdna2"},
+	"cdna2":   {"cdna1", "cdna3"},
+	"cdna3":   {"cdna2", "cdna4"},
+	"cdna4":   {"cdna3", "cdna5"},
+	"cdna5":   {"cdna4", "rdna4"},
+	"rdna1":   {"rdna2", "vega7"},
+	"rdna2":   {"rdna1", "rdna3"},
+	"rdna3":   {"rdna2", "rdna3.5"},
+	"rdna3.5": {"rdna3", "rdna4"},
+	"rdna4":   {"rdna3.5", "cdna5"},
+}
+
+// nearestFamilies lists the other families by distance from arch along
+// familyLines, nearest first; at equal distance, families of arch's own
+// line (CDNA, with Vega before it; or RDNA) come first.
+func nearestFamilies(arch string) []string {
+	dist := map[string]int{arch: 0}
+	queue := []string{arch}
+	var out []string
+	for len(queue) > 0 {
+		a := queue[0]
+		queue = queue[1:]
+		for _, b := range familyLines[a] {
+			if _, seen := dist[b]; !seen {
+				dist[b] = dist[a] + 1
+				out = append(out, b)
+				queue = append(queue, b)
+			}
+		}
+	}
+	line := func(a string) bool { return strings.HasPrefix(a, "rdna") }
+	sort.SliceStable(out, func(i, j int) bool {
+		if dist[out[i]] != dist[out[j]] {
+			return dist[out[i]] < dist[out[j]]
+		}
+		return line(out[i]) == line(arch) && line(out[j]) != line(arch)
+	})
+	return out
+}
+
+// BorrowDescriptions gives each AMD instruction whose own guide has no
+// description (the older guides often give only pseudocode, which then
+// served as the summary), or only a fragment of one (text recovered after
+// a heading lost at a page break, "…EXEC mask."), the description of the same instruction — the
+// same lineage (Related, so renames count) — from the nearest family whose
+// guide has one, and records where it came from (DescriptionFrom). Only
+// text from an AMD guide is lent. It returns how many it filled; call it
+// after LinkFamilies.
+func BorrowDescriptions(insts []*isa.Instruction) int {
+	byKey := map[string]*isa.Instruction{}
+	for _, in := range insts {
+		if in.Vendor == isa.VendorAMD {
+			byKey[in.Arch+"\x00"+in.Name] = in
+		}
+	}
+	lender := func(in *isa.Instruction) (isa.Prov, bool) {
+		if in.Description == "" || in.DescriptionFrom != nil {
+			return isa.Prov{}, false
+		}
+		for _, p := range in.Sources {
+			if p.Source == isa.SourceAMDManual {
+				return p, true
+			}
+		}
+		return isa.Prov{}, false
+	}
+	n := 0
+	for _, in := range insts {
+		why := ""
+		switch {
+		case in.Vendor != isa.VendorAMD:
+			continue
+		case in.Description == "":
+			why = WhyPseudocodeOnly
+		case strings.HasPrefix(in.Description, "…"):
+			why = WhyFragment // recovered after a lost heading: the guide's text is cut
+		default:
+			continue
+		}
+		if _, own := lender(&isa.Instruction{Description: "x", Sources: in.Sources}); !own {
+			continue // not from an AMD guide (an LLVM-only instruction)
+		}
+		related := map[string]string{}
+		for _, r := range in.Related {
+			related[r.Arch] = r.Name
+		}
+		for _, arch := range nearestFamilies(in.Arch) {
+			name, ok := related[arch]
+			if !ok {
+				continue
+			}
+			from := byKey[arch+"\x00"+name]
+			if from == nil {
+				continue
+			}
+			prov, ok := lender(from)
+			if !ok {
+				continue
+			}
+			in.Description = from.Description
+			in.DescriptionFrom = &isa.TextSource{Arch: arch, Name: name, Prov: prov, Why: why}
+			in.Summary = FirstSentence(from.Description)
+			n++
+			break
+		}
+	}
+	return n
+}

@@ -1,0 +1,48 @@
+package merge
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+func TestNearestFamilies(t *testing.T) {
+	for arch, want := range map[string][]string{
+		"cdna1": {"vega7", "cdna2", "vega", "cdna3", "rdna1"},
+		"rdna1": {"rdna2", "vega7", "rdna3"},
+		"vega":  {"vega7", "cdna1", "rdna1", "cdna2"},
+	} {
+		if got := nearestFamilies(arch); !slices.Equal(got[:len(want)], want) {
+			t.Errorf("nearestFamilies(%s) = %v, want %v first", arch, got, want)
+		}
+	}
+}
+
+func TestBorrowDescriptions(t *testing.T) {
+	guide := isa.Prov{Source: isa.SourceAMDManual, File: "g.md", Line: 3}
+	mk := func(arch, name, desc string) *isa.Instruction {
+		return &isa.Instruction{Arch: arch, Name: name, Vendor: isa.VendorAMD, Description: desc, Sources: []isa.Prov{guide}}
+	}
+	old := mk("cdna1", "s_x", "")
+	old.Summary, old.Semantics = "D = S0.", "D = S0."
+	cut := mk("cdna5", "s_x", "…EXEC mask.")
+	far := mk("rdna3", "s_x", "From far away.")
+	near := mk("cdna3", "s_x", "Copy the input. More text.")
+	llvmOnly := &isa.Instruction{Arch: "rdna1", Name: "s_x", Vendor: isa.VendorAMD, Sources: []isa.Prov{{Source: isa.SourceLLVMMC}}}
+	insts := []*isa.Instruction{old, cut, far, near, llvmOnly}
+	LinkFamilies(insts)
+	if n := BorrowDescriptions(insts); n != 2 {
+		t.Errorf("borrowed %d, want 2", n)
+	}
+	if old.Description != near.Description || old.Summary != "Copy the input." || old.DescriptionFrom == nil ||
+		old.DescriptionFrom.Arch != "cdna3" || old.DescriptionFrom.Why != WhyPseudocodeOnly || old.DescriptionFrom.Prov != guide {
+		t.Errorf("cdna1: %+v from %+v", old, old.DescriptionFrom)
+	}
+	if cut.DescriptionFrom == nil || cut.DescriptionFrom.Why != WhyFragment || cut.Description != near.Description {
+		t.Errorf("cdna5: %+v", cut)
+	}
+	if llvmOnly.DescriptionFrom != nil || llvmOnly.Description != "" {
+		t.Errorf("an LLVM-only instruction got AMD's text: %+v", llvmOnly)
+	}
+}
