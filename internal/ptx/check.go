@@ -47,6 +47,7 @@ type compiledForm struct {
 // whose syntax does not parse are skipped (Build reports them already).
 func NewChecker(instrs []Instruction) *Checker {
 	c := &Checker{byFirst: map[string][]*entry{}, probes: map[string]probeHit{}}
+	ambiguous := map[string]bool{}
 	for i := range instrs {
 		in := &instrs[i]
 		if in.Kind != "" && in.Kind != KindInstruction {
@@ -86,8 +87,20 @@ func NewChecker(instrs []Instruction) *Checker {
 				continue
 			}
 			for key, p := range cf.oracle.probes {
-				if _, dup := c.probes[key]; !dup && p.Status != "not-verified" {
+				if p.Status == "not-verified" || ambiguous[key] {
+					continue
+				}
+				hit, dup := c.probes[key]
+				if !dup {
 					c.probes[key] = probeHit{e: e, cf: cf}
+					continue
+				}
+				// Two statements that read alike (a 32-bit fourth operand
+				// or a 64-bit cache policy) with different verdicts: the
+				// text does not decide, so neither answers exactly.
+				if q := hit.cf.oracle.probes[key]; q.Status != p.Status || !sameOptions(q.Options, p.Options) {
+					delete(c.probes, key)
+					ambiguous[key] = true
 				}
 			}
 		}
@@ -183,7 +196,9 @@ func (c *Checker) Check(text string) Result {
 		r.Reason = err.Error()
 		return r
 	}
-	key := strings.Join(tokens, ".") + "/" + itoa(len(operands))
+	// The memo's key: the opcode as written (the result's Note depends on
+	// the order) and the operands' shapes (ptxas's verdicts do).
+	key := strings.Join(tokens, ".") + "/" + probeKey(tokens, operands)
 	if v, ok := c.memo.Load(key); ok {
 		res := v.(Result)
 		res.Text = r.Text

@@ -33,12 +33,16 @@ type compiledFeature struct {
 
 func compileOracle(f *Form) *compiledOracle {
 	o := f.Oracle
-	if o == nil || o.Status == "not-verified" {
+	if o == nil {
 		return nil
 	}
 	c := &compiledOracle{o: o, probes: map[string]*ProbeVerdict{}}
 	for i := range o.Probes {
 		c.probes[o.Probes[i].Key] = &o.Probes[i]
+	}
+	if o.Status != "verified" {
+		// Only the statements ptxas judged one by one are answered.
+		return c
 	}
 	if o.Required != "" {
 		for _, v := range f.Variables {
@@ -78,10 +82,10 @@ func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOp
 		c.settle(r, append([]Option(nil), p.Options...), nil)
 		return
 	}
-	if o.Status == "rejected" {
-		// ptxas rejected every statement gpuisa wrote for the form; others
-		// (two parts changed at once) may still be valid: the
-		// documentation decides them.
+	if o.Status != "verified" {
+		// ptxas rejected (or could not judge) every statement gpuisa wrote
+		// for the form; others (two parts changed at once) may still be
+		// valid: the documentation decides them.
 		return
 	}
 	present := map[string]bool{}

@@ -125,8 +125,8 @@ func ProbeKey(text string) string {
 	return probeKey(tokens, operands)
 }
 
-// shapeOf writes an operand's structure: identifiers become x,
-// numbers n, brackets, braces, '|' and '!' stay.
+// shapeOf writes an operand's structure: registers become x, special
+// registers s, numbers n, the sink _; brackets, braces, '|' and '!' stay.
 func shapeOf(op string) string {
 	var b strings.Builder
 	for _, part := range operandPartRe.FindAllString(op, -1) {
@@ -135,6 +135,10 @@ func shapeOf(op string) string {
 			b.WriteString(part)
 		case isNumber(part):
 			b.WriteByte('n')
+		case part == "_":
+			b.WriteByte('_') // the sink
+		case strings.HasPrefix(part, "%") && strings.Contains(part, "."):
+			b.WriteByte('s') // a special register: %tid.x
 		default:
 			b.WriteByte('x')
 		}

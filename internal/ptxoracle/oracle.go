@@ -233,7 +233,7 @@ func OperandError(msg string) bool {
 	for _, s := range []string{
 		"Arguments mismatch", "Vector expected", "vector size", "Illegal vector", "Vector of size",
 		"Incompatible elements of vector", "Predicate output expected", "Result vector expected",
-		"Predicate expression expected", "as address operand", "expected for argument", "Vector type too large",
+		"Predicate expression expected", "as address operand", "expected for argument",
 		"Duplicate definition",
 		// How the harness declared what the statement names: a variable in
 		// the wrong state space, a call's prototype, a label or symbol.
