@@ -539,7 +539,7 @@ func (r *ptxReport) addFindings(fs []finding) {
 func compareMinimums(mnemonic, stmt, docV, docT string, chk isa.PTXCheck, floorTarget string, prov isa.Prov) (targetDiffers, versionDiffers bool, out []finding) {
 	add := func(fact, doc, got string, strict bool) {
 		out = append(out, finding{PTXFinding: quality.PTXFinding{Mnemonic: mnemonic, Statement: stmt, Fact: fact, Doc: doc, PTXAS: got,
-			Message: fact + ": the documentation says " + doc + ", ptxas accepts " + got, Prov: prov}, strict: strict})
+			Message: fact + ": the documentation's notes, as gpuisa reads them, say " + doc + "; ptxas accepts " + got, Prov: prov}, strict: strict})
 	}
 	if c := ptxas.CompareTargets(docT, chk.MinTarget); docT != "" && c != 0 && !(c < 0 && chk.MinTarget == floorTarget) {
 		targetDiffers = true

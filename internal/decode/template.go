@@ -40,7 +40,9 @@ func (d *Decoder) Templates(name string) []Template {
 				continue
 			}
 			for op, en := range fm.byOpcode {
-				if en.name != name {
+				// AMD's name, or the one llvm-mc prints where it rejects
+				// AMD's (CDNA's v_mad_mix_f32 is v_fma_mix_f32 to it).
+				if en.name != name && llvmName(en.instr, en.name) != name {
 					continue
 				}
 				words := make([]uint32, max(fm.Width/32, 1))

@@ -747,7 +747,8 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			_ = set("VDST", uint64(c))
 		}
 	}
-	if t.Kind == "SMEM" && e.d.Gen() >= 10 && hasField(l, "SBASE") {
+	if t.Kind == "SMEM" && e.d.Gen() >= 10 && hasField(l, "SBASE") && !hasField(l, "SOFFSET") {
+		// No offset SGPR written: LLVM fills SOFFSET with null.
 		if _, ok := fields["SOFFSET"]; ok && !hasOffsetSGPR(l) {
 			if c, ok := e.d.ScalarCode("null"); ok {
 				_ = set("SOFFSET", uint64(c))

@@ -80,6 +80,10 @@ var proseClasses = map[string][]string{
 	"use of generic addressing":          {"<generic>"},
 	"cache operations":                   {"ca", "cg", "cs", "lu", "cv", "wb", "wt"},
 	"general rounding modifiers":         {"rn", "rz", "rm", "rp"},
+	// "64-bit `add.cc` introduced in PTX ISA version 4.3".
+	"64-bit": {"u64", "s64", "b64", "f64"},
+	"32-bit": {"u32", "s32", "b32", "f32"},
+	"16-bit": {"u16", "s16", "b16", "f16"},
 }
 
 // fillerWords may surround a bare mnemonic span without changing what the

@@ -38,8 +38,9 @@ type PTXReport struct {
 	ExampleStatements int `json:"example_statements"`
 	ExamplesAccepted  int `json:"examples_accepted"`
 
-	// TooStrict: the documentation asks for a later PTX ISA version or a
-	// newer target than ptxas needs.
+	// TooStrict: the documentation (its syntax and notes as gpuisa reads
+	// them; a finding can be the reader's miss as well as NVIDIA's error)
+	// asks for a later PTX ISA version or a newer target than ptxas needs.
 	TooStrict []PTXFinding `json:"too_strict"`
 	// TooLoose: the documentation allows an older PTX ISA version or target
 	// than ptxas accepts.
