@@ -32,7 +32,8 @@ func benchPTXFile(lines int) string {
 	for i := 0; i < lines; i++ {
 		l := body[i%len(body)]
 		if strings.Contains(l, "%d") {
-			fmt.Fprintf(&sb, "\t"+l+"\n$L__BB0_%d:\n", i, i)
+			n := fmt.Sprint(i)
+			sb.WriteString("\t" + strings.ReplaceAll(l, "%d", n) + "\n$L__BB0_" + n + ":\n")
 			continue
 		}
 		sb.WriteString("\t" + l + "\n")

@@ -198,7 +198,13 @@ func (c *Checker) Check(text string) Result {
 	}
 	// The memo's key: the opcode as written (the result's Note depends on
 	// the order) and the operands' shapes (ptxas's verdicts do).
-	key := strings.Join(tokens, ".") + "/" + probeKey(tokens, operands)
+	var kb strings.Builder
+	kb.WriteString(strings.Join(tokens, "."))
+	for _, o := range operands {
+		kb.WriteByte('/')
+		kb.WriteString(shapeOf(o))
+	}
+	key := kb.String()
 	if v, ok := c.memo.Load(key); ok {
 		res := v.(Result)
 		res.Text = r.Text

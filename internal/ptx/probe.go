@@ -1,7 +1,6 @@
 package ptx
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -127,26 +126,49 @@ func ProbeKey(text string) string {
 
 // shapeOf writes an operand's structure: registers become x, special
 // registers s, numbers n, the sink _; brackets, braces, '|' and '!' stay.
+// Hand-written: the checker computes it for every instruction of a file.
 func shapeOf(op string) string {
-	var b strings.Builder
-	for _, part := range operandPartRe.FindAllString(op, -1) {
+	b := make([]byte, 0, 8)
+	for i := 0; i < len(op); {
+		c := op[i]
 		switch {
-		case part == "[" || part == "]" || part == "{" || part == "}" || part == "," || part == "|" || part == "!" || part == "(" || part == ")":
-			b.WriteString(part)
-		case isNumber(part):
-			b.WriteByte('n')
-		case part == "_":
-			b.WriteByte('_') // the sink
-		case strings.HasPrefix(part, "%") && strings.Contains(part, "."):
-			b.WriteByte('s') // a special register: %tid.x
+		case strings.IndexByte("[]{}(),|!", c) >= 0:
+			b = append(b, c)
+			i++
+		case c == ' ' || c == '\t' || c == '+':
+			i++
+		case c >= '0' && c <= '9' || (c == '-' || c == '.') && i+1 < len(op) && op[i+1] >= '0' && op[i+1] <= '9':
+			j := i + 1
+			for j < len(op) && (isNameByte(op[j]) || op[j] == '.') {
+				j++
+			}
+			b = append(b, 'n')
+			i = j
+		case isNameByte(c) || c == '%' || c == '$':
+			j, dot := i+1, false
+			for j < len(op) && (isNameByte(op[j]) || op[j] == '.' || op[j] == ':' || op[j] == '-' || op[j] == '$') {
+				dot = dot || op[j] == '.'
+				j++
+			}
+			switch {
+			case j == i+1 && c == '_':
+				b = append(b, '_') // the sink
+			case c == '%' && dot:
+				b = append(b, 's') // a special register: %tid.x
+			default:
+				b = append(b, 'x')
+			}
+			i = j
 		default:
-			b.WriteByte('x')
+			i++
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
-var operandPartRe = regexp.MustCompile(`[\[\]{}(),|!]|[-+]?[0-9][0-9A-Za-z.]*|[A-Za-z_$%][\w$.:-]*`)
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
 
 func probeKey(tokens []string, operands []string) string {
 	shapes := make([]string, len(operands))

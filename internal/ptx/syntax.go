@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // This file turns a syntax code block into statements and template-variable
@@ -500,8 +501,20 @@ func parseOperands(s string) operandShape {
 
 var typeRe = regexp.MustCompile(`^(?:[subf](?:8|16|32|64|128)|b1|[us][24]|pred|bf16|bf16x2|f16x2|tf32|[us]16x2|u?e\dm\d(?:x[24])?|s2f6x2|f8|f6|f4|f8x2|f8x4)$`)
 
+// typeMemo remembers isType's answers: instructions repeat few tokens.
+var typeMemo sync.Map
+
 // isType reports whether tok (no dot) is a PTX data type.
-func isType(tok string) bool { return typeRe.MatchString(tok) }
+func isType(tok string) bool {
+	if v, ok := typeMemo.Load(tok); ok {
+		return v.(bool)
+	}
+	t := typeRe.MatchString(tok)
+	if len(tok) <= 16 {
+		typeMemo.Store(tok, t)
+	}
+	return t
+}
 
 var stateSpaces = map[string]bool{"reg": true, "sreg": true, "const": true, "global": true, "local": true, "param": true, "shared": true, "tex": true}
 
