@@ -207,12 +207,12 @@ func notVerifiedReason(in *isa.Instruction, ptxasRan bool) string {
 	case in.Entry != "" && in.Entry != "instruction":
 		return "Not verified by ptxas: gpuisa assembles the forms and examples of instructions, and this is a " + strings.ReplaceAll(in.Entry, "-", " ") + "."
 	}
-	var rejected, unverified int
+	var rejected, unverified, checked int
 	for _, f := range in.Forms {
 		if f.Check == nil {
-			unverified++
 			continue
 		}
+		checked++
 		switch f.Check.Status {
 		case isa.PTXRejected:
 			rejected++
@@ -220,8 +220,11 @@ func notVerifiedReason(in *isa.Instruction, ptxasRan bool) string {
 			unverified++
 		}
 	}
-	if len(in.Forms) == 0 {
+	switch {
+	case len(in.Forms) == 0:
 		return "Not verified by ptxas: no documented form to assemble."
+	case checked == 0:
+		return "Not verified by ptxas: the build recorded no verdict on this instruction's forms."
 	}
 	return fmt.Sprintf("Not verified by ptxas: it accepted none of the %d forms (%d rejected, %d not verified); the forms table gives its messages.",
 		len(in.Forms), rejected, unverified)
