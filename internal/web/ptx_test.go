@@ -324,6 +324,20 @@ func TestSummarizeTargets(t *testing.T) {
 	}
 }
 
+func TestIsStatementOf(t *testing.T) {
+	for _, c := range []struct {
+		stmt, name string
+		want       bool
+	}{
+		{"max.f32 d, a, b", "max", true}, {"@p max.f32 d, a, b", "max", true}, {"@!p bra loop", "bra", true},
+		{"mbarrier.try_wait.parity.b64 p, [m], 0", "tcgen05.mma", false}, {"maxnum.f32 d, a", "max", false}, {"", "max", false},
+	} {
+		if got := isStatementOf(c.stmt, c.name); got != c.want {
+			t.Errorf("isStatementOf(%q, %q) = %v", c.stmt, c.name, got)
+		}
+	}
+}
+
 func TestNormalizeStatement(t *testing.T) {
 	for _, s := range []string{"max.u32  d,a,b", "max.u32 d, a, b;", " max.u32 d ,a, b ; "} {
 		if got := normalizeStatement(s); got != "max.u32 d,a,b" {

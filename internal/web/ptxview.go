@@ -619,7 +619,9 @@ func sassBlocks(in *isa.Instruction) ([]sassBlock, int) {
 	var exs, forms []cand
 	for i, ex := range in.Examples {
 		for _, c := range ex.Checks {
-			if hasSASS(c.SASS) {
+			// An example's other statements (the mbarrier wait after a
+			// tcgen05.mma) lower to their own instructions' SASS.
+			if hasSASS(c.SASS) && isStatementOf(c.Statement, in.Name) {
 				exs = append(exs, cand{c.Statement, fmt.Sprintf("example %d", i+1), c.SASS})
 			}
 		}
@@ -651,6 +653,16 @@ func sassBlocks(in *isa.Instruction) ([]sassBlock, int) {
 	take(exs, maxSASSExamples)
 	take(forms, maxSASSForms)
 	return out, omitted
+}
+
+// isStatementOf says whether a statement is of the mnemonic: its opcode,
+// after a predicate guard, is the mnemonic or starts with it and a dot.
+func isStatementOf(stmt, mnemonic string) bool {
+	f := strings.Fields(stmt)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	return len(f) > 0 && (f[0] == mnemonic || strings.HasPrefix(f[0], mnemonic+"."))
 }
 
 func hasSASS(ss []isa.SASS) bool {
