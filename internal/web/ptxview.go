@@ -419,7 +419,7 @@ func optionsText(opts []isa.PTXOption) string {
 	for _, o := range opts {
 		parts = append(parts, o.MinTarget+" with PTX "+o.PTXVersion)
 	}
-	return strings.Join(parts, " or ")
+	return strings.Join(parts, ", or ")
 }
 
 // grouper collects modifiers by message, in first-seen order.
