@@ -21,7 +21,18 @@ family, how many instructions LLVM's syntax pages describe, how many have an exa
 llvm-mc accepted on one of the family's targets (the share; the target is 90%), what
 matches nothing on either side (AMD only, LLVM only), what AMD documents that llvm-mc
 rejects on every target of the family, and every disagreement between llvm-mc's
-encodings and AMD's identifiers. --summary prints only the per-family table.`,
+encodings and AMD's identifiers.
+
+For PTX it prints what NVIDIA's assembler said about the documentation: the ptxas
+and nvdisasm versions, the run, how many documented forms and example statements
+ptxas accepts, and, kind by kind, where the two disagree — the documentation asks
+for more than ptxas needs (too strict), allows less than ptxas accepts (too loose),
+NVIDIA's own example statements ptxas rejects (errata) — then the forms ptxas
+rejects and the statements that could not be verified, each with both values or
+ptxas's message and the documentation file and line.
+
+--summary prints only the counts and the per-family table; --json the whole report
+(its "ptx" object holds the PTX findings).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := e.open()

@@ -16,7 +16,7 @@ func TestQualityCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"Not verified with llvm-mc.", "verification skipped", "cdna4", "rdna4"} {
+	for _, want := range []string{"Not verified with llvm-mc.", "verification skipped", "cdna4", "rdna4", "PTX: not verified by ptxas."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("quality output lacks %q:\n%s", want, out)
 		}

@@ -69,3 +69,33 @@ type PTXFinding struct {
 	Context bool     `json:"context,omitempty"`
 	Prov    isa.Prov `json:"prov"`
 }
+
+// FindingKinds lists the report's findings kind by kind, in the order the
+// report (web page and text) shows them: the documentation asking too
+// much, asking too little, NVIDIA's example statements ptxas rejects,
+// forms ptxas rejects, and what could not be verified.
+func (r *PTXReport) FindingKinds() []PTXFindingKind {
+	return []PTXFindingKind{
+		{ID: "too-strict", Title: "Documentation too strict",
+			Intro:    "NVIDIA's documentation asks for a later PTX ISA version or a newer target than ptxas needs.",
+			Findings: r.TooStrict},
+		{ID: "too-loose", Title: "Documentation too loose",
+			Intro:    "NVIDIA's documentation allows an older PTX ISA version or target than ptxas accepts.",
+			Findings: r.TooLoose},
+		{ID: "errata", Title: "Example statements ptxas rejects (documentation errata)",
+			Intro:    "Statements of NVIDIA's own examples that ptxas rejects in their documented context.",
+			Findings: r.Errata},
+		{ID: "rejected-forms", Title: "Forms ptxas rejects",
+			Intro:    "Documented forms that ptxas rejects on every target.",
+			Findings: r.RejectedForms},
+		{ID: "not-verified", Title: "Not verified",
+			Intro:    "Forms and example statements gpuisa could not give ptxas in a shape it accepts, with ptxas's last message.",
+			Findings: r.NotVerified},
+	}
+}
+
+// PTXFindingKind is one kind of finding with its list.
+type PTXFindingKind struct {
+	ID, Title, Intro string
+	Findings         []PTXFinding
+}

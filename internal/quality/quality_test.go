@@ -156,3 +156,62 @@ func TestWrap(t *testing.T) {
 		t.Errorf("wrap %q", got)
 	}
 }
+
+func TestRenderPTX(t *testing.T) {
+	r := Compute(fixture())
+	r.PTX = &PTXReport{
+		Tools:    []string{"ptxas 1.2 (CUDA 1.2, sample): /x/ptxas", "nvdisasm 1.2: /x/nvdisasm"},
+		Verified: true, Targets: []string{"sm_50", "sm_90a"}, DocVersion: "9.1",
+		Forms: 3, FormsVerified: 2, FormsRejected: 1, ExampleStatements: 2, ExamplesAccepted: 1,
+		TooStrict: []PTXFinding{{Mnemonic: "fma", Statement: "fma.rn.f16 d, a, b, c;", Fact: "minimum target", Doc: "sm_90", PTXAS: "sm_53",
+			Prov: isa.Prov{Source: isa.SourcePTXDoc, File: "fma.md", Line: 12}}},
+		Errata: []PTXFinding{{Mnemonic: "mad", Statement: "mad.f32 d,a,b,c", Message: "Rounding modifier required", Prov: isa.Prov{File: "mad.md", Line: 4}},
+			{Mnemonic: "mma", Statement: "mma.x", Message: "Arguments mismatch", Context: true}},
+		RejectedForms: []PTXFinding{{Mnemonic: "mov", Statement: "mov.f32 d, %tid.x;", Message: "Special register argument not allowed"}},
+	}
+	r.PTX.Run.Statements, r.PTX.Run.Processes = 7, 2
+	var sum, full bytes.Buffer
+	if err := WriteSummary(&sum, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"PTX: verified with ptxas 1.2 (CUDA 1.2, sample), nvdisasm 1.2 on 2 sm targets (sm_50 to sm_90a), grid at PTX ISA 9.1.",
+		"PTX: 7 statements; 2 ptxas processes",
+		"PTX forms: 3 documented, 2 verified, 1 rejected, 0 not verified",
+		"PTX findings: documentation too strict 1; documentation too loose 0; example statements ptxas rejects (documentation errata) 2; forms ptxas rejects 1; not verified 0.",
+	} {
+		if !strings.Contains(sum.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum.String())
+		}
+	}
+	if strings.Contains(sum.String(), "/x/ptxas") {
+		t.Errorf("the summary names the tool's path:\n%s", sum.String())
+	}
+	if err := WriteText(&full, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"== PTX: Documentation too strict (1)",
+		"  fma: fma.rn.f16 d, a, b, c; — minimum target: documentation sm_90, ptxas sm_53 [fma.md:12]",
+		"== PTX: Example statements ptxas rejects (documentation errata) (2)",
+		"  mad: mad.f32 d,a,b,c — Rounding modifier required [mad.md:4]",
+		"  mma: mma.x — Arguments mismatch (assembles without the example's own declarations)",
+		"== PTX: Forms ptxas rejects (1)",
+	} {
+		if !strings.Contains(full.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, full.String())
+		}
+	}
+	if strings.Contains(full.String(), "Documentation too loose") {
+		t.Error("an empty kind is listed")
+	}
+
+	r.PTX = &PTXReport{Notes: []string{"not verified by ptxas: ptxas not found"}}
+	sum.Reset()
+	if err := WriteSummary(&sum, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum.String(), "PTX: not verified by ptxas.\nPTX note: not verified by ptxas: ptxas not found") {
+		t.Errorf("unverified PTX:\n%s", sum.String())
+	}
+}

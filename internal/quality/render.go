@@ -26,7 +26,11 @@ func WriteSummary(w io.Writer, r Report) error {
 	for _, n := range r.Notes {
 		ew.printf("Note: %s\n", n)
 	}
-	ew.printf("Examples: %s.\n\n", r.Examples)
+	ew.printf("Examples: %s.\n", r.Examples)
+	if r.PTX != nil {
+		writePTXSummary(ew, r.PTX)
+	}
+	ew.printf("\n")
 	if ew.err != nil {
 		return ew.err
 	}
@@ -65,6 +69,9 @@ func WriteText(w io.Writer, r Report) error {
 		for _, p := range r.ReaderProblems {
 			ew.printf("  %s\n", p)
 		}
+	}
+	if r.PTX != nil {
+		writePTXFindings(ew, r.PTX)
 	}
 	for _, f := range r.Families {
 		ew.printf("\n== %s (%s) — targets %s; LLVM pages %s\n", f.Name, f.Arch, orNone(strings.Join(f.Targets, " ")), orNone(strings.Join(f.Pages, " ")))
@@ -141,6 +148,74 @@ func WriteText(w io.Writer, r Report) error {
 		}
 	}
 	return ew.err
+}
+
+// writePTXSummary writes what ptxas said about the PTX documentation in
+// a few lines: tools, run, forms, examples and the count of each finding.
+func writePTXSummary(ew *errWriter, p *PTXReport) {
+	if !p.Verified {
+		ew.printf("PTX: not verified by ptxas.\n")
+		for _, n := range p.Notes {
+			ew.printf("PTX note: %s\n", n)
+		}
+		return
+	}
+	targets := ""
+	if len(p.Targets) > 0 {
+		targets = fmt.Sprintf(" on %d sm targets (%s to %s)", len(p.Targets), p.Targets[0], p.Targets[len(p.Targets)-1])
+	}
+	var tools []string
+	for _, t := range p.Tools {
+		tools = append(tools, ToolName(t))
+	}
+	ew.printf("PTX: verified with %s%s, grid at PTX ISA %s.\n", strings.Join(tools, ", "), targets, orNone(p.DocVersion))
+	ew.printf("PTX: %d statements; %d ptxas processes, %d assembled, %d from the cache; %d needed another operand typing.\n",
+		p.Run.Statements, p.Run.Processes, p.Run.Assembled, p.Run.CacheHits, p.Run.Searched)
+	ew.printf("PTX forms: %d documented, %d verified, %d rejected, %d not verified; %d show ptxas's requirements instead of the documentation's.\n",
+		p.Forms, p.FormsVerified, p.FormsRejected, p.FormsNotVerified, p.FormsCorrected)
+	ew.printf("PTX example statements: %d, %d accepted in their documented context.\n", p.ExampleStatements, p.ExamplesAccepted)
+	var parts []string
+	for _, k := range p.FindingKinds() {
+		parts = append(parts, fmt.Sprintf("%s %d", strings.ToLower(k.Title), len(k.Findings)))
+	}
+	ew.printf("PTX findings: %s.\n", strings.Join(parts, "; "))
+	for _, n := range p.Notes {
+		ew.printf("PTX note: %s\n", n)
+	}
+}
+
+// ToolName drops the path from a tool's description ("ptxas 13.5.37
+// (CUDA 13.5, ...): /path/ptxas").
+func ToolName(desc string) string {
+	name, _, _ := strings.Cut(desc, ": ")
+	return name
+}
+
+// writePTXFindings lists every PTX finding, kind by kind: the statement,
+// both values where two sources disagree, ptxas's message and where the
+// documentation says it.
+func writePTXFindings(ew *errWriter, p *PTXReport) {
+	for _, k := range p.FindingKinds() {
+		if len(k.Findings) == 0 {
+			continue
+		}
+		ew.printf("\n== PTX: %s (%d) — %s\n", k.Title, len(k.Findings), k.Intro)
+		for _, f := range k.Findings {
+			ew.printf("  %s: %s", f.Mnemonic, f.Statement)
+			if f.Fact != "" {
+				ew.printf(" — %s: documentation %s, ptxas %s", f.Fact, orNone(f.Doc), orNone(f.PTXAS))
+			} else if f.Message != "" {
+				ew.printf(" — %s", f.Message)
+			}
+			if f.Context {
+				ew.printf(" (assembles without the example's own declarations)")
+			}
+			if f.Prov.File != "" {
+				ew.printf(" [%s:%d]", f.Prov.File, f.Prov.Line)
+			}
+			ew.printf("\n")
+		}
+	}
 }
 
 func orNone(s string) string {

@@ -186,6 +186,23 @@ func TestOpenAPIGolden(t *testing.T) {
 			t.Errorf("Instruction schema lacks %q", k)
 		}
 	}
+	// and describes what ptxas said about PTX
+	schemas := full["components"].(map[string]any)["schemas"].(map[string]any)
+	for schema, keys := range map[string][]string{
+		"Instruction": {"targets", "target_details"},
+		"Form":        {"targets", "check", "modifier_checks", "doc_min_target", "doc_ptx_version"},
+		"Example":     {"checks"},
+		"PTXCheck":    {"status", "min_target", "ptx_version", "sass"},
+		"SASSLine":    {"control"},
+	} {
+		props := schemas[schema].(map[string]any)["properties"].(map[string]any)
+		for _, k := range keys {
+			p, ok := props[k].(map[string]any)
+			if d, _ := p["description"].(string); !ok || d == "" {
+				t.Errorf("%s.%s is not described: %v", schema, k, props[k])
+			}
+		}
+	}
 }
 
 func TestETagAndConditionalGet(t *testing.T) {

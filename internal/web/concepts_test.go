@@ -224,8 +224,8 @@ func TestQualityPages(t *testing.T) {
 	if rec := get(t, s, "/quality/gfx950"); rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/quality/cdna4" {
 		t.Errorf("/quality/gfx950: %d %q", rec.Code, rec.Header().Get("Location"))
 	}
-	if rec := get(t, s, "/quality/ptx"); rec.Code != http.StatusNotFound {
-		t.Errorf("/quality/ptx: %d", rec.Code)
+	if rec := get(t, s, "/quality/nosuch"); rec.Code != http.StatusNotFound {
+		t.Errorf("/quality/nosuch: %d", rec.Code)
 	}
 
 	st := webfake.New()

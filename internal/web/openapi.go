@@ -67,6 +67,38 @@ var apiOperations = []apiOperation{
 	{Path: "/api/v1/openapi.json", ID: "getOpenAPI", Summary: "This document.", Result: map[string]any{}},
 }
 
+// fieldDocs describe the fields whose meaning their name does not carry
+// ("Schema.property"): above all what NVIDIA's assembler said about PTX.
+var fieldDocs = map[string]string{
+	"Instruction.targets": "Target compatibility: for AMD every gfx target as llvm-mc decided, for PTX every sm_ target ptxas knows " +
+		"(supported where it accepts one of the instruction's forms). Empty when not verified.",
+	"Instruction.target_details": "Per target: the verdict, the statement assembled (printed) and the assembler's message where it is unsupported.",
+	"Instruction.ptx_version":    "PTX: the lowest PTX ISA version over the forms: ptxas's where it contradicts the documentation or the documentation is silent.",
+	"Instruction.min_target":     "PTX: the oldest target over the forms, settled like ptx_version.",
+	"Instruction.conflicts":      "Facts the sources disagree on, each with every source's value (for PTX: the documentation's and ptxas's minimum version and target of a form).",
+	"Form.min_target":            "The form's oldest target: ptxas's where it contradicts the documentation or the documentation is silent (doc_min_target then keeps the documentation's).",
+	"Form.ptx_version":           "The form's lowest PTX ISA version, settled like min_target.",
+	"Form.doc_min_target":        "The documentation's minimum target, where it differs from min_target.",
+	"Form.doc_ptx_version":       "The documentation's PTX ISA version, where it differs from ptx_version.",
+	"Form.targets":               "ptxas's verdict on the form's statement per sm_ target (supported | unsupported); absent when not verified.",
+	"Form.check":                 "What ptxas said about the form's statement: status, lowest version and target, message, SASS per target.",
+	"Form.modifier_checks":       "What ptxas said about the form's statement with each optional modifier, other variable choice or optional operand.",
+	"Example.checks":             "PTX: ptxas's verdict on each statement of the example, in its documented context, with SASS for the accepted ones.",
+	"PTXCheck.status":            "verified (ptxas accepts it on some target) | rejected (on every target) | not-verified (ptxas could not be run on it).",
+	"PTXCheck.ptx_version":       "The lowest PTX ISA version ptxas accepts the statement with.",
+	"PTXCheck.min_target":        "The oldest target ptxas accepts the statement on.",
+	"PTXCheck.floor":             "ptx_version is the lowest the target allows at all: ptxas cannot test an older one.",
+	"PTXCheck.options":           "The (PTX version, target) pairs none beats on both, when newer targets accept the statement with an older PTX version.",
+	"PTXCheck.message":           "ptxas's message where it rejected the statement or it was not verified.",
+	"PTXCheck.tool":              "The ptxas that decided min_target (\"ptxas 13.5.37\").",
+	"PTXCheck.searched":          "ptxas accepted the statement only with operand types or vector lengths other than the harness's first guess.",
+	"PTXCheck.sass":              "The SASS ptxas emits for the statement per target (nvdisasm's listing without the test kernel's own instructions).",
+	"ModifierCheck.raises":       "The part needs more than the form's statement: a later PTX ISA version or a newer target.",
+	"ModifierCheck.variable":     "The template variable the modifier is a choice of (.irnd for .rni).",
+	"SASSLine.control":           "The scheduling information in the encoding's control bits (sm_70 and newer), as gpuisa reads it: S stall cycles, y the yield bit, W/R the write/read barrier set, B the barriers waited on.",
+	"SASSLine.encoding":          "The instruction words nvdisasm prints, \"0x... 0x...\".",
+}
+
 // openAPIDocument builds the OpenAPI 3.1 document.
 func openAPIDocument() ([]byte, error) {
 	schemas := map[string]any{}
@@ -181,7 +213,17 @@ func structSchema(t reflect.Type, schemas map[string]any) map[string]any {
 			if name == "" {
 				name = f.Name
 			}
-			props[name] = schemaOf(f.Type, schemas)
+			prop := schemaOf(f.Type, schemas)
+			if d, ok := fieldDocs[t.Name()+"."+name]; ok {
+				m := map[string]any{"description": d}
+				if pm, ok := prop.(map[string]any); ok {
+					for k, v := range pm {
+						m[k] = v
+					}
+				}
+				prop = m
+			}
+			props[name] = prop
 			if !strings.Contains(opts, "omitempty") {
 				required = append(required, name)
 			}

@@ -439,6 +439,8 @@ type instrView struct {
 	// Disagree and Corrected count the conflicts left open and those an
 	// oracle resolved (its value shown, the document's beside it).
 	Disagree, Corrected int
+	// PTX is what NVIDIA's assembler said, on PTX pages.
+	PTX *ptxView
 }
 
 type encodingView struct {
@@ -601,6 +603,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 			}
 		}
 		v.Types = slices.Sorted(maps.Keys(types))
+		v.PTX = ptxPageView(in, s.ptxTargets())
 		if cd != nil {
 			if n := cd.cat.NoCounterpartFor(in.Name); n != nil {
 				row := s.noCounterpartRow(n)

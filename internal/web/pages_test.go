@@ -80,8 +80,8 @@ func TestTargetsNotYetVerified(t *testing.T) {
 func TestPTXPageSections(t *testing.T) {
 	s := newTestServer(t)
 	doc := mustPage(t, s, "/ptx/max")
-	want := []string{"Syntax", "Forms", "Operands", "Types at a glance", "Related AMDGPU Concepts",
-		"More in this category", "Description", "Semantics", "Examples", "Reference", "Sources"}
+	want := []string{"Syntax", "Target compatibility", "Forms", "Operands", "Types at a glance", "Related AMDGPU Concepts",
+		"More in this category", "Description", "Semantics", "Examples", "Compiles to", "Reference", "Sources"}
 	if got := texts(findAll(doc, tag("h2"))); !slices.Equal(got, want) {
 		t.Errorf("h2 order:\n got %q\nwant %q", got, want)
 	}

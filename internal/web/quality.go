@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -35,10 +36,94 @@ func (s *server) qualityReport() (*quality.Report, error) {
 	return s.quality, s.qualityErr
 }
 
+// ptxTargets are the sm_ targets ptxas assembled every PTX statement
+// for, from the stored report; none when ptxas did not run (or the
+// database has no report).
+func (s *server) ptxTargets() []string {
+	rep, err := s.qualityReport()
+	if err != nil || rep.PTX == nil {
+		return nil
+	}
+	return rep.PTX.Targets
+}
+
 type qualityView struct {
 	R        *quality.Report
 	Target   float64
 	Families []qualityFamilyRow
+	PTX      *ptxQualityView
+}
+
+// ptxQualityView is the PTX part of the report: on /quality each kind of
+// finding with its first rows, on /quality/ptx every row.
+type ptxQualityView struct {
+	P     *quality.PTXReport
+	Tools []string
+	Kinds []ptxKindView
+}
+
+type ptxKindView struct {
+	ID, Title, Intro string
+	Count            int
+	Rows             []ptxFindingRow
+	More             int // rows left to /quality/ptx
+}
+
+type ptxFindingRow struct {
+	Name                                         link
+	Statement, Fact, Doc, PTXAS, Message, Source string
+	// Where is the short form of Source: the file's name and the line.
+	Where   string
+	Context bool
+}
+
+// ptxSummaryRows is how many findings of each kind /quality shows.
+const ptxSummaryRows = 5
+
+func (s *server) ptxQuality(p *quality.PTXReport, limit int) *ptxQualityView {
+	v := &ptxQualityView{P: p}
+	for _, t := range p.Tools {
+		v.Tools = append(v.Tools, quality.ToolName(t))
+	}
+	for _, k := range p.FindingKinds() {
+		kv := ptxKindView{ID: k.ID, Title: k.Title, Intro: k.Intro, Count: len(k.Findings)}
+		for i, f := range k.Findings {
+			if limit > 0 && i >= limit {
+				kv.More = len(k.Findings) - limit
+				break
+			}
+			l := link{Text: f.Mnemonic}
+			if s.hasInstruction("ptx", f.Mnemonic) {
+				l.URL = instrURL("ptx", f.Mnemonic)
+			}
+			kv.Rows = append(kv.Rows, ptxFindingRow{Name: l, Statement: f.Statement, Fact: f.Fact, Doc: f.Doc, PTXAS: f.PTXAS,
+				Message: f.Message, Context: f.Context, Source: provText(f.Prov), Where: shortProv(f.Prov)})
+		}
+		v.Kinds = append(v.Kinds, kv)
+	}
+	return v
+}
+
+// shortProv is a provenance's file name and line, for tables where the
+// whole path would not fit.
+func shortProv(p isa.Prov) string {
+	if p.File == "" {
+		return p.Source
+	}
+	name := p.File[strings.LastIndex(p.File, "/")+1:]
+	if p.Line > 0 {
+		name += fmt.Sprintf(":%d", p.Line)
+	}
+	return name
+}
+
+func (s *server) handleQualityPTX(w http.ResponseWriter, r *http.Request, rep *quality.Report) {
+	if rep.PTX == nil {
+		s.storeError(w, r, errs.NotFound(nil, "the quality report of this database has no PTX part"), func(string) string { return "/quality" })
+		return
+	}
+	s.render(w, r, http.StatusOK, "quality-ptx", page{Title: "Data quality · PTX",
+		Description: "What NVIDIA's assembler says about NVIDIA's PTX documentation.", Data: s.ptxQuality(rep.PTX, 0)})
 }
 
 type qualityFamilyRow struct {
@@ -53,6 +138,9 @@ func (s *server) handleQuality(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := qualityView{R: rep, Target: quality.ShareTarget}
+	if rep.PTX != nil {
+		v.PTX = s.ptxQuality(rep.PTX, ptxSummaryRows)
+	}
 	for _, f := range rep.Families {
 		v.Families = append(v.Families, qualityFamilyRow{Family: f, URL: "/quality/" + f.Arch, ArchURL: archURL(f.Arch)})
 	}
@@ -101,6 +189,14 @@ func (s *server) handleQualityFamily(w http.ResponseWriter, r *http.Request) {
 	want := r.PathValue("arch")
 	if a, err := s.lookupArch(r.Context(), want); err == nil {
 		want = a.ID
+	}
+	if want == "ptx" {
+		if r.URL.Path != "/quality/ptx" {
+			http.Redirect(w, r, "/quality/ptx", http.StatusMovedPermanently)
+			return
+		}
+		s.handleQualityPTX(w, r, rep)
+		return
 	}
 	var fam *quality.Family
 	var ids []string

@@ -52,8 +52,10 @@ func realDB() (string, error) {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if realDBDir != "" {
-		os.RemoveAll(realDBDir)
+	for _, dir := range []string{realDBDir, ptxasDBDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }

@@ -366,6 +366,8 @@ func TestScreenshots(t *testing.T) {
 		"concept":        concept,
 		"quality":        "/quality",
 		"quality-family": "/quality/cdna4",
+		"quality-ptx":    "/quality/ptx",
+		"ptx-fma":        "/ptx/fma",
 		"decode":         "/decode?arch=cdna4&hex=0x160a04c1+0x7e0a02ff+0x3f800000+0xffffffff",
 	}
 	if os.Getenv("GPUISA_DB") != "" {
@@ -376,6 +378,9 @@ func TestScreenshots(t *testing.T) {
 		pages["verified-layout"] = "/amdgpu/rdna4/global_load_b32" // llvm-mc's layout, the guide's beside it
 		pages["mai"] = "/amdgpu/cdna3/v_mfma_f32_32x32x8_f16"      // a VOP3P-MAI word
 		pages["immediate-parts"] = "/amdgpu/vega/s_waitcnt"        // SIMM16 drawn as its counters
+		pages["ptx-mma"] = "/ptx/mma"                              // 172 forms
+		pages["ptx-cvt"] = "/ptx/cvt"                              // 325 forms
+		pages["ptx-wgmma"] = "/ptx/wgmma.mma_async"                // sm_90a only
 	}
 	for name, path := range pages {
 		for _, width := range []int64{360, 1440} {

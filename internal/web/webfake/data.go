@@ -306,7 +306,7 @@ func sampleInstructions() []*isa.Instruction {
 		in.Operands = append(in.Operands, isa.Operand{Name: "src2", Order: 3, Input: true, DataFormat: "FMT_NUM_F32", OperandType: "OPR_SRC", Size: 32, Prov: prov})
 		return in
 	}
-	return []*isa.Instruction{
+	ins := []*isa.Instruction{
 		vMaxF32("cdna4"), vMaxF32("cdna3"), vMaxF32("rdna3"), vMaxNumF32(),
 		vMinF32(),
 		simpleVector("cdna4", "v_add_f32", "Add two single-precision floats.", "Writes SRC0 + VSRC1 to VDST.", 1, 257),
@@ -316,4 +316,6 @@ func sampleInstructions() []*isa.Instruction {
 		ptxInstr("min", "Minimum of two values.", "Returns the smaller of a and b.", ptxForms("min"), []isa.ConceptRef{}),
 		ptxInstr("fma", "Fused multiply add.", "Computes a * b + c with one rounding (fused multiply add).", ptxForms("fma")[1:2], []isa.ConceptRef{}),
 	}
+	addSampleChecks(ins)
+	return ins
 }

@@ -65,6 +65,7 @@ func SampleQuality() quality.Report {
 		Examples:       "written for the sample store",
 		Targets:        []string{"gfx950", "gfx1100"},
 		Run:            quality.RunStats{Lines: 10, Processes: 2, Assembled: 20, CacheHits: 5},
+		PTX:            SamplePTXReport(),
 		Families: []quality.Family{
 			{
 				Arch: "cdna4", Name: "CDNA 4", Targets: []string{"gfx950"}, Pages: []string{"GFX940"},
