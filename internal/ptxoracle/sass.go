@@ -18,7 +18,9 @@ var SASSTargets = []string{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100"
 // SASS compiles the verdicts in want on each of targets that accepts them
 // and returns, per verdict index, what the statement itself became: the
 // kernel's SASS less its harness's (the same kernel without the
-// statement), matched by opcode. advance, when set, is called after each
+// statement), matched by opcode. A statement only an architecture- or
+// family-specific target accepts (wgmma needs sm_90a) is listed there
+// instead of on the plain target. advance, when set, is called after each
 // target.
 func (e *Engine) SASS(ctx context.Context, vs []Verdict, want map[int]bool, targets []string, advance func()) (map[int][]isa.SASS, error) {
 	out := map[int][]isa.SASS{}
@@ -41,7 +43,11 @@ func (e *Engine) SASS(ctx context.Context, vs []Verdict, want map[int]bool, targ
 		sem      = make(chan struct{}, 2)
 		lists    = map[string]map[int][]isa.SASSLine{}
 	)
+	var all []string
 	for _, tg := range targets {
+		all = append(all, tg, tg+"a", tg+"f")
+	}
+	for _, tg := range all {
 		info, ok := infos[tg]
 		if !ok {
 			continue
@@ -58,7 +64,7 @@ func (e *Engine) SASS(ctx context.Context, vs []Verdict, want map[int]bool, targ
 				firstErr = err
 			}
 			lists[tg] = got
-			if advance != nil {
+			if advance != nil && !strings.HasSuffix(tg, "a") && !strings.HasSuffix(tg, "f") {
 				advance()
 			}
 		}()
@@ -69,8 +75,12 @@ func (e *Engine) SASS(ctx context.Context, vs []Verdict, want map[int]bool, targ
 	}
 	for _, tg := range targets {
 		for _, i := range idx {
-			if lines, ok := lists[tg][i]; ok {
-				out[i] = append(out[i], isa.SASS{Target: tg, Lines: lines})
+			// The plain target, else its "a" or "f" variant.
+			for _, v := range []string{tg, tg + "a", tg + "f"} {
+				if lines, ok := lists[v][i]; ok {
+					out[i] = append(out[i], isa.SASS{Target: v, Lines: lines})
+					break
+				}
 			}
 		}
 	}
@@ -81,12 +91,14 @@ func (e *Engine) SASS(ctx context.Context, vs []Verdict, want map[int]bool, targ
 func (e *Engine) sassOn(ctx context.Context, vs []Verdict, idx []int, info ptxas.TargetInfo) (map[int][]isa.SASSLine, error) {
 	var units, bases []ptxas.Unit
 	var which []int
+	plain := strings.TrimRight(info.Target, "af")
 	for _, i := range idx {
-		ok := false
+		ok, plainOK := false, false
 		for _, t := range vs[i].Targets {
 			ok = ok || t.Target == info.Target && t.OK
+			plainOK = plainOK || t.Target == plain && t.OK
 		}
-		if !ok {
+		if !ok || plain != info.Target && plainOK {
 			continue
 		}
 		u, _, err := e.Harness.Unit(vs[i].Stmt)
