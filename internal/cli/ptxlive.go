@@ -17,6 +17,9 @@ import (
 	"github.com/gpuisa/gpuisa/internal/ptxoracle"
 )
 
+// maxStatement bounds one instruction given on the command line.
+const maxStatement = 4096
+
 // liveEngine finds NVIDIA's tools (never installing them) and sets up an
 // engine over the database's PTX model.
 func liveEngine(ctx context.Context, instrs []ptx.Instruction, flags ptxasFlags) (*ptxoracle.Engine, error) {
@@ -44,6 +47,9 @@ func runPTXASCheck(ctx context.Context, e *env, instrs []ptx.Instruction, args, 
 	}
 	if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
 		return checkFileWithPTXAS(ctx, e, eng, instrs, args[0], targets)
+	}
+	if len(args[0]) > maxStatement {
+		return 2, errs.Invalid("ptx check: the instruction is %d bytes; at most %d", len(args[0]), maxStatement)
 	}
 	vs, err := eng.Check(ctx, []ptxoracle.Item{{Stmt: ptx.Statement{Text: args[0]}}})
 	if err != nil {
@@ -209,6 +215,9 @@ instruction on every target asked for.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			if len(args[0]) > maxStatement {
+				return errs.Invalid("ptx sass: the instruction is %d bytes; at most %d", len(args[0]), maxStatement)
+			}
 			instrs, err := e.ptxModel(ctx)
 			if err != nil {
 				return err

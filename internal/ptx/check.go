@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/ptxas"
 )
 
 // Checker checks PTX instructions against the documented forms. Build it
@@ -799,13 +801,12 @@ func (r Result) Allows(target string) bool {
 	if len(opts) == 0 {
 		opts = []Option{{PTXVersion: r.PTXVersion, MinTarget: r.MinTarget}}
 	}
-	tn, _ := targetKey(target)
+	tn := ptxas.TargetNumber(target)
 	for _, o := range opts {
 		if o.MinTarget == "" {
 			return true
 		}
-		on, os := targetKey(o.MinTarget)
-		if on <= tn && (os == 0 || o.MinTarget == target) {
+		if ptxas.TargetNumber(o.MinTarget) <= tn && (ptxas.TargetSuffix(o.MinTarget) == "" || o.MinTarget == target) {
 			return true
 		}
 	}

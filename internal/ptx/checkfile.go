@@ -3,6 +3,8 @@ package ptx
 import (
 	"regexp"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/ptxas"
 )
 
 // Statement is one instruction found in PTX source text, or one to
@@ -220,12 +222,11 @@ func (c *Checker) CheckSource(name, src string) FileReport {
 // targetTooLow compares by number; an "a"/"f" suffix on the need only counts
 // when the numbers are equal and the file's target lacks it.
 func targetTooLow(have, need string) bool {
-	hn, hs := targetKey(have)
-	nn, ns := targetKey(need)
+	hn, nn := ptxas.TargetNumber(have), ptxas.TargetNumber(need)
 	if hn != nn {
 		return hn < nn
 	}
-	return hs < ns
+	return ptxas.CompareTargets(have, need) < 0
 }
 
 func firstSMTarget(t string) string {

@@ -387,8 +387,9 @@ func (h *Harness) identifiers(mn string, operands []string, roles []string) []id
 		}
 		if mn == "mov" && strings.HasPrefix(strings.TrimSpace(op), "{") {
 			// Packing and unpacking: each element is a part of the type.
-			end := matchingClose(op, strings.IndexByte(op, '{'))
-			if n := len(splitTop(op[strings.IndexByte(op, '{')+1:end], ',')); n > 1 {
+			open := strings.IndexByte(op, '{')
+			end := matchingClose(op, open)
+			if n := len(splitTop(op[open+1:end], ',')); n > 1 {
 				role = regType(".b" + strconv.Itoa(max(typeBits(role)/n, 16)))
 			}
 		}
@@ -446,7 +447,7 @@ func (h *Harness) operandIdents(out []ident, mn, op string, index int, role stri
 		for _, p := range splitTop(op[1:end], ',') {
 			out = h.operandIdents(out, mn, p, index, role, inAddr)
 		}
-		if rest := strings.TrimSpace(op[end+1:]); strings.HasPrefix(rest, "|") {
+		if rest := strings.TrimSpace(after(op, end)); strings.HasPrefix(rest, "|") {
 			out = h.operandIdents(out, mn, rest[1:], index, ".pred", inAddr)
 		}
 		return out
@@ -551,7 +552,8 @@ var numberRe = regexp.MustCompile(`^[-+]?(?:0[xX][0-9a-fA-F]+|0[fFdD][0-9a-fA-F]
 
 func isNumber(s string) bool { return numberRe.MatchString(strings.TrimSpace(s)) }
 
-// matchingClose returns the index of the bracket closing s[open].
+// matchingClose returns the index of the bracket closing s[open], or
+// len(s) when it is not closed (s[open+1:end] is then the rest of s).
 func matchingClose(s string, open int) int {
 	depth := 0
 	for i := open; i < len(s); i++ {
@@ -565,5 +567,13 @@ func matchingClose(s string, open int) int {
 			}
 		}
 	}
-	return len(s) - 1
+	return len(s)
+}
+
+// after returns what follows s[i], "" at the end.
+func after(s string, i int) string {
+	if i+1 >= len(s) {
+		return ""
+	}
+	return s[i+1:]
 }

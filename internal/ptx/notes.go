@@ -4,8 +4,9 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/ptxas"
 )
 
 // This file reads the "PTX ISA Notes" and "Target ISA Notes" prose into a
@@ -677,69 +678,10 @@ func lowestTarget(s string) string {
 }
 
 // compareTargets orders "sm_80" < "sm_90" < "sm_90a"; "" (unknown) sorts first.
-func compareTargets(a, b string) int {
-	na, sa := targetKey(a)
-	nb, sb := targetKey(b)
-	switch {
-	case na != nb:
-		return cmpInt(na, nb)
-	default:
-		return cmpInt(sa, sb)
-	}
-}
-
-func targetKey(t string) (num, suffix int) {
-	// Hand-parsed: the checker compares targets once per instruction.
-	rest, ok := strings.CutPrefix(t, "sm_")
-	if !ok {
-		rest, ok = strings.CutPrefix(t, "sm")
-	}
-	i := 0
-	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-		i++
-	}
-	if !ok || i == 0 {
-		return -1, 0
-	}
-	num, _ = strconv.Atoi(rest[:i])
-	switch rest[i:] {
-	case "f":
-		suffix = 1
-	case "a":
-		suffix = 2
-	}
-	return num, suffix
-}
-
-// compareVersions orders "1.0" < "7.0" < "8.10"; "" sorts first.
-func compareVersions(a, b string) int {
-	ma, na := versionKey(a)
-	mb, nb := versionKey(b)
-	if ma != mb {
-		return cmpInt(ma, mb)
-	}
-	return cmpInt(na, nb)
-}
-
-func versionKey(v string) (major, minor int) {
-	if v == "" {
-		return -1, 0
-	}
-	a, b, _ := strings.Cut(v, ".")
-	major, _ = strconv.Atoi(a)
-	minor, _ = strconv.Atoi(b)
-	return major, minor
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+// Targets and versions are ordered as the PTX oracle orders them (one
+// owner: internal/ptxas).
+func compareTargets(a, b string) int  { return ptxas.CompareTargets(a, b) }
+func compareVersions(a, b string) int { return ptxas.CompareVersions(a, b) }
 
 func maxVersion(a, b string) string {
 	if compareVersions(a, b) >= 0 {

@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -224,14 +225,4 @@ func raise(a, b []Option) []Option {
 	return pruneOptions(out)
 }
 
-func sameOptions(a, b []Option) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+func sameOptions(a, b []Option) bool { return slices.Equal(a, b) }

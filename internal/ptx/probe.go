@@ -411,7 +411,7 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 		for k := range inner {
 			inner[k] = concreteAddressPart(strings.TrimSpace(inner[k]), k, tokens)
 		}
-		return neg + "[" + strings.Join(inner, ", ") + "]" + op[end+1:]
+		return neg + "[" + strings.Join(inner, ", ") + "]" + after(op, end)
 	case strings.HasPrefix(op, "("):
 		return op
 	case strings.HasPrefix(op, "{"):
