@@ -132,6 +132,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	docs = append(docs, llvm.Documents...)
 	rep.Problems = append(rep.Problems, llvm.Problems...)
 
+	if !opts.NoVerify {
+		doc, costs, err := applyMCA(ctx, opts, insts, opts.Progress)
+		if err != nil {
+			return nil, fmt.Errorf("llvm-mca: %w", err)
+		}
+		if doc != nil {
+			docs = append(docs, *doc)
+		}
+		llvm.Report.Cost = costs
+	}
+
 	extras := map[string][]byte{}
 	ptxArch, ptxInsts, ptxDocs, ptxProblems, ptxModel, ptxVersion, err := readPTX(src, opts.Progress)
 	if err != nil {

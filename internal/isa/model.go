@@ -19,6 +19,7 @@ const (
 	SourceLLVMTest  = "llvm-test"  // LLVM's MC test files (llvm/test/MC/AMDGPU)
 	SourcePTXDoc    = "ptx-doc"    // NVIDIA PTX ISA documentation
 	SourcePTXAS     = "ptxas"      // NVIDIA's PTX assembler (and nvdisasm), run by gpuisa build
+	SourceLLVMMCA   = "llvm-mca"   // LLVM's scheduling model, run by gpuisa build
 	SourceGPUISA    = "gpuisa"     // authored by this project (concept catalogue) or derived by it
 )
 
@@ -207,7 +208,11 @@ type Instruction struct {
 	Examples      []Example         `json:"examples"`         // verified or documented examples
 	Targets       map[string]string `json:"targets"`          // gfx target -> "supported"|"unsupported"
 	TargetDetails []TargetResult    `json:"target_details,omitempty"`
-	Concepts      []ConceptRef      `json:"concepts"`
+	// Cost is LLVM's scheduling model per gfx target (llvm-mca), for the
+	// targets where an example of the instruction assembles: the compiler's
+	// model, not a measurement.
+	Cost     map[string]Cost `json:"cost,omitempty"`
+	Concepts []ConceptRef    `json:"concepts"`
 
 	// PTX only.
 	Forms      []Form   `json:"forms,omitempty"`
@@ -352,6 +357,27 @@ type TargetResult struct {
 	// generations, or LLVM's name for the opcode); Encoding and Printed are
 	// then that spelling's.
 	OtherSpelling string `json:"other_spelling,omitempty"`
+}
+
+// Cost is LLVM's scheduling model of an instruction on one target, as
+// llvm-mca -instruction-tables=full reports it for Asm.
+type Cost struct {
+	Asm         string         `json:"asm"` // the line modelled
+	UOps        int            `json:"uops"`
+	Latency     int            `json:"latency"`     // cycles
+	RThroughput float64        `json:"rthroughput"` // reciprocal throughput, cycles
+	MayLoad     bool           `json:"may_load,omitempty"`
+	MayStore    bool           `json:"may_store,omitempty"`
+	SideEffects bool           `json:"side_effects,omitempty"`
+	Unit        string         `json:"unit"`                // the execution unit: HWVALU, HWXDL, HWVMEM, ...
+	Resources   []CostResource `json:"resources,omitempty"` // every resource with its cycles
+	Opcode      string         `json:"opcode,omitempty"`    // LLVM's internal opcode name
+}
+
+// CostResource is one hardware resource for Cycles cycles (0: one).
+type CostResource struct {
+	Name   string `json:"name"`
+	Cycles int    `json:"cycles,omitempty"`
 }
 
 // ConceptRef links an instruction to a cross-vendor concept.

@@ -52,6 +52,9 @@ type Report struct {
 	// PTX is NVIDIA's assembler's view of the PTX documentation; nil when
 	// the build had no PTX sources.
 	PTX *PTXReport `json:"ptx,omitempty"`
+	// Cost is LLVM's scheduling model's coverage and its disagreements
+	// with the guides; nil when the build did not model costs.
+	Cost *CostReport `json:"cost,omitempty"`
 }
 
 // LineageStats counts the machine-checked renames (see merge.Lineage).

@@ -72,6 +72,10 @@ var apiOperations = []apiOperation{
 var fieldDocs = map[string]string{
 	"Instruction.targets": "Target compatibility: for AMD every gfx target as llvm-mc decided, for PTX every sm_ target ptxas knows " +
 		"(supported where it accepts one of the instruction's forms). Empty when not verified.",
+	"Instruction.cost":           "AMD: LLVM's scheduling model (llvm-mca -instruction-tables=full) per gfx target where an example assembles: the compiler's model, not a measurement.",
+	"Cost.unit":                  "The execution unit the model charges: HWVALU, HWSALU, HWVMEM, HWLGKM, HWXDL (matrix), HWBranch, ...",
+	"Cost.resources":             "Every hardware resource with the cycles it is held (HWXDL[8]: the matrix unit for 8 cycles, the guides' passes).",
+	"Cost.rthroughput":           "Reciprocal throughput in cycles.",
 	"Instruction.target_details": "Per target: the verdict, the statement assembled (printed) and the assembler's message where it is unsupported.",
 	"Instruction.ptx_version":    "PTX: the lowest PTX ISA version over the forms: ptxas's where it contradicts the documentation or the documentation is silent.",
 	"Instruction.min_target":     "PTX: the oldest target over the forms, settled like ptx_version.",

@@ -1,0 +1,119 @@
+package build
+
+import (
+	"context"
+	"math/rand"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/mca"
+	"github.com/gpuisa/gpuisa/internal/testenv"
+)
+
+// costFixture is the AMD model with llvm-mc's verdicts and llvm-mca's costs.
+func costFixture(t *testing.T) []*isa.Instruction {
+	t.Helper()
+	src := upstreamDir(t)
+	testenv.LLVMMC(t)
+	if _, err := mca.Find(); err != nil {
+		t.Skipf("llvm-mca not installed (apt-get install llvm-22): %v", err)
+	}
+	ctx := context.Background()
+	archs, insts, _, err := LoadAMD(ctx, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ApplyLLVM(ctx, Options{Sources: src}, archs, insts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	insts = append(insts, res.Added...)
+	if _, _, err := applyMCA(ctx, Options{}, insts, nopProgress{}); err != nil {
+		t.Fatal(err)
+	}
+	return insts
+}
+
+func TestCostFacts(t *testing.T) {
+	insts := costFixture(t)
+	find := func(arch, name string) *isa.Instruction {
+		for _, in := range insts {
+			if in.Arch == arch && in.Name == name {
+				return in
+			}
+		}
+		t.Fatalf("no %s %s", arch, name)
+		return nil
+	}
+	mfma := find("cdna3", "v_mfma_f32_32x32x8_f16").Cost["gfx942"]
+	if mfma.Unit != "HWXDL" || len(mfma.Resources) == 0 || mfma.Resources[0].Cycles != 8 || mfma.Latency == 0 {
+		t.Errorf("v_mfma_f32_32x32x8_f16 on gfx942: %+v, want HWXDL[8] (the guide's 8 passes) and a latency", mfma)
+	}
+	if c := find("rdna3", "v_max_f32").Cost["gfx1100"]; c.Unit != "HWVALU" {
+		t.Errorf("v_max_f32 on gfx1100: %+v, want HWVALU", c)
+	}
+	if c := find("cdna3", "global_load_dword").Cost["gfx942"]; c.Unit != "HWVMEM" || !c.MayLoad {
+		t.Errorf("global_load_dword on gfx942: %+v, want HWVMEM and may-load", c)
+	}
+}
+
+// TestCostsEqualADirectRun: the numbers recorded for a seeded sample of
+// 200 (instruction, target) pairs over all families are those llvm-mca
+// prints when run on the line alone.
+func TestCostsEqualADirectRun(t *testing.T) {
+	insts := costFixture(t)
+	type pair struct {
+		in     *isa.Instruction
+		target string
+	}
+	byArch := map[string][]pair{}
+	for _, in := range insts {
+		ts := make([]string, 0, len(in.Cost))
+		for tg := range in.Cost {
+			ts = append(ts, tg)
+		}
+		sort.Strings(ts)
+		for _, tg := range ts {
+			byArch[in.Arch] = append(byArch[in.Arch], pair{in, tg})
+		}
+	}
+	rnd := rand.New(rand.NewSource(19))
+	var sample []pair
+	for _, a := range isa.AMDArchIDs() {
+		ps := byArch[a]
+		for k := 0; k < 17 && len(ps) > 0; k++ {
+			sample = append(sample, ps[rnd.Intn(len(ps))])
+		}
+	}
+	if len(sample) < 200 {
+		t.Fatalf("only %d pairs to sample", len(sample))
+	}
+	path, _ := mca.Find()
+	bad := 0
+	for _, p := range sample {
+		c := p.in.Cost[p.target]
+		cmd := exec.Command(path, "-mtriple=amdgcn", "-mcpu="+p.target, "-instruction-tables=full")
+		cmd.Stdin = strings.NewReader(c.Asm + "\n")
+		raw, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("%s on %s: llvm-mca: %v: %s", c.Asm, p.target, err, raw)
+			bad++
+			continue
+		}
+		want := mca.ParseTable(string(raw))
+		if len(want) != 1 {
+			t.Errorf("%s on %s: %d rows from a direct run", c.Asm, p.target, len(want))
+			bad++
+			continue
+		}
+		w := want[0]
+		if w.Latency != c.Latency || w.RThroughput != c.RThroughput || w.UOps != c.UOps || w.Unit() != c.Unit || w.Opcode != c.Opcode || w.MayLoad != c.MayLoad || w.MayStore != c.MayStore {
+			t.Errorf("%s %s on %s: recorded %+v, a direct run gives %+v", p.in.Arch, c.Asm, p.target, c, w)
+			bad++
+		}
+	}
+	t.Logf("%d pairs compared with a direct llvm-mca run, %d differ", len(sample), bad)
+}

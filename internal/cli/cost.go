@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+func init() { extraCommands = append(extraCommands, newCostCmd) }
+
+func newCostCmd(e *env) *cobra.Command {
+	var asJSON bool
+	var targets []string
+	cmd := &cobra.Command{
+		Use:   "cost ARCH MNEMONIC [--target gfx942,...] [--json]",
+		Short: "LLVM's scheduling model of an AMD instruction: latency, throughput and unit per target",
+		Long: `Cost prints what LLVM's AMDGPU scheduling model (llvm-mca -instruction-tables=full, run
+over the instruction's verified example at build time) says about it on each gfx target
+where it assembles: micro-ops, latency and reciprocal throughput in cycles, whether it may
+load, store or has side effects, the hardware resources it occupies with their cycles
+(HWXDL[8]: the matrix unit for 8 cycles, the guides' passes) and LLVM's opcode name.
+These are the compiler's model, not measurements.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			arch, name, err := db.Resolve(cmd.Context(), args[0], args[1])
+			if err != nil {
+				return err
+			}
+			in, err := db.Instruction(cmd.Context(), arch, name)
+			if err != nil {
+				return err
+			}
+			if in.Vendor != isa.VendorAMD {
+				return errs.Invalid("cost: %s is a %s instruction; LLVM's scheduling model covers AMD targets (PTX timing comes from measurements, not a model)", in.Name, in.Vendor)
+			}
+			costs := map[string]isa.Cost{}
+			for t, c := range in.Cost {
+				if len(targets) == 0 || contains(targets, t) {
+					costs[t] = c
+				}
+			}
+			if asJSON {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(map[string]any{"arch": in.Arch, "name": in.Name, "cost": costs,
+					"source": "LLVM's scheduling model (llvm-mca): the compiler's model, not a measurement"})
+			}
+			if len(costs) == 0 {
+				fmt.Fprintf(e.stdout, "%s (%s): no cost recorded: the database was built without llvm-mca, or no example of it assembles on these targets\n", in.Name, in.Arch)
+				return nil
+			}
+			fmt.Fprintf(e.stdout, "%s (%s): LLVM's scheduling model (llvm-mca), the compiler's model, not a measurement\n", in.Name, in.Arch)
+			ts := make([]string, 0, len(costs))
+			for t := range costs {
+				ts = append(ts, t)
+			}
+			sort.Strings(ts)
+			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "target\tunit\tlatency\trthroughput\tuops\tflags\tresources\tLLVM opcode")
+			for _, t := range ts {
+				c := costs[t]
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%d\t%s\t%s\t%s\n", t, c.Unit, c.Latency, c.RThroughput, c.UOps, costFlags(c), costResources(c), c.Opcode)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "modelled line: %s\n", costs[ts[0]].Asm)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringSliceVar(&targets, "target", nil, "only these gfx targets")
+	return cmd
+}
+
+func costFlags(c isa.Cost) string {
+	var f []string
+	if c.MayLoad {
+		f = append(f, "may-load")
+	}
+	if c.MayStore {
+		f = append(f, "may-store")
+	}
+	if c.SideEffects {
+		f = append(f, "side-effects")
+	}
+	if len(f) == 0 {
+		return "-"
+	}
+	return strings.Join(f, ",")
+}
+
+func costResources(c isa.Cost) string {
+	var r []string
+	for _, x := range c.Resources {
+		if x.Cycles > 0 {
+			r = append(r, fmt.Sprintf("%s[%d]", x.Name, x.Cycles))
+		} else {
+			r = append(r, x.Name)
+		}
+	}
+	return strings.Join(r, " ")
+}
