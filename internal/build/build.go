@@ -60,6 +60,9 @@ type Options struct {
 	// Log receives messages a build prints outside its progress steps
 	// (installing NVIDIA's wheels); nil discards them.
 	Log io.Writer
+	// Timings is a results file of `gpuisa ptx bench` run on a GPU (else
+	// $GPUISA_TIMINGS); "" means none: PTX pages then show no measurement.
+	Timings string
 }
 
 // Progress reports the pipeline's steps.
@@ -160,6 +163,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			llvm.Report.PTX = pres.Report
 		} else {
 			llvm.Report.PTX = &quality.PTXReport{Notes: []string{"not verified by ptxas: the build ran with --no-verify or --no-ptxas"}}
+		}
+		if doc, err := applyTimings(opts, ptxModel, ptxInsts); err != nil {
+			return nil, err
+		} else if doc != nil {
+			ptxArch.Documents = append(ptxArch.Documents, *doc)
+			ptxDocs = append(ptxDocs, *doc)
 		}
 		archs = append(archs, *ptxArch)
 		insts = append(insts, ptxInsts...)

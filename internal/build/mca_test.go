@@ -3,7 +3,9 @@ package build
 import (
 	"context"
 	"math/rand"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -116,4 +118,34 @@ func TestCostsEqualADirectRun(t *testing.T) {
 		}
 	}
 	t.Logf("%d pairs compared with a direct llvm-mca run, %d differ", len(sample), bad)
+}
+
+// A results file of gpuisa ptx bench gives the PTX instruction it names its
+// measurement (the numbers here are made up by the test: it checks the
+// format and the matching, not a GPU).
+func TestTimingsFileReachesTheInstruction(t *testing.T) {
+	src := upstreamDir(t)
+	_, insts, _, _, model, _, err := readPTX(src, nopProgress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "results.json")
+	data := `{"gpu": "a test GPU", "target": "sm_90", "driver": "1.0", "cuda": "13.0", "date": "2026-12-01T00:00:00Z",
+	  "entries": [{"statement": "max.f32 d, a, b;", "latency_cycles": 4.5, "throughput_cycles": 1.25}]}`
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := applyTimings(Options{Timings: file}, model, insts)
+	if err != nil || doc == nil {
+		t.Fatalf("applyTimings: %v", err)
+	}
+	for _, in := range insts {
+		if in.Name == "max" {
+			if len(in.Measured) != 1 || in.Measured[0].LatencyCycles != 4.5 || in.Measured[0].GPU != "a test GPU" {
+				t.Errorf("max: measured %+v", in.Measured)
+			}
+			return
+		}
+	}
+	t.Fatal("no max")
 }

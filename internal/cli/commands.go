@@ -31,7 +31,7 @@ type buildFlags struct {
 	sources, llvmDoc, llvmProject, cache, concepts string
 	noVerify, noPTXAS, noInstall                   bool
 	ptxas                                          []string
-	nvdisasm                                       string
+	nvdisasm, timings                              string
 }
 
 func (f *buildFlags) register(fs *pflag.FlagSet) {
@@ -45,12 +45,13 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.noInstall, "no-install", false, "do not install NVIDIA's wheels into the cache when no ptxas is found")
 	fs.StringSliceVar(&f.ptxas, "ptxas", nil, "ptxas binaries to use (default $GPUISA_PTXAS, else the cache's venv, else PATH)")
 	fs.StringVar(&f.nvdisasm, "nvdisasm", "", "nvdisasm binary (default $GPUISA_NVDISASM, else the cache's venv, else PATH)")
+	fs.StringVar(&f.timings, "timings", "", "results file of gpuisa ptx bench run on a GPU (default $GPUISA_TIMINGS): PTX pages show the measurements")
 }
 
 func (f *buildFlags) options(out string, log io.Writer) build.Options {
 	return build.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
 		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify,
-		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log}
+		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings}
 }
 
 func newBuildCmd(e *env) *cobra.Command {

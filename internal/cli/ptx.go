@@ -81,8 +81,14 @@ Exit status: 0 when every instruction is valid, 1 when one is not, 2 on unusable
 		},
 	}
 	cmd.AddCommand(check, newPTXSASSCmd(e))
+	for _, sub := range ptxSubcommands {
+		cmd.AddCommand(sub(e))
+	}
 	return cmd
 }
+
+// ptxSubcommands are registered by other files of this package.
+var ptxSubcommands []func(*env) *cobra.Command
 
 // ptxModel reads the checker's model from the database.
 func (e *env) ptxModel(ctx context.Context) ([]ptx.Instruction, error) {

@@ -214,6 +214,10 @@ type Instruction struct {
 	Cost     map[string]Cost `json:"cost,omitempty"`
 	Concepts []ConceptRef    `json:"concepts"`
 
+	// Measured are timings of the instruction on a real GPU (PTX: from a
+	// results file of gpuisa ptx bench run on a lent GPU); empty otherwise.
+	Measured []Measurement `json:"measured,omitempty"`
+
 	// PTX only.
 	Forms      []Form   `json:"forms,omitempty"`
 	PTXVersion string   `json:"ptx_version,omitempty"`
@@ -357,6 +361,20 @@ type TargetResult struct {
 	// generations, or LLVM's name for the opcode); Encoding and Printed are
 	// then that spelling's.
 	OtherSpelling string `json:"other_spelling,omitempty"`
+}
+
+// Measurement is one statement timed on one GPU: cycles per instruction of
+// one warp in a dependent chain (latency) and over independent chains
+// (throughput), with where and when.
+type Measurement struct {
+	Statement        string  `json:"statement"`
+	GPU              string  `json:"gpu"`    // "NVIDIA H200"
+	Target           string  `json:"target"` // "sm_90"
+	Driver           string  `json:"driver,omitempty"`
+	CUDA             string  `json:"cuda,omitempty"`
+	Date             string  `json:"date,omitempty"`
+	LatencyCycles    float64 `json:"latency_cycles"`
+	ThroughputCycles float64 `json:"throughput_cycles"`
 }
 
 // Cost is LLVM's scheduling model of an instruction on one target, as

@@ -577,3 +577,21 @@ func after(s string, i int) string {
 	}
 	return s[i+1:]
 }
+
+// RegisterTypes returns the register type the harness gives each operand
+// of text, and whether each operand is a plain register (not a vector,
+// address, immediate or special register): what a microbenchmark needs to
+// chain an instruction's result into its next input.
+func (h *Harness) RegisterTypes(text string) (types []string, plain []bool, err error) {
+	tokens, operands, err := ParseInstruction(sanitizeIdentifiers(text))
+	if err != nil {
+		return nil, nil, err
+	}
+	roles := operandRoles(h.mnemonic(tokens), tokens, len(operands))
+	for i, op := range operands {
+		op = strings.TrimSpace(op)
+		types = append(types, roles[i])
+		plain = append(plain, op != "" && identRe.MatchString(op) && identRe.FindString(op) == op && !h.isSpecial(op))
+	}
+	return types, plain, nil
+}

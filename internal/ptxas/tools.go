@@ -35,6 +35,9 @@ var Wheels = []Wheel{
 	{Package: "nvidia-cuda-nvcc-cu12", Version: "12.9.86", Binary: "nvidia/cuda_nvcc/bin/ptxas"},
 	{Package: "nvidia-cuda-nvdisasm", Version: "13.5.37", Binary: "nvidia/cu13/bin/nvdisasm"},
 	{Package: "nvidia-cuda-cuobjdump", Version: "13.5.37", Binary: "nvidia/cu13/bin/cuobjdump"},
+	// Headers only (cuda.h): the microbenchmarks' host program is checked
+	// against them (internal/ptxbench).
+	{Package: "nvidia-cuda-runtime", Version: "13.5.37", Binary: "nvidia/cu13/include/cuda.h"},
 }
 
 // Wheel is one pinned package from the Python package index.
@@ -362,4 +365,16 @@ func Install(ctx context.Context, cacheDir string, log io.Writer) error {
 		return fmt.Errorf("ptxas: pip install into %s: %w", venv, err)
 	}
 	return nil
+}
+
+// CUDAInclude returns the folder holding cuda.h in the cache's virtual
+// environment ("" when the runtime wheel is not installed).
+func CUDAInclude(cacheDir string) string {
+	for _, sp := range sitePackages(cacheDir) {
+		d := filepath.Join(sp, "nvidia", "cu13", "include")
+		if _, err := os.Stat(filepath.Join(d, "cuda.h")); err == nil {
+			return d
+		}
+	}
+	return ""
 }

@@ -72,6 +72,7 @@ var apiOperations = []apiOperation{
 var fieldDocs = map[string]string{
 	"Instruction.targets": "Target compatibility: for AMD every gfx target as llvm-mc decided, for PTX every sm_ target ptxas knows " +
 		"(supported where it accepts one of the instruction's forms). Empty when not verified.",
+	"Instruction.measured":       "PTX: timings measured on a real GPU by gpuisa ptx bench (one warp, %clock64), when the build was given a results file.",
 	"Instruction.cost":           "AMD: LLVM's scheduling model (llvm-mca -instruction-tables=full) per gfx target where an example assembles: the compiler's model, not a measurement.",
 	"Cost.unit":                  "The execution unit the model charges: HWVALU, HWSALU, HWVMEM, HWLGKM, HWXDL (matrix), HWBranch, ...",
 	"Cost.resources":             "Every hardware resource with the cycles it is held (HWXDL[8]: the matrix unit for 8 cycles, the guides' passes).",
