@@ -441,6 +441,9 @@ type instrView struct {
 	Disagree, Corrected int
 	// PTX is what NVIDIA's assembler said, on PTX pages.
 	PTX *ptxView
+	// CostGroups are LLVM's scheduling model's numbers, targets with equal
+	// numbers in one row.
+	CostGroups []costGroup
 }
 
 type encodingView struct {
@@ -631,6 +634,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 	v.Renames = renames(in)
 	v.Switcher = s.switcher(in)
 	v.Targets, v.Verified = targetRows(in)
+	v.CostGroups = costGroups(in)
 	v.ExampleFields, v.ExampleNote = s.decodeExamples(in)
 	s.render(w, r, http.StatusOK, "instruction", page{Title: title, Description: in.Summary, ScopeID: a.ID, ScopeName: a.Name, Data: v})
 }

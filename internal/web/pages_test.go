@@ -378,3 +378,16 @@ func TestBorrowedTextRenamesAndOtherSpellings(t *testing.T) {
 		t.Errorf("the other spelling is not linked: %q", links)
 	}
 }
+
+func TestCostSection(t *testing.T) {
+	s := newTestServer(t)
+	body := get(t, s, "/amdgpu/cdna3/v_max_f32").Body.String()
+	for _, w := range []string{"Cost (LLVM's scheduling model)", "not a measurement", "HWVALU", "V_MAX_F32_e32_vi", "gfx942</code>, <code>gfx950"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the cost section lacks %q", w)
+		}
+	}
+	if strings.Contains(get(t, s, "/amdgpu/cdna4/v_max_f32").Body.String(), "scheduling model") {
+		t.Errorf("an instruction without a modelled cost shows a cost section")
+	}
+}

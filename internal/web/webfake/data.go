@@ -167,6 +167,13 @@ func vMaxF32(arch string) *isa.Instruction {
 			// spelling where only that one assembles.
 			in.Related[1].Evidence = "sample evidence: llvm-mc prints v_max_num_f32 on gfx1200"
 			in.DescriptionFrom = &isa.TextSource{Arch: "cdna4", Name: "v_max_f32", Prov: prov, Why: "pseudocode only"}
+			// Sample numbers in the shape llvm-mca reports them (not its output).
+			in.Cost = map[string]isa.Cost{
+				"gfx942": {Asm: "v_max_f32 v5, v1, v2", UOps: 1, Latency: 1, RThroughput: 1, SideEffects: true, Unit: "HWVALU",
+					Resources: []isa.CostResource{{Name: "HWVALU"}}, Opcode: "V_MAX_F32_e32_vi"},
+				"gfx950": {Asm: "v_max_f32 v5, v1, v2", UOps: 1, Latency: 1, RThroughput: 1, SideEffects: true, Unit: "HWVALU",
+					Resources: []isa.CostResource{{Name: "HWVALU"}}, Opcode: "V_MAX_F32_e32_vi"},
+			}
 			in.TargetDetails = append(in.TargetDetails, isa.TargetResult{Target: "gfx1200", Status: "unsupported",
 				OtherSpelling: "v_max_num_f32", Encoding: "[0x01,0x05,0x0a,0x2c]", Printed: "v_max_num_f32_e32 v5, v1, v2"})
 			in.Targets["gfx1200"] = "unsupported"
