@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuisa/gpuisa/internal/costview"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/mca"
 	"github.com/gpuisa/gpuisa/internal/testenv"
@@ -59,6 +60,37 @@ func TestCostFacts(t *testing.T) {
 	}
 	if c := find("cdna3", "global_load_dword").Cost["gfx942"]; c.Unit != "HWVMEM" || !c.MayLoad {
 		t.Errorf("global_load_dword on gfx942: %+v, want HWVMEM and may-load", c)
+	}
+
+	// "Every instruction that uses the XDL unit on gfx942", slowest first:
+	// matrix instructions only, v_mfma_f32_32x32x8_f16 among them, latencies
+	// not increasing.
+	var cdna3 []*isa.Instruction
+	for _, in := range insts {
+		if in.Arch == "cdna3" {
+			cdna3 = append(cdna3, in)
+		}
+	}
+	xdl, err := costview.Build(isa.Architecture{ID: "cdna3", Targets: []string{"gfx940", "gfx941", "gfx942"}}, cdna3,
+		costview.Query{Target: "gfx942", Unit: "xdl", Sort: "latency"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if xdl.Total < 20 {
+		t.Errorf("%d cdna3 instructions use HWXDL on gfx942, want the MFMA family (20 or more)", xdl.Total)
+	}
+	sawMFMA := false
+	for i, r := range xdl.Rows {
+		if !strings.HasPrefix(r.Name, "v_mfma") && !strings.HasPrefix(r.Name, "v_smfmac") {
+			t.Errorf("%s uses HWXDL on gfx942: %+v", r.Name, r.Cost)
+		}
+		if i > 0 && r.Cost.Latency > xdl.Rows[i-1].Cost.Latency {
+			t.Errorf("latency order: %s %d after %s %d", r.Name, r.Cost.Latency, xdl.Rows[i-1].Name, xdl.Rows[i-1].Cost.Latency)
+		}
+		sawMFMA = sawMFMA || r.Name == "v_mfma_f32_32x32x8_f16"
+	}
+	if !sawMFMA {
+		t.Errorf("v_mfma_f32_32x32x8_f16 is not among the XDL instructions on gfx942")
 	}
 }
 

@@ -9,8 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpuisa/gpuisa/internal/costview"
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store"
 )
 
 func init() { extraCommands = append(extraCommands, newCostCmd) }
@@ -18,22 +20,38 @@ func init() { extraCommands = append(extraCommands, newCostCmd) }
 func newCostCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var targets []string
+	var q costview.Query
 	cmd := &cobra.Command{
-		Use:   "cost ARCH MNEMONIC [--target gfx942,...] [--json]",
+		Use:   "cost ARCH [MNEMONIC] [--target gfx942,...] [--unit XDL] [--sort latency] [--json]",
 		Short: "LLVM's scheduling model of an AMD instruction: latency, throughput and unit per target",
 		Long: `Cost prints what LLVM's AMDGPU scheduling model (llvm-mca -instruction-tables=full, run
 over the instruction's verified example at build time) says about it on each gfx target
 where it assembles: micro-ops, latency and reciprocal throughput in cycles, whether it may
 load, store or has side effects, the hardware resources it occupies with their cycles
 (HWXDL[8]: the matrix unit for 8 cycles, the guides' passes) and LLVM's opcode name.
-These are the compiler's model, not measurements.`,
-		Args: cobra.ExactArgs(2),
+These are the compiler's model, not measurements.
+
+With only ARCH, cost lists the family's instructions on one target (--target, default
+the family's first modelled target), filtered by a unit they use (--unit XDL, VALU,
+VMEM, LGKM, SALU, Branch, TransVALU...) and sorted (--sort latency|throughput|uops|name;
+numbers largest first unless --asc): "the slowest VALU instructions on gfx942" is
+  gpuisa cost cdna3 --target gfx942 --unit VALU --sort latency --limit 20`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := e.open()
 			if err != nil {
 				return err
 			}
 			defer db.Close()
+			if len(args) == 1 {
+				if len(targets) > 1 {
+					return errs.Invalid("cost: a family listing is for one target; got --target %s", strings.Join(targets, ","))
+				}
+				if len(targets) == 1 {
+					q.Target = targets[0]
+				}
+				return e.costTable(cmd, db, args[0], q, asJSON)
+			}
 			arch, name, err := db.Resolve(cmd.Context(), args[0], args[1])
 			if err != nil {
 				return err
@@ -81,8 +99,64 @@ These are the compiler's model, not measurements.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().StringSliceVar(&targets, "target", nil, "only these gfx targets")
+	cmd.Flags().StringSliceVar(&targets, "target", nil, "only these gfx targets (one for a family listing)")
+	cmd.Flags().StringVar(&q.Unit, "unit", "", "family listing: only instructions using this unit (XDL, VALU, VMEM, ...)")
+	cmd.Flags().StringVar(&q.Sort, "sort", "name", "family listing: "+strings.Join(costview.Sorts, ", "))
+	cmd.Flags().BoolVar(&q.Ascending, "asc", false, "family listing: smallest numbers first")
+	cmd.Flags().IntVar(&q.Limit, "limit", 0, "family listing: at most this many rows (0: all)")
 	return cmd
+}
+
+// costTable lists a family's instructions on one target, ranked by q.
+func (e *env) costTable(cmd *cobra.Command, db *store.DB, archID string, q costview.Query, asJSON bool) error {
+	ctx := cmd.Context()
+	arch, err := db.Arch(ctx, archID)
+	if err != nil {
+		return err
+	}
+	if arch.Vendor != isa.VendorAMD {
+		return errs.Invalid("cost: %s is not an AMD family; LLVM's scheduling model covers AMD targets", arch.ID)
+	}
+	ins, err := db.Instructions(ctx, arch.ID)
+	if err != nil {
+		return err
+	}
+	t, err := costview.Build(arch, ins, q)
+	if err != nil {
+		return errs.Invalid("cost: %v", err)
+	}
+	if asJSON {
+		type row struct {
+			Name string   `json:"name"`
+			Cost isa.Cost `json:"cost"`
+		}
+		rows := make([]row, 0, len(t.Rows))
+		for _, r := range t.Rows {
+			rows = append(rows, row{r.Name, r.Cost})
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"arch": t.Arch, "target": t.Target, "total": t.Total, "rows": rows,
+			"source": "LLVM's scheduling model (llvm-mca): the compiler's model, not a measurement"})
+	}
+	if t.Target == "" {
+		fmt.Fprintf(e.stdout, "%s: no cost recorded: the database was built without llvm-mca\n", arch.ID)
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "%s on %s: %d instructions, LLVM's scheduling model (llvm-mca), the compiler's model, not a measurement\n", arch.Name, t.Target, t.Total)
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "instruction\tunit\tlatency\trthroughput\tuops\tflags\tresources")
+	for _, r := range t.Rows {
+		c := r.Cost
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%d\t%s\t%s\n", r.Name, c.Unit, c.Latency, c.RThroughput, c.UOps, costFlags(c), costResources(c))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(t.Rows) < t.Total {
+		fmt.Fprintf(e.stdout, "(%d more; --limit 0 shows all)\n", t.Total-len(t.Rows))
+	}
+	return nil
 }
 
 func costFlags(c isa.Cost) string {

@@ -1,0 +1,175 @@
+// Package costview ranks a family's instructions by LLVM's scheduling model:
+// the rows behind "the slowest VALU instructions on gfx942" and "every
+// instruction that uses the XDL unit", shared by the CLI and the web so both
+// filter and sort the same way.
+package costview
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// Query selects and orders rows. Zero values mean "every unit", "the family's
+// first target with a modelled cost" and "by name".
+type Query struct {
+	Target string
+	Unit   string // HWXDL, XDL (the HW prefix may be left out), case-insensitive; matches any resource
+	Sort   string // "name", "latency", "throughput", "uops"
+	// Ascending puts the smallest first; numeric sorts are largest first
+	// otherwise (the slowest instructions are the question).
+	Ascending bool
+	Limit  int
+}
+
+// Sorts are the orders a Query accepts.
+var Sorts = []string{"name", "latency", "throughput", "uops"}
+
+// Row is one instruction's cost on the query's target.
+type Row struct {
+	Name    string
+	Summary string
+	Cost    isa.Cost
+}
+
+// Table is the result of a query over one family.
+type Table struct {
+	Arch    string
+	Target  string
+	Targets []string // targets with at least one modelled instruction, in the family's order
+	Units   []string // units seen on Target, for a filter's choices
+	Rows    []Row
+	Total   int // rows before Limit
+}
+
+// Normalize checks q and fills its defaults; errors name the bad field.
+func (q Query) Normalize() (Query, error) {
+	if q.Sort == "" {
+		q.Sort = "name"
+	}
+	ok := false
+	for _, s := range Sorts {
+		ok = ok || s == q.Sort
+	}
+	if !ok {
+		return q, fmt.Errorf("sort %q: want one of %s", q.Sort, strings.Join(Sorts, ", "))
+	}
+	q.Unit = strings.ToUpper(strings.TrimSpace(q.Unit))
+	if q.Unit != "" && !strings.HasPrefix(q.Unit, "HW") {
+		q.Unit = "HW" + q.Unit
+	}
+	if q.Limit < 0 {
+		q.Limit = 0
+	}
+	return q, nil
+}
+
+// Build ranks ins (one family's instructions) for q. The family's target list
+// gives the default target and the order of Targets.
+func Build(arch isa.Architecture, ins []*isa.Instruction, q Query) (Table, error) {
+	q, err := q.Normalize()
+	if err != nil {
+		return Table{}, err
+	}
+	t := Table{Arch: arch.ID, Target: q.Target, Rows: []Row{}, Targets: []string{}, Units: []string{}}
+	seen := map[string]bool{}
+	for _, in := range ins {
+		for tg := range in.Cost {
+			seen[tg] = true
+		}
+	}
+	for _, tg := range arch.Targets {
+		if seen[tg] {
+			t.Targets = append(t.Targets, tg)
+			delete(seen, tg)
+		}
+	}
+	rest := make([]string, 0, len(seen))
+	for tg := range seen {
+		rest = append(rest, tg)
+	}
+	sort.Strings(rest)
+	t.Targets = append(t.Targets, rest...)
+	if t.Target == "" {
+		if len(t.Targets) == 0 {
+			return t, nil
+		}
+		t.Target = t.Targets[0]
+	} else if !contains(t.Targets, t.Target) {
+		return t, fmt.Errorf("target %q: no modelled cost in %s (targets with one: %s)", t.Target, arch.ID, strings.Join(t.Targets, ", "))
+	}
+	units := map[string]bool{}
+	for _, in := range ins {
+		c, ok := in.Cost[t.Target]
+		if !ok {
+			continue
+		}
+		for _, r := range c.Resources {
+			units[r.Name] = true
+		}
+		if c.Unit != "" {
+			units[c.Unit] = true
+		}
+		if q.Unit != "" && !uses(c, q.Unit) {
+			continue
+		}
+		t.Rows = append(t.Rows, Row{Name: in.Name, Summary: in.Summary, Cost: c})
+	}
+	for u := range units {
+		t.Units = append(t.Units, u)
+	}
+	sort.Strings(t.Units)
+	less := func(a, b Row) int { return strings.Compare(a.Name, b.Name) }
+	key := func(r Row) float64 {
+		switch q.Sort {
+		case "latency":
+			return float64(r.Cost.Latency)
+		case "throughput":
+			return r.Cost.RThroughput
+		case "uops":
+			return float64(r.Cost.UOps)
+		}
+		return 0
+	}
+	sort.SliceStable(t.Rows, func(i, j int) bool {
+		a, b := t.Rows[i], t.Rows[j]
+		if q.Sort != "name" {
+			if ka, kb := key(a), key(b); ka != kb {
+				if q.Ascending {
+					return ka < kb
+				}
+				return ka > kb
+			}
+		}
+		return less(a, b) < 0
+	})
+	t.Total = len(t.Rows)
+	if q.Limit > 0 && len(t.Rows) > q.Limit {
+		t.Rows = t.Rows[:q.Limit]
+	}
+	return t, nil
+}
+
+// uses reports whether c occupies unit, as its main unit or any resource.
+func uses(c isa.Cost, unit string) bool {
+	if strings.EqualFold(c.Unit, unit) {
+		return true
+	}
+	for _, r := range c.Resources {
+		if strings.EqualFold(r.Name, unit) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
