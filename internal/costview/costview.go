@@ -21,7 +21,7 @@ type Query struct {
 	// Ascending puts the smallest first; numeric sorts are largest first
 	// otherwise (the slowest instructions are the question).
 	Ascending bool
-	Limit  int
+	Limit     int
 }
 
 // Sorts are the orders a Query accepts.
