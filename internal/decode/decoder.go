@@ -158,12 +158,19 @@ type entry struct {
 	// wmma marks gfx12 WMMA/SWMMAC, whose op_sel bits are index_key and
 	// matrix reuse hints, not operand halves; sparse is SWMMAC.
 	wmma, sparse bool
+	// fmtScaled: the f8f6f4 matrix instructions (CDNA 4 MFMA, CDNA 5
+	// WMMA), whose A and B tuples are as wide as the formats the word
+	// names (cbsz/blgp, matrix_a_fmt/matrix_b_fmt) make them; fmtFixed:
+	// the f4-only WMMA, whose op_sel bits hold that fixed format and no
+	// reuse hints.
+	fmtScaled, fmtFixed bool
 	// legacy16: v_mad_legacy_f16 and the other _legacy_f16 forms of GCN 5
 	// and CDNA, which have no op_sel in LLVM.
 	legacy16 bool
 	// intDot: the integer dot products of 4- and 8-bit elements (no op_sel).
 	intDot    bool
 	dataRegs  int    // memory: registers of the data operand
+	baseBits  int    // SMEM: the size of the sbase pair or quad
 	memOps    memOps // memory: which operands LLVM prints
 	memFlags  memFlags
 	mai       maiSizes
@@ -320,8 +327,10 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			}
 			maxOp := -1
 			for op, en := range fm.byOpcode {
-				en.sig = d.signatureOf(fm, en)
+				// The shape first: which operands the printed operand
+				// list maps to depends on it (signatureOf).
 				d.prepare(fm, en)
+				en.sig = d.signatureOf(fm, en)
 				maxOp = max(maxOp, op)
 			}
 			if maxOp >= 0 && maxOp < 1<<16 {

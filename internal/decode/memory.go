@@ -289,6 +289,10 @@ func (r *renderer) renderMAI() {
 	}
 	r.end()
 	sizes := [3]int{en.mai.a, en.mai.b, en.mai.c}
+	if en.fmtScaled {
+		// cbsz and blgp name the formats of A and B.
+		sizes[0], sizes[1] = fmtRegs(sizes[0], r.f(fCBSZ)), fmtRegs(sizes[1], r.f(fBLGP))
+	}
 	for i := 0; i < 3; i++ {
 		code := r.f(srcFields[i])
 		t := opType{'b', 32 * sizes[i]}

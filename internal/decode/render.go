@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/gpuisa/gpuisa/internal/amdlayout"
 	"strconv"
-	"strings"
 )
 
 // renderer prints one instruction in LLVM's syntax into buf. It records
@@ -706,10 +705,7 @@ func (r *renderer) renderSMEM() {
 	en := r.en
 	fam := r.d.fam
 	base := r.f(fSBASE) << 1
-	baseSize := 64
-	if en.shape == shSMEMBuffer {
-		baseSize = 128
-	}
+	baseSize := en.baseBits
 	sdata := r.f(fSDATA)
 	switch en.shape {
 	case shSMEMTime:
@@ -728,9 +724,6 @@ func (r *renderer) renderSMEM() {
 		r.op()
 		r.u16(sdata)
 		r.end()
-		if strings.Contains(en.name, "buffer") {
-			baseSize = 128
-		}
 	default:
 		r.sdst(sdata, opType{'b', 32 * en.dataRegs})
 	}
@@ -826,7 +819,7 @@ func (r *renderer) renderSMEM() {
 // (null when unused) and the SDATA field as a decimal line count.
 func (r *renderer) renderPrefetch(base, count int) {
 	if r.en.shape == shPrefetch {
-		r.sdst(base, opType{'b', 64})
+		r.sdst(base, opType{'b', r.en.baseBits})
 	}
 	r.op()
 	r.smemOffset(r.f(fOFFSET), 24)
@@ -1144,14 +1137,24 @@ func (r *renderer) renderVOP3P() {
 		r.renderMix()
 		return
 	}
-	r.vgpr(r.f(fVDST), s.dst)
-	for i := 0; i < s.nsrc; i++ {
-		r.src(r.src0or(i), s.src[i], 0)
-	}
 	neg := r.f(fNEG)
 	opsel := r.f(fOPSEL)
 	opselHi := r.f(fOPSELHI) | r.f(fOPSELHI2)<<2
 	full := 1<<uint(s.nsrc) - 1
+	if r.en.fmtScaled && opsel <= 4 && opselHi <= 4 {
+		// matrix_a_fmt and matrix_b_fmt size A and B; llvm-mc reads
+		// both at the FP8 width when either is not a format.
+		s.src[0].size, s.src[1].size = 32*fmtRegs(s.src[0].regs(), opsel), 32*fmtRegs(s.src[1].regs(), opselHi)
+	}
+	if r.en.fmtFixed && (opsel != 0 || opselHi != 7) {
+		// The f4-only WMMA fixes its op_sel bits (FP4 formats): llvm-mc
+		// rejects any other value.
+		r.invalid = invalidOpSel
+	}
+	r.vgpr(r.f(fVDST), s.dst)
+	for i := 0; i < s.nsrc; i++ {
+		r.src(r.src0or(i), s.src[i], 0)
+	}
 	if r.en.wmma {
 		r.wmmaModifiers(opsel, opselHi)
 		opsel, opselHi = 0, full
@@ -1203,6 +1206,15 @@ func (r *renderer) renderVOP3P() {
 // (op_sel[2]) and matrix_b_reuse (op_sel_hi[2]). The other op_sel_hi bits
 // are fixed, so LLVM prints no op_sel_hi.
 func (r *renderer) wmmaModifiers(opsel, opselHi int) {
+	switch {
+	case r.en.fmtScaled:
+		// The f8f6f4 WMMA keeps its matrix formats there instead.
+		r.matrixFmt("matrix_a_fmt:", opsel)
+		r.matrixFmt("matrix_b_fmt:", opselHi)
+		return
+	case r.en.fmtFixed:
+		return
+	}
 	if k := opsel & 3; r.en.sparse && k != 0 {
 		r.mod()
 		r.str("index_key:")
@@ -1217,6 +1229,22 @@ func (r *renderer) wmmaModifiers(opsel, opselHi int) {
 			r.modStr("matrix_b_reuse")
 		}
 	}
+}
+
+// matrixFmt prints a matrix format modifier unless it is FP8 (0): by
+// LLVM's name, in decimal for the values it names none.
+func (r *renderer) matrixFmt(label string, v int) {
+	if v == 0 {
+		return
+	}
+	r.mod()
+	r.str(label)
+	if v < len(matrixFmtNames) {
+		r.str(matrixFmtNames[v])
+	} else {
+		r.dec(v)
+	}
+	r.end()
 }
 
 // renderMix prints v_mad_mix*/v_fma_mix*: VOP3P words whose sources are

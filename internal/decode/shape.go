@@ -110,7 +110,8 @@ func maiShape(name string) (maiSizes, bool) {
 		inBits, natural = 16, 64
 	case strings.Contains(rest, "xf32"), strings.Contains(rest, "f32"):
 		inBits = 32
-	case strings.Contains(rest, "i8"), strings.Contains(rest, "fp8"), strings.Contains(rest, "bf8"):
+	case strings.Contains(rest, "i8"), strings.Contains(rest, "fp8"), strings.Contains(rest, "bf8"), strings.Contains(rest, "f8f6f4"):
+		// f8f6f4: the FP8 width; fmtRegs narrows it to the word's formats.
 		inBits = 8
 	default:
 		return maiSizes{}, false
@@ -128,6 +129,62 @@ func maiShape(name string) (maiSizes, bool) {
 	}
 	return s, true
 }
+
+// smemOperandsOf reads an SMEM instruction's shape from the model's
+// operands (LLVM's syntax row or what llvm-mc printed): an operand list
+// that ends with sdata is a prefetch ([sbase,] ioffset, soffset, then the
+// SDATA field as a line count: s_prefetch_data, s_buffer_prefetch_data),
+// without sbase a PC-relative one; baseBits is sbase's size (0 when the
+// model does not give it).
+func smemOperandsOf(in *isa.Instruction) (prefetch, pcRel bool, baseBits int) {
+	if in == nil || len(in.Operands) == 0 {
+		return false, false, 0
+	}
+	hasBase := false
+	for _, o := range in.Operands {
+		if strings.EqualFold(o.Name, "sbase") {
+			hasBase, baseBits = true, o.Size
+		}
+	}
+	last := in.Operands[len(in.Operands)-1]
+	prefetch = strings.EqualFold(last.Name, "sdata") && len(in.Operands) > 1
+	return prefetch, prefetch && !hasBase, baseBits
+}
+
+// printedMAI takes an MFMA's register counts from the operands llvm-mc
+// printed for its example (destination, A, B, C in that order) where the
+// mnemonic does not give them; zero counts when the model has none.
+func printedMAI(in *isa.Instruction) maiSizes {
+	if in == nil || len(in.Operands) != 4 {
+		return maiSizes{}
+	}
+	var n [4]int
+	for i, o := range in.Operands {
+		if o.Prov.Source != isa.SourceLLVMMC && o.Prov.Source != isa.SourceLLVMDoc || o.Size <= 0 {
+			return maiSizes{}
+		}
+		n[i] = (o.Size + 31) / 32
+	}
+	return maiSizes{dst: n[0], a: n[1], b: n[2], c: n[3]}
+}
+
+// fmtRegs is the register count of an f8f6f4 matrix operand holding the
+// format fmt (LLVM's MATRIX_FMT_* and cbsz/blgp values), from its count
+// for FP8: FP8 and BF8 (0, 1) take 8 bits an element, FP6 and BF6 (2, 3)
+// 6, FP4 (4) 4; llvm-mc gives the values it has no format for the FP8
+// width.
+func fmtRegs(regs8, fmt int) int {
+	switch fmt {
+	case 2, 3:
+		return regs8 * 3 / 4
+	case 4:
+		return regs8 / 2
+	}
+	return regs8
+}
+
+// matrixFmtNames are LLVM's names of the matrix_a_fmt / matrix_b_fmt values.
+var matrixFmtNames = [...]string{"MATRIX_FMT_FP8", "MATRIX_FMT_BF8", "MATRIX_FMT_FP6", "MATRIX_FMT_BF6", "MATRIX_FMT_FP4"}
 
 // memOps says which operands a memory instruction prints, from LLVM's
 // syntax for it (vdst, vaddr, vdata, vdata0, vdata1, saddr, srsrc, soffset).
@@ -302,6 +359,18 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		}
 	case kSMEM:
 		en.dataRegs = dataRegs(name)
+		prefetch, pcRel, baseBits := smemOperandsOf(en.instr)
+		if baseBits == 0 {
+			baseBits = 64
+			if has("buffer") {
+				baseBits = 128
+			}
+		}
+		en.baseBits = baseBits
+		if !prefetch && (en.instr == nil || len(en.instr.Operands) == 0) && gen >= 12 && pre("s_prefetch_") {
+			// No operands in the model (a build without llvm-mc): the names.
+			prefetch, pcRel = true, strings.HasSuffix(name, "_pc_rel")
+		}
 		switch {
 		case pre("s_memtime"), pre("s_memrealtime"):
 			en.shape = shSMEMTime
@@ -311,9 +380,9 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			en.shape = shSMEMDiscard
 		case pre("s_atc_probe"):
 			en.shape = shATCProbe
-		case pre("s_prefetch_") && gen >= 12 && strings.HasSuffix(name, "_pc_rel"):
+		case prefetch && pcRel:
 			en.shape = shPrefetchPCRel
-		case pre("s_prefetch_") && gen >= 12:
+		case prefetch:
 			en.shape = shPrefetch
 		case has("_inv") || has("_wb"):
 			en.shape = shNoOperands
@@ -332,6 +401,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	case kVOP3P, kMAI:
 		en.wmma = gen >= 12 && (pre("v_wmma_") || pre("v_swmmac_"))
 		en.sparse = en.wmma && pre("v_swmmac_")
+		en.fmtScaled = strings.HasSuffix(name, "_f8f6f4")
+		en.fmtFixed = en.wmma && strings.HasSuffix(name, "_f4")
 		switch {
 		case has("_mix"):
 			en.shape = shMix
@@ -344,7 +415,10 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			if pre("v_smfmac") {
 				en.shape = shSparse
 			}
-			en.mai, _ = maiShape(name)
+			var ok bool
+			if en.mai, ok = maiShape(name); !ok {
+				en.mai = printedMAI(en.instr)
+			}
 		}
 	case kVOP1:
 		switch {

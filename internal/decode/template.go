@@ -14,6 +14,11 @@ type Template struct {
 	Kind   string     // "VOP2", "VOP3", "VOP3B", "SOP1", ... (rendering rule)
 	Opcode int
 	Words  []uint32 // fixed bits and opcode set, every other bit zero
+	// MatrixFormats: a WMMA whose op_sel bits hold matrix_a_fmt and whose
+	// op_sel_hi bits hold matrix_b_fmt (CDNA 5's f8f6f4), FP8 (0) unless
+	// written; FixedOpSel: one whose op_sel bits are fixed, op_sel 0 and
+	// op_sel_hi all ones (the f4-only WMMA). Neither has reuse hints.
+	MatrixFormats, FixedOpSel bool
 }
 
 var kindNames = map[kind]string{kSOP2: "SOP2", kSOPK: "SOPK", kSOP1: "SOP1", kSOPC: "SOPC", kSOPP: "SOPP",
@@ -48,7 +53,8 @@ func (d *Decoder) Templates(name string) []Template {
 				words := make([]uint32, max(fm.Width/32, 1))
 				words[0] = g.value
 				SetField(words, *fm.op, uint64(op))
-				out = append(out, Template{Name: name, Format: fm.Format, Kind: kindNames[fm.kind], Opcode: op, Words: words})
+				out = append(out, Template{Name: name, Format: fm.Format, Kind: kindNames[fm.kind], Opcode: op, Words: words,
+					MatrixFormats: en.wmma && en.fmtScaled, FixedOpSel: en.fmtFixed})
 			}
 		}
 	}

@@ -279,6 +279,9 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 	if d.fam.gen >= 11 {
 		wmmaSizes(&s, name, d.fam.gen)
 	}
+	if en.instr != nil {
+		d.applyPrintedOperands(&s, fm, en)
+	}
 	if strings.HasPrefix(name, "v_cvt_sr_pk_") {
 		s.src[2] = opType{'i', 32} // the rounding seed: no input modifiers
 	}
@@ -351,6 +354,83 @@ func applyModelSizes(s *signature, ops []isa.Operand) {
 	}
 }
 
+// operandSlot says which operand of the signature the operand at pos of
+// what llvm-mc printed is: -1 the destination, 0-2 a source, -2 one the
+// signature does not hold. LLVM prints the destination first, then (VOP3B)
+// the carry-out SGPR, then the sources; the names the model gives them
+// (AMD's, or a syntax row's: vdata, ssrc2, vsrc2) vary too much to go by.
+func operandSlot(pos int, k kind) int {
+	if k == kVOP3B {
+		switch {
+		case pos == 1:
+			return -2
+		case pos > 1:
+			pos--
+		}
+	}
+	if pos > 3 {
+		return -2
+	}
+	return pos - 1
+}
+
+// applyPrintedOperands takes what the model's operands say exactly where
+// they are what llvm-mc printed for the instruction's example (internal/
+// build's assemblerOperands: CDNA 5, and the CDNA 4 instructions newer
+// than LLVM's syntax pages): the register count of every tuple wider than
+// one register (v[8:13] is six, whatever the mnemonic suggests) and, for a
+// VOP3-only or VOP3P instruction, how many sources it reads. A size of 32
+// bits or less is left to the type rules (LLVM prints a 16-bit operand as
+// a 32-bit register), and so are the sizes of LLVM's syntax pages (the
+// GFX12 page gives RDNA 4's bf16 WMMA results RDNA 3's 8 dwords). The A
+// and B tuples of the f8f6f4 matrix instructions (fmtScaled) follow the
+// word's format fields, not the one example.
+func (d *Decoder) applyPrintedOperands(s *signature, fm *format, en *entry) {
+	ops := en.instr.Operands
+	if len(ops) == 0 || !valuKind(fm.kind) || en.shape != shPlain || s.origin == kVOPC {
+		return
+	}
+	for _, o := range ops {
+		if o.Prov.Source != isa.SourceLLVMMC {
+			return
+		}
+	}
+	srcs := 0
+	for i, o := range ops {
+		slot := operandSlot(i, fm.kind)
+		if slot >= 0 {
+			srcs = slot + 1
+		}
+		bits := o.Size
+		switch {
+		case d.fam.wave32 && o.SizeWave32 > 0:
+			bits = o.SizeWave32
+		case !d.fam.wave32 && o.SizeWave64 > 0:
+			bits = o.SizeWave64
+		}
+		switch {
+		case bits <= 32 || slot == -2 || slot >= 0 && slot < 2 && en.fmtScaled:
+		case slot == -1:
+			s.dst.size = bits
+		default:
+			s.src[slot].size = bits
+		}
+	}
+	if srcs > 0 && (fm.kind == kVOP3 || fm.kind == kVOP3B || fm.kind == kVOP3P) && !d.hasShort[en.name] {
+		s.nsrc = srcs
+	}
+}
+
+// valuKind says whether a format's operands are a destination and
+// sources in the signature's sense.
+func valuKind(k kind) bool {
+	switch k {
+	case kVOP1, kVOP2, kVOP3, kVOP3B, kVOP3P, kMAI:
+		return true
+	}
+	return false
+}
+
 // threeSource names the VOP3-only operations that read three sources.
 func threeSource(name string) bool {
 	for _, p := range []string{"mad", "fma", "bfe_", "bfi_", "alignbit", "alignbyte", "lerp", "min3", "max3",
@@ -390,7 +470,7 @@ func vop3OnlySources(name string) (int, bool) {
 	return 0, false
 }
 
-var wmmaName = regexp.MustCompile(`^v_(s?)wmmac?_(f32|i32|f16|bf16)_(\d+)x(\d+)x(\d+)_(f16|bf16|fp8|bf8|iu8|iu4|f32)`)
+var wmmaName = regexp.MustCompile(`^v_(s?)wmmac?_(f32|i32|f16|bf16)_(\d+)x(\d+)x(\d+)_(f16|bf16|fp8|bf8|iu8|iu4|f32|f8f6f4|f4)`)
 
 // wmmaSizes fills the register tuples of gfx12 (wave32) WMMA/SWMMAC
 // operands the model gives no size for: an MxN result and MxK / KxN inputs
@@ -410,7 +490,7 @@ func wmmaSizes(s *signature, name string, gen int) {
 			return 32
 		case "f16", "bf16":
 			return 16
-		case "iu4":
+		case "iu4", "f4":
 			return 4
 		}
 		return 8

@@ -592,12 +592,13 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			// guides leave out of both ENCODING and OP; LLVM sets it.
 			words[0] |= 1 << 23
 		}
-		if opSelHiDefault(t.Name) {
-			// op_sel_hi defaults to 1 for every source of a packed op.
+		if opSelHiDefault(t.Name) && !t.MatrixFormats {
+			// op_sel_hi defaults to 1 for every source of a packed op
+			// (matrix_b_fmt's FP8, 0, where it holds that).
 			if _, ok := fields["OPSEL_HI"]; ok {
 				_ = set("OPSEL_HI", 3)
 			}
-			if _, ok := fields["OPSEL_HI2"]; ok && !gfx1250Matrix(e.d.Arch().ID, t.Name) {
+			if _, ok := fields["OPSEL_HI2"]; ok && (!gfx1250Matrix(e.d.Arch().ID, t.Name) || t.FixedOpSel) {
 				_ = set("OPSEL_HI2", 1)
 			}
 		}
@@ -949,6 +950,10 @@ func (e *Encoder) smemOffset(text string, fields map[string]isa.Field, set func(
 	return set("SOFFSET", uint64(o.code))
 }
 
+// matrixFormats are the values of matrix_a_fmt / matrix_b_fmt by LLVM's
+// names (lower case: the encoder's input is).
+var matrixFormats = map[string]uint64{"matrix_fmt_fp8": 0, "matrix_fmt_bf8": 1, "matrix_fmt_fp6": 2, "matrix_fmt_bf6": 3, "matrix_fmt_fp4": 4}
+
 // cachePolicy are the GFX12 SMEM temporal hints and scopes by name; SMEM
 // holds only the low two bits of the hint.
 var cachePolicy = map[string]map[string]uint64{
@@ -988,7 +993,26 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		bit := f.LSB + 8 // SRC0 bit 8 of the attribute operand
 		decode.SetField(words, isa.Field{Name: "HIGH", MSB: bit, LSB: bit}, 1)
 		return nil
-	case (m == "matrix_a_reuse" || m == "matrix_b_reuse") && gfx1250Matrix(e.d.Arch().ID, t.Name):
+	case strings.HasPrefix(m, "matrix_a_fmt:") && t.MatrixFormats, strings.HasPrefix(m, "matrix_b_fmt:") && t.MatrixFormats:
+		// CDNA 5's f8f6f4 WMMA: A's format in OPSEL, B's in OPSEL_HI and
+		// OPSEL_HI2 (bit 14) above it.
+		key, val, _ := strings.Cut(m, ":")
+		v, ok := matrixFormats[val]
+		if !ok {
+			n, err := strconv.ParseUint(val, 0, 8)
+			if err != nil || n > 7 {
+				return fmt.Errorf("unknown matrix format %q", val)
+			}
+			v = n
+		}
+		if key == "matrix_a_fmt" {
+			return set("OPSEL", v)
+		}
+		if err := set("OPSEL_HI", v&3); err != nil {
+			return err
+		}
+		return set("OPSEL_HI2", v>>2)
+	case (m == "matrix_a_reuse" || m == "matrix_b_reuse") && gfx1250Matrix(e.d.Arch().ID, t.Name) && !t.MatrixFormats && !t.FixedOpSel:
 		// GFX12.5 WMMA: bits 13 and 14, where other VOP3P ops keep
 		// OPSEL_HI2 (bit 14), say the A or B matrix is reused.
 		if m == "matrix_a_reuse" {
