@@ -42,7 +42,7 @@ func Verified(family string, f isa.Format) (isa.Format, []string) {
 
 // fixes are applied in order; each reports what it changed.
 var fixes = []func(family string, f *isa.Format) (string, bool){
-	flat12OP, flat12Offset, ds10, vop3pBit23, sopkSIMM16, bufferOffset, bufferSOFFSET, missingEncoding,
+	flat12OP, flat12Offset, ds10, dsGDS, vop3pBit23, sopkSIMM16, bufferOffset, bufferSOFFSET, missingEncoding,
 }
 
 func name(f *isa.Format) string { return strings.ToUpper(f.Name) }
@@ -142,6 +142,18 @@ func ds10(family string, f *isa.Format) (string, bool) {
 		msg += ", and GDS at [17], not [16]"
 	}
 	return msg + ".", true
+}
+
+// dsGDS: the CDNA 4 guide's DS table has no GDS row (its text calls the
+// bit reserved); llvm-mc (gfx950) encodes gds at [16], as on CDNA 2-3,
+// and the GWS instructions require it (ds_gws_init v0 gds is
+// 0xD9330000).
+func dsGDS(_ string, f *isa.Format) (string, bool) {
+	if name(f) != "DS" || field(f, "GDS") >= 0 || !single(f, field(f, "OP"), 24, 17) || !free(f, 16, 16) {
+		return "", false
+	}
+	add(f, isa.Field{Name: "GDS", MSB: 16, LSB: 16, Description: "Global data share (gds); the GWS instructions set it."})
+	return "GDS [16], where llvm-mc encodes gds (which the GWS instructions require), is missing from the guide's table.", true
 }
 
 // vop3pBit23: the GCN 5 and CDNA 1 guides give VOP3P (and VOP3P-MAI) the

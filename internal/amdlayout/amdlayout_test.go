@@ -34,6 +34,12 @@ func TestVerified(t *testing.T) {
 			{Name: "OFFSET1", MSB: 15, LSB: 8}, {Name: "GDS", MSB: 16, LSB: 16}, {Name: "OP", MSB: 24, LSB: 17},
 			{Name: "ENCODING", MSB: 31, LSB: 26, Fixed: "110110"}}},
 			"OFFSET1[15:8] GDS[17:17] OP[25:18] ENCODING[31:26]=110110"},
+		{"cdna4", isa.Format{Name: "DS", Width: 64, Fields: []isa.Field{
+			{Name: "OFFSET1", MSB: 15, LSB: 8}, {Name: "OP", MSB: 24, LSB: 17}, {Name: "ENCODING", MSB: 31, LSB: 26, Fixed: "110110"}}},
+			"OFFSET1[15:8] GDS[16:16] OP[24:17] ENCODING[31:26]=110110"},
+		// gfx12's DS has no GDS bit.
+		{"cdna5", isa.Format{Name: "DS", Width: 64, Fields: []isa.Field{
+			{Name: "OFFSET1", MSB: 15, LSB: 8}, {Name: "OP", MSB: 25, LSB: 18}, {Name: "ENCODING", MSB: 31, LSB: 26, Fixed: "110110"}}}, ""},
 		// GCN 5's DS is right as drawn.
 		{"vega", isa.Format{Name: "DS", Width: 64, Fields: []isa.Field{
 			{Name: "GDS", MSB: 16, LSB: 16}, {Name: "OP", MSB: 24, LSB: 17}, {Name: "ENCODING", MSB: 31, LSB: 26, Fixed: "110110"}}}, ""},

@@ -171,6 +171,7 @@ type entry struct {
 	intDot    bool
 	dataRegs  int    // memory: registers of the data operand
 	baseBits  int    // SMEM: the size of the sbase pair or quad
+	dsRegs    [3]int // DS: registers of vdst, data0, data1 the model gives (0: none)
 	memOps    memOps // memory: which operands LLVM prints
 	memFlags  memFlags
 	mai       maiSizes
@@ -535,7 +536,13 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s has no instruction with opcode %d", w0, strings.Join(names, "/"), f.opField.get(&r.raw))}
 	}
 	width := fm.Width / 8
-	if left < width {
+	need := width
+	if fm.kind == kMIMG {
+		// A guide's MIMG width may count the NSA dword; a word without
+		// NSA is 8 bytes (renderMIMG checks the address list's own).
+		need = min(need, 8)
+	}
+	if left < need {
 		return 0, &Error{offset, fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width, left)}
 	}
 	for i := fm.words; i < 3; i++ {

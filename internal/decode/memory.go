@@ -32,12 +32,19 @@ func (r *renderer) renderDS() {
 	n := en.dataRegs
 	two := en.memFlags&mfTwoAddr != 0
 	acc := r.acc()
+	// The model's sizes where it gives them, else the name's.
+	regs := func(i, def int) int {
+		if en.dsRegs[i] > 0 {
+			return en.dsRegs[i]
+		}
+		return def
+	}
 	if en.memOps&moVdst != 0 {
 		vn := n
 		if en.memFlags&mfDoubleDst != 0 {
 			vn = 2 * n
 		}
-		r.dataReg(r.f(fVDST), vn, acc)
+		r.dataReg(r.f(fVDST), regs(0, vn), acc)
 	}
 	if en.memOps&moAddr != 0 {
 		r.dataReg(r.f(fADDR), 1, false)
@@ -47,10 +54,10 @@ func (r *renderer) renderDS() {
 		if en.memFlags&mfGWS != 0 {
 			data0 = fADDR // LLVM encodes a GWS instruction's data0 in the ADDR bits
 		}
-		r.dataReg(r.f(data0), n, acc)
+		r.dataReg(r.f(data0), regs(1, n), acc)
 	}
 	if en.memOps&moData1 != 0 {
-		r.dataReg(r.f(fDATA1), n, acc)
+		r.dataReg(r.f(fDATA1), regs(2, n), acc)
 	}
 	o0, o1 := r.f(fOFFSET0), r.f(fOFFSET1)
 	if two {

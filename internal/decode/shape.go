@@ -130,6 +130,36 @@ func maiShape(name string) (maiSizes, bool) {
 	return s, true
 }
 
+// dsOperandRegs gives the register counts of an LDS instruction's vdst,
+// data0 and data1 from the model's operands (LLVM's syntax row, with its
+// b64/b128 tags, or what llvm-mc printed), 0 where the model names none:
+// the BVH stack operations read a 4- or 8-VGPR data1 whatever their
+// b32/b64 suffix says, ds_add_gs_reg_rtn returns a pair.
+func dsOperandRegs(in *isa.Instruction) [3]int {
+	var n [3]int
+	if in == nil {
+		return n
+	}
+	for _, o := range in.Operands {
+		if o.Size <= 0 || o.Prov.Source != isa.SourceLLVMDoc && o.Prov.Source != isa.SourceLLVMMC {
+			continue
+		}
+		i := -1
+		switch strings.ToLower(o.Name) {
+		case "vdst":
+			i = 0
+		case "data0", "vdata0", "vdata", "data":
+			i = 1
+		case "data1", "vdata1":
+			i = 2
+		}
+		if i >= 0 && n[i] == 0 {
+			n[i] = (o.Size + 31) / 32
+		}
+	}
+	return n
+}
+
 // smemOperandsOf reads an SMEM instruction's shape from the model's
 // operands (LLVM's syntax row or what llvm-mc printed): an operand list
 // that ends with sdata is a prefetch ([sbase,] ioffset, soffset, then the
@@ -458,6 +488,9 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			en.shape = shAtomic
 		}
 		en.memOps = memOperands(en)
+		if fm.kind == kDS {
+			en.dsRegs = dsOperandRegs(en.instr)
+		}
 		if has("read2") || has("write2") || has("wrxchg2") || has("load_2addr") || has("store_2addr") || has("storexchg_2addr") {
 			en.memFlags |= mfTwoAddr
 		}
