@@ -559,6 +559,11 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 	case invalidOpSel:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: op_sel bits are set, but the instruction has no op_sel", w0, fm.Name, en.name)}
 	}
+	if width+extra > left {
+		// An image word without its 8-byte short form (MIMG layouts
+		// rendered as the full table): the rest is not there.
+		return 0, &Error{offset, fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width+extra, left)}
+	}
 	return width + extra, nil
 }
 

@@ -448,7 +448,8 @@ func threeSource(name string) bool {
 
 // vop3OnlySources gives the source count of VOP3-only conversions and lane
 // operations whose names threeSource would miscount (LLVM 22's operand
-// lists): the scaled packed conversions read a scale after one packed
+// lists), for a model without llvm-mc's operands (applyPrintedOperands
+// overrides it where they are there): the scaled packed conversions read a scale after one packed
 // source, or after two f32 sources; the stochastic-rounding conversions
 // read a seed after one source; the FP8 packs of f16 read one source.
 func vop3OnlySources(name string) (int, bool) {
