@@ -119,7 +119,7 @@ type group struct {
 
 type format struct {
 	isa.Format
-	kind     kind
+	kind     Kind
 	op       *isa.Field
 	opField  compiledField
 	cf       [numFields]compiledField
@@ -176,6 +176,17 @@ type entry struct {
 	memFlags  memFlags
 	mai       maiSizes
 	syntaxOps []string
+	// blgpNeg: the f64 MFMAs, whose BLGP bits are neg:[a,b,c] where the
+	// ACC bits select AGPRs (CDNA 2+).
+	blgpNeg bool
+	// interpF16, interpP10: RDNA 3+ VINTERP operand halves; ldsParam: an
+	// LDSDIR parameter load (attrN.c); thStore: a store's TH names;
+	// typed: a typed buffer (tbuffer) whatever its format.
+	interpF16, interpP10, ldsParam, thStore, typed bool
+	mimg                                           mimgInfo
+	// facts are what the rules table said (the entries tables print
+	// which row decided what).
+	facts *facts
 }
 
 // New builds a decoder for arch from its formats and instructions.
@@ -230,7 +241,7 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			}
 		}
 		fm.cf = compileFields(fm.Fields)
-		if fm.op == nil && fm.kind == kEXP {
+		if fm.op == nil && fm.kind == KindEXP {
 			fm.single = &entry{name: "exp", mnemonic: "exp", enc: isa.Encoding{Name: f.Name, Format: f.Name, Opcode: -1}}
 		}
 		switch strings.ToUpper(f.Name) {
@@ -277,9 +288,9 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 		var a, b *format
 		for _, fm := range g.formats {
 			switch fm.kind {
-			case kVOP3:
+			case KindVOP3:
 				a = fm
-			case kVOP3B:
+			case KindVOP3B:
 				b = fm
 			}
 		}
@@ -295,20 +306,20 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 				fname = e.Name
 			}
 			switch kindOf(fname) {
-			case kVOP1, kVOP2, kVOPC:
+			case KindVOP1, KindVOP2, KindVOPC:
 				d.hasShort[in.Name] = true
-			case kVOP3, kVOP3B:
+			case KindVOP3, KindVOP3B:
 				d.hasVOP3[in.Name] = true
 			}
 			fm := formats[fname]
 			if fm == nil || e.Opcode < 0 {
 				continue
 			}
-			if fm.kind == kVOPD || fm.kind == kVOPD3 {
+			if fm.kind == KindVOPD || fm.kind == KindVOPD3 {
 				fm.addDual(in, e)
 				continue
 			}
-			if b := vop3bFor[fm]; b != nil && carryOut(in.Name) {
+			if b := vop3bFor[fm]; b != nil && rules.has(fam.gen, fm.kind, in.Name, "vop3b") {
 				fm = b
 			}
 			if _, taken := fm.byOpcode[e.Opcode]; taken {
@@ -322,8 +333,8 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 		for _, fm := range g.formats {
 			for _, en := range append(append([]*entry(nil), fm.dualX...), fm.dualY...) {
 				if en != nil {
+					d.prepareDual(fm, en)
 					en.sig = d.signatureOf(fm, en)
-					d.prepareDual(en)
 				}
 			}
 			maxOp := -1
@@ -345,14 +356,6 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 	return d, nil
 }
 
-// carryOut names the VALU instructions with a scalar carry-out (or
-// divide-scale flag) destination: their VOP3 form is the VOP3B layout.
-func carryOut(name string) bool {
-	return strings.Contains(name, "_co_") || strings.HasPrefix(name, "v_addc_") || strings.HasPrefix(name, "v_subb_") ||
-		strings.HasPrefix(name, "v_subbrev_") || strings.HasPrefix(name, "v_div_scale_") ||
-		name == "v_mad_u64_u32" || name == "v_mad_i64_i32"
-}
-
 // vop3Base gives, per generation, where the VOP3 opcodes of the 32-bit
 // VALU encodings start: "VOP3 opcode = VOPC opcode, VOP2 opcode + 0x100,
 // VOP1 opcode + 0x140" (GCN 5 / CDNA guides, VOP3 section) and 0x180 for
@@ -369,9 +372,9 @@ func (d *Decoder) addPromotions(formats map[string]*format) {
 	var vop3a, vop3b *format
 	for _, fm := range formats {
 		switch fm.kind {
-		case kVOP3:
+		case KindVOP3:
 			vop3a = fm
-		case kVOP3B:
+		case KindVOP3B:
 			vop3b = fm
 		}
 	}
@@ -381,24 +384,22 @@ func (d *Decoder) addPromotions(formats map[string]*format) {
 	for _, fm := range formats {
 		var b int
 		switch fm.kind {
-		case kVOP1:
+		case KindVOP1:
 			b = base[0]
-		case kVOP2:
+		case KindVOP2:
 			b = base[1]
-		case kVOPC:
+		case KindVOPC:
 			b = base[2]
 		default:
 			continue
 		}
 		for op, en := range fm.byOpcode {
 			name := en.name
-			if d.hasVOP3[name] || noSuffix[name] || strings.Contains(name, "madmk") || strings.Contains(name, "madak") ||
-				strings.Contains(name, "fmamk") || strings.Contains(name, "fmaak") || strings.HasPrefix(name, "v_swap") ||
-				strings.HasPrefix(name, "v_accvgpr") {
+			if d.hasVOP3[name] || rules.has(d.fam.gen, fm.kind, name, "no-promote") {
 				continue
 			}
 			dst := vop3a
-			if vop3b != nil && (strings.Contains(name, "_co_") || strings.HasPrefix(name, "v_addc") || strings.HasPrefix(name, "v_subb")) {
+			if vop3b != nil && rules.has(d.fam.gen, fm.kind, name, "vop3b") {
 				dst = vop3b
 			}
 			if _, taken := vop3a.byOpcode[b+op]; taken {
@@ -537,7 +538,7 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 	}
 	width := fm.Width / 8
 	need := width
-	if fm.kind == kMIMG {
+	if fm.kind == KindMIMG {
 		// A guide's MIMG width may count the NSA dword; a word without
 		// NSA is 8 bytes (renderMIMG checks the address list's own).
 		need = min(need, 8)

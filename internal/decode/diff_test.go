@@ -321,7 +321,7 @@ func TestDifferentialLLVM(t *testing.T) {
 			var ok, all int
 			for f, c := range st.byFormat {
 				switch kindOf(f) {
-				case kSOP1, kSOP2, kSOPC, kSOPK, kSOPP, kSMEM, kVOP1, kVOP2, kVOPC, kVOP3, kVOP3B:
+				case KindSOP1, KindSOP2, KindSOPC, KindSOPK, KindSOPP, KindSMEM, KindVOP1, KindVOP2, KindVOPC, KindVOP3, KindVOP3B:
 					ok += c[0]
 					all += c[1]
 				}

@@ -1,7 +1,5 @@
 package decode
 
-import "strings"
-
 // RDNA 3+ interpolation (VINTERP), LDS parameter/direct loads (LDSDIR,
 // VDSDIR) and exports (EXP, VEXPORT) in LLVM's syntax.
 
@@ -10,13 +8,13 @@ import "strings"
 // f32 forms no op_sel operand, so their OPSEL bits are not printed.
 func (r *renderer) renderVINTERP() {
 	opsel := r.f(fOPSEL)
-	f16 := strings.Contains(r.en.name, "f16")
+	f16 := r.en.interpF16
 	// 16-bit operands of the f16 forms: the attribute (src0) with, for
 	// p10, the P0 value (src2) or, for p2, the result.
 	var half [4]bool // src0, src1, src2, dst
 	if f16 {
 		half[0] = true
-		if strings.Contains(r.en.name, "_p10_") {
+		if r.en.interpP10 {
 			half[2] = true
 		} else {
 			half[3] = true
@@ -77,7 +75,7 @@ func (r *renderer) half(sel int) {
 // the direct loads have no attribute operand.
 func (r *renderer) renderLDSDIR() {
 	r.dataReg(r.f(fVDST), 1, false)
-	if strings.Contains(r.en.name, "param") {
+	if r.en.ldsParam {
 		r.op()
 		r.str("attr")
 		r.dec(r.f(fATTR))
@@ -255,7 +253,7 @@ func (r *renderer) thKindOf() thKind {
 	switch {
 	case r.en.shape == shAtomic:
 		return thAtomic
-	case strings.Contains(r.en.name, "store"):
+	case r.en.thStore:
 		return thStore
 	}
 	return thLoad
@@ -290,7 +288,7 @@ func (r *renderer) renderBUF12() {
 		r.dataReg(r.f(fVDATA), n, false)
 	}
 	idxen, offen := r.bufferAddr()
-	r.bufferRest(r.f(fSRSRC), r.fm.kind == kMTBUF || strings.HasPrefix(en.name, "tbuffer"), idxen, offen)
+	r.bufferRest(r.f(fSRSRC), en.typed, idxen, offen)
 	r.cachePolicy12(false, th, r.f(fSCOPE), r.bit12(fNV, 7), k)
 	if tfe {
 		r.modStr("tfe")

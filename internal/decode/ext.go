@@ -125,13 +125,13 @@ func (r *renderer) renderDPP() bool {
 		withMods(neg, abs, func() { r.vgprText(r.f(fVSRC1), s.src[1]) })
 	}
 	switch r.fm.kind {
-	case kVOP1:
+	case KindVOP1:
 		if r.en.shape == shReadlane {
 			return false
 		}
 		r.vgpr(r.f(fVDST), s.dst)
 		src0Text()
-	case kVOP2:
+	case KindVOP2:
 		sh := r.en.shape
 		if sh == shMadmk || sh == shMadak {
 			return false
@@ -145,7 +145,7 @@ func (r *renderer) renderDPP() bool {
 		if sh == shCndmask || sh == shCarryInOut {
 			r.vcc()
 		}
-	case kVOPC:
+	case KindVOPC:
 		if r.en.shape != shCmpxNoDst {
 			r.vcc()
 		}
@@ -250,7 +250,7 @@ func (r *renderer) dppControls(dpp8 bool) bool {
 // renderSDWA prints a GCN / RDNA 1-2 SDWA instruction and says whether it could.
 func (r *renderer) renderSDWA() bool {
 	l := &r.d.sdwaL
-	if r.fm.kind == kVOPC {
+	if r.fm.kind == KindVOPC {
 		l = &r.d.sdwabL
 	}
 	if !l.ok || r.en.shape == shNoOperands || r.en.shape == shReadlane || r.en.shape == shMadmk || r.en.shape == shMadak {
@@ -285,13 +285,13 @@ func (r *renderer) renderSDWA() bool {
 		srcText(r.x(l, xSRC0), r.x(l, xS0) == 1, s.src[0], r.x(l, xSRC0NEG) == 1, r.x(l, xSRC0ABS) == 1, r.x(l, xSRC0SEXT) == 1)
 	}
 	src1 := func() {
-		srcText(r.f(fVSRC1), r.x(l, xS1) == 1 && r.fm.kind == kVOPC && false, s.src[1], r.x(l, xSRC1NEG) == 1, r.x(l, xSRC1ABS) == 1, r.x(l, xSRC1SEXT) == 1)
+		srcText(r.f(fVSRC1), r.x(l, xS1) == 1 && r.fm.kind == KindVOPC && false, s.src[1], r.x(l, xSRC1NEG) == 1, r.x(l, xSRC1ABS) == 1, r.x(l, xSRC1SEXT) == 1)
 	}
 	switch r.fm.kind {
-	case kVOP1:
+	case KindVOP1:
 		r.vgpr(r.f(fVDST), s.dst)
 		src0()
-	case kVOP2:
+	case KindVOP2:
 		sh := r.en.shape
 		r.vgpr(r.f(fVDST), s.dst)
 		if sh == shCarryInOut || sh == shCarryOut {
@@ -302,7 +302,7 @@ func (r *renderer) renderSDWA() bool {
 		if sh == shCndmask || sh == shCarryInOut {
 			r.vcc()
 		}
-	case kVOPC:
+	case KindVOPC:
 		if r.x(l, xSD) == 1 {
 			r.sdst(r.x(l, xSDST), r.maskType())
 		} else if r.en.shape != shCmpxNoDst || r.d.fam.gen == 9 {
@@ -313,7 +313,7 @@ func (r *renderer) renderSDWA() bool {
 	default:
 		return false
 	}
-	if r.fm.kind != kVOPC {
+	if r.fm.kind != KindVOPC {
 		omod := 0
 		if l.cf[xOMOD].n != 0 {
 			omod = int(r.x(l, xOMOD))
@@ -332,7 +332,7 @@ func (r *renderer) renderSDWA() bool {
 	r.str("src0_sel:")
 	r.str(selNames[r.x(l, xSRC0SEL)&7])
 	r.end()
-	if r.fm.kind != kVOP1 {
+	if r.fm.kind != KindVOP1 {
 		r.mod()
 		r.str("src1_sel:")
 		r.str(selNames[r.x(l, xSRC1SEL)&7])

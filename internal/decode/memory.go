@@ -82,7 +82,7 @@ func (r *renderer) renderDS() {
 		r.dec(off)
 		r.end()
 	}
-	if r.f(fGDS) == 1 && (!r.d.fam.noGDS || strings.HasPrefix(en.name, "ds_gws_")) {
+	if r.f(fGDS) == 1 && (!r.d.fam.noGDS || en.memFlags&mfGWS != 0) {
 		r.modStr("gds")
 	}
 }
@@ -205,11 +205,11 @@ func (r *renderer) cachePolicy() {
 	if r.d.fam.accRegs {
 		bit := -1
 		switch r.fm.kind {
-		case kMUBUF:
+		case KindMUBUF:
 			bit = 15
-		case kMTBUF:
+		case KindMTBUF:
 			bit = 53
-		case kFLAT:
+		case KindFLAT:
 			bit = 25
 		}
 		if bit >= 0 && r.raw[bit/32]>>(bit%32)&1 == 1 {
@@ -251,7 +251,7 @@ func (r *renderer) renderMUBUF() {
 		r.dataReg(r.f(fVDATA), n, r.acc())
 	}
 	idxen, offen := r.bufferAddr()
-	r.bufferRest(r.f(fSRSRC)<<2, r.fm.kind == kMTBUF, idxen, offen)
+	r.bufferRest(r.f(fSRSRC)<<2, r.fm.kind == KindMTBUF, idxen, offen)
 	r.cachePolicy()
 	if lds {
 		r.modStr("lds")
@@ -325,7 +325,7 @@ func (r *renderer) renderMAI() {
 	}
 	if v := r.f(fBLGP); v != 0 {
 		r.mod()
-		if fam.accRegs && strings.HasPrefix(en.name, "v_mfma_f64_") {
+		if fam.accRegs && en.blgpNeg {
 			// The f64 MFMAs of CDNA 2+ use the BLGP bits as neg:[a,b,c].
 			r.str("neg:")
 			r.bitList(v, 3, false)

@@ -33,42 +33,72 @@ const (
 	mimgCmpswap
 )
 
-// classifyMIMG reads an image mnemonic: its class and how many address
-// VGPRs LLVM's gfx9 disassembler prints for it.
-func classifyMIMG(name string) (mimgClass, int) {
-	var rest string
-	cl := mimgPlain
-	switch {
-	case strings.HasPrefix(name, "image_atomic_"):
-		if strings.Contains(name, "cmpswap") {
-			return mimgCmpswap, 1
-		}
-		return mimgAtomic, 1
-	case strings.HasPrefix(name, "image_gather4"):
-		cl, rest = mimgGather, name[len("image_gather4"):]
-	case strings.HasPrefix(name, "image_sample"):
-		cl, rest = mimgSampler, name[len("image_sample"):]
-	case strings.HasPrefix(name, "image_get_lod"):
-		return mimgSampler, 1
-	default:
-		return mimgPlain, 1
-	}
-	addr := 1
-	for rest != "" {
-		i := strings.IndexByte(rest, '_')
-		var tok string
-		if i < 0 {
-			tok, rest = rest, ""
-		} else {
-			tok, rest = rest[:i], rest[i+1:]
-		}
-		switch tok {
-		case "c", "o", "b", "d", "cd":
-			addr++
-		}
-	}
-	return cl, addr
+// mimgInfo is what an image instruction's name says about its operands,
+// read once from the rules table (mimg=, mimg-args=) and the name's
+// argument tokens.
+type mimgInfo struct {
+	class mimgClass
+	addr  int // address VGPRs LLVM's gfx9 disassembler prints
+	args  mimgArgs
 }
+
+var mimgClasses = map[string]mimgClass{"": mimgPlain, "plain": mimgPlain, "sampler": mimgSampler, "gather": mimgGather,
+	"atomic": mimgAtomic, "cmpswap": mimgCmpswap}
+
+// mimgOf reads an image instruction's class and address arguments: the
+// rules table gives the class and the prefix after which the name lists
+// its address arguments (mimg-args=image_sample: _c_d_cl_o ...; "-": a
+// known layout with no argument tokens); the tokens are LLVM's image
+// argument suffixes.
+func mimgOf(f *facts, name string) mimgInfo {
+	m := mimgInfo{class: mimgClasses[f.get("mimg")], addr: 1}
+	prefix := f.get("mimg-args")
+	a := mimgArgs{coords: !f.has("mimg-no-coords"), lod: f.has("mimg-lod"), ok: prefix != ""}
+	if prefix != "" && prefix != "-" {
+		rest, _ := strings.CutPrefix(name, prefix)
+		for _, tok := range strings.Split(rest, "_") {
+			t, known := mimgTokens[tok]
+			if !known {
+				a.ok = false
+				continue
+			}
+			switch t {
+			case mtExtra:
+				a.extra++
+			case mtGrads:
+				a.grads = true
+			case mtLod:
+				a.lod = true
+			case mtGrads16:
+				a.grads16 = true
+			}
+			// LLVM's gfx9 variant: one VGPR per extra argument and per
+			// derivative set.
+			if m.class == mimgSampler || m.class == mimgGather {
+				if t == mtExtra || t == mtGrads {
+					m.addr++
+				}
+			}
+		}
+	}
+	m.args = a
+	return m
+}
+
+type mimgToken uint8
+
+const (
+	mtNone    mimgToken = iota
+	mtExtra             // _c compare value, _o offsets, _b bias: one more address
+	mtGrads             // _d, _cd: derivatives
+	mtLod               // _l, _cl: a lod or clamp argument
+	mtGrads16           // _g16: 16-bit derivatives
+)
+
+// mimgTokens are LLVM's image argument suffixes (the rest of a sampler's
+// name after image_sample / image_gather4).
+var mimgTokens = map[string]mimgToken{"": mtNone, "lz": mtNone, "c": mtExtra, "o": mtExtra, "b": mtExtra,
+	"d": mtGrads, "cd": mtGrads, "l": mtLod, "cl": mtLod, "g16": mtGrads16}
 
 // renderMIMG prints an image instruction and returns how many bytes its
 // length differs from the format's width (a guide's MIMG table that
@@ -88,7 +118,7 @@ func (r *renderer) renderMIMG(code []byte, next int) (int, error) {
 		r.partial = true // a layout not rendered yet
 		return 0, nil
 	}
-	cl, addr := classifyMIMG(r.en.mnemonic)
+	cl, addr := r.en.mimg.class, r.en.mimg.addr
 	dmask := r.f(fDMASK)
 	tfe := r.f(fTFE) == 1
 	// CDNA 2 (gfx90a) reuses bit 16 as ACC (AGPR data) and has no TFE;
@@ -153,50 +183,6 @@ type mimgArgs struct {
 	ok             bool // a mnemonic whose address layout we know
 }
 
-func parseMIMGArgs(name string) mimgArgs {
-	a := mimgArgs{coords: true, ok: true}
-	var rest string
-	switch {
-	case strings.HasPrefix(name, "image_sample"):
-		rest = name[len("image_sample"):]
-	case strings.HasPrefix(name, "image_gather4h"):
-		rest = name[len("image_gather4h"):]
-	case strings.HasPrefix(name, "image_gather4"):
-		rest = name[len("image_gather4"):]
-	case name == "image_get_lod":
-	case name == "image_get_resinfo":
-		a.coords, a.lod = false, true
-	case strings.HasPrefix(name, "image_load_mip"), strings.HasPrefix(name, "image_store_mip"):
-		a.lod = true
-	case strings.HasPrefix(name, "image_load"), strings.HasPrefix(name, "image_store"), strings.HasPrefix(name, "image_atomic_"):
-	default:
-		a.ok = false // msaa_load, bvh_intersect_ray, ...: not worked out yet
-	}
-	for rest != "" {
-		i := strings.IndexByte(rest, '_')
-		var tok string
-		if i < 0 {
-			tok, rest = rest, ""
-		} else {
-			tok, rest = rest[:i], rest[i+1:]
-		}
-		switch tok {
-		case "c", "o", "b":
-			a.extra++
-		case "d", "cd":
-			a.grads = true
-		case "l", "cl":
-			a.lod = true
-		case "g16":
-			a.grads16 = true
-		case "", "lz":
-		default:
-			a.ok = false
-		}
-	}
-	return a
-}
-
 // addrWords is LLVM's address size for an image instruction (its
 // getAddrSizeMIMGOp): extra arguments, coordinates and lod (packed two to
 // a VGPR with a16) and gradients (packed two to a VGPR, rounded up to an
@@ -231,8 +217,7 @@ func (a mimgArgs) addrWords(dim int, a16 bool) int {
 // vdata, vaddr, srsrc[, ssamp], then dmask dim unorm glc slc dlc r128 a16
 // tfe lwe d16. NSA words are renderMIMGNSA's.
 func (r *renderer) renderMIMG10() int {
-	cl, _ := classifyMIMG(r.en.mnemonic)
-	args := parseMIMGArgs(r.en.mnemonic)
+	cl, args := r.en.mimg.class, r.en.mimg.args
 	if !args.ok {
 		r.partial = true
 		return 0
@@ -340,8 +325,7 @@ func mimgSequentialSizes(counts uint32) uint32 {
 // The extra dwords of the decoded variant must be there, but the word's
 // length is 8 bytes plus the dwords the printed address operands fill.
 func (r *renderer) renderMIMGNSA(code []byte, start int) (int, error) {
-	cl, _ := classifyMIMG(r.en.mnemonic)
-	args := parseMIMGArgs(r.en.mnemonic)
+	cl, args := r.en.mimg.class, r.en.mimg.args
 	if !args.ok {
 		r.partial = true
 		return 8 - r.fm.Width/8, nil
@@ -448,8 +432,7 @@ func mimgDataRegs(cl mimgClass, dmask int, d16, tfe bool) (n, smallest, largest 
 // llvm-mc also prints VGPR tuples and inline constants there; the literal
 // code (255) stays Partial.
 func (r *renderer) renderMIMG12() {
-	cl, _ := classifyMIMG(r.en.mnemonic)
-	args := parseMIMGArgs(r.en.mnemonic)
+	cl, args := r.en.mimg.class, r.en.mimg.args
 	if !args.ok {
 		r.partial = true
 		return
@@ -523,7 +506,7 @@ func (r *renderer) renderMIMG12() {
 	switch {
 	case cl == mimgAtomic || cl == mimgCmpswap:
 		k = thAtomic
-	case strings.HasPrefix(r.en.mnemonic, "image_store"):
+	case r.en.thStore:
 		k = thStore
 	}
 	r.cachePolicy12(false, r.f(fTH), r.f(fSCOPE), r.raw[0]>>7&1 == 1, k)

@@ -5,6 +5,13 @@ import (
 	"testing"
 )
 
+// imageOf reads an image mnemonic through the rules table as the decoder
+// does (every image rule applies from GCN 5 on).
+func imageOf(name string) mimgInfo {
+	f := rules.lookup(9, KindMIMG, name)
+	return mimgOf(&f, name)
+}
+
 func TestClassifyMIMG(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -23,7 +30,8 @@ func TestClassifyMIMG(t *testing.T) {
 		{"image_gather4h", mimgGather, 1},
 		{"image_get_lod", mimgSampler, 1},
 	} {
-		c, a := classifyMIMG(tc.name)
+		m := imageOf(tc.name)
+		c, a := m.class, m.addr
 		if c != tc.class || a != tc.addr {
 			t.Errorf("%s: class %d addr %d, want %d %d", tc.name, c, a, tc.class, tc.addr)
 		}
@@ -61,7 +69,7 @@ func TestMIMGAddrWords(t *testing.T) {
 		{"image_sample_c_b_cl_o", 6, false, 3 + 4},         // 2D_MSAA: 3 coords + clamp
 		{"image_sample_c_cd_cl_o_g16", 0, true, 2 + 1 + 2}, // c, o; coord+clamp packed in 1; 2 gradients packed, rounded up to 2
 	} {
-		a := parseMIMGArgs(tc.name)
+		a := imageOf(tc.name).args
 		if !a.ok {
 			t.Errorf("%s: not understood", tc.name)
 			continue
@@ -70,7 +78,7 @@ func TestMIMGAddrWords(t *testing.T) {
 			t.Errorf("%s dim %d a16 %v: %d address VGPRs, want %d", tc.name, tc.dim, tc.a16, got, tc.want)
 		}
 	}
-	if parseMIMGArgs("image_bvh_intersect_ray").ok {
+	if imageOf("image_bvh_intersect_ray").args.ok {
 		t.Error("image_bvh_intersect_ray: its address layout is not modelled, want !ok")
 	}
 }
@@ -93,9 +101,8 @@ func TestMIMGAddrSizes(t *testing.T) {
 		{name: "image_load_mip", want: 0b11110, seq: 0b11110},
 		{name: "image_atomic_add", want: 0b11110, seq: 0b11110},
 	} {
-		cl, _ := classifyMIMG(tc.name)
-		args := parseMIMGArgs(tc.name)
-		got := mimgAddrSizes(cl, args)
+		m := imageOf(tc.name)
+		got := mimgAddrSizes(m.class, m.args)
 		if got != tc.want {
 			t.Errorf("%s: address counts %b, want %b", tc.name, got, tc.want)
 		}

@@ -91,7 +91,7 @@ func (r *renderer) vgpr(n int, t opType) {
 // 16-bit operand's field in the 32-bit encodings selects .h.
 func (r *renderer) vgprText(n int, t opType) {
 	if r.d.fam.trueSixteen && t.size == 16 {
-		if k := r.fm.kind; k == kVOP1 || k == kVOP2 || k == kVOPC {
+		if k := r.fm.kind; k == KindVOP1 || k == KindVOP2 || k == KindVOPC {
 			r.half16(n&0x7f, n&0x80 != 0)
 			return
 		}
@@ -121,10 +121,10 @@ func (r *renderer) srcText(code int, t opType, hi int) {
 		v := code - 256
 		if fam.trueSixteen && t.size == 16 {
 			switch r.fm.kind {
-			case kVOP3, kVOP3B:
+			case KindVOP3, KindVOP3B:
 				r.half16(v, hi&1 == 1)
 				return
-			case kVOP1, kVOP2, kVOPC:
+			case KindVOP1, KindVOP2, KindVOPC:
 				// In the 32-bit encodings bit 7 of a 16-bit VGPR selects the high half.
 				r.half16(v&0x7f, v&0x80 != 0)
 				return

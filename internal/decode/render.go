@@ -154,7 +154,7 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 		return r.renderDual(code, next)
 	}
 	// A second dword announced by src0 (DPP, SDWA) or a literal constant.
-	if k := r.fm.kind; k == kVOP1 || k == kVOP2 || k == kVOPC {
+	if k := r.fm.kind; k == KindVOP1 || k == KindVOP2 || k == KindVOPC {
 		src0 := r.f(fSRC0)
 		isDPP8 := fam.dpp8 >= 0 && (src0 == fam.dpp8 || src0 == fam.dpp8fi)
 		if src0 == fam.dpp || src0 == fam.sdwa || isDPP8 {
@@ -172,7 +172,7 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 			default:
 				r.extra = "DPP"
 			}
-			if r.extra != "SDWA" && (k != kVOPC || fam.gen < 11) {
+			if r.extra != "SDWA" && (k != KindVOPC || fam.gen < 11) {
 				// gfx11+ prints VOPC DPP without a suffix: v_cmp_lt_f16 vcc_lo, ...
 				r.str("_dpp")
 			}
@@ -197,7 +197,7 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 	}
 	// gfx11+: a VOP3/VOP3P word whose src0 announces DPP carries a third
 	// dword (VOP3 DPP16/DPP8); src0 is the VGPR in its low byte.
-	if k := r.fm.kind; (k == kVOP3 || k == kVOP3B || (k == kVOP3P && en.shape < shMFMA)) && fam.gen >= 11 {
+	if k := r.fm.kind; (k == KindVOP3 || k == KindVOP3B || (k == KindVOP3P && en.shape < shMFMA)) && fam.gen >= 11 {
 		src0 := r.f(fSRC0)
 		if src0 == fam.dpp || src0 == fam.dpp8 || src0 == fam.dpp8fi {
 			if len(code)-next < 4 {
@@ -213,7 +213,7 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 			r.buf = append(r.buf[:r.base], en.name...)
 			r.str("_e64_dpp")
 			r.mnEnd = len(r.buf) - r.base
-			if k == kVOP3P {
+			if k == KindVOP3P {
 				r.renderVOP3P()
 			} else {
 				r.renderVOP3()
@@ -243,7 +243,7 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 		r.literal = binary.LittleEndian.Uint32(code[next:])
 		r.hasLiteral = true
 		extra = 4
-		if en.kconst && en.sig.dst.size == 64 && r.fm.kind == kVOP2 {
+		if en.kconst && en.sig.dst.size == 64 && r.fm.kind == KindVOP2 {
 			// gfx1250 v_fmaak_f64 / v_fmamk_f64 carry a 64-bit K.
 			if len(code)-next < 8 {
 				return 0, fmt.Errorf("truncated literal: %s %s needs a 64-bit constant at offset %d, %d byte(s) left", en.name, r.fm.Name, next, len(code)-next)
@@ -253,49 +253,49 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 		}
 	}
 	switch r.fm.kind {
-	case kSOP2:
+	case KindSOP2:
 		r.renderSOP2()
-	case kSOP1:
+	case KindSOP1:
 		r.renderSOP1()
-	case kSOPC:
+	case KindSOPC:
 		r.renderSOPC()
-	case kSOPK:
+	case KindSOPK:
 		r.renderSOPK()
-	case kSOPP:
+	case KindSOPP:
 		r.renderSOPP()
-	case kSMEM:
+	case KindSMEM:
 		r.renderSMEM()
-	case kVOP1:
+	case KindVOP1:
 		r.renderVOP1()
-	case kVOP2:
+	case KindVOP2:
 		r.renderVOP2()
-	case kVOPC:
+	case KindVOPC:
 		r.renderVOPC()
-	case kVOP3, kVOP3B:
+	case KindVOP3, KindVOP3B:
 		r.renderVOP3()
-	case kVOP3P:
+	case KindVOP3P:
 		if en.shape >= shMFMA {
 			r.renderMAI()
 			break
 		}
 		r.renderVOP3P()
-	case kMAI:
+	case KindMAI:
 		r.renderMAI()
-	case kDS:
+	case KindDS:
 		r.renderDS()
-	case kFLAT:
+	case KindFLAT:
 		r.renderFLAT()
-	case kMUBUF, kMTBUF:
+	case KindMUBUF, KindMTBUF:
 		r.renderMUBUF()
-	case kVINTRP:
+	case KindVINTRP:
 		r.renderVINTRP()
-	case kVINTERP:
+	case KindVINTERP:
 		r.renderVINTERP()
-	case kLDSDIR:
+	case KindLDSDIR:
 		r.renderLDSDIR()
-	case kEXP:
+	case KindEXP:
 		r.renderEXP()
-	case kMIMG:
+	case KindMIMG:
 		n, err := r.renderMIMG(code, next)
 		if err != nil {
 			return 0, err
@@ -316,9 +316,9 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 func (r *renderer) usesLit64() bool {
 	s := r.en.sig
 	switch r.fm.kind {
-	case kSOP2, kSOPC:
+	case KindSOP2, KindSOPC:
 		return r.f(fSSRC0) == lit64Code && s.src[0].size == 64 || r.f(fSSRC1) == lit64Code && s.src[1].size == 64
-	case kSOP1, kVOP1, kVOP2, kVOPC:
+	case KindSOP1, KindVOP1, KindVOP2, KindVOPC:
 		return r.f(srcField0(r.fm.kind)) == lit64Code && s.src[0].size == 64
 	}
 	return false
@@ -328,16 +328,16 @@ func (r *renderer) usesLit64() bool {
 // (or narrower) source, where it reads an ordinary 32-bit literal.
 func (r *renderer) usesLit32() bool {
 	switch r.fm.kind {
-	case kSOP2, kSOPC:
+	case KindSOP2, KindSOPC:
 		return r.f(fSSRC0) == lit64Code || r.f(fSSRC1) == lit64Code
-	case kSOP1, kVOP1, kVOP2, kVOPC:
+	case KindSOP1, KindVOP1, KindVOP2, KindVOPC:
 		return r.f(srcField0(r.fm.kind)) == lit64Code
 	}
 	return false
 }
 
-func srcField0(k kind) fieldID {
-	if k == kSOP1 {
+func srcField0(k Kind) fieldID {
+	if k == KindSOP1 {
 		return fSSRC0
 	}
 	return fSRC0
@@ -347,19 +347,19 @@ func srcField0(k kind) fieldID {
 // literal code, or the instruction always carries a constant (v_fmamk_f32).
 func (r *renderer) mayUseLiteral() bool {
 	switch r.fm.kind {
-	case kSOP2:
+	case KindSOP2:
 		return r.f(fSSRC0) == literalCode || r.f(fSSRC1) == literalCode || r.en.kconst
-	case kSOPC:
+	case KindSOPC:
 		return r.f(fSSRC0) == literalCode || r.f(fSSRC1) == literalCode
-	case kSOP1:
+	case KindSOP1:
 		return r.f(fSSRC0) == literalCode
-	case kSOPK:
+	case KindSOPK:
 		return r.en.shape == shSetregImm
-	case kVOP1, kVOPC:
+	case KindVOP1, KindVOPC:
 		return r.f(fSRC0) == literalCode
-	case kVOP2:
+	case KindVOP2:
 		return r.f(fSRC0) == literalCode || r.en.kconst
-	case kVOP3, kVOP3B, kVOP3P:
+	case KindVOP3, KindVOP3B, KindVOP3P:
 		if !r.d.fam.vop3Lit {
 			return false
 		}
@@ -1013,7 +1013,7 @@ func (r *renderer) renderVOP3() {
 	neg := r.f(fNEG)
 	opsel := r.f(fOPSEL)
 	switch {
-	case s.origin == kVOPC:
+	case s.origin == KindVOPC:
 		if en.shape != shCmpxNoDst {
 			r.sdst(r.f(fVDST), r.maskType())
 		}
@@ -1028,7 +1028,7 @@ func (r *renderer) renderVOP3() {
 	default:
 		r.vgpr(r.f(fVDST), s.dst)
 	}
-	if r.fm.kind == kVOP3B {
+	if r.fm.kind == KindVOP3B {
 		r.sdst(r.f(fSDST), r.maskType())
 	}
 	for i := 0; i < s.nsrc && i < 3; i++ {
@@ -1048,7 +1048,7 @@ func (r *renderer) renderVOP3() {
 	// .h names); without, only VOP3-only 16-bit instructions have the
 	// operand (the promoted VOP1/VOP2/VOPC ones ignore the bits, and so do
 	// the pre-gfx9 _legacy_f16 forms GCN 5 / CDNA keep).
-	if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == kOther) && !en.legacy16 {
+	if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == KindOther) && !en.legacy16 {
 		r.mod()
 		r.str("op_sel:")
 		r.bitList(opsel, s.nsrc, true)

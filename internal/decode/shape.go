@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -71,6 +72,40 @@ const (
 	shAccWrite
 	shAccMov
 )
+
+// shapeNames are the shapes as the rules table (shapes.tsv) and the
+// entries tables (testdata/entries) write them.
+var shapeNames = [...]string{
+	shPlain: "plain", shNoOperands: "no-operands",
+	shGFork: "g-fork", shRfeRestore: "rfe-restore", shDstOnly: "dst-only", shSrcOnly: "src-only",
+	shGprIdxOn: "gpr-idx-on", shCallFork: "call-fork", shGetreg: "getreg", shSetreg: "setreg",
+	shSetregImm: "setreg-imm", shVersion: "version", shSOPKDec: "sopk-dec", shEndpgm: "endpgm",
+	shBranch: "branch", shWaitcnt: "waitcnt", shDelayALU: "delay-alu", shHex16: "hex16", shDepCtr: "depctr",
+	shU16: "u16", shSendmsg: "sendmsg", shGprIdxMode: "gpr-idx-mode", shSendmsgRtn: "sendmsg-rtn",
+	shOtherSOPP: "other-sopp",
+	shSMEMTime:  "smem-time", shSMEMWaveID: "smem-waveid", shSMEMDiscard: "smem-discard", shSMEMBuffer: "smem-buffer",
+	shATCProbe: "atc-probe", shPrefetch: "prefetch", shPrefetchPCRel: "prefetch-pc-rel",
+	shReadlane: "readlane", shCndmask: "cndmask", shCarryInOut: "carry-in-out", shCarryOut: "carry-out",
+	shMadmk: "madmk", shMadak: "madak", shCmpxNoDst: "cmpx-no-dst", shInterpVOP3: "interp-vop3",
+	shAtomic: "atomic", shMix: "mix",
+	shDualMov: "dual-mov", shDualThree: "dual-three", shDualMask: "dual-mask", shDualBitop: "dual-bitop",
+	shMFMA: "mfma", shSparse: "smfmac", shAccRead: "acc-read", shAccWrite: "acc-write", shAccMov: "acc-mov",
+}
+
+func (s shape) String() string {
+	if int(s) < len(shapeNames) {
+		return shapeNames[s]
+	}
+	return fmt.Sprintf("shape(%d)", uint8(s))
+}
+
+var shapeByName = func() map[string]shape {
+	m := map[string]shape{}
+	for i, n := range shapeNames {
+		m[n] = shape(i)
+	}
+	return m
+}()
 
 // maiSizes are the register counts of an MFMA's operands.
 type maiSizes struct{ dst, a, b, c int }
@@ -253,264 +288,115 @@ const (
 	segScratch
 )
 
-// noSuffix lists instructions LLVM prints without _e32/_e64 although they
-// have both encodings.
-var noSuffix = map[string]bool{"v_readfirstlane_b32": true, "v_nop": true, "v_clrexcp": true, "v_pipeflush": true,
-	"v_swap_b32": true, "v_swap_b16": true, "v_accvgpr_mov_b32": true}
-
-// shortOnly names 32-bit VALU instructions that have no VOP3 form in LLVM
-// (so no _e32 suffix) although a guide's promotion rule gives them one.
-// CDNA keeps VOP3 forms of the dot and packed-FMAC instructions; RDNA
-// does not.
-func shortOnly(name string, gen int) bool {
-	for _, p := range []string{"madmk", "madak", "fmamk", "fmaak"} {
-		if strings.Contains(name, p) {
-			return true
-		}
-	}
-	if gen < 10 {
-		return false
-	}
-	switch name {
-	case "v_dot2acc_f32_f16", "v_pk_fmac_f16", "v_permlane64_b32", "v_swaprel_b32", "v_dot2c_f32_f16", "v_dot4c_i32_i8",
-		"v_cvt_pk_f16_fp8", "v_cvt_pk_f16_bf8":
-		return true
-	}
-	return false
-}
-
-var sopNoOperand = map[string]bool{
-	"s_barrier": true, "s_icache_inv": true, "s_wakeup": true, "s_ttracedata": true, "s_endpgm_saved": true,
-	"s_endpgm_ordered_ps_done": true, "s_code_end": true, "s_wait_idle": true, "s_set_gpr_idx_off": true,
-	"s_barrier_leave": true,
-}
-
-// prepare precomputes an opcode's mnemonic, shape and data sizes.
+// prepare precomputes an opcode's mnemonic, shape and data sizes from its
+// format, the model's operands and the rules table (shapes.tsv), so that
+// rendering compares no strings.
 func (d *Decoder) prepare(fm *format, en *entry) {
 	name := en.name
+	gen := d.fam.gen
+	f := rules.lookup(gen, fm.kind, name)
+	en.facts = &f
 	// LLVM prints its own name where it rejects AMD's (v_fma_mix_f32 for
 	// CDNA's V_MAD_MIX_F32); the build records it as an LLVMName alias.
 	printed := llvmName(en.instr, name)
+	if p := f.get("print"); p != "" {
+		printed = p
+	}
 	en.mnemonic = printed
-	has := func(s string) bool { return strings.Contains(name, s) }
-	pre := func(s string) bool { return strings.HasPrefix(name, s) }
-	en.legacy16 = d.fam.gen == 9 && strings.HasSuffix(name, "_legacy_f16")
-	en.intDot = fm.kind == kVOP3P && intDotName.MatchString(name)
+	en.legacy16 = f.has("legacy16")
+	en.intDot = f.has("int-dot")
+	bare := f.get("suffix") == "none"
 	switch fm.kind {
-	case kVOP1, kVOP2, kVOPC:
-		if !noSuffix[name] && d.hasVOP3[name] && !shortOnly(name, d.fam.gen) {
+	case KindVOP1, KindVOP2, KindVOPC:
+		if !bare && d.hasVOP3[name] && !f.has("short-only") {
 			en.mnemonic = printed + "_e32"
 		}
-	case kVINTRP:
+	case KindVINTRP:
 		// Every VINTRP instruction also has a VOP3 form (not always in
 		// the model's opcode tables), so LLVM always adds _e32.
 		en.mnemonic = printed + "_e32"
-	case kVOP3, kVOP3B:
-		if !noSuffix[name] && d.hasShort[name] {
+	case KindVOP3, KindVOP3B:
+		if !bare && d.hasShort[name] {
 			en.mnemonic = printed + "_e64"
 		}
-	case kFLAT:
+	case KindFLAT:
 		// One opcode table serves FLAT, GLOBAL and SCRATCH in some guides;
-		// the SEG field (the format) decides the prefix LLVM prints.
-		seg := map[string]string{"GLOBAL": "global_", "SCRATCH": "scratch_", "VGLOBAL": "global_", "VSCRATCH": "scratch_"}[strings.ToUpper(fm.Name)]
-		if rest, ok := strings.CutPrefix(name, "flat_"); ok && seg != "" {
-			en.mnemonic = seg + rest
+		// the SEG field (the format) decides the segment prefix LLVM
+		// prints in place of the table's flat_ (a naming rule, not a
+		// fact about one instruction).
+		if rest, ok := strings.CutPrefix(name, "flat_"); ok && fm.seg != segFlat {
+			en.mnemonic = [...]string{segGlobal: "global_", segScratch: "scratch_"}[fm.seg] + rest
 		}
 	}
-	gen := d.fam.gen
+	en.shape = shapeByName[f.get("shape")]
 	switch fm.kind {
-	case kSOP2:
-		switch {
-		case name == "s_cbranch_g_fork":
-			en.shape = shGFork
-		case name == "s_rfe_restore_b64":
-			en.shape = shRfeRestore
-		case has("fmamk"):
-			en.shape, en.kconst = shMadmk, true
-		case has("fmaak"):
-			en.shape, en.kconst = shMadak, true
-		}
-	case kSOP1:
-		switch {
-		case name == "s_getpc_b64", name == "s_get_pc_i64", name == "s_get_shader_cycles_u64":
-			en.shape = shDstOnly
-		case name == "s_setpc_b64", name == "s_rfe_b64", name == "s_cbranch_join", name == "s_set_gpr_idx_idx",
-			pre("s_sleep_var"), pre("s_barrier_signal"), name == "s_alloc_vgpr", name == "s_barrier_init",
-			name == "s_barrier_join", name == "s_wakeup_barrier", name == "s_set_pc_i64", name == "s_rfe_i64":
-			en.shape = shSrcOnly
-		case pre("s_sendmsg_rtn"):
-			en.shape = shSendmsgRtn
-		}
-	case kSOPC:
-		if name == "s_set_gpr_idx_on" {
-			en.shape = shGprIdxOn
-		}
-	case kSOPK:
-		switch {
-		case pre("s_call_b64"), pre("s_call_i64"), pre("s_cbranch_i_fork"):
-			en.shape = shCallFork
-		case pre("s_getreg"):
-			en.shape = shGetreg
-		case pre("s_setreg_imm32"):
-			en.shape = shSetregImm
-		case pre("s_setreg"):
-			en.shape = shSetreg
-		case name == "s_version":
-			en.shape = shVersion
-		case pre("s_subvector_loop"):
-			en.shape = shSOPKDec
-		}
-	case kSOPP:
-		switch {
-		case sopNoOperand[name]:
-			en.shape = shNoOperands
-		case name == "s_endpgm":
-			en.shape = shEndpgm
-		case pre("s_branch"), pre("s_cbranch"), pre("s_call"):
-			en.shape = shBranch
-		case name == "s_waitcnt":
-			en.shape = shWaitcnt
-		case name == "s_delay_alu":
-			en.shape = shDelayALU
-		case name == "s_waitcnt_depctr", name == "s_wait_alu":
-			en.shape = shDepCtr
-		case name == "s_clause", name == "s_round_mode":
-			en.shape = shHex16
-		case name == "s_nop", name == "s_sleep", name == "s_setprio", name == "s_sethalt", name == "s_setkill",
-			name == "s_trap", name == "s_incperflevel", name == "s_decperflevel", name == "s_denorm_mode",
-			name == "s_barrier_wait", name == "s_monitor_sleep", name == "s_set_vgpr_msb", name == "s_setprio_inc_wg":
-			en.shape = shU16
-		case pre("s_sendmsg"):
-			en.shape = shSendmsg
-		case name == "s_set_gpr_idx_mode":
-			en.shape = shGprIdxMode
-		default:
-			en.shape = shOtherSOPP
-		}
-	case kSMEM:
-		en.dataRegs = dataRegs(name)
+	case KindSMEM:
+		en.dataRegs = max(1, f.num("data"))
 		prefetch, pcRel, baseBits := smemOperandsOf(en.instr)
 		if baseBits == 0 {
-			baseBits = 64
-			if has("buffer") {
-				baseBits = 128
-			}
+			baseBits = max(64, f.num("sbase"))
 		}
 		en.baseBits = baseBits
-		if !prefetch && (en.instr == nil || len(en.instr.Operands) == 0) && gen >= 12 && pre("s_prefetch_") {
-			// No operands in the model (a build without llvm-mc): the names.
-			prefetch, pcRel = true, strings.HasSuffix(name, "_pc_rel")
+		if !prefetch && (en.instr == nil || len(en.instr.Operands) == 0) {
+			// No operands in the model (a build without llvm-mc): the table.
+			prefetch, pcRel = f.has("prefetch"), f.has("pc-rel")
 		}
 		switch {
-		case pre("s_memtime"), pre("s_memrealtime"):
-			en.shape = shSMEMTime
-		case name == "s_get_waveid_in_workgroup":
-			en.shape = shSMEMWaveID
-		case name == "s_dcache_discard", name == "s_dcache_discard_x2":
-			en.shape = shSMEMDiscard
-		case pre("s_atc_probe"):
-			en.shape = shATCProbe
 		case prefetch && pcRel:
 			en.shape = shPrefetchPCRel
 		case prefetch:
 			en.shape = shPrefetch
-		case has("_inv") || has("_wb"):
-			en.shape = shNoOperands
-		case has("buffer"):
-			en.shape = shSMEMBuffer
 		}
-		if has("atomic") {
-			en.dataRegs = 1
-			if strings.HasSuffix(name, "_x2") || has("cmpswap") {
-				en.dataRegs = 2
-			}
-			if strings.HasSuffix(name, "cmpswap_x2") {
-				en.dataRegs = 4
-			}
-		}
-	case kVOP3P, kMAI:
-		en.wmma = gen >= 12 && (pre("v_wmma_") || pre("v_swmmac_"))
-		en.sparse = en.wmma && pre("v_swmmac_")
-		en.fmtScaled = strings.HasSuffix(name, "_f8f6f4")
-		en.fmtFixed = en.wmma && strings.HasSuffix(name, "_f4")
-		switch {
-		case has("_mix"):
-			en.shape = shMix
-		case pre("v_accvgpr_read"):
-			en.shape, en.mnemonic = shAccRead, "v_accvgpr_read_b32"
-		case pre("v_accvgpr_write"):
-			en.shape, en.mnemonic = shAccWrite, "v_accvgpr_write_b32"
-		case pre("v_mfma") || pre("v_smfmac"):
-			en.shape = shMFMA
-			if pre("v_smfmac") {
-				en.shape = shSparse
-			}
+	case KindVOP3P, KindMAI:
+		en.wmma, en.sparse = f.has("wmma"), f.has("sparse")
+		en.fmtScaled, en.fmtFixed = f.has("fmt-scaled"), f.has("fmt-fixed")
+		en.blgpNeg = f.has("blgp-neg")
+		if en.shape == shMFMA || en.shape == shSparse {
 			var ok bool
 			if en.mai, ok = maiShape(name); !ok {
 				en.mai = printedMAI(en.instr)
 			}
 		}
-	case kVOP1:
-		switch {
-		case name == "v_nop" || name == "v_clrexcp" || name == "v_pipeflush":
-			en.shape = shNoOperands
-		case pre("v_accvgpr_mov"):
-			en.shape = shAccMov
-		case pre("v_readfirstlane"):
-			en.shape = shReadlane
-		}
-	case kVOP2, kVOP3, kVOP3B, kVOPC:
-		switch {
-		case pre("v_readlane"), pre("v_readfirstlane"), pre("v_s_") && fm.kind == kVOP3:
-			// v_s_exp_f32 s2, s3 (gfx12): a scalar result from a VOP3 word.
-			en.shape = shReadlane
-		case pre("v_cndmask"):
-			en.shape = shCndmask
-		case pre("v_addc") || pre("v_subb") || has("_co_ci_"):
-			en.shape = shCarryInOut
-		case has("_co_u32"):
-			en.shape = shCarryOut
-		case has("madmk") || has("fmamk"):
-			en.shape = shMadmk
-		case has("madak") || has("fmaak"):
-			en.shape = shMadak
-		case pre("v_cmpx") && gen >= 10:
-			en.shape = shCmpxNoDst
-		case pre("v_interp_") && fm.kind == kVOP3 && gen < 11:
-			en.shape = shInterpVOP3
-			en.interpMov = pre("v_interp_mov")
-			en.interpSrc2 = has("_f16") && !pre("v_interp_p1ll")
-		}
-		en.kconst = fm.kind == kVOP2 && (en.shape == shMadmk || en.shape == shMadak)
-	case kDS, kFLAT, kMUBUF, kMTBUF:
-		en.dataRegs = dataRegs(name)
-		if has("atomic") || (fm.kind == kDS && (has("_rtn") || has("wrxchg") || has("cmpst") || has("_add_") || has("_and_"))) {
-			en.shape = shAtomic
-		}
-		en.memOps = memOperands(en)
-		if fm.kind == kDS {
+	case KindVOP3, KindVOP3B:
+		en.interpMov, en.interpSrc2 = f.has("interp-mov"), f.has("interp-src2")
+	case KindVINTRP:
+		en.interpMov = f.has("interp-mov")
+	case KindVINTERP:
+		en.interpF16, en.interpP10 = f.has("interp-f16"), f.has("interp-p10")
+	case KindLDSDIR:
+		en.ldsParam = f.has("lds-param")
+	case KindMIMG:
+		en.mimg = mimgOf(&f, name)
+		en.thStore = f.get("th") == "store"
+	case KindDS, KindFLAT, KindMUBUF, KindMTBUF:
+		en.dataRegs = max(1, f.num("data"))
+		en.memOps = memOperands(en, fm.kind, &f)
+		if fm.kind == KindDS {
 			en.dsRegs = dsOperandRegs(en.instr)
 		}
-		if has("read2") || has("write2") || has("wrxchg2") || has("load_2addr") || has("store_2addr") || has("storexchg_2addr") {
-			en.memFlags |= mfTwoAddr
+		en.thStore = f.get("th") == "store"
+		en.typed = fm.kind == KindMTBUF || f.has("typed")
+		for _, fl := range [...]struct {
+			key string
+			f   memFlags
+		}{{"two-addr", mfTwoAddr}, {"double-dst", mfDoubleDst}, {"cmpswap", mfCmpswap}, {"swizzle", mfSwizzle}, {"gws", mfGWS}} {
+			if f.has(fl.key) {
+				en.memFlags |= fl.f
+			}
 		}
-		if en.memFlags&mfTwoAddr != 0 && en.memOps&moData0 == 0 || has("wrxchg2") || has("storexchg_2addr") {
+		// Two addresses and no data operand: the destination holds both
+		// items read.
+		if en.memFlags&mfTwoAddr != 0 && en.memOps&moData0 == 0 {
 			en.memFlags |= mfDoubleDst
 		}
-		if has("cmpswap") {
-			en.memFlags |= mfCmpswap
-		}
-		if pre("ds_swizzle") {
-			en.memFlags |= mfSwizzle
-		}
-		if pre("ds_gws_") {
-			en.memFlags |= mfGWS
-		}
+	}
+	// A K constant: the madmk/madak shapes of the 32-bit and dual-issue
+	// formats always carry a literal (their VOP3 forms take none).
+	switch fm.kind {
+	case KindSOP2, KindVOP2, KindVOPD, KindVOPD3:
+		en.kconst = en.shape == shMadmk || en.shape == shMadak
 	}
 }
-
-// intDotName matches the integer dot products of 4- and 8-bit elements.
-var intDotName = regexp.MustCompile(`^v_dot(2|4|8)c?_[iu]32_(i|u|iu)(4|8)$`)
 
 // llvmName is the name LLVM prints for an instruction: its LLVMName alias
 // if it has one, else name.
@@ -525,33 +411,9 @@ func llvmName(in *isa.Instruction, name string) string {
 	return name
 }
 
-// dataRegs gives the dwords of a memory instruction's data from its name:
-// dwordx4 / b128 / format_xyzw -> 4, u8 / b16 -> 1.
-func dataRegs(name string) int {
-	for _, p := range []struct {
-		s string
-		n int
-	}{{"_block", 32}, {"_async_", 1}, {"x16", 16}, {"b512", 16}, {"x8", 8}, {"b256", 8}, {"dwordx4", 4}, {"b128", 4}, {"dwordx3", 3}, {"b96", 3},
-		{"dwordx2", 2}, {"_x2", 2}, {"b64", 2}, {"u64", 2}, {"i64", 2}, {"f64", 2},
-		{"d16_xyzw", 2}, {"d16_xyz", 2}, {"d16_hi", 1}, {"d16_xy", 1}, {"d16_x", 1},
-		// RDNA 3 on spell them buffer_load_d16_format_xyzw.
-		{"d16_format_xyzw", 2}, {"d16_format_xyz", 2}, {"d16_format_xy", 1}, {"d16_format_x", 1},
-		{"xyzw", 4}, {"xyz", 3}, {"_xy", 2}} {
-		if strings.Contains(name, p.s) {
-			return p.n
-		}
-	}
-	if strings.HasPrefix(name, "s_") {
-		if strings.HasSuffix(name, "_x4") {
-			return 4
-		}
-	}
-	return 1
-}
-
-func memOperands(en *entry) memOps {
+func memOperands(en *entry, k Kind, f *facts) memOps {
 	if en.instr == nil || len(en.instr.Syntax) == 0 {
-		return memOperandsByName(en.name)
+		return memOperandsByRule(k, f)
 	}
 	en.syntaxOps = en.instr.Syntax[0].Operands
 	m := moKnown
@@ -584,87 +446,72 @@ func memOperands(en *entry) memOps {
 	return m
 }
 
-// memOperandsByName is the fallback for families whose model has no LLVM
-// syntax lines (CDNA 5): the plain loads, stores and atomics of the FLAT
-// and buffer families have the operands their names say.
-func memOperandsByName(name string) memOps {
-	seg, rest, _ := strings.Cut(name, "_")
-	switch seg {
-	case "ds":
-		return dsOperandsByName(rest)
-	case "flat", "global", "scratch", "buffer", "cluster":
-	default:
+// memOperandsByRule is the fallback for a model without LLVM syntax lines
+// (CDNA 5): the rules table's class of the instruction (mem=) decides its
+// operands. An LDS instruction the table does not classify takes an
+// address and data, a result where it returns one (ds-returns) and a
+// second data operand (ds-two-data); a FLAT or buffer one takes the
+// address (none: lane-addr, the lane id is the address), then the SGPR
+// base (FLAT) or the resource and offset SGPRs (buffers), then what its
+// class adds. TestMemOperandsByRule holds it to the syntax-derived
+// operands of the families that have them.
+func memOperandsByRule(k Kind, f *facts) memOps {
+	v := f.get("mem")
+	if k == KindDS {
+		if v == "" {
+			m := moKnown | moAddr | moData0
+			if f.has("ds-returns") {
+				m |= moVdst
+			}
+			if f.has("ds-two-data") {
+				m |= moData1
+			}
+			return m
+		}
+		return memOpsList(v)
+	}
+	if k != KindFLAT && k != KindMUBUF || v == "" {
 		return 0
 	}
 	m := moKnown | moAddr
-	if strings.Contains(rest, "addtid") {
-		m = moKnown // the lane id is the address
+	if f.has("lane-addr") {
+		m = moKnown
 	}
-	if seg == "buffer" {
+	if k == KindMUBUF {
 		m |= moSrsrc | moSoffset
 	} else {
 		m |= moSaddr
 	}
-	switch {
-	case strings.HasPrefix(rest, "load_lds_"):
-		return m // global_load_lds_dwordx4 v1, s[2:3]: the data goes to LDS, no VGPR destination
-	case strings.HasPrefix(rest, "load_"):
+	switch v {
+	case "load":
 		return m | moVdst
-	case strings.HasPrefix(rest, "store_"):
+	case "store":
 		return m | moData0
-	case strings.HasPrefix(rest, "atomic_"):
+	case "atomic":
 		return m | moVdstOpt | moData0
-	case strings.HasPrefix(rest, "prefetch_"):
-		return m
-	case rest == "wb" || rest == "inv" || rest == "wbinv":
-		return moKnown // gfx1250 global_wb / global_inv: cache control, no operands
-	case seg == "buffer":
-		return moKnown // buffer_wbinvl1, buffer_gl0_inv, buffer_inv: cache control, no operands
+	case "load-lds", "prefetch":
+		return m // the data goes to LDS or nowhere: no VGPR data operand
+	case "cache":
+		return moKnown // cache control: no operands
 	}
 	return 0
 }
 
-// dsOperandsByName gives the operands of an LDS/GDS instruction (name
-// without "ds_") for families without LLVM syntax lines (CDNA 5). The rule
-// is checked against the syntax-derived operands of the families that have
-// them (TestDSOperandsByName).
-func dsOperandsByName(rest string) memOps {
-	has := func(s string) bool { return strings.Contains(rest, s) }
-	pre := func(s string) bool { return strings.HasPrefix(rest, s) }
+// memOpsList reads a mem= list of the rules table: vdst, addr, data0,
+// data1 joined by commas, or "-" for none.
+func memOpsList(v string) memOps {
 	m := moKnown
-	switch {
-	case rest == "nop", pre("gws_sema_v"), pre("gws_sema_p"), pre("gws_sema_release_all"):
-		return m
-	case pre("gws_"):
-		return m | moData0
-	case pre("atomic_async_barrier_arrive"):
-		return m | moAddr
-	case pre("append"), pre("consume"), pre("direct_load"), pre("param_load"):
-		return m | moVdst
-	case has("_src2_"):
-		return m | moAddr
-	case pre("ordered_count"):
-		return m | moVdst | moAddr
-	case has("_gs_reg_rtn"):
-		return m | moVdst | moData0
-	case has("addtid") && (pre("read") || pre("load")):
-		return m | moVdst
-	case has("addtid"):
-		return m | moData0
-	case pre("read"), pre("load"):
-		return m | moVdst | moAddr
-	case pre("swizzle"):
-		return m | moVdst | moAddr
-	case pre("permute"), pre("bpermute"):
-		return m | moVdst | moAddr | moData0
-	}
-	if has("_rtn") || has("wrxchg") || has("storexchg") || has("condxchg") {
-		m |= moVdst
-	}
-	m |= moAddr | moData0
-	if has("write2") || has("store_2addr") || has("wrxchg2") || has("storexchg_2addr") ||
-		has("mskor") || has("cmpst") || has("cmpstore") || has("wrap_") || has("bvh_stack") {
-		m |= moData1
+	for _, o := range strings.Split(v, ",") {
+		switch o {
+		case "vdst":
+			m |= moVdst
+		case "addr":
+			m |= moAddr
+		case "data0":
+			m |= moData0
+		case "data1":
+			m |= moData1
+		}
 	}
 	return m
 }

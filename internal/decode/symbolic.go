@@ -373,7 +373,7 @@ func (r *renderer) renderVINTRP() {
 	r.op()
 	v := r.f(fVSRC)
 	switch {
-	case !strings.HasPrefix(r.en.name, "v_interp_mov"):
+	case !r.en.interpMov:
 		r.str("v")
 		r.dec(v)
 	case v < len(interpParams):

@@ -7,29 +7,83 @@ import (
 )
 
 // Template is one way to encode an instruction: its format with the fixed
-// ENCODING bits and the opcode already placed. The encoder fills the rest.
+// ENCODING bits and the opcode already placed, and what the decoder decided
+// about its operands (so the encoder derives none of it from the name). The
+// encoder fills the rest.
 type Template struct {
 	Name   string     // model mnemonic
 	Format isa.Format // bit layout
-	Kind   string     // "VOP2", "VOP3", "VOP3B", "SOP1", ... (rendering rule)
+	Kind   Kind       // the format's rendering rule: KindVOP2, KindVOP3, KindSOP1, ...
 	Opcode int
 	Words  []uint32 // fixed bits and opcode set, every other bit zero
+	Traits
+}
+
+// Traits are the decoder's decisions about an instruction's operands that
+// the encoder needs.
+type Traits struct {
 	// MatrixFormats: a WMMA whose op_sel bits hold matrix_a_fmt and whose
 	// op_sel_hi bits hold matrix_b_fmt (CDNA 5's f8f6f4), FP8 (0) unless
 	// written; FixedOpSel: one whose op_sel bits are fixed, op_sel 0 and
 	// op_sel_hi all ones (the f4-only WMMA). Neither has reuse hints.
 	MatrixFormats, FixedOpSel bool
+	// MatrixReuse: a GFX12.5 WMMA/SWMMAC, whose op_sel bits 13 and 14 are
+	// matrix_a_reuse / matrix_b_reuse.
+	MatrixReuse bool
+	// Interp: a GCN 5 / RDNA 1-2 VOP3 interpolation ("v1, v2, attr0.x"):
+	// the attribute in SRC0, the VGPR in SRC1, the high modifier.
+	Interp bool
+	// ExecDst: a GFX10+ VOP3 v_cmpx, which prints no destination; its
+	// VDST holds EXEC_LO's code.
+	ExecDst bool
+	// OpSelHiDefault: op_sel_hi is all ones when not written (packed math;
+	// not the mixed-precision FMAs or the matrix instructions, which keep
+	// other controls in those bits).
+	OpSelHiDefault bool
+	// K is the type of the literal constant K (v_fmamk_f32: f32), its size
+	// 0 where the instruction has none.
+	K OperandType
+	// KIndex is where K stands among the operands (madmk: 2, madak: 3),
+	// -1 where there is none.
+	KIndex int
+	// SelectSGPR: a VOPD3 v_dual_cndmask_b32, whose third operand is an
+	// SGPR select.
+	SelectSGPR bool
 }
 
-var kindNames = map[kind]string{kSOP2: "SOP2", kSOPK: "SOPK", kSOP1: "SOP1", kSOPC: "SOPC", kSOPP: "SOPP",
-	kSMEM: "SMEM", kVOP1: "VOP1", kVOP2: "VOP2", kVOPC: "VOPC", kVOP3: "VOP3", kVOP3B: "VOP3B", kVOP3P: "VOP3P", kMAI: "MAI"}
+// OperandType is an operand's data type: Kind 'f' float, 'h' bfloat16, 'i'
+// integer, 'b' bits; Size in bits.
+type OperandType struct {
+	Kind byte
+	Size int
+}
+
+// traits are the Traits of entry en in format fm.
+func (d *Decoder) traits(fm *format, en *entry) Traits {
+	t := Traits{MatrixFormats: en.wmma && en.fmtScaled, FixedOpSel: en.fmtFixed,
+		MatrixReuse:    en.wmma && d.fam.matrixReuse,
+		Interp:         en.shape == shInterpVOP3,
+		ExecDst:        en.shape == shCmpxNoDst && fm.kind == KindVOP3,
+		OpSelHiDefault: en.shape != shMix && en.shape != shMFMA && en.shape != shSparse,
+		KIndex:         -1, SelectSGPR: en.shape == shDualMask}
+	switch en.shape {
+	case shMadmk:
+		t.KIndex = 2
+	case shMadak:
+		t.KIndex = 3
+	}
+	if t.KIndex >= 0 {
+		t.K = OperandType{en.sig.dst.t, en.sig.dst.size}
+	}
+	return t
+}
 
 // MemoryFormat says whether a format is one of the memory layouts the
 // encoder places operands in by reading back: LDS (DS, VDS), FLAT/GLOBAL/
 // SCRATCH (and gfx12's V* forms) and untyped buffers (MUBUF, VBUFFER).
 func MemoryFormat(name string) bool {
 	switch kindOf(name) {
-	case kDS, kFLAT, kMUBUF:
+	case KindDS, KindFLAT, KindMUBUF:
 		return true
 	}
 	return false
@@ -53,8 +107,8 @@ func (d *Decoder) Templates(name string) []Template {
 				words := make([]uint32, max(fm.Width/32, 1))
 				words[0] = g.value
 				SetField(words, *fm.op, uint64(op))
-				out = append(out, Template{Name: name, Format: fm.Format, Kind: kindNames[fm.kind], Opcode: op, Words: words,
-					MatrixFormats: en.wmma && en.fmtScaled, FixedOpSel: en.fmtFixed})
+				out = append(out, Template{Name: name, Format: fm.Format, Kind: fm.kind, Opcode: op, Words: words,
+					Traits: d.traits(fm, en)})
 			}
 		}
 	}
@@ -95,9 +149,11 @@ func (d *Decoder) Gen() int { return d.fam.gen }
 // X and a Y operation placed.
 type DualTemplate struct {
 	Format   isa.Format
-	Kind     string // "VOPD" or "VOPD3"
+	Kind     Kind // KindVOPD or KindVOPD3
 	OpX, OpY int
 	Words    []uint32
+	// X and Y are what the decoder decided about each operation's operands.
+	X, Y Traits
 }
 
 // DualTemplates lists the dual-issue encodings that pair x (as the X
@@ -107,18 +163,19 @@ func (d *Decoder) DualTemplates(x, y string) []DualTemplate {
 	var out []DualTemplate
 	for _, g := range d.groups {
 		for _, fm := range g.formats {
-			if fm.kind != kVOPD && fm.kind != kVOPD3 {
+			if fm.kind != KindVOPD && fm.kind != KindVOPD3 {
 				continue
 			}
 			opX, opY := -1, -1
+			var enX, enY *entry
 			for op, en := range fm.dualX {
 				if en != nil && en.name == x && opX < 0 {
-					opX = op
+					opX, enX = op, en
 				}
 			}
 			for op, en := range fm.dualY {
 				if en != nil && en.name == y && opY < 0 {
-					opY = op
+					opY, enY = op, en
 				}
 			}
 			if opX < 0 || opY < 0 {
@@ -134,11 +191,8 @@ func (d *Decoder) DualTemplates(x, y string) []DualTemplate {
 					SetField(words, f, uint64(opY))
 				}
 			}
-			kind := "VOPD"
-			if fm.kind == kVOPD3 {
-				kind = "VOPD3"
-			}
-			out = append(out, DualTemplate{Format: fm.Format, Kind: kind, OpX: opX, OpY: opY, Words: words})
+			out = append(out, DualTemplate{Format: fm.Format, Kind: fm.kind, OpX: opX, OpY: opY, Words: words,
+				X: d.traits(fm, enX), Y: d.traits(fm, enY)})
 		}
 	}
 	for i := 1; i < len(out); i++ {

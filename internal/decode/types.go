@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -8,91 +9,73 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
-// kind is the rendering rule a format follows; format names differ between
-// guides (VOP3A on CDNA, VOP3 on RDNA) but the operand shapes do not.
-type kind int
+// Kind is the rendering rule a format follows; format names differ between
+// guides (VOP3A on CDNA, VOP3 on RDNA) but the operand shapes do not. The
+// encoder and the rules table (shapes.tsv) name formats by it.
+type Kind uint8
 
 const (
-	kOther kind = iota
-	kSOP2
-	kSOPK
-	kSOP1
-	kSOPC
-	kSOPP
-	kSMEM
-	kVOP1
-	kVOP2
-	kVOPC
-	kVOP3
-	kVOP3B
-	kVOP3P
-	kMAI
-	kDS
-	kFLAT // FLAT, GLOBAL and SCRATCH: the SEG field tells them apart
-	kMUBUF
-	kMTBUF
-	kVINTRP  // GCN 5 / CDNA / RDNA 1-2 parameter interpolation
-	kVINTERP // RDNA 3+ interpolation (VALU with wait_exp)
-	kLDSDIR  // RDNA 3+ LDS parameter and direct loads
-	kEXP     // export to the render back-ends and position buffers
-	kMIMG    // image memory: MIMG, RDNA 4's VIMAGE and VSAMPLE
-	kVOPD    // RDNA 3+ dual issue: two VALU operations (X and Y) in one word
-	kVOPD3   // CDNA 5's 96-bit dual issue with three sources and neg bits
+	KindOther Kind = iota
+	KindSOP2
+	KindSOPK
+	KindSOP1
+	KindSOPC
+	KindSOPP
+	KindSMEM
+	KindVOP1
+	KindVOP2
+	KindVOPC
+	KindVOP3
+	KindVOP3B
+	KindVOP3P
+	KindMAI
+	KindDS
+	KindFLAT // FLAT, GLOBAL and SCRATCH: the SEG field tells them apart
+	KindMUBUF
+	KindMTBUF
+	KindVINTRP  // GCN 5 / CDNA / RDNA 1-2 parameter interpolation
+	KindVINTERP // RDNA 3+ interpolation (VALU with wait_exp)
+	KindLDSDIR  // RDNA 3+ LDS parameter and direct loads
+	KindEXP     // export to the render back-ends and position buffers
+	KindMIMG    // image memory: MIMG, RDNA 4's VIMAGE and VSAMPLE
+	KindVOPD    // RDNA 3+ dual issue: two VALU operations (X and Y) in one word
+	KindVOPD3   // CDNA 5's 96-bit dual issue with three sources and neg bits
+	numKinds
 )
 
-func kindOf(format string) kind {
-	switch strings.ToUpper(strings.TrimPrefix(strings.ToUpper(format), "ENC_")) {
-	case "SOP2":
-		return kSOP2
-	case "SOPK":
-		return kSOPK
-	case "SOP1":
-		return kSOP1
-	case "SOPC":
-		return kSOPC
-	case "SOPP":
-		return kSOPP
-	case "SMEM", "SMRD":
-		return kSMEM
-	case "VOP1":
-		return kVOP1
-	case "VOP2":
-		return kVOP2
-	case "VOPC":
-		return kVOPC
-	case "VOP3", "VOP3A":
-		return kVOP3
-	case "VOP3B", "VOP3SD":
-		return kVOP3B
-	case "VOP3P":
-		return kVOP3P
-	case "VOP3P-MAI":
-		return kMAI
-	case "DS", "VDS":
-		return kDS
-	case "FLAT", "GLOBAL", "SCRATCH", "VFLAT", "VGLOBAL", "VSCRATCH":
-		return kFLAT
-	case "MUBUF", "VBUFFER":
-		return kMUBUF
-	case "MTBUF":
-		return kMTBUF
-	case "MIMG", "VIMAGE", "VSAMPLE":
-		return kMIMG
-	case "VINTRP":
-		return kVINTRP
-	case "VINTERP":
-		return kVINTERP
-	case "LDSDIR", "VDSDIR":
-		return kLDSDIR
-	case "EXP", "VEXPORT":
-		return kEXP
-	case "VOPD":
-		return kVOPD
-	case "VOPD3":
-		return kVOPD3
+// kindNames are the kinds' names: the guides' most common spelling of the
+// format.
+var kindNames = [numKinds]string{"other", "SOP2", "SOPK", "SOP1", "SOPC", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC",
+	"VOP3", "VOP3B", "VOP3P", "MAI", "DS", "FLAT", "MUBUF", "MTBUF", "VINTRP", "VINTERP", "LDSDIR", "EXP", "MIMG",
+	"VOPD", "VOPD3"}
+
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
 	}
-	return kOther
+	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
+
+// kindSpellings are the format names of every guide (the XML's ENC_ prefix
+// dropped) by kind.
+var kindSpellings = map[string]Kind{
+	"SOP2": KindSOP2, "SOPK": KindSOPK, "SOP1": KindSOP1, "SOPC": KindSOPC, "SOPP": KindSOPP,
+	"SMEM": KindSMEM, "SMRD": KindSMEM, "VOP1": KindVOP1, "VOP2": KindVOP2, "VOPC": KindVOPC,
+	"VOP3": KindVOP3, "VOP3A": KindVOP3, "VOP3B": KindVOP3B, "VOP3SD": KindVOP3B, "VOP3P": KindVOP3P,
+	"VOP3P-MAI": KindMAI, "DS": KindDS, "VDS": KindDS,
+	"FLAT": KindFLAT, "GLOBAL": KindFLAT, "SCRATCH": KindFLAT, "VFLAT": KindFLAT, "VGLOBAL": KindFLAT, "VSCRATCH": KindFLAT,
+	"MUBUF": KindMUBUF, "VBUFFER": KindMUBUF, "MTBUF": KindMTBUF, "MIMG": KindMIMG, "VIMAGE": KindMIMG, "VSAMPLE": KindMIMG,
+	"VINTRP": KindVINTRP, "VINTERP": KindVINTERP, "LDSDIR": KindLDSDIR, "VDSDIR": KindLDSDIR,
+	"EXP": KindEXP, "VEXPORT": KindEXP, "VOPD": KindVOPD, "VOPD3": KindVOPD3,
+}
+
+// KindOf is the kind of a format name ("VOP3A", "ENC_VOP3", "VGLOBAL");
+// KindOther for one the decoder has no rule for.
+func KindOf(format string) Kind {
+	return kindSpellings[strings.TrimPrefix(strings.ToUpper(format), "ENC_")]
+}
+
+func kindOf(format string) Kind { return KindOf(format) }
 
 // opType is the data type of one operand: 'f' float, 'i' signed or
 // unsigned integer, 'b' untyped bits, and its size in bits.
@@ -115,7 +98,7 @@ type signature struct {
 	src  [3]opType
 	nsrc int
 	// origin is the short encoding a VOP3 opcode promotes, if any.
-	origin kind
+	origin Kind
 }
 
 var typeTok = regexp.MustCompile(`^(f|i|u|b|bf)(4|8|16|24|32|64|128|256|512)$`)
@@ -150,10 +133,16 @@ func typesOf(name string) []opType {
 
 // signatureOf derives operand types and counts. The model's Operand sizes
 // win when it has them; otherwise the mnemonic's type suffixes decide, with
-// the exceptions LLVM's operand definitions make (shift amounts, bit
-// indexes and exponents are 32-bit even in 64-bit instructions).
+// the exceptions the rules table gives (LLVM's operand definitions: shift
+// amounts, bit indexes and exponents are 32-bit even in 64-bit
+// instructions). Type facts marked "!" in the table override the model.
 func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 	name := en.name
+	f := en.facts
+	if f == nil {
+		lf := rules.lookup(d.fam.gen, fm.kind, name)
+		f = &lf
+	}
 	ts := typesOf(name)
 	var s signature
 	s.dst = opType{'b', 32}
@@ -164,7 +153,7 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 	} else {
 		s.src = [3]opType{{'b', 32}, {'b', 32}, {'b', 32}}
 	}
-	if strings.Contains(name, "_pk_") || strings.HasPrefix(name, "v_pk_") {
+	if f.has("pk16") {
 		// Packed math: 16-bit halves in 32-bit registers.
 		for i := range s.src {
 			if s.src[i].size == 16 {
@@ -175,7 +164,7 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 			s.dst.size = 32
 		}
 	}
-	if strings.Contains(name, "dot2") || strings.Contains(name, "dot4") || strings.Contains(name, "dot8") {
+	if f.has("dot") {
 		for i := range s.src {
 			s.src[i].size = 32 // packed pairs/quads
 		}
@@ -183,88 +172,45 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 			s.dst.size = 32
 		}
 	}
-	if strings.Contains(name, "_pk_f32_") && s.dst.size == 32 {
+	if f.has("pk-f32") && s.dst.size == 32 {
 		s.dst.size = 64 // two f32 results
-	}
-	switch name {
-	case "v_pk_fma_f32", "v_pk_mul_f32", "v_pk_add_f32", "v_pk_mov_b32":
-		// Packed pairs of 32-bit values: every operand is a register pair.
-		s.dst = opType{'f', 64}
-		s.src = [3]opType{{'f', 64}, {'f', 64}, {'f', 64}}
 	}
 	s.nsrc = 2
 	switch fm.kind {
-	case kVOP1, kSOP1:
+	case KindVOP1, KindSOP1:
 		s.nsrc = 1
-	case kVOP3, kVOP3B:
+	case KindVOP3, KindVOP3B:
 		s.nsrc = 2
 		if d.hasShort[name] {
 			for _, e := range en.instr.Encodings {
 				switch k := kindOf(e.Format); k {
-				case kVOP1:
+				case KindVOP1:
 					s.origin, s.nsrc = k, 1
-				case kVOP2, kVOPC:
+				case KindVOP2, KindVOPC:
 					s.origin, s.nsrc = k, 2
 				}
 			}
-		} else if threeSource(name) {
-			s.nsrc = 3
-		}
-		if n, ok := vop3OnlySources(name); ok && !d.hasShort[name] {
+		} else if n := f.num("srcs-vop3"); n > 0 {
 			s.nsrc = n
 		}
-		if s.origin == kVOP2 && (strings.HasPrefix(name, "v_cndmask") || strings.Contains(name, "_co_ci_") ||
-			strings.HasPrefix(name, "v_addc") || strings.HasPrefix(name, "v_subb")) {
-			s.nsrc = 3
+		if n := f.num("srcs-vop2"); n > 0 && s.origin == KindVOP2 {
+			s.nsrc = n
 		}
-		if s.origin == kVOP2 && (strings.Contains(name, "fmac") || strings.Contains(name, "mac_") || strings.HasPrefix(name, "v_dot2c")) {
-			s.nsrc = 2
-		}
-	case kVOP3P:
-		s.nsrc = 2
-		if threeSource(name) {
-			s.nsrc = 3
+	case KindVOP3P:
+		if n := f.num("srcs-vop3"); n > 0 {
+			s.nsrc = n
 		}
 	}
-	// Exceptions to "every source has the last type".
-	shift := strings.Contains(name, "lshl") || strings.Contains(name, "lshr") || strings.Contains(name, "ashr")
-	if s.src[0].size == 64 || s.dst.size == 64 {
-		switch {
-		case shift && strings.Contains(name, "rev"):
-			s.src[0] = opType{'i', 32}
-		case shift && strings.HasSuffix(name, "_add_u64"): // v_lshl_add_u64 v[0:1], v[2:3], s4, v[6:7]
-			s.src[1] = opType{'i', 32}
-		case shift:
-			s.src[1] = opType{'i', 32}
-		case strings.HasPrefix(name, "s_bfe_"), strings.HasPrefix(name, "s_bitcmp"),
-			strings.HasPrefix(name, "v_ldexp_f64"), strings.HasPrefix(name, "v_trig_preop"),
-			strings.HasPrefix(name, "v_cmp_class_f64"), strings.HasPrefix(name, "v_cmpx_class_f64"),
-			strings.HasPrefix(name, "v_bfm_b64"):
-			s.src[1] = opType{'i', 32}
-		case strings.HasPrefix(name, "s_bfm_b64"):
-			s.src[0], s.src[1] = opType{'i', 32}, opType{'i', 32}
-		case strings.HasPrefix(name, "s_bitset"), strings.HasPrefix(name, "s_bitreplicate"):
-			s.src[0] = opType{'i', 32}
-		case strings.HasPrefix(name, "v_mad_u64_u32"), strings.HasPrefix(name, "v_mad_i64_i32"),
-			strings.HasPrefix(name, "v_mad_co_u64_u32"), strings.HasPrefix(name, "v_mad_co_i64_i32"):
-			s.src[2] = opType{'i', 64}
+	if w := f.get("wide"); w != "" && (s.src[0].size == 64 || s.dst.size == 64) {
+		// The exceptions of the 64-bit forms: "src1:i32,src0:i32".
+		for _, part := range strings.Split(w, ",") {
+			slot, typ, _ := strings.Cut(part, ":")
+			if tf, ok := parseTypeFact(typ); ok {
+				s.apply(sigSlot[slot], tf, true)
+			}
 		}
 	}
-	if strings.HasPrefix(name, "v_qsad_pk_u16_u8") || strings.HasPrefix(name, "v_mqsad_pk_u16_u8") {
-		// Four 16-bit sums in a register pair, from a byte quad pair.
-		s.dst = opType{'i', 64}
-		s.src = [3]opType{{'i', 64}, {'i', 32}, {'i', 64}}
-	}
-	if strings.HasPrefix(name, "v_mqsad_u32_u8") {
-		s.dst = opType{'i', 128}
-		s.src = [3]opType{{'i', 64}, {'i', 32}, {'i', 128}}
-	}
-	if strings.HasPrefix(name, "v_ldexp") || strings.HasPrefix(name, "v_cmp_class") || strings.HasPrefix(name, "v_cmpx_class") {
-		s.src[1].t = 'i'
-	}
-	if strings.HasPrefix(name, "s_cselect") || strings.HasPrefix(name, "s_cmp_") {
-		s.src[1] = s.src[0]
-	}
+	s.applyFacts(f.sig[0])
 	// The model's operand sizes, when present, override the guesses.
 	if en.instr != nil {
 		ops := en.enc.Operands
@@ -273,38 +219,44 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 		}
 		applyModelSizes(&s, ops)
 	}
-	if strings.HasPrefix(name, "v_ldexp") || strings.HasPrefix(name, "v_cmp_class") || strings.HasPrefix(name, "v_cmpx_class") {
-		s.src[1].t = 'i' // the exponent / class mask, whatever the model's data format says
-	}
 	if d.fam.gen >= 11 {
 		wmmaSizes(&s, name, d.fam.gen)
 	}
 	if en.instr != nil {
 		d.applyPrintedOperands(&s, fm, en)
 	}
-	if strings.HasPrefix(name, "v_cvt_sr_pk_") {
-		s.src[2] = opType{'i', 32} // the rounding seed: no input modifiers
-	}
-	switch {
-	case strings.HasPrefix(name, "v_sat_pk_u8_i16"):
-		// Four bytes packed into a 16-bit result from two 16-bit halves of a dword.
-		s.dst, s.src[0] = opType{'i', 16}, opType{'i', 32}
-	case d.fam.trueSixteen && (strings.HasPrefix(name, "v_cmp_class_f16") || strings.HasPrefix(name, "v_cmpx_class_f16") ||
-		strings.HasPrefix(name, "v_ldexp_f16")):
-		// The class mask / exponent is a 16-bit operand in LLVM's true16 forms.
-		s.src[1].size = 16
-	case d.fam.trueSixteen && (strings.HasPrefix(name, "v_alignbit_b32") || strings.HasPrefix(name, "v_alignbyte_b32")):
-		// LLVM's true16 forms read the shift amount from a 16-bit half.
-		s.src[2].size = 16
-	case d.fam.trueSixteen && (name == "v_dot2_f16_f16" || name == "v_dot2_bf16_bf16"):
-		// Packed pairs in, a 16-bit accumulator and result.
-		s.dst.size, s.src[2].size = 16, 16
-	case d.fam.trueSixteen && strings.HasPrefix(name, "v_cvt_pk_norm_") && strings.HasSuffix(name, "_f16"):
-		s.src[0].size, s.src[1].size = 16, 16
-	case d.fam.trueSixteen && fm.kind == kVOP3 && (strings.HasSuffix(name, "rev_b16") || strings.HasSuffix(name, "rev_i16")):
-		s.src[0].size = 16 // the shift amount is a 16-bit half too
-	}
+	s.applyFacts(f.sig[1])
 	return s
+}
+
+// applyFacts sets the operand types a rule gives: the destination, then
+// every source (srcs), then single sources.
+func (s *signature) applyFacts(tf [5]typeFact) {
+	for _, slot := range [...]int{0, 4, 1, 2, 3} {
+		s.apply(slot, tf[slot], false)
+	}
+}
+
+// apply sets slot (0 dst, 1-3 src0-src2, 4 every source) from tf; whole
+// replaces the operand type where tf gives only part of it.
+func (s *signature) apply(slot int, tf typeFact, whole bool) {
+	set := func(o *opType) {
+		if whole {
+			*o = opType{tf.t, tf.size}
+			return
+		}
+		tf.apply(o)
+	}
+	switch slot {
+	case 0:
+		set(&s.dst)
+	case 1, 2, 3:
+		set(&s.src[slot-1])
+	case 4:
+		for i := range s.src {
+			set(&s.src[i])
+		}
+	}
 }
 
 // has16 says some operand is 16-bit (op_sel applies).
@@ -359,8 +311,8 @@ func applyModelSizes(s *signature, ops []isa.Operand) {
 // signature does not hold. LLVM prints the destination first, then (VOP3B)
 // the carry-out SGPR, then the sources; the names the model gives them
 // (AMD's, or a syntax row's: vdata, ssrc2, vsrc2) vary too much to go by.
-func operandSlot(pos int, k kind) int {
-	if k == kVOP3B {
+func operandSlot(pos int, k Kind) int {
+	if k == KindVOP3B {
 		switch {
 		case pos == 1:
 			return -2
@@ -387,7 +339,7 @@ func operandSlot(pos int, k kind) int {
 // word's format fields, not the one example.
 func (d *Decoder) applyPrintedOperands(s *signature, fm *format, en *entry) {
 	ops := en.instr.Operands
-	if len(ops) == 0 || !valuKind(fm.kind) || en.shape != shPlain || s.origin == kVOPC {
+	if len(ops) == 0 || !valuKind(fm.kind) || en.shape != shPlain || s.origin == KindVOPC {
 		return
 	}
 	for _, o := range ops {
@@ -416,59 +368,19 @@ func (d *Decoder) applyPrintedOperands(s *signature, fm *format, en *entry) {
 			s.src[slot].size = bits
 		}
 	}
-	if srcs > 0 && (fm.kind == kVOP3 || fm.kind == kVOP3B || fm.kind == kVOP3P) && !d.hasShort[en.name] {
+	if srcs > 0 && (fm.kind == KindVOP3 || fm.kind == KindVOP3B || fm.kind == KindVOP3P) && !d.hasShort[en.name] {
 		s.nsrc = srcs
 	}
 }
 
 // valuKind says whether a format's operands are a destination and
 // sources in the signature's sense.
-func valuKind(k kind) bool {
+func valuKind(k Kind) bool {
 	switch k {
-	case kVOP1, kVOP2, kVOP3, kVOP3B, kVOP3P, kMAI:
+	case KindVOP1, KindVOP2, KindVOP3, KindVOP3B, KindVOP3P, KindMAI:
 		return true
 	}
 	return false
-}
-
-// threeSource names the VOP3-only operations that read three sources.
-func threeSource(name string) bool {
-	for _, p := range []string{"mad", "fma", "bfe_", "bfi_", "alignbit", "alignbyte", "lerp", "min3", "max3",
-		"med3", "minimum3", "maximum3", "sad_", "cube", "div_fixup", "div_fmas", "div_scale", "perm_b32",
-		"xad", "lshl_add", "add_lshl", "add3", "lshl_or", "and_or", "or3", "xor3", "msad", "qsad", "mqsad",
-		"dot2_", "dot4_", "dot8_", "maxmin", "minmax", "permlane16", "permlanex16", "cvt_pk_u8_f32",
-		"dot2c", "bitop3", "cvt_scalef32_pk", "cvt_scalef32_sr_", "cvt_sr_pk_", "mullit", "wmma", "swmmac", "ashr_pk", "cndmask",
-		"maximumminimum", "minimummaximum", "add_max", "add_min"} {
-		if strings.Contains(name, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// vop3OnlySources gives the source count of VOP3-only conversions and lane
-// operations whose names threeSource would miscount (LLVM 22's operand
-// lists), for a model without llvm-mc's operands (applyPrintedOperands
-// overrides it where they are there): the scaled packed conversions read a scale after one packed
-// source, or after two f32 sources; the stochastic-rounding conversions
-// read a seed after one source; the FP8 packs of f16 read one source.
-func vop3OnlySources(name string) (int, bool) {
-	switch {
-	case strings.HasPrefix(name, "v_cvt_scalef32_pk"):
-		if strings.HasSuffix(name, "_f32") {
-			return 3, true // two f32 values and the scale
-		}
-		return 2, true
-	case strings.HasPrefix(name, "v_cvt_sr_") && !strings.HasPrefix(name, "v_cvt_sr_pk_"):
-		return 2, true
-	case name == "v_cvt_pk_fp8_f16", name == "v_cvt_pk_bf8_f16":
-		return 1, true
-	case strings.HasPrefix(name, "v_permlane16_var"), strings.HasPrefix(name, "v_permlanex16_var"):
-		return 2, true
-	case strings.HasPrefix(name, "v_s_"):
-		return 1, true // v_s_exp_f32 s2, s3: scalar transcendentals
-	}
-	return 0, false
 }
 
 var wmmaName = regexp.MustCompile(`^v_(s?)wmmac?_(f32|i32|f16|bf16)_(\d+)x(\d+)x(\d+)_(f16|bf16|fp8|bf8|iu8|iu4|f32|f8f6f4|f4)`)

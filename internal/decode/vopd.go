@@ -64,31 +64,21 @@ func (fm *format) dualMiss(raw *[3]uint32) string {
 	return fmt.Sprintf("0x%08x: %s has %s", raw[0], fm.Name, strings.Join(miss, " and "))
 }
 
-// prepareDual works out the operand layout of one half of a dual-issue word.
-func (d *Decoder) prepareDual(en *entry) {
-	name := en.name
-	en.mnemonic = name
-	switch {
-	case strings.Contains(name, "_mov_"):
-		en.shape = shDualMov
-	case strings.Contains(name, "fmamk"):
-		en.shape, en.kconst = shMadmk, true
-	case strings.Contains(name, "fmaak"):
-		en.shape, en.kconst = shMadak, true
-	case strings.Contains(name, "_fma_"):
-		en.shape = shDualThree
-	case strings.Contains(name, "cndmask"):
-		en.shape = shDualMask
-	case strings.Contains(name, "bitop2"):
-		en.shape = shDualBitop
-	}
+// prepareDual works out the operand layout of one half of a dual-issue
+// word from the rules table.
+func (d *Decoder) prepareDual(fm *format, en *entry) {
+	f := rules.lookup(d.fam.gen, fm.kind, en.name)
+	en.facts = &f
+	en.mnemonic = en.name
+	en.shape = shapeByName[f.get("shape")]
+	en.kconst = en.shape == shMadmk || en.shape == shMadak
 }
 
 // renderDual prints both operations of a VOPD/VOPD3 word and returns the
 // bytes that follow the fixed part: the literal the two share, if any.
 func (r *renderer) renderDual(code []byte, next int) (int, error) {
 	x, y := r.en, r.enY
-	three := r.fm.kind == kVOPD3
+	three := r.fm.kind == KindVOPD3
 	extra := 0
 	isLit := func(code int) bool { return code == literalCode || r.d.fam.lit64 && code == lit64Code }
 	if !three && (x.kconst || y.kconst || isLit(r.f(fSRCX0)) || isLit(r.f(fSRCY0))) {

@@ -37,9 +37,9 @@ func (e *Encoder) encodeDual(asm string) ([]byte, error) {
 	if len(tmpls) == 0 {
 		return nil, fmt.Errorf("%s :: %s: %s has no dual-issue encoding with %s as X and %s as Y", x.mn, y.mn, e.d.Arch().ID, x.mn, y.mn)
 	}
-	want := e.dualText(x) + " :: " + e.dualText(y)
 	var tried []string
 	for _, t := range tmpls {
+		want := e.dualText(x, t.X) + " :: " + e.dualText(y, t.Y)
 		b, err := e.fillDual(t, x, y)
 		if err != nil {
 			tried = append(tried, fmt.Sprintf("%s: %v", t.Kind, err))
@@ -60,10 +60,10 @@ func (e *Encoder) encodeDual(asm string) ([]byte, error) {
 
 // dualText writes one operation as the decoder prints it: a K constant as
 // the hex value placed in the code.
-func (e *Encoder) dualText(h dualHalf) string {
+func (e *Encoder) dualText(h dualHalf, tr decode.Traits) string {
 	ops := append([]string(nil), h.ops...)
-	if i := kIndex(h); i >= 0 && i < len(ops) {
-		if k, _, err := kConstant(h.mn, ops[i], e.d.Gen()); err == nil {
+	if i := tr.KIndex; i >= 0 && i < len(ops) {
+		if k, _, err := kConstant(tr.K, ops[i], e.d.Gen()); err == nil {
 			ops[i] = fmt.Sprintf("0x%x", k)
 		}
 	}
@@ -75,18 +75,6 @@ func (e *Encoder) dualText(h dualHalf) string {
 		s += " " + strings.Join(h.mods, " ")
 	}
 	return normalize(s)
-}
-
-// kIndex is where an operation's constant K stands: v_dual_fmamk_f32 vdst,
-// src0, K, vsrc1 and v_dual_fmaak_f32 vdst, src0, vsrc1, K.
-func kIndex(h dualHalf) int {
-	switch {
-	case strings.Contains(h.mn, "fmamk"):
-		return 2
-	case strings.Contains(h.mn, "fmaak"):
-		return 3
-	}
-	return -1
 }
 
 // fillDual places both operations' operands in template t.
@@ -107,7 +95,7 @@ func (e *Encoder) fillDual(t decode.DualTemplate, x, y dualHalf) ([]byte, error)
 		decode.SetField(words, f, v)
 		return nil
 	}
-	three := t.Kind == "VOPD3"
+	three := t.Kind == decode.KindVOPD3
 	var lit *uint32
 	useLit := func(v uint32) error {
 		if three {
@@ -131,9 +119,9 @@ func (e *Encoder) fillDual(t decode.DualTemplate, x, y dualHalf) ([]byte, error)
 	}
 	var dstX int
 	for side, h := range []dualHalf{x, y} {
-		p := "X"
+		p, tr := "X", t.X
 		if side == 1 {
-			p = "Y"
+			p, tr = "Y", t.Y
 		}
 		if len(h.ops) < 2 {
 			return nil, fmt.Errorf("%s: needs a destination and a source", h.mn)
@@ -159,11 +147,11 @@ func (e *Encoder) fillDual(t decode.DualTemplate, x, y dualHalf) ([]byte, error)
 		}
 		var neg uint64
 		src := h.ops[1:]
-		if k := kIndex(h); k >= 0 {
+		if k := tr.KIndex; k >= 0 {
 			if len(h.ops) != 4 {
 				return nil, fmt.Errorf("%s: needs vdst, src0, vsrc1 and K", h.mn)
 			}
-			kv, _, err := kConstant(h.mn, h.ops[k], e.d.Gen())
+			kv, _, err := kConstant(tr.K, h.ops[k], e.d.Gen())
 			if err != nil {
 				return nil, err
 			}
@@ -191,7 +179,7 @@ func (e *Encoder) fillDual(t decode.DualTemplate, x, y dualHalf) ([]byte, error)
 			return nil, err
 		}
 		for i, s := range src[1:] {
-			if i == 1 && strings.Contains(h.mn, "cndmask") {
+			if i == 1 && tr.SelectSGPR {
 				// VOPD3 v_dual_cndmask_b32's select: VCC or any SGPR.
 				c, err := e.parseOperand(s)
 				if err != nil {

@@ -58,8 +58,9 @@ func Encode(arch isa.Architecture, instrs []isa.Instruction, asm string) ([]byte
 	return e.Encode(asm)
 }
 
-var supported = map[string]bool{"VOP1": true, "VOP2": true, "VOPC": true, "VOP3": true, "VOP3B": true, "VOP3P": true,
-	"SOP1": true, "SOP2": true, "SOPK": true, "SOPC": true, "SOPP": true, "SMEM": true, "VOPD": true, "VOPD3": true}
+var supported = map[decode.Kind]bool{decode.KindVOP1: true, decode.KindVOP2: true, decode.KindVOPC: true, decode.KindVOP3: true,
+	decode.KindVOP3B: true, decode.KindVOP3P: true, decode.KindSOP1: true, decode.KindSOP2: true, decode.KindSOPK: true,
+	decode.KindSOPC: true, decode.KindSOPP: true, decode.KindSMEM: true, decode.KindVOPD: true, decode.KindVOPD3: true}
 
 // Encode assembles one instruction.
 func (e *Encoder) Encode(asm string) ([]byte, error) {
@@ -117,7 +118,7 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 			continue
 		}
 		short := t.Format.Width == 32
-		if (want == "_e32" && !short) || (want == "_e64" && (short || t.Kind == "VOP3P")) {
+		if (want == "_e32" && !short) || (want == "_e64" && (short || t.Kind == decode.KindVOP3P)) {
 			continue
 		}
 		for _, layout := range layouts(t, ops) {
@@ -159,7 +160,7 @@ func (e *Encoder) accepts(in decode.Inst, t decode.Template, l layout, mn, asm s
 		// The same opcode printed under another name LLVM accepts
 		// (v_accvgpr_read for v_accvgpr_read_b32).
 		return true
-	case in.Name == t.Name && t.Kind == "SMEM" && len(l.fields) > 0 && l.fields[0] == "SOFFSET" &&
+	case in.Name == t.Name && t.Kind == decode.KindSMEM && len(l.fields) > 0 && l.fields[0] == "SOFFSET" &&
 		len(in.Operands) == len(l.ops)+1 && canonNumbers(in.Operands[0]) == "0" &&
 		sameText(normalize(in.Mnemonic+" "+strings.Join(in.Operands[1:], ", ")), asm):
 		// s_prefetch_data_pc_rel s2, 0: the offset LLVM lets one leave
@@ -213,7 +214,7 @@ func literalAsHex(mn string, t decode.Template, l layout, gen int) (string, bool
 		var k uint64
 		switch f {
 		case "K":
-			v, wide, err := kConstant(t.Name, l.ops[i], gen)
+			v, wide, err := kConstant(t.K, l.ops[i], gen)
 			if err != nil {
 				return "", false
 			}
@@ -408,28 +409,28 @@ func layouts(t decode.Template, ops []string) []layout {
 		return r
 	}
 	switch t.Kind {
-	case "SOP2":
+	case decode.KindSOP2:
 		add([]string{"SDST", "SSRC0", "SSRC1"}, ops)
 		add([]string{"SSRC0", "SSRC1"}, ops)
 		add([]string{"SDST", "SSRC0", "K", "SSRC1"}, ops) // s_fmamk_f32
 		add([]string{"SDST", "SSRC0", "SSRC1", "K"}, ops) // s_fmaak_f32
-	case "SOP1":
+	case decode.KindSOP1:
 		add([]string{"SDST", "SSRC0"}, ops)
 		add([]string{"SSRC0"}, ops)
 		add([]string{"SDST"}, ops)
 		add(nil, ops)
-	case "SOPC":
+	case decode.KindSOPC:
 		add([]string{"SSRC0", "SSRC1"}, ops)
 		add([]string{"SSRC0", "#SSRC1"}, ops)
-	case "SOPK":
+	case decode.KindSOPK:
 		add([]string{"SDST", "#SIMM16"}, ops)
 		add([]string{"#SIMM16"}, ops)
 		add([]string{"#SIMM16", "SDST"}, ops)
 		add([]string{"#SIMM16", "LIT32"}, ops) // s_setreg_imm32_b32 hwreg(...), imm32
-	case "SOPP":
+	case decode.KindSOPP:
 		add(nil, ops)
 		add([]string{"#SIMM16"}, ops)
-	case "SMEM":
+	case decode.KindSMEM:
 		add([]string{"SDATA", "SBASE", "@OFFSET"}, ops)
 		add([]string{"SBASE", "@OFFSET"}, ops)
 		add([]string{"SDATA"}, ops)
@@ -440,22 +441,22 @@ func layouts(t decode.Template, ops []string) []layout {
 		add([]string{"SBASE", "@OFFSET", "SOFFSET", "SDATA"}, ops)
 		add([]string{"@OFFSET", "SOFFSET", "SDATA"}, ops)
 		add([]string{"SOFFSET", "SDATA"}, ops)
-	case "VOP1":
+	case decode.KindVOP1:
 		add([]string{"VDST", "SRC0"}, ops)
 		add(nil, ops)
-	case "VOP2":
+	case decode.KindVOP2:
 		o := noVCC()
 		add([]string{"VDST", "SRC0", "VSRC1"}, ops)
 		add([]string{"VDST", "SRC0", "VSRC1"}, o)
 		add([]string{"VDST", "SRC0", "K", "VSRC1"}, o)
 		add([]string{"VDST", "SRC0", "VSRC1", "K"}, o)
-	case "VOPC":
+	case decode.KindVOPC:
 		add([]string{"SRC0", "VSRC1"}, ops)
 		if len(ops) == 3 && vccRe.MatchString(ops[0]) {
 			add([]string{"SRC0", "VSRC1"}, ops[1:])
 		}
-	case "VOP3", "VOP3P":
-		if strings.HasPrefix(t.Name, "v_interp_") {
+	case decode.KindVOP3, decode.KindVOP3P:
+		if t.Interp {
 			// GCN 5 / RDNA 1-2 VOP3 interpolation: "v1, v2, attr0.x(, v3)";
 			// the VGPR goes in SRC1 and the attribute in SRC0.
 			add([]string{"VDST", "SRC1", "@ATTR"}, ops)
@@ -465,7 +466,7 @@ func layouts(t decode.Template, ops []string) []layout {
 		add([]string{"VDST", "SRC0", "SRC1"}, ops)
 		add([]string{"VDST", "SRC0", "SRC1", "SRC2"}, ops)
 		add([]string{"SRC0", "SRC1"}, ops)
-	case "VOP3B":
+	case decode.KindVOP3B:
 		add([]string{"VDST", "SDST", "SRC0", "SRC1"}, ops)
 		add([]string{"VDST", "SDST", "SRC0", "SRC1", "SRC2"}, ops)
 	}
@@ -586,19 +587,19 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 		return nil
 	}
 	var absBits, negBits, opsel uint64
-	if t.Kind == "VOP3P" {
+	if t.Kind == decode.KindVOP3P {
 		if e.d.Gen() == 9 {
 			// GCN 5 and CDNA VOP3P words carry 1 in bit 23, which the
 			// guides leave out of both ENCODING and OP; LLVM sets it.
 			words[0] |= 1 << 23
 		}
-		if opSelHiDefault(t.Name) && !t.MatrixFormats {
+		if t.OpSelHiDefault && !t.MatrixFormats {
 			// op_sel_hi defaults to 1 for every source of a packed op
 			// (matrix_b_fmt's FP8, 0, where it holds that).
 			if _, ok := fields["OPSEL_HI"]; ok {
 				_ = set("OPSEL_HI", 3)
 			}
-			if _, ok := fields["OPSEL_HI2"]; ok && (!gfx1250Matrix(e.d.Arch().ID, t.Name) || t.FixedOpSel) {
+			if _, ok := fields["OPSEL_HI2"]; ok && (!t.MatrixReuse || t.FixedOpSel) {
 				_ = set("OPSEL_HI2", 1)
 			}
 		}
@@ -637,7 +638,7 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			}
 			continue
 		}
-		if v, ok := e.symbolicValue(text); ok && (t.Kind == "SOP1" || t.Kind == "SOPC") {
+		if v, ok := e.symbolicValue(text); ok && (t.Kind == decode.KindSOP1 || t.Kind == decode.KindSOPC) {
 			// s_sendmsg_rtn_b32 s2, sendmsg(...) and s_set_gpr_idx_on s2,
 			// gpr_idx(...): the source field holds the value itself.
 			if err := set(fname, uint64(v)); err != nil {
@@ -655,7 +656,7 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			}
 			continue
 		}
-		if fname == "SDATA" && t.Kind == "SMEM" {
+		if fname == "SDATA" && t.Kind == decode.KindSMEM {
 			if v, err := strconv.ParseUint(text, 0, 8); err == nil {
 				// s_atc_probe's first operand is an immediate, not an SGPR.
 				if err := set(fname, v); err != nil {
@@ -669,7 +670,7 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			return nil, err
 		}
 		if fname == "K" {
-			k, wide, err := kConstant(t.Name, text, e.d.Gen())
+			k, wide, err := kConstant(t.K, text, e.d.Gen())
 			if err != nil {
 				return nil, err
 			}
@@ -703,17 +704,17 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 		case "VDST", "VSRC1":
 			if code >= 256 {
 				code -= 256
-				if o.hi && (t.Kind == "VOP1" || t.Kind == "VOP2" || t.Kind == "VOPC") {
+				if o.hi && (t.Kind == decode.KindVOP1 || t.Kind == decode.KindVOP2 || t.Kind == decode.KindVOPC) {
 					code |= 0x80
 				}
-				if o.hi && fname == "VDST" && (t.Kind == "VOP3" || t.Kind == "VOP3B") {
+				if o.hi && fname == "VDST" && (t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B) {
 					opsel |= 8
 				}
 			}
 		case "SBASE":
 			code >>= 1
 		case "SRC0":
-			if o.hi && code >= 256 && (t.Kind == "VOP1" || t.Kind == "VOP2" || t.Kind == "VOPC") {
+			if o.hi && code >= 256 && (t.Kind == decode.KindVOP1 || t.Kind == decode.KindVOP2 || t.Kind == decode.KindVOPC) {
 				code |= 0x80
 			}
 		}
@@ -731,7 +732,7 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			return nil, err
 		}
 	}
-	if opsel != 0 && (t.Kind == "VOP3" || t.Kind == "VOP3B") {
+	if opsel != 0 && (t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B) {
 		if err := set("OPSEL", opsel); err != nil {
 			return nil, err
 		}
@@ -741,14 +742,14 @@ func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, erro
 			return nil, err
 		}
 	}
-	if t.Kind == "VOP3" && e.d.Gen() >= 10 && strings.HasPrefix(t.Name, "v_cmpx_") && !hasField(l, "VDST") {
+	if t.ExecDst && !hasField(l, "VDST") {
 		// From GFX10 on, the VOP3 form of v_cmpx has no destination operand;
 		// LLVM fills VDST with EXEC_LO's code, the register it writes.
 		if c, ok := e.d.ScalarCode("exec_lo"); ok {
 			_ = set("VDST", uint64(c))
 		}
 	}
-	if t.Kind == "SMEM" && e.d.Gen() >= 10 && hasField(l, "SBASE") && !hasField(l, "SOFFSET") {
+	if t.Kind == decode.KindSMEM && e.d.Gen() >= 10 && hasField(l, "SBASE") && !hasField(l, "SOFFSET") {
 		// No offset SGPR written: LLVM fills SOFFSET with null.
 		if _, ok := fields["SOFFSET"]; ok && !hasOffsetSGPR(l) {
 			if c, ok := e.d.ScalarCode("null"); ok {
@@ -790,15 +791,16 @@ func literal32(text string) (uint32, error) {
 }
 
 // kConstant reads the K operand of v_fmaak/v_fmamk/v_madak/v_madmk and
-// s_fmaak/s_fmamk: always a literal, in the instruction's float format, so
-// "1.0" is 0x3c00 for an f16 instruction and 0x3f800000 for an f32 one.
-// For f64 (GFX12.5) the literal is 64 bits and, as for any fp64 operand, a
-// 32-bit integer gives its high half. wide reports a 64-bit literal.
-func kConstant(name, text string, gen int) (v uint64, wide bool, err error) {
+// s_fmaak/s_fmamk: always a literal, in the instruction's float format k
+// (the decoder's type of the result), so "1.0" is 0x3c00 for an f16
+// instruction and 0x3f800000 for an f32 one. For f64 (GFX12.5) the literal
+// is 64 bits and, as for any fp64 operand, a 32-bit integer gives its high
+// half. wide reports a 64-bit literal.
+func kConstant(k decode.OperandType, text string, gen int) (v uint64, wide bool, err error) {
 	if strings.HasPrefix(text, "lit(") && strings.HasSuffix(text, ")") {
 		text = text[4 : len(text)-1]
 	}
-	f64 := strings.HasSuffix(name, "_f64")
+	f64 := k.Size == 64
 	wide = f64 && gen >= 12
 	if i, ierr := strconv.ParseInt(text, 0, 64); ierr == nil {
 		if i < math.MinInt32 || i > math.MaxUint32 {
@@ -819,9 +821,9 @@ func kConstant(name, text string, gen int) (v uint64, wide bool, err error) {
 		return math.Float64bits(f), true, nil
 	case f64:
 		return math.Float64bits(f) >> 32, false, nil
-	case strings.HasSuffix(name, "_bf16"):
+	case k.Kind == 'h':
 		return uint64(math.Float32bits(float32(f)) >> 16), false, nil
-	case strings.HasSuffix(name, "_f16"):
+	case k.Size == 16:
 		h, ok := float16Bits(f)
 		if !ok {
 			return 0, false, fmt.Errorf("K constant %s is not an f16 value", text)
@@ -855,21 +857,6 @@ func float16Bits(f float64) (uint16, bool) {
 		return 0, false
 	}
 	return sign | uint16(e)<<10 | uint16(m), true
-}
-
-// opSelHiDefault says whether op_sel_hi is [1,1,1] when not written. The
-// mixed-precision FMAs (v_fma_mix*, v_mad_mix*) read 32-bit sources by
-// default, so theirs is 0; matrix instructions (v_mfma*, v_smfmac*) keep
-// other controls (ABID, ACC, BLGP) in those bits.
-func opSelHiDefault(name string) bool {
-	return !strings.Contains(name, "_mix") && !strings.HasPrefix(name, "v_mfma") && !strings.HasPrefix(name, "v_smfmac")
-}
-
-// gfx1250Matrix reports a GFX12.5 (CDNA 5) WMMA/SWMMAC instruction, whose
-// bit 14 is matrix_b_reuse rather than the third op_sel_hi bit: LLVM leaves
-// it 0 unless the modifier is written.
-func gfx1250Matrix(arch, name string) bool {
-	return arch == "cdna5" && (strings.HasPrefix(name, "v_wmma_") || strings.HasPrefix(name, "v_swmmac_"))
 }
 
 func hasField(l layout, name string) bool {
@@ -985,7 +972,7 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		return set("OMOD", 2)
 	case m == "div:2":
 		return set("OMOD", 3)
-	case m == "high" && strings.HasPrefix(t.Name, "v_interp_"):
+	case m == "high" && t.Interp:
 		f, ok := fields["SRC0"]
 		if !ok {
 			return errors.New("high: no SRC0 field")
@@ -1012,7 +999,7 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 			return err
 		}
 		return set("OPSEL_HI2", v>>2)
-	case (m == "matrix_a_reuse" || m == "matrix_b_reuse") && gfx1250Matrix(e.d.Arch().ID, t.Name) && !t.MatrixFormats && !t.FixedOpSel:
+	case (m == "matrix_a_reuse" || m == "matrix_b_reuse") && t.MatrixReuse && !t.MatrixFormats && !t.FixedOpSel:
 		// GFX12.5 WMMA: bits 13 and 14, where other VOP3P ops keep
 		// OPSEL_HI2 (bit 14), say the A or B matrix is reused.
 		if m == "matrix_a_reuse" {
@@ -1021,10 +1008,10 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 			words[0] |= 1 << 14
 		}
 		return nil
-	case m == "glc" && t.Kind == "SMEM" && e.d.Gen() >= 11:
+	case m == "glc" && t.Kind == decode.KindSMEM && e.d.Gen() >= 11:
 		words[0] |= 1 << 14 // see decode's SMEM note: LLVM's GFX11 layout
 		return nil
-	case m == "dlc" && t.Kind == "SMEM" && e.d.Gen() >= 11:
+	case m == "dlc" && t.Kind == decode.KindSMEM && e.d.Gen() >= 11:
 		words[0] |= 1 << 13
 		return nil
 	case m == "glc", m == "dlc", m == "nv":
@@ -1034,7 +1021,7 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		if err != nil {
 			return err
 		}
-		if soe, ok := fields["SOE"]; ok && t.Kind == "SMEM" && e.d.Gen() == 9 {
+		if soe, ok := fields["SOE"]; ok && t.Kind == decode.KindSMEM && e.d.Gen() == 9 {
 			// "s_load_dword s5, s[2:3], s4 offset:0x10": the SGPR placed
 			// in OFFSET (IMM=0) moves to SOFFSET, with SOE set, and the
 			// immediate takes OFFSET.
@@ -1063,7 +1050,7 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		if err != nil {
 			return err
 		}
-		if t.Kind == "VOP3" || t.Kind == "VOP3B" {
+		if t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B {
 			// The list is [src0, src1, (src2,) dst]; dst is OPSEL bit 3.
 			n := strings.Count(m, ",") + 1
 			dst := v >> uint(n-1) & 1

@@ -59,7 +59,7 @@ func (e *Encoder) loadSymbols() {
 	s.byText = map[string]int{}
 	first := func(name string) (decode.Template, bool) {
 		for _, t := range e.d.Templates(name) {
-			if t.Kind == "SOPK" || t.Kind == "SOPP" {
+			if t.Kind == decode.KindSOPK || t.Kind == decode.KindSOPP {
 				return t, true
 			}
 		}

@@ -1,0 +1,344 @@
+package decode
+
+import (
+	_ "embed"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The reviewed rules table (shapes.tsv) holds what the decoder knows of an
+// instruction that neither its format nor the model's operand list says:
+// operand shapes, printed names, data widths and type exceptions, each row
+// with the reason for it. Rules are facts keyed by family generation,
+// format kind and mnemonic pattern, the way golang.org/x/arch keeps its
+// instruction tables; the code that reads them (prepare, signatureOf)
+// compares no mnemonic with a literal. Where the model has the answer
+// (derive.go), the model decides and the table is the fallback for a model
+// without it (a database built without llvm-mc or LLVM's syntax pages);
+// TestRulesAgreeWithModel holds the two to each other.
+
+//go:embed shapes.tsv
+var shapesTSV string
+
+// rule is one row of shapes.tsv.
+type rule struct {
+	line         int
+	genLo, genHi int
+	kinds        uint32 // bit k set: the row applies to format kind k
+	pats         []pattern
+	facts        []fact
+	reason       string
+}
+
+// fact is one key=value (or a bare key, a flag) of a rule.
+type fact struct{ key, val string }
+
+// pattern matches a mnemonic: "*" any run of characters, "%" one
+// underscore-free token; "^..." is a regular expression.
+type pattern struct {
+	glob string
+	re   *regexp.Regexp
+}
+
+func (p pattern) match(name string) bool {
+	if p.re != nil {
+		return p.re.MatchString(name)
+	}
+	return globMatch(p.glob, name)
+}
+
+// globMatch matches name against a glob of literal text, "*" and "%".
+func globMatch(g, name string) bool {
+	for len(g) > 0 {
+		switch g[0] {
+		case '*':
+			g = g[1:]
+			if g == "" {
+				return true
+			}
+			for i := 0; i <= len(name); i++ {
+				if globMatch(g, name[i:]) {
+					return true
+				}
+			}
+			return false
+		case '%':
+			g = g[1:]
+			n := 0
+			for n < len(name) && name[n] != '_' {
+				n++
+			}
+			if n == 0 {
+				return false
+			}
+			// The token may end early only where the rest matches there.
+			for i := n; i >= 1; i-- {
+				if globMatch(g, name[i:]) {
+					return true
+				}
+			}
+			return false
+		default:
+			if name == "" || name[0] != g[0] {
+				return false
+			}
+			g, name = g[1:], name[1:]
+		}
+	}
+	return name == ""
+}
+
+// ruleKeys are the fact keys the table may use, with what their value is:
+// "" a flag, "shape" a shape name, "int" a number, "type" an operand type,
+// "text" anything.
+var ruleKeys = map[string]string{
+	"shape": "shape", "print": "text", "suffix": "text", "short-only": "", "no-promote": "",
+	"vop3b": "", "kconst": "", "legacy16": "", "int-dot": "",
+	"interp-mov": "", "interp-src2": "", "interp-f16": "", "interp-p10": "", "lds-param": "",
+	"wmma": "", "sparse": "", "fmt-scaled": "", "fmt-fixed": "", "blgp-neg": "",
+	"data": "int", "sbase": "int", "prefetch": "", "pc-rel": "",
+	"mem": "text", "lane-addr": "", "ds-returns": "", "ds-two-data": "",
+	"two-addr": "", "double-dst": "", "cmpswap": "", "swizzle": "", "gws": "", "typed": "", "th": "text",
+	"mimg": "text", "mimg-args": "text", "mimg-lod": "", "mimg-no-coords": "",
+	"pk16": "", "dot": "", "pk-f32": "", "srcs-vop3": "int", "srcs-vop2": "int", "wide": "text",
+	"dst": "type", "src0": "type", "src1": "type", "src2": "type", "srcs": "type",
+}
+
+// kindByName maps the table's format column to kinds.
+var kindByName = func() map[string]Kind {
+	m := map[string]Kind{}
+	for k, n := range kindNames {
+		m[n] = Kind(k)
+	}
+	return m
+}()
+
+// parseRules reads shapes.tsv: generations, formats, mnemonic patterns,
+// facts, reason, tab-separated; "#" starts a comment line.
+func parseRules(text string) ([]rule, error) {
+	var out []rule
+	for i, ln := range strings.Split(text, "\n") {
+		ln = strings.TrimRight(ln, "\r")
+		if strings.TrimSpace(ln) == "" || strings.HasPrefix(strings.TrimSpace(ln), "#") {
+			continue
+		}
+		cols := strings.Split(ln, "\t")
+		if len(cols) != 5 {
+			return nil, fmt.Errorf("shapes.tsv:%d: %d columns, want 5 (gens, formats, patterns, facts, reason)", i+1, len(cols))
+		}
+		r := rule{line: i + 1, reason: strings.TrimSpace(cols[4])}
+		if r.reason == "" {
+			return nil, fmt.Errorf("shapes.tsv:%d: no reason", i+1)
+		}
+		var err error
+		if r.genLo, r.genHi, err = parseGens(cols[0]); err != nil {
+			return nil, fmt.Errorf("shapes.tsv:%d: %v", i+1, err)
+		}
+		for _, f := range strings.Split(cols[1], ",") {
+			f = strings.TrimSpace(f)
+			if f == "*" {
+				r.kinds = ^uint32(0)
+				continue
+			}
+			k, ok := kindByName[f]
+			if !ok {
+				return nil, fmt.Errorf("shapes.tsv:%d: unknown format kind %q", i+1, f)
+			}
+			r.kinds |= 1 << uint(k)
+		}
+		for _, p := range strings.Split(cols[2], ",") {
+			p = strings.TrimSpace(p)
+			if p == "" {
+				return nil, fmt.Errorf("shapes.tsv:%d: empty pattern", i+1)
+			}
+			if strings.HasPrefix(p, "^") {
+				re, err := regexp.Compile(p)
+				if err != nil {
+					return nil, fmt.Errorf("shapes.tsv:%d: %v", i+1, err)
+				}
+				r.pats = append(r.pats, pattern{re: re})
+				continue
+			}
+			r.pats = append(r.pats, pattern{glob: p})
+		}
+		for _, f := range strings.Fields(cols[3]) {
+			k, v, hasVal := strings.Cut(f, "=")
+			typ, ok := ruleKeys[k]
+			if !ok {
+				return nil, fmt.Errorf("shapes.tsv:%d: unknown fact %q", i+1, k)
+			}
+			if (typ == "") == hasVal {
+				return nil, fmt.Errorf("shapes.tsv:%d: fact %q: a flag takes no value, the others one", i+1, f)
+			}
+			switch typ {
+			case "shape":
+				if _, ok := shapeByName[v]; !ok {
+					return nil, fmt.Errorf("shapes.tsv:%d: unknown shape %q", i+1, v)
+				}
+			case "int":
+				if _, err := strconv.Atoi(v); err != nil {
+					return nil, fmt.Errorf("shapes.tsv:%d: %s=%q is not a number", i+1, k, v)
+				}
+			case "type":
+				if _, ok := parseTypeFact(v); !ok {
+					return nil, fmt.Errorf("shapes.tsv:%d: %s=%q is not an operand type", i+1, k, v)
+				}
+			}
+			r.facts = append(r.facts, fact{k, v})
+		}
+		if len(r.facts) == 0 {
+			return nil, fmt.Errorf("shapes.tsv:%d: no facts", i+1)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func parseGens(s string) (lo, hi int, err error) {
+	s = strings.TrimSpace(s)
+	if s == "*" {
+		return 0, 99, nil
+	}
+	a, b, isRange := strings.Cut(s, "-")
+	num := func(x string, def int) (int, error) {
+		if x == "" {
+			return def, nil
+		}
+		return strconv.Atoi(x)
+	}
+	if lo, err = num(a, 0); err != nil {
+		return 0, 0, fmt.Errorf("generations %q", s)
+	}
+	if !isRange {
+		return lo, lo, nil
+	}
+	if hi, err = num(b, 99); err != nil {
+		return 0, 0, fmt.Errorf("generations %q", s)
+	}
+	return lo, hi, nil
+}
+
+// typeFact is an operand type a rule gives: a type letter and a size,
+// either left out (0), and whether it overrides the model's sizes ("!").
+type typeFact struct {
+	t    byte
+	size int
+	fix  bool
+}
+
+var typeFactRe = regexp.MustCompile(`^(f|i|b|h)?(\d+)?(!)?$`)
+
+func parseTypeFact(v string) (typeFact, bool) {
+	m := typeFactRe.FindStringSubmatch(v)
+	if m == nil || m[1] == "" && m[2] == "" {
+		return typeFact{}, false
+	}
+	var tf typeFact
+	if m[1] != "" {
+		tf.t = m[1][0]
+	}
+	if m[2] != "" {
+		tf.size, _ = strconv.Atoi(m[2])
+	}
+	tf.fix = m[3] != ""
+	return tf, true
+}
+
+// apply sets the parts of o the fact gives.
+func (tf typeFact) apply(o *opType) {
+	if tf.t != 0 {
+		o.t = tf.t
+	}
+	if tf.size != 0 {
+		o.size = tf.size
+	}
+}
+
+// facts is what the rules say of one instruction in one format: for each
+// key the first matching row's value, and the row it came from.
+type facts struct {
+	val  map[string]string
+	from map[string]int // key -> shapes.tsv line
+	// sig are the type facts in table order (several rows may set parts
+	// of one operand: the first row to set a part wins).
+	sig [2][5]typeFact // [guess, fix][dst, src0, src1, src2, srcs]
+}
+
+func (f *facts) has(k string) bool { _, ok := f.val[k]; return ok }
+
+func (f *facts) get(k string) string { return f.val[k] }
+
+func (f *facts) num(k string) int {
+	n, _ := strconv.Atoi(f.val[k])
+	return n
+}
+
+var sigSlot = map[string]int{"dst": 0, "src0": 1, "src1": 2, "src2": 3, "srcs": 4}
+
+// lookup collects the facts of the rows that match.
+func (t *ruleTable) lookup(gen int, k Kind, name string) facts {
+	f := facts{val: map[string]string{}, from: map[string]int{}}
+	for i := range t.rows {
+		r := &t.rows[i]
+		if gen < r.genLo || gen > r.genHi || r.kinds&(1<<uint(k)) == 0 || !r.matches(name) {
+			continue
+		}
+		for _, fc := range r.facts {
+			if slot, ok := sigSlot[fc.key]; ok {
+				tf, _ := parseTypeFact(fc.val)
+				stage := 0
+				if tf.fix {
+					stage = 1
+				}
+				cur := &f.sig[stage][slot]
+				if cur.t == 0 {
+					cur.t = tf.t
+				}
+				if cur.size == 0 {
+					cur.size = tf.size
+				}
+				if _, seen := f.from[fc.key]; !seen {
+					f.from[fc.key] = r.line
+				}
+				continue
+			}
+			if _, seen := f.val[fc.key]; seen {
+				continue
+			}
+			f.val[fc.key] = fc.val
+			f.from[fc.key] = r.line
+		}
+	}
+	return f
+}
+
+// has says whether a matching row gives the flag key (the rows consulted
+// before an entry is prepared: VOP3B layouts and the VOP3 promotions).
+func (t *ruleTable) has(gen int, k Kind, name, key string) bool {
+	f := t.lookup(gen, k, name)
+	return f.has(key)
+}
+
+func (r *rule) matches(name string) bool {
+	for _, p := range r.pats {
+		if p.match(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleTable is the parsed shapes.tsv.
+type ruleTable struct{ rows []rule }
+
+// rules is the embedded table; a malformed table is a build defect, which
+// TestRulesParse reports.
+var rules = func() *ruleTable {
+	rows, err := parseRules(shapesTSV)
+	if err != nil {
+		panic(err)
+	}
+	return &ruleTable{rows}
+}()
