@@ -28,7 +28,7 @@ var migrations embed.FS
 
 // SchemaVersion is the number of embedded migrations; Open refuses databases
 // written with another schema.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Build is everything one database holds.
 type Build struct {
@@ -145,7 +145,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 			return fmt.Errorf("arch %s: %w", a.ID, err)
 		}
 	}
-	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc) VALUES(?,?,?,?,?,?,?)")
+	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc, support) VALUES(?,?,?,?,?,?,?,?)")
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,11 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	for i, in := range insts {
 		doc, packed := packedDocs[i].doc, packedDocs[i].packed
 		hash.Write(doc)
-		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","), packed); err != nil {
+		support, err := supportOf(in)
+		if err != nil {
+			return err
+		}
+		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","), packed, support); err != nil {
 			return fmt.Errorf("instruction %s/%s: %w", in.Arch, in.Name, err)
 		}
 		body := strings.Join([]string{in.Description, in.Semantics, in.Notes, in.Category, in.Section}, "\n")
