@@ -754,5 +754,3 @@ func compareVersions(a, b string) int {
 	}
 	return 0
 }
-
-
