@@ -65,9 +65,9 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 			sup, known := k.supportAny[bareMnemonic(written)]
 			home, elsewhere := k.homeOf(ctx, written)
 			switch {
-			case known && !sup.Supports(c.target):
+			case spellingVerdict(sup, known, c.target, bareMnemonic(written)) == rejected:
 				v = unsupported(c, written, sup)
-			case elsewhere && !known:
+			case elsewhere && spellingVerdict(sup, known, c.target, bareMnemonic(written)) == notVerified:
 				v = &verdict{msg: fmt.Sprintf("%s is not an instruction of %s (%s has it; llvm-mc did not verify it)", key, k.byID[fam].Name, k.byID[home].Name),
 					severity: protocol.DiagnosticSeverityError, code: codeUnsupported}
 			case !elsewhere:
@@ -76,11 +76,8 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 			memo[key] = v
 			return v
 		}
-		if sup, ok := k.supportOf(fam, written, resolved); ok {
-			bare := bareMnemonic(written)
-			if !sup.Supports(c.target) && sup.OtherSpellings[c.target] != bare {
-				v = unsupported(c, written, sup)
-			}
+		if sup, ok := k.supportOf(fam, written, resolved); spellingVerdict(sup, ok, c.target, bareMnemonic(written)) == rejected {
+			v = unsupported(c, written, sup)
 		}
 		memo[key] = v
 		return v

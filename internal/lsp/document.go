@@ -114,9 +114,16 @@ func parse(uri, lang, text string, version int32) *document {
 	raw := strings.Split(text, "\n")
 	d.lines = make([]line, len(raw))
 	inBlock := false // inside a /* */ comment
+	inMeta := false  // inside .amdgpu_metadata's YAML
 	for i, s := range raw {
 		s = strings.TrimSuffix(s, "\r")
 		d.lines[i].text = s
+		if lang == langAMD {
+			if t := strings.TrimSpace(s); inMeta || metadataStart(t) {
+				inMeta = !metadataEnd(t)
+				continue
+			}
+		}
 		if lang == langPTX {
 			d.lines[i].tokens, inBlock = d.scanPTX(s, i, inBlock)
 		} else {
@@ -134,6 +141,16 @@ var (
 	labelDefRe      = regexp.MustCompile(`^[A-Za-z_.$@][\w.$@]*:`)
 	wordRe          = regexp.MustCompile(`%?[A-Za-z_.$@][\w.$@]*(?::[\w.]+)?|-?\d[\w.]*`)
 )
+
+// metadataStart and metadataEnd bound the YAML documents a code object
+// carries (kernel metadata), which are not instructions.
+func metadataStart(t string) bool {
+	return strings.HasPrefix(t, ".amdgpu_metadata") || strings.HasPrefix(t, ".amd_amdgpu_hsa_metadata") || strings.HasPrefix(t, ".amd_amdgpu_pal_metadata")
+}
+
+func metadataEnd(t string) bool {
+	return strings.HasPrefix(t, ".end_amdgpu_metadata") || strings.HasPrefix(t, ".end_amd_amdgpu_hsa_metadata") || strings.HasPrefix(t, ".end_amd_amdgpu_pal_metadata")
+}
 
 // codeEnd finds where a line's code ends (a comment starts): ';' and
 // '//' in AMD assembly, '//' and '/*' in PTX. It returns the end of code

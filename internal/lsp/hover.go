@@ -123,20 +123,7 @@ func amdInstructionHover(ctx context.Context, k *knowledge, c fileContext, base,
 		b.WriteString("\n")
 	}
 	b.WriteString(targetLine(k, c, in, written))
-	for _, cr := range in.Concepts {
-		var names []string
-		for _, m := range cr.Members {
-			names = append(names, code(m.Name)+" ("+archName(k, m.Arch)+")")
-		}
-		if len(names) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "**Counterpart:** %s — %s, %s\n", strings.Join(names, ", "), escapeMD(cr.Name), escapeMD(cr.Relation))
-		for _, r := range cr.Restrictions {
-			fmt.Fprintf(&b, "- %s\n", escapeMD(r))
-		}
-		b.WriteString("\n")
-	}
+	b.WriteString(counterparts(k, in, "Counterpart"))
 	b.WriteString(semanticsBlock(in.Semantics))
 	fmt.Fprintf(&b, "[%s on gpuisa](%s/amdgpu/%s/%s)\n", in.Name, base, url.PathEscape(family), url.PathEscape(in.Name))
 	return b.String()
@@ -149,11 +136,13 @@ func targetLine(k *knowledge, c fileContext, in *isa.Instruction, written string
 		return "**Target:** none set (add `.amdgcn_target`, the `gpuisa.target` setting or a `; gpuisa: target=gfx…` comment)\n\n"
 	}
 	sup, ok := k.supportOf(in.Arch, written, in.Name)
-	if !ok {
+	switch spellingVerdict(sup, ok, c.target, bareMnemonic(written)) {
+	case notVerified:
+		if ok {
+			return fmt.Sprintf("**Target %s:** not verified (llvm-mc assembled %s alone on no target)\n\n", c.target, code(bareMnemonic(written)))
+		}
 		return fmt.Sprintf("**Target %s:** not verified with llvm-mc\n\n", c.target)
-	}
-	bare := bareMnemonic(written)
-	if sup.Supports(c.target) || sup.OtherSpellings[c.target] == bare {
+	case accepted:
 		enc := ""
 		for _, t := range in.TargetDetails {
 			if t.Target == c.target && t.Status == "supported" && t.Encoding != "" && t.OtherSpelling == "" {
@@ -301,7 +290,7 @@ func ptxInstructionHover(ctx context.Context, k *knowledge, d *document, c fileC
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(ptxCounterparts(k, in))
+	b.WriteString(counterparts(k, in, "AMD counterpart"))
 	b.WriteString(semanticsBlock(in.Semantics))
 	fmt.Fprintf(&b, "[%s on gpuisa](%s/ptx/%s)\n", in.Name, base, url.PathEscape(in.Name))
 	return b.String()
@@ -334,22 +323,59 @@ func requirementLine(r ptx.Result, c fileContext) string {
 	return s + "\n\n"
 }
 
-func ptxCounterparts(k *knowledge, in *isa.Instruction) string {
-	var b strings.Builder
+// counterparts lists the other vendor's instructions of each concept
+// the instruction belongs to, one line per concept with every relation the
+// catalogue gives (per type or family), restrictions once.
+func counterparts(k *knowledge, in *isa.Instruction, title string) string {
+	type group struct {
+		name         string
+		members      []string
+		relations    []string
+		restrictions []string
+	}
+	var order []string
+	groups := map[string]*group{}
 	for _, cr := range in.Concepts {
-		var names []string
-		for _, m := range cr.Members {
-			names = append(names, code(m.Name)+" ("+archName(k, m.Arch)+")")
+		g := groups[cr.ID]
+		if g == nil {
+			g = &group{name: cr.Name}
+			groups[cr.ID] = g
+			order = append(order, cr.ID)
 		}
-		if len(names) == 0 {
+		for _, m := range cr.Members {
+			g.members = appendNew(g.members, code(m.Name)+" ("+archName(k, m.Arch)+")")
+		}
+		g.relations = appendNew(g.relations, cr.Relation)
+		for _, r := range cr.Restrictions {
+			g.restrictions = appendNew(g.restrictions, r)
+		}
+	}
+	var b strings.Builder
+	for _, id := range order {
+		g := groups[id]
+		if len(g.members) == 0 {
 			continue
 		}
+		names := g.members
 		if len(names) > 6 {
-			names = append(names[:6], fmt.Sprintf("and %d more", len(names)-6))
+			names = append(names[:6:6], fmt.Sprintf("and %d more", len(g.members)-6))
 		}
-		fmt.Fprintf(&b, "**AMD counterpart:** %s — %s, %s\n\n", strings.Join(names, ", "), escapeMD(cr.Name), escapeMD(cr.Relation))
+		fmt.Fprintf(&b, "**%s:** %s — %s, %s\n", title, strings.Join(names, ", "), escapeMD(g.name), escapeMD(strings.Join(g.relations, "; ")))
+		for _, r := range g.restrictions {
+			fmt.Fprintf(&b, "- %s\n", escapeMD(r))
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+func appendNew(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
 }
 
 // ptxModifierText says what the documentation says about one modifier and

@@ -291,6 +291,27 @@ func (k *knowledge) supportOf(arch, written, resolved string) (store.Support, bo
 	return store.Support{}, false
 }
 
+// Verdicts on a spelling for a target.
+const (
+	notVerified = iota
+	accepted
+	rejected
+)
+
+// spellingVerdict applies llvm-mc's verdicts to a spelling (bare, no
+// suffix) on target. A name llvm-mc took on no target at all (a VOPD half
+// only assembles paired) has no verdict to hold a file to.
+func spellingVerdict(sup store.Support, ok bool, target, bare string) int {
+	other := sup.OtherSpellings[target]
+	switch {
+	case !ok || len(sup.Supported) == 0 && other == "":
+		return notVerified
+	case sup.Supports(target) || other == bare:
+		return accepted
+	}
+	return rejected
+}
+
 // amdSuffixes are the encoding suffixes LLVM writes after a mnemonic.
 var amdSuffixes = []string{"_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp8", "_dpp16", "_dpp"}
 
