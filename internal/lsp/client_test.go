@@ -84,6 +84,7 @@ type client struct {
 	changed  chan struct{}
 	stderr   *lockedBuffer
 	started  time.Duration // spawn to initialize's answer
+	closed   sync.Once
 }
 
 type lockedBuffer struct {
@@ -168,7 +169,9 @@ func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 	return nil, nil
 }
 
-func (c *client) close() {
+func (c *client) close() { c.closed.Do(c.shutdown) }
+
+func (c *client) shutdown() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	c.conn.Call(ctx, "shutdown", nil, nil)

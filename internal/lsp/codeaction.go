@@ -55,8 +55,8 @@ func codeActions(ctx context.Context, k *knowledge, d *document, c fileContext, 
 // llvm-mc assembles that name on the target too.
 func renameAction(ctx context.Context, k *knowledge, d *document, c fileContext, t token, r protocol.Range) (protocol.CodeAction, bool) {
 	bare := bareMnemonic(t.text)
-	resolved, err := k.resolve(ctx, c.family, t.text)
-	if err != nil || resolved == bare {
+	resolved, ok := k.resolve(ctx, c.family, t.text)
+	if !ok || resolved == bare {
 		return protocol.CodeAction{}, false
 	}
 	sup, ok := k.support[c.family][resolved]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -43,11 +44,12 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 		out = append(out, diag(d, 0, 0, len(d.lines[0].text), protocol.DiagnosticSeverityWarning, codeTarget,
 			fmt.Sprintf("unknown target %s (from %s): instructions are not checked", c.target, c.from), nil))
 	}
-	// Real files repeat a few hundred mnemonics: judge each once.
-	memo := map[string]*verdict{}
+	// Real files repeat a few hundred mnemonics: judge each once per
+	// family and target, for every file and version.
+	memo := k.verdicts(c.family + "/" + c.target)
 	judge := func(written string) *verdict {
 		key := strings.ToLower(written)
-		if v, ok := memo[key]; ok {
+		if v, ok := memo.get(key); ok {
 			return v
 		}
 		var v *verdict
@@ -57,11 +59,11 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 			if _, ok := k.homeOf(ctx, written); !ok {
 				v = &verdict{msg: unknownMessage(ctx, k, "", written), severity: protocol.DiagnosticSeverityError, code: codeUnknown}
 			}
-			memo[key] = v
+			memo.put(key, v)
 			return v
 		}
-		resolved, err := k.resolve(ctx, fam, written)
-		if err != nil {
+		resolved, found := k.resolve(ctx, fam, written)
+		if !found {
 			sup, known := k.supportAny[bareMnemonic(written)]
 			home, elsewhere := k.homeOf(ctx, written)
 			switch {
@@ -73,13 +75,13 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 			case !elsewhere:
 				v = &verdict{msg: unknownMessage(ctx, k, fam, written), severity: protocol.DiagnosticSeverityError, code: codeUnknown}
 			}
-			memo[key] = v
+			memo.put(key, v)
 			return v
 		}
 		if sup, ok := k.supportOf(fam, written, resolved); spellingVerdict(sup, ok, c.target, bareMnemonic(written)) == rejected {
 			v = unsupported(c, written, sup)
 		}
-		memo[key] = v
+		memo.put(key, v)
 		return v
 	}
 	for n, l := range d.lines {
@@ -98,6 +100,38 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 		}
 	}
 	return out
+}
+
+// verdictMemo remembers verdicts on spellings for one family and target;
+// it forgets everything past a bound (every partial word typed is a
+// spelling).
+type verdictMemo struct {
+	mu sync.Mutex
+	m  map[string]*verdict
+}
+
+const maxVerdicts = 20000
+
+func (m *verdictMemo) get(key string) (*verdict, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.m[key]
+	return v, ok
+}
+
+func (m *verdictMemo) put(key string, v *verdict) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.m) >= maxVerdicts {
+		m.m = map[string]*verdict{}
+	}
+	m.m[key] = v
+}
+
+// verdicts returns the memo of one family and target.
+func (k *knowledge) verdicts(key string) *verdictMemo {
+	v, _ := k.memos.LoadOrStore(key, &verdictMemo{m: map[string]*verdict{}})
+	return v.(*verdictMemo)
 }
 
 // verdict is a diagnostic for one spelling, before it is placed.

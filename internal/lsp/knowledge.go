@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -36,6 +37,8 @@ type knowledge struct {
 	ptxOptions map[string][]ptxTokenSet    // by name: each form's tokens
 
 	docs *docCache
+	// memos holds the diagnostics' verdicts per family and target.
+	memos sync.Map
 }
 
 // loadKnowledge opens the database and reads the lists and verdicts the
@@ -96,9 +99,9 @@ func (k *knowledge) familyOf(target string) *isa.Architecture {
 // instruction loads (and caches) one instruction document; name may carry
 // assembler suffixes, aliases and PTX modifiers (store.Resolve).
 func (k *knowledge) instruction(ctx context.Context, arch, name string) (*isa.Instruction, error) {
-	canon, n, err := k.db.Resolve(ctx, arch, name)
-	if err != nil {
-		return nil, err
+	canon, n, ok := k.db.Lookup(ctx, arch, name)
+	if !ok {
+		return nil, errNoInstruction
 	}
 	key := canon + "/" + n
 	if in, ok := k.docs.get(key); ok {
@@ -114,10 +117,12 @@ func (k *knowledge) instruction(ctx context.Context, arch, name string) (*isa.In
 
 // resolve says which instruction of the family a mnemonic names, without
 // loading it.
-func (k *knowledge) resolve(ctx context.Context, arch, name string) (string, error) {
-	_, n, err := k.db.Resolve(ctx, arch, name)
-	return n, err
+func (k *knowledge) resolve(ctx context.Context, arch, name string) (string, bool) {
+	_, n, ok := k.db.Lookup(ctx, arch, name)
+	return n, ok
 }
+
+var errNoInstruction = errors.New("no such instruction")
 
 // homeOf returns the newest family that has name (for files without a
 // target).
@@ -126,7 +131,7 @@ func (k *knowledge) homeOf(ctx context.Context, name string) (string, bool) {
 		if a.Vendor != isa.VendorAMD {
 			continue
 		}
-		if _, err := k.resolve(ctx, a.ID, name); err == nil {
+		if _, ok := k.resolve(ctx, a.ID, name); ok {
 			return a.ID, true
 		}
 	}

@@ -145,7 +145,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 			return fmt.Errorf("arch %s: %w", a.ID, err)
 		}
 	}
-	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc, support) VALUES(?,?,?,?,?,?,?,?)")
+	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc) VALUES(?,?,?,?,?,?,?)")
 	if err != nil {
 		return err
 	}
@@ -157,6 +157,10 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	if err != nil {
 		return err
 	}
+	insSupport, err := tx.PrepareContext(ctx, "INSERT INTO support(arch, name, verdicts) VALUES(?,?,?)")
+	if err != nil {
+		return err
+	}
 	packedDocs, err := encodeDocs(insts)
 	if err != nil {
 		return err
@@ -164,12 +168,13 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	for i, in := range insts {
 		doc, packed := packedDocs[i].doc, packedDocs[i].packed
 		hash.Write(doc)
-		support, err := supportOf(in)
-		if err != nil {
-			return err
-		}
-		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","), packed, support); err != nil {
+		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","), packed); err != nil {
 			return fmt.Errorf("instruction %s/%s: %w", in.Arch, in.Name, err)
+		}
+		if support := supportOf(in); support != "" {
+			if _, err := insSupport.ExecContext(ctx, in.Arch, in.Name, support); err != nil {
+				return err
+			}
 		}
 		body := strings.Join([]string{in.Description, in.Semantics, in.Notes, in.Category, in.Section}, "\n")
 		if _, err := insFTS.ExecContext(ctx, in.Arch, ftsName(in.Name), in.Summary, body); err != nil {
