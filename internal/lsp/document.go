@@ -370,7 +370,11 @@ func (d *document) scanPTX(s string, n int, inBlock bool) ([]token, bool) {
 			for g < j && s[g] != ' ' && s[g] != '\t' {
 				g++
 			}
-			toks = append(toks, token{kind: tokWord, start: st + 1, end: g, text: strings.TrimPrefix(s[st+1:g], "!"), operand: -1, stmt: stmt})
+			ws := st + 1
+			if ws < g && s[ws] == '!' {
+				ws++
+			}
+			toks = append(toks, token{kind: tokWord, start: ws, end: g, text: s[ws:g], operand: -1, stmt: stmt})
 			toks = append(toks, instructionTokens(s, g, j, stmt, true)...)
 		default:
 			toks = append(toks, instructionTokens(s, st, j, stmt, true)...)
