@@ -264,7 +264,7 @@ func ptxInstructionHover(ctx context.Context, k *knowledge, d *document, c fileC
 	}
 	fmt.Fprintf(&b, "**%s** · PTX · %s\n\n", in.Name, escapeMD(in.Category))
 	if in.Summary != "" {
-		fmt.Fprintf(&b, "%s  \n*— NVIDIA PTX ISA documentation*\n\n", escapeMD(in.Summary))
+		fmt.Fprintf(&b, "%s  \n*— NVIDIA PTX ISA documentation*\n\n", escapeProse(in.Summary))
 	}
 	if k.loadPTX(ctx) == nil {
 		r := k.checker.Check(stmt)
@@ -282,11 +282,17 @@ func ptxInstructionHover(ctx context.Context, k *knowledge, d *document, c fileC
 	if len(in.Operands) > 0 {
 		b.WriteString("**Operands:**\n")
 		for _, o := range in.Operands {
-			desc := o.Description
-			if len(desc) > 160 {
-				desc = desc[:strings.LastIndex(desc[:160], " ")+1] + "…"
+			// One sentence; a longer one is cut at a word outside inline
+			// code.
+			desc := firstSentences(o.Description, 1)
+			if len(desc) > 200 {
+				cut := strings.LastIndex(desc[:200], " ")
+				if strings.Count(desc[:max(cut, 0)], "`")%2 == 1 {
+					cut = strings.LastIndex(desc[:max(cut, 0)], "`")
+				}
+				desc = desc[:max(cut, 0)] + " …"
 			}
-			fmt.Fprintf(&b, "- %s — %s%s\n", code(o.Name), readWritten(o), dashed(escapeMD(desc)))
+			fmt.Fprintf(&b, "- %s — %s%s\n", code(o.Name), readWritten(o), dashed(escapeProse(desc)))
 		}
 		b.WriteString("\n")
 	}
@@ -323,13 +329,22 @@ func requirementLine(r ptx.Result, c fileContext) string {
 	return s + "\n\n"
 }
 
+// Bounds on the counterparts a hover lists; the page has them all.
+const (
+	maxConcepts     = 4
+	maxMembers      = 6
+	maxRestrictions = 4
+)
+
 // counterparts lists the other vendor's instructions of each concept
-// the instruction belongs to, one line per concept with every relation the
-// catalogue gives (per type or family), restrictions once.
+// the instruction belongs to: one line per concept with every relation the
+// catalogue gives (per type or family), each name once with its families,
+// restrictions once.
 func counterparts(k *knowledge, in *isa.Instruction, title string) string {
 	type group struct {
 		name         string
 		members      []string
+		families     map[string][]string
 		relations    []string
 		restrictions []string
 	}
@@ -338,12 +353,15 @@ func counterparts(k *knowledge, in *isa.Instruction, title string) string {
 	for _, cr := range in.Concepts {
 		g := groups[cr.ID]
 		if g == nil {
-			g = &group{name: cr.Name}
+			g = &group{name: cr.Name, families: map[string][]string{}}
 			groups[cr.ID] = g
 			order = append(order, cr.ID)
 		}
 		for _, m := range cr.Members {
-			g.members = appendNew(g.members, code(m.Name)+" ("+archName(k, m.Arch)+")")
+			if _, ok := g.families[m.Name]; !ok {
+				g.members = append(g.members, m.Name)
+			}
+			g.families[m.Name] = appendNew(g.families[m.Name], archName(k, m.Arch))
 		}
 		g.relations = appendNew(g.relations, cr.Relation)
 		for _, r := range cr.Restrictions {
@@ -351,17 +369,36 @@ func counterparts(k *knowledge, in *isa.Instruction, title string) string {
 		}
 	}
 	var b strings.Builder
+	shown := 0
 	for _, id := range order {
 		g := groups[id]
 		if len(g.members) == 0 {
 			continue
 		}
-		names := g.members
-		if len(names) > 6 {
-			names = append(names[:6:6], fmt.Sprintf("and %d more", len(g.members)-6))
+		if shown == maxConcepts {
+			fmt.Fprintf(&b, "*… %d more concepts on the page*\n\n", len(order)-shown)
+			break
+		}
+		shown++
+		var names []string
+		for i, n := range g.members {
+			if i == maxMembers {
+				names = append(names, fmt.Sprintf("and %d more", len(g.members)-maxMembers))
+				break
+			}
+			fams := g.families[n]
+			where := strings.Join(fams, ", ")
+			if len(fams) > 3 {
+				where = fmt.Sprintf("%d families", len(fams))
+			}
+			names = append(names, code(n)+" ("+where+")")
 		}
 		fmt.Fprintf(&b, "**%s:** %s — %s, %s\n", title, strings.Join(names, ", "), escapeMD(g.name), escapeMD(strings.Join(g.relations, "; ")))
-		for _, r := range g.restrictions {
+		for i, r := range g.restrictions {
+			if i == maxRestrictions {
+				fmt.Fprintf(&b, "- *… %d more on the page*\n", len(g.restrictions)-maxRestrictions)
+				break
+			}
 			fmt.Fprintf(&b, "- %s\n", escapeMD(r))
 		}
 		b.WriteString("\n")
@@ -384,7 +421,7 @@ func ptxModifierText(in *isa.Instruction, mod string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** (modifier of %s)\n\n", code(mod), code(in.Name))
 	for _, s := range sentencesNaming(in.Description, mod, 3) {
-		fmt.Fprintf(&b, "> %s\n\n", escapeMD(s))
+		fmt.Fprintf(&b, "> %s\n\n", escapeProse(s))
 	}
 	seen := map[string]bool{}
 	for _, f := range in.Forms {
@@ -409,7 +446,7 @@ func ptxEntryHover(in *isa.Instruction, base string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** · PTX %s\n\n", in.Name, escapeMD(strings.ReplaceAll(in.Entry, "-", " ")))
 	if in.Summary != "" {
-		fmt.Fprintf(&b, "%s  \n*— NVIDIA PTX ISA documentation*\n\n", escapeMD(in.Summary))
+		fmt.Fprintf(&b, "%s  \n*— NVIDIA PTX ISA documentation*\n\n", escapeProse(in.Summary))
 	}
 	if in.PTXVersion != "" || in.MinTarget != "" {
 		fmt.Fprintf(&b, "PTX ISA %s, %s or newer\n\n", orDash(in.PTXVersion), orDash(in.MinTarget))
@@ -570,39 +607,65 @@ func fieldSentences(a *isa.Architecture, reg string) []string {
 }
 
 // modifierAliases maps LLVM's modifier names to AMD's field names where
-// they differ.
+// they differ beyond underscores (op_sel is OPSEL, op_sel_hi OPSEL_HI).
 var modifierAliases = map[string][]string{
 	"clamp":  {"CLMP", "CLAMP"},
-	"op_sel": {"OP_SEL", "OPSEL"},
-	"neg":    {"NEG"},
-	"abs":    {"ABS"},
+	"neg_lo": {"NEG"},
 	"offset": {"OFFSET", "OFFSET0", "IOFFSET"},
 }
 
+func fieldKey(s string) string { return strings.ToUpper(strings.ReplaceAll(s, "_", "")) }
+
 // modifierHover describes an assembler modifier ("op_sel", "offset:16",
-// "glc") by the encoding field it sets, where the format names one.
+// "glc", s_waitcnt's "vmcnt") by the encoding field, or the documented
+// part of an immediate, it sets.
 func modifierHover(in *isa.Instruction, word string) string {
 	name := strings.ToLower(word)
-	if i := strings.IndexByte(name, ':'); i >= 0 {
+	if i := strings.IndexAny(name, ":("); i >= 0 {
 		name = name[:i]
 	}
-	cands := modifierAliases[name]
-	cands = append(cands, strings.ToUpper(name))
+	keys := map[string]bool{fieldKey(name): true}
+	for _, a := range modifierAliases[name] {
+		keys[fieldKey(a)] = true
+	}
 	for _, e := range in.Encodings {
 		for _, f := range e.Fields {
-			for _, c := range cands {
-				if strings.EqualFold(f.Name, c) {
-					var b strings.Builder
-					fmt.Fprintf(&b, "**%s** · sets %s's %s field (bits %d-%d)\n\n", code(name), e.Name, f.Name, f.MSB, f.LSB)
-					if f.Description != "" {
-						fmt.Fprintf(&b, "> %s\n\n", escapeMD(firstSentences(f.Description, 3)))
-					}
-					return b.String()
+			if keys[fieldKey(f.Name)] {
+				return fieldText(name, e.Name+"'s "+f.Name+" field", f)
+			}
+			for _, p := range f.Parts {
+				if keys[fieldKey(p.Name)] {
+					return fieldText(name, "part of "+e.Name+"'s "+f.Name, p)
 				}
 			}
 		}
 	}
 	return ""
+}
+
+func fieldText(name, what string, f isa.Field) string {
+	var b strings.Builder
+	ranges := f.Ranges
+	if len(ranges) == 0 {
+		ranges = []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
+	}
+	var parts []string
+	for _, r := range ranges {
+		if r.MSB == r.LSB {
+			parts = append(parts, fmt.Sprintf("%d", r.LSB))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", r.MSB, r.LSB))
+		}
+	}
+	bits := "bits " + strings.Join(parts, ", ")
+	if len(ranges) == 1 && ranges[0].MSB == ranges[0].LSB {
+		bits = "bit " + parts[0]
+	}
+	fmt.Fprintf(&b, "**%s** · sets %s (%s)\n\n", code(name), what, bits)
+	if f.Description != "" {
+		fmt.Fprintf(&b, "> %s\n\n", escapeMD(firstSentences(f.Description, 3)))
+	}
+	return b.String()
 }
 
 func labelHover(d *document, name string) string {
@@ -717,6 +780,12 @@ func escapeMD(s string) string {
 	}
 	return b.String()
 }
+
+// escapeProse passes NVIDIA's Markdown prose through (its inline code and
+// emphasis are Markdown already) with HTML and links made text.
+func escapeProse(s string) string { return proseEscaper.Replace(s) }
+
+var proseEscaper = strings.NewReplacer("<", "&lt;", ">", "&gt;", "&", "&amp;", "[", `\[`, "]", `\]`)
 
 func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
