@@ -39,6 +39,13 @@ func hover(ctx context.Context, k *knowledge, d *document, c fileContext, base s
 		text = wordHover(ctx, k, d, c, base, n, tok)
 	case tokLabelDef:
 		text = labelHover(d, tok.text)
+	case tokComment:
+		if c.lang == langAMD {
+			if hex, start, end, ok := encodingAt(d.lines[n].text, col); ok {
+				text = encodingHover(ctx, k, d, c, n, hex)
+				tok.start, tok.end = start, end
+			}
+		}
 	case tokDirective:
 		if c.lang == langPTX {
 			if in, err := k.instruction(ctx, "ptx", tok.text); err == nil {

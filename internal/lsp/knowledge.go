@@ -39,6 +39,8 @@ type knowledge struct {
 	docs *docCache
 	// memos holds the diagnostics' verdicts per family and target.
 	memos sync.Map
+	// decs are the families' machine-code decoders, built on demand.
+	decs decoders
 }
 
 // loadKnowledge opens the database and reads the lists and verdicts the

@@ -266,6 +266,9 @@ func (s *server) publish(notify glsp.NotifyFunc, d *document) {
 	st := s.settings
 	s.mu.Unlock()
 	c := contextOf(d, st)
+	if c.lang == langAMD && c.family != "" && hasEncodings(d) {
+		go k.decoder(context.Background(), c.family) // before the first hover on machine code
+	}
 	diags := diagnose(context.Background(), k, d, c)
 	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: d.publishedVersion(), Diagnostics: diags})
 	if st.Verify {

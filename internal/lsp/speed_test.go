@@ -148,8 +148,9 @@ func BenchmarkStart(b *testing.B) {
 }
 
 // BenchmarkMemory reports the server's peak resident memory after it has
-// opened a compiled file of every family, hovered each line and checked a
-// PTX file (the PTX model loaded).
+// opened compiled files of eight families, hovered each line, checked a
+// PTX file (the PTX model loaded) and decoded machine code (one family's
+// decoder built).
 func BenchmarkMemory(b *testing.B) {
 	db := realDB(b)
 	c := start(b, db, nil)
@@ -163,6 +164,11 @@ func BenchmarkMemory(b *testing.B) {
 	}
 	ptxText, _ := os.ReadFile("../ptx/testdata/softmax.ptx")
 	c.open("file:///bench/mem.ptx", "", string(ptxText))
+	// One family's decoder, for the machine code in comments.
+	c.open("file:///bench/mem-enc.s", "", "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\tv_max_f32 v1, v2, v3 ; encoding: [0x02,0x07,0x02,0x16]\n")
+	if h := c.hover("file:///bench/mem-enc.s", pos(1, 40)); !strings.Contains(h, "VOP2 opcode 11") {
+		b.Fatalf("machine code not decoded: %s", h)
+	}
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
 	if err != nil {
 		b.Skip("no /proc: cannot read the server's memory")
