@@ -144,4 +144,3 @@ func sameMnemonic(written string, in decode.Inst) bool {
 	w := strings.ToLower(written)
 	return w == in.Mnemonic || bareMnemonic(w) == in.Name || bareMnemonic(w) == bareMnemonic(in.Mnemonic)
 }
-
