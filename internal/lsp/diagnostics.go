@@ -37,6 +37,12 @@ type diagData struct {
 // and against the file's .version and .target.
 func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []protocol.Diagnostic {
 	out := []protocol.Diagnostic{}
+	if len(d.lines) == 0 {
+		if len(d.text) > maxDocument {
+			out = append(out, diag(d, 0, 0, 0, protocol.DiagnosticSeverityInformation, codeTarget, fmt.Sprintf("the file is larger than %d MiB: gpuisa does not check it", maxDocument>>20), nil))
+		}
+		return out
+	}
 	if d.lang == langPTX {
 		return diagnosePTX(ctx, k, d, c, out)
 	}

@@ -313,5 +313,3 @@ func offsetOf(text string, p protocol.Position) int {
 	return len(text)
 }
 
-// logf writes to the server's log (stderr by default from the CLI).
-func (s *server) logf(format string, args ...any) { fmt.Fprintf(s.log, format+"\n", args...) }
