@@ -312,4 +312,3 @@ func offsetOf(text string, p protocol.Position) int {
 	}
 	return len(text)
 }
-
