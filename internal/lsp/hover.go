@@ -759,7 +759,8 @@ func firstSentences(text string, n int) string {
 func code(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
 
 // escapeMD escapes upstream text for a Markdown hover: every character
-// Markdown reads as markup, except an underscore inside a word (VCC_LO),
+// Markdown reads as markup where it stands (a heading's '#' only first,
+// no '|' outside tables), except an underscore inside a word (VCC_LO),
 // which CommonMark never takes for emphasis.
 func escapeMD(s string) string {
 	var b strings.Builder
@@ -767,8 +768,12 @@ func escapeMD(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
-		case '\\', '`', '*', '[', ']', '#', '|':
+		case '\\', '`', '*', '[', ']':
 			b.WriteByte('\\')
+		case '#':
+			if i == 0 {
+				b.WriteByte('\\')
+			}
 		case '<':
 			b.WriteString("&lt;")
 			continue
