@@ -56,6 +56,9 @@ type document struct {
 	target, comment string
 	// ptxVersion is the PTX file's .version.
 	ptxVersion string
+	// ptxOpen is set while parsing when a PTX instruction goes on past
+	// its line's end.
+	ptxOpen bool
 }
 
 // publishedVersion is the version diagnostics are for.
@@ -319,9 +322,25 @@ func (d *document) scanPTX(s string, n int, inBlock bool) ([]token, bool) {
 			}
 		}
 	}
-	// Statements end at ';'; braces open and close blocks.
+	// Statements end at ';'; braces open and close blocks. A statement
+	// the previous line left open goes on here: its words are operands.
 	stmt := 0
 	i := start
+	if d.ptxOpen && !continuesStatement(s[skipSpace(s, i, end):end]) {
+		d.ptxOpen = false
+	}
+	if d.ptxOpen {
+		j := strings.IndexByte(s[i:end], ';')
+		if j < 0 {
+			j = end - i
+		} else {
+			d.ptxOpen = false
+		}
+		for _, w := range wordRe.FindAllStringIndex(s[i:i+j], -1) {
+			toks = append(toks, token{kind: tokWord, start: i + w[0], end: i + w[1], text: s[i+w[0] : i+w[1]], operand: -1, stmt: -1})
+		}
+		i += j + 1
+	}
 	for i < end {
 		i = skipSpace(s, i, end)
 		if i >= end {
@@ -379,10 +398,30 @@ func (d *document) scanPTX(s string, n int, inBlock bool) ([]token, bool) {
 		default:
 			toks = append(toks, instructionTokens(s, st, j, stmt, true)...)
 		}
+		// An instruction without its ';' on this line continues on the next.
+		d.ptxOpen = j >= end && st < j && s[st] != '.'
 		stmt++
 		i = j + 1
 	}
 	return toks, open
+}
+
+// continuesStatement tells a line that goes on with an open statement's
+// operands ("%f1, %f2;", "[%rd1];", "a, b;") from one that starts its own
+// (a mnemonic and a space, "ret;"): while typing, the line above is
+// often unfinished.
+func continuesStatement(code string) bool {
+	if code == "" {
+		return false
+	}
+	if strings.ContainsRune("%[{-+0123456789", rune(code[0])) {
+		return true
+	}
+	first := code
+	if k := strings.IndexAny(code, " \t"); k >= 0 {
+		first = code[:k]
+	}
+	return strings.HasSuffix(first, ",")
 }
 
 var regDeclRe = regexp.MustCompile(`^\.reg\s+((?:\.\w+\s+)*)(.*)$`)

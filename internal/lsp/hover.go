@@ -684,15 +684,37 @@ func labelHover(d *document, name string) string {
 	return fmt.Sprintf("**%s** · label on line %d, %d reference(s)\n", code(name), n+1, refs)
 }
 
-// statementText is the PTX statement the mnemonic token starts.
+// statementText is the PTX statement the mnemonic token starts, with the
+// lines it goes on to when it ends on a later one.
 func statementText(d *document, n int, tok token) string {
-	end := tok.end
+	line := d.lines[n].text
+	end := len(line)
 	for _, t := range d.lines[n].tokens {
-		if t.stmt == tok.stmt && t.kind != tokComment && t.end > end {
-			end = t.end
+		if t.kind == tokComment && t.start < end {
+			end = t.start
 		}
 	}
-	return d.lines[n].text[tok.start:end] + ";"
+	text := line[tok.start:end]
+	if k := strings.IndexByte(text, ';'); k >= 0 {
+		return text[:k+1]
+	}
+	for m := n + 1; m < len(d.lines) && m <= n+20; m++ {
+		next := d.lines[m].text
+		for _, t := range d.lines[m].tokens {
+			if t.kind == tokComment {
+				next = next[:t.start]
+				break
+			}
+		}
+		if !continuesStatement(strings.TrimSpace(next)) {
+			break
+		}
+		text += " " + strings.TrimSpace(next)
+		if k := strings.IndexByte(text, ';'); k >= 0 {
+			return text[:k+1]
+		}
+	}
+	return strings.TrimSpace(text) + ";"
 }
 
 // dottedPartAt returns the ".part" of a dotted mnemonic at byte offset
