@@ -56,6 +56,9 @@ type document struct {
 	target, comment string
 	// ptxVersion is the PTX file's .version.
 	ptxVersion string
+	// features are .amdgcn_target's target features, as llvm-mc's -mattr
+	// spells them ("+sramecc", "-xnack").
+	features []string
 	// ptxOpen is set while parsing when a PTX instruction goes on past
 	// its line's end.
 	ptxOpen bool
@@ -137,7 +140,7 @@ func parse(uri, lang, text string, version int32) *document {
 }
 
 var (
-	amdTargetRe     = regexp.MustCompile(`\.amdgcn_target\s+"[^"]*?(gfx[0-9a-z]+)`)
+	amdTargetRe     = regexp.MustCompile(`\.amdgcn_target\s+"[^"]*?(gfx[0-9a-z]+)((?::[a-z0-9-]+[+-])*)"`)
 	commentTargetRe = regexp.MustCompile(`(?:gpuisa:\s*target\s*=\s*|-mcpu=)(gfx[0-9a-z]+|sm_[0-9]+[af]?)`)
 	ptxVersionRe    = regexp.MustCompile(`^\s*\.version\s+(\d+\.\d+)`)
 	ptxTargetRe     = regexp.MustCompile(`^\s*\.target\s+([^/\n;]*)`)
@@ -228,6 +231,13 @@ func (d *document) scanAMD(s string, n int, inBlock bool) ([]token, bool) {
 		if d.target == "" {
 			if m := amdTargetRe.FindStringSubmatch(s[i:end]); m != nil {
 				d.target = m[1]
+				// ":sramecc+:xnack-" are the features llvm-mc must be
+				// given to accept the directive.
+				for _, f := range strings.Split(m[2], ":") {
+					if n := len(f); n > 1 {
+						d.features = append(d.features, f[n-1:]+f[:n-1])
+					}
+				}
 			}
 		}
 		return toks, open

@@ -93,7 +93,11 @@ func (v *verifier) llvmMC(ctx context.Context, d *document, c fileContext) ([]pr
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, mc, "-triple=amdgcn-amd-amdhsa", "-mcpu="+c.target, "-filetype=null", "-")
+	args := []string{"-triple=amdgcn-amd-amdhsa", "-mcpu=" + c.target, "-filetype=null"}
+	if len(d.features) > 0 && d.target == c.target {
+		args = append(args, "-mattr="+strings.Join(d.features, ","))
+	}
+	cmd := exec.CommandContext(ctx, mc, append(args, "-")...)
 	cmd.Stdin = strings.NewReader(d.text)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

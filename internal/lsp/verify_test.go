@@ -8,16 +8,21 @@ import (
 )
 
 // TestVerifyRunsTheAssemblers: with gpuisa.verify, llvm-mc's and ptxas's
-// own errors arrive at their lines after gpuisa's diagnostics, and a
-// target only the older ptxas knows (sm_70) is checked with that one.
+// own errors arrive at their lines after gpuisa's diagnostics; llvm-mc
+// gets .amdgcn_target's features, and a target only the older ptxas knows
+// (sm_70) is checked with that one.
 func TestVerifyRunsTheAssemblers(t *testing.T) {
 	db := realDB(t)
 	c := start(t, db, map[string]any{"gpuisa": map[string]any{"verify": true}})
 	t.Run("llvm-mc", func(t *testing.T) {
 		testenv.LLVMMC(t)
 		uri := "file:///work/verify.s"
-		c.open(uri, "", "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\tv_max_f32 v1, v2, s300\n\tv_add_f32 v1, v2\n")
+		c.open(uri, "", "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-\"\n\tv_max_f32 v1, v2, s300\n\tv_add_f32 v1, v2\n")
 		ds := c.waitDiagnostics(uri, 2)
+		if len(ds) != 2 {
+			// The directive's features went to llvm-mc too: no error on it.
+			t.Errorf("want llvm-mc's two errors alone, got %s", messages(ds))
+		}
 		want := map[int]string{1: "register index is out of range", 2: "too few operands"}
 		for _, d := range ds {
 			if w, ok := want[int(d.Range.Start.Line)]; ok && strings.Contains(d.Message, w) && d.Source != nil && *d.Source == "llvm-mc" {
