@@ -42,7 +42,6 @@ type server struct {
 	docs     map[string]*document
 	settings settings
 	verifier *verifier
-	notify   glsp.NotifyFunc
 }
 
 // Run serves the protocol on stdin and stdout until the client exits.
@@ -69,7 +68,11 @@ func newServer(opts Options) *server {
 	go func() {
 		t := time.Now()
 		s.know, s.loadErr = loadKnowledge(context.Background(), opts.DB)
-		fmt.Fprintf(s.log, "gpuisa lsp: database %s loaded in %v (err %v)\n", opts.DB, time.Since(t), s.loadErr)
+		if s.loadErr != nil {
+			fmt.Fprintf(s.log, "gpuisa lsp: %v\n", s.loadErr)
+		} else {
+			fmt.Fprintf(s.log, "gpuisa lsp: database %s read in %v\n", opts.DB, time.Since(t))
+		}
 		close(s.ready)
 		if s.loadErr == nil {
 			// The PTX checker reads a ten-megabyte model: start on it now.
@@ -97,7 +100,6 @@ func (s *server) handler() *protocol.Handler {
 	*h = protocol.Handler{
 		Initialize: func(ctx *glsp.Context, p *protocol.InitializeParams) (any, error) {
 			s.mu.Lock()
-			s.notify = ctx.Notify
 			if p.InitializationOptions != nil {
 				parseSettings(p.InitializationOptions, &s.settings)
 			}

@@ -18,6 +18,14 @@ type settings struct {
 	URL string `json:"url"`
 }
 
+// settingsJSON is settings as a client sends them: a field it leaves out
+// keeps its value.
+type settingsJSON struct {
+	Target *string `json:"target"`
+	Verify *bool   `json:"verify"`
+	URL    *string `json:"url"`
+}
+
 // parseSettings reads {"gpuisa": {...}} or the bare {...}.
 func parseSettings(raw any, into *settings) {
 	b, err := json.Marshal(raw)
@@ -25,25 +33,27 @@ func parseSettings(raw any, into *settings) {
 		return
 	}
 	var wrapped struct {
-		GPUISA *settings `json:"gpuisa"`
+		GPUISA *settingsJSON `json:"gpuisa"`
 	}
 	if json.Unmarshal(b, &wrapped) == nil && wrapped.GPUISA != nil {
 		merge(into, *wrapped.GPUISA)
 		return
 	}
-	var bare settings
+	var bare settingsJSON
 	if json.Unmarshal(b, &bare) == nil {
 		merge(into, bare)
 	}
 }
 
-func merge(into *settings, s settings) {
-	if s.Target != "" {
-		into.Target = strings.ToLower(strings.TrimSpace(s.Target))
+func merge(into *settings, s settingsJSON) {
+	if s.Target != nil && strings.TrimSpace(*s.Target) != "" {
+		into.Target = strings.ToLower(strings.TrimSpace(*s.Target))
 	}
-	into.Verify = s.Verify
-	if s.URL != "" {
-		into.URL = strings.TrimRight(s.URL, "/")
+	if s.Verify != nil {
+		into.Verify = *s.Verify
+	}
+	if s.URL != nil && *s.URL != "" {
+		into.URL = strings.TrimRight(*s.URL, "/")
 	}
 }
 
