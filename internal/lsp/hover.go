@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"sort"
 
 	"strings"
 
@@ -130,6 +131,7 @@ func amdInstructionHover(ctx context.Context, k *knowledge, c fileContext, base,
 		b.WriteString("\n")
 	}
 	b.WriteString(targetLine(k, c, in, written))
+	b.WriteString(costLine(c, in))
 	b.WriteString(counterparts(k, in, "Counterpart"))
 	b.WriteString(semanticsBlock(in.Semantics))
 	fmt.Fprintf(&b, "[%s on gpuisa](%s/amdgpu/%s/%s)\n", in.Name, base, url.PathEscape(family), url.PathEscape(in.Name))
@@ -166,6 +168,37 @@ func targetLine(k *knowledge, c fileContext, in *isa.Instruction, written string
 		msg += "; accepted on " + shortList(ts, 12)
 	}
 	return msg + "\n\n"
+}
+
+// costLine gives LLVM's scheduling model's numbers on the file's target
+// (or, with none set, on the family's first modelled target), labelled as
+// the compiler's model.
+func costLine(c fileContext, in *isa.Instruction) string {
+	target := c.target
+	cost, ok := in.Cost[target]
+	if !ok && target == "" {
+		ts := make([]string, 0, len(in.Cost))
+		for t := range in.Cost {
+			ts = append(ts, t)
+		}
+		sort.Strings(ts)
+		if len(ts) > 0 {
+			target, cost, ok = ts[0], in.Cost[ts[0]], true
+		}
+	}
+	if !ok {
+		return ""
+	}
+	var res []string
+	for _, r := range cost.Resources {
+		if r.Cycles > 0 {
+			res = append(res, fmt.Sprintf("%s[%d]", r.Name, r.Cycles))
+		} else {
+			res = append(res, r.Name)
+		}
+	}
+	return fmt.Sprintf("**Cost on %s** (LLVM's scheduling model, not a measurement): %s, latency %d, reciprocal throughput %.2f, %d µop(s) · %s\n\n",
+		target, code(cost.Unit), cost.Latency, cost.RThroughput, cost.UOps, code(strings.Join(res, " ")))
 }
 
 // syntaxFor picks LLVM's syntax line for the spelling written: the one
