@@ -319,7 +319,7 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 				fm.addDual(in, e)
 				continue
 			}
-			if b := vop3bFor[fm]; b != nil && rules.has(fam.gen, fm.kind, in.Name, "vop3b") {
+			if b := vop3bFor[fm]; b != nil && rules.has(fam.gen, fm.kind, in, in.Name, "vop3b") {
 				fm = b
 			}
 			if _, taken := fm.byOpcode[e.Opcode]; taken {
@@ -395,11 +395,11 @@ func (d *Decoder) addPromotions(formats map[string]*format) {
 		}
 		for op, en := range fm.byOpcode {
 			name := en.name
-			if d.hasVOP3[name] || rules.has(d.fam.gen, fm.kind, name, "no-promote") {
+			if d.hasVOP3[name] || rules.has(d.fam.gen, fm.kind, en.instr, name, "no-promote") {
 				continue
 			}
 			dst := vop3a
-			if vop3b != nil && rules.has(d.fam.gen, fm.kind, name, "vop3b") {
+			if vop3b != nil && rules.has(d.fam.gen, fm.kind, en.instr, name, "vop3b") {
 				dst = vop3b
 			}
 			if _, taken := vop3a.byOpcode[b+op]; taken {

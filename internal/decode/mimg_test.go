@@ -8,7 +8,7 @@ import (
 // imageOf reads an image mnemonic through the rules table as the decoder
 // does (every image rule applies from GCN 5 on).
 func imageOf(name string) mimgInfo {
-	f := rules.lookup(9, KindMIMG, name)
+	f := rules.lookup(9, KindMIMG, name, "")
 	return mimgOf(&f, name)
 }
 

@@ -591,7 +591,8 @@ func (r *renderer) renderSOPP() {
 		r.gprIdx(imm)
 		r.end()
 	default:
-		// waitcnt on RDNA, delay_alu, depctr: symbolic forms in LLVM.
+		// A shape renderSOPP does not know (the rules give every SOPP
+		// instruction one).
 		r.partial = true
 		r.op()
 		r.hex(uint64(imm))

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // The reviewed rules table (shapes.tsv) holds what the decoder knows of an
@@ -28,6 +30,7 @@ type rule struct {
 	genLo, genHi int
 	kinds        uint32 // bit k set: the row applies to format kind k
 	pats         []pattern
+	model        bool // an ops= row: the fact comes from the model's operands
 	facts        []fact
 	reason       string
 }
@@ -36,14 +39,20 @@ type rule struct {
 type fact struct{ key, val string }
 
 // pattern matches a mnemonic: "*" any run of characters, "%" one
-// underscore-free token; "^..." is a regular expression.
+// underscore-free token; "^..." is a regular expression. An "ops=" pattern
+// matches the model's operand names instead, joined by "+"
+// ("ops=sdst+ssrc0"): the rows that derive a fact from the model.
 type pattern struct {
 	glob string
 	re   *regexp.Regexp
+	ops  bool
 }
 
-func (p pattern) match(name string) bool {
-	if p.re != nil {
+func (p pattern) match(name, ops string) bool {
+	switch {
+	case p.ops:
+		return ops != "" && globMatch(p.glob, ops)
+	case p.re != nil:
 		return p.re.MatchString(name)
 	}
 	return globMatch(p.glob, name)
@@ -153,6 +162,11 @@ func parseRules(text string) ([]rule, error) {
 			if p == "" {
 				return nil, fmt.Errorf("shapes.tsv:%d: empty pattern", i+1)
 			}
+			if o, ok := strings.CutPrefix(p, "ops="); ok {
+				r.pats = append(r.pats, pattern{glob: o, ops: true})
+				r.model = true
+				continue
+			}
 			if strings.HasPrefix(p, "^") {
 				re, err := regexp.Compile(p)
 				if err != nil {
@@ -261,6 +275,7 @@ func (tf typeFact) apply(o *opType) {
 type facts struct {
 	val  map[string]string
 	from map[string]int // key -> shapes.tsv line
+	rows []int          // the lines of the rows that decided something
 	// sig are the type facts in table order (several rows may set parts
 	// of one operand: the first row to set a part wins).
 	sig [2][5]typeFact // [guess, fix][dst, src0, src1, src2, srcs]
@@ -277,14 +292,16 @@ func (f *facts) num(k string) int {
 
 var sigSlot = map[string]int{"dst": 0, "src0": 1, "src1": 2, "src2": 3, "srcs": 4}
 
-// lookup collects the facts of the rows that match.
-func (t *ruleTable) lookup(gen int, k Kind, name string) facts {
+// lookup collects the facts of the rows that match the mnemonic name or
+// the model's operand names ops ("sdst+ssrc0"; "" when the model has none).
+func (t *ruleTable) lookup(gen int, k Kind, name, ops string) facts {
 	f := facts{val: map[string]string{}, from: map[string]int{}}
 	for i := range t.rows {
 		r := &t.rows[i]
-		if gen < r.genLo || gen > r.genHi || r.kinds&(1<<uint(k)) == 0 || !r.matches(name) {
+		if gen < r.genLo || gen > r.genHi || r.kinds&(1<<uint(k)) == 0 || !r.matches(name, ops) {
 			continue
 		}
+		decided := false
 		for _, fc := range r.facts {
 			if slot, ok := sigSlot[fc.key]; ok {
 				tf, _ := parseTypeFact(fc.val)
@@ -293,14 +310,11 @@ func (t *ruleTable) lookup(gen int, k Kind, name string) facts {
 					stage = 1
 				}
 				cur := &f.sig[stage][slot]
-				if cur.t == 0 {
-					cur.t = tf.t
+				if cur.t == 0 && tf.t != 0 {
+					cur.t, decided = tf.t, true
 				}
-				if cur.size == 0 {
-					cur.size = tf.size
-				}
-				if _, seen := f.from[fc.key]; !seen {
-					f.from[fc.key] = r.line
+				if cur.size == 0 && tf.size != 0 {
+					cur.size, decided = tf.size, true
 				}
 				continue
 			}
@@ -309,6 +323,10 @@ func (t *ruleTable) lookup(gen int, k Kind, name string) facts {
 			}
 			f.val[fc.key] = fc.val
 			f.from[fc.key] = r.line
+			decided = true
+		}
+		if decided {
+			f.rows = append(f.rows, r.line)
 		}
 	}
 	return f
@@ -316,22 +334,48 @@ func (t *ruleTable) lookup(gen int, k Kind, name string) facts {
 
 // has says whether a matching row gives the flag key (the rows consulted
 // before an entry is prepared: VOP3B layouts and the VOP3 promotions).
-func (t *ruleTable) has(gen int, k Kind, name, key string) bool {
-	f := t.lookup(gen, k, name)
+func (t *ruleTable) has(gen int, k Kind, in *isa.Instruction, name, key string) bool {
+	f := t.lookup(gen, k, name, modelOps(in))
 	return f.has(key)
 }
 
-func (r *rule) matches(name string) bool {
+func (r *rule) matches(name, ops string) bool {
 	for _, p := range r.pats {
-		if p.match(name) {
+		if p.match(name, ops) {
 			return true
 		}
 	}
 	return false
 }
 
+// modelOps are the model's operand names of an instruction joined by "+"
+// (what the ops= rows match), "" when it has none.
+func modelOps(in *isa.Instruction) string {
+	if in == nil || len(in.Operands) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, o := range in.Operands {
+		if i > 0 {
+			b.WriteByte('+')
+		}
+		b.WriteString(strings.ToLower(o.Name))
+	}
+	return b.String()
+}
+
 // ruleTable is the parsed shapes.tsv.
 type ruleTable struct{ rows []rule }
+
+// rowAt is the row at a line of shapes.tsv (the zero rule if none).
+func (t *ruleTable) rowAt(line int) rule {
+	for _, r := range t.rows {
+		if r.line == line {
+			return r
+		}
+	}
+	return rule{}
+}
 
 // rules is the embedded table; a malformed table is a build defect, which
 // TestRulesParse reports.

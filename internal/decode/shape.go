@@ -39,7 +39,6 @@ const (
 	shSendmsg
 	shGprIdxMode // s_set_gpr_idx_mode gpr_idx(...)
 	shSendmsgRtn // s_sendmsg_rtn_b32 sdst, sendmsg(...): the ID in SSRC0
-	shOtherSOPP
 	// SMEM
 	shSMEMTime
 	shSMEMWaveID // s_get_waveid_in_workgroup sdst (32-bit, no address)
@@ -82,8 +81,7 @@ var shapeNames = [...]string{
 	shSetregImm: "setreg-imm", shVersion: "version", shSOPKDec: "sopk-dec", shEndpgm: "endpgm",
 	shBranch: "branch", shWaitcnt: "waitcnt", shDelayALU: "delay-alu", shHex16: "hex16", shDepCtr: "depctr",
 	shU16: "u16", shSendmsg: "sendmsg", shGprIdxMode: "gpr-idx-mode", shSendmsgRtn: "sendmsg-rtn",
-	shOtherSOPP: "other-sopp",
-	shSMEMTime:  "smem-time", shSMEMWaveID: "smem-waveid", shSMEMDiscard: "smem-discard", shSMEMBuffer: "smem-buffer",
+	shSMEMTime: "smem-time", shSMEMWaveID: "smem-waveid", shSMEMDiscard: "smem-discard", shSMEMBuffer: "smem-buffer",
 	shATCProbe: "atc-probe", shPrefetch: "prefetch", shPrefetchPCRel: "prefetch-pc-rel",
 	shReadlane: "readlane", shCndmask: "cndmask", shCarryInOut: "carry-in-out", shCarryOut: "carry-out",
 	shMadmk: "madmk", shMadak: "madak", shCmpxNoDst: "cmpx-no-dst", shInterpVOP3: "interp-vop3",
@@ -294,7 +292,7 @@ const (
 func (d *Decoder) prepare(fm *format, en *entry) {
 	name := en.name
 	gen := d.fam.gen
-	f := rules.lookup(gen, fm.kind, name)
+	f := rules.lookup(gen, fm.kind, name, modelOps(en.instr))
 	en.facts = &f
 	// LLVM prints its own name where it rejects AMD's (v_fma_mix_f32 for
 	// CDNA's V_MAD_MIX_F32); the build records it as an LLVMName alias.
@@ -352,9 +350,10 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		en.fmtScaled, en.fmtFixed = f.has("fmt-scaled"), f.has("fmt-fixed")
 		en.blgpNeg = f.has("blgp-neg")
 		if en.shape == shMFMA || en.shape == shSparse {
-			var ok bool
-			if en.mai, ok = maiShape(name); !ok {
-				en.mai = printedMAI(en.instr)
+			// The model's tuple sizes; the mnemonic's M x N x K where it
+			// has none.
+			if en.mai = printedMAI(en.instr); en.mai.dst == 0 {
+				en.mai, _ = maiShape(name)
 			}
 		}
 	case KindVOP3, KindVOP3B:

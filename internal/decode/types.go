@@ -140,7 +140,7 @@ func (d *Decoder) signatureOf(fm *format, en *entry) signature {
 	name := en.name
 	f := en.facts
 	if f == nil {
-		lf := rules.lookup(d.fam.gen, fm.kind, name)
+		lf := rules.lookup(d.fam.gen, fm.kind, name, modelOps(en.instr))
 		f = &lf
 	}
 	ts := typesOf(name)

@@ -67,7 +67,7 @@ func (fm *format) dualMiss(raw *[3]uint32) string {
 // prepareDual works out the operand layout of one half of a dual-issue
 // word from the rules table.
 func (d *Decoder) prepareDual(fm *format, en *entry) {
-	f := rules.lookup(d.fam.gen, fm.kind, en.name)
+	f := rules.lookup(d.fam.gen, fm.kind, en.name, "")
 	en.facts = &f
 	en.mnemonic = en.name
 	en.shape = shapeByName[f.get("shape")]
