@@ -51,6 +51,9 @@ type Inst struct {
 	// Dual is the second (Y) operation of a VOPD/VOPD3 dual-issue word;
 	// the Inst itself is the X operation.
 	Dual *DualOp `json:"dual,omitempty"`
+	// Traits are what the decoder decided about the operands (the
+	// encoder's check reads them).
+	Traits Traits `json:"-"`
 }
 
 // DualOp is the Y half of a dual-issue (VOPD) instruction.
@@ -433,7 +436,7 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 		return Inst{}, 0, err
 	}
 	in := Inst{Offset: offset, Name: r.en.name, Mnemonic: string(r.buf[:r.mnEnd]), Encoding: r.fm.Name,
-		Opcode: r.en.enc.Opcode, Extra: r.extra, Partial: r.partial}
+		Opcode: r.en.enc.Opcode, Extra: r.extra, Partial: r.partial, Traits: d.traits(r.fm, r.en)}
 	in.Fields = r.fieldValues()
 	if r.enY != nil {
 		in.Dual = &DualOp{Name: r.enY.name, Mnemonic: string(r.buf[r.dualAt+len(dualSep) : r.dualMnEnd]),

@@ -49,6 +49,10 @@ type Traits struct {
 	// SelectSGPR: a VOPD3 v_dual_cndmask_b32, whose third operand is an
 	// SGPR select.
 	SelectSGPR bool
+	// SDWAPad: LLVM's SDWA default for the destination's unused bits is
+	// UNUSED_PAD, not UNUSED_PRESERVE (the FP8 conversions to f32, whose
+	// result is a whole dword).
+	SDWAPad bool
 }
 
 // OperandType is an operand's data type: Kind 'f' float, 'h' bfloat16, 'i'
@@ -65,7 +69,7 @@ func (d *Decoder) traits(fm *format, en *entry) Traits {
 		Interp:         en.shape == shInterpVOP3,
 		ExecDst:        en.shape == shCmpxNoDst && fm.kind == KindVOP3,
 		OpSelHiDefault: en.shape != shMix && en.shape != shMFMA && en.shape != shSparse,
-		KIndex:         -1, SelectSGPR: en.shape == shDualMask}
+		KIndex:         -1, SelectSGPR: en.shape == shDualMask, SDWAPad: en.facts != nil && en.facts.has("sdwa-pad")}
 	switch en.shape {
 	case shMadmk:
 		t.KIndex = 2

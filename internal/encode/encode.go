@@ -183,7 +183,7 @@ func (e *Encoder) accepts(in decode.Inst, t decode.Template, l layout, mn, asm s
 func (e *Encoder) readsBackAs(in decode.Inst, asm string) bool {
 	asm = normalize(asm)
 	if in.Extra != "" {
-		return sameExtText(normalize(in.Text()), e.canonicalSymbols(asm))
+		return sameExtText(normalize(in.Text()), e.canonicalSymbols(asm), in.Traits.SDWAPad)
 	}
 	mn, rest, _ := strings.Cut(asm, " ")
 	rest = e.canonicalSymbols(rest)

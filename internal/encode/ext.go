@@ -260,7 +260,7 @@ func (e *Encoder) encodeExt(asm string, kind extKind) ([]byte, error) {
 				}
 			}
 		}
-		if err := sdwaControls(ctl, fmtName, in.Encoding, base, set); err != nil {
+		if err := sdwaControls(ctl, fmtName, in.Encoding, in.Traits.SDWAPad, set); err != nil {
 			return nil, err
 		}
 		if sdst != "" {
@@ -286,7 +286,7 @@ func (e *Encoder) encodeExt(asm string, kind extKind) ([]byte, error) {
 	if err != nil || n != len(b) {
 		return nil, fmt.Errorf("%s: the %s word does not decode: %v", mn, extName(kind), err)
 	}
-	if !sameExtText(normalize(got.Text()), asm) {
+	if !sameExtText(normalize(got.Text()), asm, got.Traits.SDWAPad) {
 		return nil, fmt.Errorf("cannot encode %q: %s gives %q", asm, extName(kind), got.Text())
 	}
 	return b, nil
@@ -490,18 +490,16 @@ func dpp8Controls(ctl []string) (sel uint32, fi bool, err error) {
 	return sel, fi, nil
 }
 
-var fp8ToF32 = regexp.MustCompile(`^v_cvt_(pk_)?f32_(bf8|fp8)$`)
-
 var selValues = map[string]uint64{"BYTE_0": 0, "BYTE_1": 1, "BYTE_2": 2, "BYTE_3": 3, "WORD_0": 4, "WORD_1": 5, "DWORD": 6}
 var unusedValues = map[string]uint64{"UNUSED_PAD": 0, "UNUSED_SEXT": 1, "UNUSED_PRESERVE": 2}
 
 // sdwaControls places the SDWA selects (DWORD and UNUSED_PAD unless given).
-func sdwaControls(ctl []string, fmtName, format, name string, set func(string, []string, uint64) error) error {
+func sdwaControls(ctl []string, fmtName, format string, pad bool, set func(string, []string, uint64) error) error {
 	// LLVM's defaults: whole dwords, and the destination's unused bits
 	// preserved (padded for the FP8 conversions to f32, whose result is a
 	// whole dword).
 	vals := map[string]uint64{"DST_SEL": 6, "DST_U": 2, "SRC0_SEL": 6, "SRC1_SEL": 6}
-	if fp8ToF32.MatchString(name) {
+	if pad {
 		vals["DST_U"] = 0
 	}
 	for _, m := range ctl {
@@ -540,13 +538,13 @@ var extDefaults = map[string]bool{"row_mask:0xf": true, "bank_mask:0xf": true, "
 	"dst_unused:unused_preserve": true, "src0_sel:dword": true, "src1_sel:dword": true, "fi:0": true}
 
 // sameExtText compares the decoder's text of a DPP/SDWA word with the
-// input, ignoring modifiers at their defaults and their order.
-func sameExtText(got, asm string) bool {
+// input, ignoring modifiers at their defaults and their order; padded: the
+// destination's default is dst_unused:UNUSED_PAD (decode.Traits.SDWAPad).
+func sameExtText(got, asm string, padded bool) bool {
 	canon := func(s string) string {
 		mn, rest, _ := strings.Cut(s, " ")
 		ops, mods := splitOperands(compactBrackets(rest))
 		var keep []string
-		padded := fp8ToF32.MatchString(strings.TrimSuffix(mn, "_sdwa"))
 		for _, m := range mods {
 			m = strings.ToLower(m)
 			if extDefaults[m] && !(padded && m == "dst_unused:unused_preserve") || padded && m == "dst_unused:unused_pad" {
