@@ -21,9 +21,9 @@ func TestCompiledKernels(t *testing.T) {
 		t.Skip("llc-22 / llvm-objdump-22 not on PATH: install llvm-22 to compile the test kernels")
 	}
 	for _, fam := range allFamilies {
-		t.Run(fam.arch, func(t *testing.T) {
-			d := loadFamily(t, fam.arch)
-			raw, out, err := decodetest.CompileKernels("testdata/kernels.ll", fam.mcpu, t.TempDir())
+		t.Run(fam.Arch, func(t *testing.T) {
+			d := loadFamily(t, fam.Arch)
+			raw, out, err := decodetest.CompileKernels("testdata/kernels.ll", fam.MCPU, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +56,7 @@ func TestCompiledKernels(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%s (%s): %d instructions, %d differ", fam.arch, fam.mcpu, len(insts), bad)
+			t.Logf("%s (%s): %d instructions, %d differ", fam.Arch, fam.MCPU, len(insts), bad)
 		})
 	}
 }

@@ -173,12 +173,8 @@ type familyStats struct {
 }
 
 // allFamilies are the AMD families llvm-mc 22 disassembles, with the gfx
-// target the differential test runs on.
-var allFamilies = []struct{ arch, mcpu string }{
-	{"vega", "gfx900"}, {"vega7", "gfx906"}, {"cdna1", "gfx908"}, {"cdna2", "gfx90a"}, {"cdna3", "gfx942"},
-	{"cdna4", "gfx950"}, {"rdna1", "gfx1010"}, {"rdna2", "gfx1030"}, {"rdna3", "gfx1100"}, {"rdna3.5", "gfx1150"},
-	{"rdna4", "gfx1200"}, {"cdna5", "gfx1250"},
-}
+// target the differential test runs on (isa owns both).
+var allFamilies = decodetest.Families()
 
 // TestDifferentialLLVM compares the decoder with llvm-mc-22 --disassemble
 // on every family: the verified examples' encodings plus random and
@@ -201,7 +197,7 @@ func TestDifferentialLLVM(t *testing.T) {
 		}
 	}
 	for _, fam := range allFamilies {
-		arch, mcpu := fam.arch, fam.mcpu
+		arch, mcpu := fam.Arch, fam.MCPU
 		if len(want) > 0 && !want[arch] {
 			continue
 		}

@@ -12,10 +12,10 @@ import (
 // those are held to llvm-mc by the differential test instead.)
 func TestMemOperandsByRule(t *testing.T) {
 	for _, fam := range allFamilies {
-		if fam.arch == "cdna5" {
+		if fam.Arch == "cdna5" {
 			continue // no LLVM syntax: the family the rules are for
 		}
-		d := loadFamily(t, fam.arch)
+		d := loadFamily(t, fam.Arch)
 		n := map[Kind]int{}
 		for _, g := range d.groups {
 			for _, fm := range g.formats {
@@ -28,13 +28,13 @@ func TestMemOperandsByRule(t *testing.T) {
 					}
 					n[fm.kind]++
 					if got := memOperandsByRule(fm.kind, en.facts); got != en.memOps {
-						t.Errorf("%s %s %s: by rule %09b, LLVM syntax %v gives %09b", fam.arch, fm.Name, en.name, got, en.syntaxOps, en.memOps)
+						t.Errorf("%s %s %s: by rule %09b, LLVM syntax %v gives %09b", fam.Arch, fm.Name, en.name, got, en.syntaxOps, en.memOps)
 					}
 				}
 			}
 		}
 		if n[KindDS] < 100 {
-			t.Errorf("%s: only %d LDS instructions with LLVM syntax", fam.arch, n[KindDS])
+			t.Errorf("%s: only %d LDS instructions with LLVM syntax", fam.Arch, n[KindDS])
 		}
 	}
 }

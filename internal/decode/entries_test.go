@@ -100,17 +100,17 @@ func TestEntries(t *testing.T) {
 	type key struct{ arch, kind, shape, by string }
 	counts := map[key]int{}
 	for _, fam := range allFamilies {
-		d := loadFamily(t, fam.arch)
+		d := loadFamily(t, fam.Arch)
 		var rows []string
 		eachEntry(d, func(fm *format, side string, op int, en *entry) {
 			r := entryRow(fm, side, op, en)
 			rows = append(rows, strings.Join(r, "\t"))
-			counts[key{fam.arch, fm.kind.String(), r[4], r[7]}]++
+			counts[key{fam.Arch, fm.kind.String(), r[4], r[7]}]++
 		})
 		sort.Slice(rows, func(i, j int) bool { return entryLess(rows[i], rows[j]) })
 		text := "# format\topcode\tname\tprinted\tshape\ttypes (dst <- src0,src1,src2 /sources)\tmemory operands x data registers\tshape decided by\n" +
 			strings.Join(rows, "\n") + "\n"
-		path := filepath.Join(entriesDir, fam.arch+".tsv")
+		path := filepath.Join(entriesDir, fam.Arch+".tsv")
 		compareOrUpdate(t, path, text, false)
 	}
 	var lines []string
@@ -236,7 +236,7 @@ func TestRulesAgreeWithModel(t *testing.T) {
 	used := map[int]bool{}
 	fromModel := 0
 	for _, fam := range allFamilies {
-		d := loadFamily(t, fam.arch)
+		d := loadFamily(t, fam.Arch)
 		eachEntry(d, func(fm *format, side string, op int, en *entry) {
 			if en.facts == nil {
 				return
@@ -251,7 +251,7 @@ func TestRulesAgreeWithModel(t *testing.T) {
 				}
 				fromModel++
 				if byName.get(k) != en.facts.get(k) {
-					t.Errorf("%s %s %s: the model gives %s=%q (shapes.tsv:%d), the mnemonic rules %q", fam.arch, fm.Name, en.name, k, en.facts.get(k), line, byName.get(k))
+					t.Errorf("%s %s %s: the model gives %s=%q (shapes.tsv:%d), the mnemonic rules %q", fam.Arch, fm.Name, en.name, k, en.facts.get(k), line, byName.get(k))
 				}
 			}
 		})

@@ -1,6 +1,10 @@
 package decode
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
 
 // family holds the facts about one AMD family that the bit-layout tables do
 // not carry: what the 8/9-bit operand codes mean, which src0 codes announce a
@@ -9,7 +13,7 @@ import "fmt"
 // CDNA 4 guide, Table 65 "SOP2 Fields"; RDNA 3 guide, Table 77 "VOP2
 // Fields") and from the operand tables of the "Instruction Operands" chapter.
 type family struct {
-	gen         int // 9: GCN 5 / CDNA, 10: RDNA 1-2, 11: RDNA 3/3.5, 12: RDNA 4, CDNA 5
+	gen         int // the encoding generation (isa.ArchInfo.Gen)
 	lastSGPR    int // highest SGPR code (101 on GCN/CDNA, 105 on RDNA)
 	names32     map[int]string
 	names64     map[int]string // names a code has when it starts a 64-bit operand
@@ -65,8 +69,12 @@ func (f *family) index() *family {
 const literalCode = 255
 
 func newFamily(arch string) (*family, error) {
-	switch arch {
-	case "vega", "vega7", "cdna1", "cdna2", "cdna3", "cdna4":
+	info, _ := isa.LookupArch(arch)
+	if info.ID != arch || info.Vendor != isa.VendorAMD {
+		return nil, fmt.Errorf("decode: no operand-code table for family %q", arch)
+	}
+	switch info.Gen {
+	case 9:
 		f := &family{gen: 9, lastSGPR: 101, sdwa: 249, dpp: 250, dpp8: -1, dpp8fi: -1}
 		f.names32 = map[int]string{
 			102: "flat_scratch_lo", 103: "flat_scratch_hi", 104: "xnack_mask_lo", 105: "xnack_mask_hi",
@@ -87,8 +95,8 @@ func newFamily(arch string) (*family, error) {
 		f.rowNewBcast = f.accRegs
 		f.waveShifts = !f.rowNewBcast
 		return f.index().named(arch), nil
-	case "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "cdna5":
-		f := &family{gen: 10, lastSGPR: 105, wave32: true, sdwa: 249, dpp: 250, dpp8: 233, dpp8fi: 234, vop3Lit: true}
+	case 10, 11, 12:
+		f := &family{gen: info.Gen, lastSGPR: 105, wave32: true, sdwa: 249, dpp: 250, dpp8: 233, dpp8fi: 234, vop3Lit: true}
 		f.names32 = map[int]string{
 			106: "vcc_lo", 107: "vcc_hi", 124: "m0", 125: "null", 126: "exec_lo", 127: "exec_hi",
 			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
@@ -98,12 +106,6 @@ func newFamily(arch string) (*family, error) {
 			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit"}
 		// LLVM 22 reads codes 230/231 as the flat-scratch base on gfx10 too.
 		f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
-		switch arch {
-		case "rdna3", "rdna3.5":
-			f.gen = 11
-		case "rdna4", "cdna5":
-			f.gen = 12
-		}
 		if f.gen >= 11 {
 			// RDNA 3 swapped M0 and NULL (RDNA 3 guide, "SSRC0" code list: 124 NULL, 125 M0)
 			// and dropped SDWA.

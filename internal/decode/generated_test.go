@@ -21,8 +21,8 @@ func TestGeneratedExamples(t *testing.T) {
 		t.Skip("llvm-mc-22 not on PATH: without it the build generates no examples")
 	}
 	for _, fam := range allFamilies {
-		t.Run(fam.arch, func(t *testing.T) {
-			f := loadModel(t, fam.arch)
+		t.Run(fam.Arch, func(t *testing.T) {
+			f := loadModel(t, fam.Arch)
 			d, err := New(f.Arch, f.Instrs)
 			if err != nil {
 				t.Fatal(err)
@@ -30,7 +30,7 @@ func TestGeneratedExamples(t *testing.T) {
 			all, partial := 0, 0
 			for _, in := range f.Instrs {
 				for _, ex := range in.Examples {
-					if ex.Target != fam.mcpu || ex.Encoding == "" || !strings.HasPrefix(ex.Source, merge.GeneratedProvenance) {
+					if ex.Target != fam.MCPU || ex.Encoding == "" || !strings.HasPrefix(ex.Source, merge.GeneratedProvenance) {
 						continue
 					}
 					b, err := ParseInput([]byte(ex.Encoding))
@@ -54,7 +54,7 @@ func TestGeneratedExamples(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%s (%s): %d generated examples, %d not rendered yet (Partial)", fam.arch, fam.mcpu, all, partial)
+			t.Logf("%s (%s): %d generated examples, %d not rendered yet (Partial)", fam.Arch, fam.MCPU, all, partial)
 		})
 	}
 }

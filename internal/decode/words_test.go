@@ -83,7 +83,7 @@ func TestWordsMatchLLVM(t *testing.T) {
 	}
 	mcpu := map[string]string{}
 	for _, f := range allFamilies {
-		mcpu[f.arch] = f.mcpu
+		mcpu[f.Arch] = f.MCPU
 	}
 	byArch := map[string][]decodeCase{}
 	var order []string

@@ -63,7 +63,7 @@ func TestCasesMatchLLVM(t *testing.T) {
 	}
 	mcpu := map[string]string{}
 	for _, f := range familiesLLVM {
-		mcpu[f.arch] = f.mcpu
+		mcpu[f.Arch] = f.MCPU
 	}
 	for _, c := range readCases(t) {
 		encs, errs, err := decodetest.Assemble(mcpu[c.arch], []string{c.asm}, t.TempDir())

@@ -29,9 +29,9 @@ func TestCompiledKernels(t *testing.T) {
 		t.Skip("llc-22 / llvm-objdump-22 not on PATH or no upstream sources: nothing to compile the test kernels with")
 	}
 	for _, f := range familiesLLVM {
-		t.Run(f.arch, func(t *testing.T) {
-			enc := familyEncoder(t, f.arch)
-			_, out, err := decodetest.CompileKernels("../decode/testdata/kernels.ll", f.mcpu, t.TempDir())
+		t.Run(f.Arch, func(t *testing.T) {
+			enc := familyEncoder(t, f.Arch)
+			_, out, err := decodetest.CompileKernels("../decode/testdata/kernels.ll", f.MCPU, t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +47,7 @@ func TestCompiledKernels(t *testing.T) {
 					v, _ := strconv.ParseUint(w, 16, 32)
 					want = binary.LittleEndian.AppendUint32(want, uint32(v))
 				}
-				if why, ok := lossyText[f.arch+" "+m[1]]; ok {
+				if why, ok := lossyText[f.Arch+" "+m[1]]; ok {
 					t.Logf("skipped %q: %s", m[1], why)
 					continue
 				}
@@ -59,12 +59,12 @@ func TestCompiledKernels(t *testing.T) {
 					bad = append(bad, m[1]+" -> "+hexs(got)+" want "+hexs(want)+" "+errText(err))
 				}
 			}
-			t.Logf("%s (%s): %d of %d compiled instructions re-encode to llvm's bytes", f.arch, f.mcpu, ok, total)
+			t.Logf("%s (%s): %d of %d compiled instructions re-encode to llvm's bytes", f.Arch, f.MCPU, ok, total)
 			for _, b := range bad {
 				t.Log("   ", b)
 			}
 			if ok != total {
-				t.Errorf("%s: %d of %d compiled instructions re-encode", f.arch, total-ok, total)
+				t.Errorf("%s: %d of %d compiled instructions re-encode", f.Arch, total-ok, total)
 			}
 		})
 	}

@@ -129,11 +129,7 @@ func TestRoundTripLLVM(t *testing.T) {
 }
 
 // familiesLLVM are the AMD families and the gfx target the round trip uses.
-var familiesLLVM = []struct{ arch, mcpu string }{
-	{"vega", "gfx900"}, {"vega7", "gfx906"}, {"cdna1", "gfx908"}, {"cdna2", "gfx90a"}, {"cdna3", "gfx942"},
-	{"cdna4", "gfx950"}, {"rdna1", "gfx1010"}, {"rdna2", "gfx1030"}, {"rdna3", "gfx1100"}, {"rdna3.5", "gfx1150"},
-	{"rdna4", "gfx1200"}, {"cdna5", "gfx1250"},
-}
+var familiesLLVM = decodetest.Families()
 
 // TestRoundTripExamples encodes every verified example of the model whose
 // encoding is VALU, SALU or SMEM (the formats the encoder supports) and
@@ -155,12 +151,12 @@ func TestRoundTripExamples(t *testing.T) {
 		t.Skip("llvm-mc-22 not on PATH: the examples carry no verified encodings without it")
 	}
 	for _, f := range familiesLLVM {
-		t.Run(f.arch, func(t *testing.T) {
-			fam, err := decodetest.Load(f.arch)
+		t.Run(f.Arch, func(t *testing.T) {
+			fam, err := decodetest.Load(f.Arch)
 			if err != nil {
 				t.Fatal(err)
 			}
-			enc := familyEncoder(t, f.arch)
+			enc := familyEncoder(t, f.Arch)
 			dec, _ := decode.New(fam.Arch, fam.Instrs)
 			ok, total := 0, 0
 			memOK, memTotal := 0, 0
@@ -171,7 +167,7 @@ func TestRoundTripExamples(t *testing.T) {
 			seen := map[string]bool{}
 			for _, in := range fam.Instrs {
 				for _, ex := range in.Examples {
-					if ex.Target != f.mcpu || ex.Encoding == "" || seen[ex.Asm] {
+					if ex.Target != f.MCPU || ex.Encoding == "" || seen[ex.Asm] {
 						continue
 					}
 					seen[ex.Asm] = true
@@ -218,14 +214,14 @@ func TestRoundTripExamples(t *testing.T) {
 				}
 			}
 			if total == 0 {
-				t.Skipf("%s: no verified VALU/SALU/SMEM example for %s", f.arch, f.mcpu)
+				t.Skipf("%s: no verified VALU/SALU/SMEM example for %s", f.Arch, f.MCPU)
 			}
 			ownTotal := total - len(decoderFaults)
 			rate := float64(ok) / float64(max(ownTotal, 1))
 			t.Logf("%s (%s): encoder reproduces llvm-mc's bytes for %d of %d verified VALU/SALU/SMEM examples (%.1f%%); "+
 				"%d more wait for the decoder's printing (for %d of them the encoder already builds llvm-mc's bytes); "+
 				"%d of %d where the encoder is at fault (%.1f%%)",
-				f.arch, f.mcpu, ok, total, 100*float64(ok)/float64(total), len(decoderFaults), decoderReady, ok, ownTotal, 100*rate)
+				f.Arch, f.MCPU, ok, total, 100*float64(ok)/float64(total), len(decoderFaults), decoderReady, ok, ownTotal, 100*rate)
 			for fm, c := range byFormat {
 				if c[0] != c[1] {
 					t.Logf("  %-8s %d/%d", fm, c[0], c[1])
@@ -239,16 +235,16 @@ func TestRoundTripExamples(t *testing.T) {
 			}
 			// Memory encodings (DS, FLAT/GLOBAL/SCRATCH, buffers) are
 			// beyond the VALU/SALU/SMEM; they are held to 97%.
-			t.Logf("%s: memory examples %d of %d (%.1f%%)", f.arch, memOK, memTotal, 100*float64(memOK)/float64(max(memTotal, 1)))
+			t.Logf("%s: memory examples %d of %d (%.1f%%)", f.Arch, memOK, memTotal, 100*float64(memOK)/float64(max(memTotal, 1)))
 			for _, s := range memFaults {
 				t.Log("   memory:", s)
 			}
 			if memOK < memTotal*97/100 {
-				t.Errorf("%s: memory examples %d of %d round-trip, below 97%%", f.arch, memOK, memTotal)
+				t.Errorf("%s: memory examples %d of %d round-trip, below 97%%", f.Arch, memOK, memTotal)
 			}
 			// The bar: every verified example round-trips.
 			if ok != total {
-				t.Errorf("%s: %d of %d verified VALU/SALU/SMEM examples do not round-trip (%.1f%% of those the decoder prints right)", f.arch, total-ok, total, 100*rate)
+				t.Errorf("%s: %d of %d verified VALU/SALU/SMEM examples do not round-trip (%.1f%% of those the decoder prints right)", f.Arch, total-ok, total, 100*rate)
 			}
 		})
 	}

@@ -124,3 +124,20 @@ func FuzzFamilies(archs ...string) []Family {
 	}
 	return out
 }
+
+// FamilyTarget is an AMD family with the gfx target its tests run on.
+type FamilyTarget struct{ Arch, MCPU string }
+
+// Families lists the AMD families with their reference targets
+// (isa.ArchInfo.RefTarget), oldest first: what the differential, round-trip
+// and compiled-kernel tests run over.
+func Families() []FamilyTarget {
+	archs := isa.Archs()
+	var out []FamilyTarget
+	for i := len(archs) - 1; i >= 0; i-- {
+		if a := archs[i]; a.Vendor == isa.VendorAMD {
+			out = append(out, FamilyTarget{a.ID, a.RefTarget()})
+		}
+	}
+	return out
+}

@@ -4,30 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-)
 
-// archTargets lists, per gpuisa architecture id, the gfx targets that LLVM's
-// assembler knows for it. The list was checked against
-// `llvm-mc-22 -triple=amdgcn -mcpu=help` (LLVM 22.1): gfx940 and gfx941 are
-// gone from LLVM 22, so CDNA 3 is gfx942 alone; the generic targets
-// (gfx9-generic, gfx11-generic, ...) are left out on purpose because they
-// stand for no chip.
-var archTargets = map[string][]string{
-	"vega":    {"gfx900", "gfx902", "gfx904"},
-	"vega7":   {"gfx906"},
-	"cdna1":   {"gfx908"},
-	"cdna2":   {"gfx90a"},
-	"cdna3":   {"gfx942"},
-	"cdna4":   {"gfx950"},
-	"cdna5":   {"gfx1250"},
-	"rdna1":   {"gfx1010", "gfx1011", "gfx1012", "gfx1013"},
-	"rdna2":   {"gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036"},
-	"rdna3":   {"gfx1100", "gfx1101", "gfx1102", "gfx1103"},
-	"rdna3.5": {"gfx1150", "gfx1151", "gfx1152", "gfx1153"},
-	"rdna4":   {"gfx1200", "gfx1201"},
-}
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
 
 // pageArchs says which architectures each syntax page documents. The "core"
 // GFX9 page applies to every GFX9 chip whose own page refers back to it
@@ -62,25 +42,6 @@ var pageTargets = map[string][]string{
 	"gfx9":    {"gfx900", "gfx902", "gfx904", "gfx906", "gfx908"},
 }
 
-// ArchTargets returns a fresh copy of the architecture id -> gfx targets map.
-func ArchTargets() map[string][]string {
-	out := make(map[string][]string, len(archTargets))
-	for arch, targets := range archTargets {
-		out[arch] = append([]string(nil), targets...)
-	}
-	return out
-}
-
-// AllTargets returns every gfx target of every architecture, sorted.
-func AllTargets() []string {
-	var out []string
-	for _, targets := range archTargets {
-		out = append(out, targets...)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // PageArchs returns the architecture ids a syntax page ("GFX11", "GFX90a",
 // case-insensitive) documents, or nil for pages of chips gpuisa does not
 // cover (GFX7, GFX8).
@@ -97,7 +58,9 @@ func PageTargets(gfxPage string) []string {
 	}
 	var out []string
 	for _, arch := range pageArchs[key] {
-		out = append(out, archTargets[arch]...)
+		if a, ok := isa.LookupArch(arch); ok {
+			out = append(out, a.Targets...)
+		}
 	}
 	return out
 }
