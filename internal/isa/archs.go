@@ -10,11 +10,11 @@ import (
 // generation. It is the one owner of these facts: the decoder, LLVM's
 // syntax pages and the tests read them from here.
 type ArchInfo struct {
-	ID      string
-	Name    string
-	Vendor  string
-	Kind    string
-	Order   int // display order: AMD families newest first, then PTX
+	ID     string
+	Name   string
+	Vendor string
+	Kind   string
+	Order  int // display order: AMD families newest first, then PTX
 	// Targets are the family's gfx targets; the first is its reference
 	// target, the one the differential tests and the compiled kernels run
 	// on.

@@ -129,7 +129,6 @@ func TestArchMaps(t *testing.T) {
 	}
 }
 
-
 func findMC(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("GPUISA_LLVM_MC"); p != "" {
