@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gpuisa/gpuisa/internal/fuzzy"
 	"github.com/gpuisa/gpuisa/internal/ptxas"
 )
 
@@ -309,33 +310,21 @@ func (c *Checker) candidates(tokens []string) []*entry {
 }
 
 func (c *Checker) suggest(tokens []string) string {
-	best, bestD := "", 3
+	// The same edit distance and limits as every other "did you mean"
+	// (package fuzzy): the nearest documented mnemonic other than the one
+	// written.
+	seen := map[string]bool{tokens[0]: true}
+	var cands []string
 	for _, n := range c.names {
-		if d := editDistance(tokens[0], tokensOf(n)[0]); d < bestD && d > 0 {
-			best, bestD = tokensOf(n)[0], d
+		if m := tokensOf(n)[0]; !seen[m] {
+			seen[m] = true
+			cands = append(cands, m)
 		}
 	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	if s := fuzzy.Closest(tokens[0], cands, 1); len(s) > 0 {
+		return s[0]
 	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return ""
 }
 
 // couldMatch is a cheap filter before the backtracking match: every token
