@@ -1,31 +1,56 @@
 package ptx
 
 import (
-	"os"
 	"sort"
-	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
 )
 
-// TestNoteCoverage reports how many instruction mnemonics have a base PTX
-// version and target, and how many note sentences became rules versus text.
-// Set PTX_LIST=1 to list the mnemonics still lacking either.
+// TestNoteCoverage holds the share of instruction mnemonics and forms with
+// a PTX version and a minimum target, and of note sentences turned into
+// rules, to floors just under what the reader reaches today (197 of 197
+// mnemonics with a version, 196 with a target; 26 of 2,466 forms without a
+// target; 893 note sentences parsed, 105 kept as text). The mnemonics still
+// lacking either are listed by the debug-tagged TestListLacking.
 func TestNoteCoverage(t *testing.T) {
 	secs, instrs, _ := realDocs(t)
-	total, withVersion, withTarget := 0, 0, 0
-	var lacking []string
-	formsNoVersion, formsNoTarget, lackingForms, forms := 0, 0, 0, 0
+	c := noteCoverage(secs, instrs)
+	t.Logf("%d instruction mnemonics: %d with a base PTX version, %d with a base target", c.total, c.withVersion, c.withTarget)
+	t.Logf("%d forms: %d without a PTX version, %d without a target; %d mnemonics have such a form", c.forms, c.formsNoVersion, c.formsNoTarget, len(c.lacking))
+	t.Logf("note sentences in instruction sections: %d parsed into rules, %d kept as text; %d notes shown as text on pages", c.parsed, c.text, c.kept)
+	if c.total < 195 || c.withVersion < c.total || c.withTarget < c.total-2 {
+		t.Errorf("%d mnemonics, %d with a PTX version, %d with a target: want at least 195, every one, all but 2", c.total, c.withVersion, c.withTarget)
+	}
+	if c.formsNoVersion > 0 || c.formsNoTarget > 40 || c.formsNoTarget*100 > c.forms*2 {
+		t.Errorf("%d of %d forms without a PTX version, %d without a target: want none and at most 40 (2%%)", c.formsNoVersion, c.forms, c.formsNoTarget)
+	}
+	if c.parsed < 850 || c.text*100 > (c.parsed+c.text)*12 {
+		t.Errorf("%d note sentences parsed, %d kept as text: want at least 850 parsed and at most 12%% kept", c.parsed, c.text)
+	}
+}
+
+// coverage counts what TestNoteCoverage holds to floors.
+type coverage struct {
+	total, withVersion, withTarget       int
+	forms, formsNoVersion, formsNoTarget int
+	parsed, text, kept                   int
+	lacking                              []string // mnemonics with a form lacking a version or target
+}
+
+func noteCoverage(secs []ptxdoc.Section, instrs []Instruction) coverage {
+	var c coverage
 	for _, in := range instrs {
 		if in.Kind != KindInstruction {
 			continue
 		}
-		total++
-		forms += len(in.Forms)
+		c.total++
+		c.forms += len(in.Forms)
 		if in.PTXVersion != "" {
-			withVersion++
+			c.withVersion++
 		}
 		if in.MinTarget != "" {
-			withTarget++
+			c.withTarget++
 		}
 		noVersion, noTarget := 0, 0
 		for _, f := range in.Forms {
@@ -36,71 +61,23 @@ func TestNoteCoverage(t *testing.T) {
 				noTarget++
 			}
 		}
-		formsNoVersion += noVersion
-		formsNoTarget += noTarget
+		c.formsNoVersion += noVersion
+		c.formsNoTarget += noTarget
 		if noVersion+noTarget > 0 {
-			lackingForms++
-			lacking = append(lacking, in.Name+" ("+itoa(noVersion)+" forms without version, "+itoa(noTarget)+" without target, of "+itoa(len(in.Forms))+")")
+			c.lacking = append(c.lacking, in.Name+" ("+itoa(noVersion)+" forms without version, "+itoa(noTarget)+" without target, of "+itoa(len(in.Forms))+")")
 		}
+		c.kept += len(in.Notes)
 	}
-	parsed, text := 0, 0
 	for _, s := range secs {
 		if s.Kind != KindInstruction {
 			continue
 		}
 		n := parseNotes(s.PTXISANotes, s.PTXISANotesLine, s.TargetISANotes, s.TargetISANotesLine, s.Mnemonics)
-		parsed += n.parsed
-		text += len(n.unparsed)
+		c.parsed += n.parsed
+		c.text += len(n.unparsed)
 	}
-	kept := 0
-	for _, in := range instrs {
-		if in.Kind == KindInstruction {
-			kept += len(in.Notes)
-		}
-	}
-	sort.Strings(lacking)
-	t.Logf("%d instruction mnemonics: %d with a base PTX version, %d with a base target", total, withVersion, withTarget)
-	t.Logf("%d forms: %d without a PTX version, %d without a target; %d mnemonics have such a form", forms, formsNoVersion, formsNoTarget, lackingForms)
-	t.Logf("note sentences in instruction sections: %d parsed into rules, %d kept as text; %d notes shown as text on pages", parsed, text, kept)
-	if os.Getenv("PTX_LIST") != "" {
-		for _, l := range lacking {
-			t.Logf("lacking: %s", l)
-		}
-	}
-}
-
-func TestDumpUnparsedNotes(t *testing.T) {
-	if os.Getenv("PTX_NOTES") == "" {
-		t.Skip("set PTX_NOTES=1 to list the note sentences kept as text")
-	}
-	secs, _, _ := realDocs(t)
-	for _, s := range secs {
-		if s.Kind != KindInstruction {
-			continue
-		}
-		n := parseNotes(s.PTXISANotes, s.PTXISANotesLine, s.TargetISANotes, s.TargetISANotesLine, s.Mnemonics)
-		for _, u := range n.unparsed {
-			t.Logf("%s: %s", s.Mnemonics[0], u)
-		}
-	}
-}
-
-// TestCheckEnv checks the instructions in $PTX_CHECK (";"-separated) and logs
-// the verdicts, for looking into one case by hand.
-func TestCheckEnv(t *testing.T) {
-	in := os.Getenv("PTX_CHECK")
-	if in == "" {
-		t.Skip("set PTX_CHECK='instr; instr' to log verdicts")
-	}
-	_, instrs, _ := realDocs(t)
-	c := NewChecker(instrs)
-	for _, s := range strings.Split(in, ";") {
-		if strings.TrimSpace(s) == "" {
-			continue
-		}
-		r := c.Check(s + ";")
-		t.Logf("%s => valid=%v %s %s alts=%v raised=%v syntax=%s reason=%s", r.Text, r.Valid, r.PTXVersion, r.MinTarget, r.Alternatives, r.RaisedBy, r.Syntax, r.Reason)
-	}
+	sort.Strings(c.lacking)
+	return c
 }
 
 func TestOperandsOfMax(t *testing.T) {

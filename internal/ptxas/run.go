@@ -272,8 +272,6 @@ var (
 	unitRe    = regexp.MustCompile(`gpuisa_u(\d+)\b`)
 )
 
-var keepSeq atomic.Int64
-
 // crashPrefix starts the message of a unit ptxas crashed on.
 const crashPrefix = "ptxas crashed: "
 
@@ -483,12 +481,7 @@ func (s *Session) runPTXAS(ctx context.Context, tool Tool, target, src, out stri
 	if ctx.Err() != nil {
 		return "", "", fmt.Errorf("ptxas %s -arch=%s: %w", tool.Version, target, ctx.Err())
 	}
-	if keep := os.Getenv("GPUISA_PTXAS_KEEP"); keep != "" {
-		// Debugging aid: keep every batch with ptxas's messages.
-		n := keepSeq.Add(1)
-		_ = os.WriteFile(filepath.Join(keep, fmt.Sprintf("batch-%d-%s.ptx", n, target)), []byte(src), 0o644)
-		_ = os.WriteFile(filepath.Join(keep, fmt.Sprintf("batch-%d-%s.txt", n, target)), stderr.Bytes(), 0o644)
-	}
+	keepBatch(target, src, stderr.Bytes())
 	var exitErr *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &exitErr) {
 		return "", "", fmt.Errorf("ptxas %s -arch=%s: %w", tool.Version, target, runErr)

@@ -15,21 +15,6 @@ func upstreamDir(t testing.TB) string {
 	return filepath.Join(testenv.Upstream(t), "ptx-isa-9.1")
 }
 
-func TestReadDirRealCopy(t *testing.T) {
-	secs, err := ReadDir(upstreamDir(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	kinds := map[string]int{}
-	for _, s := range secs {
-		kinds[s.Kind]++
-		if os.Getenv("PTXDOC_DUMP") != "" { // set to list every section
-			t.Logf("%s|%s|%q|%d syntax|%d ex|%s|%s", s.Kind, s.Number, s.Mnemonics, len(s.Syntax), len(s.Examples), s.ID, s.Group)
-		}
-	}
-	t.Logf("sections by kind: %v", kinds)
-}
-
 func TestReadDirRealCopyShape(t *testing.T) {
 	secs, err := ReadDir(upstreamDir(t))
 	if err != nil {
