@@ -195,7 +195,7 @@ func compareOrUpdate(t *testing.T, path, text string, required bool) {
 }
 
 // TestShapeCoverage: every operand shape the rules give is reached by at
-// least one word of testdata/words.txt, which llvm-mc decodes as the table
+// least one word of decodetest/asm.tsv, which llvm-mc decodes as the table
 // says (TestWordsMatchLLVM) — the shape coverage test in the spirit of
 // golang.org/x/arch's decoder coverage.
 func TestShapeCoverage(t *testing.T) {
@@ -209,7 +209,7 @@ func TestShapeCoverage(t *testing.T) {
 		}
 		b, err := ParseInput([]byte(c.hex))
 		if err != nil {
-			t.Fatalf("testdata/words.txt:%d: %v", c.line, err)
+			t.Fatalf("decodetest/asm.tsv:%d: %v", c.line, err)
 		}
 		var r renderer
 		if _, err := d.decode(&r, b, 0); err != nil {
@@ -222,7 +222,7 @@ func TestShapeCoverage(t *testing.T) {
 	}
 	for i := range shapeNames {
 		if reached[shape(i)] == 0 {
-			t.Errorf("shape %s: no word of testdata/words.txt reaches it", shape(i))
+			t.Errorf("shape %s: no word of decodetest/asm.tsv reaches it", shape(i))
 		}
 	}
 }

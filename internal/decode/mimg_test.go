@@ -114,7 +114,7 @@ func TestMIMGAddrSizes(t *testing.T) {
 
 // TestTruncatedNSA: an RDNA NSA word whose NSA field asks for more
 // address dwords than the input holds is an error, not a guess (the words
-// llvm-mc decodes are in testdata/words.txt).
+// llvm-mc decodes are in decodetest/asm.tsv).
 func TestTruncatedNSA(t *testing.T) {
 	// The NSA field asks for three address dwords; 16 bytes hold two.
 	d := loadFamily(t, "rdna2")

@@ -1,12 +1,10 @@
 package decode
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
-	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // decodeCase is one word a family's real decoder must print as llvm-mc
@@ -14,29 +12,27 @@ import (
 type decodeCase struct {
 	arch, hex, want string
 	n               int
-	line            int // in testdata/words.txt
+	line            int // in decodetest/asm.tsv
 }
 
-// readWords reads testdata/words.txt: family, llvm-mc byte list, length
-// (- for the whole input) and llvm-mc's text, tab-separated.
+// readWords reads the cases of the shared table (decodetest/asm.tsv) the
+// decoder checks: the bytes, the length and llvm-mc's text.
 func readWords(t *testing.T) []decodeCase {
 	t.Helper()
+	cases, err := decodetest.Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []decodeCase
-	for _, r := range testenv.ReadTable(t, "testdata/words.txt", "\t", 4) {
-		c := decodeCase{arch: r.Fields[0], hex: r.Fields[1], want: r.Fields[3], line: r.Line}
-		if r.Fields[2] != "-" {
-			n, err := strconv.Atoi(r.Fields[2])
-			if err != nil {
-				t.Fatalf("testdata/words.txt:%d: length %q: %v", r.Line, r.Fields[2], err)
-			}
-			c.n = n
+	for _, c := range cases {
+		if c.Decodes() {
+			out = append(out, decodeCase{arch: c.Arch, hex: c.Hex, want: c.Asm, n: c.Len, line: c.Line})
 		}
-		out = append(out, c)
 	}
 	return out
 }
 
-// TestWords decodes every word of testdata/words.txt with its family's
+// TestWords decodes every word of decodetest/asm.tsv with its family's
 // decoder, built from the real model, and wants llvm-mc's text and length
 // with every operand rendered.
 func TestWords(t *testing.T) {
@@ -49,7 +45,7 @@ func TestWords(t *testing.T) {
 		}
 		b, err := ParseInput([]byte(c.hex))
 		if err != nil {
-			t.Fatalf("testdata/words.txt:%d: %v", c.line, err)
+			t.Fatalf("decodetest/asm.tsv:%d: %v", c.line, err)
 		}
 		want := c.n
 		if want == 0 {
@@ -58,16 +54,16 @@ func TestWords(t *testing.T) {
 		in, n, err := d.Decode(b, 0)
 		if msg, ok := strings.CutPrefix(c.want, "error: "); ok {
 			if err == nil || !strings.Contains(err.Error(), msg) {
-				t.Errorf("testdata/words.txt:%d: %s %s: got %q, error %v; want an error saying %q", c.line, c.arch, c.hex, in.Text(), err, msg)
+				t.Errorf("decodetest/asm.tsv:%d: %s %s: got %q, error %v; want an error saying %q", c.line, c.arch, c.hex, in.Text(), err, msg)
 			}
 			continue
 		}
 		if err != nil {
-			t.Errorf("testdata/words.txt:%d: %s %s: %v", c.line, c.arch, c.hex, err)
+			t.Errorf("decodetest/asm.tsv:%d: %s %s: %v", c.line, c.arch, c.hex, err)
 			continue
 		}
 		if got := in.Text(); got != c.want || n != want || in.Partial {
-			t.Errorf("testdata/words.txt:%d: %s: got %q (%d bytes, partial %v), want %q (%d bytes)", c.line, c.arch, got, n, in.Partial, c.want, want)
+			t.Errorf("decodetest/asm.tsv:%d: %s: got %q (%d bytes, partial %v), want %q (%d bytes)", c.line, c.arch, got, n, in.Partial, c.want, want)
 		}
 	}
 }
@@ -79,7 +75,7 @@ func TestWords(t *testing.T) {
 // constant).
 func TestWordsMatchLLVM(t *testing.T) {
 	if !decodetest.HaveLLVM() {
-		t.Skip("llvm-mc-22 not on PATH: install llvm-22 to check testdata/words.txt against it")
+		t.Skip("llvm-mc-22 not on PATH: install llvm-22 to check decodetest/asm.tsv against it")
 	}
 	mcpu := map[string]string{}
 	for _, f := range allFamilies {
@@ -99,7 +95,7 @@ func TestWordsMatchLLVM(t *testing.T) {
 		for i, c := range cases {
 			b, err := ParseInput([]byte(c.hex))
 			if err != nil {
-				t.Fatalf("testdata/words.txt:%d: %v", c.line, err)
+				t.Fatalf("decodetest/asm.tsv:%d: %v", c.line, err)
 			}
 			lines[i] = b
 		}
@@ -111,12 +107,12 @@ func TestWordsMatchLLVM(t *testing.T) {
 			got := strings.Join(strings.Fields(commentRe.ReplaceAllString(ref[i].Text, "")), " ")
 			if strings.HasPrefix(c.want, "error: ") {
 				if ref[i].OK {
-					t.Errorf("testdata/words.txt:%d: llvm-mc -mcpu=%s decodes %q, the table says the word is invalid", c.line, mcpu[arch], got)
+					t.Errorf("decodetest/asm.tsv:%d: llvm-mc -mcpu=%s decodes %q, the table says the word is invalid", c.line, mcpu[arch], got)
 				}
 				continue
 			}
 			if !ref[i].OK || got != c.want {
-				t.Errorf("testdata/words.txt:%d: llvm-mc -mcpu=%s prints %q (ok %v), the table says %q", c.line, mcpu[arch], got, ref[i].OK, c.want)
+				t.Errorf("decodetest/asm.tsv:%d: llvm-mc -mcpu=%s prints %q (ok %v), the table says %q", c.line, mcpu[arch], got, ref[i].OK, c.want)
 			}
 		}
 	}
