@@ -68,39 +68,11 @@ func verifiedFormat(family string, f isa.Format) isa.Format {
 }
 
 // encodingLayout gives an encoding its format's layout and the identifier
-// it yields for opcode, with the guide's own where the two differ.
+// it yields for opcode, with the guide's own where the two differ
+// (amdlayout.EncodingLayout owns them; the immediate's parts are added for
+// every encoding once the instruction has them all).
 func encodingLayout(enc *isa.Encoding, f isa.Format, opcode int) {
-	enc.Width = f.Width
-	enc.Fields = f.Fields
-	enc.Identifier = ""
-	if id, ok := identifier(f, opcode); ok {
-		enc.Identifier = id
-	}
-	enc.Documented = nil
-	if d := f.Documented; d != nil {
-		doc := &isa.Layout{Fields: d.Fields, Changes: d.Changes, Prov: d.Prov}
-		if id, ok := identifier(isa.Format{Name: f.Name, Width: f.Width, Fields: d.Fields}, opcode); ok {
-			doc.Identifier = id
-		}
-		enc.Documented = doc
-	}
-}
-
-// immediateParts gives the SIMM16 field of an instruction whose immediate
-// has documented sub-fields (s_waitcnt's counters, hwreg, sendmsg) those
-// parts; fs is copied, not changed, when it does.
-func immediateParts(family, name string, fs []isa.Field) []isa.Field {
-	for i, f := range fs {
-		if !strings.EqualFold(f.Name, "SIMM16") {
-			continue
-		}
-		if parts := amdlayout.Parts(family, name, f); len(parts) > 0 {
-			fs = append([]isa.Field(nil), fs...)
-			fs[i].Parts = parts
-			return fs
-		}
-	}
-	return fs
+	enc.Width, enc.Fields, enc.Identifier, enc.Documented = amdlayout.EncodingLayout("", "", f, opcode)
 }
 
 func convertField(fd amdmanual.Field) isa.Field {
@@ -217,7 +189,7 @@ func amdInstruction(arch isa.Architecture, name string, entries []amdmanual.Entr
 	}
 	applyPromotions(in, g.Promotions, formats, file)
 	for i := range in.Encodings {
-		in.Encodings[i].Fields = immediateParts(arch.ID, name, in.Encodings[i].Fields)
+		in.Encodings[i].Fields = amdlayout.WithParts(arch.ID, name, in.Encodings[i].Fields)
 	}
 	in.Unit, in.Category = classifyAMD(name, in.Encodings, in.Section)
 	return in
@@ -289,73 +261,6 @@ func appendProv(list []isa.Prov, p isa.Prov) []isa.Prov {
 		}
 	}
 	return append(list, p)
-}
-
-// identifier computes the bits that identify (format, opcode): the fixed
-// ENCODING bits and the opcode in the OP field, everything else zero, as
-// "0x…" over the format's first dword (how AMD lists identifiers).
-func identifier(f isa.Format, opcode int) (string, bool) {
-	var id uint64
-	var haveOp, haveFixed bool
-	for _, fd := range f.Fields {
-		switch {
-		case fd.Fixed != "":
-			haveFixed = true
-			v, ok := parseBinary(fd.Fixed)
-			if !ok {
-				return "", false
-			}
-			id |= placeBits(fd, v)
-		case strings.EqualFold(fd.Name, "OP"):
-			if opcode < 0 || (fd.Width() < 63 && opcode >= 1<<fd.Width()) {
-				return "", false
-			}
-			id |= placeBits(fd, uint64(opcode))
-			haveOp = true
-		}
-	}
-	// Without the fixed ENCODING bits (a guide that omits the row) the OP
-	// bits alone identify nothing.
-	if !haveOp || !haveFixed {
-		return "", false
-	}
-	if f.Width > 32 {
-		id &= 0xffffffff
-	}
-	return fmt.Sprintf("0x%08X", id), true
-}
-
-// placeBits puts v into the field's bit ranges, most significant range first.
-func placeBits(fd isa.Field, v uint64) uint64 {
-	ranges := fd.Ranges
-	if len(ranges) == 0 {
-		ranges = []isa.BitRange{{MSB: fd.MSB, LSB: fd.LSB}}
-	}
-	var out uint64
-	remaining := fd.Width()
-	for _, r := range ranges {
-		w := r.MSB - r.LSB + 1
-		remaining -= w
-		part := (v >> uint(remaining)) & (1<<uint(w) - 1)
-		if r.LSB < 64 {
-			out |= part << uint(r.LSB)
-		}
-	}
-	return out
-}
-
-func parseBinary(s string) (uint64, bool) {
-	if s == "" || len(s) > 64 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range s {
-		if c != '0' && c != '1' {
-			return 0, false
-		}
-		v = v<<1 | uint64(c-'0')
-	}
-	return v, true
 }
 
 // classifyAMD derives the unit and category shown in a page header from the

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/amdlayout"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/source/amdxml"
 )
@@ -185,7 +186,7 @@ func ApplyXML(spec *amdxml.Spec, file string, arch *isa.Architecture, insts []*i
 				if len(enc.Fields) == 0 {
 					enc.Fields = f.Fields
 				}
-				if id, ok := identifier(isa.Format{Width: f.Width, Fields: f.Fields}, opcode); ok {
+				if id, ok := amdlayout.Identifier(isa.Format{Width: f.Width, Fields: f.Fields}, opcode); ok {
 					enc.Identifier = id
 					var v uint64
 					fmt.Sscanf(id, "0x%X", &v)

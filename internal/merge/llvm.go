@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/amdlayout"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
 	"github.com/gpuisa/gpuisa/internal/verify"
@@ -688,7 +689,7 @@ func FixedMatch(f isa.Format, w uint32) bool {
 		if fd.Fixed == "" {
 			continue
 		}
-		v, ok := parseBinary(fd.Fixed)
+		v, ok := amdlayout.ParseBinary(fd.Fixed)
 		if !ok {
 			return false
 		}
@@ -696,7 +697,7 @@ func FixedMatch(f isa.Format, w uint32) bool {
 		if bits == 0 {
 			continue
 		}
-		if uint64(w)&uint64(bits) != placeBits(fd, v)&uint64(bits) {
+		if uint64(w)&uint64(bits) != amdlayout.PlaceBits(fd, v)&uint64(bits) {
 			return false
 		}
 	}
