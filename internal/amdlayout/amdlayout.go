@@ -12,8 +12,8 @@
 // It also knows which instructions use the VOP3P-MAI variant of VOP3P
 // (UsesMAI) and the documented sub-fields of 16-bit immediates
 // (ImmediateFields, Parts), and what an encoding holds of its format
-// (EncodingLayout: width, fields, identifier), which the merge fills in and
-// the store leaves out of each document and derives again on reading.
+// (EncodingLayout: width, fields, identifier, documented drawing), the one
+// place the merge derives them from.
 package amdlayout
 
 import (

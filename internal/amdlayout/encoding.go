@@ -10,9 +10,9 @@ import (
 // EncodingLayout is what an instruction's encoding in format f holds of the
 // layout: the format's width and fields (with the documented sub-fields of
 // its immediate, Parts), the identifier opcode yields and the guide's own
-// drawing where it differs. It is the one owner of these facts: the merge
-// fills encodings with it and the store writes an encoding without them
-// when they are what it gives, filling them again when it reads.
+// drawing where it differs. It is the one owner of these facts: the merge's
+// AMD guide and XML passes and the LLVM pass's fixed-bit check all place
+// bits with it.
 func EncodingLayout(family, name string, f isa.Format, opcode int) (width int, fields []isa.Field, identifier string, documented *isa.Layout) {
 	width, fields = f.Width, WithParts(family, name, f.Fields)
 	if id, ok := Identifier(f, opcode); ok {

@@ -30,9 +30,6 @@ type DB struct {
 	byName  map[string][]int
 	names   []string
 	aliases map[string]map[string]string
-	// formats are the families' formats by name, which fill in the
-	// layout an instruction document leaves out (layout.go).
-	formats map[string]map[string]isa.Format
 }
 
 type entry struct {
@@ -95,7 +92,6 @@ func (s *DB) load(ctx context.Context) error {
 		s.archs = append(s.archs, a)
 	}
 	rows.Close()
-	s.formats = formatsByArch(s.archs)
 	rows, err = s.db.QueryContext(ctx, "SELECT arch, name, category, section, summary, formats FROM instructions ORDER BY arch, name")
 	if err != nil {
 		return err
@@ -312,7 +308,6 @@ func (s *DB) Instruction(ctx context.Context, arch, name string) (*isa.Instructi
 	if err := json.Unmarshal(doc, &in); err != nil {
 		return nil, fmt.Errorf("%s/%s: %w", canon, n, err)
 	}
-	complete(&in, s.formats[in.Arch])
 	return &in, nil
 }
 
@@ -342,7 +337,6 @@ func (s *DB) Instructions(ctx context.Context, arch string) ([]*isa.Instruction,
 		if err := json.Unmarshal(doc, in); err != nil {
 			return nil, err
 		}
-		complete(in, s.formats[in.Arch])
 		out = append(out, in)
 	}
 	return out, rows.Err()

@@ -3,13 +3,10 @@ package store
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/amdlayout"
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
@@ -240,63 +237,5 @@ func TestStoredDocumentsHaveNoNullLists(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no documents stored")
-	}
-}
-
-// TestDocumentsLeaveOutTheirFormats: an encoding's layout is stored once,
-// with its family's format: the document leaves out what
-// amdlayout.EncodingLayout gives, and the instruction's operands when they
-// are its first encoding's, and reading gives back the document the build
-// wrote.
-func TestDocumentsLeaveOutTheirFormats(t *testing.T) {
-	vop2 := isa.Format{Name: "VOP2", Width: 32, Fields: []isa.Field{
-		{Name: "SRC0", MSB: 8, LSB: 0}, {Name: "VSRC1", MSB: 16, LSB: 9}, {Name: "VDST", MSB: 24, LSB: 17},
-		{Name: "OP", MSB: 30, LSB: 25}, {Name: "ENCODING", MSB: 31, LSB: 31, Fixed: "0"}}}
-	ops := []isa.Operand{{Name: "vdst", Output: true, Size: 32}, {Name: "src0", Input: true, Size: 32}}
-	enc := isa.Encoding{Name: "VOP2", Format: "VOP2", Opcode: 11, Operands: ops}
-	enc.Width, enc.Fields, enc.Identifier, enc.Documented = amdlayout.EncodingLayout("cdna4", "v_max_f32", vop2, 11)
-	// A second encoding whose layout is not its format's stays whole.
-	odd := isa.Encoding{Name: "VOP2", Format: "VOP2", Width: 32, Opcode: 12, Identifier: "0x18000000",
-		Fields: []isa.Field{{Name: "OP", MSB: 30, LSB: 25}}}
-	in := &isa.Instruction{Arch: "cdna4", Name: "v_max_f32", Vendor: isa.VendorAMD, Kind: isa.KindNative,
-		Encodings: []isa.Encoding{enc, odd}, Operands: ops}
-	b := &Build{Info: isa.BuildInfo{Version: "test"},
-		Archs:        []isa.Architecture{{ID: "cdna4", Name: "CDNA 4", Vendor: isa.VendorAMD, Formats: []isa.Format{vop2}}},
-		Instructions: []*isa.Instruction{in}}
-	path := filepath.Join(t.TempDir(), "ref.db")
-	if err := Write(context.Background(), path, b); err != nil {
-		t.Fatal(err)
-	}
-	want, _ := json.Marshal(in)
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var packed []byte
-	if err := s.db.QueryRow("SELECT doc FROM instructions").Scan(&packed); err != nil {
-		t.Fatal(err)
-	}
-	doc, _ := decompress(packed)
-	if n := bytes.Count(doc, []byte(`"VSRC1"`)); n != 0 || !bytes.Contains(doc, []byte(`"operands":null`)) {
-		t.Errorf("stored document repeats its format's fields (%d) or its operands: %s", n, doc)
-	}
-	for _, read := range []func() (*isa.Instruction, error){
-		func() (*isa.Instruction, error) { return s.Instruction(context.Background(), "cdna4", "v_max_f32") },
-		func() (*isa.Instruction, error) {
-			all, err := s.Instructions(context.Background(), "cdna4")
-			if err != nil || len(all) != 1 {
-				return nil, fmt.Errorf("%d instructions, %v", len(all), err)
-			}
-			return all[0], nil
-		},
-	} {
-		got, err := read()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g, _ := json.Marshal(got); !bytes.Equal(g, want) {
-			t.Errorf("read back:\n%s\nwant:\n%s", g, want)
-		}
 	}
 }

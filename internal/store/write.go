@@ -161,7 +161,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	if err != nil {
 		return err
 	}
-	packedDocs, err := encodeDocs(insts, formatsByArch(archs))
+	packedDocs, err := encodeDocs(insts)
 	if err != nil {
 		return err
 	}
@@ -236,9 +236,8 @@ type encodedDoc struct {
 }
 
 // encodeDocs marshals and compresses the documents on every core: with the
-// target matrices they are a few hundred megabytes of JSON. What a document
-// repeats of its family's formats is left out (stored).
-func encodeDocs(insts []*isa.Instruction, formats map[string]map[string]isa.Format) ([]encodedDoc, error) {
+// target matrices they are a few hundred megabytes of JSON.
+func encodeDocs(insts []*isa.Instruction) ([]encodedDoc, error) {
 	out := make([]encodedDoc, len(insts))
 	errs := make([]error, len(insts))
 	var wg sync.WaitGroup
@@ -253,7 +252,7 @@ func encodeDocs(insts []*isa.Instruction, formats map[string]map[string]isa.Form
 			zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
 			for i := range next {
 				isa.FillLists(insts[i]) // lists are [], never null (the JSON contract)
-				doc, err := json.Marshal(stored(insts[i], formats[insts[i].Arch]))
+				doc, err := json.Marshal(insts[i])
 				if err == nil {
 					buf.Reset()
 					zw.Reset(&buf)
