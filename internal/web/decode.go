@@ -27,6 +27,9 @@ type decoderSlot struct {
 	d    *decode.Decoder
 	enc  *encode.Encoder
 	err  error
+	// units maps each instruction to its unit (Vector, Scalar, ...), which
+	// the family index filters by and the list summaries do not carry.
+	units map[string]string
 }
 
 // maxDecodeBytes bounds the machine code one request decodes; maxHexLen the
@@ -80,8 +83,10 @@ func (s *server) codecs(arch string) *decoderSlot {
 			return
 		}
 		vals := make([]isa.Instruction, len(ins))
+		slot.units = make(map[string]string, len(ins))
 		for i, in := range ins {
 			vals[i] = decoderFacts(in)
+			slot.units[in.Name] = in.Unit
 		}
 		slot.d, slot.err = decode.New(a, vals)
 		if slot.err != nil {
