@@ -40,7 +40,7 @@ func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
 			v.PTX = append(v.PTX, card)
 		}
 	}
-	s.render(w, r, http.StatusOK, "home", page{Title: "GPU instruction set reference",
+	s.render(w, r, http.StatusOK, "home", page{Title: "GPU instruction set reference", OwnSearch: true,
 		Description: "AMD GPU native ISAs and NVIDIA PTX, one page per instruction.", Data: v})
 }
 

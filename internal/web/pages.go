@@ -196,7 +196,10 @@ type page struct {
 	// ScopeID and ScopeName are the family being browsed: the header's
 	// search starts in it.
 	ScopeID, ScopeName string
-	Build              isa.BuildInfo
+	// OwnSearch: the page's content holds the search box (the home page),
+	// so the header has none.
+	OwnSearch bool
+	Build     isa.BuildInfo
 	Data               any
 }
 

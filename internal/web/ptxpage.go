@@ -21,12 +21,14 @@ const (
 	// page (groups beyond their first rows folded); with more, the page
 	// shows at most formsShown rows and links the full table.
 	formsInline = 40
-	formsShown  = 24
+	formsShown  = 20
 	// formsGroupHead rows of a group are shown before the rest is folded.
 	formsGroupHead = 3
-	// sassLineBudget bounds the SASS lines (over every tab) the
-	// instruction page keeps; the first statement's are always kept.
-	sassLineBudget = 160
+	// sassBudget bounds the SASS the instruction page keeps (see
+	// pageSASS); the first statement's is always kept.
+	sassBudget = 70
+	// sassTabLines bounds one target's listing on the instruction page.
+	sassTabLines = 12
 )
 
 // familyPick is one choice of the counterparts' family picker.
@@ -36,25 +38,40 @@ type familyPick struct {
 }
 
 // counterpartRow is one relation of the catalogue with the families it
-// applies to (Classes, "f-cdna3 f-rdna4", for the picker's CSS).
+// applies to (Classes, "f-cdna3 f-rdna4", for the picker's CSS). Extra:
+// beyond the first rows, folded while every family is shown.
 type counterpartRow struct {
 	conceptView
 	Classes string
+	Extra   bool
+}
+
+// counterpartGroup is one concept's relations.
+type counterpartGroup struct {
+	Name, URL, Classes string
+	Rows               []counterpartRow
 }
 
 type counterpartsView struct {
 	Families []familyPick
-	Rows     []counterpartRow
+	Groups   []counterpartGroup
+	Count    int // relations
+	Extra    int // relations folded while every family is shown
 }
+
+// counterpartsShown relations are shown before the rest is folded (while
+// no family is picked).
+const counterpartsShown = 6
 
 // famSlug is a family id usable in a CSS class or element id.
 func famSlug(id string) string { return strings.ReplaceAll(id, ".", "-") }
 
-// ptxCounterparts groups a PTX instruction's concept links for the family
-// picker: each relation knows its families, each member link its family.
+// ptxCounterparts groups a PTX instruction's concept links by concept for
+// the family picker: each relation knows its families, each member its.
 func (s *server) ptxCounterparts(concepts []conceptView) counterpartsView {
 	var v counterpartsView
 	count := map[string]int{}
+	index := map[string]int{}
 	for _, c := range concepts {
 		fams := map[string]bool{}
 		for _, m := range c.ConceptRef.Members {
@@ -67,7 +84,32 @@ func (s *server) ptxCounterparts(concepts []conceptView) counterpartsView {
 				count[a.ID]++
 			}
 		}
-		v.Rows = append(v.Rows, counterpartRow{conceptView: c, Classes: strings.Join(classes, " ")})
+		i, ok := index[c.ID]
+		if !ok {
+			i = len(v.Groups)
+			index[c.ID] = i
+			v.Groups = append(v.Groups, counterpartGroup{Name: c.Name, URL: c.URL})
+		}
+		g := &v.Groups[i]
+		row := counterpartRow{conceptView: c, Classes: strings.Join(classes, " "), Extra: v.Count >= counterpartsShown}
+		if row.Extra {
+			v.Extra++
+		}
+		g.Rows = append(g.Rows, row)
+		v.Count++
+	}
+	for i := range v.Groups {
+		set := map[string]bool{}
+		var classes []string
+		for _, r := range v.Groups[i].Rows {
+			for _, c := range strings.Fields(r.Classes) {
+				if !set[c] {
+					set[c] = true
+					classes = append(classes, c)
+				}
+			}
+		}
+		v.Groups[i].Classes = strings.Join(classes, " ")
 	}
 	for _, a := range s.archs {
 		if count[a.ID] > 0 {
@@ -372,18 +414,54 @@ func splitSentences(s string) []string {
 
 // --- SASS on the page ---
 
-// pageSASS keeps the first statements' SASS for the instruction page, as
-// long as their listings stay within sassLineBudget lines; the rest stay
-// on the SASS page. It returns how many it moved there.
+// pageSASS picks the statements whose SASS the instruction page keeps:
+// the first, then those that lower to an opcode not shown yet, each
+// target's listing cut to sassTabLines, while the listings cost under
+// sassBudget (a tab costs two, a line one); the rest stay on the SASS page.
+// It returns how many statements it left there.
 func pageSASS(blocks []sassBlock) ([]sassBlock, int) {
-	lines := 0
+	var out []sassBlock
+	seen := map[string]bool{}
+	cost := 0
 	for i, b := range blocks {
+		b.Tabs = slices.Clone(b.Tabs)
+		n, fresh := 0, false
+		for j := range b.Tabs {
+			t := &b.Tabs[j]
+			if len(t.Lines) > sassTabLines {
+				t.Elsewhere = len(t.Lines) - sassTabLines
+				t.Lines = t.Lines[:sassTabLines]
+			}
+			n += 2 + len(t.Lines)
+			for _, l := range t.Lines {
+				if !seen[sassOpcode(l.Text)] {
+					fresh = true
+				}
+			}
+		}
+		if i > 0 && (!fresh || cost+n > sassBudget) {
+			continue
+		}
 		for _, t := range b.Tabs {
-			lines += len(t.Lines)
+			for _, l := range t.Lines {
+				seen[sassOpcode(l.Text)] = true
+			}
 		}
-		if i > 0 && lines > sassLineBudget {
-			return slices.Clip(blocks[:i]), len(blocks) - i
-		}
+		cost += n
+		out = append(out, b)
 	}
-	return blocks, 0
+	return out, len(blocks) - len(out)
+}
+
+// sassOpcode is a SASS line's opcode with its modifiers ("FMNMX.NAN"),
+// after a predicate guard.
+func sassOpcode(line string) string {
+	f := strings.Fields(line)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
 }

@@ -117,6 +117,9 @@ type sassTab struct {
 	Checked    bool
 	Lines      []isa.SASSLine
 	More       int // lines not shown
+	// Elsewhere counts the lines the SASS page shows and the instruction
+	// page does not.
+	Elsewhere int
 }
 
 // ptxPageView builds the ptxas view of in. targets are the sm_ targets of

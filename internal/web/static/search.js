@@ -28,17 +28,30 @@
   }
 
   function setupSlash() {
+    var q = document.getElementById("q");
+    if (!q) return;
+    // Some input paths deliver the key's character as an event of its own
+    // after the keydown moved the focus: that one "/" is not typed.
+    var swallow = false;
     document.addEventListener("keydown", function (e) {
       if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey) return;
       var t = e.target;
       var tag = t && t.tagName;
       if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) return;
-      var q = document.getElementById("q");
-      if (!q) return;
       e.preventDefault();
+      swallow = true;
       q.focus();
       q.select();
     });
+    q.addEventListener("keypress", function (e) {
+      if (swallow && e.key === "/") e.preventDefault();
+      swallow = false;
+    });
+    q.addEventListener("beforeinput", function (e) {
+      if (swallow && e.data === "/") e.preventDefault();
+      swallow = false;
+    });
+    document.addEventListener("keyup", function (e) { if (e.key === "/") setTimeout(function () { swallow = false; }, 0); });
   }
 
   function setupSearch() {
