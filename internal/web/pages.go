@@ -200,7 +200,7 @@ type page struct {
 	// so the header has none.
 	OwnSearch bool
 	Build     isa.BuildInfo
-	Data               any
+	Data      any
 }
 
 // render executes a page template into memory and sends it.
