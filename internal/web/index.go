@@ -322,3 +322,19 @@ func (s *server) handleCategory(w http.ResponseWriter, r *http.Request) {
 	s.storeError(w, r, errs.NotFound(closeIDs(want, names, 5), "%s has no category %q", a.Name, r.PathValue("cat")),
 		func(sg string) string { return categoryURL(a.ID, sg) })
 }
+
+// familyPageURLs lists the pages a family has beside its index and
+// instruction pages: its categories' and, for PTX, each instruction's
+// forms and SASS pages (for the static export).
+func familyPageURLs(a isa.Architecture, list []isa.Summary) []string {
+	var out []string
+	for _, c := range familyCategories(a.ID, list, nil) {
+		out = append(out, c.URL)
+	}
+	if a.Kind == isa.KindVirtual {
+		for _, in := range list {
+			out = append(out, instrURL(a.ID, in.Name)+"/forms", instrURL(a.ID, in.Name)+"/sass")
+		}
+	}
+	return out
+}
