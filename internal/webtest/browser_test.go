@@ -193,7 +193,7 @@ func TestInstantSearchWithKeyboard(t *testing.T) {
 	// ArrowDown twice, ArrowUp once, ArrowDown once: the second suggestion.
 	b.do(t, chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.ArrowDown))
 	selected := eval[string](t, b, `(function(){ const li = document.querySelector('#q-results li[aria-selected="true"]');
-		return li ? li.querySelector("code").textContent + " " + li.querySelector(".arch").textContent : ""; })()`)
+		return li ? li.querySelector("code").textContent + " " + li.querySelector(".arch").getAttribute("data-arch") : ""; })()`)
 	active := eval[string](t, b, `document.getElementById("q").getAttribute("aria-activedescendant") || ""`)
 	if active != "q-opt-1" {
 		t.Errorf("aria-activedescendant = %q, want q-opt-1 (selected %q)", active, selected)
@@ -234,7 +234,7 @@ func TestSwitchArchitectureAndOpenPTX(t *testing.T) {
 	// follow the concept link to PTX
 	b.do(t, chromedp.Click(chromedp.CSS(`#concepts ~ ul a[href="/ptx/max"]`)))
 	b.waitPath(t, "/ptx/max")
-	for _, id := range []string{"syntax", "forms", "operands", "types", "concepts", "description", "semantics", "examples", "sources"} {
+	for _, id := range []string{"syntax", "counterparts", "forms", "operands", "types", "description", "semantics", "examples", "sources"} {
 		if !eval[bool](t, b, visibleJS+`(document.getElementById("`+id+`"))`) {
 			t.Errorf("PTX section #%s is not visible", id)
 		}

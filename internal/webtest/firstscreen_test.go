@@ -217,3 +217,56 @@ func TestFirstScreen(t *testing.T) {
 		t.Errorf("console errors (CSP or script): %q", errs)
 	}
 }
+
+// TestEveryPageTypeFits: every kind of page, at 360 and 1440 px, without
+// sideways scrolling of the document (tables turn into cards, code and bit
+// diagrams scroll in their own boxes) and without words broken into
+// pieces of a letter or two.
+func TestEveryPageTypeFits(t *testing.T) {
+	var r store.Reader = webfake.New()
+	pages := []string{"/", "/about", "/amdgpu/cdna4", "/amdgpu/cdna4/category/vector-arithmetic", "/amdgpu/cdna4/v_max_f32",
+		"/amdgpu/rdna3/v_max_f32", "/ptx", "/ptx/category/arithmetic", "/ptx/max", "/ptx/max/forms", "/ptx/max/sass", "/ptx/fma",
+		"/compare/v_max_f32", "/search?q=max", "/search?q=0x160a04c1", "/decode?arch=cdna4&hex=0x160a04c1+0x7e0a02ff",
+		"/concepts", "/concepts/max", "/quality", "/quality/cdna4", "/quality/ptx", "/no/such/page"}
+	if p := realDatabase(t); p != "" {
+		db, err := store.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		r = db
+		pages = []string{"/", "/about", "/amdgpu/rdna4", "/amdgpu/rdna4/category/vector-arithmetic", "/amdgpu/cdna4/v_max_f32",
+			"/amdgpu/rdna4/global_load_b32", "/amdgpu/vega/s_waitcnt", "/amdgpu/rdna3/s_waitcnt_depctr", "/ptx", "/ptx/category/data-movement-and-conversion",
+			"/ptx/cvt", "/ptx/cvt/forms", "/ptx/mma/sass", "/ptx/wgmma.mma_async", "/ptx/tcgen05.alloc",
+			"/compare/v_max_f32", "/search?q=max", "/search?q=0x160a04c1", "/decode?arch=rdna3&hex=0xc8500501+0x00020104+0x3f800000",
+			"/concepts", "/concepts/maximum", "/quality", "/quality/cdna4", "/quality/ptx", "/no/such/page"}
+	}
+	b := newBrowserOver(t, r)
+	for _, width := range []int64{360, 1440} {
+		vp := chromedp.EmulateViewport(width, 900)
+		if width < 600 {
+			vp = chromedp.EmulateViewport(width, 780, chromedp.EmulateMobile)
+		}
+		for _, path := range pages {
+			ctx, cancel := context.WithTimeout(b.ctx, 60*time.Second)
+			err := chromedp.Do(ctx, vp, chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.CSS("footer")))
+			cancel()
+			if err != nil {
+				t.Fatalf("%s at %d: %v", path, width, err)
+			}
+			if w := eval[int64](t, b, `document.documentElement.scrollWidth`); w > width {
+				wide := eval[[]string](t, b, fmt.Sprintf(`[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > %d && !e.closest("pre, .scroll, svg, figure"))
+					.slice(0, 6).map(e => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right))`, width+1))
+				t.Errorf("%s at %d px: the document is %d px wide: %q", path, width, w, wide)
+			}
+			if bad := eval[[]string](t, b, narrowTextJS); len(bad) > 0 {
+				t.Errorf("%s at %d px: text broken into pieces of under 3 characters: %q", path, width, bad)
+			}
+		}
+	}
+	for _, e := range b.consoleErrors() {
+		if !strings.Contains(e, "404 (Not Found)") { // the 404 page's own status
+			t.Errorf("console error (CSP or script): %q", e)
+		}
+	}
+}
