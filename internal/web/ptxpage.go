@@ -252,8 +252,17 @@ func groupForms(rows []formRow, unfolded bool) (groups []formGroup, all bool) {
 			continue
 		}
 		head := min(len(m), formsGroupHead)
-		if len(rows) <= 12 {
+		switch {
+		case len(rows) <= 12:
 			head = len(m) // short tables are never folded
+		case len(groups) == 1:
+			head = min(len(m), 12)
+		}
+		if groups[i].Title != "" {
+			// The group's title carries the forms' description.
+			for j := range m {
+				m[j].DescInTitle = strings.Contains(groups[i].Title, strings.TrimSpace(strings.TrimRight(strings.TrimSpace(m[j].F.Description), ":")))
+			}
 		}
 		if all {
 			groups[i].Head = m[:head]

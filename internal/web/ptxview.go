@@ -82,8 +82,9 @@ type formRow struct {
 	Status                 string // isa.PTXVerified, PTXRejected, PTXNotVerified or "" (no check)
 	Statement, Message     string
 	Tool                   string
-	// Folded: the row is behind its group's "show more" on the page.
-	Folded bool
+	// Folded: the row is behind its group's "show more" on the page;
+	// DescInTitle: its group's title says what its description says.
+	Folded, DescInTitle bool
 	// Raises are the optional parts that need more than the form, grouped
 	// by what they need; Rejected the ones ptxas rejects with this form
 	// and Unchecked the ones it could not be given, grouped by message.

@@ -369,6 +369,11 @@ func TestScreenshots(t *testing.T) {
 		"quality-ptx":    "/quality/ptx",
 		"ptx-fma":        "/ptx/fma",
 		"decode":         "/decode?arch=cdna4&hex=0x160a04c1+0x7e0a02ff+0x3f800000+0xffffffff",
+		"about":          "/about",
+		"category":       "/amdgpu/cdna4/category/vector-arithmetic",
+		"ptx-index":      "/ptx",
+		"ptx-forms":      "/ptx/max/forms",
+		"ptx-sass":       "/ptx/max/sass",
 	}
 	if os.Getenv("GPUISA_DB") != "" {
 		// A dual-issue word with its shared literal (the real RDNA 3 model).
