@@ -28,8 +28,10 @@ type answerView struct {
 	// Elsewhere links the other families that have the instruction.
 	Elsewhere     int
 	ElsewhereText string
-	Counterpart   *counterpartLine
-	Badge         badgeView
+	// Counterparts are the first screen's counterpart lines (one per
+	// concept, the first two).
+	Counterparts []counterpartLine
+	Badge        badgeView
 }
 
 type supportChip struct {
@@ -41,6 +43,7 @@ type supportChip struct {
 // equivalent with restrictions: NaN and sNaN handling, denormal flushing".
 type counterpartLine struct {
 	Vendor   string // the other ISA: "PTX", "AMD"
+	Concept  string // the concept's name, where the page has several
 	Links    []link // the best relation's instructions; Note: where
 	More     int    // further instructions of that relation not linked
 	Relation string
@@ -110,39 +113,48 @@ func restrictionHead(r string) string {
 	return r[:cut] + "…"
 }
 
-// newCounterpartLine builds the one line from an instruction's concept
-// links; nil when it has none. vendor names the other ISA.
-func newCounterpartLine(refs []isa.ConceptRef, vendor, anchor string) *counterpartLine {
-	b := firstConcept(refs)
-	if b < 0 {
-		return nil
-	}
-	c := refs[b]
-	line := &counterpartLine{Vendor: vendor, Relation: c.Relation, Topics: restrictionTopics(c.Restrictions), Anchor: anchor}
-	seen := map[string]bool{}
-	for _, m := range c.Members {
-		if !seen[m.Name] {
-			seen[m.Name] = true
-			line.Links = append(line.Links, link{Text: m.Name, URL: instrURL(m.Arch, m.Name)})
+// newCounterpartLines builds the counterpart lines from an instruction's
+// concept links: the first relation of each concept, at most max (PTX max
+// has "Maximum" and "Maximum, NaN-propagating"); nil when it has none.
+// vendor names the other ISA.
+func newCounterpartLines(refs []isa.ConceptRef, vendor, anchor string, max int) []counterpartLine {
+	var out []counterpartLine
+	seenConcept := map[string]bool{}
+	for _, c := range refs {
+		if len(c.Members) == 0 || seenConcept[c.ID] || len(out) == max {
+			continue
 		}
-	}
-	// Name the families an AMD instruction of the line exists in.
-	if vendor == "AMD" {
+		seenConcept[c.ID] = true
+		line := counterpartLine{Vendor: vendor, Concept: c.Name, Relation: c.Relation, Topics: restrictionTopics(c.Restrictions), Anchor: anchor}
+		seen := map[string]bool{}
 		fams := map[string][]string{}
 		for _, m := range c.Members {
 			fams[m.Name] = append(fams[m.Name], m.Arch)
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				line.Links = append(line.Links, link{Text: m.Name, URL: instrURL(m.Arch, m.Name)})
+			}
 		}
-		for i := range line.Links {
-			line.Links[i].Note = familySpan(fams[line.Links[i].Text])
+		// Name the families an AMD instruction of the line exists in.
+		if vendor == "AMD" {
+			for i := range line.Links {
+				line.Links[i].Note = familySpan(fams[line.Links[i].Text])
+			}
 		}
+		const shown = 3
+		if len(line.Links) > shown {
+			line.More = len(line.Links) - shown
+			line.Links = line.Links[:shown]
+		}
+		out = append(out, line)
 	}
-	const shown = 3
-	if len(line.Links) > shown {
-		line.More = len(line.Links) - shown
-		line.Links = line.Links[:shown]
+	if len(out) == 1 {
+		out[0].Concept = "" // one concept: the line needs no name
 	}
-	line.Others = len(refs) - 1
-	return line
+	if len(out) > 0 {
+		out[len(out)-1].Others = len(refs) - len(out)
+	}
+	return out
 }
 
 // familyRanges names a set of AMD families in family order, runs of one
@@ -298,7 +310,7 @@ func (s *server) amdAnswer(v *instrView) answerView {
 			ans.ElsewhereText += fmt.Sprintf(" (%d under another name)", renamed)
 		}
 	}
-	ans.Counterpart = newCounterpartLine(in.Concepts, "PTX", "#concepts")
+	ans.Counterparts = newCounterpartLines(in.Concepts, "PTX", "#concepts", 2)
 	ans.Badge = amdBadge(v)
 	return ans
 }
@@ -365,8 +377,8 @@ func ptxAnswer(v *instrView) answerView {
 	for _, sx := range in.Syntax {
 		for _, l := range strings.Split(sx.Text, "\n") {
 			l = strings.TrimSpace(l)
-			if !isStatementOf(l, in.Name) {
-				continue
+			if rest, ok := strings.CutPrefix(l, in.Name); !ok || rest == "" || !strings.ContainsRune(".{ \t", rune(rest[0])) {
+				continue // a definition of the syntax's variables
 			}
 			if len(lines) == 4 {
 				more = true
@@ -381,14 +393,15 @@ func ptxAnswer(v *instrView) answerView {
 	if p.Verified {
 		sum, _ := summarizeTargets(in.Targets)
 		if sum == "every target" {
-			sum = "every sm target ptxas knows"
+			ans.SupportText = fmt.Sprintf("every sm target ptxas knows (%d)", len(p.Grid))
+		} else {
+			ans.SupportText = fmt.Sprintf("%s (%d of %d sm targets, ptxas)", sum, p.Supported, len(p.Grid))
 		}
-		ans.SupportText = fmt.Sprintf("%s (%d of %d, ptxas)", sum, p.Supported, len(p.Grid))
 	}
 	if v.NoCounterpart != nil {
-		ans.Counterpart = &counterpartLine{Vendor: "AMD", None: v.NoCounterpart.Reason, Anchor: "#counterparts"}
+		ans.Counterparts = []counterpartLine{{Vendor: "AMD", None: v.NoCounterpart.Reason, Anchor: "#counterparts"}}
 	} else {
-		ans.Counterpart = newCounterpartLine(in.Concepts, "AMD", "#counterparts")
+		ans.Counterparts = newCounterpartLines(in.Concepts, "AMD", "#counterparts", 2)
 	}
 	b := badgeView{Class: "none", Text: "not verified by ptxas"}
 	if p.Verified {

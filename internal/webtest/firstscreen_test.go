@@ -160,7 +160,7 @@ func TestFirstScreen(t *testing.T) {
 					t.Fatalf("%s: %v", where, err)
 				}
 				if pc.counterpart {
-					pos := eval[[]float64](t, b, `(() => { const e = document.querySelector(".instr-head .counterpart");
+					pos := eval[[]float64](t, b, `(() => { const e = document.querySelector(".instr-head .counterpart .cpline") || document.querySelector(".instr-head .counterpart");
 						if (!e) return [-1, -1]; const r = e.getBoundingClientRect(); return [r.top, r.bottom]; })()`)
 					if pos[0] < 0 || pos[1] > float64(vp.h) {
 						t.Errorf("%s: the counterpart line is at %.0f-%.0f px, not on the first screen (%d px)", where, pos[0], pos[1], vp.h)
