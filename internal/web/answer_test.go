@@ -10,9 +10,9 @@ import (
 
 func TestRestrictionHead(t *testing.T) {
 	for in, want := range map[string]string{
-		"NaN and sNaN handling: with MODE.IEEE set (IEEE mode), a signalling NaN input gives a quiet NaN": "NaN and sNaN handling",
+		"NaN and sNaN handling: with MODE.IEEE set (IEEE mode), a signalling NaN input gives a quiet NaN":   "NaN and sNaN handling",
 		"one MFMA is issued by a whole wave (64 lanes, or 32 for WMMA in wave32); a PTX warp is 32 threads": "one MFMA is issued by a whole wave",
-		"shape and fragment layout differ":                                                                  "shape and fragment layout differ",
+		"shape and fragment layout differ": "shape and fragment layout differ",
 		"widening bf16 to f32 is exact and max picks one input so the result is exact even in IEEE mode where a signalling NaN": "widening bf16 to f32 is exact and max picks one input so the…",
 	} {
 		if got := restrictionHead(in); got != want {
@@ -142,7 +142,7 @@ func TestGroupForms(t *testing.T) {
 func TestPlainSummary(t *testing.T) {
 	for in, want := range map[string]string{
 		"Dynamic [Tensor Memory](https://docs.nvidia.com/cuda/#tensor-memory) allocation.": "Dynamic Tensor Memory allocation.",
-		"Commits all prior `wgmma.mma_async` operations into a *wgmma-group*.":           "Commits all prior wgmma.mma_async operations into a wgmma-group.",
+		"Commits all prior `wgmma.mma_async` operations into a *wgmma-group*.":             "Commits all prior wgmma.mma_async operations into a wgmma-group.",
 		"Plain text.": "Plain text.",
 	} {
 		if got := plainSummary(in); got != want {
@@ -151,6 +151,13 @@ func TestPlainSummary(t *testing.T) {
 	}
 	if got := string(markdownInline("Use `max` <b>now</b>")); got != "Use <code>max</code> &lt;b&gt;now&lt;/b&gt;" {
 		t.Errorf("markdownInline: %q", got)
+	}
+	// AMD's summaries are plain text: no emphasis made of underscores.
+	if got := string(summaryHTML(isa.Summary{Arch: "cdna4", Summary: "D = S0_LO * S1_LO * S2 <x>"})); got != "D = S0_LO * S1_LO * S2 &lt;x&gt;" {
+		t.Errorf("summaryHTML of an AMD summary: %q", got)
+	}
+	if got := string(summaryHTML(isa.Summary{Arch: "ptx", Summary: "Use `max`."})); got != "Use <code>max</code>." {
+		t.Errorf("summaryHTML of a PTX summary: %q", got)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/isa"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -124,4 +126,13 @@ func plainSummary(src string) string {
 		return ast.WalkContinue, nil
 	})
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// summaryHTML is a list entry's summary: NVIDIA's is Markdown, rendered;
+// AMD's is plain text ("S0_LO * S1_LO" is no emphasis), escaped.
+func summaryHTML(sum isa.Summary) template.HTML {
+	if sum.Arch == "ptx" {
+		return markdownInline(sum.Summary)
+	}
+	return template.HTML(template.HTMLEscapeString(sum.Summary))
 }

@@ -33,6 +33,7 @@ func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 	funcs := template.FuncMap{
 		"markdown":    markdownHTML,
 		"mdinline":    markdownInline,
+		"summary":     summaryHTML,
 		"plain":       plainSummary,
 		"famSlug":     famSlug,
 		"provBeside":  provBeside,
