@@ -395,7 +395,7 @@ func TestScreenshots(t *testing.T) {
 					viewport = chromedp.EmulateViewport(width, 780, chromedp.EmulateMobile)
 				}
 				png, err := func() ([]byte, error) {
-					ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+					ctx, cancel := context.WithTimeout(b.ctx, 90*time.Second)
 					defer cancel()
 					if err := chromedp.Do(ctx, viewport, colorScheme(scheme),
 						chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.CSS("footer"))); err != nil {
