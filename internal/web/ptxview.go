@@ -192,7 +192,7 @@ func ptxPageView(in *isa.Instruction, targets []string) *ptxView {
 	v.PTXVersion, v.MinTarget = instructionFacts(in, floor)
 	v.FormCounts = formCounts(in.Forms)
 	for _, f := range in.Forms {
-		v.Forms = append(v.Forms, newFormRow(f, floor))
+		v.Forms = append(v.Forms, newFormRow(f, floor, order))
 	}
 	for _, ex := range in.Examples {
 		var vs []stmtVerdict
@@ -337,7 +337,7 @@ func plural(n int) string {
 	return "s"
 }
 
-func newFormRow(f isa.Form, floor string) formRow {
+func newFormRow(f isa.Form, floor string, order []string) formRow {
 	row := formRow{F: f}
 	c := f.Check
 	if c == nil {
@@ -359,7 +359,7 @@ func newFormRow(f isa.Form, floor string) formRow {
 			row.Version.Note = "the lowest " + c.MinTarget + " allows"
 		}
 		row.Options = optionsText(c.Options)
-		row.Targets, row.TargetsDetail = summarizeTargets(f.Targets)
+		row.Targets, row.TargetsDetail = summarizeTargetsIn(order, f.Targets)
 	}
 	raises := map[string][]string{}
 	var raiseKeys []string
@@ -460,6 +460,23 @@ func (g *grouper) groups() []modGroup {
 func summarizeTargets(targets map[string]string) (summary, detail string) {
 	order := slices.Collect(maps.Keys(targets))
 	ptxas.SortTargets(order)
+	return summarizeTargetsIn(order, targets)
+}
+
+// summarizeTargetsIn is summarizeTargets with the targets' order given
+// (order holds every key of targets, sorted, and may hold more): a page
+// sorts its targets once, not once per form.
+func summarizeTargetsIn(universe []string, targets map[string]string) (summary, detail string) {
+	order := make([]string, 0, len(targets))
+	for _, t := range universe {
+		if _, ok := targets[t]; ok {
+			order = append(order, t)
+		}
+	}
+	if len(order) != len(targets) { // a target the universe lacks
+		order = slices.Collect(maps.Keys(targets))
+		ptxas.SortTargets(order)
+	}
 	var sup, unsup []string
 	for _, t := range order {
 		if targets[t] == "supported" {
