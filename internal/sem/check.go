@@ -22,9 +22,12 @@ type Instruction struct {
 
 // RegInfo is what a program does with one operand register.
 type RegInfo struct {
-	Name    string
-	Width   int  // bits it reads or writes (32 when only named whole)
-	Type    Type // the first type it is viewed as (D0.f32: f32); zero when none
+	Name  string
+	Width int  // bits it reads or writes (32 when only named whole)
+	Type  Type // the first type it is viewed as (D0.f32: f32); zero when none
+	// Elem is the first type a part of it is viewed as (S0[15 : 0].f16 in a
+	// packed instruction); zero when none.
+	Elem    Type
 	Read    bool
 	Written bool
 	// LaneMask: indexed by laneId (D0.u64[laneId] in a VOPC), so one
@@ -441,6 +444,14 @@ func analyse(in *Instruction) *Analysis {
 				need(id.Name, x.T.Width)
 				if r.Type.Width == 0 {
 					r.Type = x.T
+				}
+			}
+			switch x.X.(type) {
+			case *Slice, *PartSel:
+				if b := baseIdent(x.X); b != nil && isOperandReg(b.Name) {
+					if r := reg(b.Name); r.Elem.Width == 0 {
+						r.Elem = x.T
+					}
 				}
 			}
 		case *Slice, *PartSel, *Index:

@@ -764,13 +764,16 @@ func (m *machine) vgpr(line int, laneExpr, regExpr Expr) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	if lane < 0 || lane >= len(m.wave.Lanes) {
-		return Value{}, errAt(line, "lane %d outside the wave of %d", lane, len(m.wave.Lanes))
+	if lane < 0 || lane >= max(m.wave.Size, len(m.wave.Lanes)) {
+		return Value{}, errAt(line, "lane %d outside the wave of %d", lane, m.wave.Size)
 	}
 	name := "S" + reg[3:]
 	regs := m.regs
 	if lane != m.lane {
-		regs = m.wave.Lanes[lane]
+		regs = nil // a lane given no registers reads zeros
+		if lane < len(m.wave.Lanes) {
+			regs = m.wave.Lanes[lane]
+		}
 	}
 	if v, ok := regs[name]; ok {
 		return v, nil

@@ -148,6 +148,9 @@ func (f *FloatFormat) isNaN(b uint64) bool {
 	return false
 }
 
+// IsNaN reports whether the bits are a NaN of the format.
+func (f *FloatFormat) IsNaN(b uint64) bool { return f.isNaN(b & f.mask()) }
+
 // IsSignalingNaN reports a NaN whose quiet bit is clear (IEEE formats only).
 func (f *FloatFormat) IsSignalingNaN(b uint64) bool {
 	return f.NaN == nanIEEE && f.isNaN(b) && b&f.quietBit() == 0
@@ -679,8 +682,8 @@ func (f *FloatFormat) Convert(b uint64, to *FloatFormat, mode RoundMode, quiet b
 			nf = frac << uint(to.ManBits-f.ManBits)
 		} else {
 			nf = frac >> uint(f.ManBits-to.ManBits)
-			if nf == 0 {
-				nf = 1
+			if nf == 0 && !quiet {
+				nf = 1 // still a NaN, still signalling
 			}
 		}
 		out := to.expMax()<<uint(to.ManBits) | nf | to.zero(u.neg)

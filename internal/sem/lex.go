@@ -9,13 +9,13 @@ import (
 type tokKind uint8
 
 const (
-	tEOF     tokKind = iota
-	tIdent           // S0, laneId, v_max_f32, endif (keywords are identifiers the parser knows)
-	tNumber          // 1, 0x1f, 1.0F, 0x100000000ULL (the text is kept whole)
-	tSized           // 32'1.0, 8'0xff, 1'1U: a literal with a bit width
-	tCast            // 32'U, 64'F, 65'B, 32'I: followed by "(" in the text
-	tString          // "Wait for all instructions to complete"
-	tOp              // operators and punctuation
+	tEOF    tokKind = iota
+	tIdent          // S0, laneId, v_max_f32, endif (keywords are identifiers the parser knows)
+	tNumber         // 1, 0x1f, 1.0F, 0x100000000ULL (the text is kept whole)
+	tSized          // 32'1.0, 8'0xff, 1'1U: a literal with a bit width
+	tCast           // 32'U, 64'F, 65'B, 32'I: followed by "(" in the text
+	tString         // "Wait for all instructions to complete"
+	tOp             // operators and punctuation
 )
 
 // token is one lexical token with where it starts (1-based line).

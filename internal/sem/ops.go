@@ -364,14 +364,16 @@ func (m *machine) unary(line int, op string, a Value) (Value, error) {
 }
 
 // cast is N'T(x): floats convert numerically (NaN payloads kept, so
-// 64'F(S0.f32) of a signalling NaN is still one), raw bits and hex
-// constants are reinterpreted, integers convert by value.
+// 64'F(S0.f32) of a signalling NaN is still one); raw bits and hex
+// constants of the float's width are reinterpreted (32'F(0xffc00000)),
+// like a bitcast; other integers convert by value (V_TRIG_PREOP's
+// 64'F(53 bits of 2/PI)).
 func (m *machine) cast(t Type, v Value) Value {
 	if t.Kind == KFloat {
 		switch {
 		case v.T.Kind == KFloat:
 			return FloatBits(toFloat(v, t.Float, m.env(t.Float).Round), t.Float)
-		case v.T.Kind == KBits:
+		case v.T.Kind == KBits && v.Width() == t.Width:
 			return v.view(t)
 		}
 		return FloatBits(t.Float.FromInt(v.Num(), m.env(t.Float).Round), t.Float)

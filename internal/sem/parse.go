@@ -76,7 +76,7 @@ type parser struct {
 	depth int
 }
 
-func (p *parser) peek() token      { return p.toks[p.i] }
+func (p *parser) peek() token       { return p.toks[p.i] }
 func (p *parser) peekN(n int) token { return p.toks[min(p.i+n, len(p.toks)-1)] }
 func (p *parser) next() token {
 	t := p.toks[p.i]

@@ -143,3 +143,46 @@ func (in *Instruction) applyOutputMods(m *machine) error {
 	m.regs["D0"] = insert(d, 0, f.Bits, FromUint(b, Type{Kind: KBits, Width: f.Bits}), false)
 	return nil
 }
+
+// WaveSize is a family's usual wave size: 32 lanes on RDNA, 64 on CDNA.
+func WaveSize(arch string) int {
+	if len(arch) >= 4 && arch[:4] == "rdna" {
+		return 32
+	}
+	return 64
+}
+
+// Eval runs the instruction on lane 0 alone with the sources S0, S1, ...
+// given as bits, in mode; the wave afterwards holds the results (D0 in
+// Lanes[0], or Shared for a lane mask).
+func (in *Instruction) Eval(srcs []uint64, mode Mode) (*Wave, error) {
+	w := &Wave{Size: WaveSize(in.Arch), Exec: 1, Mode: mode, TrapSts: map[string]uint64{}, Shared: map[string]Value{},
+		Other: map[string]Value{}, Lanes: []map[string]Value{make(map[string]Value, len(srcs)+1)}}
+	for i, b := range srcs {
+		name := "S" + strconv.Itoa(i)
+		wd := 32
+		if r := in.Info.Regs[name]; r != nil {
+			wd = r.Width
+		}
+		w.Lanes[0][name] = FromUint(b, Type{Kind: KBits, Width: wd})
+	}
+	res, err := in.Run(w, false)
+	if err != nil {
+		return nil, err
+	}
+	return res.Wave, nil
+}
+
+// Dest returns D0 (or another destination) after a run, as the program
+// wrote it: lane 0's, or the wave-wide lane mask.
+func (in *Instruction) Dest(w *Wave, name string) (Value, bool) {
+	if r := in.Info.Regs[name]; r != nil && r.LaneMask {
+		v, ok := w.Shared[name]
+		return v, ok
+	}
+	if len(w.Lanes) == 0 {
+		return Value{}, false
+	}
+	v, ok := w.Lanes[0][name]
+	return v, ok
+}

@@ -10,11 +10,11 @@ import (
 // it), the rounding direction and whether subnormals are kept, for f32 and
 // for f16/f64 separately as the register has it.
 type Mode struct {
-	IEEE        bool
-	Round       RoundMode
-	DenormF32   bool // f32 subnormals kept (false: flushed to zero)
-	DenormF16   bool // f16, bf16 and f64 subnormals kept
-	DX10Clamp   bool // clamp makes NaN 0
+	IEEE      bool
+	Round     RoundMode
+	DenormF32 bool // f32 subnormals kept (false: flushed to zero)
+	DenormF16 bool // f16, bf16 and f64 subnormals kept
+	DX10Clamp bool // clamp makes NaN 0
 	// NaN is the NaN invalid operations produce; AMD's guides show the
 	// negative quiet NaN (see NaNNegative).
 	NaN DefaultNaN
