@@ -15,6 +15,7 @@ func TestCoverageOnGuides(t *testing.T) {
 	libs := libraries(t)
 	total, parsed, executable := 0, 0, 0
 	reasons := map[string]int{}
+	used := map[string]bool{}
 	examples := map[string]string{}
 	for _, fam := range newerFamilies {
 		lib := libs[fam]
@@ -31,6 +32,11 @@ func TestCoverageOnGuides(t *testing.T) {
 			fp++
 			if in.Executable() {
 				fe++
+				for _, c := range in.Info.Calls {
+					if !isInstructionName(c) {
+						used[c] = true
+					}
+				}
 				continue
 			}
 			key := firstWords(in.Info.Problems[0])
@@ -42,6 +48,7 @@ func TestCoverageOnGuides(t *testing.T) {
 		parsed += fp
 		executable += fe
 	}
+	t.Logf("the executable pages call %d distinct built-ins and conversions", len(used))
 	t.Logf("all      %4d pages: %4d parsed (%.1f%%), %4d executable (%.1f%%)", total, parsed, pct(parsed, total), executable, pct(executable, total))
 	if os.Getenv("GPUISA_SEM_VERBOSE") != "" {
 		keys := make([]string, 0, len(reasons))

@@ -229,7 +229,12 @@ func (m *machine) store(target Expr, v Value) (Value, error) {
 				return Value{}, err
 			}
 			w := r.width
-			if w < 0 {
+			if r.create != nil {
+				if !r.hasT {
+					return Value{}, errAt(target.exprLine(), "%s in a concatenation target has no width (declare it first)", exprString(p))
+				}
+				w = r.t.Width
+			} else if w < 0 {
 				base, err := r.load()
 				if err != nil {
 					return Value{}, err

@@ -35,6 +35,35 @@ func Parse(src string) (*Program, error) {
 	if len(src) > maxSourceLen {
 		return nil, &ParseError{1, fmt.Sprintf("pseudocode is %d bytes; at most %d", len(src), maxSourceLen)}
 	}
+	lines, examples := splitExamples(src)
+	toks, err := lex(strings.Join(lines, "\n"))
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{toks: toks}
+	body, err := p.stmts(func(t token) bool { return t.kind == tEOF })
+	if err != nil {
+		return nil, err
+	}
+	if len(body) == 0 {
+		return nil, &ParseError{1, "no statements"}
+	}
+	return &Program{Body: body, Examples: examples}, nil
+}
+
+// WorkedExamples returns the worked example lines of a page's text (also
+// of a page whose text is nothing else).
+func WorkedExamples(src string) []WorkedExample {
+	if len(src) > maxSourceLen {
+		return nil
+	}
+	_, ex := splitExamples(src)
+	return ex
+}
+
+// splitExamples blanks the worked example and legend lines out of the
+// text (keeping line numbers) and returns the examples.
+func splitExamples(src string) ([]string, []WorkedExample) {
 	lines := strings.Split(src, "\n")
 	var examples []WorkedExample
 	for i, l := range lines {
@@ -55,19 +84,7 @@ func Parse(src string) (*Program, error) {
 		examples = append(examples, WorkedExample{Name: m[1], Args: args, Result: m[3], Line: i + 1})
 		lines[i] = ""
 	}
-	toks, err := lex(strings.Join(lines, "\n"))
-	if err != nil {
-		return nil, err
-	}
-	p := &parser{toks: toks}
-	body, err := p.stmts(func(t token) bool { return t.kind == tEOF })
-	if err != nil {
-		return nil, err
-	}
-	if len(body) == 0 {
-		return nil, &ParseError{1, "no statements"}
-	}
-	return &Program{Body: body, Examples: examples}, nil
+	return lines, examples
 }
 
 type parser struct {

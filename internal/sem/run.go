@@ -27,7 +27,7 @@ type Result struct {
 // Input modifiers (abs, neg) are applied to the float sources first,
 // output modifiers (omod, clamp) to D0 after. trace records assignments.
 func (in *Instruction) Run(w *Wave, trace bool) (*Result, error) {
-	if in.Err != nil {
+	if in.Err != nil || in.Info == nil {
 		return nil, fmt.Errorf("%s: %w: its pseudocode does not parse: %v", in.Name, ErrNotExecutable, in.Err)
 	}
 	if len(in.Info.Problems) > 0 {
@@ -156,6 +156,10 @@ func WaveSize(arch string) int {
 // given as bits, in mode; the wave afterwards holds the results (D0 in
 // Lanes[0], or Shared for a lane mask).
 func (in *Instruction) Eval(srcs []uint64, mode Mode) (*Wave, error) {
+	if in.Info == nil {
+		_, err := in.Run(nil, false) // the parse error
+		return nil, err
+	}
 	w := &Wave{Size: WaveSize(in.Arch), Exec: 1, Mode: mode, TrapSts: map[string]uint64{}, Shared: map[string]Value{},
 		Other: map[string]Value{}, Lanes: []map[string]Value{make(map[string]Value, len(srcs)+1)}}
 	for i, b := range srcs {
