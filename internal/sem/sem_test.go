@@ -93,12 +93,12 @@ func TestParserConstructs(t *testing.T) {
 
 func TestParseErrorsArePerInstruction(t *testing.T) {
 	for _, src := range []string{
-		"if S0 then D0 = 1",           // no endif
-		"D0 = (S0 + ",                 // unclosed
-		"for i in 0 do endfor",        // no ':' range
-		"1 = D0",                      // not a target
-		"D = A (16x16) * B (16x16)",   // matrix prose
-		"declare x : U",               // bad type
+		"if S0 then D0 = 1",            // no endif
+		"D0 = (S0 + ",                  // unclosed
+		"for i in 0 do endfor",         // no ':' range
+		"1 = D0",                       // not a target
+		"D = A (16x16) * B (16x16)",    // matrix prose
+		"declare x : U",                // bad type
 		strings.Repeat("(", 300) + "1", // too deep
 	} {
 		in := Compile("rdna4", "v_x", src)
@@ -118,12 +118,12 @@ func TestParseErrorsArePerInstruction(t *testing.T) {
 
 func TestUnsupportedIsReportedNotGuessed(t *testing.T) {
 	for src, want := range map[string]string{
-		"MEM[ADDR].u32 = DATA.u32":        "MEM",
-		"D0.u32 = mystery(S0.u32)":        "unknown function mystery",
-		"D0.u32 = HW_REGISTERS[1].u32":    "HW_REGISTERS",
+		"MEM[ADDR].u32 = DATA.u32":         "MEM",
+		"D0.u32 = mystery(S0.u32)":         "unknown function mystery",
+		"D0.u32 = HW_REGISTERS[1].u32":     "HW_REGISTERS",
 		"eval \"D0.i32(16x16) = S0 * S1\"": "eval",
-		"D0.u32 = OVERFLOW_F32":           "unknown name OVERFLOW_F32",
-		"D0.u32 = v_other_b32(S0.u32)":    "v_other_b32",
+		"D0.u32 = OVERFLOW_F32":            "unknown name OVERFLOW_F32",
+		"D0.u32 = v_other_b32(S0.u32)":     "v_other_b32",
 	} {
 		in := Compile("rdna4", "v_x", src)
 		if in.Err != nil {
