@@ -77,8 +77,34 @@ func (a *Analysis) regs(prefix string) []*RegInfo {
 type Library struct {
 	Arch    string
 	sources map[string]string
-	mu      sync.Mutex
-	insts   map[string]*Instruction
+	// load fetches a source not in sources (a database read); nil when
+	// sources holds them all.
+	load  func(name string) (string, bool)
+	mu    sync.Mutex
+	insts map[string]*Instruction
+}
+
+// NewLibraryFunc returns a library that fetches each instruction's
+// pseudocode when first needed (by lower-case name; false when the family
+// has none).
+func NewLibraryFunc(arch string, load func(name string) (string, bool)) *Library {
+	return &Library{Arch: arch, sources: map[string]string{}, load: load, insts: map[string]*Instruction{}}
+}
+
+// source returns an instruction's pseudocode, fetching it when needed.
+func (l *Library) source(name string) (string, bool) {
+	if s, ok := l.sources[name]; ok {
+		return s, s != ""
+	}
+	if l.load == nil {
+		return "", false
+	}
+	s, ok := l.load(name)
+	if !ok {
+		s = ""
+	}
+	l.sources[name] = s
+	return s, ok && s != ""
 }
 
 // NewLibrary returns the library of a family from its pseudocode by
@@ -91,11 +117,16 @@ func NewLibrary(arch string, sources map[string]string) *Library {
 	return l
 }
 
-// Names lists the instructions with pseudocode, sorted.
+// Names lists the instructions with pseudocode given to NewLibrary (or
+// fetched so far), sorted.
 func (l *Library) Names() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	out := make([]string, 0, len(l.sources))
-	for n := range l.sources {
-		out = append(out, n)
+	for n, s := range l.sources {
+		if s != "" {
+			out = append(out, n)
+		}
 	}
 	sort.Strings(out)
 	return out
@@ -113,7 +144,7 @@ func (l *Library) get(name string, visiting map[string]bool) *Instruction {
 	if in, ok := l.insts[name]; ok {
 		return in
 	}
-	src, ok := l.sources[name]
+	src, ok := l.source(name)
 	if !ok {
 		return nil
 	}
@@ -127,7 +158,7 @@ func (l *Library) get(name string, visiting map[string]bool) *Instruction {
 			if !isInstructionName(c) || visiting[c] {
 				continue
 			}
-			if _, ok := l.sources[c]; !ok {
+			if _, ok := l.source(c); !ok {
 				in.Info.Problems = append(in.Info.Problems, fmt.Sprintf("calls %s, which has no pseudocode in %s", c, l.Arch))
 				continue
 			}
@@ -154,7 +185,7 @@ func (l *Library) lookup(name string) *Instruction {
 	name = strings.ToLower(name)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, ok := l.sources[name]; !ok {
+	if _, ok := l.source(name); !ok {
 		return nil
 	}
 	return l.get(name, map[string]bool{})
