@@ -216,6 +216,7 @@ func compile(arch, name, src string) *Instruction {
 	if arch == "cdna3" {
 		retypeFP8(prog)
 	}
+	renameOldDest(prog)
 	in.Info = analyse(in)
 	return in
 }
@@ -233,6 +234,29 @@ func (in *Instruction) bf8() *FloatFormat {
 		return &BF8FNUZ
 	}
 	return &BF8
+}
+
+// renameOldDest reads the older dialect's destination D (D.f = S0.f) as
+// D0, when the text does not also name D0.
+func renameOldDest(p *Program) {
+	var ds []*Ident
+	hasD0 := false
+	walkProgram(p, func(e Expr) {
+		if id, ok := e.(*Ident); ok {
+			switch id.Name {
+			case "D":
+				ds = append(ds, id)
+			case "D0":
+				hasD0 = true
+			}
+		}
+	}, func(Stmt) {})
+	if hasD0 {
+		return
+	}
+	for _, id := range ds {
+		id.Name = "D0"
+	}
 }
 
 // retypeFP8 makes .fp8 and .bf8 CDNA 3's FNUZ formats.

@@ -84,6 +84,8 @@ type server struct {
 	quality     *quality.Report
 	qualityErr  error
 
+	semLibs sync.Map // arch -> *sem.Library, for eval (eval.go)
+
 	cache *pageCache
 }
 
@@ -199,6 +201,7 @@ func (s *server) routes() {
 	s.api("GET /api/v1/search", s.apiSearch)
 	s.api("GET /api/v1/decode", s.apiDecode)
 	s.api("GET /api/v1/encode", s.apiEncode)
+	s.api("GET /api/v1/eval", s.apiEval)
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
 	s.api("GET /api/asm/{arch}/{opcode}", s.apiAsmDoc)
 	s.api("GET /api/asm/{arch}/{family}/{opcode}", s.apiAsmDocFamily)
