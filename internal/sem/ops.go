@@ -277,7 +277,11 @@ func (m *machine) compare(op string, a, b Value) Value {
 	case "==":
 		return Bool(c == 0)
 	case "!=", "<>":
-		return Bool(c != 0)
+		// Ordered for floats: false when an input is NaN. The guides say
+		// so beside V_CMP_NEQ (!(S0 == S1): "With NAN inputs this is not
+		// the same operation as !=") and V_CMP_NLG (!(S0 <> S1): "not the
+		// same operation as ==").
+		return Bool(c == -1 || c == 1)
 	case "<":
 		return Bool(c == -1)
 	case "<=":

@@ -156,11 +156,16 @@ func WaveSize(arch string) int {
 // given as bits, in mode; the wave afterwards holds the results (D0 in
 // Lanes[0], or Shared for a lane mask).
 func (in *Instruction) Eval(srcs []uint64, mode Mode) (*Wave, error) {
+	return in.EvalMods(srcs, mode, Modifiers{})
+}
+
+// EvalMods is Eval with the encoding's modifiers.
+func (in *Instruction) EvalMods(srcs []uint64, mode Mode, mods Modifiers) (*Wave, error) {
 	if in.Info == nil {
 		_, err := in.Run(nil, false) // the parse error
 		return nil, err
 	}
-	w := &Wave{Size: WaveSize(in.Arch), Exec: 1, Mode: mode, TrapSts: map[string]uint64{}, Shared: map[string]Value{},
+	w := &Wave{Size: WaveSize(in.Arch), Exec: 1, Mode: mode, Mods: mods, TrapSts: map[string]uint64{}, Shared: map[string]Value{},
 		Other: map[string]Value{}, Lanes: []map[string]Value{make(map[string]Value, len(srcs)+1)}}
 	for i, b := range srcs {
 		name := "S" + strconv.Itoa(i)

@@ -496,3 +496,15 @@ func show(f *sem.FloatFormat, ir string, b uint64) string {
 	w := retWidth(ir)
 	return fmt.Sprintf("0x%0*x", (w+3)/4, b)
 }
+
+// Known returns the reason of the first tolerated row of the given kind
+// that applies to an instruction, "" when none does: a difference of that
+// kind is a known defect of the guide's pseudocode.
+func Known(tol []Tolerance, arch, name, kind string) string {
+	for _, t := range tol {
+		if t.Kind == kind && t.applies(arch, name) {
+			return t.Reason
+		}
+	}
+	return ""
+}
