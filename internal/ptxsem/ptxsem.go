@@ -62,7 +62,9 @@ func Models() []*Model {
 	for _, m := range models {
 		out = append(out, m)
 	}
-	sort.Slice(out, func(i, j int) bool { return key(out[i].Mnemonic, out[i].Variant) < key(out[j].Mnemonic, out[j].Variant) })
+	sort.Slice(out, func(i, j int) bool {
+		return key(out[i].Mnemonic, out[i].Variant) < key(out[j].Mnemonic, out[j].Variant)
+	})
 	return out
 }
 
