@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"sync"
 )
 
 // The built-in functions the pseudocode calls. The guides define none of
@@ -422,6 +423,18 @@ var conversions = []conversion{
 
 var convRe = regexp.MustCompile(`^(f|bf|fp|i|u)(\d+)_to_(f|bf|fp|i|u)(\d+)$`)
 
+// convParts is convRe's match of a name, remembered: calls run in loops.
+var convCache sync.Map // name -> []string (nil: not a conversion)
+
+func convParts(name string) []string {
+	if p, ok := convCache.Load(name); ok {
+		return p.([]string)
+	}
+	p := convRe.FindStringSubmatch(name)
+	convCache.Store(name, p)
+	return p
+}
+
 // formatFor returns the float format of a conversion name part (f32, bf16,
 // fp8, bf8); fp8 and bf8 are the family's.
 func (m *machine) formatFor(prefix string, w int) *FloatFormat {
@@ -445,7 +458,7 @@ func (m *machine) formatFor(prefix string, w int) *FloatFormat {
 // conversion resolves a name like f32_to_i32; ok is false when the name is
 // not one.
 func (m *machine) conversion(name string) (func(line int, a []Value) (Value, error), bool) {
-	p := convRe.FindStringSubmatch(name)
+	p := convParts(name)
 	if p == nil {
 		return nil, false
 	}
@@ -568,8 +581,14 @@ func (m *machine) call(x *Call) (Value, error) {
 		return Value{}, unsupported(x.Line, "eval of a prose string")
 	}
 	b, isBuiltin := builtins[x.Fn]
-	conv, isConv := m.conversion(x.Fn)
-	callee := m.inst.lib.lookup(x.Fn)
+	var conv func(line int, a []Value) (Value, error)
+	var isConv bool
+	var callee *Instruction
+	if !isBuiltin {
+		if conv, isConv = m.conversion(x.Fn); !isConv {
+			callee = m.inst.lib.lookup(x.Fn)
+		}
+	}
 	if !isBuiltin && !isConv && callee == nil {
 		return Value{}, unsupported(x.Line, "unknown function %s", x.Fn)
 	}

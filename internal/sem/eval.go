@@ -445,6 +445,27 @@ func (m *machine) identRef(x *Ident) (*ref, error) {
 	}, width: -1}, nil
 }
 
+// readReg reads an operand register (regRef's load without the closures:
+// reads are the hot path).
+func (m *machine) readReg(name string) Value {
+	info := m.inst.Info.Regs[name]
+	var v Value
+	var ok bool
+	if info != nil && info.LaneMask {
+		v, ok = m.wave.Shared[name]
+	} else {
+		v, ok = m.regs[name]
+	}
+	if !ok {
+		width := 32
+		if info != nil {
+			width = info.Width
+		}
+		v = FromUint(0, Type{Kind: KBits, Width: width})
+	}
+	return v
+}
+
 // regRef is an operand register of this lane (or wave-wide when the
 // program treats it as a lane mask).
 func (m *machine) regRef(line int, name string) *ref {
@@ -733,7 +754,7 @@ func (m *machine) ident(x *Ident) (Value, error) {
 		return v.v, nil
 	}
 	if isOperandReg(name) {
-		return m.regRef(x.Line, name).load()
+		return m.readReg(name), nil
 	}
 	if _, ok := stateNames[name]; ok {
 		r, err := m.stateRef(x.Line, name)

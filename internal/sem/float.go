@@ -692,8 +692,32 @@ func (f *FloatFormat) Convert(b uint64, to *FloatFormat, mode RoundMode, quiet b
 		}
 		return out
 	}
+	if r, ok := to.exactConvert(u); ok {
+		return r
+	}
 	r, _ := to.roundBig(u.neg, new(big.Int).SetUint64(u.mant), u.exp, false, mode)
 	return r
+}
+
+// exactConvert converts a finite value to f32 or f64 without rounding when
+// it fits exactly (every f16, bf16 and f32 value widens exactly), through
+// Go's float64: mant < 2^53 and the scaling is exact in range.
+func (to *FloatFormat) exactConvert(u unpacked) (uint64, bool) {
+	if to != &F64 && to != &F32 || u.mant >= 1<<24 || u.exp < -1074+24 || u.exp > 900 {
+		return 0, false
+	}
+	x := math.Ldexp(float64(u.mant), u.exp)
+	if u.neg {
+		x = -x
+	}
+	if to == &F64 {
+		return math.Float64bits(x), true
+	}
+	y := float32(x)
+	if float64(y) != x {
+		return 0, false // would round (or leave f32's range)
+	}
+	return uint64(math.Float32bits(y)), true
 }
 
 // Compare orders a and b: -1, 0, 1, or 2 when unordered (a NaN).

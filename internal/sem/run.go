@@ -33,7 +33,11 @@ func (in *Instruction) Run(w *Wave, trace bool) (*Result, error) {
 	if len(in.Info.Problems) > 0 {
 		return nil, fmt.Errorf("%s: %w: %s", in.Name, ErrNotExecutable, in.Info.Problems[0])
 	}
-	out := w.Clone()
+	return in.run(w.Clone(), trace)
+}
+
+// run evaluates on w itself (Run gives it a copy).
+func (in *Instruction) run(out *Wave, trace bool) (*Result, error) {
 	res := &Result{Wave: out}
 	var tr *[]Step
 	if trace {
@@ -175,7 +179,11 @@ func (in *Instruction) EvalMods(srcs []uint64, mode Mode, mods Modifiers) (*Wave
 		}
 		w.Lanes[0][name] = FromUint(b, Type{Kind: KBits, Width: wd})
 	}
-	res, err := in.Run(w, false)
+	if in.Err != nil || len(in.Info.Problems) > 0 {
+		_, err := in.Run(nil, false)
+		return nil, err
+	}
+	res, err := in.run(w, false)
 	if err != nil {
 		return nil, err
 	}
