@@ -15,12 +15,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/concepts"
+	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
-	"github.com/gpuisa/gpuisa/internal/semdiff"
 	"github.com/gpuisa/gpuisa/internal/merge"
 	"github.com/gpuisa/gpuisa/internal/quality"
+	"github.com/gpuisa/gpuisa/internal/semdiff"
 	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
