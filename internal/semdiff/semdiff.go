@@ -222,7 +222,8 @@ func evaluate(c *concepts.Concept, r concepts.Relation, variant string, m *ptxse
 		}
 	}
 	h := fnv.New64a()
-	h.Write([]byte(c.ID + r.PTX + variant + in.Arch + in.Name))
+	// The same corpus in every family, so equal behaviour reads equal.
+	h.Write([]byte(c.ID + r.PTX + variant + in.Name))
 	cases := sem.Cases(sp, random, h.Sum64())
 	p := Pair{Concept: c.ID, Relation: string(r.Kind), PTX: r.PTX, Variant: variant, Arch: in.Arch, AMD: in.Name,
 		Restrictions: append([]string{}, r.Restrictions...), From: m.From, Operands: mapping, Differences: []Group{}}
@@ -252,9 +253,9 @@ func evaluate(c *concepts.Concept, r concepts.Relation, variant string, m *ptxse
 			continue
 		}
 		p.Differ++
-		when := describeInputs(m, a)
-		amdSays := describeResult(m, a, amd)
-		ptxSays := describeResult(m, a, ptx)
+		when, names := describeInputs(m, a)
+		amdSays := describeResult(m, a, names, amd)
+		ptxSays := describeResult(m, a, names, ptx)
 		k := when + "|" + amdSays + "|" + ptxSays
 		g := groups[k]
 		if g == nil {
@@ -338,37 +339,68 @@ func intWord(o ptxsem.Operand, b uint64) string {
 	return ""
 }
 
-// describeInputs names what is special about the inputs: "a is a
-// signalling NaN and b is +0"; "ordinary numbers" when nothing is.
-func describeInputs(m *ptxsem.Model, a []uint64) string {
-	var parts []string
-	for i, b := range a {
+// roles names the inputs in a group's sentences: when exactly one of two
+// inputs is special, "that input" and "the other input"; else a, b, c.
+type roles []string
+
+// special picks the inputs a difference is about: the NaNs when there are
+// any, else the zeros, infinities, subnormals and notable integers.
+func special(m *ptxsem.Model, a []uint64) (idx []int, words []string) {
+	word := func(i int) string {
 		o := m.Srcs[i]
-		var w string
 		if o.Float != nil {
-			w = classWord(o.Float, b)
-		} else {
-			w = intWord(o, b)
+			return classWord(o.Float, a[i])
 		}
-		if w != "" {
-			verb := " is "
-			if strings.HasPrefix(w, "has ") {
-				verb = " "
-			}
-			parts = append(parts, operandNames[i]+verb+w)
+		return intWord(o, a[i])
+	}
+	for i := range a {
+		if o := m.Srcs[i]; o.Float != nil && o.Float.IsNaN(a[i]) {
+			idx, words = append(idx, i), append(words, word(i))
 		}
 	}
-	if len(parts) == 0 {
+	if len(idx) > 0 {
+		return idx, words
+	}
+	for i := range a {
+		if w := word(i); w != "" {
+			idx, words = append(idx, i), append(words, w)
+		}
+	}
+	return idx, words
+}
+
+// describeInputs says what is special about the inputs ("one input is a
+// signalling NaN") and how the results name them.
+func describeInputs(m *ptxsem.Model, a []uint64) (string, roles) {
+	names := roles(append([]string(nil), operandNames[:len(a)]...))
+	idx, words := special(m, a)
+	verb := func(w string) string {
+		if strings.HasPrefix(w, "has ") {
+			return " " + w
+		}
+		return " is " + w
+	}
+	switch {
+	case len(idx) == 0:
 		if m.Srcs[0].Float != nil {
-			return "the inputs are ordinary numbers"
+			return "the inputs are ordinary numbers", names
 		}
-		return "the inputs are ordinary values"
+		return "the inputs are ordinary values", names
+	case len(a) == 2 && len(idx) == 1:
+		names[idx[0]], names[1-idx[0]] = "that input", "the other input"
+		return "one input" + verb(words[0]), names
+	case len(a) == 2 && len(idx) == 2 && words[0] == words[1] && !strings.HasPrefix(words[0], "has "):
+		return "both inputs are " + strings.TrimPrefix(strings.TrimPrefix(words[0], "a "), "an ") + "s", names
 	}
-	return strings.Join(parts, " and ")
+	var parts []string
+	for k, i := range idx {
+		parts = append(parts, operandNames[i]+verb(words[k]))
+	}
+	return strings.Join(parts, " and "), names
 }
 
 // describeResult says what a side returns in terms of the inputs.
-func describeResult(m *ptxsem.Model, a []uint64, r uint64) string {
+func describeResult(m *ptxsem.Model, a []uint64, names roles, r uint64) string {
 	f := m.Ret.Float
 	if f != nil {
 		for i, b := range a {
@@ -377,12 +409,12 @@ func describeResult(m *ptxsem.Model, a []uint64, r uint64) string {
 			}
 			if r == b {
 				if f.IsNaN(b) {
-					return "returns " + operandNames[i] + "'s NaN unchanged"
+					return "returns " + names[i] + ", its NaN unchanged"
 				}
-				return "returns " + operandNames[i]
+				return "returns " + names[i]
 			}
 			if f.IsSignalingNaN(b) && r == f.Quiet(b) {
-				return "returns the quieted NaN of " + operandNames[i]
+				return "returns the quieted NaN of " + names[i]
 			}
 		}
 		if f.IsNaN(r) {
@@ -398,7 +430,7 @@ func describeResult(m *ptxsem.Model, a []uint64, r uint64) string {
 	}
 	for i, b := range a {
 		if m.Srcs[i].Float == nil && m.Srcs[i].Width == m.Ret.Width && r == b {
-			return "returns " + operandNames[i]
+			return "returns " + names[i]
 		}
 	}
 	return fmt.Sprintf("returns 0x%0*x", (m.Ret.Width+3)/4, r)

@@ -27,6 +27,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/quality"
+	"github.com/gpuisa/gpuisa/internal/semdiff"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
@@ -85,6 +86,9 @@ type server struct {
 	qualityErr  error
 
 	semLibs sync.Map // arch -> *sem.Library, for eval (eval.go)
+	// semDiff is the differences by evaluation (semdiff.go).
+	semDiffOnce sync.Once
+	semDiff     *semdiff.Result
 
 	cache *pageCache
 }
