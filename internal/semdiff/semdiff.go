@@ -322,15 +322,16 @@ func classWord(f *sem.FloatFormat, b uint64) string {
 	return ""
 }
 
-func intWord(o ptxsem.Operand, b uint64) string {
+func intWord(o ptxsem.Operand, b uint64, result int) string {
 	w := o.Width
+	limit := min(w, result) // a shift amount against the shifted width
 	switch {
 	case b == 0:
 		return "0"
 	case b == mask(w):
 		return "all ones (-1)"
-	case w >= 32 && b >= uint64(w) && b < 1<<31:
-		return fmt.Sprintf("at least the width (%d)", w)
+	case limit >= 8 && b >= uint64(limit) && b < 1<<31:
+		return fmt.Sprintf("at least %d", limit)
 	case b>>uint(w-1)&1 == 1 && o.Signed:
 		return "negative"
 	case b>>uint(w-1)&1 == 1:
@@ -338,6 +339,9 @@ func intWord(o ptxsem.Operand, b uint64) string {
 	}
 	return ""
 }
+
+var plural = map[string]string{"a signalling NaN": "signalling NaNs", "a quiet NaN": "quiet NaNs", "an infinity": "infinities",
+	"+0": "+0", "-0": "-0", "subnormal": "subnormal"}
 
 // roles names the inputs in a group's sentences: when exactly one of two
 // inputs is special, "that input" and "the other input"; else a, b, c.
@@ -351,7 +355,7 @@ func special(m *ptxsem.Model, a []uint64) (idx []int, words []string) {
 		if o.Float != nil {
 			return classWord(o.Float, a[i])
 		}
-		return intWord(o, a[i])
+		return intWord(o, a[i], m.Ret.Bits())
 	}
 	for i := range a {
 		if o := m.Srcs[i]; o.Float != nil && o.Float.IsNaN(a[i]) {
@@ -389,8 +393,10 @@ func describeInputs(m *ptxsem.Model, a []uint64) (string, roles) {
 	case len(a) == 2 && len(idx) == 1:
 		names[idx[0]], names[1-idx[0]] = "that input", "the other input"
 		return "one input" + verb(words[0]), names
-	case len(a) == 2 && len(idx) == 2 && words[0] == words[1] && !strings.HasPrefix(words[0], "has "):
-		return "both inputs are " + strings.TrimPrefix(strings.TrimPrefix(words[0], "a "), "an ") + "s", names
+	case len(a) == 2 && len(idx) == 2 && words[0] == words[1] && plural[words[0]] != "":
+		return "both inputs are " + plural[words[0]], names
+	case len(a) == 2 && len(idx) == 2 && words[0] == words[1]:
+		return "a and b are " + words[0], names
 	}
 	var parts []string
 	for k, i := range idx {
