@@ -65,6 +65,10 @@ type Options struct {
 	// Timings is a results file of `gpuisa ptx bench` run on a GPU (else
 	// $GPUISA_TIMINGS); "" means none: PTX pages then show no measurement.
 	Timings string
+	// SemResults is a results file of `gpuisa semgpu` run on a GPU (else
+	// $GPUISA_SEM_RESULTS); "" means none: the PTX models are then checked
+	// against nothing but the documentation they were written from.
+	SemResults string
 }
 
 // Progress reports the pipeline's steps.

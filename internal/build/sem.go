@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -15,6 +16,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/quality"
 	"github.com/gpuisa/gpuisa/internal/sem"
 	"github.com/gpuisa/gpuisa/internal/semdiff"
+	"github.com/gpuisa/gpuisa/internal/semgpu"
+	"github.com/gpuisa/gpuisa/internal/semptx"
 	"github.com/gpuisa/gpuisa/internal/semoracle"
 )
 
@@ -88,6 +91,9 @@ func applySem(ctx context.Context, opts Options, insts []*isa.Instruction, cat *
 	if opts.NoVerify {
 		rep.Notes = append(rep.Notes, "not checked against LLVM's constant folding: the build ran with --no-verify")
 	} else if err := checkAgainstLLVM(ctx, opts, libs, tol, rep, prog); err != nil {
+		return nil, nil, err
+	}
+	if err := applySemResults(opts, rep); err != nil {
 		return nil, nil, err
 	}
 	var diffs []byte
@@ -239,4 +245,31 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// applySemResults holds the PTX models to a GPU's results file, when given.
+func applySemResults(opts Options, rep *quality.SemReport) error {
+	path := opts.SemResults
+	if path == "" {
+		path = os.Getenv("GPUISA_SEM_RESULTS")
+	}
+	if path == "" {
+		return nil
+	}
+	r, err := semgpu.Load(path)
+	if err != nil {
+		return err
+	}
+	b, err := semgpu.Generate(semptx.Models(), semgpu.Options{})
+	if err != nil {
+		return err
+	}
+	c := semgpu.Compare(b, r)
+	h := &quality.SemHardware{File: path, GPU: c.GPU, Target: c.Target, Statements: c.Statements, Cases: c.Cases, Agree: c.Agree,
+		Mismatches: []string{}, Missing: c.Missing}
+	for _, m := range c.Mismatches {
+		h.Mismatches = append(h.Mismatches, fmt.Sprintf("%s (%s): model %s, GPU %s", m.Statement, m.Inputs, m.Model, m.Hardware))
+	}
+	rep.Hardware = h
+	return nil
 }

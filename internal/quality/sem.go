@@ -27,6 +27,21 @@ type SemReport struct {
 	Differing int `json:"differing"`
 	// Contradictions are the catalogue's claims evaluation does not bear out.
 	Contradictions []SemContradiction `json:"contradictions"`
+	// Hardware is the PTX models held to a GPU's results (gpuisa semgpu
+	// run on a lent GPU); nil without a results file.
+	Hardware *SemHardware `json:"hardware,omitempty"`
+}
+
+// SemHardware is the PTX models against what a GPU returned.
+type SemHardware struct {
+	File       string   `json:"file"`
+	GPU        string   `json:"gpu"`
+	Target     string   `json:"target"`
+	Statements int      `json:"statements"`
+	Cases      int      `json:"cases"`
+	Agree      int      `json:"agree"`
+	Mismatches []string `json:"mismatches"` // "max.f32 d, a, b; (0x7fa00000,0x3f800000): model 0x3f800000, GPU 0x7fffffff"
+	Missing    []string `json:"missing"`
 }
 
 // SemFamily is one family's coverage.
@@ -109,6 +124,9 @@ func writeSemSummary(ew *errWriter, s *SemReport) {
 	}
 	ew.printf("Concepts by evaluation: %d AMD-PTX pairs evaluated, %d differ on some input, %d contradictions with the catalogue.\n",
 		s.Pairs, s.Differing, len(s.Contradictions))
+	if h := s.Hardware; h != nil {
+		ew.printf("PTX models on %s (%s, %s): %d statements, %d of %d cases agree.\n", h.GPU, h.Target, h.File, h.Statements, h.Agree, h.Cases)
+	}
 	for _, n := range s.Notes {
 		ew.printf("Pseudocode note: %s\n", n)
 	}
@@ -126,6 +144,12 @@ func writeSemFindings(ew *errWriter, s *SemReport) {
 		ew.printf("\n== Pseudocode vs LLVM: differences no reason allows (%d)\n", len(s.Findings))
 		for _, f := range s.Findings {
 			ew.printf("  %s %s: %d, e.g. %s\n", f.Arch, f.Name, f.Differ, f.Example)
+		}
+	}
+	if h := s.Hardware; h != nil && len(h.Mismatches) > 0 {
+		ew.printf("\n== PTX models against %s (%d)\n", h.GPU, len(h.Mismatches))
+		for _, m := range h.Mismatches {
+			ew.printf("  %s\n", m)
 		}
 	}
 	if len(s.Contradictions) > 0 {

@@ -1,7 +1,7 @@
 // Package semdiff derives the differences between the two sides of the
 // concept catalogue's relations by evaluation: the AMD instruction's
 // pseudocode (package sem) and the PTX instruction's model (package
-// ptxsem) run on the same special-value corpus, and the inputs where they
+// semptx) run on the same special-value corpus, and the inputs where they
 // return different results are grouped by what the inputs are ("a is a
 // signalling NaN") and what each side returns ("AMD returns the quieted
 // NaN of a, PTX returns b"). The groups are compared with the relation's
@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/concepts"
-	"github.com/gpuisa/gpuisa/internal/ptxsem"
+	"github.com/gpuisa/gpuisa/internal/semptx"
 	"github.com/gpuisa/gpuisa/internal/sem"
 )
 
@@ -112,7 +112,7 @@ func Derive(cat *concepts.Catalogue, libs map[string]*sem.Library, opts Options)
 				continue
 			}
 			for _, v := range variants {
-				m := ptxsem.Lookup(r.PTX, v)
+				m := semptx.Lookup(r.PTX, v)
 				if m == nil {
 					res.Skipped["no PTX model for the type"]++
 					continue
@@ -184,7 +184,7 @@ func reversed(name string) bool { return strings.Contains(name, "rev_") }
 var operandNames = []string{"a", "b", "c"}
 
 // evaluate runs both sides on the corpus of the PTX model's operand types.
-func evaluate(c *concepts.Concept, r concepts.Relation, variant string, m *ptxsem.Model, in *sem.Instruction, random int) (Pair, bool) {
+func evaluate(c *concepts.Concept, r concepts.Relation, variant string, m *semptx.Model, in *sem.Instruction, random int) (Pair, bool) {
 	srcs := in.Info.Sources()
 	if len(srcs) != len(m.Srcs) {
 		return Pair{}, false
@@ -296,7 +296,7 @@ func mask(w int) uint64 {
 
 // same compares results: bit for bit, except that two NaNs are the same
 // when PTX leaves its NaN unspecified.
-func same(m *ptxsem.Model, amd, ptx uint64) bool {
+func same(m *semptx.Model, amd, ptx uint64) bool {
 	if amd == ptx {
 		return true
 	}
@@ -322,7 +322,7 @@ func classWord(f *sem.FloatFormat, b uint64) string {
 	return ""
 }
 
-func intWord(o ptxsem.Operand, b uint64, result int) string {
+func intWord(o semptx.Operand, b uint64, result int) string {
 	w := o.Width
 	limit := min(w, result) // a shift amount against the shifted width
 	switch {
@@ -349,7 +349,7 @@ type roles []string
 
 // special picks the inputs a difference is about: the NaNs when there are
 // any, else the zeros, infinities, subnormals and notable integers.
-func special(m *ptxsem.Model, a []uint64) (idx []int, words []string) {
+func special(m *semptx.Model, a []uint64) (idx []int, words []string) {
 	word := func(i int) string {
 		o := m.Srcs[i]
 		if o.Float != nil {
@@ -375,7 +375,7 @@ func special(m *ptxsem.Model, a []uint64) (idx []int, words []string) {
 
 // describeInputs says what is special about the inputs ("one input is a
 // signalling NaN") and how the results name them.
-func describeInputs(m *ptxsem.Model, a []uint64) (string, roles) {
+func describeInputs(m *semptx.Model, a []uint64) (string, roles) {
 	names := roles(append([]string(nil), operandNames[:len(a)]...))
 	idx, words := special(m, a)
 	verb := func(w string) string {
@@ -406,7 +406,7 @@ func describeInputs(m *ptxsem.Model, a []uint64) (string, roles) {
 }
 
 // describeResult says what a side returns in terms of the inputs.
-func describeResult(m *ptxsem.Model, a []uint64, names roles, r uint64) string {
+func describeResult(m *semptx.Model, a []uint64, names roles, r uint64) string {
 	f := m.Ret.Float
 	if f != nil {
 		for i, b := range a {
@@ -424,7 +424,7 @@ func describeResult(m *ptxsem.Model, a []uint64, names roles, r uint64) string {
 			}
 		}
 		if f.IsNaN(r) {
-			if m.NaNUnspecified && r == ptxsem.CanonicalNaN(f) {
+			if m.NaNUnspecified && r == semptx.CanonicalNaN(f) {
 				return "returns a NaN"
 			}
 			return "returns the NaN " + fmt.Sprintf("0x%0*x", f.Bits/4, r)
@@ -442,8 +442,8 @@ func describeResult(m *ptxsem.Model, a []uint64, names roles, r uint64) string {
 	return fmt.Sprintf("returns 0x%0*x", (m.Ret.Width+3)/4, r)
 }
 
-func example(m *ptxsem.Model, a []uint64, amd, ptx uint64) string {
-	show := func(o ptxsem.Operand, b uint64) string {
+func example(m *semptx.Model, a []uint64, amd, ptx uint64) string {
+	show := func(o semptx.Operand, b uint64) string {
 		if o.Float != nil {
 			return sem.FormatFloat(b, o.Float)
 		}

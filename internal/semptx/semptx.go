@@ -1,4 +1,4 @@
-// Package ptxsem is the PTX side of the cross-vendor comparison: what the
+// Package semptx is the PTX side of the cross-vendor comparison: what the
 // PTX members of the concept catalogue return, written by gpuisa from
 // NVIDIA's PTX ISA documentation (each instruction's Semantics,
 // Description and Notes, and the floating-point chapter's rules), in Go
@@ -7,7 +7,7 @@
 // Maximum) and the ones that change modes (.ftz, .sat, .rz) are not
 // modelled: each model is the instruction without them, as the concept
 // pairs it.
-package ptxsem
+package semptx
 
 import (
 	"math/bits"
@@ -101,9 +101,11 @@ func init() {
 			add(&Model{Mnemonic: name, Variant: ft.suffix, Srcs: []Operand{op, op}, Ret: op, NaNUnspecified: unspecified,
 				From: "NVIDIA's Semantics (" + name + "_num): a NaN input gives the other input, two NaNs give NaN, +0.0 > -0.0; the canonical NaN stands for the unspecified one",
 				Eval: func(a []uint64) uint64 { return minMax(f, a[0], a[1], isMax, false) }})
-			add(&Model{Mnemonic: name, Variant: ".NaN" + ft.suffix, Srcs: []Operand{op, op}, Ret: op,
-				From: "NVIDIA's Description of .NaN: the result is the canonical NaN if any input is NaN",
-				Eval: func(a []uint64) uint64 { return minMax(f, a[0], a[1], isMax, true) }})
+			if f != &sem.F64 { // .NaN is an f32, f16 and bf16 modifier
+				add(&Model{Mnemonic: name, Variant: ".NaN" + ft.suffix, Srcs: []Operand{op, op}, Ret: op,
+					From: "NVIDIA's Description of .NaN: the result is the canonical NaN if any input is NaN",
+					Eval: func(a []uint64) uint64 { return minMax(f, a[0], a[1], isMax, true) }})
+			}
 		}
 		// add, sub, mul, fma: IEEE 754 operations rounded to nearest even
 		// (the default .rn), subnormals kept.

@@ -1,4 +1,4 @@
-package ptxsem
+package semptx
 
 import (
 	"math"
