@@ -17,8 +17,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/sem"
 	"github.com/gpuisa/gpuisa/internal/semdiff"
 	"github.com/gpuisa/gpuisa/internal/semgpu"
-	"github.com/gpuisa/gpuisa/internal/semptx"
 	"github.com/gpuisa/gpuisa/internal/semoracle"
+	"github.com/gpuisa/gpuisa/internal/semptx"
 )
 
 // semRandom is the random cases per instruction the build's oracle check

@@ -16,8 +16,8 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/concepts"
-	"github.com/gpuisa/gpuisa/internal/semptx"
 	"github.com/gpuisa/gpuisa/internal/sem"
+	"github.com/gpuisa/gpuisa/internal/semptx"
 )
 
 // Key is the database extra the differences are stored under.
