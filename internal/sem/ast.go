@@ -150,13 +150,13 @@ type (
 type Program struct {
 	Body []Stmt
 	// Examples are the guide's worked examples written after the code
-	// ("S_ABS_I32(0x80000000) => 0x80000000").
+	// ("NAME(0x1, 0x2) => 0x3").
 	Examples []WorkedExample
 }
 
 // WorkedExample is one "NAME(args) => result" line of a guide.
 type WorkedExample struct {
-	Name   string   // as written: "S_ABS_I32"
+	Name   string   // as written, upper case
 	Args   []string // "0x80000000"
 	Result string
 	Line   int

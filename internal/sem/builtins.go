@@ -13,7 +13,7 @@ import (
 // The built-in functions the pseudocode calls. The guides define none of
 // them; each is written from its name's meaning and what the guides' prose
 // says about the instructions that use it (conversions saturate and turn
-// NaN into 0, "(int)S0.f" truncates), and Doc says so.
+// NaN into 0, and truncate like a C cast), and Doc says so.
 
 type builtin struct {
 	arity int // -1: checked by the function
@@ -417,7 +417,7 @@ type conversion struct {
 var conversions = []conversion{
 	{"fN_to_fM", "float to float: rounded in the current rounding mode; a NaN comes out quiet with its payload's top bits (IEEE 754 convertFormat)"},
 	{"iN_to_fM, uN_to_fM", "integer to float, rounded in the current rounding mode"},
-	{"fN_to_iM, fN_to_uM", "float to integer: rounded toward zero, out-of-range values (infinities included) saturate, NaN gives 0 (the guides: \"(int)S0.f ... out-of-range floating point values (including infinity) saturate. NaN is converted to 0\")"},
+	{"fN_to_iM, fN_to_uM", "float to integer: rounded toward zero, out-of-range values (infinities included) saturate, NaN gives 0 (what the older guides' prose says of the conversion instructions)"},
 	{"iN_to_iM, uN_to_uM", "integer to integer: widening sign- or zero-extends; narrowing saturates to the destination's range (V_CVT_PK_I16_I32, V_CVT_PK_U16_U32 pack with saturation)"},
 }
 

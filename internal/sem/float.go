@@ -95,8 +95,8 @@ const (
 	// 754's usual choice and LLVM's.
 	NaNPositive DefaultNaN = iota
 	// NaNNegative is the quiet bit with the sign set (0xffc00000): what
-	// AMD's guides' worked examples show (V_RSQ_F32(-INF) => 0xffc00000,
-	// V_SQRT_F16(-INF) => 0xfe00).
+	// AMD's guides' worked examples show (the reciprocal square root of
+	// -inf is 0xffc00000 there, the f16 square root of -inf 0xfe00).
 	NaNNegative
 	// NaNCanonical is every fraction bit set, positive (0x7fffffff): PTX's
 	// canonical NaN.

@@ -277,10 +277,10 @@ func (m *machine) compare(op string, a, b Value) Value {
 	case "==":
 		return Bool(c == 0)
 	case "!=", "<>":
-		// Ordered for floats: false when an input is NaN. The guides say
-		// so beside V_CMP_NEQ (!(S0 == S1): "With NAN inputs this is not
-		// the same operation as !=") and V_CMP_NLG (!(S0 <> S1): "not the
-		// same operation as ==").
+		// Ordered for floats: false when an input is NaN. The guides note
+		// beside V_CMP_NEQ, written !(S0 == S1), that with NaN inputs it is
+		// not the same as !=, and beside V_CMP_NLG, !(S0 <> S1), not the
+		// same as ==: so != and <> are false on a NaN.
 		return Bool(c == -1 || c == 1)
 	case "<":
 		return Bool(c == -1)

@@ -21,11 +21,11 @@ func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, 
 const maxDepth = 200
 
 // workedExampleRe matches a guide's worked example line:
-// "S_ABS_I32(0x80000000) => 0x80000000   // Note this is negative!".
+// "NAME(0x80000000) => 0x80000000   // a comment".
 var workedExampleRe = regexp.MustCompile(`^\s*([A-Za-z][A-Za-z0-9_]*)\s*\(([^()]*)\)\s*=>\s*([^\s/]+)`)
 
 // legendRe matches a line of a bit legend: "S1.u[0] -- value is a
-// signaling NAN." (V_CMP_CLASS), prose about the code, not code.
+// NaN." (V_CMP_CLASS's mask bits), prose about the code, not code.
 var legendRe = regexp.MustCompile(`^\s*\S+\s+--\s+[A-Za-z]`)
 
 // Parse parses one instruction's pseudocode. Worked example lines
