@@ -39,9 +39,9 @@ type Model struct {
 	Srcs     []Operand
 	Ret      Operand
 	Eval     func(a []uint64) uint64
-	// NaNUnspecified: NVIDIA documents the result NaN's bits as
-	// unspecified ("Single-precision instructions return an unspecified
-	// NaN"), so a comparison holds only that it is a NaN.
+	// NaNUnspecified: NVIDIA leaves the bits of a single- or
+	// half-precision NaN result unspecified (the floating-point chapter),
+	// so a comparison holds only that it is a NaN.
 	NaNUnspecified bool
 	// From says which of NVIDIA's text the model follows.
 	From string
@@ -181,8 +181,8 @@ func init() {
 		add(&Model{Mnemonic: "not", Variant: b, Srcs: []Operand{op}, Ret: op, From: "NVIDIA's Semantics: d = ~a",
 			Eval: func(a []uint64) uint64 { return ^a[0] & mask(width) }})
 		amount := Operand{Width: 32}
-		// shl and shr: "Shift amounts greater than the register width N are
-		// clamped to N" (the b operand is an unsigned 32-bit value).
+		// shl and shr: NVIDIA's notes clamp a shift amount above the
+		// register's width to the width (b is an unsigned 32-bit value).
 		add(&Model{Mnemonic: "shl", Variant: b, Srcs: []Operand{op, amount}, Ret: op, From: "NVIDIA's Notes: shift amounts greater than the register width are clamped to it",
 			Eval: func(a []uint64) uint64 {
 				n := a[1] & 0xffffffff
