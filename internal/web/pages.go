@@ -370,6 +370,8 @@ type instrView struct {
 	// Disagree and Corrected count the conflicts left open and those an
 	// oracle resolved (its value shown, the document's beside it).
 	Disagree, Corrected int
+	// TryIt runs the pseudocode (eval.go); nil without any.
+	TryIt *tryitView
 	// PTX is what NVIDIA's assembler said, on PTX pages.
 	PTX *ptxView
 	// CostGroups are LLVM's scheduling model's numbers, targets with equal
@@ -538,6 +540,7 @@ func (s *server) instructionView(w http.ResponseWriter, r *http.Request, a isa.A
 	}
 	v := &instrView{In: in, Arch: a, ComparePath: "/compare/" + url.PathEscape(in.Name), ConceptsTitle: "Related PTX Concepts",
 		CategoryURL: categoryURL(arch, in.Category)}
+	v.TryIt = s.tryit(ctx, in)
 	for _, c := range in.Conflicts {
 		if c.CorrectedBy != "" {
 			v.Corrected++

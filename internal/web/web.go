@@ -27,6 +27,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/quality"
+	"github.com/gpuisa/gpuisa/internal/semdiff"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
@@ -83,6 +84,11 @@ type server struct {
 	qualityOnce sync.Once
 	quality     *quality.Report
 	qualityErr  error
+
+	semLibs sync.Map // arch -> *sem.Library, for eval (eval.go)
+	// semDiff is the differences by evaluation (semdiff.go).
+	semDiffOnce sync.Once
+	semDiff     *semdiff.Result
 
 	cache *pageCache
 }
@@ -203,6 +209,7 @@ func (s *server) routes() {
 	s.api("GET /api/v1/search", s.apiSearch)
 	s.api("GET /api/v1/decode", s.apiDecode)
 	s.api("GET /api/v1/encode", s.apiEncode)
+	s.api("GET /api/v1/eval", s.apiEval)
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
 	s.api("GET /api/asm/{arch}/{opcode}", s.apiAsmDoc)
 	s.api("GET /api/asm/{arch}/{family}/{opcode}", s.apiAsmDocFamily)
