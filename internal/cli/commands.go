@@ -144,15 +144,25 @@ func (p *barProgress) Done() {
 func newServeCmd(e *env) *cobra.Command {
 	var addr string
 	var bf buildFlags
-	var rebuild bool
+	var rebuild, logRequests bool
 	var cacheMB int
+	var watch time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve [--addr :8080] [--db FILE]",
 		Short: "Serve the reference website and JSON API",
 		Long: `Serve opens the database read-only and serves the website and the JSON API
 (/api/v1/...). When the database does not exist yet (or with --rebuild) it is first
 built from the sources (--sources, $GPUISA_SOURCES or ../shared/upstream). The server
-stops cleanly on SIGINT/SIGTERM.`,
+stops cleanly on SIGINT/SIGTERM.
+
+Updating a running site: run "gpuisa build --out FILE" onto the served file. The build
+writes a new file and renames it into place; serve checks the path every --watch
+interval, opens and validates the new file (SQLite header, schema version, build info)
+and swaps to it whole: every answer comes from one database, and the X-Gpuisa-Build
+header and the ETags name the build that produced it. Requests already running finish
+on the old file. When the file is deleted, unreadable or not a valid database, serve
+goes on answering from the database it has open and /healthz answers 503 with the
+reason, until a valid file is back at the path.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -161,22 +171,22 @@ stops cleanly on SIGINT/SIGTERM.`,
 					return err
 				}
 			}
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
 			logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-			h, err := web.New(db, web.Options{Logger: logger, WarmDecoders: true, CacheBytes: cacheBytes(cacheMB)})
+			if watch <= 0 {
+				watch = -1
+			}
+			site, err := web.Open(e.dbPath, web.Options{Logger: logger, LogRequests: logRequests,
+				CacheBytes: cacheBytes(cacheMB), WatchInterval: watch})
 			if err != nil {
 				return err
 			}
-			srv := web.NewServer(addr, h)
+			defer site.Close()
+			srv := web.NewServer(addr, site)
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stderr, "serving %s on http://%s/\n", e.dbPath, displayAddr(ln.Addr()))
+			fmt.Fprintf(e.stderr, "serving %s (build %s) on http://%s/\n", e.dbPath, site.BuildID(), displayAddr(ln.Addr()))
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
 			select {
@@ -193,6 +203,8 @@ stops cleanly on SIGINT/SIGTERM.`,
 	bf.register(cmd.Flags())
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "rebuild the database before serving")
 	cmd.Flags().IntVar(&cacheMB, "page-cache-mb", 32, "memory for rendered pages and API answers, in MiB (0 turns the cache off)")
+	cmd.Flags().DurationVar(&watch, "watch", time.Second, "how often to check the database file for a new build (0: never)")
+	cmd.Flags().BoolVar(&logRequests, "log-requests", false, "log one line per request to stderr")
 	return cmd
 }
 

@@ -1,15 +1,23 @@
 package store
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"database/sql"
+	"encoding/binary"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"unicode"
+
+	"modernc.org/sqlite/vfs"
 
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/fuzzy"
@@ -18,7 +26,13 @@ import (
 
 // DB is a read-only database opened by Open. It implements Reader.
 type DB struct {
-	db    *sql.DB
+	db *sql.DB
+	// file is the database file the connections read (through fsys, a VFS
+	// over it), held open so that a new file renamed to the path, or the
+	// path's removal, never reaches this DB.
+	file  *os.File
+	fsys  *vfs.FS
+	id    FileID
 	info  isa.BuildInfo
 	archs []isa.Architecture
 	// entries is every instruction's summary, in memory for name search and
@@ -39,25 +53,45 @@ type entry struct {
 
 var _ Reader = (*DB)(nil)
 
-// Open opens the database at path read-only.
+// Open opens the database at path read-only. The DB is bound to the file
+// found there now: every connection reads that inode (SQLite opens it as
+// immutable, without locks, since a build never changes a file in place),
+// so a build renaming a new file to the path later, or the path's removal,
+// does not affect it. A file that is not a complete SQLite database, or has
+// another schema, is an error.
 func Open(path string) (*DB, error) {
-	if _, err := os.Stat(path); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, errs.NotFound(nil, "database %s does not exist; run `gpuisa build` first", path)
-		}
-		return nil, err
-	}
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=query_only(1)")
+	f, id, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
-	s := &DB{db: db, byArch: map[string][]int{}, byName: map[string][]int{}, aliases: map[string]map[string]string{}}
+	dsn, fsys, err := openBound(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		fsys.Close()
+		f.Close()
+		return nil, err
+	}
+	// Connections are kept, not churned: each one parses the schema when it
+	// opens.
+	conns := max(4, 2*runtime.GOMAXPROCS(0))
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	s := &DB{db: db, fsys: fsys, file: f, id: id, byArch: map[string][]int{}, byName: map[string][]int{}, aliases: map[string]map[string]string{}}
 	if err := s.load(context.Background()); err != nil {
-		db.Close()
+		s.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return s, nil
 }
+
+// FileID identifies the file this DB reads (see Stat).
+func (s *DB) FileID() FileID { return s.id }
 
 func (s *DB) load(ctx context.Context) error {
 	var version int
@@ -145,8 +179,17 @@ func (s *DB) Extra(ctx context.Context, key string) ([]byte, error) {
 	return []byte(v), err
 }
 
-// Close closes the database.
-func (s *DB) Close() error { return s.db.Close() }
+// Close closes the database and its file.
+func (s *DB) Close() error {
+	err := s.db.Close()
+	if cerr := s.fsys.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := s.file.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 // Info describes the build.
 func (s *DB) Info(context.Context) (isa.BuildInfo, error) { return s.info, nil }
@@ -340,6 +383,87 @@ func (s *DB) Instructions(ctx context.Context, arch string) ([]*isa.Instruction,
 		out = append(out, in)
 	}
 	return out, rows.Err()
+}
+
+// Codecs returns the facts the machine-code decoder and encoder read for
+// every instruction of a native family (CodecFacts), from the one row the
+// build wrote for it.
+func (s *DB) Codecs(ctx context.Context, arch string) ([]isa.Instruction, error) {
+	canon, err := s.resolveArch(arch)
+	if err != nil {
+		return nil, err
+	}
+	var packed []byte
+	err = s.db.QueryRowContext(ctx, "SELECT doc FROM codecs WHERE arch = ?", canon).Scan(&packed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errs.Invalid("%s has no machine code to decode", canon)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []isa.Instruction
+	if err := gob.NewDecoder(flate.NewReader(bytes.NewReader(packed))).Decode(&out); err != nil {
+		return nil, fmt.Errorf("codec facts of %s: %w", canon, err)
+	}
+	return out, nil
+}
+
+// Doc is an instruction's JSON document as stored: Deflate is the raw
+// deflate stream of the JSON (which ends in a newline), Len and CRC its
+// length and CRC-32, so it can be sent as gzip without inflating it.
+type Doc struct {
+	Arch, Name string
+	Deflate    []byte
+	Len        int
+	CRC        uint32
+}
+
+// NewDoc compresses a JSON document as the build stores it (for stores
+// other than a database, such as test fakes).
+func NewDoc(arch, name string, doc []byte) (Doc, error) {
+	var buf bytes.Buffer
+	zw, err := flate.NewWriter(&buf, flate.BestSpeed)
+	if err != nil {
+		return Doc{}, err
+	}
+	if _, err := zw.Write(doc); err != nil {
+		return Doc{}, err
+	}
+	if err := zw.Close(); err != nil {
+		return Doc{}, err
+	}
+	return Doc{Arch: arch, Name: name, Deflate: buf.Bytes(), Len: len(doc), CRC: crc32.ChecksumIEEE(doc)}, nil
+}
+
+// JSON inflates the document.
+func (d Doc) JSON() ([]byte, error) { return decompress(d.Deflate) }
+
+// Gzip returns the document as a gzip member (RFC 1952) around the stored
+// deflate stream.
+func (d Doc) Gzip() []byte {
+	out := make([]byte, 0, 10+len(d.Deflate)+8)
+	// No name, no time, OS unknown: the same bytes on every server.
+	out = append(out, 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff)
+	out = append(out, d.Deflate...)
+	out = binary.LittleEndian.AppendUint32(out, d.CRC)
+	return binary.LittleEndian.AppendUint32(out, uint32(d.Len))
+}
+
+// InstructionDoc returns one instruction's stored document, resolving name
+// as Instruction does.
+func (s *DB) InstructionDoc(ctx context.Context, arch, name string) (Doc, error) {
+	canon, n, err := s.Resolve(ctx, arch, name)
+	if err != nil {
+		return Doc{}, err
+	}
+	d := Doc{Arch: canon, Name: n}
+	var crc int64
+	if err := s.db.QueryRowContext(ctx, "SELECT doc, doc_len, doc_crc FROM instructions WHERE arch=? AND name=?", canon, n).
+		Scan(&d.Deflate, &d.Len, &crc); err != nil {
+		return Doc{}, fmt.Errorf("%s/%s: %w", canon, n, err)
+	}
+	d.CRC = uint32(crc)
+	return d, nil
 }
 
 // Search ranks matches for q. Name matches come first (exact, prefix, then

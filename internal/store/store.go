@@ -31,9 +31,15 @@ type Reader interface {
 	// Search ranks instructions: exact name, name prefix, typos, then full
 	// text over summaries, descriptions and semantics. arch "" searches all.
 	Search(ctx context.Context, q string, opts SearchOptions) ([]isa.SearchHit, error)
-	// Instructions returns every instruction document of a family (the
-	// decoder needs all encodings at once).
+	// Instructions returns every instruction document of a family.
 	Instructions(ctx context.Context, arch string) ([]*isa.Instruction, error)
+	// Codecs returns, for a native family, what the machine-code decoder
+	// and encoder read of each instruction (CodecFacts), without loading
+	// the documents; errs.Invalid for a family without machine code.
+	Codecs(ctx context.Context, arch string) ([]isa.Instruction, error)
+	// InstructionDoc returns an instruction's JSON document as stored
+	// (compressed, ready to send), resolving name as Instruction does.
+	InstructionDoc(ctx context.Context, arch, name string) (Doc, error)
 	// Extra returns a named document the build stored beside the model
 	// ("concepts", "quality", "ptx_model"); errs.NotFound when absent.
 	Extra(ctx context.Context, key string) ([]byte, error)

@@ -7,9 +7,11 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"embed"
+	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 
@@ -28,7 +31,7 @@ var migrations embed.FS
 
 // SchemaVersion is the number of embedded migrations; Open refuses databases
 // written with another schema.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Build is everything one database holds.
 type Build struct {
@@ -49,12 +52,18 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	removeStaleTemps(path)
+	tmp, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return err
 	}
 	tmpName := tmp.Name()
-	tmp.Close()
+	// The lock marks the temporary file as in use until it is renamed, so
+	// the next build of the same output removes it only if this one died.
+	defer tmp.Close()
+	if err := syscall.Flock(int(tmp.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return fmt.Errorf("locking %s: %w", tmpName, err)
+	}
 	defer func() {
 		if err != nil {
 			os.Remove(tmpName)
@@ -75,6 +84,9 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 		return err
 	}
 	if err := writeRows(ctx, db, b); err != nil {
+		return err
+	}
+	if err := writeCodecs(ctx, db, b); err != nil {
 		return err
 	}
 	if _, err := db.ExecContext(ctx, "INSERT INTO fts(fts) VALUES('optimize')"); err != nil {
@@ -145,7 +157,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 			return fmt.Errorf("arch %s: %w", a.ID, err)
 		}
 	}
-	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc) VALUES(?,?,?,?,?,?,?)")
+	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc, doc_len, doc_crc) VALUES(?,?,?,?,?,?,?,?,?)")
 	if err != nil {
 		return err
 	}
@@ -168,7 +180,8 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	for i, in := range insts {
 		doc, packed := packedDocs[i].doc, packedDocs[i].packed
 		hash.Write(doc)
-		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","), packed); err != nil {
+		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","),
+			packed, len(doc), int64(crc32.ChecksumIEEE(doc))); err != nil {
 			return fmt.Errorf("instruction %s/%s: %w", in.Arch, in.Name, err)
 		}
 		if support := supportOf(in); support != "" {
@@ -253,6 +266,8 @@ func encodeDocs(insts []*isa.Instruction) ([]encodedDoc, error) {
 			for i := range next {
 				isa.FillLists(insts[i]) // lists are [], never null (the JSON contract)
 				doc, err := json.Marshal(insts[i])
+				// The stored document is the API's answer, newline included.
+				doc = append(doc, '\n')
 				if err == nil {
 					buf.Reset()
 					zw.Reset(&buf)
@@ -293,4 +308,70 @@ func formatsOf(in *isa.Instruction) []string {
 		}
 	}
 	return out
+}
+
+// tempPattern names a build's temporary file beside path.
+func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
+
+// removeStaleTemps deletes the temporary files a killed build of the same
+// output left behind: those no running build holds locked.
+func removeStaleTemps(path string) {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), tempPattern(path)))
+	for _, m := range matches {
+		if strings.HasSuffix(m, "-journal") {
+			continue
+		}
+		f, err := os.Open(m)
+		if err != nil {
+			continue
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			os.Remove(m)
+			os.Remove(m + "-journal")
+		}
+		f.Close()
+	}
+}
+
+// CodecFacts keeps what the machine-code decoder and encoder read from an
+// instruction — names, encodings, operands, syntax — and drops the rest
+// (target matrices, examples, semantics).
+func CodecFacts(in *isa.Instruction) isa.Instruction {
+	return isa.Instruction{
+		Arch: in.Arch, Name: in.Name, Vendor: in.Vendor, Kind: in.Kind, Unit: in.Unit, Category: in.Category,
+		Aliases: in.Aliases, Encodings: in.Encodings, Operands: in.Operands, Syntax: in.Syntax, Flags: in.Flags,
+	}
+}
+
+// writeCodecs stores each native family's CodecFacts, sorted by name, as
+// one row.
+func writeCodecs(ctx context.Context, db *sql.DB, b *Build) error {
+	byArch := map[string][]isa.Instruction{}
+	for _, in := range b.Instructions {
+		if in.Kind == isa.KindNative {
+			byArch[in.Arch] = append(byArch[in.Arch], CodecFacts(in))
+		}
+	}
+	for _, a := range b.Archs {
+		facts := byArch[a.ID]
+		if a.Kind != isa.KindNative {
+			continue
+		}
+		sort.Slice(facts, func(i, j int) bool { return facts[i].Name < facts[j].Name })
+		var buf bytes.Buffer
+		zw, err := flate.NewWriter(&buf, flate.DefaultCompression)
+		if err != nil {
+			return err
+		}
+		if err := gob.NewEncoder(zw).Encode(facts); err != nil {
+			return fmt.Errorf("codec facts of %s: %w", a.ID, err)
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, "INSERT INTO codecs(arch, doc) VALUES(?, ?)", a.ID, buf.Bytes()); err != nil {
+			return fmt.Errorf("codec facts of %s: %w", a.ID, err)
+		}
+	}
+	return nil
 }

@@ -11,6 +11,9 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
+// jsonType is the Content-Type of every API answer.
+const jsonType = "application/json; charset=utf-8"
+
 // apiError is the body of every API error.
 type apiError struct {
 	Error       string   `json:"error"`
@@ -34,7 +37,7 @@ func (s *server) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
 		s.apiFail(w, r, err)
 		return
 	}
-	resp := response{status: http.StatusOK, contentType: "application/json", body: append(body, '\n'),
+	resp := response{status: http.StatusOK, contentType: jsonType, body: append(body, '\n'),
 		etag: s.etag, cache: s.maxAge}
 	s.cache.put(r.URL.RequestURI(), resp)
 	s.send(w, r, resp)
@@ -48,7 +51,7 @@ func (s *server) apiFail(w http.ResponseWriter, r *http.Request, err error) {
 		msg = "internal error"
 	}
 	body, _ := json.Marshal(apiError{Error: msg, Suggestions: errs.SuggestionsOf(err)})
-	s.send(w, r, response{status: status, contentType: "application/json", body: append(body, '\n')})
+	s.send(w, r, response{status: status, contentType: jsonType, body: append(body, '\n')})
 }
 
 func (s *server) apiNotFound(w http.ResponseWriter, r *http.Request) {
@@ -147,6 +150,6 @@ func (s *server) apiOpenAPI(w http.ResponseWriter, r *http.Request) {
 		s.apiFail(w, r, err)
 		return
 	}
-	s.send(w, r, response{status: http.StatusOK, contentType: "application/json", body: body,
+	s.send(w, r, response{status: http.StatusOK, contentType: jsonType, body: body,
 		etag: s.etag, cache: s.maxAge})
 }

@@ -34,7 +34,7 @@ func TestAPIInstructionIsTheModelDocument(t *testing.T) {
 		if rec.Code != http.StatusOK {
 			t.Fatalf("GET %s: %d %s", c.path, rec.Code, rec.Body)
 		}
-		if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+		if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
 			t.Errorf("content type %q", ct)
 		}
 		in, err := fake.Instruction(context.Background(), c.arch, c.name)

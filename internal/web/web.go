@@ -32,19 +32,20 @@ import (
 
 // Options configure the handler.
 type Options struct {
-	// Logger receives one line per request and any internal errors; nil
-	// discards them.
+	// Logger receives internal errors and database swaps; nil discards
+	// them.
 	Logger *slog.Logger
+	// LogRequests writes one line per request to Logger.
+	LogRequests bool
 	// PageMaxAge is the Cache-Control max-age of pages and API answers;
 	// zero means 5 minutes. Clients revalidate with the ETag afterwards.
 	PageMaxAge time.Duration
 	// CacheBytes bounds the in-memory cache of rendered answers; zero means
 	// 32 MiB and a negative value turns the cache off.
 	CacheBytes int
-	// WarmDecoders builds every family's machine-code decoder in the
-	// background at start, so the first decode or hex search does not wait
-	// (each takes a few hundred milliseconds).
-	WarmDecoders bool
+	// WatchInterval is how often a Site checks its path for a new
+	// database file; zero means every second, negative never.
+	WatchInterval time.Duration
 }
 
 // ContentSecurityPolicy is sent with every response: scripts and styles only
@@ -57,14 +58,20 @@ const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 const staticMaxAge = 365 * 24 * time.Hour
 
 type server struct {
-	store  store.Reader
-	log    *slog.Logger
+	store       store.Reader
+	log         *slog.Logger
+	logRequests bool
+	// health says why the database file is not what is served ("" when
+	// it is); nil means the store is fixed (New).
+	health func() string
 	info   isa.BuildInfo
 	etag   string // weak ETag of every page and API answer of this build
-	maxAge string
-	pages  *pageTemplates
-	static map[string]*staticFile
-	mux    *http.ServeMux
+	// buildHeader is the BuildHeader value, info.ID.
+	buildHeader []string
+	maxAge      string
+	pages       *pageTemplates
+	static      map[string]*staticFile
+	mux         *http.ServeMux
 	// apiPatterns records the API routes as registered, for the OpenAPI check.
 	apiPatterns []string
 	archs       []isa.Architecture
@@ -87,33 +94,25 @@ type server struct {
 	cache *pageCache
 }
 
-// New returns the handler serving the site and the API from r. It reads the
-// build info and the family list once: the database is read-only while served.
+// New returns the handler serving the site and the API from r, which must
+// not change while it is served (Open serves a file that builds replace).
+// It reads the build info and the family list once.
 func New(r store.Reader, opts Options) (http.Handler, error) {
-	s, err := newServer(r, opts)
-	if err != nil {
-		return nil, err
+	return newServer(r, opts)
+}
+
+func newLogger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if opts.WarmDecoders {
-		go func() {
-			for _, a := range s.nativeArchs() {
-				if _, err := s.decoder(a.ID); err != nil {
-					s.log.Warn("building decoder", "arch", a.ID, "err", err)
-				}
-			}
-		}()
-	}
-	return s, nil
+	return l
 }
 
 func newServer(r store.Reader, opts Options) (*server, error) {
 	if r == nil {
 		return nil, fmt.Errorf("web: nil store")
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	log := newLogger(opts.Logger)
 	ctx := context.Background()
 	info, err := r.Info(ctx)
 	if err != nil {
@@ -140,16 +139,18 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 		cacheBytes = 32 << 20
 	}
 	s := &server{
-		cache:  newPageCache(cacheBytes),
-		store:  r,
-		log:    log,
-		info:   info,
-		etag:   `W/"` + sanitizeETag(info.ID) + "." + assetHash[:12] + `"`,
-		maxAge: fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())),
-		pages:  pages,
-		static: static,
-		mux:    http.NewServeMux(),
-		archs:  archs,
+		cache:       newPageCache(cacheBytes),
+		store:       r,
+		log:         log,
+		logRequests: opts.LogRequests,
+		info:        info,
+		etag:        `W/"` + sanitizeETag(info.ID) + "." + assetHash[:12] + `"`,
+		buildHeader: []string{sanitizeETag(info.ID)},
+		maxAge:      fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())),
+		pages:       pages,
+		static:      static,
+		mux:         http.NewServeMux(),
+		archs:       archs,
 	}
 	s.routes()
 	return s, nil
@@ -202,9 +203,11 @@ func (s *server) routes() {
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
 	s.api("GET /api/asm/{arch}/{opcode}", s.apiAsmDoc)
 	s.api("GET /api/asm/{arch}/{family}/{opcode}", s.apiAsmDocFamily)
-	s.mux.HandleFunc("/api/", s.apiNotFound)
+	// The catch-alls are GET routes too, so any other method on any path
+	// answers 405 with Allow (the mux does that for method-only mismatches).
+	s.mux.HandleFunc("GET /api/", s.apiNotFound)
 
-	s.mux.HandleFunc("/", s.handleNotFound)
+	s.mux.HandleFunc("GET /", s.handleNotFound)
 }
 
 func (s *server) api(pattern string, h http.HandlerFunc) {
@@ -212,14 +215,30 @@ func (s *server) api(pattern string, h http.HandlerFunc) {
 	s.mux.HandleFunc(pattern, h)
 }
 
-// ServeHTTP adds the security headers, recovers from panics and logs.
+// BuildHeader names the response header carrying the build id of the
+// database generation that produced the answer.
+const BuildHeader = "X-Gpuisa-Build"
+
+// securityHeaders go on every response, as ready-made header values.
+var securityHeaders = [][2]string{
+	{"Content-Security-Policy", ContentSecurityPolicy},
+	{"X-Content-Type-Options", "nosniff"},
+	{"Referrer-Policy", "same-origin"},
+	{"X-Frame-Options", "DENY"},
+	{"Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()"},
+	{"Cross-Origin-Opener-Policy", "same-origin"},
+	{"Cross-Origin-Resource-Policy", "same-origin"},
+}
+
+// ServeHTTP adds the security headers and the build id, recovers from
+// panics and logs.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	h := w.Header()
-	h.Set("Content-Security-Policy", ContentSecurityPolicy)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "same-origin")
-	h.Set("X-Frame-Options", "DENY")
+	for _, kv := range securityHeaders {
+		h[kv[0]] = []string{kv[1]}
+	}
+	h[BuildHeader] = s.buildHeader
 	if cors(w, r) {
 		return
 	}
@@ -231,8 +250,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				http.Error(rec, "internal error", http.StatusInternalServerError)
 			}
 		}
-		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
-			"duration", time.Since(start))
+		if s.logRequests {
+			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+				"duration", time.Since(start))
+		}
 	}()
 	if a, ok := s.cache.get(r.URL.RequestURI()); ok && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 		resp := response{status: a.resp.status, contentType: a.resp.contentType, body: a.resp.body,
@@ -337,6 +358,16 @@ func (s *server) send(w http.ResponseWriter, r *http.Request, resp response) {
 	}
 }
 
+// gzipBytes compresses b at level.
+func gzipBytes(b []byte, level int) []byte {
+	var buf bytes.Buffer
+	buf.Grow(len(b)/4 + 64)
+	zw, _ := gzip.NewWriterLevel(&buf, level)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
 // etagMatches implements the weak comparison If-None-Match uses.
 func etagMatches(header, etag string) bool {
 	if header == "" {
@@ -369,10 +400,18 @@ func (s *server) redirectTo(target string) http.HandlerFunc {
 	}
 }
 
+// handleHealth answers 200 "ok BUILD" while the database file is the one
+// served, else 503 with the reason (the old generation goes on serving).
 func (s *server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.store.Info(r.Context()); err != nil {
+	problem := ""
+	if s.health != nil {
+		problem = s.health()
+	} else if _, err := s.store.Info(r.Context()); err != nil {
+		problem = "database unavailable: " + err.Error()
+	}
+	if problem != "" {
 		s.send(w, r, response{status: http.StatusServiceUnavailable, contentType: "text/plain; charset=utf-8",
-			body: []byte("database unavailable\n")})
+			body: []byte("degraded: " + problem + "\n")})
 		return
 	}
 	s.send(w, r, response{status: http.StatusOK, contentType: "text/plain; charset=utf-8",
