@@ -1,7 +1,6 @@
 package web
 
 import (
-	"compress/gzip"
 	"context"
 	"fmt"
 	"net/http"
@@ -153,7 +152,7 @@ func writeExported(target string, body []byte, precompress bool) error {
 	if !precompress || len(body) < minGzipSize {
 		return nil
 	}
-	return os.WriteFile(target+".gz", gzipBytes(body, gzip.BestCompression), 0o644)
+	return os.WriteFile(target+".gz", gzipKept(body), 0o644)
 }
 
 // replaceDir puts the complete directory tmp at dir: a previous site there

@@ -160,7 +160,11 @@ type page struct {
 	Data               any
 }
 
-// render executes a page template into memory and sends it.
+// htmlType is the Content-Type of every page.
+const htmlType = "text/html; charset=utf-8"
+
+// render executes a page template into memory and sends it; a 200 page is
+// kept (see answer) and not rendered again.
 func (s *server) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
 	t, ok := s.pages.byName[name]
 	if !ok {
@@ -173,12 +177,11 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, status int, name
 		s.fail(w, r, fmt.Errorf("web: rendering %s: %w", name, err))
 		return
 	}
-	resp := response{status: status, contentType: "text/html; charset=utf-8", body: buf.Bytes()}
 	if status == http.StatusOK {
-		resp.etag, resp.cache = s.etag, s.maxAge
-		s.cache.put(r.URL.RequestURI(), resp)
+		s.sendOK(w, r, htmlType, buf.Bytes())
+		return
 	}
-	s.send(w, r, resp)
+	s.send(w, r, response{status: status, contentType: htmlType, body: buf.Bytes()})
 }
 
 // fail answers an unexpected error with a plain 500 and logs it.

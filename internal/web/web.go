@@ -40,13 +40,19 @@ type Options struct {
 	// PageMaxAge is the Cache-Control max-age of pages and API answers;
 	// zero means 5 minutes. Clients revalidate with the ETag afterwards.
 	PageMaxAge time.Duration
-	// CacheBytes bounds the in-memory cache of rendered answers; zero means
-	// 32 MiB and a negative value turns the cache off.
+	// CacheBytes bounds the memory of kept answers (rendered once,
+	// compressed); zero means DefaultCacheBytes and a negative value turns
+	// the cache off.
 	CacheBytes int
 	// WatchInterval is how often a Site checks its path for a new
 	// database file; zero means every second, negative never.
 	WatchInterval time.Duration
 }
+
+// DefaultCacheBytes is the default memory for kept answers: answers are
+// kept gzip-compressed (about 7 KB a page), so this holds every page and
+// API document of a full database.
+const DefaultCacheBytes = 256 << 20
 
 // ContentSecurityPolicy is sent with every response: scripts and styles only
 // from this origin, nothing inline, no framing.
@@ -91,7 +97,7 @@ type server struct {
 	quality     *quality.Report
 	qualityErr  error
 
-	cache *pageCache
+	cache *answerCache
 }
 
 // New returns the handler serving the site and the API from r, which must
@@ -136,10 +142,10 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 	}
 	cacheBytes := opts.CacheBytes
 	if cacheBytes == 0 {
-		cacheBytes = 32 << 20
+		cacheBytes = DefaultCacheBytes
 	}
 	s := &server{
-		cache:       newPageCache(cacheBytes),
+		cache:       newAnswerCache(cacheBytes),
 		store:       r,
 		log:         log,
 		logRequests: opts.LogRequests,
@@ -255,14 +261,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				"duration", time.Since(start))
 		}
 	}()
-	if a, ok := s.cache.get(r.URL.RequestURI()); ok && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-		resp := response{status: a.resp.status, contentType: a.resp.contentType, body: a.resp.body,
-			cache: a.resp.cache, etag: a.resp.etag}
-		if acceptsGzip(r) && len(resp.body) >= minGzipSize {
-			resp.gzipped = a.gzipped()
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		if a := s.cache.get(cacheKey(r)); a != nil {
+			s.sendAnswer(rec, r, a)
+			return
 		}
-		s.send(rec, r, resp)
-		return
 	}
 	s.mux.ServeHTTP(rec, r)
 }
@@ -336,7 +339,7 @@ func (s *server) send(w http.ResponseWriter, r *http.Request, resp response) {
 		}
 	}
 	body := resp.body
-	if acceptsGzip(r) && len(body) >= minGzipSize {
+	if acceptedCodings(r).gzip && len(body) >= minGzipSize {
 		if resp.gzipped != nil {
 			body = resp.gzipped
 		} else {
@@ -358,16 +361,6 @@ func (s *server) send(w http.ResponseWriter, r *http.Request, resp response) {
 	}
 }
 
-// gzipBytes compresses b at level.
-func gzipBytes(b []byte, level int) []byte {
-	var buf bytes.Buffer
-	buf.Grow(len(b)/4 + 64)
-	zw, _ := gzip.NewWriterLevel(&buf, level)
-	zw.Write(b)
-	zw.Close()
-	return buf.Bytes()
-}
-
 // etagMatches implements the weak comparison If-None-Match uses.
 func etagMatches(header, etag string) bool {
 	if header == "" {
@@ -378,17 +371,6 @@ func etagMatches(header, etag string) bool {
 		t = strings.TrimSpace(t)
 		if t == "*" || strings.TrimPrefix(t, "W/") == want {
 			return true
-		}
-	}
-	return false
-}
-
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
-			q = strings.ReplaceAll(strings.TrimSpace(q), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
 		}
 	}
 	return false
