@@ -89,9 +89,6 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 	if err := writeCodecs(ctx, db, b); err != nil {
 		return err
 	}
-	if _, err := db.ExecContext(ctx, "INSERT INTO fts(fts) VALUES('optimize')"); err != nil {
-		return fmt.Errorf("optimize search index: %w", err)
-	}
 	if _, err := db.ExecContext(ctx, "VACUUM"); err != nil {
 		return err
 	}
@@ -165,7 +162,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	if err != nil {
 		return err
 	}
-	insFTS, err := tx.PrepareContext(ctx, "INSERT INTO fts(arch, name, summary, body) VALUES(?,?,?,?)")
+	insText, err := tx.PrepareContext(ctx, "INSERT INTO search_text(arch, name, summary, body) VALUES(?,?,?,?)")
 	if err != nil {
 		return err
 	}
@@ -190,7 +187,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 			}
 		}
 		body := strings.Join([]string{in.Description, in.Semantics, in.Notes, in.Category, in.Section}, "\n")
-		if _, err := insFTS.ExecContext(ctx, in.Arch, ftsName(in.Name), in.Summary, body); err != nil {
+		if _, err := insText.ExecContext(ctx, in.Arch, in.Name, in.Summary, body); err != nil {
 			return err
 		}
 	}
@@ -237,8 +234,9 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	return tx.Commit()
 }
 
-// ftsName indexes a mnemonic both whole and split at '_' and '.', so a word
-// query ("max") finds v_max_f32 and max.f32 in the full-text pass too.
+// ftsName is the name column of the search index: the mnemonic both whole
+// and split at '_' and '.', so a word query ("max") finds v_max_f32 and
+// max.f32 in the full-text pass too.
 func ftsName(name string) string {
 	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '.' })
 	return name + " " + strings.Join(parts, " ")

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -109,6 +110,15 @@ func (s *Site) openGeneration() (*dbGeneration, error) {
 	srv.health = s.healthProblem
 	g := &dbGeneration{srv: srv, db: db}
 	g.refs.Store(1)
+	// The search index builds off the request path; a search before it is
+	// ready builds it itself (store.DB.PrepareSearch runs once).
+	g.acquire()
+	go func() {
+		defer g.release()
+		if err := db.PrepareSearch(context.Background()); err != nil {
+			s.log.Warn("building the search index", "err", err)
+		}
+	}()
 	return g, nil
 }
 

@@ -258,6 +258,10 @@ func TestSiteClosesRetiredGenerations(t *testing.T) {
 		t.Errorf("the old generation closed while a request used it: %v", err)
 	}
 	old.release()
+	// The search index build holds the generation while it runs.
+	for deadline := time.Now().Add(5 * time.Second); old.refs.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	if old.acquire() {
 		t.Error("a retired generation with no requests was acquired")
 	}

@@ -12,3 +12,12 @@ CREATE TABLE codecs (
     arch TEXT PRIMARY KEY,
     doc  BLOB NOT NULL
 );
+-- Search runs over an index the server builds in memory when it opens the
+-- database (see textindex.go), not FTS5: search_text is what it indexes.
+DROP TABLE fts;
+CREATE TABLE search_text (
+    arch    TEXT NOT NULL,
+    name    TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    body    TEXT NOT NULL
+);
