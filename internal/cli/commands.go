@@ -144,7 +144,7 @@ func (p *barProgress) Done() {
 func newServeCmd(e *env) *cobra.Command {
 	var addr string
 	var bf buildFlags
-	var rebuild, logRequests bool
+	var rebuild, logRequests, fastPath bool
 	var cacheMB int
 	var watch time.Duration
 	cmd := &cobra.Command{
@@ -162,7 +162,14 @@ and swaps to it whole: every answer comes from one database, and the X-Gpuisa-Bu
 header and the ETags name the build that produced it. Requests already running finish
 on the old file. When the file is deleted, unreadable or not a valid database, serve
 goes on answering from the database it has open and /healthz answers 503 with the
-reason, until a valid file is back at the path.`,
+reason, until a valid file is back at the path.
+
+Every page and API answer is rendered once and kept, compressed, for the database it
+came from (--page-cache-mb bounds the memory); a GET or HEAD of a kept answer is
+written straight from those bytes by a small HTTP/1.1 loop in front of Go's net/http
+(--fast-path=false turns it off), everything else goes to net/http. Request sizes are
+bounded: headers 64 KiB, search queries 200 characters, decode input 8 KiB of text
+(1 KiB of machine code), encode input 512 characters.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -187,6 +194,9 @@ reason, until a valid file is back at the path.`,
 				return err
 			}
 			fmt.Fprintf(e.stderr, "serving %s (build %s) on http://%s/\n", e.dbPath, site.BuildID(), displayAddr(ln.Addr()))
+			if fastPath && !logRequests {
+				ln = site.Listener(ln)
+			}
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
 			select {
@@ -202,9 +212,10 @@ reason, until a valid file is back at the path.`,
 	cmd.Flags().StringVar(&addr, "addr", ":8080", "address to listen on")
 	bf.register(cmd.Flags())
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "rebuild the database before serving")
-	cmd.Flags().IntVar(&cacheMB, "page-cache-mb", 32, "memory for rendered pages and API answers, in MiB (0 turns the cache off)")
+	cmd.Flags().IntVar(&cacheMB, "page-cache-mb", web.DefaultCacheBytes>>20, "memory for kept pages and API answers, in MiB (0 turns the cache off)")
 	cmd.Flags().DurationVar(&watch, "watch", time.Second, "how often to check the database file for a new build (0: never)")
-	cmd.Flags().BoolVar(&logRequests, "log-requests", false, "log one line per request to stderr")
+	cmd.Flags().BoolVar(&logRequests, "log-requests", false, "log one line per request to stderr (turns the fast path off)")
+	cmd.Flags().BoolVar(&fastPath, "fast-path", true, "answer requests for kept pages without net/http (see web.Site.Listener)")
 	return cmd
 }
 

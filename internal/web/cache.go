@@ -31,6 +31,8 @@ type answer struct {
 	// ref is the CLOCK bit: set on every hit, cleared by the eviction hand.
 	ref   atomic.Bool
 	cache *answerCache
+	// wireCache holds the fast path's response heads (see wire).
+	wireCache atomic.Pointer[wireBlocks]
 }
 
 // encoded is one encoding of an answer's body with its Content-Length.
@@ -165,6 +167,20 @@ func (c *answerCache) get(key string) *answer {
 	return a
 }
 
+// getBytes is get for a key as bytes, without converting it.
+func (c *answerCache) getBytes(key []byte) *answer {
+	if c == nil {
+		return nil
+	}
+	c.mu.RLock()
+	a := c.entries[string(key)]
+	c.mu.RUnlock()
+	if a != nil && !a.ref.Load() {
+		a.ref.Store(true)
+	}
+	return a
+}
+
 // put keeps a under key unless the key is too long or the answer too large
 // for the budget; it returns the answer to serve (an earlier one for the
 // same key wins, so concurrent first requests share one).
@@ -284,28 +300,30 @@ type codings struct{ gzip, br bool }
 
 // acceptedCodings parses Accept-Encoding without allocating: a coding is
 // accepted unless its q is zero; "*" stands for those not named.
-func acceptedCodings(r *http.Request) codings {
+func acceptedCodings(r *http.Request) codings { return acceptedIn(r.Header["Accept-Encoding"]) }
+
+func acceptedIn[T string | []byte](values []T) codings {
 	var c codings
 	var named, star, starOK bool
-	for _, v := range r.Header["Accept-Encoding"] {
-		for v != "" {
-			var part string
+	for _, v := range values {
+		for len(v) > 0 {
+			var part T
 			if i := indexByte(v, ','); i >= 0 {
 				part, v = v[:i], v[i+1:]
 			} else {
-				part, v = v, ""
+				part, v = v, v[:0]
 			}
-			name, params := part, ""
+			name, params := part, part[:0]
 			if i := indexByte(part, ';'); i >= 0 {
 				name, params = part[:i], part[i+1:]
 			}
 			ok := !qZero(params)
-			switch trimSpace(name) {
-			case "gzip", "GZIP", "Gzip", "x-gzip":
+			switch n := trimSpace(name); {
+			case eqFold(n, "gzip"), eqFold(n, "x-gzip"):
 				c.gzip, named = ok, true
-			case "br", "BR", "Br":
+			case eqFold(n, "br"):
 				c.br = ok
-			case "*":
+			case len(n) == 1 && n[0] == '*':
 				star, starOK = true, ok
 			}
 		}
@@ -316,29 +334,45 @@ func acceptedCodings(r *http.Request) codings {
 	return c
 }
 
-// qZero says whether parameters hold q=0 (q=0.0, q=0.00, ...).
-func qZero(params string) bool {
-	p := trimSpace(params)
-	if len(p) < 3 || (p[0] != 'q' && p[0] != 'Q') {
+func eqFold[T string | []byte](b T, lower string) bool {
+	if len(b) != len(lower) {
 		return false
 	}
-	p = trimSpace(p[1:])
-	if p == "" || p[0] != '=' {
-		return false
-	}
-	p = trimSpace(p[1:])
-	if p == "" || p[0] != '0' {
-		return false
-	}
-	for _, ch := range p[1:] {
-		if ch != '.' && ch != '0' {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
 			return false
 		}
 	}
 	return true
 }
 
-func indexByte(s string, b byte) int {
+// qZero says whether parameters hold q=0 (q=0.0, q=0.00, ...).
+func qZero[T string | []byte](params T) bool {
+	p := trimSpace(params)
+	if len(p) < 3 || (p[0] != 'q' && p[0] != 'Q') {
+		return false
+	}
+	p = trimSpace(p[1:])
+	if len(p) == 0 || p[0] != '=' {
+		return false
+	}
+	p = trimSpace(p[1:])
+	if len(p) == 0 || p[0] != '0' {
+		return false
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i] != '.' && p[i] != '0' {
+			return false
+		}
+	}
+	return true
+}
+
+func indexByte[T string | []byte](s T, b byte) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] == b {
 			return i
@@ -347,11 +381,11 @@ func indexByte(s string, b byte) int {
 	return -1
 }
 
-func trimSpace(s string) string {
-	for s != "" && (s[0] == ' ' || s[0] == '\t') {
+func trimSpace[T string | []byte](s T) T {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
 		s = s[1:]
 	}
-	for s != "" && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
 		s = s[:len(s)-1]
 	}
 	return s

@@ -21,6 +21,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -98,6 +99,10 @@ type server struct {
 	qualityErr  error
 
 	cache *answerCache
+	// rendering dedupes concurrent renders of one answer; renderSlots
+	// bounds how many requests render at once.
+	rendering   inflight
+	renderSlots chan struct{}
 }
 
 // New returns the handler serving the site and the API from r, which must
@@ -146,6 +151,7 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 	}
 	s := &server{
 		cache:       newAnswerCache(cacheBytes),
+		renderSlots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		store:       r,
 		log:         log,
 		logRequests: opts.LogRequests,
@@ -236,13 +242,51 @@ var securityHeaders = [][2]string{
 	{"Cross-Origin-Resource-Policy", "same-origin"},
 }
 
+// securityValues are securityHeaders' values as header slices, shared by
+// every response.
+var securityValues = func() [][]string {
+	out := make([][]string, len(securityHeaders))
+	for i, kv := range securityHeaders {
+		out[i] = []string{kv[1]}
+	}
+	return out
+}()
+
+// inflight records the answers being rendered.
+type inflight struct {
+	mu   sync.Mutex
+	keys map[string]chan struct{}
+}
+
+// join returns nil when the caller renders key (and must call done), else
+// a channel closed when the renderer is done.
+func (f *inflight) join(key string) <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if ch, ok := f.keys[key]; ok {
+		return ch
+	}
+	if f.keys == nil {
+		f.keys = map[string]chan struct{}{}
+	}
+	f.keys[key] = make(chan struct{})
+	return nil
+}
+
+func (f *inflight) done(key string) {
+	f.mu.Lock()
+	close(f.keys[key])
+	delete(f.keys, key)
+	f.mu.Unlock()
+}
+
 // ServeHTTP adds the security headers and the build id, recovers from
 // panics and logs.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	h := w.Header()
-	for _, kv := range securityHeaders {
-		h[kv[0]] = []string{kv[1]}
+	for i, kv := range securityHeaders {
+		h[kv[0]] = securityValues[i]
 	}
 	h[BuildHeader] = s.buildHeader
 	if cors(w, r) {
@@ -262,12 +306,35 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		if a := s.cache.get(cacheKey(r)); a != nil {
+		key := cacheKey(r)
+		if a := s.cache.get(key); a != nil {
 			s.sendAnswer(rec, r, a)
 			return
 		}
+		// One render per answer: a request for one being rendered waits
+		// for it and is answered from the cache.
+		if s.cache != nil && len(key) <= maxCacheKey {
+			if wait := s.rendering.join(key); wait != nil {
+				<-wait
+				if a := s.cache.get(key); a != nil {
+					s.sendAnswer(rec, r, a)
+					return
+				}
+			} else {
+				defer s.rendering.done(key)
+			}
+		}
 	}
-	s.mux.ServeHTTP(rec, r)
+	// Rendering is CPU work: more at once than there are cores only adds
+	// memory (each holds a document and a page) and latency.
+	if p := r.URL.Path; p != "/healthz" && !strings.HasPrefix(p, "/static/") {
+		s.renderSlots <- struct{}{}
+		defer func() { <-s.renderSlots }()
+	}
+	// Answers are kept for every later client: one that goes away (or
+	// half-closes) mid-render must not leave a page unrendered or turn it
+	// into an error.
+	s.mux.ServeHTTP(rec, r.WithContext(context.WithoutCancel(r.Context())))
 }
 
 type statusRecorder struct {
