@@ -308,7 +308,13 @@ func (l *fastListener) answer(fc *fastConn, head []byte) (keep bool, err error) 
 	s := g.srv
 	a := s.cache.getBytes(req.target)
 	if a == nil {
-		return false, errHandOff
+		// Not kept yet: render it as net/http would (the same handler,
+		// the request as net/http's parser reads it). If that keeps an
+		// answer, it is written from here; anything else (a redirect, a
+		// 404, an answer not kept) goes to net/http, which answers it again.
+		if a = s.renderForFastPath(head, fc.c); a == nil {
+			return false, errHandOff
+		}
 	}
 	w := a.wire(s)
 	var block, body []byte
@@ -488,3 +494,25 @@ func validHost(b []byte) bool {
 	}
 	return true
 }
+
+// renderForFastPath runs the handler on the request in head, discarding
+// the response, and returns the answer it kept, if any.
+func (s *server) renderForFastPath(head []byte, c net.Conn) *answer {
+	if s.cache == nil {
+		return nil
+	}
+	r, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(head)))
+	if err != nil {
+		return nil
+	}
+	r.RemoteAddr = c.RemoteAddr().String()
+	s.ServeHTTP(&discardResponse{h: http.Header{}}, r)
+	return s.cache.get(r.RequestURI)
+}
+
+// discardResponse is a ResponseWriter that keeps nothing.
+type discardResponse struct{ h http.Header }
+
+func (d *discardResponse) Header() http.Header         { return d.h }
+func (d *discardResponse) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discardResponse) WriteHeader(int)             {}

@@ -110,14 +110,19 @@ func (s *Site) openGeneration() (*dbGeneration, error) {
 	srv.health = s.healthProblem
 	g := &dbGeneration{srv: srv, db: db}
 	g.refs.Store(1)
-	// The search index builds off the request path; a search before it is
-	// ready builds it itself (store.DB.PrepareSearch runs once).
+	// What every kind of page needs from the database as a whole — the
+	// search index, the concept catalogue, the quality report (about a
+	// tenth of a second each) — is read off the request path right away;
+	// a request that needs one before it is ready waits for that one load
+	// (each runs once). Decoders load per family, on first use.
 	g.acquire()
 	go func() {
 		defer g.release()
 		if err := db.PrepareSearch(context.Background()); err != nil {
 			s.log.Warn("building the search index", "err", err)
 		}
+		srv.conceptCatalogue()
+		srv.qualityReport()
 	}()
 	return g, nil
 }
