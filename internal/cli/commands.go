@@ -29,7 +29,7 @@ import (
 // buildFlags are the build options `build` and `serve` share.
 type buildFlags struct {
 	sources, llvmDoc, llvmProject, cache, concepts string
-	noVerify, noPTXAS, noInstall                   bool
+	noVerify, noPTXAS, noInstall, allowPartial     bool
 	ptxas                                          []string
 	nvdisasm, timings                              string
 }
@@ -43,6 +43,7 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.noVerify, "no-verify", false, "do not run llvm-mc or ptxas (pages then say \"not yet verified\")")
 	fs.BoolVar(&f.noPTXAS, "no-ptxas", false, "do not run NVIDIA's ptxas (PTX pages then say \"not verified by ptxas\")")
 	fs.BoolVar(&f.noInstall, "no-install", false, "do not install NVIDIA's wheels into the cache when no ptxas is found")
+	fs.BoolVar(&f.allowPartial, "allow-partial", false, "build from incomplete sources, listing every missing or damaged file as a problem")
 	fs.StringSliceVar(&f.ptxas, "ptxas", nil, "ptxas binaries to use (default $GPUISA_PTXAS, else the cache's venv, else PATH)")
 	fs.StringVar(&f.nvdisasm, "nvdisasm", "", "nvdisasm binary (default $GPUISA_NVDISASM, else the cache's venv, else PATH)")
 	fs.StringVar(&f.timings, "timings", "", "results file of gpuisa ptx bench run on a GPU (default $GPUISA_TIMINGS): PTX pages show the measurements")
@@ -50,7 +51,7 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 
 func (f *buildFlags) options(out string, log io.Writer) build.Options {
 	return build.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
-		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify,
+		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify, AllowPartial: f.allowPartial,
 		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings}
 }
 
@@ -75,7 +76,16 @@ Sources come from --sources, else $GPUISA_SOURCES, else ../shared/upstream. The
 database goes to --out, else --db, else $GPUISA_DB, else ./gpuisa.db. It is written to
 a temporary file and renamed into place: a failed or interrupted build leaves the
 previous database untouched. Exit status 3 names the upstream file and line that
-could not be parsed.`,
+could not be parsed.
+
+Before reading, the sources are checked against what a complete tree holds: the
+twelve AMD guides (each holding every section its table of contents lists), the PTX
+documentation tree (its index.json, the directories it lists, instruction sections)
+and the XML files when present; every file regular (never a device, FIFO or socket),
+at most 32 MiB (a guide), 8 MiB (a PTX section) or 256 MiB (XML), and text files
+UTF-8 without NUL bytes or U+FFFD. Anything else fails the build with exit status 3
+naming the file and line; --allow-partial builds without it and lists every gap
+among the upstream problems (gpuisa quality, /quality).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {

@@ -57,7 +57,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.DB, "db", os.Getenv("GPUISA_DB"), "database to serve (default $GPUISA_DB)")
 	fs.StringVar(&c.GPUISA, "gpuisa", "", "gpuisa binary (default: go build ./cmd/gpuisa)")
 	fs.StringVar(&c.Site, "site", "", "`gpuisa export --gzip` of the database (default: export one)")
-	fs.IntVar(&c.Seconds, "seconds", 10, "seconds per wrk run")
+	fs.IntVar(&c.Seconds, "seconds", 20, "seconds per wrk run")
 	fs.IntVar(&c.Rounds, "rounds", 2, "runs per workload and server, alternating")
 	fs.IntVar(&c.Connections, "connections", 64, "wrk connections")
 	fs.IntVar(&c.Threads, "threads", 2, "wrk threads")

@@ -133,11 +133,7 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: listing architectures: %w", err)
 	}
-	static, assetHash, err := loadStatic()
-	if err != nil {
-		return nil, err
-	}
-	pages, err := parseTemplates(static)
+	static, assetHash, pages, err := sharedAssets()
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +162,26 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 	}
 	s.routes()
 	return s, nil
+}
+
+// The embedded assets and templates are the same for every database
+// generation: parsed and compressed once per process.
+var (
+	assetsOnce  sync.Once
+	assetsFiles map[string]*staticFile
+	assetsHash  string
+	assetsPages *pageTemplates
+	assetsErr   error
+)
+
+func sharedAssets() (map[string]*staticFile, string, *pageTemplates, error) {
+	assetsOnce.Do(func() {
+		assetsFiles, assetsHash, assetsErr = loadStatic()
+		if assetsErr == nil {
+			assetsPages, assetsErr = parseTemplates(assetsFiles)
+		}
+	})
+	return assetsFiles, assetsHash, assetsPages, assetsErr
 }
 
 // sanitizeETag keeps an ETag opaque-tag legal whatever the build id holds.
