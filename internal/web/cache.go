@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -33,6 +34,8 @@ type answer struct {
 	cache *answerCache
 	// wireCache holds the fast path's response heads (see wire).
 	wireCache atomic.Pointer[wireBlocks]
+	// api: the answer is an API document, sent with the CORS header (cors).
+	api bool
 }
 
 // encoded is one encoding of an answer's body with its Content-Length.
@@ -198,6 +201,7 @@ func (c *answerCache) put(key string, a *answer) *answer {
 		return old
 	}
 	a.cache = c
+	a.api = strings.HasPrefix(key, "/api/")
 	a.ref.Store(true) // a second chance before the hand takes it
 	c.entries[key] = a
 	c.ring = append(c.ring, key)

@@ -422,6 +422,9 @@ func (s *server) headBlock(a *answer, status int, encoding string, n int) []byte
 		h[kv[0]] = []string{kv[1]}
 	}
 	h[BuildHeader] = s.buildHeader
+	if a.api {
+		h["Access-Control-Allow-Origin"] = []string{"*"} // as cors sets it
+	}
 	h["Vary"] = varyAcceptEncoding
 	h["Cache-Control"] = a.cacheControl
 	if a.etag != nil {

@@ -144,6 +144,8 @@ var fastCases = []struct {
 	{"unterminated", "GET /ptx/max HTTP/1.1\r\nHost: x\r\n", nil},
 	{"garbage", "\x00\x01\x02 hello\r\n\r\n", nil},
 	{"query", request("GET", "/search?q=max") + request("GET", "/search?q=max&x=1"), nil},
+	{"cors preflight", "OPTIONS /api/v1/info HTTP/1.1\r\nHost: x\r\nAccess-Control-Request-Headers: x-a\r\n\r\n" + request("GET", "/api/v1/info"), nil},
+	{"asm documentation", request("GET", "/api/asm/amdgpu/v_max_f32", "Accept-Encoding: gzip") + request("GET", "/api/asm/ptx/max"), nil},
 }
 
 // TestFastPathMatchesNetHTTP: every request stream gets the same responses
