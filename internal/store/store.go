@@ -1,7 +1,9 @@
 // Package store keeps the merged reference in one SQLite database
-// (modernc.org/sqlite, pure Go, FTS5) and reads it back for the server, the
-// CLI and the tools. A build writes a new file and renames it into place, so
-// readers never see a half-written database.
+// (modernc.org/sqlite, pure Go) and reads it back for the server, the CLI
+// and the tools. A build writes a new file and renames it into place, so
+// readers never see a half-written database; an opened DB stays bound to
+// the file it opened. Search runs over an index built in memory from the
+// file (textindex.go), ranked as FTS5's bm25() ranks.
 package store
 
 import (

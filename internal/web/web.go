@@ -5,9 +5,14 @@
 // parses upstream files.
 //
 // Every response is rendered into memory first, so errors become proper
-// error pages, and then sent with an ETag derived from the database build id
-// (and the embedded templates and assets), gzip when the client accepts it,
-// and a Content-Security-Policy that allows no inline script or style.
+// error pages. A 200 answer is kept (cache.go): compressed once, with
+// ready-made headers, an ETag derived from the database build id (and the
+// embedded templates and assets), and sent as bytes from then on — by a
+// small HTTP/1.1 loop in front of net/http where the server runs behind
+// Site.Listener (fastpath.go). Open serves a database file one generation
+// at a time and follows rebuilds of it (site.go). Every response carries
+// the build id and a Content-Security-Policy that allows no inline script
+// or style.
 package web
 
 import (
