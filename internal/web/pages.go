@@ -204,7 +204,11 @@ type page struct {
 	Data      any
 }
 
-// render executes a page template into memory and sends it.
+// htmlType is the Content-Type of every page.
+const htmlType = "text/html; charset=utf-8"
+
+// render executes a page template into memory and sends it; a 200 page is
+// kept (see answer) and not rendered again.
 func (s *server) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
 	t, ok := s.pages.byName[name]
 	if !ok {
@@ -217,12 +221,11 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, status int, name
 		s.fail(w, r, fmt.Errorf("web: rendering %s: %w", name, err))
 		return
 	}
-	resp := response{status: status, contentType: "text/html; charset=utf-8", body: buf.Bytes()}
 	if status == http.StatusOK {
-		resp.etag, resp.cache = s.etag, s.maxAge
-		s.cache.put(r.URL.RequestURI(), resp)
+		s.sendOK(w, r, htmlType, buf.Bytes())
+		return
 	}
-	s.send(w, r, resp)
+	s.send(w, r, response{status: status, contentType: htmlType, body: buf.Bytes()})
 }
 
 // fail answers an unexpected error with a plain 500 and logs it.
@@ -243,7 +246,7 @@ type link struct {
 }
 
 // storeError renders a store error: 404 with suggestions, 400, or 500.
-// suggest turns a suggested name into a link.
+// suggest turns a suggested name into a link; nil lists them unlinked.
 func (s *server) storeError(w http.ResponseWriter, r *http.Request, err error, suggest func(string) string) {
 	status := errs.HTTPStatus(err)
 	if status == http.StatusInternalServerError || errors.Is(err, context.Canceled) {
@@ -252,7 +255,11 @@ func (s *server) storeError(w http.ResponseWriter, r *http.Request, err error, s
 	}
 	v := notFoundView{Message: err.Error()}
 	for _, sg := range errs.SuggestionsOf(err) {
-		v.Suggestions = append(v.Suggestions, link{Text: sg, URL: suggest(sg)})
+		l := link{Text: sg}
+		if suggest != nil {
+			l.URL = suggest(sg)
+		}
+		v.Suggestions = append(v.Suggestions, l)
 	}
 	title := "Not found"
 	if status == http.StatusBadRequest {
@@ -827,6 +834,8 @@ type compareCell struct {
 	Diff bool // differs from the most common value of the row
 }
 
+func compareURL(name string) string { return "/compare/" + url.PathEscape(name) }
+
 func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	name := r.PathValue("name")
@@ -840,12 +849,15 @@ func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
 			if errs.KindOf(err) == errs.KindNotFound {
 				continue
 			}
-			s.storeError(w, r, err, nil)
+			s.storeError(w, r, err, compareURL)
 			return
 		}
 		in, err := s.store.Instruction(ctx, arch, canon)
 		if err != nil {
-			s.storeError(w, r, err, nil)
+			if errs.KindOf(err) == errs.KindNotFound { // resolved, yet no document: not in this family
+				continue
+			}
+			s.storeError(w, r, err, compareURL)
 			return
 		}
 		ins = append(ins, in)
@@ -855,7 +867,7 @@ func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
 		if hits, err := s.store.Search(ctx, name, store.SearchOptions{Limit: 5}); err == nil {
 			for _, h := range hits {
 				if h.Arch != "ptx" {
-					v.Suggestions = append(v.Suggestions, link{Text: h.Name, URL: "/compare/" + url.PathEscape(h.Name), Note: archName(h.Arch)})
+					v.Suggestions = append(v.Suggestions, link{Text: h.Name, URL: compareURL(h.Name), Note: archName(h.Arch)})
 				}
 			}
 		}
