@@ -15,10 +15,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpuisa/gpuisa/internal/concepts"
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
 	"github.com/gpuisa/gpuisa/internal/quality"
+	"github.com/gpuisa/gpuisa/internal/semdiff"
 	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
@@ -50,6 +52,11 @@ type Options struct {
 	// NoVerify skips running llvm-mc and ptxas (pages then say "not yet
 	// verified").
 	NoVerify bool
+	// AllowPartial builds from an incomplete or damaged source tree: what
+	// the source gate rejects (see gate.go) is left out and listed among the
+	// problems, which the quality report shows. Without it any such gap is
+	// an upstream error.
+	AllowPartial bool
 	// NoPTXAS skips ptxas alone; NoInstall keeps the build from installing
 	// NVIDIA's wheels into the cache when no ptxas is found.
 	NoPTXAS, NoInstall bool
@@ -63,6 +70,10 @@ type Options struct {
 	// Timings is a results file of `gpuisa ptx bench` run on a GPU (else
 	// $GPUISA_TIMINGS); "" means none: PTX pages then show no measurement.
 	Timings string
+	// SemResults is a results file of `gpuisa semgpu` run on a GPU (else
+	// $GPUISA_SEM_RESULTS); "" means none: the PTX models are then checked
+	// against nothing but the documentation they were written from.
+	SemResults string
 }
 
 // Progress reports the pipeline's steps.
@@ -117,7 +128,13 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Out: opts.Out}
+	gate, err := gateSources(ctx, src, opts.AllowPartial)
+	if err != nil {
+		return nil, err
+	}
+	defer gate.cleanup()
+	src = gate.src
+	rep := &Report{Out: opts.Out, Problems: gate.problems}
 	var docs []isa.Document
 
 	archs, insts, amdDocs, problems, err := loadAMD(ctx, src, opts.Progress)
@@ -181,11 +198,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		extras[ExtraPTXModel] = model
 	}
 
+	var cat *concepts.Catalogue
 	if len(ptxInsts) > 0 {
-		cat, files, err := applyConcepts(opts.ConceptsDir, insts, opts.Progress)
+		var files []byte
+		var catProblems []string
+		cat, files, catProblems, err = applyConcepts(opts.ConceptsDir, insts, opts.Progress, len(gate.gaps) > 0)
 		if err != nil {
 			return nil, err
 		}
+		rep.Problems = append(rep.Problems, catProblems...)
 		extras[ExtraConcepts] = files
 		// What the catalogue proposes, assembled for every family target;
 		// without llvm-mc `gpuisa port` assembles it when asked, or says
@@ -195,6 +216,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				return nil, err
 			}
 		}
+	}
+
+	// The pseudocode made executable: coverage, LLVM's folding, the
+	// differences across vendors (sem.go).
+	semRep, diffs, err := applySem(ctx, opts, insts, cat, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	llvm.Report.Sem = semRep
+	if diffs != nil {
+		extras[semdiff.Key] = diffs
 	}
 
 	// The report also carries what the readers could not recover.

@@ -13,7 +13,8 @@ import (
 
 func init() { extraCommands = append(extraCommands, newDecodeCmd, newEncodeCmd) }
 
-// familyLoader reads one family's formats and instructions from the database.
+// familyLoader reads one family's formats and the codec facts of its
+// instructions (what the decoder and encoder read) from the database.
 func (e *env) familyLoader(ctx context.Context) (decode.Loader, func(), error) {
 	db, err := e.open()
 	if err != nil {
@@ -24,13 +25,9 @@ func (e *env) familyLoader(ctx context.Context) (decode.Loader, func(), error) {
 		if err != nil {
 			return isa.Architecture{}, nil, err
 		}
-		ptrs, err := db.Instructions(ctx, a.ID)
+		out, err := db.Codecs(ctx, a.ID)
 		if err != nil {
 			return isa.Architecture{}, nil, err
-		}
-		out := make([]isa.Instruction, len(ptrs))
-		for i, p := range ptrs {
-			out[i] = *p
 		}
 		return a, out, nil
 	}

@@ -11,6 +11,9 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
+// jsonType is the Content-Type of every API answer.
+const jsonType = "application/json; charset=utf-8"
+
 // apiError is the body of every API error.
 type apiError struct {
 	Error       string   `json:"error"`
@@ -34,10 +37,7 @@ func (s *server) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
 		s.apiFail(w, r, err)
 		return
 	}
-	resp := response{status: http.StatusOK, contentType: "application/json", body: append(body, '\n'),
-		etag: s.etag, cache: s.maxAge}
-	s.cache.put(r.URL.RequestURI(), resp)
-	s.send(w, r, resp)
+	s.sendOK(w, r, jsonType, append(body, '\n'))
 }
 
 func (s *server) apiFail(w http.ResponseWriter, r *http.Request, err error) {
@@ -48,7 +48,7 @@ func (s *server) apiFail(w http.ResponseWriter, r *http.Request, err error) {
 		msg = "internal error"
 	}
 	body, _ := json.Marshal(apiError{Error: msg, Suggestions: errs.SuggestionsOf(err)})
-	s.send(w, r, response{status: status, contentType: "application/json", body: append(body, '\n')})
+	s.send(w, r, response{status: status, contentType: jsonType, body: append(body, '\n')})
 }
 
 func (s *server) apiNotFound(w http.ResponseWriter, r *http.Request) {
@@ -89,8 +89,8 @@ func (s *server) apiList(w http.ResponseWriter, r *http.Request) {
 	s.sendJSON(w, r, list)
 }
 
-// apiInstruction answers json.Marshal of the instruction, the same document
-// as `gpuisa show --json`. Names resolve as on the pages (case, suffixes,
+// apiInstruction answers json.Marshal of the instruction (as the build
+// stored it), the same document as `gpuisa show --json`. Names resolve as on the pages (case, suffixes,
 // aliases); the answer is always the canonical instruction.
 func (s *server) apiInstruction(w http.ResponseWriter, r *http.Request) {
 	a, err := s.lookupArch(r.Context(), r.PathValue("arch"))
@@ -98,12 +98,17 @@ func (s *server) apiInstruction(w http.ResponseWriter, r *http.Request) {
 		s.apiFail(w, r, err)
 		return
 	}
-	in, err := s.store.Instruction(r.Context(), a.ID, r.PathValue("name"))
+	doc, err := s.store.InstructionDoc(r.Context(), a.ID, r.PathValue("name"))
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
 	}
-	s.sendJSON(w, r, in)
+	// The stored document is the answer: sent as the build compressed it.
+	ans := newGzipAnswer(jsonType, s.etag, s.maxAge, doc.Gzip())
+	if s.cache != nil {
+		ans = s.cache.put(cacheKey(r), ans)
+	}
+	s.sendAnswer(w, r, ans)
 }
 
 // maxAPILimit bounds how many hits one search answer may carry.
@@ -147,6 +152,6 @@ func (s *server) apiOpenAPI(w http.ResponseWriter, r *http.Request) {
 		s.apiFail(w, r, err)
 		return
 	}
-	s.send(w, r, response{status: http.StatusOK, contentType: "application/json", body: body,
+	s.send(w, r, response{status: http.StatusOK, contentType: jsonType, body: body,
 		etag: s.etag, cache: s.maxAge})
 }

@@ -16,9 +16,9 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
-// The decoder is built from a whole family's instructions, which takes a
-// store read of every document of the family; it is built on first use and
-// kept, since the database is read-only while served.
+// The decoder is built from a family's codec facts (one compact row the
+// build writes per family, see store.Codecs) on first use and kept for the
+// generation, which is read-only.
 
 // decoderSlot holds one family's decoder and the encoder that shares it
 // (its symbol tables load once), built once.
@@ -27,6 +27,9 @@ type decoderSlot struct {
 	d    *decode.Decoder
 	enc  *encode.Encoder
 	err  error
+	// units maps each instruction to its unit (Vector, Scalar, ...), which
+	// the family index filters by and the list summaries do not carry.
+	units map[string]string
 }
 
 // maxDecodeBytes bounds the machine code one request decodes; maxHexLen the
@@ -74,14 +77,14 @@ func (s *server) codecs(arch string) *decoderSlot {
 			slot.err = errs.Invalid("%s has no machine code to decode", arch)
 			return
 		}
-		ins, err := s.store.Instructions(context.Background(), arch)
+		vals, err := s.store.Codecs(context.Background(), arch)
 		if err != nil {
 			slot.err = fmt.Errorf("loading %s for the decoder: %w", arch, err)
 			return
 		}
-		vals := make([]isa.Instruction, len(ins))
-		for i, in := range ins {
-			vals[i] = decoderFacts(in)
+		slot.units = make(map[string]string, len(vals))
+		for _, in := range vals {
+			slot.units[in.Name] = in.Unit
 		}
 		slot.d, slot.err = decode.New(a, vals)
 		if slot.err != nil {
@@ -91,17 +94,6 @@ func (s *server) codecs(arch string) *decoderSlot {
 		slot.enc = encode.FromDecoder(slot.d)
 	})
 	return slot
-}
-
-// decoderFacts keeps what a decoder reads from an instruction — names,
-// encodings, operands, syntax — and drops the rest (target matrices,
-// examples, semantics), which the server would otherwise hold twelve
-// families' worth of for as long as it runs.
-func decoderFacts(in *isa.Instruction) isa.Instruction {
-	return isa.Instruction{
-		Arch: in.Arch, Name: in.Name, Vendor: in.Vendor, Kind: in.Kind, Unit: in.Unit, Category: in.Category,
-		Aliases: in.Aliases, Encodings: in.Encodings, Operands: in.Operands, Syntax: in.Syntax, Flags: in.Flags,
-	}
 }
 
 // DecodeError is one piece of machine code that did not decode.
