@@ -20,11 +20,16 @@ func FillLists(v any) {
 	fill(rv.Elem())
 }
 
-func fill(v reflect.Value) {
+// fill reports whether it changed anything under v. It writes only what it
+// changes, so filling data that already honours the contract writes
+// nothing: documents that share a map (an opcode table) can be filled on
+// several goroutines at once, as the database writer does.
+func fill(v reflect.Value) bool {
+	changed := false
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			fill(v.Elem())
+			changed = fill(v.Elem())
 		}
 	case reflect.Struct:
 		t := v.Type()
@@ -44,38 +49,47 @@ func fill(v reflect.Value) {
 			case reflect.Slice:
 				if fv.IsNil() && required {
 					fv.Set(reflect.MakeSlice(fv.Type(), 0, 0))
+					changed = true
 				}
 			case reflect.Map:
 				if fv.IsNil() && required {
 					fv.Set(reflect.MakeMap(fv.Type()))
+					changed = true
 				}
 			}
-			fill(fv)
+			changed = fill(fv) || changed
 		}
 	case reflect.Slice, reflect.Array:
 		if v.Type().Elem().Kind() == reflect.String {
-			return
+			return false
 		}
 		for i := 0; i < v.Len(); i++ {
-			fill(v.Index(i))
+			changed = fill(v.Index(i)) || changed
 		}
 	case reflect.Map:
 		et := v.Type().Elem()
 		if et.Kind() == reflect.String || et.Kind() == reflect.Int {
-			return
+			return false
 		}
-		// Map elements are not addressable: fill a copy and store it back.
+		// Map elements are not addressable: fill a copy and store it back
+		// when it changed.
 		for _, k := range v.MapKeys() {
 			e := reflect.New(et).Elem()
 			e.Set(v.MapIndex(k))
+			c := false
 			switch {
 			case e.Kind() == reflect.Map && e.IsNil():
 				e.Set(reflect.MakeMap(et))
+				c = true
 			case e.Kind() == reflect.Slice && e.IsNil():
 				e.Set(reflect.MakeSlice(et, 0, 0))
+				c = true
 			}
-			fill(e)
-			v.SetMapIndex(k, e)
+			if fill(e) || c {
+				v.SetMapIndex(k, e)
+				changed = true
+			}
 		}
 	}
+	return changed
 }

@@ -144,9 +144,9 @@ func TestInstructionPagesLinkConcepts(t *testing.T) {
 }
 
 func TestPagesWithoutCatalogue(t *testing.T) {
-	st := webfake.New()
-	st.SetExtra("concepts", nil)
-	s, err := newServer(st, Options{})
+	b := webfake.Build()
+	delete(b.Extras, "concepts")
+	s, err := newServer(webfake.Open(t, b), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,9 +228,9 @@ func TestQualityPages(t *testing.T) {
 		t.Errorf("/quality/nosuch: %d", rec.Code)
 	}
 
-	st := webfake.New()
-	st.SetExtra("quality", nil)
-	s2, err := newServer(st, Options{})
+	b := webfake.Build()
+	delete(b.Extras, "quality")
+	s2, err := newServer(webfake.Open(t, b), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

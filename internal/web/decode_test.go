@@ -272,7 +272,7 @@ func FuzzDecodeInput(f *testing.F) {
 // BenchmarkNewPages renders the concept, quality and decode pages of the
 // sample store with the page cache off.
 func BenchmarkNewPages(b *testing.B) {
-	s, err := newServer(webfakeNew(), Options{CacheBytes: -1})
+	s, err := newServer(webfakeNew(b), Options{CacheBytes: -1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,8 +12,7 @@ import (
 
 func TestExport(t *testing.T) {
 	dir := t.TempDir()
-	fake := webfake.New()
-	fake.AddSampleExtras()
+	fake := webfake.New(t)
 	calls := 0
 	st, err := Export(context.Background(), fake, dir, ExportOptions{Progress: func(done, total int) { calls++ }})
 	if err != nil {

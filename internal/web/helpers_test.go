@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,11 +14,22 @@ import (
 
 func newTestServer(t testing.TB) *server {
 	t.Helper()
-	s, err := newServer(webfake.New(), Options{})
+	s, err := newServer(webfake.New(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// sampleID is the build id of the sample database (a hash of its content,
+// as every build's).
+func sampleID(t testing.TB) string {
+	t.Helper()
+	info, err := webfake.New(t).Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.ID
 }
 
 func get(t testing.TB, h http.Handler, path string, header ...string) *httptest.ResponseRecorder {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/web/webfake"
 )
 
@@ -54,7 +55,7 @@ func TestResponseHeaders(t *testing.T) {
 				t.Errorf("%s: no %s", p, k)
 			}
 		}
-		if h.Get(BuildHeader) != "fake-build-1" {
+		if h.Get(BuildHeader) != sampleID(t) {
 			t.Errorf("%s: %s %q", p, BuildHeader, h.Get(BuildHeader))
 		}
 		if ct := h.Get("Content-Type"); !strings.HasSuffix(ct, "; charset=utf-8") {
@@ -65,19 +66,19 @@ func TestResponseHeaders(t *testing.T) {
 
 // missingDocStore resolves every name the sample has but finds no document
 // for v_max_f32 on CDNA 4: a name that resolves while its row is missing.
-type missingDocStore struct{ *webfake.Store }
+type missingDocStore struct{ *store.DB }
 
 func (m missingDocStore) Instruction(ctx context.Context, arch, name string) (*isa.Instruction, error) {
 	if a, n, err := m.Resolve(ctx, arch, name); err == nil && a == "cdna4" && n == "v_max_f32" {
 		return nil, errs.NotFound([]string{"v_max_f16"}, "no instruction %q in %s", name, arch)
 	}
-	return m.Store.Instruction(ctx, arch, name)
+	return m.DB.Instruction(ctx, arch, name)
 }
 
 // TestCompareWithAMissingDocument: /compare/<name> used to panic (a nil
 // suggestion function) when a name resolved but its document was missing.
 func TestCompareWithAMissingDocument(t *testing.T) {
-	s, err := newServer(missingDocStore{webfake.New()}, Options{})
+	s, err := newServer(missingDocStore{webfake.New(t)}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestCompareWithAMissingDocument(t *testing.T) {
 func TestFailedExportKeepsThePreviousSite(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "site")
-	if _, err := Export(context.Background(), webfake.New(), dir, ExportOptions{}); err != nil {
+	if _, err := Export(context.Background(), webfake.New(t), dir, ExportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	marker := filepath.Join(dir, "index.html")
@@ -106,7 +107,7 @@ func TestFailedExportKeepsThePreviousSite(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err = Export(ctx, webfake.New(), dir, ExportOptions{Progress: func(done, total int) {
+	_, err = Export(ctx, webfake.New(t), dir, ExportOptions{Progress: func(done, total int) {
 		if done == 3 {
 			cancel()
 		}
@@ -126,7 +127,7 @@ func TestFailedExportKeepsThePreviousSite(t *testing.T) {
 		t.Errorf("left beside the site: %v", names)
 	}
 	// A complete export replaces it whole.
-	st, err := Export(context.Background(), webfake.New(), dir, ExportOptions{Precompress: true})
+	st, err := Export(context.Background(), webfake.New(t), dir, ExportOptions{Precompress: true})
 	if err != nil || st.Pages == 0 {
 		t.Fatalf("%+v %v", st, err)
 	}

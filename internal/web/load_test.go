@@ -45,7 +45,7 @@ func FuzzRequests(f *testing.F) {
 
 // BenchmarkInstructionPage measures rendering: the answer cache is off.
 func BenchmarkInstructionPage(b *testing.B) {
-	s, err := newServer(webfake.New(), Options{CacheBytes: -1})
+	s, err := newServer(webfake.New(b), Options{CacheBytes: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func BenchmarkInstructionPageCached(b *testing.B) {
 }
 
 func BenchmarkAPIInstruction(b *testing.B) {
-	s, err := newServer(webfake.New(), Options{CacheBytes: -1})
+	s, err := newServer(webfake.New(b), Options{CacheBytes: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestLoad(t *testing.T) {
 	if os.Getenv("GPUISA_LOAD_CACHE") == "off" {
 		opts.CacheBytes = -1 // measure rendering under load
 	}
-	var r store.Reader = webfake.New()
+	var r store.Reader = webfake.New(t)
 	if path := os.Getenv("GPUISA_DB"); path != "" {
 		db, err := store.Open(path)
 		if err != nil {

@@ -150,15 +150,15 @@ func TestPTXPageWithoutVerdicts(t *testing.T) {
 		"not checked by ptxas", "No SASS: not verified by ptxas.")
 
 	// A store without the PTX report: ptxas did not run.
-	st := webfake.New()
+	b := webfake.Build()
 	q := webfake.SampleQuality()
 	q.PTX = nil
 	raw, err := json.Marshal(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.SetExtra("quality", raw)
-	s2, err := newServer(st, Options{})
+	b.Extras["quality"] = raw
+	s2, err := newServer(webfake.Open(t, b), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestPTXQualityPages(t *testing.T) {
 // TestQualityPTXMoreLink: /quality shows the first findings of a kind and
 // links the rest.
 func TestQualityPTXMoreLink(t *testing.T) {
-	st := webfake.New()
+	b := webfake.Build()
 	q := webfake.SampleQuality()
 	for i := 0; i < ptxSummaryRows+2; i++ {
 		q.PTX.TooLoose = append(q.PTX.TooLoose, q.PTX.TooLoose[0])
@@ -256,8 +256,8 @@ func TestQualityPTXMoreLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.SetExtra("quality", raw)
-	s, err := newServer(st, Options{})
+	b.Extras["quality"] = raw
+	s, err := newServer(webfake.Open(t, b), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,12 +24,12 @@ import (
 // whole sample, the sample with other summaries, and one without PTX (a
 // different source set).
 func sampleBuilds() (full, edited, noPTX *store.Build) {
-	full = webfake.New().Build()
-	edited = webfake.New().Build()
+	full = webfake.Build()
+	edited = webfake.Build()
 	for _, in := range edited.Instructions {
 		in.Summary += " (edited)"
 	}
-	noPTX = webfake.New().Build()
+	noPTX = webfake.Build()
 	var archs []isa.Architecture
 	for _, a := range noPTX.Archs {
 		if a.ID != "ptx" {

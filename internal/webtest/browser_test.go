@@ -37,7 +37,7 @@ type browser struct {
 
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
-	return newBrowserOver(t, webfake.New())
+	return newBrowserOver(t, webfake.New(t))
 }
 
 func newBrowserOver(t *testing.T, r store.Reader) *browser {
@@ -180,12 +180,14 @@ func TestInstantSearchWithKeyboard(t *testing.T) {
 	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/"),
 		chromedp.WaitVisible(chromedp.CSS("#q")),
 		chromedp.Focus(chromedp.CSS("#q")),
-		chromedp.SendKeys(chromedp.CSS("#q"), "v_max_f2"),
+		// A prefix of three sample names (v_max_f32, v_max_num_f32,
+		// v_min_f32): an unscoped search lists each name once.
+		chromedp.SendKeys(chromedp.CSS("#q"), "v_m"),
 		chromedp.WaitVisible(chromedp.CSS("#q-results li")),
 	)
 	n := eval[int](t, b, `document.querySelectorAll("#q-results li").length`)
 	if n < 3 {
-		t.Fatalf("%d suggestions for v_max_f2, want at least 3", n)
+		t.Fatalf("%d suggestions for v_m, want at least 3", n)
 	}
 	if got := eval[string](t, b, `document.getElementById("q").getAttribute("aria-expanded")`); got != "true" {
 		t.Errorf("aria-expanded = %q while the list is open", got)
@@ -334,7 +336,7 @@ func TestConceptAndQualityPages(t *testing.T) {
 // 1440 px, light and dark. Look at them: the test only checks they were made.
 // With GPUISA_DB set it shows that database instead of the fake.
 func TestScreenshots(t *testing.T) {
-	var r store.Reader = webfake.New()
+	var r store.Reader = webfake.New(t)
 	if path := os.Getenv("GPUISA_DB"); path != "" {
 		db, err := store.Open(path)
 		if err != nil {

@@ -1,6 +1,7 @@
 // Package webtest holds the end-to-end browser tests of the reference site:
-// chromedp drives Debian's chromium against an httptest server over the fake
-// store (internal/web/webfake), checks that the instruction page's sections
+// chromedp drives Debian's chromium against an httptest server over the
+// sample reference written into a temporary database (internal/web/webfake),
+// checks that the instruction page's sections
 // are visible, uses instant search with the keyboard, switches architecture,
 // opens a PTX page, filters indexes and forms, picks a counterpart family,
 // holds the first screens of issue 15 to their promise (the counterpart in

@@ -119,7 +119,7 @@ func TestFirstScreen(t *testing.T) {
 		counterpart bool
 	}
 	pages := []pageCase{{"/amdgpu/cdna4/v_max_f32", true}, {"/ptx/max", true}, {"/", false}, {"/amdgpu/cdna4", false}}
-	var r store.Reader = webfake.New()
+	var r store.Reader = webfake.New(t)
 	if p := realDatabase(t); p != "" {
 		db, err := store.Open(p)
 		if err != nil {
@@ -223,7 +223,7 @@ func TestFirstScreen(t *testing.T) {
 // diagrams scroll in their own boxes) and without words broken into
 // pieces of a letter or two.
 func TestEveryPageTypeFits(t *testing.T) {
-	var r store.Reader = webfake.New()
+	var r store.Reader = webfake.New(t)
 	pages := []string{"/", "/about", "/amdgpu/cdna4", "/amdgpu/cdna4/category/vector-arithmetic", "/amdgpu/cdna4/v_max_f32",
 		"/amdgpu/rdna3/v_max_f32", "/ptx", "/ptx/category/arithmetic", "/ptx/max", "/ptx/max/forms", "/ptx/max/sass", "/ptx/fma",
 		"/compare/v_max_f32", "/search?q=max", "/search?q=0x160a04c1", "/decode?arch=cdna4&hex=0x160a04c1+0x7e0a02ff",

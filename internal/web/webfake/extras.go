@@ -91,9 +91,9 @@ func SampleQuality() quality.Report {
 	}
 }
 
-// AddSampleExtras stores SampleConcepts and SampleQuality as the "concepts"
-// and "quality" documents, encoded as the build encodes them.
-func (s *Store) AddSampleExtras() {
+// SampleExtras are SampleConcepts and SampleQuality as the "concepts" and
+// "quality" documents, encoded as the build encodes them.
+func SampleExtras() map[string][]byte {
 	cat, err := json.Marshal(SampleConcepts)
 	if err != nil {
 		panic(err) // a map of strings always marshals
@@ -102,6 +102,5 @@ func (s *Store) AddSampleExtras() {
 	if err != nil {
 		panic(err)
 	}
-	s.SetExtra("concepts", cat)
-	s.SetExtra(quality.Key, q)
+	return map[string][]byte{"concepts": cat, quality.Key: q}
 }
