@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
 	"github.com/gpuisa/gpuisa/internal/quality"
@@ -516,25 +517,11 @@ func regText(kind string, base, size int) string {
 // operands and the space-separated modifiers after the last one; commas
 // inside brackets (op_sel:[0,1]) do not split.
 func splitOperands(rest string) (ops []string, mods string) {
-	rest = strings.TrimSpace(rest)
-	if rest == "" {
+	parts := asmtext.Split(rest)
+	if len(parts) == 0 {
 		return nil, ""
 	}
-	depth, start := 0, 0
-	for i := 0; i < len(rest); i++ {
-		switch rest[i] {
-		case '[', '(':
-			depth++
-		case ']', ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				ops = append(ops, strings.TrimSpace(rest[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	last := strings.TrimSpace(rest[start:])
+	ops, last := parts[:len(parts)-1], parts[len(parts)-1]
 	if i := strings.IndexByte(last, ' '); i >= 0 {
 		last, mods = last[:i], strings.TrimSpace(last[i+1:])
 	}

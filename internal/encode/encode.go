@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/decode"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
@@ -312,26 +313,13 @@ func normalize(s string) string {
 // splitOperands separates "v5, -1, v2 clamp mul:2" into operands and the
 // trailing space-separated modifiers.
 func splitOperands(rest string) ([]string, []string) {
-	if strings.TrimSpace(rest) == "" {
+	parts := asmtext.Split(rest)
+	if len(parts) == 0 {
 		return nil, nil
 	}
-	var ops []string
-	depth := 0
-	start := 0
-	for i, c := range rest {
-		switch c {
-		case '[', '(':
-			depth++
-		case ']', ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				ops = append(ops, strings.TrimSpace(rest[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	last := fieldsOutsideBrackets(rest[start:])
+	n := len(parts) - 1
+	ops := parts[:n:n] // appending copies: parts[n] is read below
+	last := fieldsOutsideBrackets(parts[n])
 	var mods []string
 	if len(last) > 0 {
 		if isModifier(last[0]) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/amdlayout"
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
 )
@@ -300,24 +301,13 @@ func PrintedOperands(printed string) []string {
 	if !ok {
 		return nil
 	}
-	var out []string
-	depth, start := 0, 0
-	rest = strings.TrimSpace(rest)
-	for i := 0; i < len(rest); i++ {
-		switch rest[i] {
-		case '[', '(':
-			depth++
-		case ']', ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(rest[start:i]))
-				start = i + 1
-			}
-		}
+	parts := asmtext.Split(rest)
+	if len(parts) == 0 {
+		return []string{""}
 	}
-	last := strings.TrimSpace(rest[start:])
-	depth = 0
+	n := len(parts) - 1
+	out, last := parts[:n:n], parts[n]
+	depth := 0
 	for i := 0; i < len(last); i++ {
 		switch last[i] {
 		case '[', '(':
