@@ -140,16 +140,7 @@ func (r *renderer) renderMIMG(code []byte, next int) (int, error) {
 	}
 	r.dataReg(vdata, n, acc)
 	r.dataReg(r.f(fVADDR), addr, false)
-	r.sdst(r.f(fSRSRC)<<2, opType{'b', 256})
-	if cl == mimgSampler || cl == mimgGather {
-		r.sdst(r.f(fSSAMP)<<2, opType{'b', 128})
-	}
-	if dmask != 0 {
-		r.mod()
-		r.str("dmask:")
-		r.hex(uint64(dmask))
-		r.end()
-	}
+	r.mimgResource(cl, dmask)
 	r.flag(r.f(fUNRM) == 1, "unorm")
 	r.flag(r.f(fGLC) == 1, "glc")
 	r.flag(r.f(fSLC) == 1, "slc")
@@ -520,9 +511,9 @@ func (r *renderer) renderMIMG12() {
 	}
 }
 
-// mimg10Tail prints what follows the addresses of an RDNA 1-3.5 image
-// instruction, plain or NSA: resource, sampler, dmask and the modifiers.
-func (r *renderer) mimg10Tail(cl mimgClass, dmask, dim int) {
+// mimgResource prints an image instruction's resource and sampler
+// descriptors (a sampler only for the classes that sample) and its dmask.
+func (r *renderer) mimgResource(cl mimgClass, dmask int) {
 	r.sdst(r.f(fSRSRC)<<2, opType{'b', 256})
 	if cl == mimgSampler || cl == mimgGather {
 		r.sdst(r.f(fSSAMP)<<2, opType{'b', 128})
@@ -533,5 +524,11 @@ func (r *renderer) mimg10Tail(cl mimgClass, dmask, dim int) {
 		r.hex(uint64(dmask))
 		r.end()
 	}
+}
+
+// mimg10Tail prints what follows the addresses of an RDNA 1-3.5 image
+// instruction, plain or NSA: resource, sampler, dmask and the modifiers.
+func (r *renderer) mimg10Tail(cl mimgClass, dmask, dim int) {
+	r.mimgResource(cl, dmask)
 	r.mimg10Modifiers(dim)
 }

@@ -609,14 +609,20 @@ func (r *renderer) waitcnt(imm int) {
 		r.hex(uint64(imm))
 		return
 	}
-	all := true
+	r.counters(subs, imm)
+}
+
+// counters prints the counters of imm that are not at their default as
+// name(value), all of them when every one is at its default.
+func (r *renderer) counters(subs []amdlayout.ImmField, imm int) {
+	nonDefault := false
 	for _, s := range subs {
-		all = all && immGet(s, imm) == s.Default
+		nonDefault = nonDefault || immGet(s, imm) != s.Default
 	}
 	sep := false
 	for _, s := range subs {
 		v := immGet(s, imm)
-		if v == s.Default && !all {
+		if v == s.Default && nonDefault {
 			continue
 		}
 		if sep {
@@ -635,30 +641,15 @@ func (r *renderer) waitcnt(imm int) {
 // the counters are set.
 func (r *renderer) depCtr(imm int) {
 	subs := r.d.immFields(amdlayout.ImmDepCtr)
-	used, nonDefault := 0, false
+	used := 0
 	for _, s := range subs {
 		used |= immMask(s)
-		nonDefault = nonDefault || immGet(s, imm) != s.Default
 	}
 	if imm&^used != 0 {
 		r.hex(uint64(imm))
 		return
 	}
-	sep := false
-	for _, s := range subs {
-		v := immGet(s, imm)
-		if v == s.Default && nonDefault {
-			continue
-		}
-		if sep {
-			r.buf = append(r.buf, ' ')
-		}
-		r.str(s.Name)
-		r.buf = append(r.buf, '(')
-		r.dec(v)
-		r.buf = append(r.buf, ')')
-		sep = true
-	}
+	r.counters(subs, imm)
 }
 
 var delayInstIDs = [...]string{"NO_DEP", "VALU_DEP_1", "VALU_DEP_2", "VALU_DEP_3", "VALU_DEP_4", "TRANS32_DEP_1",

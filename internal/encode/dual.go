@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/decode"
-	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // dualHalf is one operation of a dual-issue instruction as written:
@@ -80,21 +79,7 @@ func (e *Encoder) dualText(h dualHalf, tr decode.Traits) string {
 // fillDual places both operations' operands in template t.
 func (e *Encoder) fillDual(t decode.DualTemplate, x, y dualHalf) ([]byte, error) {
 	words := append([]uint32(nil), t.Words...)
-	fields := map[string]isa.Field{}
-	for _, f := range t.Format.Fields {
-		fields[strings.ToUpper(f.Name)] = f
-	}
-	set := func(name string, v uint64) error {
-		f, ok := fields[name]
-		if !ok {
-			return fmt.Errorf("format %s has no field %s", t.Format.Name, name)
-		}
-		if f.Width() < 64 && v >= 1<<uint(f.Width()) {
-			return fmt.Errorf("%d does not fit %s (%d bits)", v, name, f.Width())
-		}
-		decode.SetField(words, f, v)
-		return nil
-	}
+	set := fieldSetter(t.Format.Name, fieldsByName(t.Format), words)
 	three := t.Kind == decode.KindVOPD3
 	var lit *uint32
 	useLit := func(v uint32) error {

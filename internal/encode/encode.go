@@ -547,24 +547,8 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 
 func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, error) {
 	words := append([]uint32(nil), t.Words...)
-	fields := map[string]isa.Field{}
-	for _, f := range t.Format.Fields {
-		up := strings.ToUpper(f.Name)
-		if _, dup := fields[up]; !dup {
-			fields[up] = f
-		}
-	}
-	set := func(name string, v uint64) error {
-		f, ok := fields[name]
-		if !ok {
-			return fmt.Errorf("format %s has no field %s", t.Format.Name, name)
-		}
-		if f.Width() < 64 && v >= 1<<uint(f.Width()) {
-			return fmt.Errorf("%d does not fit %s (%d bits)", v, name, f.Width())
-		}
-		decode.SetField(words, f, v)
-		return nil
-	}
+	fields := fieldsByName(t.Format)
+	set := fieldSetter(t.Format.Name, fields, words)
 	var lit *uint64
 	litWide := false // a 64-bit literal (GFX12.5 fp64 K constants)
 	useLit := func(v uint64) error {
@@ -1120,4 +1104,34 @@ func RunEncode(args []string, stdout, stderr io.Writer, load decode.Loader) int 
 	}
 	fmt.Fprintf(stdout, "[%s]\n%s\n", strings.Join(hexb, ","), strings.Join(words, " "))
 	return 0
+}
+
+// fieldsByName indexes the fields of format f by their upper-case name (the
+// first of two fields of one name).
+func fieldsByName(f isa.Format) map[string]isa.Field {
+	fields := map[string]isa.Field{}
+	for _, fd := range f.Fields {
+		up := strings.ToUpper(fd.Name)
+		if _, dup := fields[up]; !dup {
+			fields[up] = fd
+		}
+	}
+	return fields
+}
+
+// fieldSetter returns a function that puts v into the field named name of
+// format (fields, fieldsByName) in words, failing when the format has no such
+// field or v does not fit it.
+func fieldSetter(format string, fields map[string]isa.Field, words []uint32) func(name string, v uint64) error {
+	return func(name string, v uint64) error {
+		fd, ok := fields[name]
+		if !ok {
+			return fmt.Errorf("format %s has no field %s", format, name)
+		}
+		if fd.Width() < 64 && v >= 1<<uint(fd.Width()) {
+			return fmt.Errorf("%d does not fit %s (%d bits)", v, name, fd.Width())
+		}
+		decode.SetField(words, fd, v)
+		return nil
+	}
 }
