@@ -17,8 +17,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
-// Built is the build time the sample claims.
-const Built = "2026-01-02T03:04:05Z"
+// sampleBuilt is the build time the sample claims.
+const sampleBuilt = "2026-01-02T03:04:05Z"
 
 // Build returns the sample reference as a store.Build: the sample
 // instructions, their families (with sample formats and documents) and the
@@ -30,7 +30,7 @@ func Build() *store.Build {
 	for _, in := range ins {
 		byArch[in.Arch]++
 	}
-	b := &store.Build{Info: isa.BuildInfo{Built: Built, Version: "test", Counts: map[string]int{}}, Instructions: ins}
+	b := &store.Build{Info: isa.BuildInfo{Built: sampleBuilt, Version: "test", Counts: map[string]int{}}, Instructions: ins}
 	for _, a := range isa.Archs() {
 		n := byArch[a.ID]
 		if n == 0 {
