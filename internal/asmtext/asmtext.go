@@ -1,11 +1,15 @@
 // Package asmtext splits AMD assembly as llvm-mc writes it ("v_pk_fma_f16
 // v0, v1, v2 op_sel:[0,1]"): the operands after the mnemonic are separated
-// by commas outside brackets and parentheses. The example generator, the
-// LLVM pass's operand reader and the encoder all split with it, so they
-// agree on what one operand is.
+// by commas outside brackets and parentheses (Split), and an encoding is a
+// list of bytes, "0xc1,0x04,0x0a,0x16" (FormatBytes, ParseBytes). The
+// example generator, the LLVM pass, the decoder and the encoder all read
+// and write these with it, so they agree on what one operand is.
 package asmtext
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Split splits rest (the text after the mnemonic) at every comma outside
 // [...] and (...), trimming the spaces around each part; the last part
@@ -31,4 +35,35 @@ func Split(rest string) []string {
 		}
 	}
 	return append(out, strings.TrimSpace(rest[start:]))
+}
+
+// ParseBytes reads llvm-mc's byte list, "0x01,0x02" or "[0x01,0x02]",
+// the inverse of FormatBytes.
+func ParseBytes(s string) ([]byte, bool) {
+	s = strings.Trim(strings.TrimSpace(s), "[]")
+	if s == "" {
+		return nil, false
+	}
+	var out []byte
+	for _, x := range strings.Split(s, ",") {
+		v, err := strconv.ParseUint(strings.TrimSpace(x), 0, 8)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, byte(v))
+	}
+	return out, true
+}
+
+// FormatBytes writes an encoding as llvm-mc prints it: "0xc1,0x04,0x0a,0x16".
+func FormatBytes(b []byte) string {
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, 5*len(b))
+	for i, c := range b {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '0', 'x', hex[c>>4], hex[c&15])
+	}
+	return string(out)
 }

@@ -42,3 +42,26 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+func TestBytes(t *testing.T) {
+	if got := FormatBytes([]byte{0xc1, 0x04, 0x0a, 0x16}); got != "0xc1,0x04,0x0a,0x16" {
+		t.Errorf("FormatBytes gives %q", got)
+	}
+	if got := FormatBytes(nil); got != "" {
+		t.Errorf("FormatBytes(nil) gives %q", got)
+	}
+	for in, want := range map[string][]byte{
+		"0xc1,0x04,0x0a,0x16":     {0xc1, 0x04, 0x0a, 0x16},
+		" [0x01, 0x02] ":          {0x01, 0x02},
+		"0xc1,0x04,0x0a,0x16,0x1": {0xc1, 0x04, 0x0a, 0x16, 0x01},
+	} {
+		if got, ok := ParseBytes(in); !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseBytes(%q) = %x, %v; want %x", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"", "[]", "0x100", "0x01,,0x02", "zz"} {
+		if got, ok := ParseBytes(bad); ok {
+			t.Errorf("ParseBytes(%q) = %x, want false", bad, got)
+		}
+	}
+}

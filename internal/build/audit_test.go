@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/amdlayout"
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/decode"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
@@ -207,12 +208,12 @@ func TestSampleAudit(t *testing.T) {
 				f := formatOf(arch, cands[0])
 				op, _ := opField(f)
 				add("layout", "%s: llvm-mc encodes %q as %s; the OP field shown (%s) reads %d there, the opcode shown is %d",
-					cands[0].Format, ex.Asm, merge.FormatBytes(o.Encoding), fieldText([]isa.Field{op}), op.Get(w), cands[0].Opcode)
+					cands[0].Format, ex.Asm, asmtext.FormatBytes(o.Encoding), fieldText([]isa.Field{op}), op.Get(w), cands[0].Opcode)
 			case match != nil:
 				e := *match
 				mask, _ := merge.IdentifierMask(*formatOf(arch, e))
 				if got := fmt.Sprintf("0x%08X", binary.LittleEndian.Uint32(o.Encoding)&mask); got != e.Identifier {
-					add("layout", "%s: llvm-mc encodes %q as %s; identifying bits %s, shown %s", e.Format, ex.Asm, merge.FormatBytes(o.Encoding), got, e.Identifier)
+					add("layout", "%s: llvm-mc encodes %q as %s; identifying bits %s, shown %s", e.Format, ex.Asm, asmtext.FormatBytes(o.Encoding), got, e.Identifier)
 				}
 				if a := e.Assembler; a != nil && !a.Agrees {
 					add("layout", "%s: the page's identifier check says llvm-mc disagrees", e.Format)
@@ -221,7 +222,7 @@ func TestSampleAudit(t *testing.T) {
 			// the decoder's field list for llvm-mc's bytes
 			if amdlayout.UsesMAI(in.Name) {
 				if di, _, err := decoderFor(in.Arch).Decode(o.Encoding, 0); err != nil || di.Encoding != amdlayout.MAIFormat {
-					add("format", "decode of %s: %v %s", merge.FormatBytes(o.Encoding), err, di.Encoding)
+					add("format", "decode of %s: %v %s", asmtext.FormatBytes(o.Encoding), err, di.Encoding)
 				}
 			}
 			break

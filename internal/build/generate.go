@@ -286,7 +286,7 @@ func genReferences(arch *isa.Architecture, insts []*isa.Instruction, target stri
 			if ex.Target != target || ex.Encoding == "" {
 				continue
 			}
-			b, ok := merge.ParseBytes(ex.Encoding)
+			b, ok := asmtext.ParseBytes(ex.Encoding)
 			if !ok || len(b) < 4 {
 				continue
 			}
@@ -622,14 +622,14 @@ func attachSpelled(in *isa.Instruction, cands []merge.Candidate, outcomes func(s
 				continue
 			}
 			spelling := merge.StripLLVMSuffix(row[i].Mnemonic())
-			markSpelling(in, t, spelling, merge.FormatBytes(row[i].Encoding), row[i].Printed)
+			markSpelling(in, t, spelling, asmtext.FormatBytes(row[i].Encoding), row[i].Printed)
 			form := row[i].Mnemonic()
 			if forms[form] || len(in.Examples) >= genCandidates {
 				continue
 			}
 			forms[form] = true
 			in.Examples = append(in.Examples, isa.Example{
-				Asm: c.Asm, Encoding: merge.FormatBytes(row[i].Encoding), Target: t, Prov: c.Prov,
+				Asm: c.Asm, Encoding: asmtext.FormatBytes(row[i].Encoding), Target: t, Prov: c.Prov,
 				Source: c.Source + merge.SpelledNote + spelling + ", since llvm-mc rejects the name " + in.Name + " here",
 			})
 			attached = true

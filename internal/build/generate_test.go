@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
 	"github.com/gpuisa/gpuisa/internal/quality"
@@ -124,7 +125,7 @@ func TestExampleForEveryInstruction(t *testing.T) {
 		}
 		for i, ex := range exs {
 			o := res.Outcomes[i][0]
-			if !o.Supported || merge.FormatBytes(o.Encoding) != ex.Encoding {
+			if !o.Supported || asmtext.FormatBytes(o.Encoding) != ex.Encoding {
 				t.Errorf("%s on %s: recorded %s, llvm-mc says %+v", ex.Asm, target, ex.Encoding, o)
 			}
 		}

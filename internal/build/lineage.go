@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
 )
@@ -61,7 +62,7 @@ func lineageLinks(archs []isa.Architecture, insts []*isa.Instruction, version st
 			if seen[key] {
 				continue
 			}
-			enc, ok := merge.ParseBytes(d.Encoding)
+			enc, ok := asmtext.ParseBytes(d.Encoding)
 			if !ok {
 				continue
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/amdlayout"
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
 	"github.com/gpuisa/gpuisa/internal/verify"
@@ -141,7 +142,7 @@ func referenceWords(arch *isa.Architecture, insts []*isa.Instruction, target str
 			if ex.Target != target || ex.Encoding == "" {
 				continue
 			}
-			b, ok := merge.ParseBytes(ex.Encoding)
+			b, ok := asmtext.ParseBytes(ex.Encoding)
 			if !ok || len(b) < 4 {
 				continue
 			}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
@@ -458,7 +459,7 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 		in.Operands = []string{}
 	}
 	in.Bytes = append([]byte(nil), code[offset:offset+n]...)
-	in.Hex = hexList(in.Bytes)
+	in.Hex = asmtext.FormatBytes(in.Bytes)
 	return in, n, nil
 }
 
@@ -605,16 +606,4 @@ func binString(v uint64, n int) string {
 		buf[n-1-i] = byte('0' + v>>uint(i)&1)
 	}
 	return string(buf[:n])
-}
-
-func hexList(b []byte) string {
-	const digits = "0123456789abcdef"
-	out := make([]byte, 0, 5*len(b))
-	for i, c := range b {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, '0', 'x', digits[c>>4], digits[c&15])
-	}
-	return string(out)
 }

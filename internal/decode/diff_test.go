@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/testenv"
@@ -235,7 +236,7 @@ func TestDifferentialLLVM(t *testing.T) {
 				case !r.OK:
 					st.extra++
 					if os.Getenv("GPUISA_DIFF_VERBOSE") == "extra" && len(st.samples) < 4000 {
-						st.samples = append(st.samples, fmt.Sprintf("%-8s %s\n   llvm: rejects\n   ours: %s (%d)", in.Encoding, hexList(l[:min(len(l), size)]), in.Text(), size))
+						st.samples = append(st.samples, fmt.Sprintf("%-8s %s\n   llvm: rejects\n   ours: %s (%d)", in.Encoding, asmtext.FormatBytes(l[:min(len(l), size)]), in.Text(), size))
 					}
 					continue
 				}
@@ -285,7 +286,7 @@ func TestDifferentialLLVM(t *testing.T) {
 						st.mismatch++
 					}
 					if reason == "" && len(st.samples) < 4000 {
-						st.samples = append(st.samples, fmt.Sprintf("%-8s %s\n   llvm: %s (%d)\n   ours: %s (%d) %v", fmtName, hexList(l[:min(len(l), max(r.Len, 4))]), r.Text, r.Len, got, size, derr))
+						st.samples = append(st.samples, fmt.Sprintf("%-8s %s\n   llvm: %s (%d)\n   ours: %s (%d) %v", fmtName, asmtext.FormatBytes(l[:min(len(l), max(r.Len, 4))]), r.Text, r.Len, got, size, derr))
 					}
 				}
 				st.byFormat[fmtName] = c

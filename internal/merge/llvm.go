@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/amdlayout"
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
 	"github.com/gpuisa/gpuisa/internal/verify"
@@ -373,7 +374,7 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 	var lastEncText, lastPrinted, lastBase string
 	encText := func(b []byte) string {
 		if lastEncText == "" || !bytes.Equal(b, lastEnc) {
-			lastEnc, lastEncText = b, FormatBytes(b)
+			lastEnc, lastEncText = b, asmtext.FormatBytes(b)
 		}
 		return lastEncText
 	}
@@ -482,7 +483,7 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 				seenForm[form] = true
 				t := v.Targets[ti]
 				examples = append(examples, isa.Example{
-					Asm: c.Asm, Source: c.Source, Encoding: FormatBytes(o.Encoding), Target: t, Prov: c.Prov,
+					Asm: c.Asm, Source: c.Source, Encoding: asmtext.FormatBytes(o.Encoding), Target: t, Prov: c.Prov,
 				})
 				if StripLLVMSuffix(form) == in.Name {
 					checked, conflicts := CheckIdentifier(arch, in, o.Encoding, t, c.Asm)
@@ -584,37 +585,6 @@ func appendConflict(list []isa.Conflict, c isa.Conflict) []isa.Conflict {
 		}
 	}
 	return append(list, c)
-}
-
-// ParseBytes reads llvm-mc's byte list, "0x01,0x02" or "[0x01,0x02]",
-// the inverse of FormatBytes.
-func ParseBytes(s string) ([]byte, bool) {
-	s = strings.Trim(strings.TrimSpace(s), "[]")
-	if s == "" {
-		return nil, false
-	}
-	var out []byte
-	for _, x := range strings.Split(s, ",") {
-		v, err := strconv.ParseUint(strings.TrimSpace(x), 0, 8)
-		if err != nil {
-			return nil, false
-		}
-		out = append(out, byte(v))
-	}
-	return out, true
-}
-
-// FormatBytes writes an encoding as llvm-mc prints it: "0xc1,0x04,0x0a,0x16".
-func FormatBytes(b []byte) string {
-	const hex = "0123456789abcdef"
-	out := make([]byte, 0, 5*len(b))
-	for i, c := range b {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, '0', 'x', hex[c>>4], hex[c&15])
-	}
-	return string(out)
 }
 
 // IdentifierMask returns the bits of a format's first dword that identify
@@ -736,7 +706,7 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 			return // the first verdict stands, unless this one agrees
 		}
 		e.Assembler = &isa.AssemblerCheck{Agrees: agrees, Identifier: fmt.Sprintf("0x%08X", w&mask),
-			Asm: asm, Target: target, Encoding: FormatBytes(enc)}
+			Asm: asm, Target: target, Encoding: asmtext.FormatBytes(enc)}
 	}
 	for i := range in.Encodings {
 		e := &in.Encodings[i]
@@ -780,7 +750,7 @@ func CheckIdentifier(arch *isa.Architecture, in *isa.Instruction, enc []byte, ta
 				{Value: fmt.Sprintf("0x%08X", got), Prov: isa.Prov{Source: isa.SourceLLVMMC}},
 			},
 			Note: fmt.Sprintf("llvm-mc encodes %q on %s as %s; under the %s identifier mask 0x%08X its first dword holds 0x%08X, AMD's identifier is 0x%08X (bits differing: 0x%08X)",
-				asm, target, FormatBytes(enc), c.enc.Format, c.mask, got, c.id, got^c.id),
+				asm, target, asmtext.FormatBytes(enc), c.enc.Format, c.mask, got, c.id, got^c.id),
 		})
 	}
 	return 1, out
@@ -810,7 +780,7 @@ func documentedConflict(f isa.Format, e *isa.Encoding, w, mask uint32, enc []byt
 			{Value: fmt.Sprintf("0x%08X", w&mask), Prov: isa.Prov{Source: isa.SourceLLVMMC}},
 		},
 		Note: fmt.Sprintf("llvm-mc encodes %q on %s as %s, whose first dword holds %s under the %s identifier mask 0x%08X: the layout shown. AMD's guide draws the format otherwise and gives %s. %s",
-			asm, target, FormatBytes(enc), e.Identifier, e.Format, mask, d.Identifier, strings.Join(d.Changes, " ")),
+			asm, target, asmtext.FormatBytes(enc), e.Identifier, e.Format, mask, d.Identifier, strings.Join(d.Changes, " ")),
 		CorrectedBy: isa.SourceLLVMMC,
 	}}
 }

@@ -236,15 +236,6 @@ func TestApplyVerification(t *testing.T) {
 	}
 }
 
-func TestFormatBytes(t *testing.T) {
-	if got := FormatBytes([]byte{0xc1, 0x04, 0x0a, 0x16}); got != "0xc1,0x04,0x0a,0x16" {
-		t.Errorf("got %q", got)
-	}
-	if FormatBytes(nil) != "" {
-		t.Error("empty")
-	}
-}
-
 func TestNameRejected(t *testing.T) {
 	for msg, want := range map[string]bool{
 		"instruction not supported on this GPU":   true,
