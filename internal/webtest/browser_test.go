@@ -25,7 +25,7 @@ import (
 
 const chromiumPath = "/usr/bin/chromium"
 
-// browser starts the site over the fake store and a headless chromium tab.
+// browser starts the site over the sample reference (webfake) and a headless chromium tab.
 // It collects the tab's console errors (CSP violations, script exceptions)
 // so a test can fail on them.
 type browser struct {
@@ -334,7 +334,7 @@ func TestConceptAndQualityPages(t *testing.T) {
 
 // TestScreenshots saves full-page screenshots of the main pages at 360 and
 // 1440 px, light and dark. Look at them: the test only checks they were made.
-// With GPUISA_DB set it shows that database instead of the fake.
+// With GPUISA_DB set it shows that database instead of the sample reference.
 func TestScreenshots(t *testing.T) {
 	var r store.Reader = webfake.New(t)
 	if path := os.Getenv("GPUISA_DB"); path != "" {
