@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/famdiff"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
@@ -64,6 +65,12 @@ var apiOperations = []apiOperation{
 			{Name: "arch", In: "query", Required: true, Type: "string", Description: "AMD family id or gfx target (cdna4, rdna3, gfx950)."},
 			{Name: "asm", In: "query", Required: true, Type: "string", Description: "One instruction, at most 512 characters: v_max_f32 v5, -1, v2."},
 		}, Result: EncodeResult{}, Errors: []int{400, 404}},
+	{Path: "/api/v1/diff/{a}/{b}", ID: "diff",
+		Summary: "What changed from generation a to generation b: two AMD families (instructions added, removed, renamed with the evidence, opcode, format, operand, semantics and target-support changes, bit-layout changes per format), two PTX ISA versions (ptx:7.8, ptx:8.0: what the newer introduced, with NVIDIA's release notes) or two sm_ targets (sm_80, sm_90: what becomes available, from ptxas's target grid where it verified a form, else the documentation). Added and removed exclude renames.",
+		Params: []apiParam{
+			{Name: "a", In: "path", Required: true, Type: "string", Description: "The older side: a family id, gfx target or product (rdna3, gfx942, mi300x), ptx:VERSION, or an sm_ target."},
+			{Name: "b", In: "path", Required: true, Type: "string", Description: "The newer side, of the same kind as a."},
+		}, Result: famdiff.Result{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/openapi.json", ID: "getOpenAPI", Summary: "This document.", Result: map[string]any{}},
 	{Path: "/api/asm/{arch}/{opcode}", ID: "getAsmDoc",
 		Summary: "Compiler Explorer's assembly documentation (AssemblyInstructionInfo: tooltip, html, url) for one opcode; 404 {\"error\": \"Unknown opcode 'X'\"} like Compiler Explorer's own endpoint.",
@@ -117,6 +124,12 @@ var fieldDocs = map[string]string{
 	"ModifierCheck.raises":       "The part needs more than the form's statement: a later PTX ISA version or a newer target.",
 	"ModifierCheck.variable":     "The template variable the modifier is a choice of (.irnd for .rni).",
 	"SASSLine.control":           "The scheduling information in the encoding's control bits (sm_70 and newer), as gpuisa reads it: S stall cycles, y the yield bit, W/R the write/read barrier set, B the barriers waited on.",
+	"Rename.evidence":            "Why the two spellings are one instruction: link (gpuisa's rename link: a documented rename, or what llvm-mc accepted and printed), alias (an LLVM or documented alias), encoding (identical formats and opcodes, the only such pair), semantics (identical pseudocode, the only such pair).",
+	"Change.semantics":           "A word diff of the pseudocode (op = in both, - only in from, + only in to), ignoring whitespace, the renamed instructions' names and the width older guides leave out of 32-bit types.",
+	"Item.source":                "PTX: where the requirement comes from: ptxas (it verified the form) or documentation.",
+	"Item.targets":               "PTX target diffs: the targets of the newer side's generation that accept it (sm_90a for wgmma).",
+	"Architecture.processors":    "Each target as LLVM's processor table (AMDGPUUsage) describes it, with example products; for PTX each sm_ target with the PTX ISA version that introduced it (release notes).",
+	"Architecture.generic":       "LLVM's generic targets with a member in this family, their members and what the table says they exclude.",
 	"SASSLine.encoding":          "The instruction words nvdisasm prints, \"0x... 0x...\".",
 }
 

@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpuisa/gpuisa/internal/famdiff"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/quality"
 	"github.com/gpuisa/gpuisa/internal/store"
@@ -85,6 +86,9 @@ type server struct {
 	qualityErr  error
 
 	cache *pageCache
+
+	diffOnce sync.Once
+	diffs    *famdiff.Facts
 }
 
 // New returns the handler serving the site and the API from r. It reads the
@@ -199,6 +203,7 @@ func (s *server) routes() {
 	s.api("GET /api/v1/search", s.apiSearch)
 	s.api("GET /api/v1/decode", s.apiDecode)
 	s.api("GET /api/v1/encode", s.apiEncode)
+	s.api("GET /api/v1/diff/{a}/{b}", s.apiDiff)
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
 	s.api("GET /api/asm/{arch}/{opcode}", s.apiAsmDoc)
 	s.api("GET /api/asm/{arch}/{family}/{opcode}", s.apiAsmDocFamily)
