@@ -18,7 +18,7 @@ func compare(a, b *Inst, from, to *Family, fmap map[string][]string, words map[s
 	}
 	c.Encodings = encodingChanges(a, b, fmap)
 	c.Operands = operandChanges(a.Operands, b.Operands)
-	if sa, sb := normalizeSpace(a.Semantics), normalizeSpace(b.Semantics); sa != "" && sb != "" {
+	if sa, sb := normalizeSpace(a.Semantics), normalizeSpace(b.Semantics); sa != "" && sb != "" && sa != sb {
 		ta, tb := tokens(sa), tokens(sb)
 		for i, t := range ta {
 			if r, ok := words[t]; ok {

@@ -25,7 +25,15 @@ type Facts struct {
 	mu   sync.Mutex
 	fams map[string]*Family
 	ptx  *PTX
+	// diffs keeps the latest family diffs (a family index and its diff
+	// page ask for the same one); order is their age, oldest first.
+	diffs map[[2]string]*Result
+	order [][2]string
 }
+
+// keptDiffs bounds how many family diffs Facts keeps (a large one is about
+// a megabyte).
+const keptDiffs = 16
 
 // NewFacts returns facts over r.
 func NewFacts(r Reader) *Facts { return &Facts{r: r, fams: map[string]*Family{}} }
@@ -93,7 +101,8 @@ func (f *Facts) PTX(ctx context.Context) (*PTX, error) {
 	return p, nil
 }
 
-// Compare diffs two generations named as a user writes them: two AMD
+// Compare diffs two generations named as a user writes them (the result
+// is shared: callers must not change it): two AMD
 // families ("rdna3 rdna4", "gfx90a mi300x"), two PTX ISA versions
 // ("ptx:7.8 ptx:8.0") or two sm_ targets ("sm_80 sm_90").
 func (f *Facts) Compare(ctx context.Context, a, b string) (*Result, error) {
@@ -123,7 +132,28 @@ func (f *Facts) Compare(ctx context.Context, a, b string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Diff(fa, fb), nil
+	k := [2]string{fa.Arch, fb.Arch}
+	f.mu.Lock()
+	r, ok := f.diffs[k]
+	f.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	r = Diff(fa, fb)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.diffs == nil {
+		f.diffs = map[[2]string]*Result{}
+	}
+	if _, ok := f.diffs[k]; !ok {
+		f.diffs[k] = r
+		f.order = append(f.order, k)
+		if len(f.order) > keptDiffs {
+			delete(f.diffs, f.order[0])
+			f.order = f.order[1:]
+		}
+	}
+	return r, nil
 }
 
 // specKind tells what a diff's side names: "ptx:8.0" a PTX ISA version,
@@ -138,3 +168,7 @@ func specKind(s string) string {
 	}
 	return KindFamilies
 }
+
+// ParseKind says what a diff's side names: KindPTXVersions for "ptx:8.0",
+// KindPTXTargets for "sm_90", else KindFamilies.
+func ParseKind(s string) string { return specKind(s) }

@@ -1,6 +1,7 @@
 package famdiff
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -197,10 +198,15 @@ func (p *PTX) ResolveTarget(t string) (string, error) {
 // the reverse (removed): mnemonics, then forms of older mnemonics, then
 // modifiers of older forms, by the versions ptxas measured where it
 // verified a form, else the documentation's.
+//
+// from "" is the state before the first version: everything to has is
+// added.
 func (p *PTX) VersionDiff(from, to string) (*Result, error) {
-	from, err := p.ResolveVersion(from)
-	if err != nil {
-		return nil, err
+	var err error
+	if from != "" {
+		if from, err = p.ResolveVersion(from); err != nil {
+			return nil, err
+		}
 	}
 	to, err = p.ResolveVersion(to)
 	if err != nil {
@@ -209,7 +215,10 @@ func (p *PTX) VersionDiff(from, to string) (*Result, error) {
 	r := &Result{Kind: KindPTXVersions,
 		From: Side{ID: "ptx:" + from, Name: "PTX ISA " + from, Arch: "ptx"},
 		To:   Side{ID: "ptx:" + to, Name: "PTX ISA " + to, Arch: "ptx"}}
-	has := func(v, at string) bool { return v == "" || ptxas.CompareVersions(v, at) <= 0 }
+	if from == "" {
+		r.From = Side{Name: "no PTX", Arch: "ptx"}
+	}
+	has := func(v, at string) bool { return at != "" && (v == "" || ptxas.CompareVersions(v, at) <= 0) }
 	p.history(r, func(v, _ string, _ []string, side string) []string {
 		at := from
 		if side == "to" {
@@ -242,28 +251,30 @@ func (p *PTX) VersionDiff(from, to string) (*Result, error) {
 // documentation's minimum target. A target without a suffix stands for
 // its generation (sm_90 with sm_90a): each row names the targets that
 // accept it, so wgmma shows as sm_90a's.
+//
+// from "" is no target at all: everything to accepts is added.
 func (p *PTX) TargetDiff(from, to string) (*Result, error) {
-	from, err := p.ResolveTarget(from)
-	if err != nil {
-		return nil, err
+	var err error
+	if from != "" {
+		if from, err = p.ResolveTarget(from); err != nil {
+			return nil, err
+		}
 	}
 	to, err = p.ResolveTarget(to)
 	if err != nil {
 		return nil, err
 	}
-	gen := func(t string) []string {
-		if ptxas.TargetSuffix(t) != "" {
-			return []string{t}
-		}
-		var out []string
-		for _, k := range p.Targets() {
-			if ptxas.TargetNumber(k) == ptxas.TargetNumber(t) {
-				out = append(out, k)
+	// A generation against one of its own targets (sm_90 -> sm_90a)
+	// compares the rest of it.
+	var ga []string
+	gb := p.Generation(to)
+	if from != "" {
+		for _, t := range p.Generation(from) {
+			if !contains(gb, t) {
+				ga = append(ga, t)
 			}
 		}
-		return out
 	}
-	ga, gb := gen(from), gen(to)
 	grid := map[string]bool{}
 	for _, t := range p.Grid {
 		grid[t] = true
@@ -271,6 +282,9 @@ func (p *PTX) TargetDiff(from, to string) (*Result, error) {
 	r := &Result{Kind: KindPTXTargets,
 		From: Side{ID: from, Name: generationName(from, ga), Arch: "ptx"},
 		To:   Side{ID: to, Name: generationName(to, gb), Arch: "ptx"}}
+	if from == "" {
+		r.From.Name = "no target"
+	}
 	p.history(r, func(_, min string, supported []string, side string) []string {
 		g := ga
 		if side == "to" {
@@ -304,6 +318,76 @@ func (p *PTX) TargetDiff(from, to string) (*Result, error) {
 	}
 	finish(r)
 	return r, nil
+}
+
+// PreviousVersion is the version before v, "" for the first.
+func (p *PTX) PreviousVersion(v string) string {
+	vs := p.Versions()
+	for i, k := range vs {
+		if k == v && i > 0 {
+			return vs[i-1]
+		}
+	}
+	return ""
+}
+
+// NextVersion is the version after v, "" for the newest.
+func (p *PTX) NextVersion(v string) string {
+	vs := p.Versions()
+	for i, k := range vs {
+		if k == v && i+1 < len(vs) {
+			return vs[i+1]
+		}
+	}
+	return ""
+}
+
+// PreviousTarget is what a target's history compares it with: for a plain
+// target the plain target before it (generation against generation), for
+// sm_90a or sm_100f the plain target of its number alone; "" for the
+// first.
+func (p *PTX) PreviousTarget(t string) string {
+	ts := p.Targets()
+	if ptxas.TargetSuffix(t) != "" {
+		plain := fmt.Sprintf("sm_%d", ptxas.TargetNumber(t))
+		if contains(ts, plain) {
+			return plain
+		}
+		return ""
+	}
+	prev := ""
+	for _, k := range ts {
+		if ptxas.TargetSuffix(k) == "" && ptxas.CompareTargets(k, t) < 0 {
+			prev = k
+		}
+	}
+	return prev
+}
+
+// NextTarget is the target after t in the known order, "" for the newest.
+func (p *PTX) NextTarget(t string) string {
+	ts := p.Targets()
+	for i, k := range ts {
+		if k == t && i+1 < len(ts) {
+			return ts[i+1]
+		}
+	}
+	return ""
+}
+
+// Generation is the targets a target names in a target diff: sm_90 is
+// sm_90 and sm_90a, sm_90a itself.
+func (p *PTX) Generation(t string) []string {
+	if ptxas.TargetSuffix(t) != "" {
+		return []string{t}
+	}
+	var out []string
+	for _, k := range p.Targets() {
+		if ptxas.TargetNumber(k) == ptxas.TargetNumber(t) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func generationName(t string, g []string) string {

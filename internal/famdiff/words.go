@@ -6,8 +6,13 @@ import (
 )
 
 // maxDiffTokens bounds a word diff: pseudocode longer than this on either
-// side is shown as removed and added whole rather than aligned.
-const maxDiffTokens = 4000
+// side is shown as removed and added whole rather than aligned; so are two
+// texts more than maxEdits words apart (the alignment of two different
+// texts says nothing, and costs the edit distance squared).
+const (
+	maxDiffTokens = 4000
+	maxEdits      = 300
+)
 
 // tokens splits text into words (identifiers and numbers, with dots and
 // apostrophes inside them: S0.f32, 32'F) and single punctuation marks;
@@ -76,27 +81,49 @@ func equalTokens(a, b []string) bool {
 
 // wordDiff aligns two token lists with Myers' algorithm (shortest edit
 // script) and returns the tokens with "=", "-" and "+" marks, runs of one
-// mark joined by spaces.
+// mark joined by spaces. Tokens compare by wordKey; "=" runs show To's.
 func wordDiff(ta, tb []string) []Word {
-	var ops []Word
 	a, b := keys(ta), keys(tb)
+	var r runs
 	if len(a) > maxDiffTokens || len(b) > maxDiffTokens {
-		for _, t := range ta {
-			ops = append(ops, Word{Op: "-", Text: t})
-		}
-		for _, t := range tb {
-			ops = append(ops, Word{Op: "+", Text: t})
-		}
-		return join(ops)
+		r.add('-', ta...)
+		r.add('+', tb...)
+		return r.words()
 	}
+	// The common prefix and suffix need no search.
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	q := 0
+	for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	r.add('=', tb[:p]...)
+	myers(&r, a[p:len(a)-q], b[p:len(b)-q], ta[p:len(ta)-q], tb[p:len(tb)-q])
+	r.add('=', tb[len(tb)-q:]...)
+	return r.words()
+}
+
+// myers appends the shortest edit script from a to b (compared as keys,
+// shown as ta and tb) to r.
+func myers(r *runs, a, b, ta, tb []string) {
 	n, m := len(a), len(b)
-	max := n + m
-	v := make([]int, 2*max+3)
+	if n == 0 || m == 0 {
+		r.add('-', ta...)
+		r.add('+', tb...)
+		return
+	}
+	max := min(n+m, maxEdits)
+	v := make([]int, 2*(n+m)+3)
+	off := n + m + 1
+	// trace[d] keeps the frontier before step d, only its diagonals
+	// -d..d (index k+d), so memory grows with the edit distance squared,
+	// not with it times the text length.
 	var trace [][]int
-	off := max + 1
 	found := false
 	for d := 0; d <= max && !found; d++ {
-		trace = append(trace, append([]int(nil), v...))
+		trace = append(trace, append([]int(nil), v[off-d:off+d+1]...))
 		for k := -d; k <= d; k += 2 {
 			var x int
 			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
@@ -116,57 +143,89 @@ func wordDiff(ta, tb []string) []Word {
 			}
 		}
 	}
-	// Walk back through the saved frontiers.
+	if !found {
+		r.add('-', ta...)
+		r.add('+', tb...)
+		return
+	}
+	// Walk back through the saved frontiers, collecting the script in
+	// reverse.
+	type step struct {
+		op byte
+		i  int // index into ta ('-') or tb ('=', '+')
+	}
+	rev := make([]step, 0, n+m)
 	x, y := n, m
-	var rev []Word
 	for d := len(trace) - 1; d >= 0 && (x > 0 || y > 0); d-- {
-		vd := trace[d]
+		vd := trace[d] // diagonal k is at vd[k+d]
+		at := func(k int) int {
+			if k+d < 0 || k+d >= len(vd) {
+				return 0
+			}
+			return vd[k+d]
+		}
 		k := x - y
 		var pk int
-		if k == -d || k != d && vd[off+k-1] < vd[off+k+1] {
+		if k == -d || k != d && at(k-1) < at(k+1) {
 			pk = k + 1
 		} else {
 			pk = k - 1
 		}
-		px := vd[off+pk]
+		px := at(pk)
 		py := px - pk
 		for x > px && y > py {
 			x--
 			y--
-			rev = append(rev, Word{Op: "=", Text: tb[y]})
+			rev = append(rev, step{'=', y})
 		}
 		if d == 0 {
 			break
 		}
 		if x == px {
 			y--
-			rev = append(rev, Word{Op: "+", Text: tb[y]})
+			rev = append(rev, step{'+', y})
 		} else {
 			x--
-			rev = append(rev, Word{Op: "-", Text: ta[x]})
+			rev = append(rev, step{'-', x})
 		}
 		x, y = px, py
 	}
-	for x > 0 && y > 0 { // the common prefix (d = 0)
+	for x > 0 && y > 0 {
 		x--
 		y--
-		rev = append(rev, Word{Op: "=", Text: tb[y]})
+		rev = append(rev, step{'=', y})
 	}
 	for i := len(rev) - 1; i >= 0; i-- {
-		ops = append(ops, rev[i])
+		if st := rev[i]; st.op == '-' {
+			r.add('-', ta[st.i])
+		} else {
+			r.add(st.op, tb[st.i])
+		}
 	}
-	return join(ops)
 }
 
-// join merges runs of one mark into one Word, tokens separated by spaces.
-func join(ops []Word) []Word {
-	var out []Word
-	for _, o := range ops {
-		if n := len(out); n > 0 && out[n-1].Op == o.Op {
-			out[n-1].Text += " " + o.Text
-			continue
-		}
-		out = append(out, o)
+// runs collects marked tokens, one run per mark.
+type runs struct {
+	ops   []byte
+	parts [][]string
+}
+
+func (r *runs) add(op byte, ts ...string) {
+	if len(ts) == 0 {
+		return
+	}
+	if n := len(r.ops); n > 0 && r.ops[n-1] == op {
+		r.parts[n-1] = append(r.parts[n-1], ts...)
+		return
+	}
+	r.ops = append(r.ops, op)
+	r.parts = append(r.parts, append([]string(nil), ts...))
+}
+
+func (r *runs) words() []Word {
+	out := make([]Word, len(r.ops))
+	for i, op := range r.ops {
+		out[i] = Word{Op: string(op), Text: strings.Join(r.parts[i], " ")}
 	}
 	return out
 }

@@ -260,6 +260,8 @@ type familyView struct {
 	Arch       isa.Architecture
 	Categories []categoryGroup
 	Count      int
+	// Novelty marks what the previous generation of the line lacks.
+	Novelty *noveltyView
 }
 
 type categoryGroup struct {
@@ -317,7 +319,8 @@ func (s *server) renderFamily(w http.ResponseWriter, r *http.Request, a isa.Arch
 		s.storeError(w, r, err, archURL)
 		return
 	}
-	v := familyView{Arch: a, Count: len(list)}
+	v := familyView{Arch: a, Count: len(list), Novelty: s.noveltyView(r, a)}
+	list = v.Novelty.filter(list)
 	cats := map[string]map[string][]isa.Summary{}
 	for _, sum := range list {
 		cat := sum.Category
@@ -444,6 +447,9 @@ type instrView struct {
 	// CostGroups are LLVM's scheduling model's numbers, targets with equal
 	// numbers in one row.
 	CostGroups []costGroup
+	// Generations say where the instruction first and last appears in
+	// each line of families, and the products behind the family's targets.
+	Generations *generationsView
 }
 
 type encodingView struct {
@@ -636,6 +642,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 	v.Targets, v.Verified = targetRows(in)
 	v.CostGroups = costGroups(in)
 	v.ExampleFields, v.ExampleNote = s.decodeExamples(in)
+	v.Generations = s.generationsOf(in, a)
 	s.render(w, r, http.StatusOK, "instruction", page{Title: title, Description: in.Summary, ScopeID: a.ID, ScopeName: a.Name, Data: v})
 }
 
@@ -734,121 +741,6 @@ func targetRows(in *isa.Instruction) ([]targetRow, bool) {
 		rows = append(rows, row)
 	}
 	return rows, true
-}
-
-// --- compare ---
-
-type compareView struct {
-	Name    string
-	Columns []compareColumn
-	Rows    []compareRow
-}
-
-type compareColumn struct {
-	Arch, Name, URL string
-}
-
-type compareRow struct {
-	Label  string
-	Pre    bool
-	Cells  []compareCell
-	Differ bool
-}
-
-type compareCell struct {
-	Text string
-	Diff bool // differs from the most common value of the row
-}
-
-func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	name := r.PathValue("name")
-	var ins []*isa.Instruction
-	for _, a := range s.archs {
-		if a.Kind != isa.KindNative {
-			continue
-		}
-		arch, canon, err := s.store.Resolve(ctx, a.ID, name)
-		if err != nil {
-			if errs.KindOf(err) == errs.KindNotFound {
-				continue
-			}
-			s.storeError(w, r, err, nil)
-			return
-		}
-		in, err := s.store.Instruction(ctx, arch, canon)
-		if err != nil {
-			s.storeError(w, r, err, nil)
-			return
-		}
-		ins = append(ins, in)
-	}
-	if len(ins) == 0 {
-		v := notFoundView{Message: fmt.Sprintf("No AMD family has an instruction %q.", name)}
-		if hits, err := s.store.Search(ctx, name, store.SearchOptions{Limit: 5}); err == nil {
-			for _, h := range hits {
-				if h.Arch != "ptx" {
-					v.Suggestions = append(v.Suggestions, link{Text: h.Name, URL: "/compare/" + url.PathEscape(h.Name), Note: archName(h.Arch)})
-				}
-			}
-		}
-		s.render(w, r, http.StatusNotFound, "notfound", page{Title: "Not found", Data: v})
-		return
-	}
-	v := compareView{Name: strings.ToLower(name)}
-	for _, in := range ins {
-		v.Columns = append(v.Columns, compareColumn{Arch: archName(in.Arch), Name: in.Name, URL: instrURL(in.Arch, in.Name)})
-	}
-	row := func(label string, pre bool, f func(*isa.Instruction) string) {
-		cr := compareRow{Label: label, Pre: pre}
-		count := map[string]int{}
-		var vals []string
-		for _, in := range ins {
-			t := f(in)
-			vals = append(vals, t)
-			count[t]++
-		}
-		common, best := "", -1
-		for _, t := range vals { // first most common value, in column order
-			if count[t] > best {
-				common, best = t, count[t]
-			}
-		}
-		for _, t := range vals {
-			cr.Cells = append(cr.Cells, compareCell{Text: t, Diff: t != common})
-			if t != common {
-				cr.Differ = true
-			}
-		}
-		v.Rows = append(v.Rows, cr)
-	}
-	row("Name", false, func(in *isa.Instruction) string { return in.Name })
-	row("Category", false, func(in *isa.Instruction) string { return in.Category })
-	row("Encodings and opcodes", false, func(in *isa.Instruction) string {
-		var parts []string
-		for _, e := range in.Encodings {
-			parts = append(parts, fmt.Sprintf("%s %d (%d-bit)", e.Name, e.Opcode, e.Width))
-		}
-		return strings.Join(parts, "\n")
-	})
-	row("Identifiers", false, func(in *isa.Instruction) string {
-		var parts []string
-		for _, e := range in.Encodings {
-			if e.Identifier != "" {
-				parts = append(parts, e.Name+" "+e.Identifier)
-			}
-		}
-		return strings.Join(parts, "\n")
-	})
-	row("Operands", false, func(in *isa.Instruction) string {
-		var parts []string
-		for _, o := range in.Operands {
-			parts = append(parts, strings.TrimSpace(o.Name+" "+o.DataFormat+" "+o.OperandType))
-		}
-		return strings.Join(parts, "\n")
-	})
-	row("Semantics", true, func(in *isa.Instruction) string { return in.Semantics })
-	s.render(w, r, http.StatusOK, "compare", page{Title: "Compare " + v.Name, Description: "One instruction across AMD families.", Data: v})
 }
 
 // --- search ---

@@ -306,11 +306,28 @@ func TestSearchPageWorksWithoutScript(t *testing.T) {
 
 func TestComparePage(t *testing.T) {
 	s := newTestServer(t)
+	columns := func(doc *html.Node) []string {
+		return texts(findAll(doc, func(n *html.Node) bool { return n.Data == "th" && attr(n, "scope") == "col" }))
+	}
+	// Every family is offered; the newest and its predecessor are compared
+	// unless the reader picks, oldest column first.
+	for path, want := range map[string][]string{
+		"/compare/v_max_f32?all=1":           {"Fact", "CDNA 3", "CDNA 4", "RDNA 3", "RDNA 4"},
+		"/compare/v_max_f32?f=rdna3&f=cdna4": {"Fact", "CDNA 4", "RDNA 3"},
+	} {
+		if cols := columns(mustPage(t, s, path)); !slices.Equal(cols, want) {
+			t.Errorf("%s: columns %q, want %q", path, cols, want)
+		}
+	}
 	doc := mustPage(t, s, "/compare/v_max_f32")
-	cols := texts(findAll(doc, func(n *html.Node) bool { return n.Data == "th" && attr(n, "scope") == "col" }))
-	want := []string{"Fact", "RDNA 4", "RDNA 3", "CDNA 4", "CDNA 3"}
-	if !slices.Equal(cols, want) {
+	if cols, want := columns(doc), []string{"Fact", "RDNA 3", "RDNA 4"}; !slices.Equal(cols, want) {
 		t.Errorf("compare columns %q, want %q", cols, want)
+	}
+	if boxes := findAll(doc, func(n *html.Node) bool { return n.Data == "input" && attr(n, "name") == "f" }); len(boxes) != 4 {
+		t.Errorf("%d families to pick, want 4", len(boxes))
+	}
+	if len(findAll(doc, func(n *html.Node) bool { return n.Data == "a" && attr(n, "href") == "/diff/rdna3/rdna4" })) != 1 {
+		t.Error("no link to the RDNA 3 -> RDNA 4 diff")
 	}
 	diffs := findAll(doc, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "diff") })
 	if len(diffs) == 0 {

@@ -195,6 +195,8 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /static/{file}", s.handleStatic)
 	s.mux.HandleFunc("GET /favicon.ico", s.handleFavicon)
 
+	s.diffRoutes()
+
 	s.api("GET /api/v1/info", s.apiInfo)
 	s.api("GET /api/v1/archs", s.apiArchs)
 	s.api("GET /api/v1/archs/{arch}", s.apiArch)
