@@ -85,6 +85,13 @@ func TestDiffPagesRealDatabase(t *testing.T) {
 	if rec := get(t, s, "/amdgpu/mi300x/v_max_f32"); rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/amdgpu/cdna3/v_max_f32" {
 		t.Errorf("/amdgpu/mi300x/v_max_f32: %d %s", rec.Code, rec.Header().Get("Location"))
 	}
+	body = get(t, s, "/search?q=MI300X").Body.String()
+	if !strings.Contains(body, "<code>gfx942</code>") || !strings.Contains(body, `href="/amdgpu/cdna3"`) {
+		t.Error("/search?q=MI300X does not lead to gfx942 and CDNA 3")
+	}
+	if body = get(t, s, "/api/v1/search?q=MI300X").Body.String(); !strings.Contains(body, `"targets":[{"arch":"cdna3","target":"gfx942"`) {
+		t.Errorf("/api/v1/search?q=MI300X: %.300s", body)
+	}
 	if rec := get(t, s, "/compare/v_max_f32"); rec.Code != http.StatusOK || strings.Count(rec.Body.String(), `<th scope="col">`) != 3 {
 		t.Errorf("/compare/v_max_f32 compares %d columns by default, want a fact column and two families", strings.Count(rec.Body.String(), `<th scope="col">`)-1)
 	}

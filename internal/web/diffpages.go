@@ -533,3 +533,28 @@ func (v *noveltyView) filter(list []isa.Summary) []isa.Summary {
 	}
 	return out
 }
+
+// targetHit is a target a search's words name as a product.
+type targetHit struct {
+	isa.ProcessorMatch
+	ArchName, ArchURL string
+	Products          []string
+}
+
+// targetHits are the targets a query names through the processor tables
+// ("MI300X" is gfx942 in CDNA 3).
+func (s *server) targetHits(q string) []targetHit {
+	var out []targetHit
+	for _, m := range isa.MatchProcessors(s.archs, q) {
+		h := targetHit{ProcessorMatch: m, ArchName: archName(m.Arch), ArchURL: archURL(m.Arch)}
+		for _, a := range s.archs {
+			for _, p := range a.Processors {
+				if a.ID == m.Arch && p.Target == m.Target {
+					h.Products = p.Products
+				}
+			}
+		}
+		out = append(out, h)
+	}
+	return out
+}

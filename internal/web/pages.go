@@ -759,6 +759,8 @@ type searchView struct {
 	// Decoded is the query decoded as machine code, when it looks like
 	// instruction words.
 	Decoded []decodedGroup
+	// Targets are the gfx targets a product name leads to ("MI300X").
+	Targets []targetHit
 }
 
 type searchHitView struct {
@@ -779,6 +781,7 @@ func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusBadRequest
 	default:
 		v.Decoded = groupDecoded(s.decodeQuery(q, s.decodeArch(r.Context(), v.Arch)), q)
+		v.Targets = s.targetHits(q)
 		hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: v.Arch, Limit: 50})
 		if v.Arch != "" && err == nil {
 			v.ArchName, v.AllURL = archName(s.decodeArch(r.Context(), v.Arch)), "/search?q="+url.QueryEscape(q)
@@ -794,7 +797,7 @@ func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 				s.fail(w, r, err)
 				return
 			}
-			if len(v.Decoded) == 0 {
+			if len(v.Decoded) == 0 && len(v.Targets) == 0 {
 				v.Error = err.Error()
 				status = errs.HTTPStatus(err)
 			}
