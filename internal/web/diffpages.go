@@ -558,3 +558,31 @@ func (s *server) targetHits(q string) []targetHit {
 	}
 	return out
 }
+
+// generationURLs are the generation pages a static export holds: the diff
+// of each family with the one before it in its line (page and JSON), and
+// the PTX history with every version and target.
+func (s *server) generationURLs(ctx context.Context) (pages, docs []string) {
+	pages = append(pages, "/diff")
+	for _, l := range famdiff.Lines {
+		for i := 1; i < len(l.Families); i++ {
+			a, b := l.Families[i-1], l.Families[i]
+			if s.hasFamily(a) && s.hasFamily(b) {
+				pages = append(pages, diffURL(a, b))
+				docs = append(docs, "/api/v1"+diffURL(a, b))
+			}
+		}
+	}
+	p, err := s.diffFacts().PTX(ctx)
+	if err != nil || len(p.Instructions) == 0 {
+		return pages, docs
+	}
+	pages = append(pages, "/ptx/versions", "/ptx/targets")
+	for _, v := range p.Versions() {
+		pages = append(pages, ptxVersionURL(v))
+	}
+	for _, t := range p.Targets() {
+		pages = append(pages, ptxTargetURL(t))
+	}
+	return pages, docs
+}

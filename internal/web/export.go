@@ -168,6 +168,8 @@ func (s *server) exportURLs(ctx context.Context) (pages, docs []string, err erro
 			pages = append(pages, "/concepts/"+url.PathEscape(c.ID))
 		}
 	}
+	gp, gd := s.generationURLs(ctx)
+	pages, docs = append(pages, gp...), append(docs, gd...)
 	sort.Strings(pages)
 	sort.Strings(docs)
 	return pages, docs, nil
