@@ -81,6 +81,9 @@ func TestDiffPagesInBrowser(t *testing.T) {
 					t.Errorf("%s at %d: the word diff does not open", path, width)
 				}
 			}
+			if name == "instruction" { // where it first appears, and the products
+				eval[bool](t, b, `(function(){ const e = document.getElementById("generations"); if (e) e.scrollIntoView(); return !!e; })()`)
+			}
 			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 			cancel()
 			if err != nil {
