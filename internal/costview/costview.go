@@ -6,8 +6,8 @@ package costview
 
 import (
 	"bytes"
-	"context"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
