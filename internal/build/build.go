@@ -151,6 +151,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	insts = append(insts, llvm.Added...)
 	docs = append(docs, llvm.Documents...)
 	rep.Problems = append(rep.Problems, llvm.Problems...)
+	if doc, problem := applyProcessors(opts, archs); doc != nil {
+		docs = append(docs, *doc)
+	} else if problem != "" {
+		rep.Problems = append(rep.Problems, problem)
+	}
 
 	if !opts.NoVerify {
 		doc, costs, err := applyMCA(ctx, opts, insts, opts.Progress)
@@ -241,6 +246,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	for i := range archs {
 		archs[i].Count = counts[archs[i].ID]
+	}
+	if err := diffFacts(extras, archs, insts); err != nil {
+		return nil, err
 	}
 	rep.Counts = counts
 	info := isa.BuildInfo{Version: Version, Documents: docs, Counts: counts}

@@ -370,7 +370,9 @@ decoded instructions come first, each with the families that read the words the 
 				return err
 			}
 			hits, err := db.Search(cmd.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
-			if err != nil && len(decoded) == 0 {
+			archs, _ := db.Archs(cmd.Context())
+			targets := isa.MatchProcessors(archs, q)
+			if err != nil && len(decoded) == 0 && len(targets) == 0 {
 				return err
 			}
 			hits = append(decoded, hits...)
@@ -380,11 +382,15 @@ decoded instructions come first, each with the families that read the words the 
 				}
 				return e.writeJSON(hits)
 			}
-			if len(hits) == 0 {
+			if len(hits) == 0 && len(targets) == 0 {
 				fmt.Fprintln(e.stderr, "no matches")
 				return nil
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			for _, m := range targets {
+				// The targets a product name leads to (LLVM's processor table).
+				fmt.Fprintf(tw, "%s\t%s\ttarget: %s\n", m.Target, m.Arch, m.Matched)
+			}
 			for _, h := range hits {
 				archs := h.Arch
 				if len(h.Archs) > 1 {

@@ -228,6 +228,10 @@ func (s *DB) resolveArch(id string) (string, error) {
 			}
 		}
 	}
+	// A product ("MI300X") or generic target of LLVM's processor table.
+	if arch, ok := isa.ArchOfProcessors(isa.MatchProcessors(s.archs, id)); ok {
+		return arch, nil
+	}
 	var ids []string
 	for _, a := range s.archs {
 		ids = append(ids, a.ID)

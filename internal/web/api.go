@@ -29,6 +29,9 @@ type SearchResult struct {
 	// (or every AMD family on which all of it decodes), when q looks like
 	// instruction words: "0x160a04c1", "160a04c1 7e020280", "[0xc1,0x04,0x0a,0x16]".
 	Decoded []DecodedHit `json:"decoded,omitempty"`
+	// Targets are the gfx targets the query names as a product or another
+	// name in LLVM's processor table ("MI300X": gfx942, CDNA 3).
+	Targets []isa.ProcessorMatch `json:"targets,omitempty"`
 }
 
 func (s *server) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
@@ -136,14 +139,15 @@ func (s *server) apiSearch(w http.ResponseWriter, r *http.Request) {
 	arch := r.URL.Query().Get("arch")
 	decoded := s.decodeQuery(q, s.decodeArch(r.Context(), arch))
 	hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
-	if err != nil && (len(decoded) == 0 || errs.HTTPStatus(err) == http.StatusInternalServerError) {
+	targets := isa.MatchProcessors(s.archs, q)
+	if err != nil && (len(decoded) == 0 && len(targets) == 0 || errs.HTTPStatus(err) == http.StatusInternalServerError) {
 		s.apiFail(w, r, err)
 		return
 	}
 	if hits == nil {
 		hits = []isa.SearchHit{}
 	}
-	s.sendJSON(w, r, SearchResult{Query: q, Arch: arch, Hits: hits, Decoded: decoded})
+	s.sendJSON(w, r, SearchResult{Query: q, Arch: arch, Hits: hits, Decoded: decoded, Targets: targets})
 }
 
 func (s *server) apiOpenAPI(w http.ResponseWriter, r *http.Request) {

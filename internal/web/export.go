@@ -207,6 +207,10 @@ func (s *server) exportURLs(ctx context.Context) (pages, docs []string, err erro
 		if a.ID != "ptx" {
 			pages = append(pages, archURL(a.ID))
 		}
+		if a.Vendor == isa.VendorAMD {
+			pages = append(pages, costTableURL(a.ID))
+			docs = append(docs, "/api/v1/archs/"+url.PathEscape(a.ID)+"/cost")
+		}
 		docs = append(docs, "/api/v1/archs/"+url.PathEscape(a.ID), "/api/v1/archs/"+url.PathEscape(a.ID)+"/instructions")
 		pages = append(pages, familyPageURLs(a, list)...)
 		for _, in := range list {
@@ -230,6 +234,8 @@ func (s *server) exportURLs(ctx context.Context) (pages, docs []string, err erro
 			pages = append(pages, "/concepts/"+url.PathEscape(c.ID))
 		}
 	}
+	gp, gd := s.generationURLs(ctx)
+	pages, docs = append(pages, gp...), append(docs, gd...)
 	sort.Strings(pages)
 	sort.Strings(docs)
 	return pages, docs, nil

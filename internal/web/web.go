@@ -31,6 +31,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpuisa/gpuisa/internal/famdiff"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/quality"
 	"github.com/gpuisa/gpuisa/internal/semdiff"
@@ -114,6 +115,11 @@ type server struct {
 	// bounds how many requests render at once.
 	rendering   inflight
 	renderSlots chan struct{}
+
+	costTables sync.Map // arch -> *costEntries (costtable.go)
+
+	diffOnce sync.Once
+	diffs    *famdiff.Facts
 }
 
 // New returns the handler serving the site and the API from r, which must
@@ -216,6 +222,7 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /amdgpu/{arch}", s.handleFamily)
 	s.mux.HandleFunc("GET /amdgpu/{arch}/{name}", s.handleInstruction)
 	s.mux.HandleFunc("GET /amdgpu/{arch}/category/{cat}", s.handleCategory)
+	s.mux.HandleFunc("GET /amdgpu/{arch}/cost", s.handleCostTable)
 	s.mux.HandleFunc("GET /ptx", s.handlePTXIndex)
 	s.mux.HandleFunc("GET /ptx/{$}", s.redirectTo("/ptx"))
 	s.mux.HandleFunc("GET /ptx/{name}", s.handlePTXInstruction)
@@ -235,15 +242,19 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /static/{file}", s.handleStatic)
 	s.mux.HandleFunc("GET /favicon.ico", s.handleFavicon)
 
+	s.diffRoutes()
+
 	s.api("GET /api/v1/info", s.apiInfo)
 	s.api("GET /api/v1/archs", s.apiArchs)
 	s.api("GET /api/v1/archs/{arch}", s.apiArch)
 	s.api("GET /api/v1/archs/{arch}/instructions", s.apiList)
+	s.api("GET /api/v1/archs/{arch}/cost", s.apiCostTable)
 	s.api("GET /api/v1/archs/{arch}/instructions/{name}", s.apiInstruction)
 	s.api("GET /api/v1/search", s.apiSearch)
 	s.api("GET /api/v1/decode", s.apiDecode)
 	s.api("GET /api/v1/encode", s.apiEncode)
 	s.api("GET /api/v1/eval", s.apiEval)
+	s.api("GET /api/v1/diff/{a}/{b}", s.apiDiff)
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
 	s.api("GET /api/asm/{arch}/{opcode}", s.apiAsmDoc)
 	s.api("GET /api/asm/{arch}/{family}/{opcode}", s.apiAsmDocFamily)

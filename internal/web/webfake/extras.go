@@ -3,6 +3,7 @@ package webfake
 import (
 	"encoding/json"
 
+	"github.com/gpuisa/gpuisa/internal/costview"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
 	"github.com/gpuisa/gpuisa/internal/quality"
@@ -92,8 +93,9 @@ func SampleQuality() quality.Report {
 }
 
 // SampleExtras are SampleConcepts and SampleQuality as the "concepts" and
-// "quality" documents, encoded as the build encodes them.
-func SampleExtras() map[string][]byte {
+// "quality" documents and the cost table of each AMD family of archs over
+// ins, encoded as the build encodes them.
+func SampleExtras(archs []isa.Architecture, ins []*isa.Instruction) map[string][]byte {
 	cat, err := json.Marshal(SampleConcepts)
 	if err != nil {
 		panic(err) // a map of strings always marshals
@@ -102,5 +104,23 @@ func SampleExtras() map[string][]byte {
 	if err != nil {
 		panic(err)
 	}
-	return map[string][]byte{"concepts": cat, quality.Key: q}
+	out := map[string][]byte{"concepts": cat, quality.Key: q}
+	// Each AMD family's cost table, as the build stores it.
+	for _, a := range archs {
+		if a.Vendor != isa.VendorAMD {
+			continue
+		}
+		var mine []*isa.Instruction
+		for _, in := range ins {
+			if in.Arch == a.ID {
+				mine = append(mine, in)
+			}
+		}
+		packed, err := costview.Pack(costview.Entries(mine))
+		if err != nil {
+			panic(err)
+		}
+		out[costview.ExtraKey(a.ID)] = packed
+	}
+	return out
 }

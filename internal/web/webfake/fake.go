@@ -49,7 +49,7 @@ func Build() *store.Build {
 		b.Archs = append(b.Archs, arch)
 		b.Info.Documents = append(b.Info.Documents, arch.Documents...)
 	}
-	b.Extras = SampleExtras()
+	b.Extras = SampleExtras(b.Archs, b.Instructions)
 	return b
 }
 
