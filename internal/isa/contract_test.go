@@ -2,7 +2,9 @@ package isa
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -32,4 +34,38 @@ func TestFillLists(t *testing.T) {
 	}
 	FillLists(nil)
 	FillLists(Instruction{}) // not a pointer: nothing to fill, no panic
+}
+
+// TestFillListsOnSharedMaps: documents that share a map (one opcode table
+// for several families' copies of an instruction) are filled on several
+// goroutines at once by the database writer. Filling what already honours
+// the contract writes nothing, so this neither races nor changes the map;
+// FillLists used to store every map element back, which the Go runtime
+// stops with "concurrent map read and map write".
+func TestFillListsOnSharedMaps(t *testing.T) {
+	shared := map[string]map[string]int{}
+	for i := range 64 {
+		shared[fmt.Sprint("family", i)] = map[string]int{"VOP2": i}
+	}
+	var docs []*Instruction
+	for i := 0; i < 8; i++ {
+		docs = append(docs, &Instruction{Name: "v_max_f32", Opcodes: shared})
+	}
+	FillLists(docs[0]) // the first fill may add lists elsewhere in the document
+	var wg sync.WaitGroup
+	for _, d := range docs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				FillLists(d)
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range 64 {
+		if m := shared[fmt.Sprint("family", i)]; len(m) != 1 || m["VOP2"] != i {
+			t.Fatalf("the shared map changed: %v", shared)
+		}
+	}
 }
