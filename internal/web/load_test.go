@@ -90,8 +90,9 @@ func BenchmarkAPIInstruction(b *testing.B) {
 // GPUISA_LOAD_SECONDS (default 30) per scenario and reports requests per
 // second and p50/p99 latency. It is opt-in: GPUISA_LOAD=1; GPUISA_LOAD_CACHE=off
 // measures with the answer cache off; GPUISA_DB=FILE loads a built database
-// instead of the sample reference, and then the pages are 1,000 instructions spread over
-// every family (not a handful the answer cache would serve). With
+// instead of the sample reference, and then the pages are 1,000
+// instructions spread over every family (not a handful the answer cache
+// would serve). With
 // GPUISA_LOAD_URL=http://127.0.0.1:PORT the clients load an already running
 // `gpuisa serve` instead (loopback addresses only), so its own RSS can be read.
 func TestLoad(t *testing.T) {
