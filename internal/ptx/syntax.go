@@ -499,7 +499,7 @@ func parseOperands(s string) operandShape {
 	return sh
 }
 
-var typeRe = regexp.MustCompile(`^(?:[subf](?:8|16|32|64|128)|b1|[us][24]|pred|bf16|bf16x2|f16x2|tf32|[us]16x2|u?e\dm\d(?:x[24])?|s2f6x2|f8|f6|f4|f8x2|f8x4)$`)
+var typeRe = regexp.MustCompile(`^(?:[subf](?:8|16|32|64|128)|b1|[us][24]|pred|bf16|bf16x2|f16x2|f32x2|tf32|[us]16x2|u?e\dm\d(?:x[24])?|s2f6x2|f8|f6|f4|f8x2|f8x4)$`)
 
 // typeMemo remembers isType's answers: instructions repeat few tokens.
 var typeMemo sync.Map
