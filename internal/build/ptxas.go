@@ -112,7 +112,7 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 			for k, p := range probes[i][f] {
 				p := p
 				probeAt[probeRef{i, f, k}] = len(items)
-				items = append(items, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths,
+				items = append(items, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths, Complete: p.Complete(in),
 					Rerender: func(l map[int]int) (string, map[int]int) { return p.Render(in, l) }})
 			}
 		}
@@ -164,7 +164,7 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 				for k2, p := range probes[i][f] {
 					p := p
 					probeAt[probeRef{i, f, k2}] = len(items) + len(again)
-					again = append(again, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths,
+					again = append(again, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths, Complete: p.Complete(in),
 						Rerender: func(l map[int]int) (string, map[int]int) { return p.Render(in, l) }})
 				}
 			}
@@ -176,6 +176,32 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 			return nil, err
 		}
 		items = append(items, again...)
+		verdicts = append(verdicts, more...)
+	}
+	// A sparse mma ptxas could not be given operands for: ptxas says only
+	// "Arguments mismatch" of one whose types break a rule, and names the
+	// rule for the dense mma with the same types.
+	denseAt := map[[2]int]int{}
+	var dense []ptxoracle.Item
+	for key, c := range canonical {
+		if representative(verdicts, probes[key[0]][key[1]], func(k int) int { return probeAt[probeRef{key[0], key[1], k}] }) >= 0 {
+			continue
+		}
+		v := verdicts[c]
+		if v.Status != ptxoracle.Rejected || v.Exhausted || !ptxoracle.OperandError(v.Message) {
+			continue
+		}
+		if text, ok := ptx.DenseCounterpart(v.Stmt.Text); ok {
+			denseAt[key] = len(items) + len(dense)
+			dense = append(dense, ptxoracle.Item{Stmt: ptx.Statement{Text: text}})
+		}
+	}
+	if len(dense) > 0 {
+		more, err := engine.Check(ctx, dense)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, dense...)
 		verdicts = append(verdicts, more...)
 	}
 	if step != "" {
@@ -268,6 +294,15 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 				}
 			} else {
 				chk = toCheck(canon, tools, nil)
+				if chk.Status == isa.PTXNotVerified {
+					chk = readChoice(verdicts, ps, func(k int) int { return probeAt[probeRef{i, f, k}] }, tools, chk)
+				}
+				if d, ok := denseAt[[2]int{i, f}]; ok && chk.Status == isa.PTXNotVerified {
+					if dc := toCheck(verdicts[d], tools, nil); dc.Status == isa.PTXRejected {
+						chk.Status = isa.PTXRejected
+						chk.Message = canon.Message + "; of the dense mma with these types (" + verdicts[d].Stmt.Text + ") ptxas says: " + dc.Message
+					}
+				}
 			}
 			form.Check = &chk
 			switch chk.Status {
@@ -447,9 +482,30 @@ func representative(vs []ptxoracle.Verdict, ps []ptx.Probe, item func(int) int) 
 	return -1
 }
 
+// readChoice settles a form no statement of which ptxas accepts and whose
+// first statement it could not be given operands for: when another choice
+// of a required variable got ptxas past the operands and it rejected that
+// for another reason (atom's ".op ... d, [a], b, c" fits only .cas, and
+// ptxas takes .cas only on bit-size types), the form is rejected with that
+// message; else first (not verified) stands.
+func readChoice(vs []ptxoracle.Verdict, ps []ptx.Probe, item func(int) int, tools *ptxas.Tools, first isa.PTXCheck) isa.PTXCheck {
+	for k := 1; k < len(ps); k++ {
+		if ps[k].Optional || ps[k].Variable == "" {
+			continue
+		}
+		c := toCheck(vs[item(k)], tools, nil)
+		if c.Status == isa.PTXRejected {
+			c.Message += " (the other choices of " + ps[k].Variable + ": " + strings.TrimPrefix(first.Message, "ptxas rejected every operand typing gpuisa tried: ") + ")"
+			return c
+		}
+	}
+	return first
+}
+
 // toCheck turns a verdict into the model's check. ptxas rejecting every
 // operand typing the harness tried is "not verified", not "rejected":
-// the verdict would be about the harness.
+// the verdict would be about the harness, unless the harness tried every
+// typing it could write (Exhausted).
 func toCheck(v ptxoracle.Verdict, tools *ptxas.Tools, sass []isa.SASS) isa.PTXCheck {
 	c := isa.PTXCheck{Statement: v.Stmt.Text, Searched: v.Searched, SASS: sass}
 	switch v.Status {
@@ -463,7 +519,9 @@ func toCheck(v ptxoracle.Verdict, tools *ptxas.Tools, sass []isa.SASS) isa.PTXCh
 		c.Options = frontier(v.Targets)
 	case ptxoracle.Rejected:
 		c.Status, c.Message = isa.PTXRejected, v.Message
-		if ptxoracle.OperandError(v.Message) {
+		if v.Exhausted {
+			c.Message = "ptxas rejects it with every register type gpuisa can give its operands: " + v.Message
+		} else if ptxoracle.OperandError(v.Message) {
 			c.Status = isa.PTXNotVerified
 			c.Message = "ptxas rejected every operand typing gpuisa tried: " + v.Message
 		}
