@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -298,7 +299,9 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 					chk = readChoice(verdicts, ps, func(k int) int { return probeAt[probeRef{i, f, k}] }, tools, chk)
 				}
 				if d, ok := denseAt[[2]int{i, f}]; ok && chk.Status == isa.PTXNotVerified {
-					if dc := toCheck(verdicts[d], tools, nil); dc.Status == isa.PTXRejected {
+					// Only a rule about the types carries over: the dense mma
+					// may lack the shape (m16n8k32 of .f16) altogether.
+					if dc := toCheck(verdicts[d], tools, nil); dc.Status == isa.PTXRejected && typeRuleRe.MatchString(dc.Message) {
 						chk.Status = isa.PTXRejected
 						chk.Message = canon.Message + "; of the dense mma with these types (" + verdicts[d].Stmt.Text + ") ptxas says: " + dc.Message
 					}
@@ -481,6 +484,10 @@ func representative(vs []ptxoracle.Verdict, ps []ptx.Probe, item func(int) int) 
 	}
 	return -1
 }
+
+// typeRuleRe matches ptxas's messages about mma's data types (".dtype
+// must be '.f32' when .ctype is '.f32'").
+var typeRuleRe = regexp.MustCompile(`\.[abcd]type\b`)
 
 // readChoice settles a form no statement of which ptxas accepts and whose
 // first statement it could not be given operands for: when another choice
