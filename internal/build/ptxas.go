@@ -295,9 +295,6 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 				}
 			} else {
 				chk = toCheck(canon, tools, nil)
-				if chk.Status == isa.PTXNotVerified {
-					chk = readChoice(verdicts, ps, func(k int) int { return probeAt[probeRef{i, f, k}] }, tools, chk)
-				}
 				if d, ok := denseAt[[2]int{i, f}]; ok && chk.Status == isa.PTXNotVerified {
 					// Only a rule about the types carries over: the dense mma
 					// may lack the shape (m16n8k32 of .f16) altogether.
@@ -488,26 +485,6 @@ func representative(vs []ptxoracle.Verdict, ps []ptx.Probe, item func(int) int) 
 // typeRuleRe matches ptxas's messages about mma's data types (".dtype
 // must be '.f32' when .ctype is '.f32'").
 var typeRuleRe = regexp.MustCompile(`\.[abcd]type\b`)
-
-// readChoice settles a form no statement of which ptxas accepts and whose
-// first statement it could not be given operands for: when another choice
-// of a required variable got ptxas past the operands and it rejected that
-// for another reason (atom's ".op ... d, [a], b, c" fits only .cas, and
-// ptxas takes .cas only on bit-size types), the form is rejected with that
-// message; else first (not verified) stands.
-func readChoice(vs []ptxoracle.Verdict, ps []ptx.Probe, item func(int) int, tools *ptxas.Tools, first isa.PTXCheck) isa.PTXCheck {
-	for k := 1; k < len(ps); k++ {
-		if ps[k].Optional || ps[k].Variable == "" {
-			continue
-		}
-		c := toCheck(vs[item(k)], tools, nil)
-		if c.Status == isa.PTXRejected {
-			c.Message += " (the other choices of " + ps[k].Variable + ": " + strings.TrimPrefix(first.Message, "ptxas rejected every operand typing gpuisa tried: ") + ")"
-			return c
-		}
-	}
-	return first
-}
 
 // toCheck turns a verdict into the model's check. ptxas rejecting every
 // operand typing the harness tried is "not verified", not "rejected":
