@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -36,35 +37,47 @@ func MemoryFormat(name string) bool {
 }
 
 // Templates lists the encodings of a mnemonic, short (32-bit) ones first.
+// The first call indexes every format's opcodes by name (AMD's, and the one
+// llvm-mc prints where it rejects AMD's: CDNA's v_mad_mix_f32 is
+// v_fma_mix_f32 to it), so a lookup is one map read, not a scan of every
+// opcode table. The slice is shared: callers must not modify it.
 func (d *Decoder) Templates(name string) []Template {
-	name = strings.ToLower(name)
-	var out []Template
+	d.tmplOnce.Do(d.indexTemplates)
+	return d.tmpl[strings.ToLower(name)]
+}
+
+func (d *Decoder) indexTemplates() {
+	d.tmpl = map[string][]Template{}
 	for _, g := range d.groups {
 		for _, fm := range g.formats {
 			if fm.op == nil {
 				continue
 			}
-			for op, en := range fm.byOpcode {
-				// AMD's name, or the one llvm-mc prints where it rejects
-				// AMD's (CDNA's v_mad_mix_f32 is v_fma_mix_f32 to it).
-				if en.name != name && llvmName(en.instr, en.name) != name {
-					continue
-				}
+			ops := make([]int, 0, len(fm.byOpcode))
+			for op := range fm.byOpcode {
+				ops = append(ops, op)
+			}
+			sort.Ints(ops)
+			for _, op := range ops {
+				en := d.ready(fm, fm.byOpcode[op])
 				words := make([]uint32, max(fm.Width/32, 1))
 				words[0] = g.value
 				SetField(words, *fm.op, uint64(op))
-				out = append(out, Template{Name: name, Format: fm.Format, Kind: kindNames[fm.kind], Opcode: op, Words: words,
-					MatrixFormats: en.wmma && en.fmtScaled, FixedOpSel: en.fmtFixed})
+				names := []string{en.name}
+				if ln := llvmName(en.instr, en.name); ln != en.name {
+					names = append(names, ln)
+				}
+				for _, name := range names {
+					d.tmpl[name] = append(d.tmpl[name], Template{Name: name, Format: fm.Format, Kind: kindNames[fm.kind], Opcode: op, Words: words,
+						MatrixFormats: en.wmma && en.fmtScaled, FixedOpSel: en.fmtFixed})
+				}
 			}
 		}
 	}
 	// Short encodings first: LLVM prefers them when the operands fit.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Format.Width < out[j-1].Format.Width; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
+	for _, ts := range d.tmpl {
+		sort.SliceStable(ts, func(i, j int) bool { return ts[i].Format.Width < ts[j].Format.Width })
 	}
-	return out
 }
 
 // SetField writes v into field f of words (ranges most significant first).

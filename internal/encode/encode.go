@@ -18,9 +18,9 @@ package encode
 import (
 	"encoding/binary"
 	"errors"
-	"flag"
+
 	"fmt"
-	"io"
+
 	"math"
 	"regexp"
 	"strconv"
@@ -1093,56 +1093,4 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		return set("NEG_HI", v)
 	}
 	return fmt.Errorf("modifier %q not supported", m)
-}
-
-// RunEncode implements `gpuisa encode --arch ARCH 'ASM'`: it prints the
-// bytes as llvm-mc does ([0xc1,0x04,0x0a,0x16]) and the dwords.
-func RunEncode(args []string, stdout, stderr io.Writer, load decode.Loader) int {
-	fs := flag.NewFlagSet("encode", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	arch := fs.String("arch", "", "family id or gfx target")
-	var pos []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
-	if *arch == "" || len(pos) == 0 {
-		fmt.Fprintln(stderr, "usage: gpuisa encode --arch ARCH 'INSTRUCTION'")
-		return 2
-	}
-	info, ok := isa.LookupArch(*arch)
-	if !ok || info.Vendor != isa.VendorAMD {
-		fmt.Fprintf(stderr, "gpuisa encode: unknown AMD family %q (try one of %s)\n", *arch, strings.Join(isa.AMDArchIDs(), ", "))
-		return 2
-	}
-	a, instrs, err := load(info.ID)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa encode: %v\n", err)
-		return 2
-	}
-	enc, err := New(a, instrs)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa encode: %v\n", err)
-		return 2
-	}
-	b, err := enc.Encode(strings.Join(pos, " "))
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa encode: %v\n", err)
-		return 1
-	}
-	var hexb, words []string
-	for _, c := range b {
-		hexb = append(hexb, fmt.Sprintf("0x%02x", c))
-	}
-	for i := 0; i+4 <= len(b); i += 4 {
-		words = append(words, fmt.Sprintf("0x%08x", binary.LittleEndian.Uint32(b[i:])))
-	}
-	fmt.Fprintf(stdout, "[%s]\n%s\n", strings.Join(hexb, ","), strings.Join(words, " "))
-	return 0
 }

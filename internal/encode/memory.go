@@ -229,6 +229,12 @@ func (e *Encoder) memModifier(words []uint32, fields map[string]isa.Field, set f
 	switch key {
 	case "offset", "offset0", "offset1":
 		v, err := strconv.ParseInt(val, 0, 64)
+		if strings.HasPrefix(val, "swizzle(") {
+			// ds_swizzle_b32's lane pattern.
+			var sv int
+			sv, err = decode.ParseSwizzle(val)
+			v = int64(sv)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %v", m, err)
 		}
@@ -329,6 +335,12 @@ func sameMemText(got, asm string) bool {
 		for _, m := range mods {
 			if m == "offset:0" || m == "offset:0x0" {
 				continue
+			}
+			if v, ok := strings.CutPrefix(m, "offset:swizzle("); ok {
+				// ds_swizzle_b32's pattern read back as the number it is.
+				if n, err := decode.ParseSwizzle("swizzle(" + v); err == nil {
+					m = "offset:" + strconv.Itoa(n)
+				}
 			}
 			keep = append(keep, m)
 		}
