@@ -10,7 +10,8 @@ import (
 // Template is one way to encode an instruction: its format with the fixed
 // ENCODING bits and the opcode already placed. The encoder fills the rest.
 type Template struct {
-	Name   string     // model mnemonic
+	Name   string     // the mnemonic it was looked up by
+	Model  string     // the model's mnemonic of the instruction
 	Format isa.Format // bit layout
 	Kind   string     // "VOP2", "VOP3", "VOP3B", "SOP1", ... (rendering rule)
 	Opcode int
@@ -48,6 +49,15 @@ func (d *Decoder) Templates(name string) []Template {
 
 func (d *Decoder) indexTemplates() {
 	d.tmpl = map[string][]Template{}
+	// The mnemonic the decoder prints (v_accvgpr_write_b32 for
+	// v_accvgpr_write, gfx908's v_mfma_f32_32x32x8f16) finds an
+	// instruction too, after every instruction's own names, which it never
+	// shadows.
+	type alt struct {
+		name string
+		t    Template
+	}
+	var alts []alt
 	for _, g := range d.groups {
 		for _, fm := range g.formats {
 			if fm.op == nil {
@@ -67,11 +77,29 @@ func (d *Decoder) indexTemplates() {
 				if ln := llvmName(en.instr, en.name); ln != en.name {
 					names = append(names, ln)
 				}
+				t := Template{Model: en.name, Format: fm.Format, Kind: kindNames[fm.kind], Opcode: op, Words: words,
+					MatrixFormats: en.wmma && en.fmtScaled, FixedOpSel: en.fmtFixed}
 				for _, name := range names {
-					d.tmpl[name] = append(d.tmpl[name], Template{Name: name, Format: fm.Format, Kind: kindNames[fm.kind], Opcode: op, Words: words,
-						MatrixFormats: en.wmma && en.fmtScaled, FixedOpSel: en.fmtFixed})
+					t.Name = name
+					d.tmpl[name] = append(d.tmpl[name], t)
+				}
+				// The model's other aliases are left out: llvm-mc takes
+				// some only on some targets (v_mfma_f32_32x32x8_f16 on
+				// gfx942, not gfx90a).
+				if printed := strings.TrimSuffix(strings.TrimSuffix(en.mnemonic, "_e32"), "_e64"); printed != en.name && !strings.Contains(printed, " ") {
+					t.Name = printed
+					alts = append(alts, alt{printed, t})
 				}
 			}
+		}
+	}
+	own := map[string]bool{}
+	for n := range d.tmpl {
+		own[n] = true
+	}
+	for _, a := range alts {
+		if !own[a.name] {
+			d.tmpl[a.name] = append(d.tmpl[a.name], a.t)
 		}
 	}
 	// Short encodings first: LLVM prefers them when the operands fit.

@@ -104,6 +104,14 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	var tried []string
 	var unsupported []string
 	for _, t := range tmpls {
+		if t.Kind == "MAI" {
+			b, err := e.encodeMAI(t, asm, ops, mods)
+			if err == nil {
+				return b, nil
+			}
+			tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
+			continue
+		}
 		if !supported[t.Kind] && decode.MemoryFormat(t.Format.Name) {
 			b, err := e.encodeMemory(t, asm, ops, mods)
 			if err == nil {
@@ -155,17 +163,17 @@ func (e *Encoder) accepts(in decode.Inst, t decode.Template, l layout, mn, asm s
 	switch {
 	case sameText(got, asm):
 		return true
-	case in.Name == t.Name && sameOperands(got, asm):
+	case in.Name == t.Model && sameOperands(got, asm):
 		// The same opcode printed under another name LLVM accepts
 		// (v_accvgpr_read for v_accvgpr_read_b32).
 		return true
-	case in.Name == t.Name && t.Kind == "SMEM" && len(l.fields) > 0 && l.fields[0] == "SOFFSET" &&
+	case in.Name == t.Model && t.Kind == "SMEM" && len(l.fields) > 0 && l.fields[0] == "SOFFSET" &&
 		len(in.Operands) == len(l.ops)+1 && canonNumbers(in.Operands[0]) == "0" &&
 		sameText(normalize(in.Mnemonic+" "+strings.Join(in.Operands[1:], ", ")), asm):
 		// s_prefetch_data_pc_rel s2, 0: the offset LLVM lets one leave
 		// out is zero; the decoder prints it (0x0, s2, 0) as llvm-mc does.
 		return true
-	case in.Name == t.Name && plainImmediates(l) && len(in.Operands) == len(l.ops):
+	case in.Name == t.Model && plainImmediates(l) && len(in.Operands) == len(l.ops):
 		// "s_waitcnt 0": the number is the field's bits, which the
 		// decoder prints symbolically (vmcnt(0) expcnt(0) ...).
 		return true

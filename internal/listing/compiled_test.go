@@ -82,8 +82,8 @@ type difference struct {
 	used    int
 }
 
-func loadDifferences(t *testing.T) []*difference {
-	f, err := os.Open("testdata/objdump_differences.tsv")
+func loadDifferences(t *testing.T, file string, cols int) []*difference {
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,8 +96,11 @@ func loadDifferences(t *testing.T) []*difference {
 			continue
 		}
 		c := strings.Split(l, "\t")
+		if cols == 3 && len(c) == 3 {
+			c = []string{c[0], c[1], c[1], c[2]} // one regexp for both texts
+		}
 		if len(c) != 4 || c[3] == "" {
-			t.Fatalf("objdump_differences.tsv:%d: want family, objdump regexp, gpuisa regexp, reason", n)
+			t.Fatalf("%s:%d: want %d tab-separated columns, the last a reason", file, n, cols)
 		}
 		out = append(out, &difference{arch: c[0], objdump: regexp.MustCompile(c[1]), gpuisa: regexp.MustCompile(c[2]), reason: c[3]})
 	}
@@ -220,13 +223,14 @@ func TestCompiledListings(t *testing.T) {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES): the real-data tests need the AMD sources")
 	}
 	machines := installedMachines(t)
-	diffs := loadDifferences(t)
+	diffs := loadDifferences(t, "testdata/objdump_differences.tsv", 4)
+	reencode := loadDifferences(t, "testdata/reencode_differences.tsv", 3)
 	dir := t.TempDir()
 	var summary []string
 	for _, fam := range compiledFamilies {
 		t.Run(fam.arch, func(t *testing.T) {
 			c := modelCodec(t, fam.arch)
-			lines, differ, branches := 0, 0, 0
+			lines, differ, branches, encoded, notEncoded := 0, 0, 0, 0, 0
 			for _, ll := range append(append([]string(nil), commonKernels...), prefixed(fam.extra)...) {
 				obj, dump := compile(t, ll, fam.mcpu, dir)
 				in, err := listing.Parse(obj, machines)
@@ -282,6 +286,22 @@ func TestCompiledListings(t *testing.T) {
 						t.Errorf("%s 0x%x: label %q at 0x%x, llvm-objdump's %s is 0x%x", ll, w.addr, g.e.TargetLabel, g.e.Target, w.ref, dest)
 					}
 				}
+				// The encoder assembles every instruction back to its bytes
+				// (branches and padding aside), MFMA and AGPR moves
+				// included.
+				for _, g := range got {
+					if g.e.Err != "" || g.e.Target >= 0 || g.e.Padding {
+						continue
+					}
+					encoded++
+					b, err := c.Enc.Encode(g.text)
+					if err != nil || string(b) != g.bytes {
+						notEncoded++
+						if d := explained(reencode, fam.arch, g.text, g.text); d == nil {
+							t.Errorf("%s: encode %q: % x, %v; llc wrote % x (not in testdata/reencode_differences.tsv)", ll, g.text, b, err, []byte(g.bytes))
+						}
+					}
+				}
 				// llvm-objdump's listing pasted back: the same instructions.
 				pin, err := listing.Parse([]byte(dump), codeobj.Machines{})
 				if err != nil {
@@ -301,15 +321,16 @@ func TestCompiledListings(t *testing.T) {
 					}
 				}
 			}
-			summary = append(summary, fmt.Sprintf("%s (%s): %d lines, %d branches, %d read differently, all explained in objdump_differences.tsv", fam.arch, fam.mcpu, lines, branches, differ))
+			summary = append(summary, fmt.Sprintf("%s (%s): %d lines, %d branches, %d read differently, all explained in objdump_differences.tsv; %d of %d re-encode to their bytes",
+				fam.arch, fam.mcpu, lines, branches, differ, encoded-notEncoded, encoded))
 		})
 	}
 	for _, s := range summary {
 		t.Log(s)
 	}
-	for _, d := range diffs {
+	for _, d := range append(diffs, reencode...) {
 		if d.used == 0 && !t.Failed() && len(summary) == len(compiledFamilies) {
-			t.Errorf("objdump_differences.tsv: no line needs %q / %q (%s): remove it", d.objdump, d.gpuisa, d.reason)
+			t.Errorf("differences table: no line needs %q / %q (%s): remove it", d.objdump, d.gpuisa, d.reason)
 		}
 	}
 }
