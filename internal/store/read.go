@@ -204,19 +204,33 @@ func (s *DB) List(_ context.Context, arch string) ([]isa.Summary, error) {
 var assemblerSuffixes = []string{"_e32", "_e64_dpp", "_e64", "_sdwa", "_dpp8", "_dpp16", "_dpp"}
 
 // Resolve finds the canonical (arch, name) for user input.
-func (s *DB) Resolve(_ context.Context, arch, name string) (string, string, error) {
+func (s *DB) Resolve(ctx context.Context, arch, name string) (string, string, error) {
 	canon, err := s.resolveArch(arch)
 	if err != nil {
 		return "", "", err
 	}
+	if _, got, ok := s.Lookup(ctx, canon, name); ok {
+		return canon, got, nil
+	}
+	n := strings.ToLower(strings.TrimSpace(name))
+	return "", "", errs.NotFound(s.suggest(canon, n), "no instruction %q in %s", name, canon)
+}
+
+// Lookup resolves user input as Resolve does, without computing
+// suggestions when nothing matches (an editor checks every line).
+func (s *DB) Lookup(_ context.Context, arch, name string) (string, string, bool) {
+	canon, err := s.resolveArch(arch)
+	if err != nil {
+		return "", "", false
+	}
 	n := strings.ToLower(strings.TrimSpace(name))
 	if got, ok := s.lookup(canon, n); ok {
-		return canon, got, nil
+		return canon, got, true
 	}
 	for _, suf := range assemblerSuffixes {
 		if strings.HasSuffix(n, suf) {
 			if got, ok := s.lookup(canon, strings.TrimSuffix(n, suf)); ok {
-				return canon, got, nil
+				return canon, got, true
 			}
 		}
 	}
@@ -226,11 +240,11 @@ func (s *DB) Resolve(_ context.Context, arch, name string) (string, string, erro
 		parts := strings.Split(n, ".")
 		for k := len(parts) - 1; k >= 1; k-- {
 			if got, ok := s.lookup(canon, strings.Join(parts[:k], ".")); ok {
-				return canon, got, nil
+				return canon, got, true
 			}
 		}
 	}
-	return "", "", errs.NotFound(s.suggest(canon, n), "no instruction %q in %s", name, canon)
+	return "", "", false
 }
 
 func (s *DB) lookup(arch, lower string) (string, bool) {

@@ -28,7 +28,7 @@ var migrations embed.FS
 
 // SchemaVersion is the number of embedded migrations; Open refuses databases
 // written with another schema.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Build is everything one database holds.
 type Build struct {
@@ -157,6 +157,10 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	if err != nil {
 		return err
 	}
+	insSupport, err := tx.PrepareContext(ctx, "INSERT INTO support(arch, name, verdicts) VALUES(?,?,?)")
+	if err != nil {
+		return err
+	}
 	packedDocs, err := encodeDocs(insts)
 	if err != nil {
 		return err
@@ -166,6 +170,11 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 		hash.Write(doc)
 		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","), packed); err != nil {
 			return fmt.Errorf("instruction %s/%s: %w", in.Arch, in.Name, err)
+		}
+		if support := supportOf(in); support != "" {
+			if _, err := insSupport.ExecContext(ctx, in.Arch, in.Name, support); err != nil {
+				return err
+			}
 		}
 		body := strings.Join([]string{in.Description, in.Semantics, in.Notes, in.Category, in.Section}, "\n")
 		if _, err := insFTS.ExecContext(ctx, in.Arch, ftsName(in.Name), in.Summary, body); err != nil {

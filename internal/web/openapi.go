@@ -65,7 +65,23 @@ var apiOperations = []apiOperation{
 			{Name: "asm", In: "query", Required: true, Type: "string", Description: "One instruction, at most 512 characters: v_max_f32 v5, -1, v2."},
 		}, Result: EncodeResult{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/openapi.json", ID: "getOpenAPI", Summary: "This document.", Result: map[string]any{}},
+	{Path: "/api/asm/{arch}/{opcode}", ID: "getAsmDoc",
+		Summary: "Compiler Explorer's assembly documentation (AssemblyInstructionInfo: tooltip, html, url) for one opcode; 404 {\"error\": \"Unknown opcode 'X'\"} like Compiler Explorer's own endpoint.",
+		Params: []apiParam{
+			{Name: "arch", In: "path", Required: true, Type: "string", Description: "amdgpu (the newest AMD family that has the opcode), ptx, or a family id or gfx target (rdna3, gfx942)."},
+			asmOpcodeParam,
+		}, Result: AsmDoc{}, Errors: []int{404}},
+	{Path: "/api/asm/{arch}/{family}/{opcode}", ID: "getAsmDocFamily",
+		Summary: "The same for one AMD family: /api/asm/amdgpu/rdna3/v_max_f32.",
+		Params: []apiParam{
+			{Name: "arch", In: "path", Required: true, Type: "string", Description: "amdgpu."},
+			{Name: "family", In: "path", Required: true, Type: "string", Description: "Family id or gfx target (rdna3, cdna4, gfx942)."},
+			asmOpcodeParam,
+		}, Result: AsmDoc{}, Errors: []int{404}},
 }
+
+var asmOpcodeParam = apiParam{Name: "opcode", In: "path", Required: true, Type: "string",
+	Description: "Mnemonic, case-insensitive, with or without _e32/_e64/_sdwa/_dpp; PTX with or without modifiers (max.f32)."}
 
 // fieldDocs describe the fields whose meaning their name does not carry
 // ("Schema.property"): above all what NVIDIA's assembler said about PTX.

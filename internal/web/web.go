@@ -200,6 +200,8 @@ func (s *server) routes() {
 	s.api("GET /api/v1/decode", s.apiDecode)
 	s.api("GET /api/v1/encode", s.apiEncode)
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
+	s.api("GET /api/asm/{arch}/{opcode}", s.apiAsmDoc)
+	s.api("GET /api/asm/{arch}/{family}/{opcode}", s.apiAsmDocFamily)
 	s.mux.HandleFunc("/api/", s.apiNotFound)
 
 	s.mux.HandleFunc("/", s.handleNotFound)
@@ -218,6 +220,9 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "DENY")
+	if cors(w, r) {
+		return
+	}
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	defer func() {
 		if p := recover(); p != nil {
