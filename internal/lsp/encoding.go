@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/decode"
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -49,52 +48,14 @@ func hasEncodings(d *document) bool {
 	return false
 }
 
-// decoders builds each family's decoder once, from the instructions'
-// encodings, operands and syntax (a few seconds for a family: done in the
-// background when a file with machine code opens).
-type decoders struct {
-	mu    sync.Mutex
-	slots map[string]*decoderSlot
-}
-
-type decoderSlot struct {
-	once sync.Once
-	d    *decode.Decoder
-	err  error
-}
-
+// decoder returns the family's decoder from the shared per-family cache
+// (package codecache: built once from the tables the build prepared, in
+// milliseconds; in the background when a file with machine code opens).
 func (k *knowledge) decoder(ctx context.Context, family string) (*decode.Decoder, error) {
-	k.decs.mu.Lock()
-	if k.decs.slots == nil {
-		k.decs.slots = map[string]*decoderSlot{}
+	if a := k.byID[family]; a == nil || a.Kind != isa.KindNative {
+		return nil, fmt.Errorf("%s has no machine code", family)
 	}
-	slot := k.decs.slots[family]
-	if slot == nil {
-		slot = &decoderSlot{}
-		k.decs.slots[family] = slot
-	}
-	k.decs.mu.Unlock()
-	slot.once.Do(func() {
-		a := k.byID[family]
-		if a == nil || a.Kind != isa.KindNative {
-			slot.err = fmt.Errorf("%s has no machine code", family)
-			return
-		}
-		ins, err := k.db.Instructions(context.Background(), family)
-		if err != nil {
-			slot.err = err
-			return
-		}
-		// Only what the decoder reads: the target matrices and examples
-		// of a whole family would stay in memory otherwise.
-		vals := make([]isa.Instruction, len(ins))
-		for i, in := range ins {
-			vals[i] = isa.Instruction{Arch: in.Arch, Name: in.Name, Vendor: in.Vendor, Kind: in.Kind, Unit: in.Unit, Category: in.Category,
-				Aliases: in.Aliases, Encodings: in.Encodings, Operands: in.Operands, Syntax: in.Syntax, Flags: in.Flags}
-		}
-		slot.d, slot.err = decode.New(*a, vals)
-	})
-	return slot.d, slot.err
+	return k.codecs.Decoder(ctx, family)
 }
 
 // encodingHover decodes the machine code under the cursor.

@@ -16,18 +16,10 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
-// The decoder is built from a whole family's instructions, which takes a
-// store read of every document of the family; it is built on first use and
-// kept, since the database is read-only while served.
-
-// decoderSlot holds one family's decoder and the encoder that shares it
-// (its symbol tables load once), built once.
-type decoderSlot struct {
-	once sync.Once
-	d    *decode.Decoder
-	enc  *encode.Encoder
-	err  error
-}
+// Decoders, encoders and notes come from the shared per-family cache
+// (package codecache) over the store: built on first use from the tables
+// the build prepared, and kept, since the database is read-only while
+// served.
 
 // maxDecodeBytes bounds the machine code one request decodes; maxHexLen the
 // text it may paste.
@@ -36,72 +28,24 @@ const (
 	maxHexLen      = 8192
 )
 
-// decoder returns the family's decoder, building it on first use. The build
-// does not use the request's context: a cancelled request must not leave the
-// family without a decoder for good.
+// decoder returns the family's decoder, building it on first use. The
+// build does not use the request's context: a cancelled request must not
+// leave the family without a decoder for good.
 func (s *server) decoder(arch string) (*decode.Decoder, error) {
-	slot := s.codecs(arch)
-	return slot.d, slot.err
+	d, err := s.codecs.Decoder(context.Background(), arch)
+	if err != nil && errs.KindOf(err) == errs.KindOther {
+		s.log.Error("building decoder", "arch", arch, "err", err)
+		return nil, fmt.Errorf("loading %s for the decoder: %w", arch, err)
+	}
+	return d, err
 }
 
 // encoder returns the family's encoder, built with its decoder.
 func (s *server) encoder(arch string) (*encode.Encoder, error) {
-	slot := s.codecs(arch)
-	return slot.enc, slot.err
-}
-
-// codecs builds the family's decoder and encoder on first use.
-func (s *server) codecs(arch string) *decoderSlot {
-	s.decMu.Lock()
-	if s.decoders == nil {
-		s.decoders = map[string]*decoderSlot{}
+	if _, err := s.decoder(arch); err != nil {
+		return nil, err
 	}
-	slot, ok := s.decoders[arch]
-	if !ok {
-		slot = &decoderSlot{}
-		s.decoders[arch] = slot
-	}
-	s.decMu.Unlock()
-	slot.once.Do(func() {
-		var a isa.Architecture
-		found := false
-		for _, x := range s.archs {
-			if x.ID == arch {
-				a, found = x, true
-			}
-		}
-		if !found || a.Kind != isa.KindNative {
-			slot.err = errs.Invalid("%s has no machine code to decode", arch)
-			return
-		}
-		ins, err := s.store.Instructions(context.Background(), arch)
-		if err != nil {
-			slot.err = fmt.Errorf("loading %s for the decoder: %w", arch, err)
-			return
-		}
-		vals := make([]isa.Instruction, len(ins))
-		for i, in := range ins {
-			vals[i] = decoderFacts(in)
-		}
-		slot.d, slot.err = decode.New(a, vals)
-		if slot.err != nil {
-			s.log.Error("building decoder", "arch", arch, "err", slot.err)
-			return
-		}
-		slot.enc = encode.FromDecoder(slot.d)
-	})
-	return slot
-}
-
-// decoderFacts keeps what a decoder reads from an instruction — names,
-// encodings, operands, syntax — and drops the rest (target matrices,
-// examples, semantics), which the server would otherwise hold twelve
-// families' worth of for as long as it runs.
-func decoderFacts(in *isa.Instruction) isa.Instruction {
-	return isa.Instruction{
-		Arch: in.Arch, Name: in.Name, Vendor: in.Vendor, Kind: in.Kind, Unit: in.Unit, Category: in.Category,
-		Aliases: in.Aliases, Encodings: in.Encodings, Operands: in.Operands, Syntax: in.Syntax, Flags: in.Flags,
-	}
+	return s.codecs.Encoder(context.Background(), arch)
 }
 
 // DecodeError is one piece of machine code that did not decode.

@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpuisa/gpuisa/internal/codecache"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/quality"
 	"github.com/gpuisa/gpuisa/internal/store"
@@ -73,8 +74,8 @@ type server struct {
 	lists    map[string][]isa.Summary
 	nameSets map[string]map[string]bool // arch -> names of its instruction pages
 
-	decMu    sync.Mutex
-	decoders map[string]*decoderSlot
+	// codecs are the families' decoders, encoders and notes.
+	codecs *codecache.Cache
 
 	conceptsOnce sync.Once
 	concepts     *conceptData
@@ -150,6 +151,7 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 		static: static,
 		mux:    http.NewServeMux(),
 		archs:  archs,
+		codecs: codecache.New(r),
 	}
 	s.routes()
 	return s, nil
