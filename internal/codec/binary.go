@@ -175,10 +175,54 @@ func encodeTable(t *Table) ([]byte, error) {
 }
 
 // tableReader reads what tableWriter wrote; the first error sticks.
+// Slices are cut from chunked pools, so a family takes tens of
+// allocations, not tens of thousands.
 type tableReader struct {
 	b    []byte
 	strs []string
 	err  error
+
+	opPool  []isa.Operand
+	strPool []string
+	encPool []isa.Encoding
+}
+
+const poolChunk = 4096
+
+func (r *tableReader) takeOps(n int) []isa.Operand {
+	if n > poolChunk {
+		return make([]isa.Operand, n)
+	}
+	if len(r.opPool) < n {
+		r.opPool = make([]isa.Operand, poolChunk)
+	}
+	out := r.opPool[:n:n]
+	r.opPool = r.opPool[n:]
+	return out
+}
+
+func (r *tableReader) takeStrs(n int) []string {
+	if n > poolChunk {
+		return make([]string, n)
+	}
+	if len(r.strPool) < n {
+		r.strPool = make([]string, poolChunk)
+	}
+	out := r.strPool[:n:n]
+	r.strPool = r.strPool[n:]
+	return out
+}
+
+func (r *tableReader) takeEncs(n int) []isa.Encoding {
+	if n > poolChunk {
+		return make([]isa.Encoding, n)
+	}
+	if len(r.encPool) < n {
+		r.encPool = make([]isa.Encoding, poolChunk)
+	}
+	out := r.encPool[:n:n]
+	r.encPool = r.encPool[n:]
+	return out
 }
 
 var errShort = errors.New("truncated table")
@@ -249,7 +293,7 @@ func (r *tableReader) strList() []string {
 	if n == 0 {
 		return nil
 	}
-	out := make([]string, n)
+	out := r.takeStrs(n)
 	for i := range out {
 		out[i] = r.str()
 	}
@@ -286,7 +330,7 @@ func (r *tableReader) operands() []isa.Operand {
 	if n == 0 {
 		return nil
 	}
-	ops := make([]isa.Operand, n-1)
+	ops := r.takeOps(n - 1)
 	for i := range ops {
 		o := &ops[i]
 		o.Name = r.str()
@@ -333,7 +377,7 @@ func (r *tableReader) table() *Table {
 				in.Aliases[j] = isa.Alias{Name: r.str(), LLVMName: r.bool()}
 			}
 		}
-		in.Encodings = make([]isa.Encoding, r.count())
+		in.Encodings = r.takeEncs(r.count())
 		for j := range in.Encodings {
 			e := &in.Encodings[j]
 			e.Name, e.Format = r.str(), r.str()

@@ -129,13 +129,24 @@ func Build(in *Input, arch string, fam Codec, opts Options) *Listing {
 }
 
 // decodeCode decodes code from the start; like llvm-mc it reports an
-// undecodable dword and goes on 4 bytes later. appendTo is reused.
+// undecodable dword and goes on 4 bytes later. Entries are appended to
+// appendTo. Without Options.Fields the texts are written into one buffer
+// and become substrings of one string: a large listing allocates a few
+// objects, not one per instruction.
 func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, appendTo []Entry) []Entry {
 	out := appendTo
-	if out == nil {
-		out = make([]Entry, 0, len(code)/5+1)
+	if cap(out)-len(out) < len(code)/4+1 {
+		grown := make([]Entry, len(out), len(out)+len(code)/4+1)
+		copy(grown, out)
+		out = grown
 	}
-	var buf []byte
+	first := len(out)
+	var arena []byte
+	var ends []int32
+	if !opts.Fields {
+		arena = make([]byte, 0, len(code)*6)
+		ends = make([]int32, 0, len(code)/4+1)
+	}
 	for off := 0; off < len(code); {
 		e := Entry{Addr: base + int64(off), Target: -1, Repeat: 1, How: FromBytes}
 		var n int
@@ -148,18 +159,24 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, append
 				e.Inst, e.Text, e.Name = &in, in.Text(), in.Name
 			}
 		} else {
-			buf, n, err = d.AppendText(buf[:0], code, off)
-			if err == nil {
-				e.Text = string(buf)
-			}
+			arena, n, err = d.AppendText(arena, code, off)
+			ends = append(ends, int32(len(arena)))
 		}
 		if err != nil {
 			e.Err = errText(err)
 			n = min(4, len(code)-off)
 		}
-		e.Bytes = code[off : off+n]
+		e.Bytes = code[off : off+n : off+n]
 		out = append(out, e)
 		off += n
+	}
+	if !opts.Fields {
+		all := string(arena)
+		start := int32(0)
+		for i, end := range ends {
+			out[first+i].Text = all[start:end]
+			start = end
+		}
 	}
 	return out
 }
