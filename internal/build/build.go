@@ -15,10 +15,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpuisa/gpuisa/internal/concepts"
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
 	"github.com/gpuisa/gpuisa/internal/quality"
+	"github.com/gpuisa/gpuisa/internal/semdiff"
 	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
@@ -63,6 +65,10 @@ type Options struct {
 	// Timings is a results file of `gpuisa ptx bench` run on a GPU (else
 	// $GPUISA_TIMINGS); "" means none: PTX pages then show no measurement.
 	Timings string
+	// SemResults is a results file of `gpuisa semgpu` run on a GPU (else
+	// $GPUISA_SEM_RESULTS); "" means none: the PTX models are then checked
+	// against nothing but the documentation they were written from.
+	SemResults string
 }
 
 // Progress reports the pipeline's steps.
@@ -181,8 +187,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		extras[ExtraPTXModel] = model
 	}
 
+	var cat *concepts.Catalogue
 	if len(ptxInsts) > 0 {
-		cat, files, err := applyConcepts(opts.ConceptsDir, insts, opts.Progress)
+		var files []byte
+		cat, files, err = applyConcepts(opts.ConceptsDir, insts, opts.Progress)
 		if err != nil {
 			return nil, err
 		}
@@ -195,6 +203,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				return nil, err
 			}
 		}
+	}
+
+	// The pseudocode made executable: coverage, LLVM's folding, the
+	// differences across vendors (sem.go).
+	semRep, diffs, err := applySem(ctx, opts, insts, cat, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	llvm.Report.Sem = semRep
+	if diffs != nil {
+		extras[semdiff.Key] = diffs
 	}
 
 	// The report also carries what the readers could not recover.

@@ -31,7 +31,7 @@ type buildFlags struct {
 	sources, llvmDoc, llvmProject, cache, concepts string
 	noVerify, noPTXAS, noInstall                   bool
 	ptxas                                          []string
-	nvdisasm, timings                              string
+	nvdisasm, timings, semResults                  string
 }
 
 func (f *buildFlags) register(fs *pflag.FlagSet) {
@@ -46,12 +46,14 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.ptxas, "ptxas", nil, "ptxas binaries to use (default $GPUISA_PTXAS, else the cache's venv, else PATH)")
 	fs.StringVar(&f.nvdisasm, "nvdisasm", "", "nvdisasm binary (default $GPUISA_NVDISASM, else the cache's venv, else PATH)")
 	fs.StringVar(&f.timings, "timings", "", "results file of gpuisa ptx bench run on a GPU (default $GPUISA_TIMINGS): PTX pages show the measurements")
+	fs.StringVar(&f.semResults, "sem-results", "", "results file of gpuisa semgpu run on a GPU (default $GPUISA_SEM_RESULTS): the PTX models are held to it on /quality")
 }
 
 func (f *buildFlags) options(out string, log io.Writer) build.Options {
 	return build.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
 		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify,
-		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings}
+		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings,
+		SemResults: f.semResults}
 }
 
 func newBuildCmd(e *env) *cobra.Command {

@@ -325,6 +325,7 @@ Exit status 0, or 2 on unusable input.`,
 			}
 			rep.Verified = verdicts != nil
 			rep.Verification = how
+			annotateEvaluated(cmd.Context(), db, rep)
 			if asJSON {
 				return e.writeJSON(rep)
 			}
@@ -429,6 +430,9 @@ func printOutcome(w io.Writer, pad string, o concepts.Outcome) {
 			fmt.Fprintf(w, "%s-> %s  (%s; %s)\n", pad, c.AMD, c.Relation, c.ConceptName)
 			for _, x := range c.Restrictions {
 				fmt.Fprintf(w, "%s     watch: %s\n", pad, x)
+			}
+			for _, x := range c.Evaluated {
+				fmt.Fprintf(w, "%s     evaluated: %s\n", pad, x)
 			}
 			for _, x := range c.Forms {
 				fmt.Fprintf(w, "%s     e.g. %s\n", pad, x)

@@ -92,6 +92,10 @@ type Counterpart struct {
 	MissingOnArch []string
 	// Checks are the assembler's verdicts, one per target.
 	Checks []TargetCheck
+	// Evaluated says where the two sides return different results, found
+	// by evaluating both on the special-value corpus (package semdiff;
+	// filled in by the caller from the database).
+	Evaluated []string `json:",omitempty"`
 }
 
 // Verification statuses of a TargetCheck.

@@ -55,6 +55,10 @@ type Report struct {
 	// Cost is LLVM's scheduling model's coverage and its disagreements
 	// with the guides; nil when the build did not model costs.
 	Cost *CostReport `json:"cost,omitempty"`
+	// Sem is what evaluating the pseudocode found (coverage, the check
+	// against LLVM's constant folding, differences across vendors); nil
+	// when the build did not evaluate it.
+	Sem *SemReport `json:"sem,omitempty"`
 }
 
 // LineageStats counts the machine-checked renames (see merge.Lineage).

@@ -30,6 +30,9 @@ func WriteSummary(w io.Writer, r Report) error {
 	if r.PTX != nil {
 		writePTXSummary(ew, r.PTX)
 	}
+	if r.Sem != nil {
+		writeSemSummary(ew, r.Sem)
+	}
 	ew.printf("\n")
 	if ew.err != nil {
 		return ew.err
@@ -72,6 +75,9 @@ func WriteText(w io.Writer, r Report) error {
 	}
 	if r.PTX != nil {
 		writePTXFindings(ew, r.PTX)
+	}
+	if r.Sem != nil {
+		writeSemFindings(ew, r.Sem)
 	}
 	for _, f := range r.Families {
 		ew.printf("\n== %s (%s) — targets %s; LLVM pages %s\n", f.Name, f.Arch, orNone(strings.Join(f.Targets, " ")), orNone(strings.Join(f.Pages, " ")))

@@ -197,6 +197,8 @@ type conceptPageView struct {
 	Families  []link // the table's columns: AMD families
 	AMD       []amdMemberRow
 	Relations []relationRow
+	// Evaluated are the relations run on both sides (semdiff.go).
+	Evaluated *evaluatedView
 }
 
 type ptxMemberRow struct {
@@ -286,6 +288,7 @@ func (s *server) handleConcept(w http.ResponseWriter, r *http.Request) {
 		v.AMD = append(v.AMD, row)
 	}
 	v.Relations = s.relationRows(c, amd)
+	v.Evaluated = s.evaluated(c.ID)
 	s.render(w, r, http.StatusOK, "concept", page{Title: c.Name + " · concept",
 		Description: c.Description, Data: v})
 }

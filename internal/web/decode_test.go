@@ -165,11 +165,15 @@ func TestHexSearch(t *testing.T) {
 			t.Errorf("decoded section has no link %s: %q", w, links)
 		}
 	}
-	// one family only
-	doc = mustPage(t, s, "/search?q=160a04c1&arch=cdna3")
-	sec = findAll(doc, func(n *html.Node) bool { return n.Data == "ul" && hasClass(n, "decoded-hits") })[0]
-	if links := hrefs(sec); contains(links, "/amdgpu/cdna4/v_max_f32") || !contains(links, "/amdgpu/cdna3/v_max_f32") {
-		t.Errorf("arch=cdna3 decoded on %q", links)
+	// A search in one family goes straight to the decoding there.
+	if rec := get(t, s, "/search?q=160a04c1&arch=cdna3"); rec.Code != http.StatusFound ||
+		rec.Header().Get("Location") != "/decode?arch=cdna3&hex=160a04c1" {
+		t.Errorf("arch=cdna3 hex search: %d to %q", rec.Code, rec.Header().Get("Location"))
+	}
+	// ... and an instruction's name to its page there.
+	if rec := get(t, s, "/search?q=V_MAX_F32&arch=cdna3"); rec.Code != http.StatusFound ||
+		rec.Header().Get("Location") != "/amdgpu/cdna3/v_max_f32" {
+		t.Errorf("arch=cdna3 name search: %d to %q", rec.Code, rec.Header().Get("Location"))
 	}
 	var res SearchResult
 	decodeJSON(t, get(t, s, "/api/v1/search?q="+url.QueryEscape("[0xc1,0x04,0x0a,0x16]")), http.StatusOK, &res)

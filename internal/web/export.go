@@ -135,7 +135,7 @@ func pageFile(u string) string {
 
 // exportURLs lists every page and API document of the database.
 func (s *server) exportURLs(ctx context.Context) (pages, docs []string, err error) {
-	pages = []string{"/", "/ptx", "/concepts", "/quality"}
+	pages = []string{"/", "/ptx", "/concepts", "/quality", "/about"}
 	docs = []string{"/api/v1/info", "/api/v1/archs", "/api/v1/openapi.json"}
 	compare := map[string]bool{}
 	for _, a := range s.archs {
@@ -147,6 +147,7 @@ func (s *server) exportURLs(ctx context.Context) (pages, docs []string, err erro
 			pages = append(pages, archURL(a.ID))
 		}
 		docs = append(docs, "/api/v1/archs/"+url.PathEscape(a.ID), "/api/v1/archs/"+url.PathEscape(a.ID)+"/instructions")
+		pages = append(pages, familyPageURLs(a, list)...)
 		for _, in := range list {
 			pages = append(pages, instrURL(a.ID, in.Name))
 			docs = append(docs, "/api/v1/archs/"+url.PathEscape(a.ID)+"/instructions/"+url.PathEscape(in.Name))

@@ -27,7 +27,9 @@ func TestExport(t *testing.T) {
 	}
 	for _, f := range []string{
 		"index.html", "amdgpu/cdna4/index.html", "amdgpu/cdna4/v_max_f32/index.html", "ptx/max/index.html",
-		"compare/v_max_f32/index.html", "concepts/index.html", "quality/index.html",
+		"compare/v_max_f32/index.html", "concepts/index.html", "quality/index.html", "about/index.html",
+		"amdgpu/cdna4/category/vector-arithmetic/index.html", "ptx/category/arithmetic/index.html",
+		"ptx/max/forms/index.html", "ptx/max/sass/index.html",
 		"api/v1/archs.json", "api/v1/archs/cdna4/instructions/v_max_f32.json", "api/v1/openapi.json",
 	} {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))

@@ -3,6 +3,9 @@ package web
 import (
 	"bytes"
 	"html/template"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -75,4 +78,61 @@ func markdownHTML(src string) template.HTML {
 	// Safe: every text node is escaped by goldmark, and raw HTML nodes were
 	// replaced by text nodes above.
 	return template.HTML(buf.String())
+}
+
+// markdownInline renders a one-line piece of upstream Markdown (a summary)
+// without the paragraph around it.
+func markdownInline(src string) template.HTML {
+	h := strings.TrimSpace(string(markdownHTML(src)))
+	if strings.HasPrefix(h, "<p>") && strings.HasSuffix(h, "</p>") && strings.Count(h, "<p>") == 1 {
+		h = h[len("<p>") : len(h)-len("</p>")]
+	}
+	return template.HTML(h) // safe: markdownHTML's output
+}
+
+// plainSummary is upstream Markdown reduced to its text ("Dynamic [Tensor
+// Memory](…) allocation" is "Dynamic Tensor Memory allocation"), for meta
+// descriptions and tooltips.
+func plainSummary(src string) string {
+	if !strings.ContainsAny(src, "`*_[]<&\\") {
+		return src
+	}
+	source := []byte(src)
+	doc := markdownRenderer.Parser().Parse(gmtext.NewReader(source), parser.WithContext(parser.NewContext()))
+	var b strings.Builder
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			if n.Kind() == ast.KindParagraph && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			return ast.WalkContinue, nil
+		}
+		switch v := n.(type) {
+		case *ast.Text:
+			b.Write(v.Segment.Value(source))
+			if v.SoftLineBreak() || v.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(v.Value)
+		case *ast.AutoLink:
+			b.Write(v.Label(source))
+		case *ast.RawHTML:
+			for i := 0; i < v.Segments.Len(); i++ {
+				seg := v.Segments.At(i)
+				b.Write(seg.Value(source))
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// summaryHTML is a list entry's summary: NVIDIA's is Markdown, rendered;
+// AMD's is plain text ("S0_LO * S1_LO" is no emphasis), escaped.
+func summaryHTML(sum isa.Summary) template.HTML {
+	if sum.Arch == "ptx" {
+		return markdownInline(sum.Summary)
+	}
+	return template.HTML(template.HTMLEscapeString(sum.Summary))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/sem"
 )
 
 // The OpenAPI document is written here by hand for the operations and derived
@@ -64,6 +65,28 @@ var apiOperations = []apiOperation{
 			{Name: "arch", In: "query", Required: true, Type: "string", Description: "AMD family id or gfx target (cdna4, rdna3, gfx950)."},
 			{Name: "asm", In: "query", Required: true, Type: "string", Description: "One instruction, at most 512 characters: v_max_f32 v5, -1, v2."},
 		}, Result: EncodeResult{}, Errors: []int{400, 404}},
+	{Path: "/api/v1/eval", ID: "eval",
+		Summary: "Run an AMD instruction's pseudocode (its guide's, RDNA 3 and later, CDNA 3 and later) on the inputs given: per lane the sources as read and the destinations written, the wave-wide masks and state it changed (SCC, VCC, EXEC, TRAPSTS), and with trace every assignment. The pseudocode is evaluated as written; instructions that touch memory or whose text is prose answer 400 saying why.",
+		Params: []apiParam{
+			{Name: "arch", In: "query", Required: true, Type: "string", Description: "AMD family id or gfx target (rdna4, cdna3, gfx942)."},
+			{Name: "name", In: "query", Required: true, Type: "string", Description: "The instruction (v_max_num_f32)."},
+			{Name: "s0", In: "query", Type: "string", Description: "S0's value: hex bits (0x7fc00000), a decimal integer, or for a float a number or inf, -inf, -0, nan, snan, nan:0xPAYLOAD, max, min, denorm; a comma list gives one per lane (at most 80 characters a value)."},
+			{Name: "s1", In: "query", Type: "string", Description: "S1's value, as s0."},
+			{Name: "s2", In: "query", Type: "string", Description: "S2's value, as s0."},
+			{Name: "s3", In: "query", Type: "string", Description: "S3's value, as s0."},
+			{Name: "exec", In: "query", Type: "string", Description: "Lanes that run, hex (default: as many as the longest list)."},
+			{Name: "wave", In: "query", Type: "integer", Description: "Wave size, 32 or 64 (default: the family's)."},
+			{Name: "ieee", In: "query", Type: "string", Description: "MODE.IEEE, 1 (default) or 0."},
+			{Name: "round", In: "query", Type: "string", Description: "Rounding: nearest-even (default), toward-zero, up, down."},
+			{Name: "denorm", In: "query", Type: "string", Description: "Subnormals: keep (default) or flush."},
+			{Name: "scc", In: "query", Type: "string", Description: "SCC before the instruction, 0 or 1."},
+			{Name: "vcc", In: "query", Type: "string", Description: "VCC before the instruction, hex."},
+			{Name: "abs", In: "query", Type: "string", Description: "|x| on these float sources (VOP3 abs): 0,1."},
+			{Name: "neg", In: "query", Type: "string", Description: "-x on these float sources (VOP3 neg): 0,1."},
+			{Name: "clamp", In: "query", Type: "string", Description: "1: clamp the float result to [0, 1]."},
+			{Name: "omod", In: "query", Type: "integer", Description: "Output modifier: 1 (*2), 2 (*4), 3 (/2)."},
+			{Name: "trace", In: "query", Type: "string", Description: "1: list every assignment in order."},
+		}, Result: sem.Response{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/openapi.json", ID: "getOpenAPI", Summary: "This document.", Result: map[string]any{}},
 	{Path: "/api/asm/{arch}/{opcode}", ID: "getAsmDoc",
 		Summary: "Compiler Explorer's assembly documentation (AssemblyInstructionInfo: tooltip, html, url) for one opcode; 404 {\"error\": \"Unknown opcode 'X'\"} like Compiler Explorer's own endpoint.",

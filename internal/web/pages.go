@@ -11,6 +11,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,7 +31,13 @@ type pageTemplates struct {
 
 func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 	funcs := template.FuncMap{
-		"markdown": markdownHTML,
+		"markdown":    markdownHTML,
+		"mdinline":    markdownInline,
+		"summary":     summaryHTML,
+		"plain":       plainSummary,
+		"famSlug":     famSlug,
+		"provBeside":  provBeside,
+		"familyNames": func() string { return familyNamesAttr },
 		"static": func(name string) string {
 			if f, ok := static[name]; ok {
 				return "/static/" + name + "?v=" + strings.Trim(f.etag, `"`)
@@ -112,6 +119,30 @@ func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 	return pt, nil
 }
 
+// provBeside writes where a fact comes from, as "source file:line"; a
+// long upstream path the page's Sources already name is cut to its last
+// element ("ptx-doc …/97113_max.md:32"), so it is not repeated in full row
+// after row.
+func provBeside(p isa.Prov, sources []isa.Prov) string {
+	file := p.File
+	if len(file) > 48 {
+		for _, src := range sources {
+			if src.File == file {
+				file = "…/" + path.Base(file)
+				break
+			}
+		}
+	}
+	s := p.Source
+	if file != "" {
+		s += " " + file
+		if p.Line > 0 {
+			s += fmt.Sprintf(":%d", p.Line)
+		}
+	}
+	return s
+}
+
 // instrURL is the permalink of an instruction page.
 func instrURL(arch, name string) string {
 	if arch == "ptx" {
@@ -138,6 +169,16 @@ var archNames = func() map[string]string {
 	return m
 }()
 
+// familyNamesAttr lists every family's display name for the search
+// script's labels: "rdna4:RDNA 4|...|ptx:PTX".
+var familyNamesAttr = func() string {
+	var parts []string
+	for _, a := range isa.Archs() {
+		parts = append(parts, a.ID+":"+a.Name)
+	}
+	return strings.Join(parts, "|")
+}()
+
 func archName(id string) string {
 	if n, ok := archNames[id]; ok {
 		return n
@@ -156,8 +197,11 @@ type page struct {
 	// ScopeID and ScopeName are the family being browsed: the header's
 	// search starts in it.
 	ScopeID, ScopeName string
-	Build              isa.BuildInfo
-	Data               any
+	// OwnSearch: the page's content holds the search box (the home page),
+	// so the header has none.
+	OwnSearch bool
+	Build     isa.BuildInfo
+	Data      any
 }
 
 // render executes a page template into memory and sends it.
@@ -230,119 +274,6 @@ func (s *server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, r, http.StatusNotFound, "notfound", page{Title: "Not found", Data: v})
-}
-
-// --- home ---
-
-type homeView struct {
-	AMD, PTX []isa.Architecture
-	Total    int
-	Docs     []isa.Document
-}
-
-func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
-	v := homeView{Docs: s.info.Documents}
-	for _, a := range s.archs {
-		v.Total += a.Count
-		if a.Vendor == isa.VendorAMD {
-			v.AMD = append(v.AMD, a)
-		} else {
-			v.PTX = append(v.PTX, a)
-		}
-	}
-	s.render(w, r, http.StatusOK, "home", page{Title: "GPU instruction set reference",
-		Description: "AMD GPU native ISAs and NVIDIA PTX, one page per instruction.", Data: v})
-}
-
-// --- family index ---
-
-type familyView struct {
-	Arch       isa.Architecture
-	Categories []categoryGroup
-	Count      int
-}
-
-type categoryGroup struct {
-	Name      string
-	ID        string
-	Encodings []encodingGroup
-}
-
-type encodingGroup struct {
-	Format string
-	Items  []isa.Summary
-}
-
-func (s *server) lookupArch(ctx context.Context, id string) (isa.Architecture, error) {
-	for _, a := range s.archs { // the common case: a canonical id
-		if a.ID == id {
-			return a, nil
-		}
-	}
-	if info, ok := isa.LookupArch(id); ok {
-		for _, a := range s.archs {
-			if a.ID == info.ID {
-				return a, nil
-			}
-		}
-	}
-	return s.store.Arch(ctx, id)
-}
-
-func (s *server) handleFamily(w http.ResponseWriter, r *http.Request) {
-	a, err := s.lookupArch(r.Context(), r.PathValue("arch"))
-	if err != nil {
-		s.storeError(w, r, err, archURL)
-		return
-	}
-	if archURL(a.ID) != r.URL.Path {
-		http.Redirect(w, r, archURL(a.ID), http.StatusMovedPermanently)
-		return
-	}
-	s.renderFamily(w, r, a)
-}
-
-func (s *server) handlePTXIndex(w http.ResponseWriter, r *http.Request) {
-	a, err := s.lookupArch(r.Context(), "ptx")
-	if err != nil {
-		s.storeError(w, r, err, archURL)
-		return
-	}
-	s.renderFamily(w, r, a)
-}
-
-func (s *server) renderFamily(w http.ResponseWriter, r *http.Request, a isa.Architecture) {
-	list, err := s.list(r.Context(), a.ID)
-	if err != nil {
-		s.storeError(w, r, err, archURL)
-		return
-	}
-	v := familyView{Arch: a, Count: len(list)}
-	cats := map[string]map[string][]isa.Summary{}
-	for _, sum := range list {
-		cat := sum.Category
-		if cat == "" {
-			cat = "Uncategorized"
-		}
-		enc := "—"
-		if len(sum.Formats) > 0 {
-			enc = sum.Formats[0]
-		}
-		if cats[cat] == nil {
-			cats[cat] = map[string][]isa.Summary{}
-		}
-		cats[cat][enc] = append(cats[cat][enc], sum)
-	}
-	for _, cat := range slices.Sorted(maps.Keys(cats)) {
-		g := categoryGroup{Name: cat, ID: "cat-" + slug(cat)}
-		for _, enc := range slices.Sorted(maps.Keys(cats[cat])) {
-			g.Encodings = append(g.Encodings, encodingGroup{Format: enc, Items: cats[cat][enc]})
-		}
-		v.Categories = append(v.Categories, g)
-	}
-	title := a.Name + " instructions"
-	s.render(w, r, http.StatusOK, "family", page{Title: title, ScopeID: a.ID, ScopeName: a.Name,
-		Description: fmt.Sprintf("%d %s instructions by category and encoding.", len(list), a.Name), Data: v})
 }
 
 func slug(s string) string {
@@ -439,11 +370,37 @@ type instrView struct {
 	// Disagree and Corrected count the conflicts left open and those an
 	// oracle resolved (its value shown, the document's beside it).
 	Disagree, Corrected int
+	// TryIt runs the pseudocode (eval.go); nil without any.
+	TryIt *tryitView
 	// PTX is what NVIDIA's assembler said, on PTX pages.
 	PTX *ptxView
 	// CostGroups are LLVM's scheduling model's numbers, targets with equal
 	// numbers in one row.
 	CostGroups []costGroup
+
+	// Answer is the first screen; TOC the page's sections.
+	Answer answerView
+	TOC    []tocEntry
+	// OwnAliases are the aliases about this family; ForeignAliases those
+	// about other families' targets, shown under Other generations.
+	OwnAliases, ForeignAliases []isa.Alias
+	// CategoryURL is the page of the instruction's category; MoreCount
+	// how many other instructions it holds (More lists the first).
+	CategoryURL string
+	MoreCount   int
+
+	// PTX pages: the counterparts per family, the forms in groups (AllForms:
+	// every form is on the page), the operands with their own sentences,
+	// the SASS the page keeps (the rest are on the SASS page).
+	Counterparts  counterpartsView
+	FormGroups    []formGroup
+	AllForms      bool
+	Operands      []operandView
+	SharedNotes   []sharedNote
+	PageSASS      []sassBlock
+	SASSElsewhere int
+	// Part is the PTX sub-page shown: "forms" or "sass".
+	Part string
 }
 
 type encodingView struct {
@@ -519,7 +476,10 @@ type conceptView struct {
 
 type memberGroup struct {
 	Name  string
-	Links []link // Text: family name
+	Links []link // Text: family name; Note: the family's class ("f-cdna3")
+	// Classes are the families' classes, for the family picker; Span
+	// names the families briefly ("RDNA 1–3.5, CDNA 1–4, Vega").
+	Classes, Span string
 }
 
 func (s *server) handleInstruction(w http.ResponseWriter, r *http.Request) {
@@ -543,22 +503,44 @@ func (s *server) handlePTXInstruction(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.Architecture, name string) {
+	v, ok := s.instructionView(w, r, a, name, "")
+	if !ok {
+		return
+	}
+	title := v.In.Name + " · " + a.Name
+	if a.Kind == isa.KindVirtual {
+		s.render(w, r, http.StatusOK, "ptx", page{Title: title, Description: plainSummary(v.In.Summary), ScopeID: a.ID, ScopeName: a.Name, Data: v})
+		return
+	}
+	s.render(w, r, http.StatusOK, "instruction", page{Title: title, Description: v.In.Summary, ScopeID: a.ID, ScopeName: a.Name, Data: v})
+}
+
+// instructionView loads an instruction and builds its page's view; part
+// names a PTX sub-page ("forms", "sass") whose permalink is checked. It
+// answers the request itself (redirect, not found) when ok is false.
+func (s *server) instructionView(w http.ResponseWriter, r *http.Request, a isa.Architecture, name, part string) (*instrView, bool) {
 	ctx := r.Context()
 	arch, canon, err := s.store.Resolve(ctx, a.ID, name)
 	if err != nil {
 		s.storeError(w, r, err, func(sg string) string { return instrURL(a.ID, sg) })
-		return
+		return nil, false
 	}
-	if want := instrURL(arch, canon); want != r.URL.EscapedPath() {
+	want := instrURL(arch, canon)
+	if part != "" {
+		want += "/" + part
+	}
+	if want != r.URL.EscapedPath() {
 		http.Redirect(w, r, want, http.StatusMovedPermanently)
-		return
+		return nil, false
 	}
 	in, err := s.store.Instruction(ctx, arch, canon)
 	if err != nil {
 		s.storeError(w, r, err, func(sg string) string { return instrURL(a.ID, sg) })
-		return
+		return nil, false
 	}
-	v := instrView{In: in, Arch: a, ComparePath: "/compare/" + url.PathEscape(in.Name), ConceptsTitle: "Related PTX Concepts"}
+	v := &instrView{In: in, Arch: a, ComparePath: "/compare/" + url.PathEscape(in.Name), ConceptsTitle: "Related PTX Concepts",
+		CategoryURL: categoryURL(arch, in.Category)}
+	v.TryIt = s.tryit(ctx, in)
 	for _, c := range in.Conflicts {
 		if c.CorrectedBy != "" {
 			v.Corrected++
@@ -567,7 +549,7 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 		}
 	}
 	if a.Kind == isa.KindVirtual {
-		v.ConceptsTitle = "Related AMDGPU Concepts"
+		v.ConceptsTitle = "Counterparts on AMD"
 	}
 	cd, _ := s.conceptCatalogue() // pages render without the catalogue, only without its links
 	for _, c := range in.Concepts {
@@ -583,21 +565,35 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 				index[m.Name] = i
 				cv.Members = append(cv.Members, memberGroup{Name: m.Name})
 			}
-			cv.Members[i].Links = append(cv.Members[i].Links, link{Text: archName(m.Arch), URL: instrURL(m.Arch, m.Name)})
+			// Note: the family as a class name, for the family picker.
+			cls := "f-" + famSlug(m.Arch)
+			cv.Members[i].Links = append(cv.Members[i].Links, link{Text: archName(m.Arch), URL: instrURL(m.Arch, m.Name), Note: cls})
+			cv.Members[i].Classes = strings.TrimSpace(cv.Members[i].Classes + " " + cls)
+		}
+		for i := range cv.Members {
+			var ids []string
+			for _, m := range c.Members {
+				if m.Name == cv.Members[i].Name {
+					ids = append(ids, m.Arch)
+				}
+			}
+			cv.Members[i].Span = familyRanges(ids)
 		}
 		v.Concepts = append(v.Concepts, cv)
 	}
 	if list, err := s.list(ctx, arch); err == nil {
 		for _, sum := range list {
-			if sum.Category == in.Category && sum.Name != in.Name && len(v.More) < 12 {
-				v.More = append(v.More, sum)
+			if strings.EqualFold(sum.Category, in.Category) && sum.Name != in.Name {
+				v.MoreCount++
+				if len(v.More) < 12 {
+					v.More = append(v.More, sum)
+				}
 			}
 			if a.Kind == isa.KindVirtual && in.Section != "" && sum.Section == in.Section && sum.Name != in.Name {
 				v.Siblings = append(v.Siblings, sum)
 			}
 		}
 	}
-	title := in.Name + " · " + a.Name
 	if a.Kind == isa.KindVirtual {
 		types := map[string]bool{}
 		for _, f := range in.Forms {
@@ -613,8 +609,13 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 				v.NoCounterpart = &row
 			}
 		}
-		s.render(w, r, http.StatusOK, "ptx", page{Title: title, Description: in.Summary, ScopeID: a.ID, ScopeName: a.Name, Data: v})
-		return
+		v.Counterparts = s.ptxCounterparts(v.Concepts)
+		v.FormGroups, v.AllForms = groupForms(v.PTX.Forms, part == "forms")
+		v.Operands, v.SharedNotes = ptxOperands(in.Operands)
+		v.PageSASS, v.SASSElsewhere = pageSASS(v.PTX.SASS)
+		v.Answer = ptxAnswer(v)
+		v.TOC = ptxTOC(v)
+		return v, true
 	}
 	for i, e := range in.Encodings {
 		ev := encodingView{Enc: e, Wide: buildDiagram(e, 32), Narrow: buildDiagram(e, 16),
@@ -636,7 +637,73 @@ func (s *server) serveInstruction(w http.ResponseWriter, r *http.Request, a isa.
 	v.Targets, v.Verified = targetRows(in)
 	v.CostGroups = costGroups(in)
 	v.ExampleFields, v.ExampleNote = s.decodeExamples(in)
-	s.render(w, r, http.StatusOK, "instruction", page{Title: title, Description: in.Summary, ScopeID: a.ID, ScopeName: a.Name, Data: v})
+	v.OwnAliases, v.ForeignAliases = splitAliases(in)
+	v.Answer = s.amdAnswer(v)
+	v.TOC = amdTOC(v)
+	return v, true
+}
+
+// amdTOC lists an AMD page's sections in their order.
+func amdTOC(v *instrView) []tocEntry {
+	toc := []tocEntry{}
+	if v.hasDescription() {
+		toc = append(toc, tocEntry{"description", "Description"})
+	}
+	toc = append(toc, tocEntry{"operands", "Operands"}, tocEntry{"encoding", "Encoding"}, tocEntry{"semantics", "Semantics"},
+		tocEntry{"examples", "Examples"}, tocEntry{"targets", "Targets"})
+	if len(v.CostGroups) > 0 {
+		toc = append(toc, tocEntry{"cost", "Cost (model)"})
+	}
+	return append(toc, tocEntry{"generations", "Other generations"},
+		tocEntry{"concepts", "PTX counterparts"}, tocEntry{"more", "Same category"}, tocEntry{"reference", "Reference"},
+		tocEntry{"sources", "Sources"})
+}
+
+// ptxTOC lists a PTX page's sections in their order.
+func ptxTOC(v *instrView) []tocEntry {
+	toc := []tocEntry{{"syntax", "Syntax"}, {"counterparts", "AMD counterparts"}, {"forms", "Forms"},
+		{"operands", "Operands"}, {"description", "Description"}, {"semantics", "Semantics"}, {"examples", "Examples"},
+		{"targets", "Targets"}, {"sass", "Compiles to"}}
+	if len(v.In.Measured) > 0 {
+		toc = append(toc, tocEntry{"measured", "Measured timing"})
+	}
+	return append(toc, tocEntry{"more", "Same category"}, tocEntry{"reference", "Reference"}, tocEntry{"sources", "Sources"})
+}
+
+// hasDescription says whether the page has prose beyond its summary (or
+// notes about where it comes from).
+func (v *instrView) hasDescription() bool {
+	in := v.In
+	return (in.Description != "" && in.Description != in.Summary) || in.DescriptionFrom != nil || len(v.OwnAliases) > 0 ||
+		len(in.Repairs) > 0 || v.Disagree > 0 || v.Corrected > 0
+}
+
+// HasDescription is hasDescription for the templates.
+func (v *instrView) HasDescription() bool { return v.hasDescription() }
+
+// handlePTXPart serves a PTX instruction's sub-pages: every form
+// (/ptx/{name}/forms) and every SASS listing (/ptx/{name}/sass).
+func (s *server) handlePTXPart(w http.ResponseWriter, r *http.Request) {
+	part := r.PathValue("part")
+	if part != "forms" && part != "sass" {
+		s.handleNotFound(w, r)
+		return
+	}
+	a, err := s.lookupArch(r.Context(), "ptx")
+	if err != nil {
+		s.storeError(w, r, err, archURL)
+		return
+	}
+	v, ok := s.instructionView(w, r, a, r.PathValue("name"), part)
+	if !ok {
+		return
+	}
+	title := v.In.Name + " · every form"
+	if part == "sass" {
+		title = v.In.Name + " · SASS"
+	}
+	v.Part = part
+	s.render(w, r, http.StatusOK, "ptx-part", page{Title: title, Description: plainSummary(v.In.Summary), ScopeID: a.ID, ScopeName: a.Name, Data: v})
 }
 
 // generations splits the other families into those whose opcodes differ from
@@ -876,6 +943,24 @@ type searchHitView struct {
 
 const maxQueryLen = 200
 
+// searchShortcut is where a search in one family goes straight to: the
+// page of the instruction q names there (an alias or an assembler
+// spelling included), or the decoding of q when it is machine code that
+// decodes in that family; "" when neither.
+func (s *server) searchShortcut(ctx context.Context, q, arch string) string {
+	if a, canon, err := s.store.Resolve(ctx, arch, q); err == nil {
+		return instrURL(a, canon)
+	}
+	fam := s.decodeArch(ctx, arch)
+	if fam == "" || fam == "ptx" {
+		return ""
+	}
+	if hits := s.decodeQuery(q, fam); len(hits) > 0 {
+		return "/decode?arch=" + url.QueryEscape(fam) + "&hex=" + url.QueryEscape(q)
+	}
+	return ""
+}
+
 func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	v := searchView{Query: q, Arch: r.URL.Query().Get("arch"), Archs: s.archs}
@@ -886,6 +971,14 @@ func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		v.Error = fmt.Sprintf("The query is longer than %d characters.", maxQueryLen)
 		status = http.StatusBadRequest
 	default:
+		// From a family's pages (the header's scope), an instruction's
+		// name opens its page there and a decodable word its decoding.
+		if v.Arch != "" {
+			if target := s.searchShortcut(r.Context(), q, v.Arch); target != "" {
+				http.Redirect(w, r, target, http.StatusFound)
+				return
+			}
+		}
 		v.Decoded = groupDecoded(s.decodeQuery(q, s.decodeArch(r.Context(), v.Arch)), q)
 		hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: v.Arch, Limit: 50})
 		if v.Arch != "" && err == nil {

@@ -17,10 +17,28 @@ func TestInstructionPageSectionsInDesignOrder(t *testing.T) {
 	if len(h1) != 1 || text(h1[0]) != "v_max_f32" {
 		t.Fatalf("h1 = %q, want one h1 v_max_f32", texts(h1))
 	}
-	want := []string{"Summary", "Encoding", "Operands", "Target compatibility", "Related PTX Concepts",
-		"More in this category", "Reference", "Semantics", "Examples", "Sources"}
+	// The first screen answers (syntax, where it runs, the PTX
+	// counterpart); then operands, encoding, semantics, examples, the
+	// target grid, other generations, related, reference and sources.
+	want := []string{"Description", "Operands", "Encoding", "Semantics", "Examples", "Target compatibility",
+		"Other generations", "Related PTX Concepts", "More in this category", "Reference", "Sources"}
 	if got := texts(findAll(doc, tag("h2"))); !slices.Equal(got, want) {
 		t.Errorf("h2 order:\n got %q\nwant %q", got, want)
+	}
+	answer := findAll(doc, func(n *html.Node) bool { return n.Data == "dl" && hasClass(n, "answer") })
+	if len(answer) != 1 {
+		t.Fatalf("%d answer blocks, want 1", len(answer))
+	}
+	wantText(t, "first screen", text(answer[0]), "Syntax", "v_max_f32 v5, v1, v2", "Runs on", "gfx950", "every CDNA 4 target",
+		"PTX", "max", "equivalent with restrictions: NaN inputs are handled differently")
+	if !contains(hrefs(answer[0]), "/ptx/max") || !contains(hrefs(answer[0]), "#generations") {
+		t.Errorf("the first screen does not link the counterpart and the other generations: %q", hrefs(answer[0]))
+	}
+	// The data checks fold into one badge before the answer.
+	badge := findAll(doc, func(n *html.Node) bool { return n.Data == "details" && hasClass(n, "badge-v") })
+	if len(badge) != 1 || !strings.Contains(text(badge[0]), "verified by llvm-mc") ||
+		!strings.Contains(text(badge[0]), "Opcode 11 in OP rebuilds 0x16000000") {
+		t.Errorf("verification badge %q", texts(badge))
 	}
 	meta := findAll(doc, func(n *html.Node) bool { return hasClass(n, "meta") })
 	if len(meta) != 1 {
@@ -80,8 +98,8 @@ func TestTargetsNotYetVerified(t *testing.T) {
 func TestPTXPageSections(t *testing.T) {
 	s := newTestServer(t)
 	doc := mustPage(t, s, "/ptx/max")
-	want := []string{"Syntax", "Target compatibility", "Forms", "Operands", "Types at a glance", "Related AMDGPU Concepts",
-		"More in this category", "Description", "Semantics", "Examples", "Compiles to", "Reference", "Sources"}
+	want := []string{"Syntax", "Counterparts on AMD", "Forms", "Operands", "Description", "Semantics", "Examples",
+		"Target compatibility", "Compiles to", "More in this category", "Reference", "Sources"}
 	if got := texts(findAll(doc, tag("h2"))); !slices.Equal(got, want) {
 		t.Errorf("h2 order:\n got %q\nwant %q", got, want)
 	}
@@ -240,14 +258,31 @@ func TestFamilyIndex(t *testing.T) {
 	s := newTestServer(t)
 	doc := mustPage(t, s, "/amdgpu/cdna4")
 	h2 := texts(findAll(doc, tag("h2")))
-	for _, w := range []string{"Scalar Move", "Vector Arithmetic", "Microcode formats"} {
+	for _, w := range []string{"Scalar Move 1 · Scalar · SOP1", "Vector Arithmetic 4 · Vector · VOP2, VOP3A", "Microcode formats"} {
 		if !contains(h2, w) {
 			t.Errorf("family page lacks heading %q (has %q)", w, h2)
 		}
 	}
-	captions := texts(findAll(doc, tag("caption")))
-	if !contains(captions, "VOP2") || !contains(captions, "VOP3A") || !contains(captions, "SOP1") {
-		t.Errorf("instructions not grouped by encoding: captions %q", captions)
+	for _, w := range []string{"/amdgpu/cdna4/category/vector-arithmetic", "/amdgpu/cdna4/category/scalar-move"} {
+		if !contains(hrefs(doc), w) {
+			t.Errorf("family page does not link its category page %s", w)
+		}
+	}
+	// A category's page groups its instructions by encoding.
+	cat := mustPage(t, s, "/amdgpu/cdna4/category/vector-arithmetic")
+	if captions := texts(findAll(cat, tag("caption"))); !slices.Equal(captions, []string{"VOP2", "VOP3A"}) {
+		t.Errorf("category page not grouped by encoding: captions %q", captions)
+	}
+	if rows := findAll(cat, func(n *html.Node) bool { return n.Data == "tr" && hasAttr(n, "data-name") }); len(rows) != 4 {
+		t.Errorf("category page has %d rows, want 4", len(rows))
+	}
+	if rec := get(t, s, "/amdgpu/cdna4/category/Vector-Arithmetic"); rec.Code != http.StatusMovedPermanently ||
+		rec.Header().Get("Location") != "/amdgpu/cdna4/category/vector-arithmetic" {
+		t.Errorf("category permalink: %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+	if rec := get(t, s, "/amdgpu/cdna4/category/vector-arithmetik"); rec.Code != http.StatusNotFound ||
+		!strings.Contains(rec.Body.String(), "/amdgpu/cdna4/category/vector-arithmetic") {
+		t.Errorf("unknown category: %d, no suggestion", rec.Code)
 	}
 	rows := findAll(doc, func(n *html.Node) bool { return n.Data == "tr" && hasAttr(n, "data-name") })
 	if len(rows) != 5 {
@@ -272,8 +307,27 @@ func TestHomePage(t *testing.T) {
 			t.Errorf("home lacks link %s", w)
 		}
 	}
-	if !strings.Contains(text(doc), "Sample cdna4 notes") {
-		t.Error("home does not describe the sources")
+	// Search first, then the tasks, then the families; where the data
+	// comes from is on the about page.
+	forms := findAll(doc, func(n *html.Node) bool { return n.Data == "form" && hasClass(n, "bigsearch") })
+	if len(forms) != 1 {
+		t.Fatal("home has no search box")
+	}
+	h2 := texts(findAll(doc, tag("h2")))
+	if len(h2) < 2 || h2[0] != "What do you want to do?" || h2[1] != "AMD GPU families" {
+		t.Errorf("home headings %q", h2)
+	}
+	for _, w := range []string{"/decode", "/concepts", "/about", "/ptx/max"} {
+		if !contains(links, w) {
+			t.Errorf("home lacks the entry point %s", w)
+		}
+	}
+	if strings.Contains(text(doc), "Sample cdna4 notes") {
+		t.Error("home still lists the sources; they belong on /about")
+	}
+	about := mustPage(t, s, "/about")
+	if !strings.Contains(text(about), "Sample cdna4 notes") {
+		t.Error("/about does not describe the sources")
 	}
 }
 

@@ -100,11 +100,21 @@ func TestPTXPageShowsPTXAS(t *testing.T) {
 	}
 	wantText(t, "example tooltips", strings.Join(titles, "|"), "sm_50 is the oldest target ptxas knows; PTX 4.0 is the lowest version sm_50 allows; ptxas 0.0-sample")
 
+	// The SASS page has two example statements, then the forms'
+	// statements that have SASS; the instruction page keeps the first and
+	// those that lower to an opcode not shown yet (the second form's
+	// IMNMX.U32 is the first form's).
+	all := section(t, mustPage(t, s, "/ptx/max/sass"), "sass")
+	if n := len(findAll(all, func(n *html.Node) bool { return hasClass(n, "sass") })); n != 4 {
+		t.Errorf("%d SASS blocks on the SASS page, want 4: %s", n, text(all))
+	}
 	sass := section(t, doc, "sass")
 	blocks := findAll(sass, func(n *html.Node) bool { return hasClass(n, "sass") })
-	// Two example statements, then the forms' statements that have SASS.
-	if len(blocks) != 4 {
-		t.Fatalf("%d SASS blocks, want 4: %s", len(blocks), text(sass))
+	if len(blocks) != 3 {
+		t.Fatalf("%d SASS blocks, want 3: %s", len(blocks), text(sass))
+	}
+	if !contains(hrefs(sass), "/ptx/max/sass") {
+		t.Error("the page does not link the SASS page for the statement it leaves out")
 	}
 	first := blocks[0]
 	var tabs []string

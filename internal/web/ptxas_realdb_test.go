@@ -92,6 +92,9 @@ func TestPTXPagesShowPTXASRealDB(t *testing.T) {
 
 	sass := text(section(t, doc, "sass"))
 	wantText(t, "max SASS", sass, "FMNMX", "max.NaN.f32", "forms[].check.sass")
+	// The SASS page has every statement the page leaves out.
+	all := text(section(t, mustPage(t, s, "/ptx/max/sass"), "sass"))
+	wantText(t, "max SASS page", all, "FMNMX.NAN", "FMNMX.FTZ", "max.NaN.f32", "IMNMX.U32")
 	for _, target := range []string{"sm_75", "sm_80", "sm_90", "sm_100", "sm_120"} {
 		if !strings.Contains(sass, "SASS on "+target) {
 			t.Errorf("no SASS tab for %s", target)

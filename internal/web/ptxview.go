@@ -82,6 +82,9 @@ type formRow struct {
 	Status                 string // isa.PTXVerified, PTXRejected, PTXNotVerified or "" (no check)
 	Statement, Message     string
 	Tool                   string
+	// Folded: the row is behind its group's "show more" on the page;
+	// DescInTitle: its group's title says what its description says.
+	Folded, DescInTitle bool
 	// Raises are the optional parts that need more than the form, grouped
 	// by what they need; Rejected the ones ptxas rejects with this form
 	// and Unchecked the ones it could not be given, grouped by message.
@@ -115,6 +118,9 @@ type sassTab struct {
 	Checked    bool
 	Lines      []isa.SASSLine
 	More       int // lines not shown
+	// Elsewhere counts the lines the SASS page shows and the instruction
+	// page does not.
+	Elsewhere int
 }
 
 // ptxPageView builds the ptxas view of in. targets are the sm_ targets of
@@ -186,7 +192,7 @@ func ptxPageView(in *isa.Instruction, targets []string) *ptxView {
 	v.PTXVersion, v.MinTarget = instructionFacts(in, floor)
 	v.FormCounts = formCounts(in.Forms)
 	for _, f := range in.Forms {
-		v.Forms = append(v.Forms, newFormRow(f, floor))
+		v.Forms = append(v.Forms, newFormRow(f, floor, order))
 	}
 	for _, ex := range in.Examples {
 		var vs []stmtVerdict
@@ -331,7 +337,7 @@ func plural(n int) string {
 	return "s"
 }
 
-func newFormRow(f isa.Form, floor string) formRow {
+func newFormRow(f isa.Form, floor string, order []string) formRow {
 	row := formRow{F: f}
 	c := f.Check
 	if c == nil {
@@ -353,7 +359,7 @@ func newFormRow(f isa.Form, floor string) formRow {
 			row.Version.Note = "the lowest " + c.MinTarget + " allows"
 		}
 		row.Options = optionsText(c.Options)
-		row.Targets, row.TargetsDetail = summarizeTargets(f.Targets)
+		row.Targets, row.TargetsDetail = summarizeTargetsIn(order, f.Targets)
 	}
 	raises := map[string][]string{}
 	var raiseKeys []string
@@ -454,6 +460,23 @@ func (g *grouper) groups() []modGroup {
 func summarizeTargets(targets map[string]string) (summary, detail string) {
 	order := slices.Collect(maps.Keys(targets))
 	ptxas.SortTargets(order)
+	return summarizeTargetsIn(order, targets)
+}
+
+// summarizeTargetsIn is summarizeTargets with the targets' order given
+// (order holds every key of targets, sorted, and may hold more): a page
+// sorts its targets once, not once per form.
+func summarizeTargetsIn(universe []string, targets map[string]string) (summary, detail string) {
+	order := make([]string, 0, len(targets))
+	for _, t := range universe {
+		if _, ok := targets[t]; ok {
+			order = append(order, t)
+		}
+	}
+	if len(order) != len(targets) { // a target the universe lacks
+		order = slices.Collect(maps.Keys(targets))
+		ptxas.SortTargets(order)
+	}
 	var sup, unsup []string
 	for _, t := range order {
 		if targets[t] == "supported" {

@@ -28,6 +28,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/codecache"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/quality"
+	"github.com/gpuisa/gpuisa/internal/semdiff"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
@@ -84,6 +85,11 @@ type server struct {
 	qualityOnce sync.Once
 	quality     *quality.Report
 	qualityErr  error
+
+	semLibs sync.Map // arch -> *sem.Library, for eval (eval.go)
+	// semDiff is the differences by evaluation (semdiff.go).
+	semDiffOnce sync.Once
+	semDiff     *semdiff.Result
 
 	cache *pageCache
 }
@@ -177,9 +183,13 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /amdgpu/{$}", s.redirectTo("/"))
 	s.mux.HandleFunc("GET /amdgpu/{arch}", s.handleFamily)
 	s.mux.HandleFunc("GET /amdgpu/{arch}/{name}", s.handleInstruction)
+	s.mux.HandleFunc("GET /amdgpu/{arch}/category/{cat}", s.handleCategory)
 	s.mux.HandleFunc("GET /ptx", s.handlePTXIndex)
 	s.mux.HandleFunc("GET /ptx/{$}", s.redirectTo("/ptx"))
 	s.mux.HandleFunc("GET /ptx/{name}", s.handlePTXInstruction)
+	s.mux.HandleFunc("GET /ptx/{name}/{part}", s.handlePTXPart)
+	s.mux.HandleFunc("GET /ptx/category/{cat}", s.handleCategory)
+	s.mux.HandleFunc("GET /about", s.handleAbout)
 	s.mux.HandleFunc("GET /compare/{name}", s.handleCompare)
 	s.mux.HandleFunc("GET /search", s.handleSearch)
 	s.mux.HandleFunc("GET /decode", s.handleDecode)
@@ -201,6 +211,7 @@ func (s *server) routes() {
 	s.api("GET /api/v1/search", s.apiSearch)
 	s.api("GET /api/v1/decode", s.apiDecode)
 	s.api("GET /api/v1/encode", s.apiEncode)
+	s.api("GET /api/v1/eval", s.apiEval)
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
 	s.api("GET /api/asm/{arch}/{opcode}", s.apiAsmDoc)
 	s.api("GET /api/asm/{arch}/{family}/{opcode}", s.apiAsmDocFamily)

@@ -193,7 +193,7 @@ func TestInstantSearchWithKeyboard(t *testing.T) {
 	// ArrowDown twice, ArrowUp once, ArrowDown once: the second suggestion.
 	b.do(t, chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowUp), chromedp.KeyEvent(kb.ArrowDown))
 	selected := eval[string](t, b, `(function(){ const li = document.querySelector('#q-results li[aria-selected="true"]');
-		return li ? li.querySelector("code").textContent + " " + li.querySelector(".arch").textContent : ""; })()`)
+		return li ? li.querySelector("code").textContent + " " + li.querySelector(".arch").getAttribute("data-arch") : ""; })()`)
 	active := eval[string](t, b, `document.getElementById("q").getAttribute("aria-activedescendant") || ""`)
 	if active != "q-opt-1" {
 		t.Errorf("aria-activedescendant = %q, want q-opt-1 (selected %q)", active, selected)
@@ -234,7 +234,7 @@ func TestSwitchArchitectureAndOpenPTX(t *testing.T) {
 	// follow the concept link to PTX
 	b.do(t, chromedp.Click(chromedp.CSS(`#concepts ~ ul a[href="/ptx/max"]`)))
 	b.waitPath(t, "/ptx/max")
-	for _, id := range []string{"syntax", "forms", "operands", "types", "concepts", "description", "semantics", "examples", "sources"} {
+	for _, id := range []string{"syntax", "counterparts", "forms", "operands", "types", "description", "semantics", "examples", "sources"} {
 		if !eval[bool](t, b, visibleJS+`(document.getElementById("`+id+`"))`) {
 			t.Errorf("PTX section #%s is not visible", id)
 		}
@@ -369,6 +369,11 @@ func TestScreenshots(t *testing.T) {
 		"quality-ptx":    "/quality/ptx",
 		"ptx-fma":        "/ptx/fma",
 		"decode":         "/decode?arch=cdna4&hex=0x160a04c1+0x7e0a02ff+0x3f800000+0xffffffff",
+		"about":          "/about",
+		"category":       "/amdgpu/cdna4/category/vector-arithmetic",
+		"ptx-index":      "/ptx",
+		"ptx-forms":      "/ptx/max/forms",
+		"ptx-sass":       "/ptx/max/sass",
 	}
 	if os.Getenv("GPUISA_DB") != "" {
 		// A dual-issue word with its shared literal (the real RDNA 3 model).
@@ -390,7 +395,7 @@ func TestScreenshots(t *testing.T) {
 					viewport = chromedp.EmulateViewport(width, 780, chromedp.EmulateMobile)
 				}
 				png, err := func() ([]byte, error) {
-					ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+					ctx, cancel := context.WithTimeout(b.ctx, 90*time.Second)
 					defer cancel()
 					if err := chromedp.Do(ctx, viewport, colorScheme(scheme),
 						chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.CSS("footer"))); err != nil {

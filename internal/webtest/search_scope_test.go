@@ -4,13 +4,17 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestInstantSearchScopedToFamily: typing in the header on a family's page
-// suggests that family's instructions; where it has none, every family's.
+// suggests that family's instructions first, every suggestion labelled with
+// its family; Enter on an exact name opens it in that family, and a hex
+// word goes to its decoding there.
 func TestInstantSearchScopedToFamily(t *testing.T) {
 	b := newBrowser(t)
-	archs := func(path, q string) []string {
+	type hit struct{ Arch, Label string }
+	suggest := func(path, q string) []hit {
 		t.Helper()
 		b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+path),
 			chromedp.WaitVisible(chromedp.CSS("#q")),
@@ -18,21 +22,40 @@ func TestInstantSearchScopedToFamily(t *testing.T) {
 			chromedp.SendKeys(chromedp.CSS("#q"), q),
 			chromedp.WaitVisible(chromedp.CSS("#q-results li")),
 		)
-		return eval[[]string](t, b, `Array.from(document.querySelectorAll("#q-results li .arch")).map(e => e.textContent)`)
+		return eval[[]hit](t, b, `Array.from(document.querySelectorAll("#q-results li .arch")).map(e => ({Arch: e.getAttribute("data-arch"), Label: e.textContent}))`)
 	}
-	got := archs("/amdgpu/cdna4", "v_max")
-	if len(got) == 0 {
-		t.Fatal("no suggestions for v_max on the CDNA 4 page")
+	got := suggest("/amdgpu/cdna4", "v_max")
+	if len(got) == 0 || got[0].Arch != "cdna4" {
+		t.Fatalf("suggestions for v_max on the CDNA 4 page start with %+v", got)
 	}
-	for _, a := range got {
-		if a != "cdna4" {
-			t.Errorf("suggestion from %s on the CDNA 4 page (%q)", a, got)
+	others := false
+	for _, h := range got {
+		if h.Label == "" || h.Label == h.Arch {
+			t.Errorf("suggestion from %s labelled %q, want the family's name", h.Arch, h.Label)
+		}
+		if h.Arch != "cdna4" {
+			others = true
+		} else if others {
+			t.Errorf("a CDNA 4 suggestion after another family's: %+v", got)
 		}
 	}
-	got = archs("/ptx/max", "v_max_f32") // no PTX instruction: every family's
-	if len(got) == 0 || got[0] == "ptx" {
-		t.Errorf("suggestions for v_max_f32 on a PTX page: %q", got)
+	if !others {
+		t.Errorf("no other family's suggestions after CDNA 4's: %+v", got)
 	}
+	got = suggest("/ptx/max", "v_max_f32") // no PTX instruction: every family's
+	if len(got) == 0 || got[0].Arch == "ptx" {
+		t.Errorf("suggestions for v_max_f32 on a PTX page: %+v", got)
+	}
+	// Enter on an exact name opens it in the family browsed, though RDNA 3
+	// has a v_max_f32 too.
+	b.do(t, chromedp.Navigate(b.base+"/amdgpu/cdna4/s_mov_b32"), chromedp.WaitVisible(chromedp.CSS("#q")),
+		chromedp.Focus(chromedp.CSS("#q")), chromedp.SendKeys(chromedp.CSS("#q"), "v_max_f32"),
+		chromedp.WaitVisible(chromedp.CSS("#q-results li")), chromedp.KeyEvent(kb.Enter))
+	b.waitPath(t, "/amdgpu/cdna4/v_max_f32")
+	// A hex word goes straight to its decoding in the family browsed.
+	b.do(t, chromedp.Navigate(b.base+"/amdgpu/cdna3/v_max_f32"), chromedp.WaitVisible(chromedp.CSS("#q")),
+		chromedp.Focus(chromedp.CSS("#q")), chromedp.SendKeys(chromedp.CSS("#q"), "0x160a04c1"), chromedp.KeyEvent(kb.Enter))
+	b.waitPath(t, "/decode?arch=cdna3&hex=0x160a04c1")
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
 	}
