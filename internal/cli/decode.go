@@ -13,7 +13,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/codecache"
 	"github.com/gpuisa/gpuisa/internal/codeobj"
 	"github.com/gpuisa/gpuisa/internal/errs"
-	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/listing"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
@@ -100,12 +99,14 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 		return err
 	}
 	defer closeDB()
-	machines, _ := cache.Machines(ctx) // without the table a code object needs --arch
+	machines, machinesErr := cache.Machines(ctx) // without the table a code object needs --arch
 	in, err := listing.Parse(raw, machines)
 	if err != nil {
 		return errs.Invalid("%v", err)
 	}
-	arch, chosen, err := chooseFamily(ctx, cache, in, f)
+	choice := listing.Choice{Arch: f.arch, Target: f.target}
+	get := func(arch string) (listing.Codec, error) { return familyCodec(ctx, cache, arch) }
+	arch, chosen, err := listing.ChooseFamily(in, choice, machinesErr, get)
 	if err != nil {
 		return err
 	}
@@ -116,17 +117,7 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 	opts := listing.Options{Fields: f.fields || f.json || explain != nil, NoCollapse: f.noColl}
 	l := listing.Build(in, arch, fam, opts)
 	l.Chosen = chosen
-	if f.target != "" {
-		l.Target, l.TargetID = f.target, f.target
-	} else if f.arch != "" {
-		if info, ok := isa.LookupArch(f.arch); ok && info.ID != strings.ToLower(f.arch) {
-			l.Target, l.TargetID = strings.ToLower(f.arch), strings.ToLower(f.arch)
-		} else if in.Target != "" {
-			if ti, ok := isa.LookupArch(in.Target); !ok || ti.ID != arch {
-				l.Target, l.TargetID = "", ""
-			}
-		}
-	}
+	l.SetTarget(in, choice)
 	switch {
 	case explain != nil:
 		err = explain(ctx, cache, l, f)
@@ -163,48 +154,6 @@ func (e *env) readInput(pos []string) ([]byte, error) {
 		}
 	}
 	return []byte(strings.Join(pos, " ")), nil
-}
-
-// chooseFamily: the flag, else the input's target, else a guess.
-func chooseFamily(ctx context.Context, cache *codecache.Cache, in *listing.Input, f listingFlags) (string, string, error) {
-	for _, v := range []struct{ val, flag string }{{f.target, "--target"}, {f.arch, "--arch"}} {
-		if v.val == "" {
-			continue
-		}
-		info, ok := isa.LookupArch(v.val)
-		if !ok || info.Vendor != isa.VendorAMD {
-			return "", "", errs.NotFound(isa.AMDArchIDs(), "unknown AMD family or target %q", v.val)
-		}
-		return info.ID, v.flag, nil
-	}
-	if in.Target != "" {
-		info, ok := isa.LookupArch(in.Target)
-		if !ok || info.Vendor != isa.VendorAMD {
-			return "", "", errs.Invalid("the input is for %s, which no family here covers: pass --arch", in.Target)
-		}
-		how := ".amdgcn_target"
-		if in.Kind == listing.KindObject {
-			how = fmt.Sprintf("e_flags 0x%x", in.Flags)
-		}
-		return info.ID, how, nil
-	}
-	if in.Kind == listing.KindObject {
-		if _, err := cache.Machines(ctx); err != nil {
-			return "", "", errs.Invalid("%v", err)
-		}
-		return "", "", errs.Invalid("the code object's e_flags 0x%x name no target LLVM's table knows: pass --arch", in.Flags)
-	}
-	get := func(arch string) (listing.Codec, error) { return familyCodec(ctx, cache, arch) }
-	if arch, why := listing.Guess(in, guessOrder(), get); arch != "" {
-		return arch, why, nil
-	}
-	return "", "", errs.Invalid("the input does not name its target (no code object, no .amdgcn_target): pass --arch ARCH (%s)", strings.Join(isa.AMDArchIDs(), ", "))
-}
-
-// guessOrder lists the AMD families newest first within each line, so a
-// tie goes to the newer family.
-func guessOrder() []string {
-	return isa.AMDArchIDs()
 }
 
 func familyCodec(ctx context.Context, cache *codecache.Cache, arch string) (listing.Codec, error) {

@@ -379,8 +379,8 @@ func kernels(s *listing.Section, lines []Line, target string, also []string) []K
 	return out
 }
 
-// sortedCounts writes "VALU 38, SALU 9" largest first.
-func sortedCounts(m map[string]int) string {
+// CountsText writes counts "VALU 38, SALU 9", largest first.
+func CountsText(m map[string]int) string {
 	type kv struct {
 		k string
 		v int

@@ -54,13 +54,13 @@ func (x *Explanation) LineText(ln Line) string {
 		parts = append(parts, ln.Counterpart)
 	}
 	if ln.Summary != "" {
-		parts = append(parts, shorten(ln.Summary, 64))
+		parts = append(parts, Shorten(ln.Summary, 64))
 	}
 	return strings.Join(parts, " · ")
 }
 
-// shorten cuts s at a word boundary to at most n bytes, with "…".
-func shorten(s string, n int) string {
+// Shorten cuts s at a word boundary to at most n bytes, with "…".
+func Shorten(s string, n int) string {
 	s = strings.TrimSuffix(s, ".")
 	if len(s) <= n {
 		return s
@@ -98,13 +98,13 @@ func writeKernel(w *bufio.Writer, x *Explanation, k *Kernel) {
 	}
 	fmt.Fprintln(w)
 	if len(k.ByUnit) > 0 {
-		fmt.Fprintf(w, "//   by unit: %s\n", sortedCounts(k.ByUnit))
+		fmt.Fprintf(w, "//   by unit: %s\n", CountsText(k.ByUnit))
 	}
 	if len(k.Matrix) > 0 {
-		fmt.Fprintf(w, "//   matrix instructions: %s\n", sortedCounts(k.Matrix))
+		fmt.Fprintf(w, "//   matrix instructions: %s\n", CountsText(k.Matrix))
 	}
 	if len(k.Counters) > 0 {
-		fmt.Fprintf(w, "//   wait counters incremented: %s\n", sortedCounts(k.Counters))
+		fmt.Fprintf(w, "//   wait counters incremented: %s\n", CountsText(k.Counters))
 	}
 	targets := []string{}
 	if x.Target != "" {
@@ -117,7 +117,7 @@ func writeKernel(w *bufio.Writer, x *Explanation, k *Kernel) {
 			for _, c := range u {
 				n += c
 			}
-			fmt.Fprintf(w, "//   not supported on %s (llvm-mc): %d instructions: %s\n", t, n, sortedCounts(u))
+			fmt.Fprintf(w, "//   not supported on %s (llvm-mc): %d instructions: %s\n", t, n, CountsText(u))
 		} else {
 			fmt.Fprintf(w, "//   every instruction llvm-mc verified assembles on %s\n", t)
 		}
@@ -139,8 +139,8 @@ func writeKernel(w *bufio.Writer, x *Explanation, k *Kernel) {
 		fmt.Fprintf(w, "//   cost on %s: no instruction has a modelled cost (%s)\n", c.Target, ModelLabel)
 	default:
 		fmt.Fprintf(w, "//   cost on %s, %s:\n", c.Target, ModelLabel)
-		fmt.Fprintf(w, "//     latency by unit: %s (sum %d cycles, no overlap assumed)\n", sortedCounts(c.Latency), c.Total)
-		fmt.Fprintf(w, "//     mix: %s\n", mixText(c.Mix))
+		fmt.Fprintf(w, "//     latency by unit: %s (sum %d cycles, no overlap assumed)\n", CountsText(c.Latency), c.Total)
+		fmt.Fprintf(w, "//     mix: %s\n", MixText(c.Mix))
 		if c.Unmodelled > 0 {
 			names := c.UnmodelledNames
 			if len(names) > 8 {
@@ -151,9 +151,9 @@ func writeKernel(w *bufio.Writer, x *Explanation, k *Kernel) {
 	}
 }
 
-// mixText writes the share of the units that matter for throughput first
+// MixText writes the share of the units that matter for throughput first
 // (XDL, VALU, VMEM), then the rest.
-func mixText(mix map[string]float64) string {
+func MixText(mix map[string]float64) string {
 	order := []string{"HWXDL", "HWVALU", "HWTransVALU", "HWVMEM", "HWLGKM", "HWRC", "HWSALU", "HWBranch"}
 	seen := map[string]bool{}
 	var parts []string

@@ -156,12 +156,43 @@ func appendEntry(b []byte, e *Entry, width int) []byte {
 	return b
 }
 
+// pad pads b with at least one space to column to, counting characters,
+// not bytes (a collapsed run's "×" is two bytes wide in UTF-8).
 func pad(b []byte, to int) []byte {
 	b = append(b, ' ')
-	for len(b) < to {
+	for n := len(b) - continuationBytes(b); n < to; n++ {
 		b = append(b, ' ')
 	}
 	return b
+}
+
+func continuationBytes(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xc0 == 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
+// Words is the entry's machine code as little-endian dwords in hex,
+// "d3cc8000 04020d08", as the listing prints it.
+func (e *Entry) Words() string { return string(appendWords(nil, e.Bytes)) }
+
+// LabelNote is what the listing writes after a label of s: the kernel's
+// descriptor summary, or an assembly input's .amdhsa directives; "" for
+// a plain label.
+func (s *Section) LabelNote(label, target string) string {
+	for i := range s.Kernels {
+		if s.Kernels[i].Name == label {
+			return KernelText(&s.Kernels[i], target)
+		}
+	}
+	if d := s.Directives[label]; d != nil {
+		return directiveText(d)
+	}
+	return ""
 }
 
 const hexDigits = "0123456789abcdef"

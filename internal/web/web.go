@@ -193,6 +193,8 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /compare/{name}", s.handleCompare)
 	s.mux.HandleFunc("GET /search", s.handleSearch)
 	s.mux.HandleFunc("GET /decode", s.handleDecode)
+	s.mux.HandleFunc("GET /explain", s.handleExplain)
+	s.mux.HandleFunc("POST /explain", s.handleExplain)
 	s.mux.HandleFunc("GET /concepts", s.handleConcepts)
 	s.mux.HandleFunc("GET /concepts/{$}", s.redirectTo("/concepts"))
 	s.mux.HandleFunc("GET /concepts/{id}", s.handleConcept)
