@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -57,6 +58,12 @@ Exit status: 0 when everything decoded, 1 when some bytes did not, 2 on unusable
 	}
 }
 
+// oneShotGC lets a one-shot command (decode, explain, encode) grow its
+// heap to five times its live data between collections instead of twice:
+// it loads a family's tables and builds one listing, then exits, and with
+// the default the collector took a sixth to a quarter of its CPU.
+func oneShotGC() { debug.SetGCPercent(400) }
+
 // listingFlags are decode's and explain's flags.
 type listingFlags struct {
 	arch, target         string
@@ -67,6 +74,7 @@ type listingFlags struct {
 // runListing parses flags, reads the input, builds the listing and
 // writes it; explain passes annotate to add its notes.
 func (e *env) runListing(ctx context.Context, name string, args []string, explain func(ctx context.Context, c *codecache.Cache, l *listing.Listing, f listingFlags) error) error {
+	oneShotGC()
 	args, err := takeDBFlag(e, args)
 	if err != nil {
 		return err

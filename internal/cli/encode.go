@@ -39,6 +39,7 @@ compared with the input before it is printed. Exit status: 0 on success, 1 when 
 instruction cannot be encoded, 2 on unusable input.`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			oneShotGC()
 			args, err := takeDBFlag(e, args)
 			if err != nil {
 				return err

@@ -473,6 +473,27 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 	return in, n, nil
 }
 
+// Brief is an instruction decoded to its text alone: what the encoder
+// needs to read a candidate back and a listing without fields keeps.
+type Brief struct {
+	Text    string // as Inst.Text gives it
+	Name    string // the model's mnemonic (Inst.Name)
+	Partial bool   // Inst.Partial
+}
+
+// DecodeBrief decodes the instruction at code[offset:] as AppendText does,
+// without the fields and operand lists Decode builds.
+func (d *Decoder) DecodeBrief(code []byte, offset int) (Brief, int, error) {
+	var r renderer
+	var buf [128]byte
+	r.buf = buf[:0]
+	n, err := d.decode(&r, code, offset)
+	if err != nil {
+		return Brief{}, 0, err
+	}
+	return Brief{Text: string(r.buf), Name: r.en.name, Partial: r.partial}, n, nil
+}
+
 // AppendText decodes the instruction at code[offset:] and appends its text
 // in LLVM syntax (what Inst.Text returns) to dst. It allocates nothing when
 // dst has room and the word decodes; n is the instruction's length in bytes.

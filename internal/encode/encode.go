@@ -281,30 +281,99 @@ func stripSuffix(s string) string {
 	return mn + " " + rest
 }
 
-var lowHalf = regexp.MustCompile(`\b(v\d+)\.l\b`)
-
-var numberToken = regexp.MustCompile(`\b(0x[0-9a-f]+|[0-9]+)\b`)
-
 // canonNumbers writes every integer token in decimal, so "s_addk_i32 s2, 0"
 // and the decoder's "s_addk_i32 s2, 0x0" compare equal: the same bits,
-// written two ways LLVM accepts.
+// written two ways LLVM accepts. A token is a run of digits, or 0x and
+// lower-case hex digits, with no letter, digit or _ on either side
+// (strconv's base 0 reads it, so 017 is octal). Two more spellings of the
+// same bits compare equal: a 16-bit operand in the low half, which prints
+// as v1.l (true16) where assembly written for the fake16 syntax says v1;
+// and gfx12 SMEM's "offset:0x0" beside an SGPR offset, which assembly may
+// leave out. It scans by hand: the encoder reads every candidate back
+// through it, and regular expressions took a sixth of a file's encoding.
 func canonNumbers(s string) string {
-	// A 16-bit operand in the low half prints as v1.l (true16) where
-	// assembly written for the fake16 syntax says v1: the same bits.
-	s = lowHalf.ReplaceAllString(s, "$1")
-	s = numberToken.ReplaceAllStringFunc(s, func(tok string) string {
-		v, err := strconv.ParseUint(tok, 0, 64)
-		if err != nil {
-			return tok
+	var b []byte
+	for i := 0; i < len(s); {
+		c := s[i]
+		if !isWordByte(c) {
+			b = append(b, c)
+			i++
+			continue
 		}
-		return strconv.FormatUint(v, 10)
-	})
-	// gfx12 SMEM prints "offset:0x0" beside an SGPR offset; assembly may
-	// leave the default out.
-	return zeroOffset.ReplaceAllString(s, "")
+		j := i
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		word := s[i:j]
+		switch {
+		case c >= '0' && c <= '9':
+			if v, ok := numberWord(word); ok {
+				b = strconv.AppendUint(b, v, 10)
+			} else {
+				b = append(b, word...)
+			}
+		case c == 'v' && len(word) > 1 && allDigits(word[1:]) && strings.HasPrefix(s[j:], ".l") && (j+2 == len(s) || !isWordByte(s[j+2])):
+			b = append(b, word...)
+			j += 2
+		default:
+			b = append(b, word...)
+		}
+		i = j
+	}
+	return dropZeroOffsets(string(b))
 }
 
-var zeroOffset = regexp.MustCompile(` offset:0\b`)
+// numberWord reads a whole word as canonNumbers' integer token: decimal
+// (or octal with a leading 0), or 0x with lower-case hex digits.
+func numberWord(w string) (uint64, bool) {
+	if len(w) > 2 && w[0] == '0' && w[1] == 'x' {
+		for k := 2; k < len(w); k++ {
+			if !(w[k] >= '0' && w[k] <= '9' || w[k] >= 'a' && w[k] <= 'f') {
+				return 0, false
+			}
+		}
+	} else if !allDigits(w) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(w, 0, 64)
+	return v, err == nil
+}
+
+// dropZeroOffsets removes " offset:0" where no word character follows.
+func dropZeroOffsets(s string) string {
+	const z = " offset:0"
+	if !strings.Contains(s, z) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		k := strings.Index(s, z)
+		if k < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := k + len(z)
+		if end < len(s) && isWordByte(s[end]) {
+			b.WriteString(s[:end])
+		} else {
+			b.WriteString(s[:k])
+		}
+		s = s[end:]
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+func allDigits(s string) bool {
+	for k := 0; k < len(s); k++ {
+		if s[k] < '0' || s[k] > '9' {
+			return false
+		}
+	}
+	return len(s) > 0
+}
 
 func normalize(s string) string {
 	if i := strings.IndexAny(s, ";/"); i >= 0 && !strings.Contains(s[:i], "lit(") {
@@ -489,8 +558,56 @@ type operand struct {
 	hi       bool // v1.h
 }
 
+// matchReg reads the register syntax ^(v|s|ttmp|a)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?$
+// by hand (the encoder reads every operand of every candidate), giving the
+// submatches FindStringSubmatch would (canon_test.go holds it to them):
+// m[1] the file, m[2] a single register, m[3]:m[4] a range, m[5] ".l"/".h".
+func matchReg(s string) (m [6]string, ok bool) {
+	var file string
+	for _, f := range [...]string{"v", "s", "ttmp", "a"} {
+		if strings.HasPrefix(s, f) {
+			file = f
+			break
+		}
+	}
+	if file == "" {
+		return m, false
+	}
+	rest := s[len(file):]
+	digits := func(t string) int {
+		k := 0
+		for k < len(t) && t[k] >= '0' && t[k] <= '9' {
+			k++
+		}
+		return k
+	}
+	if k := digits(rest); k > 0 {
+		m[2], rest = rest[:k], rest[k:]
+	} else if strings.HasPrefix(rest, "[") {
+		lo := digits(rest[1:])
+		if lo == 0 || 1+lo >= len(rest) || rest[1+lo] != ':' {
+			return m, false
+		}
+		hi := digits(rest[2+lo:])
+		if hi == 0 || 2+lo+hi >= len(rest) || rest[2+lo+hi] != ']' {
+			return m, false
+		}
+		m[3], m[4], rest = rest[1:1+lo], rest[2+lo:2+lo+hi], rest[3+lo+hi:]
+	} else {
+		return m, false
+	}
+	switch rest {
+	case "":
+	case ".l", ".h":
+		m[5] = rest
+	default:
+		return m, false
+	}
+	m[0], m[1] = s, file
+	return m, true
+}
+
 var (
-	regRe   = regexp.MustCompile(`^(v|s|ttmp|a)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?$`)
 	floatIn = map[string]int{"0.5": 240, "-0.5": 241, "1.0": 242, "-1.0": 243, "2.0": 244, "-2.0": 245, "4.0": 246, "-4.0": 247}
 )
 
@@ -508,7 +625,7 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 		o.abs = true
 		s = s[1 : len(s)-1]
 	}
-	if m := regRe.FindStringSubmatch(s); m != nil {
+	if m, ok := matchReg(s); ok {
 		n := m[2]
 		if n == "" {
 			n = m[3]

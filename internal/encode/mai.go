@@ -116,7 +116,7 @@ func (e *Encoder) encodeMAI(t decode.Template, asm string, ops, mods []string) (
 		for _, w := range words {
 			b = binary.LittleEndian.AppendUint32(b, w)
 		}
-		if got, ok := e.readsBack(b, asm); ok {
+		if got, ok := e.readsBack(b, newReadBack(asm)); ok {
 			return got, nil
 		}
 		// Another spelling of the same opcode (gfx908's

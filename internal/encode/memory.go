@@ -52,6 +52,7 @@ func (e *Encoder) encodeMemory(t decode.Template, asm string, ops, mods []string
 	}
 	var lastErr error
 	tried := 0
+	want := newReadBack(asm)
 	for _, combo := range orderedChoices(len(regs), len(ops)) {
 		for _, acc := range []bool{false, true} {
 			if acc && !anyAGPR(ops) {
@@ -74,7 +75,7 @@ func (e *Encoder) encodeMemory(t decode.Template, asm string, ops, mods []string
 			var found []byte
 			e.memVariants(words, fields, t.Format.Name, mods, func(b []byte) bool {
 				tried++
-				if got, ok := e.readsBack(b, asm); ok {
+				if got, ok := e.readsBack(b, want); ok {
 					found = got
 					return true
 				}
@@ -188,8 +189,8 @@ func (e *Encoder) placeMemory(words []uint32, fields map[string]isa.Field, regs 
 
 // vectorReg reads v5, v[2:3], a5 or a[0:3]: the first register.
 func vectorReg(o string) (first int, agpr, ok bool) {
-	m := regRe.FindStringSubmatch(o)
-	if m == nil || (m[1] != "v" && m[1] != "a") || m[5] != "" {
+	m, ok := matchReg(o)
+	if !ok || (m[1] != "v" && m[1] != "a") || m[5] != "" {
 		return 0, false, false
 	}
 	n := m[2]
@@ -316,18 +317,39 @@ func (e *Encoder) memVariants(words []uint32, fields map[string]isa.Field, forma
 	rec(0)
 }
 
-// readsBack decodes b and says whether it prints as asm.
-func (e *Encoder) readsBack(b []byte, asm string) ([]byte, bool) {
-	in, n, err := e.d.Decode(b, 0)
+// readsBack decodes b and says whether it prints as want's text.
+func (e *Encoder) readsBack(b []byte, want *readBack) ([]byte, bool) {
+	in, n, err := e.d.DecodeBrief(b, 0)
 	if err != nil || n != len(b) || in.Partial {
 		return nil, false
 	}
-	got := normalize(in.Text())
-	return b, sameText(got, asm) || sameMemText(got, asm)
+	return b, want.matches(normalize(in.Text))
 }
 
-// sameMemText compares ignoring the order of modifiers and an offset of 0.
-func sameMemText(got, asm string) bool {
+// readBack is the input's text in the forms readsBack compares a
+// candidate's with (sameText, then memCanon), made once per
+// instruction rather than once per candidate placement.
+type readBack struct {
+	asm, stripped, numbers, mem string
+}
+
+func newReadBack(asm string) *readBack {
+	st := stripSuffix(asm)
+	return &readBack{asm: asm, stripped: st, numbers: canonNumbers(st), mem: memCanon(asm)}
+}
+
+func (w *readBack) matches(got string) bool {
+	if got == w.asm {
+		return true
+	}
+	st := stripSuffix(got)
+	return st == w.stripped || canonNumbers(st) == w.numbers || memCanon(got) == w.mem
+}
+
+// memCanon is a memory instruction's text with its modifiers in order and
+// an offset of 0 left out: two texts with the same memCanon are the same
+// instruction.
+func memCanon(s string) string {
 	canon := func(s string) string {
 		mn, rest, _ := strings.Cut(s, " ")
 		ops, mods := splitOperands(compactBrackets(rest))
@@ -347,5 +369,5 @@ func sameMemText(got, asm string) bool {
 		sortStrings(keep)
 		return canonNumbers(mn + " " + strings.Join(ops, ", ") + " " + strings.Join(keep, " "))
 	}
-	return canon(got) == canon(asm)
+	return canon(s)
 }

@@ -577,20 +577,27 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 		return
 	}
 	e.Bytes, e.How = b, FromText
-	in, _, err := fam.Dec.Decode(b, 0)
-	if err != nil {
-		e.Err = errText(err)
-		return
-	}
-	in.Offset = int(e.Addr)
-	e.Name = in.Name
+	var got string
 	if opts.Fields {
-		e.Inst = &in
+		in, _, err := fam.Dec.Decode(b, 0)
+		if err != nil {
+			e.Err = errText(err)
+			return
+		}
+		in.Offset = int(e.Addr)
+		e.Name, e.Inst, got = in.Name, &in, in.Text()
+	} else {
+		in, _, err := fam.Dec.DecodeBrief(b, 0)
+		if err != nil {
+			e.Err = errText(err)
+			return
+		}
+		e.Name, got = in.Name, in.Text
 	}
-	if normText(in.Text()) != normText(e.Text) && !isBranch(e.Text) {
+	if normText(got) != normText(e.Text) && !isBranch(e.Text) {
 		e.Given = e.Text
 	}
-	e.Text = in.Text()
+	e.Text = got
 }
 
 // mnemonicName is the first word of an instruction's text, lower case.

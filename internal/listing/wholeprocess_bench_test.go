@@ -32,7 +32,7 @@ import (
 //
 // It needs $GPUISA_DB (a database built with gpuisa build), llc-22,
 // llvm-mc-22 and llvm-objdump-22; GPUISA_BENCH_RUNS sets the runs per tool
-// (default 11). Run it with:
+// (default 11); GPUISA_BENCH_INPUTS=DIR keeps the inputs there. Run it with:
 //
 //	GPUISA_DB=/tmp/gpuisa.db go test ./internal/listing -run XXX -bench WholeProcess -benchtime 1x
 func BenchmarkWholeProcess(b *testing.B) {
@@ -50,6 +50,12 @@ func BenchmarkWholeProcess(b *testing.B) {
 		runs = n
 	}
 	dir := b.TempDir()
+	if keep := os.Getenv("GPUISA_BENCH_INPUTS"); keep != "" { // keep the inputs, to profile with
+		if err := os.MkdirAll(keep, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		dir = keep
+	}
 	gpuisa := filepath.Join(dir, "gpuisa")
 	if out, err := exec.Command("go", "build", "-o", gpuisa, "../../cmd/gpuisa").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v %s", err, out)
