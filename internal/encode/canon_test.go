@@ -85,3 +85,23 @@ func FuzzMatchReg(f *testing.F) {
 		}
 	})
 }
+
+func TestIsNormal(t *testing.T) {
+	for _, s := range []string{"", "v_max_f32 v5, -1, v2", "v_max_f32  v5", " v", "v ", "V_MAX", "a ,b", "a,b", "a, b", "a,", "s_nop 0 ; x",
+		"global_load_dword v1, v[2:3], off offset:-16", "x\tY", ",", ", ,", "a , b", ",0", "0,"} {
+		if isNormal(s) && normalizeSlow(s) != s {
+			t.Errorf("isNormal(%q), but normalize gives %q", s, normalizeSlow(s))
+		}
+	}
+}
+
+func FuzzIsNormal(f *testing.F) {
+	for _, s := range []string{"v_max_f32 v5, -1, v2", "a, b", "a ,b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if isNormal(s) && normalizeSlow(s) != s {
+			t.Errorf("isNormal(%q), but normalize gives %q", s, normalizeSlow(s))
+		}
+	})
+}

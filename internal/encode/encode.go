@@ -18,6 +18,7 @@ package encode
 import (
 	"encoding/binary"
 	"errors"
+	"sync"
 
 	"fmt"
 
@@ -34,6 +35,26 @@ import (
 type Encoder struct {
 	d   *decode.Decoder
 	sym symbols
+	// fieldMaps caches each format's fields by upper-case name (the first
+	// of a name wins), read-only once made: format name -> map.
+	fieldMaps sync.Map
+}
+
+// fieldsByName returns f's fields by upper-case name; the map is shared
+// and must not be changed.
+func (e *Encoder) fieldsByName(f isa.Format) map[string]isa.Field {
+	if m, ok := e.fieldMaps.Load(f.Name); ok {
+		return m.(map[string]isa.Field)
+	}
+	m := make(map[string]isa.Field, len(f.Fields))
+	for _, fl := range f.Fields {
+		up := strings.ToUpper(fl.Name)
+		if _, dup := m[up]; !dup {
+			m[up] = fl
+		}
+	}
+	got, _ := e.fieldMaps.LoadOrStore(f.Name, m)
+	return got.(map[string]isa.Field)
 }
 
 // New builds an encoder for a family from its formats and instructions.
@@ -375,7 +396,38 @@ func allDigits(s string) bool {
 	return len(s) > 0
 }
 
+// normalize writes an instruction's text one way: without a trailing
+// comment, lower case, single spaces, ", " between operands. The
+// decoder's text is normal already, which the encoder reads back for
+// every candidate: that case returns at once.
 func normalize(s string) string {
+	if isNormal(s) {
+		return s
+	}
+	return normalizeSlow(s)
+}
+
+// isNormal says normalize(s) == s: no comment characters, no upper case or
+// space other than single blanks inside, each comma followed by a blank
+// and not preceded by one.
+func isNormal(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'A' && c <= 'Z', c == ';', c == '/', c < ' ', c >= 0x7f:
+			return false
+		case c == ' ' && s[i+1] == ' ':
+			return false
+		case c == ',' && (i == 0 || s[i-1] == ' ' || i+1 == len(s) || s[i+1] != ' '):
+			return false
+		}
+	}
+	return true
+}
+
+func normalizeSlow(s string) string {
 	if i := strings.IndexAny(s, ";/"); i >= 0 && !strings.Contains(s[:i], "lit(") {
 		s = s[:i]
 	}
@@ -683,13 +735,7 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 
 func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, error) {
 	words := append([]uint32(nil), t.Words...)
-	fields := map[string]isa.Field{}
-	for _, f := range t.Format.Fields {
-		up := strings.ToUpper(f.Name)
-		if _, dup := fields[up]; !dup {
-			fields[up] = f
-		}
-	}
+	fields := e.fieldsByName(t.Format)
 	set := func(name string, v uint64) error {
 		f, ok := fields[name]
 		if !ok {

@@ -31,13 +31,7 @@ var memFlags = []string{"glc", "slc", "dlc", "sc0", "sc1", "nt", "lds", "gds", "
 
 // encodeMemory assembles a memory instruction with template t.
 func (e *Encoder) encodeMemory(t decode.Template, asm string, ops, mods []string) ([]byte, error) {
-	fields := map[string]isa.Field{}
-	for _, f := range t.Format.Fields {
-		up := strings.ToUpper(f.Name)
-		if _, dup := fields[up]; !dup {
-			fields[up] = f
-		}
-	}
+	fields := e.fieldsByName(t.Format)
 	var regs []string
 	for _, g := range memFieldGroups {
 		for _, n := range g {
