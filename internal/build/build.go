@@ -52,6 +52,11 @@ type Options struct {
 	// NoVerify skips running llvm-mc and ptxas (pages then say "not yet
 	// verified").
 	NoVerify bool
+	// AllowPartial builds from an incomplete or damaged source tree: what
+	// the source gate rejects (see gate.go) is left out and listed among the
+	// problems, which the quality report shows. Without it any such gap is
+	// an upstream error.
+	AllowPartial bool
 	// NoPTXAS skips ptxas alone; NoInstall keeps the build from installing
 	// NVIDIA's wheels into the cache when no ptxas is found.
 	NoPTXAS, NoInstall bool
@@ -123,7 +128,13 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Out: opts.Out}
+	gate, err := gateSources(ctx, src, opts.AllowPartial)
+	if err != nil {
+		return nil, err
+	}
+	defer gate.cleanup()
+	src = gate.src
+	rep := &Report{Out: opts.Out, Problems: gate.problems}
 	var docs []isa.Document
 
 	archs, insts, amdDocs, problems, err := loadAMD(ctx, src, opts.Progress)
@@ -140,6 +151,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	insts = append(insts, llvm.Added...)
 	docs = append(docs, llvm.Documents...)
 	rep.Problems = append(rep.Problems, llvm.Problems...)
+	if doc, problem := applyProcessors(opts, archs); doc != nil {
+		docs = append(docs, *doc)
+	} else if problem != "" {
+		rep.Problems = append(rep.Problems, problem)
+	}
 
 	if !opts.NoVerify {
 		doc, costs, err := applyMCA(ctx, opts, insts, opts.Progress)
@@ -190,10 +206,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	var cat *concepts.Catalogue
 	if len(ptxInsts) > 0 {
 		var files []byte
-		cat, files, err = applyConcepts(opts.ConceptsDir, insts, opts.Progress)
+		var catProblems []string
+		cat, files, catProblems, err = applyConcepts(opts.ConceptsDir, insts, opts.Progress, len(gate.gaps) > 0)
 		if err != nil {
 			return nil, err
 		}
+		rep.Problems = append(rep.Problems, catProblems...)
 		extras[ExtraConcepts] = files
 		// What the catalogue proposes, assembled for every family target;
 		// without llvm-mc `gpuisa port` assembles it when asked, or says
@@ -234,6 +252,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	for i := range archs {
 		archs[i].Count = counts[archs[i].ID]
+	}
+	if err := diffFacts(extras, archs, insts); err != nil {
+		return nil, err
 	}
 	rep.Counts = counts
 	info := isa.BuildInfo{Version: Version, Documents: docs, Counts: counts}

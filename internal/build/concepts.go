@@ -46,25 +46,33 @@ func CatalogueFiles(dir string) (map[string][]byte, error) {
 // instructions and links every instruction to its concepts. Any finding —
 // a dangling instruction, an unknown architecture, a missing relation, a PTX
 // mnemonic in no concept, a relation its operand types contradict — fails
-// the build with file:line.
-func applyConcepts(dir string, insts []*isa.Instruction, prog Progress) (*concepts.Catalogue, []byte, error) {
+// the build with file:line; in a partial build (sources left out, see
+// Options.AllowPartial) the findings are returned as problems instead, since
+// the catalogue names instructions of the sources that are missing.
+func applyConcepts(dir string, insts []*isa.Instruction, prog Progress, partial bool) (*concepts.Catalogue, []byte, []string, error) {
 	prog.Start("linking the concept catalogue", 1)
 	defer prog.Done()
 	files, err := CatalogueFiles(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	cat, err := concepts.LoadFiles(files)
 	if err != nil {
-		return nil, nil, &errs.Error{Kind: errs.KindInvalid, Msg: "concept catalogue", Err: err}
+		return nil, nil, nil, &errs.Error{Kind: errs.KindInvalid, Msg: "concept catalogue", Err: err}
 	}
 	ix := merge.NewNameIndex(insts)
+	var problems []string
 	if findings := concepts.Validate(cat, ix); len(findings) > 0 {
 		var lines []string
 		for _, f := range findings {
 			lines = append(lines, f.Error())
 		}
-		return nil, nil, &errs.Error{Kind: errs.KindInvalid, Msg: fmt.Sprintf("concept catalogue: %d problems:\n%s", len(findings), strings.Join(lines, "\n"))}
+		if !partial {
+			return nil, nil, nil, &errs.Error{Kind: errs.KindInvalid, Msg: fmt.Sprintf("concept catalogue: %d problems:\n%s", len(findings), strings.Join(lines, "\n"))}
+		}
+		for _, l := range lines {
+			problems = append(problems, "concept catalogue (partial sources): "+l)
+		}
 	}
 	merge.ApplyConcepts(cat, insts, ix)
 	text := map[string]string{}
@@ -73,5 +81,5 @@ func applyConcepts(dir string, insts []*isa.Instruction, prog Progress) (*concep
 	}
 	prog.Advance(1)
 	data, err := json.Marshal(text)
-	return cat, data, err
+	return cat, data, problems, err
 }

@@ -71,7 +71,7 @@ func TestCostFacts(t *testing.T) {
 			cdna3 = append(cdna3, in)
 		}
 	}
-	xdl, err := costview.Build(isa.Architecture{ID: "cdna3", Targets: []string{"gfx940", "gfx941", "gfx942"}}, cdna3,
+	xdl, err := costview.Build(isa.Architecture{ID: "cdna3", Targets: []string{"gfx940", "gfx941", "gfx942"}}, costview.Entries(cdna3),
 		costview.Query{Target: "gfx942", Unit: "xdl", Sort: "latency"})
 	if err != nil {
 		t.Fatal(err)

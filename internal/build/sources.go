@@ -128,6 +128,11 @@ func readPTX(src string, prog Progress) (*isa.Architecture, []*isa.Instruction, 
 	}
 	arch := &isa.Architecture{ID: info.ID, Name: info.Name, Vendor: info.Vendor, Kind: info.Kind, Order: info.Order, Title: doc.Title, Documents: []isa.Document{doc}}
 	var probs []string
+	rels, historyFile, err := ptxdoc.ReadReleases(dir)
+	if err != nil {
+		probs = append(probs, "ptx: release notes: "+err.Error())
+	}
+	arch.Releases, arch.Processors = ptxReleases(rels, rel(historyFile), rel)
 	for _, p := range problems {
 		probs = append(probs, "ptx: "+p.String())
 	}

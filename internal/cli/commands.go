@@ -29,7 +29,7 @@ import (
 // buildFlags are the build options `build` and `serve` share.
 type buildFlags struct {
 	sources, llvmDoc, llvmProject, cache, concepts string
-	noVerify, noPTXAS, noInstall                   bool
+	noVerify, noPTXAS, noInstall, allowPartial     bool
 	ptxas                                          []string
 	nvdisasm, timings, semResults                  string
 }
@@ -43,6 +43,7 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.noVerify, "no-verify", false, "do not run llvm-mc or ptxas (pages then say \"not yet verified\")")
 	fs.BoolVar(&f.noPTXAS, "no-ptxas", false, "do not run NVIDIA's ptxas (PTX pages then say \"not verified by ptxas\")")
 	fs.BoolVar(&f.noInstall, "no-install", false, "do not install NVIDIA's wheels into the cache when no ptxas is found")
+	fs.BoolVar(&f.allowPartial, "allow-partial", false, "build from incomplete sources, listing every missing or damaged file as a problem")
 	fs.StringSliceVar(&f.ptxas, "ptxas", nil, "ptxas binaries to use (default $GPUISA_PTXAS, else the cache's venv, else PATH)")
 	fs.StringVar(&f.nvdisasm, "nvdisasm", "", "nvdisasm binary (default $GPUISA_NVDISASM, else the cache's venv, else PATH)")
 	fs.StringVar(&f.timings, "timings", "", "results file of gpuisa ptx bench run on a GPU (default $GPUISA_TIMINGS): PTX pages show the measurements")
@@ -51,7 +52,7 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 
 func (f *buildFlags) options(out string, log io.Writer) build.Options {
 	return build.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
-		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify,
+		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify, AllowPartial: f.allowPartial,
 		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings,
 		SemResults: f.semResults}
 }
@@ -77,7 +78,16 @@ Sources come from --sources, else $GPUISA_SOURCES, else ../shared/upstream. The
 database goes to --out, else --db, else $GPUISA_DB, else ./gpuisa.db. It is written to
 a temporary file and renamed into place: a failed or interrupted build leaves the
 previous database untouched. Exit status 3 names the upstream file and line that
-could not be parsed.`,
+could not be parsed.
+
+Before reading, the sources are checked against what a complete tree holds: the
+twelve AMD guides (each holding every section its table of contents lists), the PTX
+documentation tree (its index.json, the directories it lists, instruction sections)
+and the XML files when present; every file regular (never a device, FIFO or socket),
+at most 32 MiB (a guide), 8 MiB (a PTX section) or 256 MiB (XML), and text files
+UTF-8 without NUL bytes or U+FFFD. Anything else fails the build with exit status 3
+naming the file and line; --allow-partial builds without it and lists every gap
+among the upstream problems (gpuisa quality, /quality).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
@@ -146,15 +156,32 @@ func (p *barProgress) Done() {
 func newServeCmd(e *env) *cobra.Command {
 	var addr string
 	var bf buildFlags
-	var rebuild bool
+	var rebuild, logRequests, fastPath bool
 	var cacheMB int
+	var watch time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve [--addr :8080] [--db FILE]",
 		Short: "Serve the reference website and JSON API",
 		Long: `Serve opens the database read-only and serves the website and the JSON API
 (/api/v1/...). When the database does not exist yet (or with --rebuild) it is first
 built from the sources (--sources, $GPUISA_SOURCES or ../shared/upstream). The server
-stops cleanly on SIGINT/SIGTERM.`,
+stops cleanly on SIGINT/SIGTERM.
+
+Updating a running site: run "gpuisa build --out FILE" onto the served file. The build
+writes a new file and renames it into place; serve checks the path every --watch
+interval, opens and validates the new file (SQLite header, schema version, build info)
+and swaps to it whole: every answer comes from one database, and the X-Gpuisa-Build
+header and the ETags name the build that produced it. Requests already running finish
+on the old file. When the file is deleted, unreadable or not a valid database, serve
+goes on answering from the database it has open and /healthz answers 503 with the
+reason, until a valid file is back at the path.
+
+Every page and API answer is rendered once and kept, compressed, for the database it
+came from (--page-cache-mb bounds the memory); a GET or HEAD of a kept answer is
+written straight from those bytes by a small HTTP/1.1 loop in front of Go's net/http
+(--fast-path=false turns it off), everything else goes to net/http. Request sizes are
+bounded: headers 64 KiB, search queries 200 characters, decode input 8 KiB of text
+(1 KiB of machine code), encode input 512 characters.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -163,22 +190,25 @@ stops cleanly on SIGINT/SIGTERM.`,
 					return err
 				}
 			}
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
 			logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-			h, err := web.New(db, web.Options{Logger: logger, WarmDecoders: true, CacheBytes: cacheBytes(cacheMB)})
+			if watch <= 0 {
+				watch = -1
+			}
+			site, err := web.Open(e.dbPath, web.Options{Logger: logger, LogRequests: logRequests,
+				CacheBytes: cacheBytes(cacheMB), WatchInterval: watch})
 			if err != nil {
 				return err
 			}
-			srv := web.NewServer(addr, h)
+			defer site.Close()
+			srv := web.NewServer(addr, site)
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stderr, "serving %s on http://%s/\n", e.dbPath, displayAddr(ln.Addr()))
+			fmt.Fprintf(e.stderr, "serving %s (build %s) on http://%s/\n", e.dbPath, site.BuildID(), displayAddr(ln.Addr()))
+			if fastPath && !logRequests {
+				ln = site.Listener(ln)
+			}
 			errc := make(chan error, 1)
 			go func() { errc <- srv.Serve(ln) }()
 			select {
@@ -194,7 +224,10 @@ stops cleanly on SIGINT/SIGTERM.`,
 	cmd.Flags().StringVar(&addr, "addr", ":8080", "address to listen on")
 	bf.register(cmd.Flags())
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "rebuild the database before serving")
-	cmd.Flags().IntVar(&cacheMB, "page-cache-mb", 32, "memory for rendered pages and API answers, in MiB (0 turns the cache off)")
+	cmd.Flags().IntVar(&cacheMB, "page-cache-mb", web.DefaultCacheBytes>>20, "memory for kept pages and API answers, in MiB (0 turns the cache off)")
+	cmd.Flags().DurationVar(&watch, "watch", time.Second, "how often to check the database file for a new build (0: never)")
+	cmd.Flags().BoolVar(&logRequests, "log-requests", false, "log one line per request to stderr (turns the fast path off)")
+	cmd.Flags().BoolVar(&fastPath, "fast-path", true, "answer requests for kept pages without net/http (see web.Site.Listener)")
 	return cmd
 }
 
@@ -337,7 +370,9 @@ decoded instructions come first, each with the families that read the words the 
 				return err
 			}
 			hits, err := db.Search(cmd.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
-			if err != nil && len(decoded) == 0 {
+			archs, _ := db.Archs(cmd.Context())
+			targets := isa.MatchProcessors(archs, q)
+			if err != nil && len(decoded) == 0 && len(targets) == 0 {
 				return err
 			}
 			hits = append(decoded, hits...)
@@ -347,11 +382,15 @@ decoded instructions come first, each with the families that read the words the 
 				}
 				return e.writeJSON(hits)
 			}
-			if len(hits) == 0 {
+			if len(hits) == 0 && len(targets) == 0 {
 				fmt.Fprintln(e.stderr, "no matches")
 				return nil
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+			for _, m := range targets {
+				// The targets a product name leads to (LLVM's processor table).
+				fmt.Fprintf(tw, "%s\t%s\ttarget: %s\n", m.Target, m.Arch, m.Matched)
+			}
 			for _, h := range hits {
 				archs := h.Arch
 				if len(h.Archs) > 1 {

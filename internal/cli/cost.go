@@ -117,11 +117,11 @@ func (e *env) costTable(cmd *cobra.Command, db *store.DB, archID string, q costv
 	if arch.Vendor != isa.VendorAMD {
 		return errs.Invalid("cost: %s is not an AMD family; LLVM's scheduling model covers AMD targets", arch.ID)
 	}
-	ins, err := db.Instructions(ctx, arch.ID)
+	entries, err := costview.Load(ctx, db, arch.ID)
 	if err != nil {
 		return err
 	}
-	t, err := costview.Build(arch, ins, q)
+	t, err := costview.Build(arch, entries, q)
 	if err != nil {
 		return errs.Invalid("cost: %v", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/ptx"
 )
 
 // Instruction is a PTX instruction split just enough to look it up: its
@@ -206,6 +208,12 @@ func Port(c *Catalogue, ptxInstr string, t Target) PortResult {
 
 func portParsed(c *Catalogue, ins Instruction, res PortResult, t Target) PortResult {
 	res.Predicate = ins.Predicate
+	if len(ins.Words) > ptx.MaxModifiers {
+		// The checker's bound: splitting the mnemonic off is not linear.
+		res.Unknown = true
+		res.Gap = fmt.Sprintf("%d opcode tokens: more than the %d a PTX instruction may have here", len(ins.Words), ptx.MaxModifiers)
+		return res
+	}
 	res.Mnemonic, res.Modifiers = splitMnemonic(c, ins.Words)
 	if t.Arch != "" && !knownArch(t.Arch) {
 		res.Gap = fmt.Sprintf("unknown arch %q (known: %s)", t.Arch, strings.Join(KnownArchs, " "))

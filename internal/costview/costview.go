@@ -5,7 +5,12 @@
 package costview
 
 import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -66,9 +71,76 @@ func (q Query) Normalize() (Query, error) {
 	return q, nil
 }
 
+// Entry is what a cost table needs of one instruction: its name, summary
+// and modelled cost per target.
+type Entry struct {
+	Name    string              `json:"name"`
+	Summary string              `json:"summary,omitempty"`
+	Cost    map[string]isa.Cost `json:"cost"`
+}
+
+// Entries keeps the instructions of ins that have a modelled cost.
+func Entries(ins []*isa.Instruction) []Entry {
+	out := []Entry{}
+	for _, in := range ins {
+		if len(in.Cost) > 0 {
+			out = append(out, Entry{Name: in.Name, Summary: in.Summary, Cost: in.Cost})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// ExtraKey names the build's stored entries of one family, so a table is
+// ranked from one small document instead of every instruction's.
+func ExtraKey(arch string) string { return "cost_table:" + arch }
+
+// maxPacked bounds what Unpack inflates (a family's table is ~1 MB).
+const maxPacked = 64 << 20
+
+// Pack is the stored form of entries: gzip-compressed JSON.
+func Pack(entries []Entry) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if err := json.NewEncoder(zw).Encode(entries); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Unpack reads what Pack wrote.
+func Unpack(b []byte) ([]Entry, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("cost table: %w", err)
+	}
+	var out []Entry
+	if err := json.NewDecoder(io.LimitReader(zr, maxPacked)).Decode(&out); err != nil {
+		return nil, fmt.Errorf("cost table: %w", err)
+	}
+	return out, nil
+}
+
+// ExtraReader is the part of a store Load reads.
+type ExtraReader interface {
+	Extra(ctx context.Context, key string) ([]byte, error)
+}
+
+// Load reads one family's entries as the build stored them.
+func Load(ctx context.Context, r ExtraReader, arch string) ([]Entry, error) {
+	b, err := r.Extra(ctx, ExtraKey(arch))
+	if err != nil {
+		return nil, fmt.Errorf("%s's cost table (rebuild the database with llvm-mca-22 installed): %w", arch, err)
+	}
+	return Unpack(b)
+}
+
 // Build ranks ins (one family's instructions) for q. The family's target list
 // gives the default target and the order of Targets.
-func Build(arch isa.Architecture, ins []*isa.Instruction, q Query) (Table, error) {
+func Build(arch isa.Architecture, ins []Entry, q Query) (Table, error) {
 	q, err := q.Normalize()
 	if err != nil {
 		return Table{}, err
@@ -86,12 +158,15 @@ func Build(arch isa.Architecture, ins []*isa.Instruction, q Query) (Table, error
 			delete(seen, tg)
 		}
 	}
-	rest := make([]string, 0, len(seen))
-	for tg := range seen {
-		rest = append(rest, tg)
+	// Other families' targets (where an example also assembles) only when
+	// none of the family's own has a modelled instruction: a ranking of
+	// CDNA 3 is a question about CDNA 3's targets.
+	if len(t.Targets) == 0 {
+		for tg := range seen {
+			t.Targets = append(t.Targets, tg)
+		}
+		sort.Strings(t.Targets)
 	}
-	sort.Strings(rest)
-	t.Targets = append(t.Targets, rest...)
 	if t.Target == "" {
 		if len(t.Targets) == 0 {
 			return t, nil

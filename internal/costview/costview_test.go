@@ -1,6 +1,7 @@
 package costview
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -44,7 +45,7 @@ func TestBuild(t *testing.T) {
 		// Equal keys fall back to the name.
 		{Query{Sort: "throughput", Unit: "VALU", Ascending: true}, []string{"v_add_f32", "v_exp_f32", "v_sqrt_f64"}},
 	} {
-		got, err := Build(arch, ins, tc.q)
+		got, err := Build(arch, Entries(ins), tc.q)
 		if err != nil {
 			t.Fatalf("%+v: %v", tc.q, err)
 		}
@@ -62,17 +63,47 @@ func TestBuild(t *testing.T) {
 			t.Errorf("%+v: default target %q, want the first with a cost", tc.q, got.Target)
 		}
 	}
-	tab, _ := Build(arch, ins, Query{Limit: 1})
+	tab, _ := Build(arch, Entries(ins), Query{Limit: 1})
 	if tab.Total != 4 || len(tab.Rows) != 1 {
 		t.Errorf("limit: total %d rows %d", tab.Total, len(tab.Rows))
 	}
 	if want := []string{"HWTransVALU", "HWVALU", "HWXDL"}; len(tab.Units) != 3 || tab.Units[0] != want[0] || tab.Units[2] != want[2] {
 		t.Errorf("units %v, want %v", tab.Units, want)
 	}
-	if _, err := Build(arch, ins, Query{Target: "gfx940"}); err == nil {
+	if _, err := Build(arch, Entries(ins), Query{Target: "gfx940"}); err == nil {
 		t.Errorf("a target without modelled costs is accepted")
 	}
-	if _, err := Build(arch, ins, Query{Sort: "speed"}); err == nil {
+	if _, err := Build(arch, Entries(ins), Query{Sort: "speed"}); err == nil {
 		t.Errorf("an unknown sort is accepted")
+	}
+}
+
+// TestTargetsAreTheFamilys: an example that also assembles on another
+// family's target does not put that target in the family's ranking, unless
+// no target of the family has a modelled instruction; Pack and Unpack keep
+// the entries.
+func TestTargetsAreTheFamilys(t *testing.T) {
+	arch := isa.Architecture{ID: "cdna3", Targets: []string{"gfx940", "gfx942"}}
+	entries := []Entry{{Name: "v_max_f32", Cost: map[string]isa.Cost{"gfx942": {Unit: "HWVALU", Latency: 1}, "gfx1100": {Unit: "HWVALU", Latency: 1}}}}
+	packed, err := Pack(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries, err = Unpack(packed); err != nil || len(entries) != 1 || entries[0].Cost["gfx1100"].Unit != "HWVALU" {
+		t.Fatalf("Unpack(Pack) = %+v, %v", entries, err)
+	}
+	tab, err := Build(arch, entries, Query{})
+	if err != nil || strings.Join(tab.Targets, " ") != "gfx942" {
+		t.Errorf("targets %q (%v), want gfx942 alone", tab.Targets, err)
+	}
+	if _, err := Build(arch, entries, Query{Target: "gfx1100"}); err == nil {
+		t.Error("a CDNA 3 ranking on gfx1100 was accepted")
+	}
+	other := isa.Architecture{ID: "x", Targets: []string{"gfx900"}}
+	if tab, err := Build(other, entries, Query{}); err != nil || len(tab.Targets) != 2 {
+		t.Errorf("a family without modelled targets: %q, %v; want the others'", tab.Targets, err)
+	}
+	if _, err := Unpack([]byte("not gzip")); err == nil {
+		t.Error("Unpack accepted garbage")
 	}
 }

@@ -54,6 +54,54 @@ type Architecture struct {
 	Formats []Format `json:"formats,omitempty"`
 	// Count is the number of instructions in the database for this family.
 	Count int `json:"count"`
+	// Processors are the family's targets as LLVM's processor table
+	// (AMDGPUUsage) describes them, with the products built on them; for
+	// PTX the sm_ targets with the PTX ISA version that introduced each.
+	Processors []Processor `json:"processors,omitempty"`
+	// Generic are LLVM's generic targets with a member in this family.
+	Generic []GenericTarget `json:"generic,omitempty"`
+	// Releases are, for PTX, the PTX ISA versions as NVIDIA's release notes
+	// describe them, oldest first.
+	Releases []PTXRelease `json:"releases,omitempty"`
+}
+
+// Processor is one target as people know it: gfx942 is "AMD Instinct
+// MI300X" and "AMD Instinct MI300A"; sm_90 came with PTX ISA 7.8.
+type Processor struct {
+	Target string `json:"target"` // "gfx942", "sm_90a"
+	// Alternatives are other names LLVM accepts for it ("tahiti").
+	Alternatives []string `json:"alternatives,omitempty"`
+	Kind         string   `json:"kind,omitempty"`       // "dGPU" | "APU"
+	Generation   string   `json:"generation,omitempty"` // the table's heading: "GCN GFX11 (RDNA 3)"
+	Products     []string `json:"products"`             // "AMD Instinct MI300X"
+	Features     []string `json:"features,omitempty"`   // target features: "xnack", "sramecc"
+	// PTXVersion is, for an sm_ target, the PTX ISA version that
+	// introduced it.
+	PTXVersion string `json:"ptx_version,omitempty"`
+	Prov       Prov   `json:"prov"`
+}
+
+// GenericTarget is one of LLVM's generic targets: one code object for all
+// its members, with what is not available on some of them.
+type GenericTarget struct {
+	Target  string   `json:"target"`  // "gfx11-generic"
+	Members []string `json:"members"` // "gfx1100", ...
+	// Restrictions are the table's sentences on what the generic target
+	// excludes; Excluded the instructions it names, per member target
+	// ("" when the table names no target).
+	Restrictions []string            `json:"restrictions"`
+	Excluded     map[string][]string `json:"excluded,omitempty"`
+	Prov         Prov                `json:"prov"`
+}
+
+// PTXRelease is one PTX ISA version as NVIDIA's release notes describe it.
+type PTXRelease struct {
+	Version string   `json:"version"`        // "8.0"
+	CUDA    string   `json:"cuda,omitempty"` // "CUDA 12.0, driver r525"
+	Targets []string `json:"targets"`        // the sm_ targets it introduced
+	// Notes are the release notes' items (Markdown, as NVIDIA wrote them).
+	Notes []string `json:"notes"`
+	Prov  Prov     `json:"prov"`
 }
 
 // Document describes one upstream document used in a build.

@@ -141,8 +141,15 @@ type parsedInstr struct {
 
 // ParseInstruction splits "@!p max.NaN.f32 d, a, b;" into its opcode tokens
 // and operands, dropping a label, a guard predicate and the semicolon.
+//
+// A statement is bounded (MaxStatement bytes, MaxModifiers opcode tokens):
+// the longest real ones are a tenth of that, and the form matching after
+// this is not linear in the modifiers, so a hostile line is refused here.
 func ParseInstruction(s string) (tokens, operands []string, err error) {
 	s = strings.TrimSpace(s)
+	if len(s) > MaxStatement {
+		return nil, nil, fmt.Errorf("statement of %d bytes: longer than the %d a PTX statement may have here", len(s), MaxStatement)
+	}
 	s = strings.TrimSuffix(s, ";")
 	s = strings.TrimSpace(s)
 	for {
@@ -170,6 +177,9 @@ func ParseInstruction(s string) (tokens, operands []string, err error) {
 	if !isIdentStart(op[0]) {
 		return nil, nil, fmt.Errorf("not an instruction: %q", op)
 	}
+	if n := strings.Count(op, ".") + 1; n > MaxModifiers {
+		return nil, nil, fmt.Errorf("%d opcode tokens in %.40q...: more than the %d a PTX instruction may have here", n, op, MaxModifiers)
+	}
 	for _, t := range strings.Split(op, ".") {
 		if t == "" {
 			return nil, nil, fmt.Errorf("empty modifier in %q", op)
@@ -187,6 +197,12 @@ func ParseInstruction(s string) (tokens, operands []string, err error) {
 	}
 	return tokens, operands, nil
 }
+
+// Limits of one statement (ParseInstruction).
+const (
+	MaxStatement = 16 << 10
+	MaxModifiers = 40
+)
 
 var labelRe = regexp.MustCompile(`^[A-Za-z_$%][\w$]*\s*:\s*`)
 

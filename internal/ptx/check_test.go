@@ -59,3 +59,26 @@ func TestCheckCasesAgainstDocs(t *testing.T) {
 	}
 	t.Logf("%d cases", len(cases))
 }
+
+// TestHostileStatementsAreRefused: issue 13's quadratic case ("add" and
+// 30,000 ".s32") and an over-long statement end in a clear error at once.
+func TestHostileStatementsAreRefused(t *testing.T) {
+	for _, s := range []string{"add" + strings.Repeat(".s32", 30000) + " d, a, b;", "mov.b32 r, " + strings.Repeat("x", MaxStatement) + ";"} {
+		if _, _, err := ParseInstruction(s); err == nil || !strings.Contains(err.Error(), "may have here") {
+			t.Errorf("%.30q...: %v, want a limit error", s, err)
+		}
+	}
+	if _, _, err := ParseInstruction("cp.async.bulk.tensor.5d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2.L2::cache_hint [a], [b, {c}], [m];"); err != nil {
+		t.Errorf("a long real statement is refused: %v", err)
+	}
+}
+
+// BenchmarkHostileStatement: the checker on issue 13's quadratic case
+// (over 20 s before the bound).
+func BenchmarkHostileStatement(b *testing.B) {
+	c := NewChecker(nil)
+	s := "add" + strings.Repeat(".s32", 30000) + " d, a, b;"
+	for b.Loop() {
+		c.Check(s)
+	}
+}

@@ -71,6 +71,11 @@ func fragmentLength(tokens []string, name string) int {
 			}
 			return 8
 		}
+		if (name == "a" || name == "b") && (hasToken(tokens, "kind::f8f6f4") || hasToken(tokens, "kind::mxf8f6f4")) {
+			// The f8f6f4 kinds hold every element, 4, 6 or 8 bits, in a
+			// byte of its own (NVIDIA's fragment layouts for them).
+			typ = "b8"
+		}
 		r := regs(rows, cols, typ, 32)
 		if sparse && name == "a" {
 			r = max(r/2, 1)

@@ -424,6 +424,20 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 			}
 			return neg + vectorOf("disable_output_lane", n)
 		}
+		// "{byte-id-a, thread-id-a}" of mma's block scaling: a pair of
+		// immediates, each replaced as a lone operand would be.
+		parts := splitTop(inner, ',')
+		changed := false
+		for k, p := range parts {
+			if v, ok := immediates[strings.TrimSpace(p)]; ok {
+				parts[k], changed = v, true
+			} else {
+				parts[k] = strings.TrimSpace(p)
+			}
+		}
+		if changed {
+			return neg + "{" + strings.Join(parts, ", ") + "}" + after(op, matchingClose(op, 0))
+		}
 		return neg + op
 	}
 	if v, ok := immediates[op]; ok {

@@ -1,15 +1,25 @@
 package store
 
 import (
+	"bytes"
+	"cmp"
+	"compress/flate"
 	"context"
 	"database/sql"
+	"encoding/binary"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
-	"unicode"
+	"sync"
+
+	"modernc.org/sqlite/vfs"
 
 	"github.com/gpuisa/gpuisa/internal/errs"
 	"github.com/gpuisa/gpuisa/internal/fuzzy"
@@ -18,7 +28,13 @@ import (
 
 // DB is a read-only database opened by Open. It implements Reader.
 type DB struct {
-	db    *sql.DB
+	db *sql.DB
+	// file is the database file the connections read (through fsys, a VFS
+	// over it), held open so that a new file renamed to the path, or the
+	// path's removal, never reaches this DB.
+	file  *os.File
+	fsys  *vfs.FS
+	id    FileID
 	info  isa.BuildInfo
 	archs []isa.Architecture
 	// entries is every instruction's summary, in memory for name search and
@@ -30,6 +46,11 @@ type DB struct {
 	byName  map[string][]int
 	names   []string
 	aliases map[string]map[string]string
+
+	// text is the full-text index, built once (PrepareSearch).
+	textOnce sync.Once
+	text     *textIndex
+	textErr  error
 }
 
 type entry struct {
@@ -39,25 +60,45 @@ type entry struct {
 
 var _ Reader = (*DB)(nil)
 
-// Open opens the database at path read-only.
+// Open opens the database at path read-only. The DB is bound to the file
+// found there now: every connection reads that inode (SQLite opens it as
+// immutable, without locks, since a build never changes a file in place),
+// so a build renaming a new file to the path later, or the path's removal,
+// does not affect it. A file that is not a complete SQLite database, or has
+// another schema, is an error.
 func Open(path string) (*DB, error) {
-	if _, err := os.Stat(path); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, errs.NotFound(nil, "database %s does not exist; run `gpuisa build` first", path)
-		}
-		return nil, err
-	}
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=query_only(1)")
+	f, id, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
-	s := &DB{db: db, byArch: map[string][]int{}, byName: map[string][]int{}, aliases: map[string]map[string]string{}}
+	dsn, fsys, err := openBound(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		fsys.Close()
+		f.Close()
+		return nil, err
+	}
+	// Connections are kept, not churned: each one parses the schema when it
+	// opens.
+	conns := max(4, 2*runtime.GOMAXPROCS(0))
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	s := &DB{db: db, fsys: fsys, file: f, id: id, byArch: map[string][]int{}, byName: map[string][]int{}, aliases: map[string]map[string]string{}}
 	if err := s.load(context.Background()); err != nil {
-		db.Close()
+		s.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return s, nil
 }
+
+// FileID identifies the file this DB reads (see Stat).
+func (s *DB) FileID() FileID { return s.id }
 
 func (s *DB) load(ctx context.Context) error {
 	var version int
@@ -145,8 +186,17 @@ func (s *DB) Extra(ctx context.Context, key string) ([]byte, error) {
 	return []byte(v), err
 }
 
-// Close closes the database.
-func (s *DB) Close() error { return s.db.Close() }
+// Close closes the database and its file.
+func (s *DB) Close() error {
+	err := s.db.Close()
+	if cerr := s.fsys.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := s.file.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 // Info describes the build.
 func (s *DB) Info(context.Context) (isa.BuildInfo, error) { return s.info, nil }
@@ -177,6 +227,10 @@ func (s *DB) resolveArch(id string) (string, error) {
 				return a.ID, nil
 			}
 		}
+	}
+	// A product ("MI300X") or generic target of LLVM's processor table.
+	if arch, ok := isa.ArchOfProcessors(isa.MatchProcessors(s.archs, id)); ok {
+		return arch, nil
 	}
 	var ids []string
 	for _, a := range s.archs {
@@ -342,6 +396,87 @@ func (s *DB) Instructions(ctx context.Context, arch string) ([]*isa.Instruction,
 	return out, rows.Err()
 }
 
+// Codecs returns the facts the machine-code decoder and encoder read for
+// every instruction of a native family (CodecFacts), from the one row the
+// build wrote for it.
+func (s *DB) Codecs(ctx context.Context, arch string) ([]isa.Instruction, error) {
+	canon, err := s.resolveArch(arch)
+	if err != nil {
+		return nil, err
+	}
+	var packed []byte
+	err = s.db.QueryRowContext(ctx, "SELECT doc FROM codecs WHERE arch = ?", canon).Scan(&packed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errs.Invalid("%s has no machine code to decode", canon)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []isa.Instruction
+	if err := gob.NewDecoder(flate.NewReader(bytes.NewReader(packed))).Decode(&out); err != nil {
+		return nil, fmt.Errorf("codec facts of %s: %w", canon, err)
+	}
+	return out, nil
+}
+
+// Doc is an instruction's JSON document as stored: Deflate is the raw
+// deflate stream of the JSON (which ends in a newline), Len and CRC its
+// length and CRC-32, so it can be sent as gzip without inflating it.
+type Doc struct {
+	Arch, Name string
+	Deflate    []byte
+	Len        int
+	CRC        uint32
+}
+
+// NewDoc compresses a JSON document as the build stores it (for stores
+// other than a database, such as test fakes).
+func NewDoc(arch, name string, doc []byte) (Doc, error) {
+	var buf bytes.Buffer
+	zw, err := flate.NewWriter(&buf, flate.BestSpeed)
+	if err != nil {
+		return Doc{}, err
+	}
+	if _, err := zw.Write(doc); err != nil {
+		return Doc{}, err
+	}
+	if err := zw.Close(); err != nil {
+		return Doc{}, err
+	}
+	return Doc{Arch: arch, Name: name, Deflate: buf.Bytes(), Len: len(doc), CRC: crc32.ChecksumIEEE(doc)}, nil
+}
+
+// JSON inflates the document.
+func (d Doc) JSON() ([]byte, error) { return decompress(d.Deflate) }
+
+// Gzip returns the document as a gzip member (RFC 1952) around the stored
+// deflate stream.
+func (d Doc) Gzip() []byte {
+	out := make([]byte, 0, 10+len(d.Deflate)+8)
+	// No name, no time, OS unknown: the same bytes on every server.
+	out = append(out, 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff)
+	out = append(out, d.Deflate...)
+	out = binary.LittleEndian.AppendUint32(out, d.CRC)
+	return binary.LittleEndian.AppendUint32(out, uint32(d.Len))
+}
+
+// InstructionDoc returns one instruction's stored document, resolving name
+// as Instruction does.
+func (s *DB) InstructionDoc(ctx context.Context, arch, name string) (Doc, error) {
+	canon, n, err := s.Resolve(ctx, arch, name)
+	if err != nil {
+		return Doc{}, err
+	}
+	d := Doc{Arch: canon, Name: n}
+	var crc int64
+	if err := s.db.QueryRowContext(ctx, "SELECT doc, doc_len, doc_crc FROM instructions WHERE arch=? AND name=?", canon, n).
+		Scan(&d.Deflate, &d.Len, &crc); err != nil {
+		return Doc{}, fmt.Errorf("%s/%s: %w", canon, n, err)
+	}
+	d.CRC = uint32(crc)
+	return d, nil
+}
+
 // Search ranks matches for q. Name matches come first (exact, prefix, then
 // typos), with the instructions the synonym table gives for what the query
 // calls an operation ("popcount") among them, then full-text matches over
@@ -383,11 +518,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 		}
 	}
 	hits = append(hits, s.synonymHits(arch, q)...)
-	text, err := s.textHits(ctx, arch, lower)
-	if err != nil {
-		return nil, err
-	}
-	hits = append(hits, text...)
+	hits = append(hits, s.textHits(arch, lower)...)
 	hits = dedupe(hits, arch == "", s.archOrder())
 	if len(hits) > limit {
 		hits = hits[:limit]
@@ -417,111 +548,133 @@ func commonness(name string) float64 {
 	return 0
 }
 
+// nameHits scores every distinct name once (the same mnemonic is in up to
+// thirteen families) and lists the entries of those that match.
 func (s *DB) nameHits(arch, lower string) []isa.SearchHit {
 	var hits []isa.SearchHit
 	limit := fuzzy.MaxEdits(len(lower))
-	// The same mnemonic appears in up to twelve families: compute each
-	// name's edit distance once.
-	distances := map[string]int{}
-	for _, e := range s.entries {
-		if arch != "" && e.Arch != arch {
-			continue
-		}
+	typos := len(lower) >= 4
+	var pat osaPattern
+	fast := typos && pat.compile(lower)
+	for _, name := range s.names {
 		var score float64
 		var why string
 		switch {
-		case e.lower == lower:
+		case name == lower:
 			score, why = 100, "name"
-		case strings.HasPrefix(e.lower, lower):
+		case strings.HasPrefix(name, lower):
 			// Shorter completions first.
-			score, why = 80-float64(len(e.lower)-len(lower))*0.5+commonness(e.lower), "name prefix"
-		case len(lower) >= 3 && strings.Contains(e.lower, lower):
-			score, why = 55-float64(len(e.lower)-len(lower))*0.3+commonness(e.lower), "name contains"
-		default:
-			if d := len(e.lower) - len(lower); d <= limit && -d <= limit && len(lower) >= 4 {
-				dist, ok := distances[e.lower]
-				if !ok {
-					dist = fuzzy.Distance(lower, e.lower)
-					distances[e.lower] = dist
-				}
-				if dist <= limit {
-					score, why = 70-float64(dist)*8+commonness(e.lower), "typo"
-				}
+			score, why = 80-float64(len(name)-len(lower))*0.5+commonness(name), "name prefix"
+		case len(lower) >= 3 && strings.Contains(name, lower):
+			score, why = 55-float64(len(name)-len(lower))*0.3+commonness(name), "name contains"
+		case typos:
+			if d := len(name) - len(lower); d > limit || -d > limit {
+				continue
+			}
+			var dist int
+			if fast {
+				dist = pat.distance(name)
+			} else {
+				dist = fuzzy.Distance(lower, name)
+			}
+			if dist <= limit {
+				score, why = 70-float64(dist)*8+commonness(name), "typo"
 			}
 		}
-		if score > 0 {
-			hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: score, Why: why})
+		if score <= 0 {
+			continue
+		}
+		for _, k := range s.byName[name] {
+			if e := &s.entries[k]; arch == "" || e.Arch == arch {
+				hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: score, Why: why})
+			}
 		}
 	}
 	return hits
 }
 
-// ftsQuery turns free text into an FTS5 query of quoted terms, so user input
-// never reaches FTS5's query syntax.
-func ftsQuery(q string, op string) string {
-	words := strings.FieldsFunc(q, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.')
-	})
+// queryTerms splits free text into the index's terms (tokens), as the
+// text was tokenized.
+func queryTerms(q string) []string {
 	var terms []string
-	for _, w := range words {
-		w = strings.Trim(w, ".")
-		if w == "" {
-			continue
+	tokens(q, func(t string) {
+		if t = strings.Trim(t, "."); t != "" {
+			terms = append(terms, t)
 		}
-		terms = append(terms, `"`+w+`"`)
-	}
-	return strings.Join(terms, " "+op+" ")
+	})
+	return terms
 }
 
-func (s *DB) textHits(ctx context.Context, arch, lower string) ([]isa.SearchHit, error) {
+// textHits ranks the full text: every term in a document first; for a query
+// of several words that finds nothing, any of them, ranked lower.
+func (s *DB) textHits(arch, lower string) []isa.SearchHit {
+	terms := queryTerms(lower)
+	if len(terms) == 0 {
+		return nil
+	}
+	ix := s.textIndex()
 	var hits []isa.SearchHit
-	for _, op := range []string{"AND", "OR"} {
-		fq := ftsQuery(lower, op)
-		if fq == "" {
-			return nil, nil
-		}
-		query := "SELECT arch, name, bm25(fts, 0, 10.0, 4.0, 1.0) AS r FROM fts WHERE fts MATCH ?"
-		args := []any{fq}
-		if arch != "" {
-			query += " AND arch = ?"
-			args = append(args, arch)
-		}
-		query += " ORDER BY r LIMIT 500"
-		rows, err := s.db.QueryContext(ctx, query, args...)
-		if err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
-		for rows.Next() {
-			var a, n string
-			var r float64
-			if err := rows.Scan(&a, &n, &r); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			// The name column holds the mnemonic followed by its parts.
-			if f := strings.Fields(n); len(f) > 0 {
-				n = f[0]
-			}
-			e, ok := s.summary(a, n)
-			if !ok {
-				continue
-			}
+	for _, all := range []bool{true, false} {
+		for _, m := range ix.search(terms, all, arch, 500) {
+			e := s.entries[m.entry]
 			// bm25 is negative; better matches are more negative. Map it to
 			// 0..10, then prefer the plain, common instruction of a family
 			// of names (v_fma_f32 over v_dual_fmaak_f32).
-			rel := -r / (1 - r)
-			score := 30 + 10*rel + commonness(n) - 0.08*float64(len(n))
-			if op == "OR" {
+			rel := -m.rank / (1 - m.rank)
+			score := 30 + 10*rel + commonness(e.lower) - 0.08*float64(len(e.Name))
+			if !all {
 				score -= 10
 			}
-			hits = append(hits, isa.SearchHit{Summary: e, Score: score, Why: "description"})
+			hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: score, Why: "description"})
 		}
-		rows.Close()
-		if len(hits) > 0 || !strings.Contains(strings.TrimSpace(lower), " ") {
+		if len(hits) > 0 || len(terms) < 2 {
 			break
 		}
 	}
-	return hits, nil
+	return hits
+}
+
+// PrepareSearch builds the in-memory search index now, so that the first
+// search does not wait for it; the server calls it in the background when
+// it opens a database. Search builds it on first use otherwise.
+func (s *DB) PrepareSearch(ctx context.Context) error {
+	s.textOnce.Do(func() { s.text, s.textErr = s.loadTextIndex(ctx) })
+	return s.textErr
+}
+
+func (s *DB) textIndex() *textIndex {
+	if err := s.PrepareSearch(context.Background()); err != nil {
+		return &textIndex{postings: map[string][]posting{}}
+	}
+	return s.text
+}
+
+// loadTextIndex reads every instruction's search text and indexes it.
+func (s *DB) loadTextIndex(ctx context.Context) (*textIndex, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT arch, name, summary, body FROM search_text ORDER BY rowid")
+	if err != nil {
+		return nil, fmt.Errorf("search index: %w", err)
+	}
+	defer rows.Close()
+	var docs []indexDoc
+	for rows.Next() {
+		var d indexDoc
+		if err := rows.Scan(&d.arch, &d.name, &d.summary, &d.body); err != nil {
+			return nil, err
+		}
+		idx := s.byArch[d.arch]
+		i := sort.Search(len(idx), func(k int) bool { return s.entries[idx[k]].Name >= d.name })
+		if i == len(idx) || s.entries[idx[i]].Name != d.name {
+			continue
+		}
+		d.entry = int32(idx[i])
+		d.name = ftsName(d.name)
+		docs = append(docs, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return newTextIndex(docs), nil
 }
 
 func (s *DB) summary(arch, name string) (isa.Summary, bool) {
@@ -535,30 +688,42 @@ func (s *DB) summary(arch, name string) (isa.Summary, bool) {
 
 // dedupe keeps the best hit per (arch, name); across all families it keeps
 // one hit per name, in the newest family that has it, listing the others.
+// It sorts indexes, not the (large) hits.
 func dedupe(hits []isa.SearchHit, acrossArchs bool, order map[string]int) []isa.SearchHit {
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
+	rank := make([]int, len(hits))
+	idx := make([]int32, len(hits))
+	for i := range hits {
+		rank[i], idx[i] = order[hits[i].Arch], int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int {
+		ha, hb := &hits[a], &hits[b]
+		if ha.Score != hb.Score {
+			if ha.Score > hb.Score {
+				return -1
+			}
+			return 1
 		}
-		if hits[i].Name != hits[j].Name {
-			return hits[i].Name < hits[j].Name
+		if c := strings.Compare(ha.Name, hb.Name); c != 0 {
+			return c
 		}
-		return order[hits[i].Arch] < order[hits[j].Arch]
+		return cmp.Compare(rank[a], rank[b])
 	})
+	type key struct{ arch, name string }
 	var out []isa.SearchHit
-	pos := map[string]int{}
-	for _, h := range hits {
-		key := h.Arch + "/" + h.Name
+	pos := map[key]int{}
+	for _, i := range idx {
+		h := hits[i]
+		k := key{h.Arch, h.Name}
 		if acrossArchs {
-			key = h.Name
+			k.arch = ""
 		}
-		if p, ok := pos[key]; ok {
+		if p, ok := pos[k]; ok {
 			if acrossArchs && !contains(out[p].Archs, h.Arch) {
 				out[p].Archs = append(out[p].Archs, h.Arch)
 			}
 			continue
 		}
-		pos[key] = len(out)
+		pos[k] = len(out)
 		if acrossArchs {
 			h.Archs = []string{h.Arch}
 		}

@@ -1,7 +1,9 @@
 // Package store keeps the merged reference in one SQLite database
-// (modernc.org/sqlite, pure Go, FTS5) and reads it back for the server, the
-// CLI and the tools. A build writes a new file and renames it into place, so
-// readers never see a half-written database.
+// (modernc.org/sqlite, pure Go) and reads it back for the server, the CLI
+// and the tools. A build writes a new file and renames it into place, so
+// readers never see a half-written database; an opened DB stays bound to
+// the file it opened. Search runs over an index built in memory from the
+// file (textindex.go), ranked as FTS5's bm25() ranks.
 package store
 
 import (
@@ -31,9 +33,15 @@ type Reader interface {
 	// Search ranks instructions: exact name, name prefix, typos, then full
 	// text over summaries, descriptions and semantics. arch "" searches all.
 	Search(ctx context.Context, q string, opts SearchOptions) ([]isa.SearchHit, error)
-	// Instructions returns every instruction document of a family (the
-	// decoder needs all encodings at once).
+	// Instructions returns every instruction document of a family.
 	Instructions(ctx context.Context, arch string) ([]*isa.Instruction, error)
+	// Codecs returns, for a native family, what the machine-code decoder
+	// and encoder read of each instruction (CodecFacts), without loading
+	// the documents; errs.Invalid for a family without machine code.
+	Codecs(ctx context.Context, arch string) ([]isa.Instruction, error)
+	// InstructionDoc returns an instruction's JSON document as stored
+	// (compressed, ready to send), resolving name as Instruction does.
+	InstructionDoc(ctx context.Context, arch, name string) (Doc, error)
 	// Extra returns a named document the build stored beside the model
 	// ("concepts", "quality", "ptx_model"); errs.NotFound when absent.
 	Extra(ctx context.Context, key string) ([]byte, error)

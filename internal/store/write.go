@@ -7,9 +7,11 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"embed"
+	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 
@@ -28,7 +31,7 @@ var migrations embed.FS
 
 // SchemaVersion is the number of embedded migrations; Open refuses databases
 // written with another schema.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Build is everything one database holds.
 type Build struct {
@@ -49,12 +52,18 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	removeStaleTemps(path)
+	tmp, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return err
 	}
 	tmpName := tmp.Name()
-	tmp.Close()
+	// The lock marks the temporary file as in use until it is renamed, so
+	// the next build of the same output removes it only if this one died.
+	defer tmp.Close()
+	if err := syscall.Flock(int(tmp.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return fmt.Errorf("locking %s: %w", tmpName, err)
+	}
 	defer func() {
 		if err != nil {
 			os.Remove(tmpName)
@@ -77,8 +86,8 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 	if err := writeRows(ctx, db, b); err != nil {
 		return err
 	}
-	if _, err := db.ExecContext(ctx, "INSERT INTO fts(fts) VALUES('optimize')"); err != nil {
-		return fmt.Errorf("optimize search index: %w", err)
+	if err := writeCodecs(ctx, db, b); err != nil {
+		return err
 	}
 	if _, err := db.ExecContext(ctx, "VACUUM"); err != nil {
 		return err
@@ -145,7 +154,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 			return fmt.Errorf("arch %s: %w", a.ID, err)
 		}
 	}
-	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc) VALUES(?,?,?,?,?,?,?)")
+	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc, doc_len, doc_crc) VALUES(?,?,?,?,?,?,?,?,?)")
 	if err != nil {
 		return err
 	}
@@ -153,7 +162,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	if err != nil {
 		return err
 	}
-	insFTS, err := tx.PrepareContext(ctx, "INSERT INTO fts(arch, name, summary, body) VALUES(?,?,?,?)")
+	insText, err := tx.PrepareContext(ctx, "INSERT INTO search_text(arch, name, summary, body) VALUES(?,?,?,?)")
 	if err != nil {
 		return err
 	}
@@ -168,7 +177,8 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	for i, in := range insts {
 		doc, packed := packedDocs[i].doc, packedDocs[i].packed
 		hash.Write(doc)
-		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","), packed); err != nil {
+		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","),
+			packed, len(doc), int64(crc32.ChecksumIEEE(doc))); err != nil {
 			return fmt.Errorf("instruction %s/%s: %w", in.Arch, in.Name, err)
 		}
 		if support := supportOf(in); support != "" {
@@ -177,7 +187,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 			}
 		}
 		body := strings.Join([]string{in.Description, in.Semantics, in.Notes, in.Category, in.Section}, "\n")
-		if _, err := insFTS.ExecContext(ctx, in.Arch, ftsName(in.Name), in.Summary, body); err != nil {
+		if _, err := insText.ExecContext(ctx, in.Arch, in.Name, in.Summary, body); err != nil {
 			return err
 		}
 	}
@@ -224,8 +234,9 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	return tx.Commit()
 }
 
-// ftsName indexes a mnemonic both whole and split at '_' and '.', so a word
-// query ("max") finds v_max_f32 and max.f32 in the full-text pass too.
+// ftsName is the name column of the search index: the mnemonic both whole
+// and split at '_' and '.', so a word query ("max") finds v_max_f32 and
+// max.f32 in the full-text pass too.
 func ftsName(name string) string {
 	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '.' })
 	return name + " " + strings.Join(parts, " ")
@@ -253,6 +264,8 @@ func encodeDocs(insts []*isa.Instruction) ([]encodedDoc, error) {
 			for i := range next {
 				isa.FillLists(insts[i]) // lists are [], never null (the JSON contract)
 				doc, err := json.Marshal(insts[i])
+				// The stored document is the API's answer, newline included.
+				doc = append(doc, '\n')
 				if err == nil {
 					buf.Reset()
 					zw.Reset(&buf)
@@ -293,4 +306,76 @@ func formatsOf(in *isa.Instruction) []string {
 		}
 	}
 	return out
+}
+
+// tempPattern names a build's temporary file beside path.
+func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
+
+// removeStaleTemps deletes the temporary files a killed build of the same
+// output left behind: those no running build holds locked.
+func removeStaleTemps(path string) {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), tempPattern(path)))
+	for _, m := range matches {
+		if strings.HasSuffix(m, "-journal") {
+			continue
+		}
+		f, err := os.Open(m)
+		if err != nil {
+			continue
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			os.Remove(m)
+			os.Remove(m + "-journal")
+		}
+		f.Close()
+	}
+}
+
+// CodecFacts keeps what the machine-code decoder and encoder read from an
+// instruction — names, encodings (format, width, opcode, operands; the bit
+// layout is the family's format's), operands, syntax — and drops the rest
+// (bit diagrams, target matrices, examples, semantics).
+// TestCodecFactsDecodeAsTheDocuments holds it to that.
+func CodecFacts(in *isa.Instruction) isa.Instruction {
+	encs := make([]isa.Encoding, len(in.Encodings))
+	for i, e := range in.Encodings {
+		encs[i] = isa.Encoding{Name: e.Name, Format: e.Format, Width: e.Width, Opcode: e.Opcode, Operands: e.Operands}
+	}
+	return isa.Instruction{
+		Arch: in.Arch, Name: in.Name, Vendor: in.Vendor, Kind: in.Kind, Unit: in.Unit, Category: in.Category,
+		Aliases: in.Aliases, Encodings: encs, Operands: in.Operands, Syntax: in.Syntax, Flags: in.Flags,
+	}
+}
+
+// writeCodecs stores each native family's CodecFacts, sorted by name, as
+// one row.
+func writeCodecs(ctx context.Context, db *sql.DB, b *Build) error {
+	byArch := map[string][]isa.Instruction{}
+	for _, in := range b.Instructions {
+		if in.Kind == isa.KindNative {
+			byArch[in.Arch] = append(byArch[in.Arch], CodecFacts(in))
+		}
+	}
+	for _, a := range b.Archs {
+		facts := byArch[a.ID]
+		if a.Kind != isa.KindNative {
+			continue
+		}
+		sort.Slice(facts, func(i, j int) bool { return facts[i].Name < facts[j].Name })
+		var buf bytes.Buffer
+		zw, err := flate.NewWriter(&buf, flate.DefaultCompression)
+		if err != nil {
+			return err
+		}
+		if err := gob.NewEncoder(zw).Encode(facts); err != nil {
+			return fmt.Errorf("codec facts of %s: %w", a.ID, err)
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, "INSERT INTO codecs(arch, doc) VALUES(?, ?)", a.ID, buf.Bytes()); err != nil {
+			return fmt.Errorf("codec facts of %s: %w", a.ID, err)
+		}
+	}
+	return nil
 }

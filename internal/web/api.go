@@ -11,6 +11,9 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
+// jsonType is the Content-Type of every API answer.
+const jsonType = "application/json; charset=utf-8"
+
 // apiError is the body of every API error.
 type apiError struct {
 	Error       string   `json:"error"`
@@ -26,6 +29,9 @@ type SearchResult struct {
 	// (or every AMD family on which all of it decodes), when q looks like
 	// instruction words: "0x160a04c1", "160a04c1 7e020280", "[0xc1,0x04,0x0a,0x16]".
 	Decoded []DecodedHit `json:"decoded,omitempty"`
+	// Targets are the gfx targets the query names as a product or another
+	// name in LLVM's processor table ("MI300X": gfx942, CDNA 3).
+	Targets []isa.ProcessorMatch `json:"targets,omitempty"`
 }
 
 func (s *server) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
@@ -34,10 +40,7 @@ func (s *server) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
 		s.apiFail(w, r, err)
 		return
 	}
-	resp := response{status: http.StatusOK, contentType: "application/json", body: append(body, '\n'),
-		etag: s.etag, cache: s.maxAge}
-	s.cache.put(r.URL.RequestURI(), resp)
-	s.send(w, r, resp)
+	s.sendOK(w, r, jsonType, append(body, '\n'))
 }
 
 func (s *server) apiFail(w http.ResponseWriter, r *http.Request, err error) {
@@ -48,7 +51,7 @@ func (s *server) apiFail(w http.ResponseWriter, r *http.Request, err error) {
 		msg = "internal error"
 	}
 	body, _ := json.Marshal(apiError{Error: msg, Suggestions: errs.SuggestionsOf(err)})
-	s.send(w, r, response{status: status, contentType: "application/json", body: append(body, '\n')})
+	s.send(w, r, response{status: status, contentType: jsonType, body: append(body, '\n')})
 }
 
 func (s *server) apiNotFound(w http.ResponseWriter, r *http.Request) {
@@ -89,8 +92,8 @@ func (s *server) apiList(w http.ResponseWriter, r *http.Request) {
 	s.sendJSON(w, r, list)
 }
 
-// apiInstruction answers json.Marshal of the instruction, the same document
-// as `gpuisa show --json`. Names resolve as on the pages (case, suffixes,
+// apiInstruction answers json.Marshal of the instruction (as the build
+// stored it), the same document as `gpuisa show --json`. Names resolve as on the pages (case, suffixes,
 // aliases); the answer is always the canonical instruction.
 func (s *server) apiInstruction(w http.ResponseWriter, r *http.Request) {
 	a, err := s.lookupArch(r.Context(), r.PathValue("arch"))
@@ -98,12 +101,17 @@ func (s *server) apiInstruction(w http.ResponseWriter, r *http.Request) {
 		s.apiFail(w, r, err)
 		return
 	}
-	in, err := s.store.Instruction(r.Context(), a.ID, r.PathValue("name"))
+	doc, err := s.store.InstructionDoc(r.Context(), a.ID, r.PathValue("name"))
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
 	}
-	s.sendJSON(w, r, in)
+	// The stored document is the answer: sent as the build compressed it.
+	ans := newGzipAnswer(jsonType, s.etag, s.maxAge, doc.Gzip())
+	if s.cache != nil {
+		ans = s.cache.put(cacheKey(r), ans)
+	}
+	s.sendAnswer(w, r, ans)
 }
 
 // maxAPILimit bounds how many hits one search answer may carry.
@@ -131,14 +139,15 @@ func (s *server) apiSearch(w http.ResponseWriter, r *http.Request) {
 	arch := r.URL.Query().Get("arch")
 	decoded := s.decodeQuery(q, s.decodeArch(r.Context(), arch))
 	hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
-	if err != nil && (len(decoded) == 0 || errs.HTTPStatus(err) == http.StatusInternalServerError) {
+	targets := isa.MatchProcessors(s.archs, q)
+	if err != nil && (len(decoded) == 0 && len(targets) == 0 || errs.HTTPStatus(err) == http.StatusInternalServerError) {
 		s.apiFail(w, r, err)
 		return
 	}
 	if hits == nil {
 		hits = []isa.SearchHit{}
 	}
-	s.sendJSON(w, r, SearchResult{Query: q, Arch: arch, Hits: hits, Decoded: decoded})
+	s.sendJSON(w, r, SearchResult{Query: q, Arch: arch, Hits: hits, Decoded: decoded, Targets: targets})
 }
 
 func (s *server) apiOpenAPI(w http.ResponseWriter, r *http.Request) {
@@ -147,6 +156,6 @@ func (s *server) apiOpenAPI(w http.ResponseWriter, r *http.Request) {
 		s.apiFail(w, r, err)
 		return
 	}
-	s.send(w, r, response{status: http.StatusOK, contentType: "application/json", body: body,
+	s.send(w, r, response{status: http.StatusOK, contentType: jsonType, body: body,
 		etag: s.etag, cache: s.maxAge})
 }

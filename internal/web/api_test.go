@@ -8,12 +8,17 @@ import (
 	"flag"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/andybalholm/brotli"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/web/webfake"
@@ -34,13 +39,14 @@ func TestAPIInstructionIsTheModelDocument(t *testing.T) {
 		if rec.Code != http.StatusOK {
 			t.Fatalf("GET %s: %d %s", c.path, rec.Code, rec.Body)
 		}
-		if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+		if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
 			t.Errorf("content type %q", ct)
 		}
 		in, err := fake.Instruction(context.Background(), c.arch, c.name)
 		if err != nil {
 			t.Fatal(err)
 		}
+		isa.FillLists(in) // lists are [], never null (the JSON contract)
 		want, _ := json.Marshal(in)
 		if got := bytes.TrimSpace(rec.Body.Bytes()); !bytes.Equal(got, want) {
 			t.Errorf("GET %s: body is not json.Marshal of the instruction", c.path)
@@ -301,57 +307,140 @@ func TestAnswerCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range []string{"/amdgpu/cdna4/v_max_f32", "/api/v1/archs/cdna4/instructions/v_max_f32", "/search?q=max"} {
+	for _, path := range []string{"/amdgpu/cdna4/v_max_f32", "/api/v1/archs/cdna4/instructions/v_max_f32", "/search?q=max", "/api/v1/archs"} {
 		want := get(t, uncached, path).Body.String()
-		for i := 0; i < 2; i++ {
-			if got := get(t, cached, path).Body.String(); got != want {
-				t.Errorf("%s (request %d): cached answer differs", path, i+1)
+		for i, enc := range []string{"", "gzip", "", "gzip, deflate, br"} {
+			rec := get(t, cached, path, "Accept-Encoding", enc)
+			if rec.Code != 200 {
+				t.Fatalf("%s: %d", path, rec.Code)
 			}
-		}
-		if _, ok := cached.cache.get(path); !ok {
-			t.Errorf("%s was not cached", path)
-		}
-		zipped := get(t, cached, path, "Accept-Encoding", "gzip")
-		if zipped.Header().Get("Content-Encoding") == "gzip" {
-			zr, _ := gzip.NewReader(zipped.Body)
-			body, _ := io.ReadAll(zr)
+			body := rec.Body.Bytes()
+			if rec.Header().Get("Content-Length") != strconv.Itoa(len(body)) {
+				t.Errorf("%s (%q): Content-Length %s for %d bytes", path, enc, rec.Header().Get("Content-Length"), len(body))
+			}
+			switch ce := rec.Header().Get("Content-Encoding"); {
+			case enc == "" && ce != "":
+				t.Errorf("%s: %s to a client that takes none", path, ce)
+				continue
+			case enc != "" && ce != "gzip" && ce != "br":
+				t.Errorf("%s (%q): Content-Encoding %q", path, enc, ce)
+				continue
+			case ce == "gzip":
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, err = io.ReadAll(zr)
+				if err != nil {
+					t.Fatal(err)
+				}
+			case ce == "br":
+				body, _ = io.ReadAll(brotli.NewReader(bytes.NewReader(body)))
+			}
 			if string(body) != want {
-				t.Errorf("%s: cached gzip body differs", path)
+				t.Errorf("%s (request %d, %q): kept answer differs from a rendered one", path, i+1, enc)
 			}
+		}
+		if cached.cache.get(path) == nil {
+			t.Errorf("%s was not kept", path)
 		}
 		if rec := get(t, cached, path, "If-None-Match", cached.etag); rec.Code != http.StatusNotModified {
-			t.Errorf("%s: cached answer ignores If-None-Match: %d", path, rec.Code)
+			t.Errorf("%s: kept answer ignores If-None-Match: %d", path, rec.Code)
 		}
 	}
-	// errors are not cached
+	// errors are not kept
 	get(t, cached, "/amdgpu/cdna4/nope")
-	if _, ok := cached.cache.get("/amdgpu/cdna4/nope"); ok {
-		t.Error("a 404 was cached")
+	if cached.cache.get("/amdgpu/cdna4/nope") != nil {
+		t.Error("a 404 was kept")
 	}
 }
 
-func TestPageCacheEvictsByBytes(t *testing.T) {
-	c := newPageCache(8000)
+// TestBrotliIsMadeInTheBackground: a client taking br gets gzip until the
+// worker has compressed the answer, then br.
+func TestBrotliIsMadeInTheBackground(t *testing.T) {
+	s := newTestServer(t)
+	const path = "/amdgpu/cdna4/v_max_f32"
+	plain := get(t, s, path).Body.String()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rec := get(t, s, path, "Accept-Encoding", "br;q=1.0, gzip;q=0.5")
+		if rec.Header().Get("Content-Encoding") == "br" {
+			body, err := io.ReadAll(brotli.NewReader(rec.Body))
+			if err != nil || string(body) != plain {
+				t.Errorf("brotli body differs (%v)", err)
+			}
+			break
+		}
+		if rec.Header().Get("Content-Encoding") != "gzip" {
+			t.Fatalf("Content-Encoding %q", rec.Header().Get("Content-Encoding"))
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no brotli answer after 10 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if rec := get(t, s, path, "Accept-Encoding", "br;q=0, gzip"); rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Errorf("br;q=0: %q", rec.Header().Get("Content-Encoding"))
+	}
+}
+
+func TestAcceptedCodings(t *testing.T) {
+	for h, want := range map[string]codings{
+		"":                        {},
+		"gzip":                    {gzip: true},
+		"gzip, deflate, br, zstd": {gzip: true, br: true},
+		"br;q=1.0, gzip;q=0.8":    {gzip: true, br: true},
+		"gzip;q=0":                {},
+		"gzip; q=0.000, br":       {br: true},
+		"*":                       {gzip: true},
+		"*;q=0":                   {},
+		"identity":                {},
+		"x-gzip":                  {gzip: true},
+		" gzip ;q=0.5":            {gzip: true},
+	} {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		if h != "" {
+			r.Header.Set("Accept-Encoding", h)
+		}
+		if got := acceptedCodings(r); got != want {
+			t.Errorf("%q: %+v, want %+v", h, got, want)
+		}
+	}
+}
+
+func TestAnswerCacheEvictsByBytes(t *testing.T) {
+	c := newAnswerCache(40000)
 	body := bytes.Repeat([]byte("x"), 700)
+	mk := func() *answer {
+		a := newAnswer("text/plain", "", "", body, false)
+		a.gz = bytes.Repeat([]byte("z"), 3000) // a fixed cost, whatever gzip makes of it
+		return a
+	}
 	for i := 0; i < 20; i++ {
-		c.put(strings.Repeat("k", i+1), response{status: 200, body: body})
+		c.put(strings.Repeat("k", i+1), mk())
+		c.get(strings.Repeat("k", 20)) // hit: keeps its CLOCK bit
 	}
-	if c.size > c.limit {
-		t.Errorf("size %d over limit %d", c.size, c.limit)
+	if c.size.Load() > c.limit {
+		t.Errorf("size %d over limit %d", c.size.Load(), c.limit)
 	}
-	if _, ok := c.get("k"); ok {
+	if c.get("k") != nil {
 		t.Error("oldest entry survived")
 	}
-	if _, ok := c.get(strings.Repeat("k", 20)); !ok {
+	if c.get(strings.Repeat("k", 19)) == nil {
 		t.Error("newest entry evicted")
 	}
-	c.put("big", response{status: 200, body: bytes.Repeat([]byte("x"), 5000)})
-	if _, ok := c.get("big"); ok {
+	big := newAnswer("text/plain", "", "", nil, false)
+	big.gz = bytes.Repeat([]byte("x"), 6000)
+	if got := c.put("big", big); got != big || c.get("big") != nil {
 		t.Error("an entry larger than an eighth of the cache was kept")
 	}
-	var nilCache *pageCache
-	nilCache.put("a", response{status: 200})
-	if _, ok := nilCache.get("a"); ok {
+	first, second := mk(), mk()
+	if c.put("same", first) != first || c.put("same", second) != first {
+		t.Error("a second answer for a kept key replaced the first")
+	}
+	var nilCache *answerCache
+	nilCache.put("a", mk())
+	if nilCache.get("a") != nil {
 		t.Error("disabled cache returned an entry")
 	}
 }

@@ -35,30 +35,39 @@ func costGroups(in *isa.Instruction) []costGroup {
 			continue
 		}
 		index[key] = len(out)
-		g := costGroup{Targets: []string{t}, Cost: c}
-		var rs []string
-		for _, r := range c.Resources {
-			if r.Cycles > 0 {
-				rs = append(rs, fmt.Sprintf("%s[%d]", r.Name, r.Cycles))
-			} else {
-				rs = append(rs, r.Name)
-			}
-		}
-		g.Resources = strings.Join(rs, " ")
-		var fl []string
-		if c.MayLoad {
-			fl = append(fl, "may load")
-		}
-		if c.MayStore {
-			fl = append(fl, "may store")
-		}
-		if c.SideEffects {
-			fl = append(fl, "side effects")
-		}
-		g.Flags = strings.Join(fl, ", ")
+		g := costGroup{Targets: []string{t}, Cost: c, Resources: resourceText(c), Flags: flagText(c)}
 		out = append(out, g)
 	}
 	return out
+}
+
+// resourceText prints a cost's resources with their cycles: "HWXDL[8]".
+func resourceText(c isa.Cost) string {
+	var rs []string
+	for _, r := range c.Resources {
+		if r.Cycles > 0 {
+			rs = append(rs, fmt.Sprintf("%s[%d]", r.Name, r.Cycles))
+		} else {
+			rs = append(rs, r.Name)
+		}
+	}
+	return strings.Join(rs, " ")
+}
+
+// flagText prints what the model says an instruction may do besides
+// computing: "may load, side effects".
+func flagText(c isa.Cost) string {
+	var fl []string
+	if c.MayLoad {
+		fl = append(fl, "may load")
+	}
+	if c.MayStore {
+		fl = append(fl, "may store")
+	}
+	if c.SideEffects {
+		fl = append(fl, "side effects")
+	}
+	return strings.Join(fl, ", ")
 }
 
 // gfxLess orders gfx targets by number ("gfx90a" after "gfx908", "gfx1100"

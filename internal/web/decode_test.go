@@ -258,7 +258,7 @@ func FuzzDecodeInput(f *testing.F) {
 	f.Add("ptx", "0x160a04c1")
 	f.Add("cdna4", "v_max_f32 v5, -1, v2")
 	f.Fuzz(func(t *testing.T, arch, hex string) {
-		s.cache = newPageCache(-1)
+		s.cache = newAnswerCache(-1)
 		for _, p := range []string{"/decode", "/api/v1/decode", "/api/v1/encode", "/search"} {
 			q := url.Values{"arch": {arch}, "hex": {hex}, "q": {hex}, "asm": {hex}}
 			rec := get(t, s, p+"?"+q.Encode())

@@ -28,12 +28,18 @@ const (
 	// URL; larger inputs and code objects are posted, without one.
 	maxPermalinkText = 4096
 	// maxExplainRows bounds the rows a page shows (the kernel summaries
-	// count every instruction; gpuisa explain prints them all).
-	maxExplainRows = 2000
+	// count every instruction; gpuisa explain prints them all): a row with
+	// its field view is 2-3 KB of HTML.
+	maxExplainRows = 1000
 	// maxExplainInstructions bounds the instructions one request decodes
-	// with their fields (about a kilobyte each).
-	maxExplainInstructions = 200000
+	// with their fields (about 2 KB each while the page is made: 145,000
+	// took 350 MB).
+	maxExplainInstructions = 65536
 )
+
+// explainSlots bounds the explanations made at once in this process, so a
+// burst of large uploads queues instead of multiplying the memory above.
+var explainSlots = make(chan struct{}, 2)
 
 type explainView struct {
 	Archs          []isa.Architecture
@@ -79,7 +85,7 @@ type explainRow struct {
 	VerdictText       string
 	Also              []alsoVerdict
 	Counterpart       string
-	Summary, Short    string // the guide's summary, and cut to a line
+	Short, Summary    string // the guide's summary cut to a line; whole when cut
 	Unknown           bool
 	Encoding, Opcode  string
 	Fields            []string // FIELD[msb:lsb]=value (0b...)
@@ -162,7 +168,10 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 	if v.FileName != "" {
 		v.Text = "" // the upload is explained; the box is left as it was
 	}
-	x, err := s.runExplain(r.Context(), raw, v.Arch, v.Also)
+	err := s.explainInto(r.Context(), &v, raw)
+	if errors.Is(err, context.Canceled) {
+		return
+	}
 	if err != nil {
 		status := errs.HTTPStatus(err)
 		if status == http.StatusInternalServerError {
@@ -173,7 +182,6 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 		s.renderExplain(w, r, status, v)
 		return
 	}
-	s.viewExplanation(&v, x)
 	if v.FileName == "" && len(v.Text) <= maxPermalinkText {
 		q := url.Values{"text": {v.Text}}
 		if v.Arch != "" {
@@ -185,6 +193,23 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 		v.Permalink = "/explain?" + q.Encode()
 	}
 	s.renderExplain(w, r, http.StatusOK, v)
+}
+
+// explainInto explains raw into v, holding one of explainSlots while the
+// listing is alive (the view keeps only what the page shows).
+func (s *server) explainInto(ctx context.Context, v *explainView, raw []byte) error {
+	select {
+	case explainSlots <- struct{}{}:
+	case <-ctx.Done():
+		return context.Canceled
+	}
+	defer func() { <-explainSlots }()
+	x, err := s.runExplain(ctx, raw, v.Arch, v.Also)
+	if err != nil {
+		return err
+	}
+	s.viewExplanation(v, x)
+	return nil
 }
 
 // renderExplain renders the page. A GET answer is cached like any page
@@ -367,7 +392,10 @@ func (s *server) explainRow(x *explain.Explanation, e *listing.Entry, ln explain
 			row.Also = append(row.Also, alsoVerdict{t, "", "not verified on " + t})
 		}
 	}
-	row.Counterpart, row.Summary, row.Short, row.Unknown = ln.Counterpart, ln.Summary, explain.Shorten(ln.Summary, 72), !ln.Known
+	row.Counterpart, row.Short, row.Unknown = ln.Counterpart, explain.Shorten(ln.Summary, 72), !ln.Known
+	if strings.HasSuffix(row.Short, "…") { // the whole sentence in the field view
+		row.Summary = ln.Summary
+	}
 	if in := e.Inst; in != nil {
 		row.Encoding, row.Opcode = in.Encoding, strconv.Itoa(in.Opcode)
 		for _, f := range in.Fields {

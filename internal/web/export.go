@@ -26,15 +26,28 @@ type ExportStats struct {
 	Failed []string // URLs that did not render (status and path)
 }
 
+// ExportOptions configure Export.
+type ExportOptions struct {
+	// Progress, when not nil, is called as files are written.
+	Progress func(done, total int)
+	// Precompress writes FILE.gz beside every file of minGzipSize bytes or
+	// more, for static servers that send them as they are (nginx's
+	// gzip_static, most CDNs).
+	Precompress bool
+}
+
 // Export writes the site as static files under dir, for any web server or
 // CDN: every page becomes PATH/index.html (/amdgpu/cdna4/v_max_f32 ->
 // amdgpu/cdna4/v_max_f32/index.html), /static assets keep their names, and
 // the JSON API's read-only documents become PATH.json (api/v1/archs.json,
 // api/v1/archs/cdna4/instructions.json,
 // api/v1/archs/cdna4/instructions/v_max_f32.json, api/v1/openapi.json).
-// Search and decode need the server and are not exported. progress, when
-// not nil, is called as pages are written.
-func Export(ctx context.Context, r store.Reader, dir string, progress func(done, total int)) (ExportStats, error) {
+// Search and decode need the server and are not exported.
+//
+// The site is written to a new directory beside dir and renamed into place
+// when it is complete, so a failed export (a full disk, a cancelled context)
+// leaves whatever was at dir as it was.
+func Export(ctx context.Context, r store.Reader, dir string, opts ExportOptions) (ExportStats, error) {
 	var st ExportStats
 	s, err := newServer(r, Options{CacheBytes: -1})
 	if err != nil {
@@ -44,6 +57,15 @@ func Export(ctx context.Context, r store.Reader, dir string, progress func(done,
 	if err != nil {
 		return st, err
 	}
+	dir = filepath.Clean(dir)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return st, err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".export-*")
+	if err != nil {
+		return st, err
+	}
+	defer os.RemoveAll(tmp) // a no-op once it is renamed into place
 	type job struct {
 		url  string
 		file string
@@ -78,10 +100,7 @@ func Export(ctx context.Context, r store.Reader, dir string, progress func(done,
 				s.ServeHTTP(rec, req)
 				var werr error
 				if rec.Code == http.StatusOK {
-					target := filepath.Join(dir, filepath.FromSlash(j.file))
-					if werr = os.MkdirAll(filepath.Dir(target), 0o755); werr == nil {
-						werr = os.WriteFile(target, rec.Body.Bytes(), 0o644)
-					}
+					werr = writeExported(filepath.Join(tmp, filepath.FromSlash(j.file)), rec.Body.Bytes(), opts.Precompress)
 				}
 				mu.Lock()
 				switch {
@@ -97,15 +116,15 @@ func Export(ctx context.Context, r store.Reader, dir string, progress func(done,
 					st.Bytes += int64(rec.Body.Len())
 				}
 				done++
-				if progress != nil {
-					progress(done, len(jobs))
+				if opts.Progress != nil {
+					opts.Progress(done, len(jobs))
 				}
 				mu.Unlock()
 			}
 		}()
 	}
 	for _, j := range jobs {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || firstErr != nil {
 			break
 		}
 		next <- j
@@ -116,7 +135,49 @@ func Export(ctx context.Context, r store.Reader, dir string, progress func(done,
 	if firstErr != nil {
 		return st, firstErr
 	}
-	return st, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	return st, replaceDir(tmp, dir)
+}
+
+// writeExported writes one exported file, and its gzip twin when asked.
+func writeExported(target string, body []byte, precompress bool) error {
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(target, body, 0o644); err != nil {
+		return err
+	}
+	if !precompress || len(body) < minGzipSize {
+		return nil
+	}
+	return os.WriteFile(target+".gz", gzipKept(body), 0o644)
+}
+
+// replaceDir puts the complete directory tmp at dir: a previous site there
+// is moved aside first and removed once the new one is in place.
+func replaceDir(tmp, dir string) error {
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it private
+		return err
+	}
+	old := ""
+	if _, err := os.Lstat(dir); err == nil {
+		old = tmp + ".old"
+		if err := os.Rename(dir, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir)
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
 }
 
 // pageFile maps a page URL to its file: the path, unescaped, plus
@@ -146,6 +207,10 @@ func (s *server) exportURLs(ctx context.Context) (pages, docs []string, err erro
 		if a.ID != "ptx" {
 			pages = append(pages, archURL(a.ID))
 		}
+		if a.Vendor == isa.VendorAMD {
+			pages = append(pages, costTableURL(a.ID))
+			docs = append(docs, "/api/v1/archs/"+url.PathEscape(a.ID)+"/cost")
+		}
 		docs = append(docs, "/api/v1/archs/"+url.PathEscape(a.ID), "/api/v1/archs/"+url.PathEscape(a.ID)+"/instructions")
 		pages = append(pages, familyPageURLs(a, list)...)
 		for _, in := range list {
@@ -169,6 +234,8 @@ func (s *server) exportURLs(ctx context.Context) (pages, docs []string, err erro
 			pages = append(pages, "/concepts/"+url.PathEscape(c.ID))
 		}
 	}
+	gp, gd := s.generationURLs(ctx)
+	pages, docs = append(pages, gp...), append(docs, gd...)
 	sort.Strings(pages)
 	sort.Strings(docs)
 	return pages, docs, nil

@@ -15,7 +15,7 @@ func TestExport(t *testing.T) {
 	fake := webfake.New()
 	fake.AddSampleExtras()
 	calls := 0
-	st, err := Export(context.Background(), fake, dir, func(done, total int) { calls++ })
+	st, err := Export(context.Background(), fake, dir, ExportOptions{Progress: func(done, total int) { calls++ }})
 	if err != nil {
 		t.Fatal(err)
 	}

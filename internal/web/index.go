@@ -33,7 +33,7 @@ func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
 	var v homeView
 	for _, a := range s.archs {
 		v.Total += a.Count
-		card := familyCard{Architecture: a, Products: isa.Products(a.ID)}
+		card := familyCard{Architecture: a, Products: familyProducts(a, 4)}
 		if a.Vendor == isa.VendorAMD {
 			v.AMD = append(v.AMD, card)
 		} else {
@@ -42,6 +42,27 @@ func (s *server) handleHome(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, http.StatusOK, "home", page{Title: "GPU instruction set reference", OwnSearch: true,
 		Description: "AMD GPU native ISAs and NVIDIA PTX, one page per instruction.", Data: v})
+}
+
+// familyProducts names up to n products built on the family's targets,
+// from LLVM's processor table (the family's Processors), without the
+// vendor's name: the home page's cards help a reader find their GPU.
+func familyProducts(a isa.Architecture, n int) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range a.Processors {
+		for _, name := range p.Products {
+			name = strings.TrimPrefix(name, "AMD ")
+			if name == "" || seen[name] {
+				continue
+			}
+			seen[name] = true
+			if len(out) < n {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 type aboutView struct {
@@ -74,6 +95,10 @@ type familyView struct {
 	HasFormats bool
 	// APIURL is the family's list as JSON, which the filter reads.
 	APIURL string
+	// Novelty marks what the previous generation of the line lacks.
+	Novelty *noveltyView
+	// CostURL ranks an AMD family by LLVM's scheduling model.
+	CostURL string
 }
 
 type categoryView struct {
@@ -235,7 +260,11 @@ func (s *server) renderFamily(w http.ResponseWriter, r *http.Request, a isa.Arch
 		return
 	}
 	v := familyView{Arch: a, Count: len(list), Compact: len(list) > compactAbove,
-		APIURL: "/api/v1/archs/" + url.PathEscape(a.ID) + "/instructions"}
+		APIURL: "/api/v1/archs/" + url.PathEscape(a.ID) + "/instructions", Novelty: s.noveltyView(r, a)}
+	list = v.Novelty.filter(list)
+	if a.Vendor == isa.VendorAMD {
+		v.CostURL = costTableURL(a.ID)
+	}
 	v.Categories = familyCategories(a.ID, list, s.familyUnits(a))
 	units, formats := map[string]bool{}, map[string]bool{}
 	for _, c := range v.Categories {
@@ -260,6 +289,8 @@ type categoryPageView struct {
 	// Encodings group the category's instructions by their first format.
 	Encodings []encodingGroup
 	Others    []categoryView // the family's other categories, for moving on
+	// Novelty marks what the previous generation of the line lacks.
+	Novelty *noveltyView
 }
 
 type encodingGroup struct {
@@ -309,7 +340,7 @@ func (s *server) handleCategory(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, c.URL, http.StatusMovedPermanently)
 			return
 		}
-		v := categoryPageView{Arch: a, C: c, HasFormats: len(c.Formats) > 0}
+		v := categoryPageView{Arch: a, C: c, HasFormats: len(c.Formats) > 0, Novelty: s.noveltyView(r, a)}
 		if v.HasFormats {
 			v.Encodings = byFirstFormat(c.Items)
 		} else {

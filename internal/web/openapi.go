@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/famdiff"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/sem"
 )
@@ -44,6 +45,15 @@ var apiOperations = []apiOperation{
 		Params: []apiParam{archParam}, Result: isa.Architecture{}, Errors: []int{404}},
 	{Path: "/api/v1/archs/{arch}/instructions", ID: "listInstructions", Summary: "List a family's instructions, sorted by name.",
 		Params: []apiParam{archParam}, Result: []isa.Summary{}, Errors: []int{404}},
+	{Path: "/api/v1/archs/{arch}/cost", ID: "costTable",
+		Summary: "An AMD family's instructions on one target ranked by LLVM's scheduling model (llvm-mca): latency, reciprocal throughput, micro-ops, unit and resources — the compiler's model, not a measurement. total counts the rows before limit.",
+		Params: []apiParam{archParam,
+			{Name: "target", In: "query", Type: "string", Description: "A gfx target of the family (default: its first with a modelled instruction)."},
+			{Name: "unit", In: "query", Type: "string", Description: "Only instructions using this unit or resource: HWXDL, XDL (the HW prefix may be left out), HWVALU, HWVMEM, ..."},
+			{Name: "sort", In: "query", Type: "string", Description: "latency (default), throughput, uops or name."},
+			{Name: "asc", In: "query", Type: "string", Description: "1: smallest first (numeric sorts are largest first otherwise)."},
+			{Name: "limit", In: "query", Type: "integer", Description: "At most this many rows (default 200; 0: all)."},
+		}, Result: costTableResult{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/archs/{arch}/instructions/{name}", ID: "getInstruction",
 		Summary: "One instruction: the same document as `gpuisa show --json`.",
 		Params:  []apiParam{archParam, nameParam}, Result: isa.Instruction{}, Errors: []int{404}},
@@ -87,6 +97,12 @@ var apiOperations = []apiOperation{
 			{Name: "omod", In: "query", Type: "integer", Description: "Output modifier: 1 (*2), 2 (*4), 3 (/2)."},
 			{Name: "trace", In: "query", Type: "string", Description: "1: list every assignment in order."},
 		}, Result: sem.Response{}, Errors: []int{400, 404}},
+	{Path: "/api/v1/diff/{a}/{b}", ID: "diff",
+		Summary: "What changed from generation a to generation b: two AMD families (instructions added, removed, renamed with the evidence, opcode, format, operand, semantics and target-support changes, bit-layout changes per format), two PTX ISA versions (ptx:7.8, ptx:8.0: what the newer introduced, with NVIDIA's release notes) or two sm_ targets (sm_80, sm_90: what becomes available, from ptxas's target grid where it verified a form, else the documentation). Added and removed exclude renames.",
+		Params: []apiParam{
+			{Name: "a", In: "path", Required: true, Type: "string", Description: "The older side: a family id, gfx target or product (rdna3, gfx942, mi300x), ptx:VERSION, or an sm_ target."},
+			{Name: "b", In: "path", Required: true, Type: "string", Description: "The newer side, of the same kind as a."},
+		}, Result: famdiff.Result{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/openapi.json", ID: "getOpenAPI", Summary: "This document.", Result: map[string]any{}},
 	{Path: "/api/asm/{arch}/{opcode}", ID: "getAsmDoc",
 		Summary: "Compiler Explorer's assembly documentation (AssemblyInstructionInfo: tooltip, html, url) for one opcode; 404 {\"error\": \"Unknown opcode 'X'\"} like Compiler Explorer's own endpoint.",
@@ -140,6 +156,12 @@ var fieldDocs = map[string]string{
 	"ModifierCheck.raises":       "The part needs more than the form's statement: a later PTX ISA version or a newer target.",
 	"ModifierCheck.variable":     "The template variable the modifier is a choice of (.irnd for .rni).",
 	"SASSLine.control":           "The scheduling information in the encoding's control bits (sm_70 and newer), as gpuisa reads it: S stall cycles, y the yield bit, W/R the write/read barrier set, B the barriers waited on.",
+	"Rename.evidence":            "Why the two spellings are one instruction: link (gpuisa's rename link: a documented rename, or what llvm-mc accepted and printed), alias (an LLVM or documented alias), encoding (identical formats and opcodes, the only such pair), semantics (identical pseudocode, the only such pair).",
+	"Change.semantics":           "A word diff of the pseudocode (op = in both, - only in from, + only in to), ignoring whitespace, the renamed instructions' names and the width older guides leave out of 32-bit types.",
+	"Item.source":                "PTX: where the requirement comes from: ptxas (it verified the form) or documentation.",
+	"Item.targets":               "PTX target diffs: the targets of the newer side's generation that accept it (sm_90a for wgmma).",
+	"Architecture.processors":    "Each target as LLVM's processor table (AMDGPUUsage) describes it, with example products; for PTX each sm_ target with the PTX ISA version that introduced it (release notes).",
+	"Architecture.generic":       "LLVM's generic targets with a member in this family, their members and what the table says they exclude.",
 	"SASSLine.encoding":          "The instruction words nvdisasm prints, \"0x... 0x...\".",
 }
 

@@ -44,11 +44,14 @@ func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 			}
 			return "/static/" + name
 		},
-		"instrURL": instrURL,
-		"archURL":  archURL,
-		"archName": archName,
-		"join":     strings.Join,
-		"hexInt":   func(n int) string { return fmt.Sprintf("0x%X", n) },
+		"instrURL":      instrURL,
+		"archURL":       archURL,
+		"costTableURL":  costTableURL,
+		"costResources": resourceText,
+		"costFlags":     flagText,
+		"archName":      archName,
+		"join":          strings.Join,
+		"hexInt":        func(n int) string { return fmt.Sprintf("0x%X", n) },
 		"binary": func(n, width int) string {
 			b := strconv.FormatUint(uint64(n), 2)
 			if len(b) < width {
@@ -204,7 +207,11 @@ type page struct {
 	Data      any
 }
 
-// render executes a page template into memory and sends it.
+// htmlType is the Content-Type of every page.
+const htmlType = "text/html; charset=utf-8"
+
+// render executes a page template into memory and sends it; a 200 page is
+// kept (see answer) and not rendered again.
 func (s *server) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
 	t, ok := s.pages.byName[name]
 	if !ok {
@@ -217,12 +224,11 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, status int, name
 		s.fail(w, r, fmt.Errorf("web: rendering %s: %w", name, err))
 		return
 	}
-	resp := response{status: status, contentType: "text/html; charset=utf-8", body: buf.Bytes()}
 	if status == http.StatusOK {
-		resp.etag, resp.cache = s.etag, s.maxAge
-		s.cache.put(r.URL.RequestURI(), resp)
+		s.sendOK(w, r, htmlType, buf.Bytes())
+		return
 	}
-	s.send(w, r, resp)
+	s.send(w, r, response{status: status, contentType: htmlType, body: buf.Bytes()})
 }
 
 // fail answers an unexpected error with a plain 500 and logs it.
@@ -243,7 +249,7 @@ type link struct {
 }
 
 // storeError renders a store error: 404 with suggestions, 400, or 500.
-// suggest turns a suggested name into a link.
+// suggest turns a suggested name into a link; nil lists them unlinked.
 func (s *server) storeError(w http.ResponseWriter, r *http.Request, err error, suggest func(string) string) {
 	status := errs.HTTPStatus(err)
 	if status == http.StatusInternalServerError || errors.Is(err, context.Canceled) {
@@ -252,7 +258,11 @@ func (s *server) storeError(w http.ResponseWriter, r *http.Request, err error, s
 	}
 	v := notFoundView{Message: err.Error()}
 	for _, sg := range errs.SuggestionsOf(err) {
-		v.Suggestions = append(v.Suggestions, link{Text: sg, URL: suggest(sg)})
+		l := link{Text: sg}
+		if suggest != nil {
+			l.URL = suggest(sg)
+		}
+		v.Suggestions = append(v.Suggestions, l)
 	}
 	title := "Not found"
 	if status == http.StatusBadRequest {
@@ -401,6 +411,9 @@ type instrView struct {
 	SASSElsewhere int
 	// Part is the PTX sub-page shown: "forms" or "sass".
 	Part string
+	// Generations say where the instruction first and last appears in
+	// each line of families, and the products behind the family's targets.
+	Generations *generationsView
 }
 
 type encodingView struct {
@@ -638,6 +651,7 @@ func (s *server) instructionView(w http.ResponseWriter, r *http.Request, a isa.A
 	v.CostGroups = costGroups(in)
 	v.ExampleFields, v.ExampleNote = s.decodeExamples(in)
 	v.OwnAliases, v.ForeignAliases = splitAliases(in)
+	v.Generations = s.generationsOf(in, a)
 	v.Answer = s.amdAnswer(v)
 	v.TOC = amdTOC(v)
 	return v, true
@@ -803,121 +817,6 @@ func targetRows(in *isa.Instruction) ([]targetRow, bool) {
 	return rows, true
 }
 
-// --- compare ---
-
-type compareView struct {
-	Name    string
-	Columns []compareColumn
-	Rows    []compareRow
-}
-
-type compareColumn struct {
-	Arch, Name, URL string
-}
-
-type compareRow struct {
-	Label  string
-	Pre    bool
-	Cells  []compareCell
-	Differ bool
-}
-
-type compareCell struct {
-	Text string
-	Diff bool // differs from the most common value of the row
-}
-
-func (s *server) handleCompare(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	name := r.PathValue("name")
-	var ins []*isa.Instruction
-	for _, a := range s.archs {
-		if a.Kind != isa.KindNative {
-			continue
-		}
-		arch, canon, err := s.store.Resolve(ctx, a.ID, name)
-		if err != nil {
-			if errs.KindOf(err) == errs.KindNotFound {
-				continue
-			}
-			s.storeError(w, r, err, nil)
-			return
-		}
-		in, err := s.store.Instruction(ctx, arch, canon)
-		if err != nil {
-			s.storeError(w, r, err, nil)
-			return
-		}
-		ins = append(ins, in)
-	}
-	if len(ins) == 0 {
-		v := notFoundView{Message: fmt.Sprintf("No AMD family has an instruction %q.", name)}
-		if hits, err := s.store.Search(ctx, name, store.SearchOptions{Limit: 5}); err == nil {
-			for _, h := range hits {
-				if h.Arch != "ptx" {
-					v.Suggestions = append(v.Suggestions, link{Text: h.Name, URL: "/compare/" + url.PathEscape(h.Name), Note: archName(h.Arch)})
-				}
-			}
-		}
-		s.render(w, r, http.StatusNotFound, "notfound", page{Title: "Not found", Data: v})
-		return
-	}
-	v := compareView{Name: strings.ToLower(name)}
-	for _, in := range ins {
-		v.Columns = append(v.Columns, compareColumn{Arch: archName(in.Arch), Name: in.Name, URL: instrURL(in.Arch, in.Name)})
-	}
-	row := func(label string, pre bool, f func(*isa.Instruction) string) {
-		cr := compareRow{Label: label, Pre: pre}
-		count := map[string]int{}
-		var vals []string
-		for _, in := range ins {
-			t := f(in)
-			vals = append(vals, t)
-			count[t]++
-		}
-		common, best := "", -1
-		for _, t := range vals { // first most common value, in column order
-			if count[t] > best {
-				common, best = t, count[t]
-			}
-		}
-		for _, t := range vals {
-			cr.Cells = append(cr.Cells, compareCell{Text: t, Diff: t != common})
-			if t != common {
-				cr.Differ = true
-			}
-		}
-		v.Rows = append(v.Rows, cr)
-	}
-	row("Name", false, func(in *isa.Instruction) string { return in.Name })
-	row("Category", false, func(in *isa.Instruction) string { return in.Category })
-	row("Encodings and opcodes", false, func(in *isa.Instruction) string {
-		var parts []string
-		for _, e := range in.Encodings {
-			parts = append(parts, fmt.Sprintf("%s %d (%d-bit)", e.Name, e.Opcode, e.Width))
-		}
-		return strings.Join(parts, "\n")
-	})
-	row("Identifiers", false, func(in *isa.Instruction) string {
-		var parts []string
-		for _, e := range in.Encodings {
-			if e.Identifier != "" {
-				parts = append(parts, e.Name+" "+e.Identifier)
-			}
-		}
-		return strings.Join(parts, "\n")
-	})
-	row("Operands", false, func(in *isa.Instruction) string {
-		var parts []string
-		for _, o := range in.Operands {
-			parts = append(parts, strings.TrimSpace(o.Name+" "+o.DataFormat+" "+o.OperandType))
-		}
-		return strings.Join(parts, "\n")
-	})
-	row("Semantics", true, func(in *isa.Instruction) string { return in.Semantics })
-	s.render(w, r, http.StatusOK, "compare", page{Title: "Compare " + v.Name, Description: "One instruction across AMD families.", Data: v})
-}
-
 // --- search ---
 
 type searchView struct {
@@ -934,6 +833,8 @@ type searchView struct {
 	// Decoded is the query decoded as machine code, when it looks like
 	// instruction words.
 	Decoded []decodedGroup
+	// Targets are the gfx targets a product name leads to ("MI300X").
+	Targets []targetHit
 }
 
 type searchHitView struct {
@@ -980,6 +881,7 @@ func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		v.Decoded = groupDecoded(s.decodeQuery(q, s.decodeArch(r.Context(), v.Arch)), q)
+		v.Targets = s.targetHits(q)
 		hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: v.Arch, Limit: 50})
 		if v.Arch != "" && err == nil {
 			v.ArchName, v.AllURL = archName(s.decodeArch(r.Context(), v.Arch)), "/search?q="+url.QueryEscape(q)
@@ -995,7 +897,7 @@ func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 				s.fail(w, r, err)
 				return
 			}
-			if len(v.Decoded) == 0 {
+			if len(v.Decoded) == 0 && len(v.Targets) == 0 {
 				v.Error = err.Error()
 				status = errs.HTTPStatus(err)
 			}

@@ -1,12 +1,15 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 func TestInstructionPageSectionsInDesignOrder(t *testing.T) {
@@ -360,11 +363,28 @@ func TestSearchPageWorksWithoutScript(t *testing.T) {
 
 func TestComparePage(t *testing.T) {
 	s := newTestServer(t)
+	columns := func(doc *html.Node) []string {
+		return texts(findAll(doc, func(n *html.Node) bool { return n.Data == "th" && attr(n, "scope") == "col" }))
+	}
+	// Every family is offered; the newest and its predecessor are compared
+	// unless the reader picks, oldest column first.
+	for path, want := range map[string][]string{
+		"/compare/v_max_f32?all=1":           {"Fact", "CDNA 3", "CDNA 4", "RDNA 3", "RDNA 4"},
+		"/compare/v_max_f32?f=rdna3&f=cdna4": {"Fact", "CDNA 4", "RDNA 3"},
+	} {
+		if cols := columns(mustPage(t, s, path)); !slices.Equal(cols, want) {
+			t.Errorf("%s: columns %q, want %q", path, cols, want)
+		}
+	}
 	doc := mustPage(t, s, "/compare/v_max_f32")
-	cols := texts(findAll(doc, func(n *html.Node) bool { return n.Data == "th" && attr(n, "scope") == "col" }))
-	want := []string{"Fact", "RDNA 4", "RDNA 3", "CDNA 4", "CDNA 3"}
-	if !slices.Equal(cols, want) {
+	if cols, want := columns(doc), []string{"Fact", "RDNA 3", "RDNA 4"}; !slices.Equal(cols, want) {
 		t.Errorf("compare columns %q, want %q", cols, want)
+	}
+	if boxes := findAll(doc, func(n *html.Node) bool { return n.Data == "input" && attr(n, "name") == "f" }); len(boxes) != 4 {
+		t.Errorf("%d families to pick, want 4", len(boxes))
+	}
+	if len(findAll(doc, func(n *html.Node) bool { return n.Data == "a" && attr(n, "href") == "/diff/rdna3/rdna4" })) != 1 {
+		t.Error("no link to the RDNA 3 -> RDNA 4 diff")
 	}
 	diffs := findAll(doc, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "diff") })
 	if len(diffs) == 0 {
@@ -443,5 +463,52 @@ func TestCostSection(t *testing.T) {
 	}
 	if strings.Contains(get(t, s, "/amdgpu/cdna4/v_max_f32").Body.String(), "scheduling model") {
 		t.Errorf("an instruction without a modelled cost shows a cost section")
+	}
+}
+
+// TestCostTable: a family ranked by LLVM's scheduling model on the web and
+// in the API — the target's units to filter by, the query's order, a bad
+// query a 400, PTX a 404 — and linked from the family index.
+func TestCostTable(t *testing.T) {
+	s := newTestServer(t)
+	if body := get(t, s, "/amdgpu/cdna3").Body.String(); !strings.Contains(body, `href="/amdgpu/cdna3/cost"`) {
+		t.Error("the CDNA 3 index does not link its cost table")
+	}
+	rec := get(t, s, "/amdgpu/cdna3/cost")
+	body := rec.Body.String()
+	if rec.Code != http.StatusOK {
+		t.Fatalf("/amdgpu/cdna3/cost: %d %s", rec.Code, body)
+	}
+	for _, w := range []string{"not a measurement", "v_max_f32", "HWVALU", `<option value="gfx942"`} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the cost table lacks %q", w)
+		}
+	}
+	rec = get(t, s, "/api/v1/archs/cdna3/cost?target=gfx942&unit=valu&sort=latency")
+	var res costTableResult
+	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil || rec.Code != http.StatusOK {
+		t.Fatalf("API: %d %v %s", rec.Code, err, rec.Body)
+	}
+	if res.Target != "gfx942" || res.Total == 0 || len(res.Rows) != res.Total {
+		t.Errorf("API on gfx942, unit VALU: %+v", res)
+	}
+	for i, row := range res.Rows {
+		if !strings.EqualFold(row.Cost.Unit, "HWVALU") && !slices.ContainsFunc(row.Cost.Resources, func(r isa.CostResource) bool { return r.Name == "HWVALU" }) {
+			t.Errorf("row %s does not use HWVALU: %+v", row.Name, row.Cost)
+		}
+		if i > 0 && row.Cost.Latency > res.Rows[i-1].Cost.Latency {
+			t.Errorf("rows not slowest first: %s (%d) after %s (%d)", row.Name, row.Cost.Latency, res.Rows[i-1].Name, res.Rows[i-1].Cost.Latency)
+		}
+	}
+	for path, want := range map[string]int{
+		"/amdgpu/cdna3/cost?sort=colour":         http.StatusBadRequest,
+		"/amdgpu/cdna3/cost?target=gfx1100":      http.StatusBadRequest,
+		"/api/v1/archs/cdna3/cost?limit=-1":      http.StatusBadRequest,
+		"/api/v1/archs/ptx/cost":                 http.StatusNotFound,
+		"/amdgpu/cdna3/cost?target=gfx942&asc=1": http.StatusOK,
+	} {
+		if rec := get(t, s, path); rec.Code != want {
+			t.Errorf("%s: %d, want %d", path, rec.Code, want)
+		}
 	}
 }

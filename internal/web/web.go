@@ -5,9 +5,14 @@
 // parses upstream files.
 //
 // Every response is rendered into memory first, so errors become proper
-// error pages, and then sent with an ETag derived from the database build id
-// (and the embedded templates and assets), gzip when the client accepts it,
-// and a Content-Security-Policy that allows no inline script or style.
+// error pages. A 200 answer is kept (cache.go): compressed once, with
+// ready-made headers, an ETag derived from the database build id (and the
+// embedded templates and assets), and sent as bytes from then on — by a
+// small HTTP/1.1 loop in front of net/http where the server runs behind
+// Site.Listener (fastpath.go). Open serves a database file one generation
+// at a time and follows rebuilds of it (site.go). Every response carries
+// the build id and a Content-Security-Policy that allows no inline script
+// or style.
 package web
 
 import (
@@ -21,11 +26,13 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gpuisa/gpuisa/internal/codecache"
+	"github.com/gpuisa/gpuisa/internal/famdiff"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/quality"
 	"github.com/gpuisa/gpuisa/internal/semdiff"
@@ -34,20 +41,27 @@ import (
 
 // Options configure the handler.
 type Options struct {
-	// Logger receives one line per request and any internal errors; nil
-	// discards them.
+	// Logger receives internal errors and database swaps; nil discards
+	// them.
 	Logger *slog.Logger
+	// LogRequests writes one line per request to Logger.
+	LogRequests bool
 	// PageMaxAge is the Cache-Control max-age of pages and API answers;
 	// zero means 5 minutes. Clients revalidate with the ETag afterwards.
 	PageMaxAge time.Duration
-	// CacheBytes bounds the in-memory cache of rendered answers; zero means
-	// 32 MiB and a negative value turns the cache off.
+	// CacheBytes bounds the memory of kept answers (rendered once,
+	// compressed); zero means DefaultCacheBytes and a negative value turns
+	// the cache off.
 	CacheBytes int
-	// WarmDecoders builds every family's machine-code decoder in the
-	// background at start, so the first decode or hex search does not wait
-	// (each takes a few hundred milliseconds).
-	WarmDecoders bool
+	// WatchInterval is how often a Site checks its path for a new
+	// database file; zero means every second, negative never.
+	WatchInterval time.Duration
 }
+
+// DefaultCacheBytes is the default memory for kept answers: answers are
+// kept gzip-compressed (about 7 KB a page), so this holds every page and
+// API document of a full database.
+const DefaultCacheBytes = 256 << 20
 
 // ContentSecurityPolicy is sent with every response: scripts and styles only
 // from this origin, nothing inline, no framing.
@@ -59,14 +73,20 @@ const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 const staticMaxAge = 365 * 24 * time.Hour
 
 type server struct {
-	store  store.Reader
-	log    *slog.Logger
+	store       store.Reader
+	log         *slog.Logger
+	logRequests bool
+	// health says why the database file is not what is served ("" when
+	// it is); nil means the store is fixed (New).
+	health func() string
 	info   isa.BuildInfo
 	etag   string // weak ETag of every page and API answer of this build
-	maxAge string
-	pages  *pageTemplates
-	static map[string]*staticFile
-	mux    *http.ServeMux
+	// buildHeader is the BuildHeader value, info.ID.
+	buildHeader []string
+	maxAge      string
+	pages       *pageTemplates
+	static      map[string]*staticFile
+	mux         *http.ServeMux
 	// apiPatterns records the API routes as registered, for the OpenAPI check.
 	apiPatterns []string
 	archs       []isa.Architecture
@@ -91,36 +111,37 @@ type server struct {
 	semDiffOnce sync.Once
 	semDiff     *semdiff.Result
 
-	cache *pageCache
+	cache *answerCache
+	// rendering dedupes concurrent renders of one answer; renderSlots
+	// bounds how many requests render at once.
+	rendering   inflight
+	renderSlots chan struct{}
+
+	costTables sync.Map // arch -> *costEntries (costtable.go)
+
+	diffOnce sync.Once
+	diffs    *famdiff.Facts
 }
 
-// New returns the handler serving the site and the API from r. It reads the
-// build info and the family list once: the database is read-only while served.
+// New returns the handler serving the site and the API from r, which must
+// not change while it is served (Open serves a file that builds replace).
+// It reads the build info and the family list once.
 func New(r store.Reader, opts Options) (http.Handler, error) {
-	s, err := newServer(r, opts)
-	if err != nil {
-		return nil, err
+	return newServer(r, opts)
+}
+
+func newLogger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if opts.WarmDecoders {
-		go func() {
-			for _, a := range s.nativeArchs() {
-				if _, err := s.decoder(a.ID); err != nil {
-					s.log.Warn("building decoder", "arch", a.ID, "err", err)
-				}
-			}
-		}()
-	}
-	return s, nil
+	return l
 }
 
 func newServer(r store.Reader, opts Options) (*server, error) {
 	if r == nil {
 		return nil, fmt.Errorf("web: nil store")
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
+	log := newLogger(opts.Logger)
 	ctx := context.Background()
 	info, err := r.Info(ctx)
 	if err != nil {
@@ -130,11 +151,7 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: listing architectures: %w", err)
 	}
-	static, assetHash, err := loadStatic()
-	if err != nil {
-		return nil, err
-	}
-	pages, err := parseTemplates(static)
+	static, assetHash, pages, err := sharedAssets()
 	if err != nil {
 		return nil, err
 	}
@@ -144,23 +161,46 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 	}
 	cacheBytes := opts.CacheBytes
 	if cacheBytes == 0 {
-		cacheBytes = 32 << 20
+		cacheBytes = DefaultCacheBytes
 	}
 	s := &server{
-		cache:  newPageCache(cacheBytes),
-		store:  r,
-		log:    log,
-		info:   info,
-		etag:   `W/"` + sanitizeETag(info.ID) + "." + assetHash[:12] + `"`,
-		maxAge: fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())),
-		pages:  pages,
-		static: static,
-		mux:    http.NewServeMux(),
-		archs:  archs,
-		codecs: codecache.New(r),
+		cache:       newAnswerCache(cacheBytes),
+		renderSlots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		store:       r,
+		log:         log,
+		logRequests: opts.LogRequests,
+		info:        info,
+		etag:        `W/"` + sanitizeETag(info.ID) + "." + assetHash[:12] + `"`,
+		buildHeader: []string{sanitizeETag(info.ID)},
+		maxAge:      fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())),
+		pages:       pages,
+		static:      static,
+		mux:         http.NewServeMux(),
+		archs:       archs,
+		codecs:      codecache.New(r),
 	}
 	s.routes()
 	return s, nil
+}
+
+// The embedded assets and templates are the same for every database
+// generation: parsed and compressed once per process.
+var (
+	assetsOnce  sync.Once
+	assetsFiles map[string]*staticFile
+	assetsHash  string
+	assetsPages *pageTemplates
+	assetsErr   error
+)
+
+func sharedAssets() (map[string]*staticFile, string, *pageTemplates, error) {
+	assetsOnce.Do(func() {
+		assetsFiles, assetsHash, assetsErr = loadStatic()
+		if assetsErr == nil {
+			assetsPages, assetsErr = parseTemplates(assetsFiles)
+		}
+	})
+	return assetsFiles, assetsHash, assetsPages, assetsErr
 }
 
 // sanitizeETag keeps an ETag opaque-tag legal whatever the build id holds.
@@ -184,6 +224,7 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /amdgpu/{arch}", s.handleFamily)
 	s.mux.HandleFunc("GET /amdgpu/{arch}/{name}", s.handleInstruction)
 	s.mux.HandleFunc("GET /amdgpu/{arch}/category/{cat}", s.handleCategory)
+	s.mux.HandleFunc("GET /amdgpu/{arch}/cost", s.handleCostTable)
 	s.mux.HandleFunc("GET /ptx", s.handlePTXIndex)
 	s.mux.HandleFunc("GET /ptx/{$}", s.redirectTo("/ptx"))
 	s.mux.HandleFunc("GET /ptx/{name}", s.handlePTXInstruction)
@@ -205,21 +246,27 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /static/{file}", s.handleStatic)
 	s.mux.HandleFunc("GET /favicon.ico", s.handleFavicon)
 
+	s.diffRoutes()
+
 	s.api("GET /api/v1/info", s.apiInfo)
 	s.api("GET /api/v1/archs", s.apiArchs)
 	s.api("GET /api/v1/archs/{arch}", s.apiArch)
 	s.api("GET /api/v1/archs/{arch}/instructions", s.apiList)
+	s.api("GET /api/v1/archs/{arch}/cost", s.apiCostTable)
 	s.api("GET /api/v1/archs/{arch}/instructions/{name}", s.apiInstruction)
 	s.api("GET /api/v1/search", s.apiSearch)
 	s.api("GET /api/v1/decode", s.apiDecode)
 	s.api("GET /api/v1/encode", s.apiEncode)
 	s.api("GET /api/v1/eval", s.apiEval)
+	s.api("GET /api/v1/diff/{a}/{b}", s.apiDiff)
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
 	s.api("GET /api/asm/{arch}/{opcode}", s.apiAsmDoc)
 	s.api("GET /api/asm/{arch}/{family}/{opcode}", s.apiAsmDocFamily)
-	s.mux.HandleFunc("/api/", s.apiNotFound)
+	// The catch-alls are GET routes too, so any other method on any path
+	// answers 405 with Allow (the mux does that for method-only mismatches).
+	s.mux.HandleFunc("GET /api/", s.apiNotFound)
 
-	s.mux.HandleFunc("/", s.handleNotFound)
+	s.mux.HandleFunc("GET /", s.handleNotFound)
 }
 
 func (s *server) api(pattern string, h http.HandlerFunc) {
@@ -227,14 +274,68 @@ func (s *server) api(pattern string, h http.HandlerFunc) {
 	s.mux.HandleFunc(pattern, h)
 }
 
-// ServeHTTP adds the security headers, recovers from panics and logs.
+// BuildHeader names the response header carrying the build id of the
+// database generation that produced the answer.
+const BuildHeader = "X-Gpuisa-Build"
+
+// securityHeaders go on every response, as ready-made header values.
+var securityHeaders = [][2]string{
+	{"Content-Security-Policy", ContentSecurityPolicy},
+	{"X-Content-Type-Options", "nosniff"},
+	{"Referrer-Policy", "same-origin"},
+	{"X-Frame-Options", "DENY"},
+	{"Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()"},
+	{"Cross-Origin-Opener-Policy", "same-origin"},
+	{"Cross-Origin-Resource-Policy", "same-origin"},
+}
+
+// securityValues are securityHeaders' values as header slices, shared by
+// every response.
+var securityValues = func() [][]string {
+	out := make([][]string, len(securityHeaders))
+	for i, kv := range securityHeaders {
+		out[i] = []string{kv[1]}
+	}
+	return out
+}()
+
+// inflight records the answers being rendered.
+type inflight struct {
+	mu   sync.Mutex
+	keys map[string]chan struct{}
+}
+
+// join returns nil when the caller renders key (and must call done), else
+// a channel closed when the renderer is done.
+func (f *inflight) join(key string) <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if ch, ok := f.keys[key]; ok {
+		return ch
+	}
+	if f.keys == nil {
+		f.keys = map[string]chan struct{}{}
+	}
+	f.keys[key] = make(chan struct{})
+	return nil
+}
+
+func (f *inflight) done(key string) {
+	f.mu.Lock()
+	close(f.keys[key])
+	delete(f.keys, key)
+	f.mu.Unlock()
+}
+
+// ServeHTTP adds the security headers and the build id, recovers from
+// panics and logs.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	h := w.Header()
-	h.Set("Content-Security-Policy", ContentSecurityPolicy)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "same-origin")
-	h.Set("X-Frame-Options", "DENY")
+	for i, kv := range securityHeaders {
+		h[kv[0]] = securityValues[i]
+	}
+	h[BuildHeader] = s.buildHeader
 	if cors(w, r) {
 		return
 	}
@@ -246,19 +347,41 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				http.Error(rec, "internal error", http.StatusInternalServerError)
 			}
 		}
-		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
-			"duration", time.Since(start))
-	}()
-	if a, ok := s.cache.get(r.URL.RequestURI()); ok && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-		resp := response{status: a.resp.status, contentType: a.resp.contentType, body: a.resp.body,
-			cache: a.resp.cache, etag: a.resp.etag}
-		if acceptsGzip(r) && len(resp.body) >= minGzipSize {
-			resp.gzipped = a.gzipped()
+		if s.logRequests {
+			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+				"duration", time.Since(start))
 		}
-		s.send(rec, r, resp)
-		return
+	}()
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		key := cacheKey(r)
+		if a := s.cache.get(key); a != nil {
+			s.sendAnswer(rec, r, a)
+			return
+		}
+		// One render per answer: a request for one being rendered waits
+		// for it and is answered from the cache.
+		if s.cache != nil && len(key) <= maxCacheKey {
+			if wait := s.rendering.join(key); wait != nil {
+				<-wait
+				if a := s.cache.get(key); a != nil {
+					s.sendAnswer(rec, r, a)
+					return
+				}
+			} else {
+				defer s.rendering.done(key)
+			}
+		}
 	}
-	s.mux.ServeHTTP(rec, r)
+	// Rendering is CPU work: more at once than there are cores only adds
+	// memory (each holds a document and a page) and latency.
+	if p := r.URL.Path; p != "/healthz" && !strings.HasPrefix(p, "/static/") {
+		s.renderSlots <- struct{}{}
+		defer func() { <-s.renderSlots }()
+	}
+	// Answers are kept for every later client: one that goes away (or
+	// half-closes) mid-render must not leave a page unrendered or turn it
+	// into an error.
+	s.mux.ServeHTTP(rec, r.WithContext(context.WithoutCancel(r.Context())))
 }
 
 type statusRecorder struct {
@@ -330,7 +453,7 @@ func (s *server) send(w http.ResponseWriter, r *http.Request, resp response) {
 		}
 	}
 	body := resp.body
-	if acceptsGzip(r) && len(body) >= minGzipSize {
+	if acceptedCodings(r).gzip && len(body) >= minGzipSize {
 		if resp.gzipped != nil {
 			body = resp.gzipped
 		} else {
@@ -367,27 +490,24 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
-			q = strings.ReplaceAll(strings.TrimSpace(q), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
-}
-
 func (s *server) redirectTo(target string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, target, http.StatusMovedPermanently)
 	}
 }
 
+// handleHealth answers 200 "ok BUILD" while the database file is the one
+// served, else 503 with the reason (the old generation goes on serving).
 func (s *server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.store.Info(r.Context()); err != nil {
+	problem := ""
+	if s.health != nil {
+		problem = s.health()
+	} else if _, err := s.store.Info(r.Context()); err != nil {
+		problem = "database unavailable: " + err.Error()
+	}
+	if problem != "" {
 		s.send(w, r, response{status: http.StatusServiceUnavailable, contentType: "text/plain; charset=utf-8",
-			body: []byte("database unavailable\n")})
+			body: []byte("degraded: " + problem + "\n")})
 		return
 	}
 	s.send(w, r, response{status: http.StatusOK, contentType: "text/plain; charset=utf-8",

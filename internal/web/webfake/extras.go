@@ -3,6 +3,7 @@ package webfake
 import (
 	"encoding/json"
 
+	"github.com/gpuisa/gpuisa/internal/costview"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/merge"
 	"github.com/gpuisa/gpuisa/internal/quality"
@@ -104,4 +105,19 @@ func (s *Store) AddSampleExtras() {
 	}
 	s.SetExtra("concepts", cat)
 	s.SetExtra(quality.Key, q)
+	// Each AMD family's cost table, as the build stores it.
+	for _, a := range s.archs {
+		if a.Vendor != isa.VendorAMD {
+			continue
+		}
+		var ins []*isa.Instruction
+		for _, in := range s.instrs[a.ID] {
+			ins = append(ins, in)
+		}
+		packed, err := costview.Pack(costview.Entries(ins))
+		if err != nil {
+			panic(err)
+		}
+		s.SetExtra(costview.ExtraKey(a.ID), packed)
+	}
 }

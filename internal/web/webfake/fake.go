@@ -7,6 +7,7 @@ package webfake
 
 import (
 	"context"
+	"encoding/json"
 	"sort"
 	"strings"
 
@@ -306,6 +307,56 @@ func (s *Store) Instructions(ctx context.Context, arch string) ([]*isa.Instructi
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// Codecs implements store.Reader: the decoder's facts of every sample
+// instruction of a native family.
+func (s *Store) Codecs(ctx context.Context, arch string) ([]isa.Instruction, error) {
+	a, err := s.Arch(ctx, arch)
+	if err != nil {
+		return nil, err
+	}
+	if a.Kind != isa.KindNative {
+		return nil, errs.Invalid("%s has no machine code to decode", a.ID)
+	}
+	ins, err := s.Instructions(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]isa.Instruction, len(ins))
+	for i, in := range ins {
+		out[i] = store.CodecFacts(in)
+	}
+	return out, nil
+}
+
+// InstructionDoc implements store.Reader: the instruction's JSON, encoded
+// as the build stores it.
+func (s *Store) InstructionDoc(ctx context.Context, arch, name string) (store.Doc, error) {
+	in, err := s.Instruction(ctx, arch, name)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	isa.FillLists(in)
+	doc, err := json.Marshal(in)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	return store.NewDoc(in.Arch, in.Name, append(doc, '\n'))
+}
+
+// Build returns the sample reference as a store.Build, so tests can write
+// it as a real database (store.Write) with the fake's build id.
+func (s *Store) Build() *store.Build {
+	b := &store.Build{Info: s.info, Archs: append([]isa.Architecture(nil), s.archs...), Extras: map[string][]byte{}}
+	for _, a := range s.archs {
+		ins, _ := s.Instructions(context.Background(), a.ID)
+		b.Instructions = append(b.Instructions, ins...)
+	}
+	for k, v := range s.extras {
+		b.Extras[k] = v
+	}
+	return b
 }
 
 // Extra implements store.Reader. The fake holds the documents set with

@@ -1,0 +1,174 @@
+package famdiff
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// Reader is what loading facts needs of the database (store.Reader has it).
+type Reader interface {
+	Arch(ctx context.Context, id string) (isa.Architecture, error)
+	Instructions(ctx context.Context, arch string) ([]*isa.Instruction, error)
+	Extra(ctx context.Context, key string) ([]byte, error)
+}
+
+// Facts loads families' facts once and keeps them (the database is
+// read-only while it is read); safe for concurrent use.
+type Facts struct {
+	r    Reader
+	mu   sync.Mutex
+	fams map[string]*Family
+	ptx  *PTX
+	// diffs keeps the latest family diffs (a family index and its diff
+	// page ask for the same one); order is their age, oldest first.
+	diffs map[[2]string]*Result
+	order [][2]string
+}
+
+// keptDiffs bounds how many family diffs Facts keeps (a large one is about
+// a megabyte).
+const keptDiffs = 16
+
+// NewFacts returns facts over r.
+func NewFacts(r Reader) *Facts { return &Facts{r: r, fams: map[string]*Family{}} }
+
+// Family returns an AMD family's facts; id may be any spelling the
+// database resolves (a gfx target, a product).
+func (f *Facts) Family(ctx context.Context, id string) (*Family, error) {
+	a, err := f.r.Arch(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if a.Vendor != isa.VendorAMD {
+		return nil, errs.Invalid("%s is not an AMD family: compare PTX ISA versions (ptx:7.8 ptx:8.0) or sm_ targets (sm_80 sm_90)", a.Name)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if fam, ok := f.fams[a.ID]; ok {
+		return fam, nil
+	}
+	fam := new(Family)
+	if doc, err := f.r.Extra(ctx, ExtraKey(a.ID)); err == nil {
+		if err := json.Unmarshal(doc, fam); err != nil {
+			return nil, fmt.Errorf("%s: %w", ExtraKey(a.ID), err)
+		}
+	} else if errs.KindOf(err) == errs.KindNotFound {
+		// A database written before the build stored the facts.
+		insts, err := f.r.Instructions(ctx, a.ID)
+		if err != nil {
+			return nil, err
+		}
+		fam = FamilyOf(a, insts)
+	} else {
+		return nil, err
+	}
+	f.fams[a.ID] = fam
+	return fam, nil
+}
+
+// PTX returns the PTX facts.
+func (f *Facts) PTX(ctx context.Context) (*PTX, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ptx != nil {
+		return f.ptx, nil
+	}
+	p := new(PTX)
+	if doc, err := f.r.Extra(ctx, ExtraKey("ptx")); err == nil {
+		if err := json.Unmarshal(doc, p); err != nil {
+			return nil, fmt.Errorf("%s: %w", ExtraKey("ptx"), err)
+		}
+	} else if errs.KindOf(err) == errs.KindNotFound {
+		a, err := f.r.Arch(ctx, "ptx")
+		if err != nil {
+			return nil, err
+		}
+		insts, err := f.r.Instructions(ctx, a.ID)
+		if err != nil {
+			return nil, err
+		}
+		p = PTXOf(a, insts)
+	} else {
+		return nil, err
+	}
+	f.ptx = p
+	return p, nil
+}
+
+// Compare diffs two generations named as a user writes them (the result
+// is shared: callers must not change it): two AMD
+// families ("rdna3 rdna4", "gfx90a mi300x"), two PTX ISA versions
+// ("ptx:7.8 ptx:8.0") or two sm_ targets ("sm_80 sm_90").
+func (f *Facts) Compare(ctx context.Context, a, b string) (*Result, error) {
+	ka, kb := specKind(a), specKind(b)
+	if ka != kb {
+		return nil, errs.Invalid("cannot compare %s with %s: compare two AMD families, two PTX ISA versions (ptx:7.8 ptx:8.0) or two sm_ targets (sm_80 sm_90)", a, b)
+	}
+	switch ka {
+	case KindPTXVersions:
+		p, err := f.PTX(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return p.VersionDiff(a, b)
+	case KindPTXTargets:
+		p, err := f.PTX(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return p.TargetDiff(a, b)
+	}
+	fa, err := f.Family(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	fb, err := f.Family(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	k := [2]string{fa.Arch, fb.Arch}
+	f.mu.Lock()
+	r, ok := f.diffs[k]
+	f.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	r = Diff(fa, fb)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.diffs == nil {
+		f.diffs = map[[2]string]*Result{}
+	}
+	if _, ok := f.diffs[k]; !ok {
+		f.diffs[k] = r
+		f.order = append(f.order, k)
+		if len(f.order) > keptDiffs {
+			delete(f.diffs, f.order[0])
+			f.order = f.order[1:]
+		}
+	}
+	return r, nil
+}
+
+// specKind tells what a diff's side names: "ptx:8.0" a PTX ISA version,
+// "sm_90" a target, anything else an AMD family.
+func specKind(s string) string {
+	s = clean(s)
+	switch {
+	case strings.HasPrefix(s, "ptx:") || strings.HasPrefix(s, "ptx-") || strings.HasPrefix(s, "ptx") && len(s) > 3 && s[3] >= '0' && s[3] <= '9':
+		return KindPTXVersions
+	case strings.HasPrefix(s, "sm_") || strings.HasPrefix(s, "sm") && len(s) > 2 && s[2] >= '0' && s[2] <= '9':
+		return KindPTXTargets
+	}
+	return KindFamilies
+}
+
+// ParseKind says what a diff's side names: KindPTXVersions for "ptx:8.0",
+// KindPTXTargets for "sm_90", else KindFamilies.
+func ParseKind(s string) string { return specKind(s) }

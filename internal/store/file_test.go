@@ -1,0 +1,208 @@
+package store
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// TestOpenStaysOnItsFile: a DB reads the file it opened, whatever a build
+// renames to the path later or whether the path is deleted, from every
+// connection of its pool.
+func TestOpenStaysOnItsFile(t *testing.T) {
+	path := writeSample(t)
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	first, _ := s.Info(ctx)
+
+	other := sampleBuild()
+	other.Instructions = other.Instructions[:2] // cdna4 v_max_f32 and v_max_f16 only
+	if err := Write(ctx, path, other); err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := Stat(path); id == s.FileID() {
+		t.Fatal("the new file has the old file's identity")
+	}
+	check := func(when string) {
+		t.Helper()
+		// More concurrent reads than the pool keeps open, so that new
+		// connections are opened after the path changed.
+		errc := make(chan error, 64)
+		for i := 0; i < 64; i++ {
+			go func() {
+				_, err := s.Instruction(ctx, "cdna4", "v_fma_f32") // not in the new file
+				errc <- err
+			}()
+		}
+		for i := 0; i < 64; i++ {
+			if err := <-errc; err != nil {
+				t.Fatalf("%s: %v", when, err)
+			}
+		}
+		var n int
+		if err := s.db.QueryRow("SELECT count(*) FROM instructions").Scan(&n); err != nil || n != 5 {
+			t.Errorf("%s: %d instructions (%v), want the old file's 5", when, n, err)
+		}
+	}
+	check("after a new file was renamed to the path")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	check("after the path was deleted")
+	if info, _ := s.Info(ctx); info.ID != first.ID {
+		t.Errorf("build id changed from %s to %s", first.ID, info.ID)
+	}
+}
+
+// TestOpenRejectsIncompleteFiles: a truncated, padded, empty or foreign file
+// is an error naming the problem, before SQLite reads it.
+func TestOpenRejectsIncompleteFiles(t *testing.T) {
+	good, err := os.ReadFile(writeSample(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, c := range map[string]struct {
+		data []byte
+		want string
+	}{
+		"empty":     {nil, "shorter than a SQLite header"},
+		"truncated": {good[:len(good)/2], "truncated"},
+		"last page": {good[:len(good)-1], "truncated"},
+		"padded":    {append(append([]byte(nil), good...), make([]byte, 4096)...), "truncated or overwritten"},
+		"text":      {bytes.Repeat([]byte("not a database\n"), 100), "not a SQLite database"},
+	} {
+		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".db")
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(p)
+		if err == nil {
+			s.Close()
+			t.Errorf("%s: opened", name)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: error %q does not say %q and name the file", name, err, c.want)
+		}
+	}
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a directory: %v", err)
+	}
+}
+
+// TestWriteRemovesStaleTemps: a build killed mid-write leaves its temporary
+// file; the next build of the same output removes it, but not the file of a
+// build still running (which holds its lock).
+func TestWriteRemovesStaleTemps(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ref.db")
+	stale := filepath.Join(filepath.Dir(path), ".ref.db.tmp-111")
+	running := filepath.Join(filepath.Dir(path), ".ref.db.tmp-222")
+	otherOutput := filepath.Join(filepath.Dir(path), ".other.db.tmp-333")
+	for _, p := range []string{stale, stale + "-journal", running, otherOutput} {
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(running)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(context.Background(), path, sampleBuild()); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{stale: false, stale + "-journal": false, running: true, otherOutput: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: exists=%v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
+}
+
+// TestInstructionDocIsTheAPIDocument: the stored document is json.Marshal of
+// the instruction plus a newline, and its gzip form inflates to it.
+func TestInstructionDocIsTheAPIDocument(t *testing.T) {
+	s, err := Open(writeSample(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	d, err := s.InstructionDoc(ctx, "RDNA4", "v_max_f32") // through the alias
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Arch != "rdna4" || d.Name != "v_max_num_f32" {
+		t.Errorf("resolved to %s/%s", d.Arch, d.Name)
+	}
+	in, err := s.Instruction(ctx, "rdna4", "v_max_num_f32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(in)
+	want = append(want, '\n')
+	got, err := d.JSON()
+	if err != nil || !bytes.Equal(got, want) || d.Len != len(want) {
+		t.Errorf("stored document differs from json.Marshal of the instruction (%v)", err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(d.Gzip()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unzipped, err := io.ReadAll(zr) // checks the CRC and length
+	if err != nil || !bytes.Equal(unzipped, want) {
+		t.Errorf("gzip form: %v", err)
+	}
+}
+
+// TestCodecsHoldWhatTheDecoderReads: one row per native family with every
+// instruction's CodecFacts.
+func TestCodecsHoldWhatTheDecoderReads(t *testing.T) {
+	b := sampleBuild()
+	for i := range b.Archs {
+		b.Archs[i].Kind = isa.KindNative
+	}
+	for _, in := range b.Instructions {
+		in.Operands = []isa.Operand{{Name: "vdst", Output: true}}
+		in.Semantics = "not a codec fact"
+	}
+	path := filepath.Join(t.TempDir(), "ref.db")
+	if err := Write(context.Background(), path, b); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	facts, err := s.Codecs(context.Background(), "cdna4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range facts {
+		names = append(names, f.Name)
+		if len(f.Encodings) != 1 || len(f.Operands) != 1 || f.Semantics != "" {
+			t.Errorf("%s: %+v", f.Name, f)
+		}
+	}
+	if strings.Join(names, " ") != "v_fma_f32 v_max_f16 v_max_f32 v_min_f32" {
+		t.Errorf("names %v", names)
+	}
+}
