@@ -608,13 +608,22 @@ func mnemonicName(text string) string {
 
 // Instructions counts the instructions (runs counted word by word).
 func (l *Listing) Instructions() int {
-	n := 0
+	n, _ := l.counts()
+	return n
+}
+
+// counts gives the instructions, padding words included, and the padding
+// words alone (alignment after a kernel).
+func (l *Listing) counts() (all, padding int) {
 	for _, s := range l.Sections {
 		for _, e := range s.Entries {
 			if e.Err == "" || e.How == FromTextAlone {
-				n += e.Repeat
+				all += e.Repeat
+				if e.Padding {
+					padding += e.Repeat
+				}
 			}
 		}
 	}
-	return n
+	return all, padding
 }

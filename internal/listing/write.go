@@ -91,8 +91,11 @@ func (l *Listing) Header() string {
 	if l.Chosen != "" && !strings.HasPrefix(l.Chosen, "e_flags") && l.Chosen != ".amdgcn_target" {
 		parts = append(parts, "family from "+l.Chosen)
 	}
-	n := l.Instructions()
-	s := strings.Join(parts, ", ") + fmt.Sprintf(": %d instructions", n)
+	n, pad := l.counts()
+	s := strings.Join(parts, ", ") + fmt.Sprintf(": %d instructions", n-pad)
+	if pad > 0 {
+		s += fmt.Sprintf(" and %d padding words", pad)
+	}
 	if l.Errors > 0 {
 		s += fmt.Sprintf(", %d not decoded", l.Errors)
 	}
