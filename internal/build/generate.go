@@ -100,36 +100,26 @@ func generateExamples(ctx context.Context, llvmMC, version string, archs []isa.A
 		}
 		var probes []probe
 		var words [][]byte
-		for _, in := range list {
-			for _, e := range in.Encodings {
-				f := formatOf(arch, e)
-				if f == nil || e.Opcode < 0 {
-					continue
-				}
-				op, ok := opField(f)
-				if !ok {
-					continue
-				}
-				refs := pool[f.Name]
-				if len(refs) == 0 {
-					refs = siblingRefs(arch, f, pool)
-				}
-				seenWord := map[string]bool{}
-				for _, ref := range similarRefs(refs, in.Name, genRefsPerInstruction) {
-					for _, ws := range fieldVariants(f, toWords(ref.bytes)) {
-						op.Put(ws, uint64(e.Opcode))
-						b := toBytes(ws)
-						if seenWord[string(b)] {
-							continue
-						}
-						seenWord[string(b)] = true
-						probes = append(probes, probe{in, f, e.Opcode, op})
-						words = append(words, b)
-						probed[in] = true
+		opcodeEncodings(arch, list, func(in *isa.Instruction, e isa.Encoding, f *isa.Format, op isa.Field) {
+			refs := pool[f.Name]
+			if len(refs) == 0 {
+				refs = siblingRefs(arch, f, pool)
+			}
+			seenWord := map[string]bool{}
+			for _, ref := range similarRefs(refs, in.Name, genRefsPerInstruction) {
+				for _, ws := range fieldVariants(f, toWords(ref.bytes)) {
+					op.Put(ws, uint64(e.Opcode))
+					b := toBytes(ws)
+					if seenWord[string(b)] {
+						continue
 					}
+					seenWord[string(b)] = true
+					probes = append(probes, probe{in, f, e.Opcode, op})
+					words = append(words, b)
+					probed[in] = true
 				}
 			}
-		}
+		})
 		if len(words) == 0 {
 			continue
 		}

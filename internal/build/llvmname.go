@@ -48,24 +48,14 @@ func llvmNames(ctx context.Context, llvmMC, version string, archs []isa.Architec
 		}
 		var probes []probe
 		var words [][]byte
-		for _, in := range list {
-			for _, e := range in.Encodings {
-				f := formatOf(arch, e)
-				if f == nil || e.Opcode < 0 {
-					continue
-				}
-				op, ok := opField(f)
-				if !ok {
-					continue
-				}
-				for _, ref := range refs[f.Name] {
-					ws := toWords(ref)
-					op.Put(ws, uint64(e.Opcode))
-					probes = append(probes, probe{in, f.Name, e.Opcode, len(words)})
-					words = append(words, toBytes(ws))
-				}
+		opcodeEncodings(arch, list, func(in *isa.Instruction, e isa.Encoding, f *isa.Format, op isa.Field) {
+			for _, ref := range refs[f.Name] {
+				ws := toWords(ref)
+				op.Put(ws, uint64(e.Opcode))
+				probes = append(probes, probe{in, f.Name, e.Opcode, len(words)})
+				words = append(words, toBytes(ws))
 			}
-		}
+		})
 		if len(words) == 0 {
 			continue
 		}
@@ -169,6 +159,22 @@ func formatOf(arch *isa.Architecture, e isa.Encoding) *isa.Format {
 		}
 	}
 	return nil
+}
+
+// opcodeEncodings calls fn for every encoding in list with an opcode whose
+// format is the family's and has an opcode field.
+func opcodeEncodings(arch *isa.Architecture, list []*isa.Instruction, fn func(in *isa.Instruction, e isa.Encoding, f *isa.Format, op isa.Field)) {
+	for _, in := range list {
+		for _, e := range in.Encodings {
+			f := formatOf(arch, e)
+			if f == nil || e.Opcode < 0 {
+				continue
+			}
+			if op, ok := opField(f); ok {
+				fn(in, e, f, op)
+			}
+		}
+	}
 }
 
 // opField is a format's OP field, where llvm-mc encodes it: the model's

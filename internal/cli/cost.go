@@ -89,7 +89,7 @@ numbers largest first unless --asc): "the slowest VALU instructions on gfx942" i
 			fmt.Fprintln(tw, "target\tunit\tlatency\trthroughput\tuops\tflags\tresources\tLLVM opcode")
 			for _, t := range ts {
 				c := costs[t]
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%d\t%s\t%s\t%s\n", t, c.Unit, c.Latency, c.RThroughput, c.UOps, costFlags(c), costResources(c), c.Opcode)
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%d\t%s\t%s\t%s\n", t, c.Unit, c.Latency, c.RThroughput, c.UOps, costFlags(c), costview.Resources(c), c.Opcode)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -148,7 +148,7 @@ func (e *env) costTable(cmd *cobra.Command, db *store.DB, archID string, q costv
 	fmt.Fprintln(tw, "instruction\tunit\tlatency\trthroughput\tuops\tflags\tresources")
 	for _, r := range t.Rows {
 		c := r.Cost
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%d\t%s\t%s\n", r.Name, c.Unit, c.Latency, c.RThroughput, c.UOps, costFlags(c), costResources(c))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%d\t%s\t%s\n", r.Name, c.Unit, c.Latency, c.RThroughput, c.UOps, costFlags(c), costview.Resources(c))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -159,31 +159,11 @@ func (e *env) costTable(cmd *cobra.Command, db *store.DB, archID string, q costv
 	return nil
 }
 
+// costFlags prints costview.Flags as one word per flag, "-" for none.
 func costFlags(c isa.Cost) string {
-	var f []string
-	if c.MayLoad {
-		f = append(f, "may-load")
-	}
-	if c.MayStore {
-		f = append(f, "may-store")
-	}
-	if c.SideEffects {
-		f = append(f, "side-effects")
-	}
+	f := costview.Flags(c)
 	if len(f) == 0 {
 		return "-"
 	}
-	return strings.Join(f, ",")
-}
-
-func costResources(c isa.Cost) string {
-	var r []string
-	for _, x := range c.Resources {
-		if x.Cycles > 0 {
-			r = append(r, fmt.Sprintf("%s[%d]", x.Name, x.Cycles))
-		} else {
-			r = append(r, x.Name)
-		}
-	}
-	return strings.Join(r, " ")
+	return strings.ReplaceAll(strings.Join(f, ","), " ", "-")
 }

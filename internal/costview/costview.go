@@ -227,6 +227,35 @@ func Build(arch isa.Architecture, ins []Entry, q Query) (Table, error) {
 	return t, nil
 }
 
+// Resources prints a cost's resources with their cycles: "HWXDL[8] HWVALU".
+func Resources(c isa.Cost) string {
+	var rs []string
+	for _, r := range c.Resources {
+		if r.Cycles > 0 {
+			rs = append(rs, fmt.Sprintf("%s[%d]", r.Name, r.Cycles))
+		} else {
+			rs = append(rs, r.Name)
+		}
+	}
+	return strings.Join(rs, " ")
+}
+
+// Flags names what the model says an instruction may do besides
+// computing: "may load", "may store", "side effects".
+func Flags(c isa.Cost) []string {
+	var fl []string
+	if c.MayLoad {
+		fl = append(fl, "may load")
+	}
+	if c.MayStore {
+		fl = append(fl, "may store")
+	}
+	if c.SideEffects {
+		fl = append(fl, "side effects")
+	}
+	return fl
+}
+
 // uses reports whether c occupies unit, as its main unit or any resource.
 func uses(c isa.Cost, unit string) bool {
 	if strings.EqualFold(c.Unit, unit) {

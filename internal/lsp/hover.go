@@ -11,6 +11,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/gpuisa/gpuisa/internal/costview"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 )
@@ -189,16 +190,8 @@ func costLine(c fileContext, in *isa.Instruction) string {
 	if !ok {
 		return ""
 	}
-	var res []string
-	for _, r := range cost.Resources {
-		if r.Cycles > 0 {
-			res = append(res, fmt.Sprintf("%s[%d]", r.Name, r.Cycles))
-		} else {
-			res = append(res, r.Name)
-		}
-	}
 	return fmt.Sprintf("**Cost on %s** (LLVM's scheduling model, not a measurement): %s, latency %d, reciprocal throughput %.2f, %d µop(s) · %s\n\n",
-		target, code(cost.Unit), cost.Latency, cost.RThroughput, cost.UOps, code(strings.Join(res, " ")))
+		target, code(cost.Unit), cost.Latency, cost.RThroughput, cost.UOps, code(costview.Resources(cost)))
 }
 
 // syntaxFor picks LLVM's syntax line for the spelling written: the one

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/costview"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
@@ -41,34 +42,11 @@ func costGroups(in *isa.Instruction) []costGroup {
 	return out
 }
 
-// resourceText prints a cost's resources with their cycles: "HWXDL[8]".
-func resourceText(c isa.Cost) string {
-	var rs []string
-	for _, r := range c.Resources {
-		if r.Cycles > 0 {
-			rs = append(rs, fmt.Sprintf("%s[%d]", r.Name, r.Cycles))
-		} else {
-			rs = append(rs, r.Name)
-		}
-	}
-	return strings.Join(rs, " ")
-}
+// resourceText and flagText print a cost's resources and flags as the
+// pages show them.
+func resourceText(c isa.Cost) string { return costview.Resources(c) }
 
-// flagText prints what the model says an instruction may do besides
-// computing: "may load, side effects".
-func flagText(c isa.Cost) string {
-	var fl []string
-	if c.MayLoad {
-		fl = append(fl, "may load")
-	}
-	if c.MayStore {
-		fl = append(fl, "may store")
-	}
-	if c.SideEffects {
-		fl = append(fl, "side effects")
-	}
-	return strings.Join(fl, ", ")
-}
+func flagText(c isa.Cost) string { return strings.Join(costview.Flags(c), ", ") }
 
 // gfxLess orders gfx targets by number ("gfx90a" after "gfx908", "gfx1100"
 // after "gfx950").
