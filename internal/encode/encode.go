@@ -18,12 +18,12 @@ package encode
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"sync"
 
 	"fmt"
 
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -516,7 +516,7 @@ type layout struct {
 	ops    []string
 }
 
-var vccRe = regexp.MustCompile(`^vcc(_lo)?$`)
+var vccRe = lazyre.New(`^vcc(_lo)?$`)
 
 // layouts lists the plausible operand-to-field assignments for a template;
 // the decoder check picks the right one.
@@ -1061,7 +1061,7 @@ func hasOffsetSGPR(l layout) bool {
 	return false
 }
 
-var attrRe = regexp.MustCompile(`^attr(\d+)\.([xyzw])$`)
+var attrRe = lazyre.New(`^attr(\d+)\.([xyzw])$`)
 
 // interpAttr reads "attr3.w" as the VOP3 interpolation encoding holds it in
 // the SRC0 field: the attribute in bits 5:0 and the channel in bits 7:6

@@ -3,7 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/decode"
@@ -16,13 +16,13 @@ import (
 // the instruction on the line.
 
 var (
-	llvmEncodingRe = regexp.MustCompile(`encoding:\s*\[((?:0x[0-9a-fA-F]{1,2}\s*,?\s*)+)\]`)
-	objdumpWordsRe = regexp.MustCompile(`//\s*[0-9a-fA-F]{8,16}:\s*((?:[0-9a-fA-F]{8}\s*)+)`)
+	llvmEncodingRe = lazyre.New(`encoding:\s*\[((?:0x[0-9a-fA-F]{1,2}\s*,?\s*)+)\]`)
+	objdumpWordsRe = lazyre.New(`//\s*[0-9a-fA-F]{8,16}:\s*((?:[0-9a-fA-F]{8}\s*)+)`)
 )
 
 // encodingAt finds machine code in line's comment around byte column col.
 func encodingAt(line string, col int) (text string, start, end int, ok bool) {
-	for _, re := range []*regexp.Regexp{llvmEncodingRe, objdumpWordsRe} {
+	for _, re := range []*lazyre.Regexp{llvmEncodingRe, objdumpWordsRe} {
 		for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
 			if col >= m[0] && col <= m[1] {
 				return line[m[2]:m[3]], m[0], m[1], true
