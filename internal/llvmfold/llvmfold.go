@@ -19,13 +19,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/gpuisa/gpuisa/internal/filecache"
+	"github.com/gpuisa/gpuisa/internal/toolpath"
 )
 
 // ErrNotFound is returned (wrapped) when no opt can be found.
@@ -33,18 +33,9 @@ var ErrNotFound = errors.New("opt not found")
 
 // Find returns the opt to use: $GPUISA_OPT, else opt-22 or opt on PATH.
 func Find() (string, error) {
-	var tried []string
-	if p := os.Getenv("GPUISA_OPT"); p != "" {
-		if path, err := exec.LookPath(p); err == nil {
-			return path, nil
-		}
-		tried = append(tried, "$GPUISA_OPT="+p)
-	}
-	for _, name := range []string{"opt-22", "opt"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path, nil
-		}
-		tried = append(tried, name)
+	path, tried := toolpath.Find("GPUISA_OPT", "opt-22", "opt")
+	if path != "" {
+		return path, nil
 	}
 	return "", fmt.Errorf("%w (tried %s); install llvm-22 or set GPUISA_OPT", ErrNotFound, strings.Join(tried, ", "))
 }

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/gpuisa/gpuisa/internal/filecache"
+	"github.com/gpuisa/gpuisa/internal/toolpath"
 )
 
 // Cost is LLVM's model of one instruction on one target.
@@ -70,18 +71,9 @@ var ErrNotFound = errors.New("llvm-mca not found")
 // Find returns the llvm-mca to use: $GPUISA_LLVM_MCA, else llvm-mca-22 or
 // llvm-mca on PATH.
 func Find() (string, error) {
-	tried := []string{}
-	if p := os.Getenv("GPUISA_LLVM_MCA"); p != "" {
-		if path, err := exec.LookPath(p); err == nil {
-			return path, nil
-		}
-		tried = append(tried, "$GPUISA_LLVM_MCA="+p)
-	}
-	for _, name := range []string{"llvm-mca-22", "llvm-mca"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path, nil
-		}
-		tried = append(tried, name)
+	path, tried := toolpath.Find("GPUISA_LLVM_MCA", "llvm-mca-22", "llvm-mca")
+	if path != "" {
+		return path, nil
 	}
 	return "", fmt.Errorf("%w (tried %s); install llvm-22 or set GPUISA_LLVM_MCA", ErrNotFound, strings.Join(tried, ", "))
 }

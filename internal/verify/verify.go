@@ -11,13 +11,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/toolpath"
 )
 
 // ErrNoAssembler is returned (wrapped in *NotFoundError) when no llvm-mc
@@ -40,18 +41,9 @@ func (e *NotFoundError) Unwrap() error { return ErrNoAssembler }
 // FindLLVMMC returns the llvm-mc to use: $GPUISA_LLVM_MC when set, else
 // llvm-mc-22 or llvm-mc on PATH.
 func FindLLVMMC() (string, error) {
-	tried := []string{}
-	if p := os.Getenv("GPUISA_LLVM_MC"); p != "" {
-		if path, err := exec.LookPath(p); err == nil {
-			return path, nil
-		}
-		tried = append(tried, "$GPUISA_LLVM_MC="+p)
-	}
-	for _, name := range []string{"llvm-mc-22", "llvm-mc"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path, nil
-		}
-		tried = append(tried, name)
+	path, tried := toolpath.Find("GPUISA_LLVM_MC", "llvm-mc-22", "llvm-mc")
+	if path != "" {
+		return path, nil
 	}
 	return "", &NotFoundError{Tried: tried}
 }
