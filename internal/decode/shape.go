@@ -1,7 +1,7 @@
 package decode
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -75,7 +75,7 @@ const (
 // maiSizes are the register counts of an MFMA's operands.
 type maiSizes struct{ dst, a, b, c int }
 
-var mfmaName = regexp.MustCompile(`^v_(s?)mfmac?_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(?:(\d+)b_?)?(.*)$`)
+var mfmaName = lazyre.New(`^v_(s?)mfmac?_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(?:(\d+)b_?)?(.*)$`)
 
 // maiShape works the register counts out of an MFMA mnemonic: an MxN
 // result per block over 64 lanes, inputs of MxK (and NxK) elements of the
@@ -510,7 +510,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 }
 
 // intDotName matches the integer dot products of 4- and 8-bit elements.
-var intDotName = regexp.MustCompile(`^v_dot(2|4|8)c?_[iu]32_(i|u|iu)(4|8)$`)
+var intDotName = lazyre.New(`^v_dot(2|4|8)c?_[iu]32_(i|u|iu)(4|8)$`)
 
 // llvmName is the name LLVM prints for an instruction: its LLVMName alias
 // if it has one, else name.

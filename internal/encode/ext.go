@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -30,8 +30,8 @@ const (
 )
 
 var (
-	dppCtrlRe = regexp.MustCompile(`^(quad_perm|row_shl|row_shr|row_ror|wave_shl|wave_rol|wave_shr|wave_ror|row_mirror|row_half_mirror|row_bcast|row_share|row_xmask|row_newbcast)(:.*)?$`)
-	sextRe    = regexp.MustCompile(`^(-?\|?)sext\((.*)\)(\|?)$`)
+	dppCtrlRe = lazyre.New(`^(quad_perm|row_shl|row_shr|row_ror|wave_shl|wave_rol|wave_shr|wave_ror|row_mirror|row_half_mirror|row_bcast|row_share|row_xmask|row_newbcast)(:.*)?$`)
+	sextRe    = lazyre.New(`^(-?\|?)sext\((.*)\)(\|?)$`)
 )
 
 // extOf says which extra dword asm asks for, from its mnemonic suffix or,
@@ -490,7 +490,7 @@ func dpp8Controls(ctl []string) (sel uint32, fi bool, err error) {
 	return sel, fi, nil
 }
 
-var fp8ToF32 = regexp.MustCompile(`^v_cvt_(pk_)?f32_(bf8|fp8)$`)
+var fp8ToF32 = lazyre.New(`^v_cvt_(pk_)?f32_(bf8|fp8)$`)
 
 var selValues = map[string]uint64{"BYTE_0": 0, "BYTE_1": 1, "BYTE_2": 2, "BYTE_3": 3, "WORD_0": 4, "WORD_1": 5, "DWORD": 6}
 var unusedValues = map[string]uint64{"UNUSED_PAD": 0, "UNUSED_SEXT": 1, "UNUSED_PRESERVE": 2}

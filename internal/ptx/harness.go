@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"regexp"
 	"sort"
 	"strconv"
@@ -407,7 +408,7 @@ func renameIdent(s, old, new string) string {
 	})
 }
 
-var identRe = regexp.MustCompile(`[A-Za-z_$%][A-Za-z0-9_$]*(?:-[A-Za-z][A-Za-z0-9_]*)*`)
+var identRe = lazyre.New(`[A-Za-z_$%][A-Za-z0-9_$]*(?:-[A-Za-z][A-Za-z0-9_]*)*`)
 
 // sanitizeIdentifiers renames "cache-policy" to "cache_policy": the
 // documentation writes placeholders PTX would read as subtractions.

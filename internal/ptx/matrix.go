@@ -1,7 +1,7 @@
 package ptx
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
 	"strings"
 )
@@ -13,7 +13,7 @@ import (
 // warpgroup) takes M*K*b/(32*32) 32-bit registers, or M*K/32 64-bit ones
 // for f64; the exceptions are noted where they are handled.
 
-var shapeRe = regexp.MustCompile(`^m(\d+)n(\d+)k(\d+)$`)
+var shapeRe = lazyre.New(`^m(\d+)n(\d+)k(\d+)$`)
 
 // fragmentLength returns the register count of operand name of a matrix
 // instruction, 0 when the instruction or operand has no fragment.

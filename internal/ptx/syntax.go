@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"regexp"
 	"strings"
 	"sync"
@@ -26,9 +27,9 @@ type definition struct {
 	group   int
 }
 
-var dotSpaceRe = regexp.MustCompile(`\.\s+([A-Za-z_])`)
+var dotSpaceRe = lazyre.New(`\.\s+([A-Za-z_])`)
 
-var defStartRe = regexp.MustCompile(`^(\.|::)?[A-Za-z_][\w:-]*\s*=`)
+var defStartRe = lazyre.New(`^(\.|::)?[A-Za-z_][\w:-]*\s*=`)
 
 // splitBlock separates a syntax code block into statements and definitions.
 // Definitions written after a run of statements scope to that run (their
