@@ -240,6 +240,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 
+	codecProblems, err := prepareCodecs(opts, archs, insts, extras)
+	if err != nil {
+		return nil, err
+	}
+	rep.Problems = append(rep.Problems, codecProblems...)
+
 	counts := map[string]int{}
 	for _, in := range insts {
 		counts[in.Arch]++

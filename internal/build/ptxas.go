@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -112,7 +113,7 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 			for k, p := range probes[i][f] {
 				p := p
 				probeAt[probeRef{i, f, k}] = len(items)
-				items = append(items, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths,
+				items = append(items, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths, Complete: p.Complete(in),
 					Rerender: func(l map[int]int) (string, map[int]int) { return p.Render(in, l) }})
 			}
 		}
@@ -164,7 +165,7 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 				for k2, p := range probes[i][f] {
 					p := p
 					probeAt[probeRef{i, f, k2}] = len(items) + len(again)
-					again = append(again, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths,
+					again = append(again, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths, Complete: p.Complete(in),
 						Rerender: func(l map[int]int) (string, map[int]int) { return p.Render(in, l) }})
 				}
 			}
@@ -176,6 +177,32 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 			return nil, err
 		}
 		items = append(items, again...)
+		verdicts = append(verdicts, more...)
+	}
+	// A sparse mma ptxas could not be given operands for: ptxas says only
+	// "Arguments mismatch" of one whose types break a rule, and names the
+	// rule for the dense mma with the same types.
+	denseAt := map[[2]int]int{}
+	var dense []ptxoracle.Item
+	for key, c := range canonical {
+		if representative(verdicts, probes[key[0]][key[1]], func(k int) int { return probeAt[probeRef{key[0], key[1], k}] }) >= 0 {
+			continue
+		}
+		v := verdicts[c]
+		if v.Status != ptxoracle.Rejected || v.Exhausted || !ptxoracle.OperandError(v.Message) {
+			continue
+		}
+		if text, ok := ptx.DenseCounterpart(v.Stmt.Text); ok {
+			denseAt[key] = len(items) + len(dense)
+			dense = append(dense, ptxoracle.Item{Stmt: ptx.Statement{Text: text}})
+		}
+	}
+	if len(dense) > 0 {
+		more, err := engine.Check(ctx, dense)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, dense...)
 		verdicts = append(verdicts, more...)
 	}
 	if step != "" {
@@ -268,6 +295,14 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 				}
 			} else {
 				chk = toCheck(canon, tools, nil)
+				if d, ok := denseAt[[2]int{i, f}]; ok && chk.Status == isa.PTXNotVerified {
+					// Only a rule about the types carries over: the dense mma
+					// may lack the shape (m16n8k32 of .f16) altogether.
+					if dc := toCheck(verdicts[d], tools, nil); dc.Status == isa.PTXRejected && typeRuleRe.MatchString(dc.Message) {
+						chk.Status = isa.PTXRejected
+						chk.Message = canon.Message + "; of the dense mma with these types (" + verdicts[d].Stmt.Text + ") ptxas says: " + dc.Message
+					}
+				}
 			}
 			form.Check = &chk
 			switch chk.Status {
@@ -447,9 +482,14 @@ func representative(vs []ptxoracle.Verdict, ps []ptx.Probe, item func(int) int) 
 	return -1
 }
 
+// typeRuleRe matches ptxas's messages about mma's data types (".dtype
+// must be '.f32' when .ctype is '.f32'").
+var typeRuleRe = regexp.MustCompile(`\.[abcd]type\b`)
+
 // toCheck turns a verdict into the model's check. ptxas rejecting every
 // operand typing the harness tried is "not verified", not "rejected":
-// the verdict would be about the harness.
+// the verdict would be about the harness, unless the harness tried every
+// typing it could write (Exhausted).
 func toCheck(v ptxoracle.Verdict, tools *ptxas.Tools, sass []isa.SASS) isa.PTXCheck {
 	c := isa.PTXCheck{Statement: v.Stmt.Text, Searched: v.Searched, SASS: sass}
 	switch v.Status {
@@ -463,7 +503,9 @@ func toCheck(v ptxoracle.Verdict, tools *ptxas.Tools, sass []isa.SASS) isa.PTXCh
 		c.Options = frontier(v.Targets)
 	case ptxoracle.Rejected:
 		c.Status, c.Message = isa.PTXRejected, v.Message
-		if ptxoracle.OperandError(v.Message) {
+		if v.Exhausted {
+			c.Message = "ptxas rejects it with every register type gpuisa can give its operands: " + v.Message
+		} else if ptxoracle.OperandError(v.Message) {
 			c.Status = isa.PTXNotVerified
 			c.Message = "ptxas rejected every operand typing gpuisa tried: " + v.Message
 		}

@@ -2,87 +2,195 @@ package cli
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/decode"
-	"github.com/gpuisa/gpuisa/internal/encode"
-	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/codecache"
+	"github.com/gpuisa/gpuisa/internal/codeobj"
+	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/listing"
+	"github.com/gpuisa/gpuisa/internal/store"
 )
 
-func init() { extraCommands = append(extraCommands, newDecodeCmd, newEncodeCmd) }
+func init() { extraCommands = append(extraCommands, newDecodeCmd, newEncodeCmd, newExplainCmd) }
 
-// familyLoader reads one family's formats and the codec facts of its
-// instructions (what the decoder and encoder read) from the database.
-func (e *env) familyLoader(ctx context.Context) (decode.Loader, func(), error) {
-	db, err := e.open()
+// codecs opens the database for its prepared tables only (nothing is read
+// until a family is asked for) and returns the cache over it.
+func (e *env) codecs() (*codecache.Cache, func(), error) {
+	db, err := store.OpenPrepared(e.dbPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	load := func(arch string) (isa.Architecture, []isa.Instruction, error) {
-		a, err := db.Arch(ctx, arch)
-		if err != nil {
-			return isa.Architecture{}, nil, err
-		}
-		out, err := db.Codecs(ctx, a.ID)
-		if err != nil {
-			return isa.Architecture{}, nil, err
-		}
-		return a, out, nil
-	}
-	return load, func() { db.Close() }, nil
-}
-
-// familyTool runs a decode/encode style tool, which parses its own flags
-// and reads one family from the database.
-func (e *env) familyTool(run func(args []string, stdout, stderr io.Writer, load decode.Loader) int) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, args []string) error {
-		args, err := takeDBFlag(e, args)
-		if err != nil {
-			return err
-		}
-		load, closeDB, err := e.familyLoader(cmd.Context())
-		if err != nil {
-			return err
-		}
-		defer closeDB()
-		if code := run(args, e.stdout, e.stderr, load); code != 0 {
-			return exitCode(code)
-		}
-		return nil
-	}
+	return codecache.New(db), func() { db.Close() }, nil
 }
 
 func newDecodeCmd(e *env) *cobra.Command {
 	return &cobra.Command{
-		Use:   "decode --arch ARCH [--json] (HEXWORDS... | FILE | -)",
-		Short: "Disassemble AMD machine code",
+		Use:   "decode [--arch ARCH|--target GFX] [--fields|--json] (HEXWORDS... | FILE | -)",
+		Short: "Disassemble AMD machine code into a listing",
 		Long: `Decode disassembles AMD GPU machine code with the bit layouts of the family's
-reference: hex words (0x160a04c1), llvm-mc byte lists ([0xc1,0x04,0x0a,0x16]), a file
-of either, raw binary, or an AMDGPU code object (ELF; its .text is decoded with symbol
-names); "-" reads any of these from standard input. For each instruction it prints the
-mnemonic, the encoding, every field with its bits and value, and the operands in LLVM's
-syntax; a dual-issue (VOPD) word prints both operations, X :: Y. Exit status: 0 when everything
-decoded, 1 when some bytes did not, 2 on unusable input.`,
+reference and prints a listing like llvm-objdump's: one line per instruction with its
+address, its words in hex and its text in LLVM's syntax, symbols and branch targets as
+labels (s_cbranch_execz .LBB0_1, with llvm-objdump's <kernel+0x48> beside it), padding
+runs collapsed (s_code_end ×97).
+
+Input: hex words (0x160a04c1), llvm-mc byte lists ([0xc1,0x04,0x0a,0x16]), raw binary,
+an AMDGPU code object or offload bundle (every kernel with its descriptor: LDS, scratch,
+registers), or a listing: llvm-objdump -d, llvm-mc -show-encoding, Compiler Explorer,
+RGA or rocgdb output and plain assembly (lines without bytes are assembled by gpuisa's
+encoder and decoded back). FILE, or "-" for standard input.
+
+The family comes from --arch/--target (a family id or gfx target), else the code
+object's e_flags (LLVM's EF_AMDGPU_MACH table) or an .amdgcn_target directive, else a
+guess from a listing's lines. --fields prints every field of every instruction;
+--json one object per instruction; --no-collapse every padding word.
+Exit status: 0 when everything decoded, 1 when some bytes did not, 2 on unusable input.`,
 		DisableFlagParsing: true,
-		RunE:               e.familyTool(decode.RunDecode),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return e.runListing(cmd.Context(), "decode", args, nil)
+		},
 	}
 }
 
-func newEncodeCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "encode --arch ARCH 'ASSEMBLY'",
-		Short: "Assemble one AMD instruction",
-		Long: `Encode assembles one instruction with the bit layouts of the family's reference
-and prints its bytes, as llvm-mc's -show-encoding would. VALU (VOP1, VOP2, VOP3, VOP3P,
-VOPC with their DPP16, DPP8 and SDWA forms, and the dual-issue VOPD/VOPD3 written
-'X :: Y'), SALU (SOP1, SOP2, SOPK, SOPC, SOPP), SMEM, LDS (DS), FLAT/GLOBAL/SCRATCH and
-untyped buffer encodings are supported; typed buffers (format:[...]), images, exports
-and interpolation say they are not supported yet. Every result is
-decoded back and compared with the input before it is printed. Exit status: 0 on success,
-1 when the instruction cannot be encoded, 2 on unusable input.`,
-		DisableFlagParsing: true,
-		RunE:               e.familyTool(encode.RunEncode),
+// oneShotGC lets a one-shot command (decode, explain, encode) grow its
+// heap to five times its live data between collections instead of twice:
+// it loads a family's tables and builds one listing, then exits, and with
+// the default the collector took a sixth to a quarter of its CPU.
+func oneShotGC() { debug.SetGCPercent(400) }
+
+// listingFlags are decode's and explain's flags.
+type listingFlags struct {
+	arch, target         string
+	json, fields, noColl bool
+	also                 string
+}
+
+// runListing parses flags, reads the input, builds the listing and
+// writes it; explain passes annotate to add its notes.
+func (e *env) runListing(ctx context.Context, name string, args []string, explain func(ctx context.Context, c *codecache.Cache, l *listing.Listing, f listingFlags) error) error {
+	oneShotGC()
+	args, err := takeDBFlag(e, args)
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	var f listingFlags
+	fs.StringVar(&f.arch, "arch", "", "family id or gfx target (cdna3, gfx942); overrides the input's")
+	fs.StringVar(&f.target, "target", "", "gfx target (gfx942); overrides the input's")
+	fs.BoolVar(&f.json, "json", false, "print JSON")
+	fs.BoolVar(&f.fields, "fields", false, "print every field of every instruction")
+	fs.BoolVar(&f.noColl, "no-collapse", false, "print padding runs word by word")
+	if explain != nil {
+		fs.StringVar(&f.also, "also", "", "other gfx targets (comma-separated) to check every instruction against")
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitCode(2)
+	}
+	if len(pos) == 0 {
+		fmt.Fprintf(e.stderr, "usage: gpuisa %s [--arch ARCH] [--json] (HEXWORDS... | FILE | -)\n", name)
+		return exitCode(2)
+	}
+	raw, err := e.readInput(pos)
+	if err != nil {
+		return err
+	}
+	cache, closeDB, err := e.codecs()
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	machines, machinesErr := cache.Machines(ctx) // without the table a code object needs --arch
+	in, err := listing.Parse(raw, machines)
+	if err != nil {
+		return errs.Invalid("%v", err)
+	}
+	choice := listing.Choice{Arch: f.arch, Target: f.target}
+	get := func(arch string) (listing.Codec, error) { return familyCodec(ctx, cache, arch) }
+	arch, chosen, err := listing.ChooseFamily(in, choice, machinesErr, get)
+	if err != nil {
+		return err
+	}
+	fam, err := familyCodec(ctx, cache, arch)
+	if err != nil {
+		return err
+	}
+	opts := listing.Options{Fields: f.fields || f.json || explain != nil, NoCollapse: f.noColl}
+	l := listing.Build(in, arch, fam, opts)
+	l.Chosen = chosen
+	l.SetTarget(in, choice)
+	switch {
+	case explain != nil:
+		err = explain(ctx, cache, l, f)
+	case f.json:
+		err = listing.WriteJSON(e.stdout, l)
+	default:
+		err = listing.WriteText(e.stdout, l, listing.WriteOptions{Fields: f.fields})
+	}
+	if err != nil {
+		return err
+	}
+	if l.Errors > 0 {
+		return exitCode(1)
+	}
+	return nil
+}
+
+// readInput reads "-" (standard input), one file, or the arguments
+// themselves (hex words, an instruction).
+func (e *env) readInput(pos []string) ([]byte, error) {
+	if len(pos) == 1 && pos[0] == "-" {
+		b, err := io.ReadAll(io.LimitReader(e.stdin, codeobj.MaxInput+1))
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return b, nil
+	}
+	if len(pos) == 1 {
+		if st, err := os.Stat(pos[0]); err == nil && st.Mode().IsRegular() {
+			if st.Size() > codeobj.MaxInput {
+				return nil, errs.Invalid("%s is larger than %d MB", pos[0], codeobj.MaxInput>>20)
+			}
+			return os.ReadFile(pos[0])
+		}
+	}
+	return []byte(strings.Join(pos, " ")), nil
+}
+
+func familyCodec(ctx context.Context, cache *codecache.Cache, arch string) (listing.Codec, error) {
+	d, err := cache.Decoder(ctx, arch)
+	if err != nil {
+		if errs.KindOf(err) != errs.KindOther {
+			return listing.Codec{}, err
+		}
+		return listing.Codec{}, fmt.Errorf("loading %s: %w", arch, err)
+	}
+	enc, err := cache.Encoder(ctx, arch)
+	if err != nil {
+		return listing.Codec{}, err
+	}
+	return listing.Codec{Dec: d, Enc: enc}, nil
+}
+
+// parseInterspersed lets flags come before or after positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
 	}
 }

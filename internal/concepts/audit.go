@@ -2,7 +2,7 @@ package concepts
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"sort"
 )
 
@@ -24,15 +24,15 @@ type AuditStats struct {
 
 var (
 	// What restrictions say about float special cases.
-	saysIEEEMode = regexp.MustCompile(`(?i)\bIEEE[ -]mode\b|MODE\.IEEE`)
-	saysSNaN     = regexp.MustCompile(`(?i)\bsNaN\b|signall?ing NaN`)
-	saysNaN      = regexp.MustCompile(`\bNaN`)
+	saysIEEEMode = lazyre.New(`(?i)\bIEEE[ -]mode\b|MODE\.IEEE`)
+	saysSNaN     = lazyre.New(`(?i)\bsNaN\b|signall?ing NaN`)
+	saysNaN      = lazyre.New(`\bNaN`)
 	// What the vendor's text says.
-	textIEEEMode = regexp.MustCompile(`WAVE_MODE\.IEEE|IEEE_MODE`) // pseudocode that tests the bit
-	textSNaN     = regexp.MustCompile(`isSignalNAN|\bsNaN\b|signaling NaN|signalling NaN`)
-	textNumber   = regexp.MustCompile(`(?i)maximumNumber|minimumNumber|numeric argument is favou?red`)
-	textNaN      = regexp.MustCompile(`(?i)NaN`)
-	textCall     = regexp.MustCompile(`\b(v_[a-z0-9_]+)\(`)
+	textIEEEMode = lazyre.New(`WAVE_MODE\.IEEE|IEEE_MODE`) // pseudocode that tests the bit
+	textSNaN     = lazyre.New(`isSignalNAN|\bsNaN\b|signaling NaN|signalling NaN`)
+	textNumber   = lazyre.New(`(?i)maximumNumber|minimumNumber|numeric argument is favou?red`)
+	textNaN      = lazyre.New(`(?i)NaN`)
+	textCall     = lazyre.New(`\b(v_[a-z0-9_]+)\(`)
 )
 
 // withCalls appends the text of every instruction the pseudocode calls
@@ -109,7 +109,7 @@ func AuditSemantics(c *Catalogue, r Resolver, tx Texts) ([]Error, AuditStats) {
 	return out, st
 }
 
-func anyMatch(re *regexp.Regexp, texts []string) bool {
+func anyMatch(re *lazyre.Regexp, texts []string) bool {
 	for _, t := range texts {
 		if re.MatchString(t) {
 			return true

@@ -2,9 +2,9 @@ package concepts
 
 import (
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -38,7 +38,7 @@ func (es Errors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var idPattern = lazyre.New(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // LoadDir reads every *.yaml file of dir (sorted by name) into one catalogue.
 // Schema problems, unknown relation kinds or arch ids, relations naming
@@ -136,7 +136,7 @@ func (l *loader) readFile(name string, data []byte) {
 	}, nil)
 }
 
-var lineInMessage = regexp.MustCompile(`line (\d+)`)
+var lineInMessage = lazyre.New(`line (\d+)`)
 
 func lineOf(err error) int {
 	m := lineInMessage.FindStringSubmatch(err.Error())

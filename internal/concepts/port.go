@@ -3,9 +3,9 @@ package concepts
 import (
 	"bufio"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"io"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -22,8 +22,8 @@ type Instruction struct {
 }
 
 var (
-	labelPrefix = regexp.MustCompile(`^[A-Za-z_$][\w$]*:(\s+|$)`)
-	specialReg  = regexp.MustCompile(`%[a-z][a-z0-9_]*`)
+	labelPrefix = lazyre.New(`^[A-Za-z_$][\w$]*:(\s+|$)`)
+	specialReg  = lazyre.New(`%[a-z][a-z0-9_]*`)
 )
 
 // ParseInstruction splits one line of PTX into an Instruction. Comments, a

@@ -2,6 +2,7 @@ package concepts
 
 import (
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"regexp"
 	"strings"
 )
@@ -25,10 +26,10 @@ type opType struct {
 func (t opType) total() int { return t.Bits * t.Lanes }
 
 var (
-	ptxTypeWord = regexp.MustCompile(`^(bf|tf|f|s|u|b)(1|4|8|16|32|64|128)(x2|x4)?$|^(ue|e)[0-9]m[0-9](x2|x4)?$|^pred$`)
-	amdTypeWord = regexp.MustCompile(`^(bf|f|i|u|b)(4|8|16|24|32|64|96|128)$|^(fp8|bf8|fp6|bf6|fp4|xf32|iu8|iu4|f8f6f4)$`)
-	lanesSuffix = regexp.MustCompile(`x(2|4)$`)
-	digits      = regexp.MustCompile(`[0-9]+`)
+	ptxTypeWord = lazyre.New(`^(bf|tf|f|s|u|b)(1|4|8|16|32|64|128)(x2|x4)?$|^(ue|e)[0-9]m[0-9](x2|x4)?$|^pred$`)
+	amdTypeWord = lazyre.New(`^(bf|f|i|u|b)(4|8|16|24|32|64|96|128)$|^(fp8|bf8|fp6|bf6|fp4|xf32|iu8|iu4|f8f6f4)$`)
+	lanesSuffix = lazyre.New(`x(2|4)$`)
+	digits      = lazyre.New(`[0-9]+`)
 )
 
 // ptxType parses one PTX type word ("f16x2", ".u64"); ok is false for other

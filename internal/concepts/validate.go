@@ -2,7 +2,7 @@ package concepts
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"sort"
 	"strings"
 )
@@ -203,7 +203,7 @@ func remarks(steps []Step) []string {
 	return out
 }
 
-var amdNameInText = regexp.MustCompile(`\b(?:v|s|ds|buffer|global|flat|scratch|image|tbuffer)_[a-z0-9_]*[a-z0-9]\b`)
+var amdNameInText = lazyre.New(`\b(?:v|s|ds|buffer|global|flat|scratch|image|tbuffer)_[a-z0-9_]*[a-z0-9]\b`)
 
 // namedAMD returns the AMD mnemonics a text names.
 func namedAMD(text string) []string { return amdNameInText.FindAllString(text, -1) }
@@ -246,7 +246,7 @@ func coverage(k *Concept, r Resolver) []Error {
 }
 
 // familyNames matches the names of AMD families in prose.
-var familyNames = regexp.MustCompile(`\b(RDNA|CDNA|GCN|Vega)\b`)
+var familyNames = lazyre.New(`\b(RDNA|CDNA|GCN|Vega)\b`)
 
 // familyText finds text that says on which families something exists or
 // what it is called there: the instruction database owns those facts, and

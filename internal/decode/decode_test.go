@@ -142,29 +142,6 @@ func TestParseInput(t *testing.T) {
 	}
 }
 
-func TestRunDecode(t *testing.T) {
-	load := func(arch string) (isa.Architecture, []isa.Instruction, error) {
-		a, ins := fixture()
-		return a, ins, nil
-	}
-	var out, errb bytes.Buffer
-	if rc := RunDecode([]string{"--arch", "cdna4", "0x160a04c1", "0xbf810000"}, &out, &errb, load); rc != 0 {
-		t.Fatalf("rc %d: %s", rc, errb.String())
-	}
-	for _, w := range []string{"v_max_f32_e32 v5, -1, v2", "[0xc1,0x04,0x0a,0x16]", "VOP2 opcode 11", "SRC0[8:0]=193 (0b011000001)", "s_endpgm"} {
-		if !strings.Contains(out.String(), w) {
-			t.Errorf("output lacks %q:\n%s", w, out.String())
-		}
-	}
-	out.Reset()
-	if rc := RunDecode([]string{"0x160a04ff", "--arch", "cdna4", "--json"}, &out, &errb, load); rc != 1 || !strings.Contains(out.String(), "truncated literal") {
-		t.Errorf("truncated literal: rc %d, %s", rc, out.String())
-	}
-	if rc := RunDecode([]string{"--arch", "nope", "0x0"}, &out, &errb, load); rc != 2 {
-		t.Errorf("unknown arch: rc %d", rc)
-	}
-}
-
 // TestELF assembles a tiny kernel with llvm-mc into a code object and
 // checks that the symbol and the instructions come back.
 func TestELF(t *testing.T) {

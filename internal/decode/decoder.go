@@ -14,6 +14,7 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -112,6 +113,10 @@ type Decoder struct {
 	hasVOP3  map[string]bool
 	// dppL, sdwaL, sdwabL are the second-dword layouts (ext.go).
 	dppL, sdwaL, sdwabL extLayout
+	// tmpl indexes the encoder's templates by mnemonic, built on first
+	// use (template.go).
+	tmplOnce sync.Once
+	tmpl     map[string][]Template
 }
 
 // group is the formats that share the same fixed bits (VOP3A and VOP3B; VOP3P
@@ -146,11 +151,25 @@ func (fm *format) lookup(op uint32) *entry {
 	return nil
 }
 
+// ready prepares an entry of fm on first use: the shape first, since
+// which operands the printed operand list maps to depends on it
+// (signatureOf). Dual-issue halves are prepared in New.
+func (d *Decoder) ready(fm *format, en *entry) *entry {
+	en.once.Do(func() {
+		d.prepare(fm, en)
+		en.sig = d.signatureOf(fm, en)
+	})
+	return en
+}
+
 type entry struct {
 	name  string
 	instr *isa.Instruction
 	enc   isa.Encoding
-	sig   signature
+	// once prepares the fields below on first use (ready): a command that
+	// decodes one word prepares one entry, not the family's thousands.
+	once sync.Once
+	sig  signature
 	// Precomputed per opcode so the hot path compares no strings.
 	mnemonic string // as LLVM prints it in this format: "v_max_f32_e32"
 	shape    shape  // which operand layout the instruction follows
@@ -342,11 +361,7 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 				}
 			}
 			maxOp := -1
-			for op, en := range fm.byOpcode {
-				// The shape first: which operands the printed operand
-				// list maps to depends on it (signatureOf).
-				d.prepare(fm, en)
-				en.sig = d.signatureOf(fm, en)
+			for op := range fm.byOpcode {
 				maxOp = max(maxOp, op)
 			}
 			if maxOp >= 0 && maxOp < 1<<16 {
@@ -463,6 +478,27 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 	return in, n, nil
 }
 
+// Brief is an instruction decoded to its text alone: what the encoder
+// needs to read a candidate back and a listing without fields keeps.
+type Brief struct {
+	Text    string // as Inst.Text gives it
+	Name    string // the model's mnemonic (Inst.Name)
+	Partial bool   // Inst.Partial
+}
+
+// DecodeBrief decodes the instruction at code[offset:] as AppendText does,
+// without the fields and operand lists Decode builds.
+func (d *Decoder) DecodeBrief(code []byte, offset int) (Brief, int, error) {
+	var r renderer
+	var buf [128]byte
+	r.buf = buf[:0]
+	n, err := d.decode(&r, code, offset)
+	if err != nil {
+		return Brief{}, 0, err
+	}
+	return Brief{Text: string(r.buf), Name: r.en.name, Partial: r.partial}, n, nil
+}
+
 // AppendText decodes the instruction at code[offset:] and appends its text
 // in LLVM syntax (what Inst.Text returns) to dst. It allocates nothing when
 // dst has room and the word decodes; n is the instruction's length in bytes.
@@ -517,7 +553,7 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 				continue
 			}
 			if e := f.lookup(f.opField.get(&r.raw)); e != nil {
-				fm, en = f, e
+				fm, en = f, d.ready(f, e)
 				break
 			}
 		}

@@ -74,12 +74,13 @@ func (r *renderer) renderDS() {
 			r.end()
 		}
 	} else if off := o1<<8 | o0; off != 0 {
-		if en.memFlags&mfSwizzle != 0 {
-			r.partial = true // LLVM prints swizzle(...) for the pattern
-		}
 		r.mod()
 		r.str("offset:")
-		r.dec(off)
+		if en.memFlags&mfSwizzle != 0 {
+			r.str(swizzleText(off)) // the lane pattern, as LLVM names it
+		} else {
+			r.dec(off)
+		}
 		r.end()
 	}
 	if r.f(fGDS) == 1 && (!r.d.fam.noGDS || en.memFlags&mfGWS != 0) {

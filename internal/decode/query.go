@@ -1,16 +1,16 @@
 package decode
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strings"
 )
 
 // The shapes of instruction words in a search query: hex dwords with or
 // without 0x, or an llvm-mc byte list.
 var (
-	hexWordRE  = regexp.MustCompile(`^(?i)(0x)?[0-9a-f]{8}$`)
-	hexByteRE  = regexp.MustCompile(`^(?i)0x[0-9a-f]{1,2}$`)
-	listSplitR = regexp.MustCompile(`[\s,]+`)
+	hexWordRE  = lazyre.New(`^(?i)(0x)?[0-9a-f]{8}$`)
+	hexByteRE  = lazyre.New(`^(?i)0x[0-9a-f]{1,2}$`)
+	listSplitR = lazyre.New(`[\s,]+`)
 )
 
 // LooksLikeMachineCode says whether a search query is instruction words

@@ -2,7 +2,7 @@ package decode
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -108,7 +108,7 @@ var shapeByName = func() map[string]shape {
 // maiSizes are the register counts of an MFMA's operands.
 type maiSizes struct{ dst, a, b, c int }
 
-var mfmaName = regexp.MustCompile(`^v_(s?)mfmac?_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(?:(\d+)b_?)?(.*)$`)
+var mfmaName = lazyre.New(`^v_(s?)mfmac?_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(?:(\d+)b_?)?(.*)$`)
 
 // maiShape works the register counts out of an MFMA mnemonic: an MxN
 // result per block over 64 lanes, inputs of MxK (and NxK) elements of the

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -11,7 +12,8 @@ import (
 // about its operands (so the encoder derives none of it from the name). The
 // encoder fills the rest.
 type Template struct {
-	Name   string     // model mnemonic
+	Name   string     // the mnemonic it was looked up by
+	Model  string     // the model's mnemonic of the instruction
 	Format isa.Format // bit layout
 	Kind   Kind       // the format's rendering rule: KindVOP2, KindVOP3, KindSOP1, ...
 	Opcode int
@@ -94,35 +96,74 @@ func MemoryFormat(name string) bool {
 }
 
 // Templates lists the encodings of a mnemonic, short (32-bit) ones first.
+// The first call indexes every format's opcodes by name (AMD's, and the one
+// llvm-mc prints where it rejects AMD's: CDNA's v_mad_mix_f32 is
+// v_fma_mix_f32 to it), so a lookup is one map read, not a scan of every
+// opcode table. The slice is shared: callers must not modify it.
 func (d *Decoder) Templates(name string) []Template {
-	name = strings.ToLower(name)
-	var out []Template
+	d.tmplOnce.Do(d.indexTemplates)
+	return d.tmpl[strings.ToLower(name)]
+}
+
+func (d *Decoder) indexTemplates() {
+	d.tmpl = map[string][]Template{}
+	// The mnemonic the decoder prints (v_accvgpr_write_b32 for
+	// v_accvgpr_write, gfx908's v_mfma_f32_32x32x8f16) finds an
+	// instruction too, after every instruction's own names, which it never
+	// shadows.
+	type alt struct {
+		name string
+		t    Template
+	}
+	var alts []alt
 	for _, g := range d.groups {
 		for _, fm := range g.formats {
 			if fm.op == nil {
 				continue
 			}
-			for op, en := range fm.byOpcode {
-				// AMD's name, or the one llvm-mc prints where it rejects
-				// AMD's (CDNA's v_mad_mix_f32 is v_fma_mix_f32 to it).
-				if en.name != name && llvmName(en.instr, en.name) != name {
-					continue
-				}
+			ops := make([]int, 0, len(fm.byOpcode))
+			for op := range fm.byOpcode {
+				ops = append(ops, op)
+			}
+			sort.Ints(ops)
+			for _, op := range ops {
+				en := d.ready(fm, fm.byOpcode[op])
 				words := make([]uint32, max(fm.Width/32, 1))
 				words[0] = g.value
 				SetField(words, *fm.op, uint64(op))
-				out = append(out, Template{Name: name, Format: fm.Format, Kind: fm.kind, Opcode: op, Words: words,
-					Traits: d.traits(fm, en)})
+				names := []string{en.name}
+				if ln := llvmName(en.instr, en.name); ln != en.name {
+					names = append(names, ln)
+				}
+				t := Template{Model: en.name, Format: fm.Format, Kind: fm.kind, Opcode: op, Words: words,
+					Traits: d.traits(fm, en)}
+				for _, name := range names {
+					t.Name = name
+					d.tmpl[name] = append(d.tmpl[name], t)
+				}
+				// The model's other aliases are left out: llvm-mc takes
+				// some only on some targets (v_mfma_f32_32x32x8_f16 on
+				// gfx942, not gfx90a).
+				if printed := strings.TrimSuffix(strings.TrimSuffix(en.mnemonic, "_e32"), "_e64"); printed != en.name && !strings.Contains(printed, " ") {
+					t.Name = printed
+					alts = append(alts, alt{printed, t})
+				}
 			}
 		}
 	}
-	// Short encodings first: LLVM prefers them when the operands fit.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Format.Width < out[j-1].Format.Width; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+	own := map[string]bool{}
+	for n := range d.tmpl {
+		own[n] = true
+	}
+	for _, a := range alts {
+		if !own[a.name] {
+			d.tmpl[a.name] = append(d.tmpl[a.name], a.t)
 		}
 	}
-	return out
+	// Short encodings first: LLVM prefers them when the operands fit.
+	for _, ts := range d.tmpl {
+		sort.SliceStable(ts, func(i, j int) bool { return ts[i].Format.Width < ts[j].Format.Width })
+	}
 }
 
 // SetField writes v into field f of words (ranges most significant first).

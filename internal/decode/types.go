@@ -2,7 +2,7 @@ package decode
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -101,7 +101,7 @@ type signature struct {
 	origin Kind
 }
 
-var typeTok = regexp.MustCompile(`^(f|i|u|b|bf)(4|8|16|24|32|64|128|256|512)$`)
+var typeTok = lazyre.New(`^(f|i|u|b|bf)(4|8|16|24|32|64|128|256|512)$`)
 
 // typesOf reads the type suffixes of a mnemonic: "v_cvt_f64_i32" -> f64, i32.
 // AMD names put the result type first and the source type last.
@@ -383,7 +383,7 @@ func valuKind(k Kind) bool {
 	return false
 }
 
-var wmmaName = regexp.MustCompile(`^v_(s?)wmmac?_(f32|i32|f16|bf16)_(\d+)x(\d+)x(\d+)_(f16|bf16|fp8|bf8|iu8|iu4|f32|f8f6f4|f4)`)
+var wmmaName = lazyre.New(`^v_(s?)wmmac?_(f32|i32|f16|bf16)_(\d+)x(\d+)x(\d+)_(f16|bf16|fp8|bf8|iu8|iu4|f32|f8f6f4|f4)`)
 
 // wmmaSizes fills the register tuples of gfx12 (wave32) WMMA/SWMMAC
 // operands the model gives no size for: an MxN result and MxK / KxN inputs

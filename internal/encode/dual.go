@@ -79,7 +79,7 @@ func (e *Encoder) dualText(h dualHalf, tr decode.Traits) string {
 // fillDual places both operations' operands in template t.
 func (e *Encoder) fillDual(t decode.DualTemplate, x, y dualHalf) ([]byte, error) {
 	words := append([]uint32(nil), t.Words...)
-	set := fieldSetter(t.Format.Name, fieldsByName(t.Format), words)
+	set := fieldSetter(t.Format.Name, e.fieldsByName(t.Format), words)
 	three := t.Kind == decode.KindVOPD3
 	var lit *uint32
 	useLit := func(v uint32) error {

@@ -18,11 +18,12 @@ package encode
 import (
 	"encoding/binary"
 	"errors"
-	"flag"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"sync"
+
 	"fmt"
-	"io"
+
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,26 @@ import (
 type Encoder struct {
 	d   *decode.Decoder
 	sym symbols
+	// fieldMaps caches each format's fields by upper-case name (the first
+	// of a name wins), read-only once made: format name -> map.
+	fieldMaps sync.Map
+}
+
+// fieldsByName returns f's fields by upper-case name; the map is shared
+// and must not be changed.
+func (e *Encoder) fieldsByName(f isa.Format) map[string]isa.Field {
+	if m, ok := e.fieldMaps.Load(f.Name); ok {
+		return m.(map[string]isa.Field)
+	}
+	m := make(map[string]isa.Field, len(f.Fields))
+	for _, fl := range f.Fields {
+		up := strings.ToUpper(fl.Name)
+		if _, dup := m[up]; !dup {
+			m[up] = fl
+		}
+	}
+	got, _ := e.fieldMaps.LoadOrStore(f.Name, m)
+	return got.(map[string]isa.Field)
 }
 
 // New builds an encoder for a family from its formats and instructions.
@@ -106,6 +127,14 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	var tried []string
 	var unsupported []string
 	for _, t := range tmpls {
+		if t.Kind == decode.KindMAI {
+			b, err := e.encodeMAI(t, asm, ops, mods)
+			if err == nil {
+				return b, nil
+			}
+			tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
+			continue
+		}
 		if !supported[t.Kind] && decode.MemoryFormat(t.Format.Name) {
 			b, err := e.encodeMemory(t, asm, ops, mods)
 			if err == nil {
@@ -157,17 +186,17 @@ func (e *Encoder) accepts(in decode.Inst, t decode.Template, l layout, mn, asm s
 	switch {
 	case sameText(got, asm):
 		return true
-	case in.Name == t.Name && sameOperands(got, asm):
+	case in.Name == t.Model && sameOperands(got, asm):
 		// The same opcode printed under another name LLVM accepts
 		// (v_accvgpr_read for v_accvgpr_read_b32).
 		return true
-	case in.Name == t.Name && t.Kind == decode.KindSMEM && len(l.fields) > 0 && l.fields[0] == "SOFFSET" &&
+	case in.Name == t.Model && t.Kind == decode.KindSMEM && len(l.fields) > 0 && l.fields[0] == "SOFFSET" &&
 		len(in.Operands) == len(l.ops)+1 && canonNumbers(in.Operands[0]) == "0" &&
 		sameText(normalize(in.Mnemonic+" "+strings.Join(in.Operands[1:], ", ")), asm):
 		// s_prefetch_data_pc_rel s2, 0: the offset LLVM lets one leave
 		// out is zero; the decoder prints it (0x0, s2, 0) as llvm-mc does.
 		return true
-	case in.Name == t.Name && plainImmediates(l) && len(in.Operands) == len(l.ops):
+	case in.Name == t.Model && plainImmediates(l) && len(in.Operands) == len(l.ops):
 		// "s_waitcnt 0": the number is the field's bits, which the
 		// decoder prints symbolically (vmcnt(0) expcnt(0) ...).
 		return true
@@ -275,32 +304,132 @@ func stripSuffix(s string) string {
 	return mn + " " + rest
 }
 
-var lowHalf = regexp.MustCompile(`\b(v\d+)\.l\b`)
-
-var numberToken = regexp.MustCompile(`\b(0x[0-9a-f]+|[0-9]+)\b`)
-
 // canonNumbers writes every integer token in decimal, so "s_addk_i32 s2, 0"
 // and the decoder's "s_addk_i32 s2, 0x0" compare equal: the same bits,
-// written two ways LLVM accepts.
+// written two ways LLVM accepts. A token is a run of digits, or 0x and
+// lower-case hex digits, with no letter, digit or _ on either side
+// (strconv's base 0 reads it, so 017 is octal). Two more spellings of the
+// same bits compare equal: a 16-bit operand in the low half, which prints
+// as v1.l (true16) where assembly written for the fake16 syntax says v1;
+// and gfx12 SMEM's "offset:0x0" beside an SGPR offset, which assembly may
+// leave out. It scans by hand: the encoder reads every candidate back
+// through it, and regular expressions took a sixth of a file's encoding.
 func canonNumbers(s string) string {
-	// A 16-bit operand in the low half prints as v1.l (true16) where
-	// assembly written for the fake16 syntax says v1: the same bits.
-	s = lowHalf.ReplaceAllString(s, "$1")
-	s = numberToken.ReplaceAllStringFunc(s, func(tok string) string {
-		v, err := strconv.ParseUint(tok, 0, 64)
-		if err != nil {
-			return tok
+	var b []byte
+	for i := 0; i < len(s); {
+		c := s[i]
+		if !isWordByte(c) {
+			b = append(b, c)
+			i++
+			continue
 		}
-		return strconv.FormatUint(v, 10)
-	})
-	// gfx12 SMEM prints "offset:0x0" beside an SGPR offset; assembly may
-	// leave the default out.
-	return zeroOffset.ReplaceAllString(s, "")
+		j := i
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		word := s[i:j]
+		switch {
+		case c >= '0' && c <= '9':
+			if v, ok := numberWord(word); ok {
+				b = strconv.AppendUint(b, v, 10)
+			} else {
+				b = append(b, word...)
+			}
+		case c == 'v' && len(word) > 1 && allDigits(word[1:]) && strings.HasPrefix(s[j:], ".l") && (j+2 == len(s) || !isWordByte(s[j+2])):
+			b = append(b, word...)
+			j += 2
+		default:
+			b = append(b, word...)
+		}
+		i = j
+	}
+	return dropZeroOffsets(string(b))
 }
 
-var zeroOffset = regexp.MustCompile(` offset:0\b`)
+// numberWord reads a whole word as canonNumbers' integer token: decimal
+// (or octal with a leading 0), or 0x with lower-case hex digits.
+func numberWord(w string) (uint64, bool) {
+	if len(w) > 2 && w[0] == '0' && w[1] == 'x' {
+		for k := 2; k < len(w); k++ {
+			if !(w[k] >= '0' && w[k] <= '9' || w[k] >= 'a' && w[k] <= 'f') {
+				return 0, false
+			}
+		}
+	} else if !allDigits(w) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(w, 0, 64)
+	return v, err == nil
+}
 
+// dropZeroOffsets removes " offset:0" where no word character follows.
+func dropZeroOffsets(s string) string {
+	const z = " offset:0"
+	if !strings.Contains(s, z) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		k := strings.Index(s, z)
+		if k < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := k + len(z)
+		if end < len(s) && isWordByte(s[end]) {
+			b.WriteString(s[:end])
+		} else {
+			b.WriteString(s[:k])
+		}
+		s = s[end:]
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+func allDigits(s string) bool {
+	for k := 0; k < len(s); k++ {
+		if s[k] < '0' || s[k] > '9' {
+			return false
+		}
+	}
+	return len(s) > 0
+}
+
+// normalize writes an instruction's text one way: without a trailing
+// comment, lower case, single spaces, ", " between operands. The
+// decoder's text is normal already, which the encoder reads back for
+// every candidate: that case returns at once.
 func normalize(s string) string {
+	if isNormal(s) {
+		return s
+	}
+	return normalizeSlow(s)
+}
+
+// isNormal says normalize(s) == s: no comment characters, no upper case or
+// space other than single blanks inside, each comma followed by a blank
+// and not preceded by one.
+func isNormal(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'A' && c <= 'Z', c == ';', c == '/', c < ' ', c >= 0x7f:
+			return false
+		case c == ' ' && s[i+1] == ' ':
+			return false
+		case c == ',' && (i == 0 || s[i-1] == ' ' || i+1 == len(s) || s[i+1] != ' '):
+			return false
+		}
+	}
+	return true
+}
+
+func normalizeSlow(s string) string {
 	if i := strings.IndexAny(s, ";/"); i >= 0 && !strings.Contains(s[:i], "lit(") {
 		s = s[:i]
 	}
@@ -376,7 +505,7 @@ type layout struct {
 	ops    []string
 }
 
-var vccRe = regexp.MustCompile(`^vcc(_lo)?$`)
+var vccRe = lazyre.New(`^vcc(_lo)?$`)
 
 // layouts lists the plausible operand-to-field assignments for a template;
 // the decoder check picks the right one.
@@ -470,8 +599,56 @@ type operand struct {
 	hi       bool // v1.h
 }
 
+// matchReg reads the register syntax ^(v|s|ttmp|a)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?$
+// by hand (the encoder reads every operand of every candidate), giving the
+// submatches FindStringSubmatch would (canon_test.go holds it to them):
+// m[1] the file, m[2] a single register, m[3]:m[4] a range, m[5] ".l"/".h".
+func matchReg(s string) (m [6]string, ok bool) {
+	var file string
+	for _, f := range [...]string{"v", "s", "ttmp", "a"} {
+		if strings.HasPrefix(s, f) {
+			file = f
+			break
+		}
+	}
+	if file == "" {
+		return m, false
+	}
+	rest := s[len(file):]
+	digits := func(t string) int {
+		k := 0
+		for k < len(t) && t[k] >= '0' && t[k] <= '9' {
+			k++
+		}
+		return k
+	}
+	if k := digits(rest); k > 0 {
+		m[2], rest = rest[:k], rest[k:]
+	} else if strings.HasPrefix(rest, "[") {
+		lo := digits(rest[1:])
+		if lo == 0 || 1+lo >= len(rest) || rest[1+lo] != ':' {
+			return m, false
+		}
+		hi := digits(rest[2+lo:])
+		if hi == 0 || 2+lo+hi >= len(rest) || rest[2+lo+hi] != ']' {
+			return m, false
+		}
+		m[3], m[4], rest = rest[1:1+lo], rest[2+lo:2+lo+hi], rest[3+lo+hi:]
+	} else {
+		return m, false
+	}
+	switch rest {
+	case "":
+	case ".l", ".h":
+		m[5] = rest
+	default:
+		return m, false
+	}
+	m[0], m[1] = s, file
+	return m, true
+}
+
 var (
-	regRe   = regexp.MustCompile(`^(v|s|ttmp|a)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?$`)
 	floatIn = map[string]int{"0.5": 240, "-0.5": 241, "1.0": 242, "-1.0": 243, "2.0": 244, "-2.0": 245, "4.0": 246, "-4.0": 247}
 )
 
@@ -489,7 +666,7 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 		o.abs = true
 		s = s[1 : len(s)-1]
 	}
-	if m := regRe.FindStringSubmatch(s); m != nil {
+	if m, ok := matchReg(s); ok {
 		n := m[2]
 		if n == "" {
 			n = m[3]
@@ -547,7 +724,7 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 
 func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, error) {
 	words := append([]uint32(nil), t.Words...)
-	fields := fieldsByName(t.Format)
+	fields := e.fieldsByName(t.Format)
 	set := fieldSetter(t.Format.Name, fields, words)
 	var lit *uint64
 	litWide := false // a 64-bit literal (GFX12.5 fp64 K constants)
@@ -849,7 +1026,7 @@ func hasOffsetSGPR(l layout) bool {
 	return false
 }
 
-var attrRe = regexp.MustCompile(`^attr(\d+)\.([xyzw])$`)
+var attrRe = lazyre.New(`^attr(\d+)\.([xyzw])$`)
 
 // interpAttr reads "attr3.w" as the VOP3 interpolation encoding holds it in
 // the SRC0 field: the attribute in bits 5:0 and the channel in bits 7:6
@@ -1054,73 +1231,8 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 	return fmt.Errorf("modifier %q not supported", m)
 }
 
-// RunEncode implements `gpuisa encode --arch ARCH 'ASM'`: it prints the
-// bytes as llvm-mc does ([0xc1,0x04,0x0a,0x16]) and the dwords.
-func RunEncode(args []string, stdout, stderr io.Writer, load decode.Loader) int {
-	fs := flag.NewFlagSet("encode", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	arch := fs.String("arch", "", "family id or gfx target")
-	var pos []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
-	if *arch == "" || len(pos) == 0 {
-		fmt.Fprintln(stderr, "usage: gpuisa encode --arch ARCH 'INSTRUCTION'")
-		return 2
-	}
-	info, ok := isa.LookupArch(*arch)
-	if !ok || info.Vendor != isa.VendorAMD {
-		fmt.Fprintf(stderr, "gpuisa encode: unknown AMD family %q (try one of %s)\n", *arch, strings.Join(isa.AMDArchIDs(), ", "))
-		return 2
-	}
-	a, instrs, err := load(info.ID)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa encode: %v\n", err)
-		return 2
-	}
-	enc, err := New(a, instrs)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa encode: %v\n", err)
-		return 2
-	}
-	b, err := enc.Encode(strings.Join(pos, " "))
-	if err != nil {
-		fmt.Fprintf(stderr, "gpuisa encode: %v\n", err)
-		return 1
-	}
-	var hexb, words []string
-	for _, c := range b {
-		hexb = append(hexb, fmt.Sprintf("0x%02x", c))
-	}
-	for i := 0; i+4 <= len(b); i += 4 {
-		words = append(words, fmt.Sprintf("0x%08x", binary.LittleEndian.Uint32(b[i:])))
-	}
-	fmt.Fprintf(stdout, "[%s]\n%s\n", strings.Join(hexb, ","), strings.Join(words, " "))
-	return 0
-}
-
-// fieldsByName indexes the fields of format f by their upper-case name (the
-// first of two fields of one name).
-func fieldsByName(f isa.Format) map[string]isa.Field {
-	fields := map[string]isa.Field{}
-	for _, fd := range f.Fields {
-		up := strings.ToUpper(fd.Name)
-		if _, dup := fields[up]; !dup {
-			fields[up] = fd
-		}
-	}
-	return fields
-}
-
 // fieldSetter returns a function that puts v into the field named name of
-// format (fields, fieldsByName) in words, failing when the format has no such
+// format (fields, Encoder.fieldsByName) in words, failing when the format has no such
 // field or v does not fit it.
 func fieldSetter(format string, fields map[string]isa.Field, words []uint32) func(name string, v uint64) error {
 	return func(name string, v uint64) error {

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -30,8 +30,8 @@ const (
 )
 
 var (
-	dppCtrlRe = regexp.MustCompile(`^(quad_perm|row_shl|row_shr|row_ror|wave_shl|wave_rol|wave_shr|wave_ror|row_mirror|row_half_mirror|row_bcast|row_share|row_xmask|row_newbcast)(:.*)?$`)
-	sextRe    = regexp.MustCompile(`^(-?\|?)sext\((.*)\)(\|?)$`)
+	dppCtrlRe = lazyre.New(`^(quad_perm|row_shl|row_shr|row_ror|wave_shl|wave_rol|wave_shr|wave_ror|row_mirror|row_half_mirror|row_bcast|row_share|row_xmask|row_newbcast)(:.*)?$`)
+	sextRe    = lazyre.New(`^(-?\|?)sext\((.*)\)(\|?)$`)
 )
 
 // extOf says which extra dword asm asks for, from its mnemonic suffix or,

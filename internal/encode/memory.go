@@ -31,13 +31,7 @@ var memFlags = []string{"glc", "slc", "dlc", "sc0", "sc1", "nt", "lds", "gds", "
 
 // encodeMemory assembles a memory instruction with template t.
 func (e *Encoder) encodeMemory(t decode.Template, asm string, ops, mods []string) ([]byte, error) {
-	fields := map[string]isa.Field{}
-	for _, f := range t.Format.Fields {
-		up := strings.ToUpper(f.Name)
-		if _, dup := fields[up]; !dup {
-			fields[up] = f
-		}
-	}
+	fields := e.fieldsByName(t.Format)
 	var regs []string
 	for _, g := range memFieldGroups {
 		for _, n := range g {
@@ -52,6 +46,7 @@ func (e *Encoder) encodeMemory(t decode.Template, asm string, ops, mods []string
 	}
 	var lastErr error
 	tried := 0
+	want := newReadBack(asm)
 	for _, combo := range orderedChoices(len(regs), len(ops)) {
 		for _, acc := range []bool{false, true} {
 			if acc && !anyAGPR(ops) {
@@ -74,7 +69,7 @@ func (e *Encoder) encodeMemory(t decode.Template, asm string, ops, mods []string
 			var found []byte
 			e.memVariants(words, fields, t.Format.Name, mods, func(b []byte) bool {
 				tried++
-				if got, ok := e.readsBack(b, asm); ok {
+				if got, ok := e.readsBack(b, want); ok {
 					found = got
 					return true
 				}
@@ -188,8 +183,8 @@ func (e *Encoder) placeMemory(words []uint32, fields map[string]isa.Field, regs 
 
 // vectorReg reads v5, v[2:3], a5 or a[0:3]: the first register.
 func vectorReg(o string) (first int, agpr, ok bool) {
-	m := regRe.FindStringSubmatch(o)
-	if m == nil || (m[1] != "v" && m[1] != "a") || m[5] != "" {
+	m, ok := matchReg(o)
+	if !ok || (m[1] != "v" && m[1] != "a") || m[5] != "" {
 		return 0, false, false
 	}
 	n := m[2]
@@ -229,6 +224,12 @@ func (e *Encoder) memModifier(words []uint32, fields map[string]isa.Field, set f
 	switch key {
 	case "offset", "offset0", "offset1":
 		v, err := strconv.ParseInt(val, 0, 64)
+		if strings.HasPrefix(val, "swizzle(") {
+			// ds_swizzle_b32's lane pattern.
+			var sv int
+			sv, err = decode.ParseSwizzle(val)
+			v = int64(sv)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %v", m, err)
 		}
@@ -310,18 +311,39 @@ func (e *Encoder) memVariants(words []uint32, fields map[string]isa.Field, forma
 	rec(0)
 }
 
-// readsBack decodes b and says whether it prints as asm.
-func (e *Encoder) readsBack(b []byte, asm string) ([]byte, bool) {
-	in, n, err := e.d.Decode(b, 0)
+// readsBack decodes b and says whether it prints as want's text.
+func (e *Encoder) readsBack(b []byte, want *readBack) ([]byte, bool) {
+	in, n, err := e.d.DecodeBrief(b, 0)
 	if err != nil || n != len(b) || in.Partial {
 		return nil, false
 	}
-	got := normalize(in.Text())
-	return b, sameText(got, asm) || sameMemText(got, asm)
+	return b, want.matches(normalize(in.Text))
 }
 
-// sameMemText compares ignoring the order of modifiers and an offset of 0.
-func sameMemText(got, asm string) bool {
+// readBack is the input's text in the forms readsBack compares a
+// candidate's with (sameText, then memCanon), made once per
+// instruction rather than once per candidate placement.
+type readBack struct {
+	asm, stripped, numbers, mem string
+}
+
+func newReadBack(asm string) *readBack {
+	st := stripSuffix(asm)
+	return &readBack{asm: asm, stripped: st, numbers: canonNumbers(st), mem: memCanon(asm)}
+}
+
+func (w *readBack) matches(got string) bool {
+	if got == w.asm {
+		return true
+	}
+	st := stripSuffix(got)
+	return st == w.stripped || canonNumbers(st) == w.numbers || memCanon(got) == w.mem
+}
+
+// memCanon is a memory instruction's text with its modifiers in order and
+// an offset of 0 left out: two texts with the same memCanon are the same
+// instruction.
+func memCanon(s string) string {
 	canon := func(s string) string {
 		mn, rest, _ := strings.Cut(s, " ")
 		ops, mods := splitOperands(compactBrackets(rest))
@@ -330,10 +352,16 @@ func sameMemText(got, asm string) bool {
 			if m == "offset:0" || m == "offset:0x0" {
 				continue
 			}
+			if v, ok := strings.CutPrefix(m, "offset:swizzle("); ok {
+				// ds_swizzle_b32's pattern read back as the number it is.
+				if n, err := decode.ParseSwizzle("swizzle(" + v); err == nil {
+					m = "offset:" + strconv.Itoa(n)
+				}
+			}
 			keep = append(keep, m)
 		}
 		sortStrings(keep)
 		return canonNumbers(mn + " " + strings.Join(ops, ", ") + " " + strings.Join(keep, " "))
 	}
-	return canon(got) == canon(asm)
+	return canon(s)
 }

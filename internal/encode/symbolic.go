@@ -2,7 +2,7 @@ package encode
 
 import (
 	"github.com/gpuisa/gpuisa/internal/amdlayout"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
 	"strings"
 	"sync"
@@ -134,7 +134,7 @@ func (e *Encoder) symbolicValue(text string) (int, bool) {
 	return 0, false
 }
 
-var hwregName = regexp.MustCompile(`hwreg\((hw_reg_[a-z0-9_]+)`)
+var hwregName = lazyre.New(`hwreg\((hw_reg_[a-z0-9_]+)`)
 
 // canonicalSymbols rewrites register names LLVM still accepts under their
 // older spelling: GFX12 renamed the wave registers (HW_REG_MODE became

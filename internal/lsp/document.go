@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"path"
 	"regexp"
 	"strings"
@@ -140,12 +141,12 @@ func parse(uri, lang, text string, version int32) *document {
 }
 
 var (
-	amdTargetRe     = regexp.MustCompile(`\.amdgcn_target\s+"[^"]*?(gfx[0-9a-z]+)((?::[a-z0-9-]+[+-])*)"`)
-	commentTargetRe = regexp.MustCompile(`(?:gpuisa:\s*target\s*=\s*|-mcpu=)(gfx[0-9a-z]+|sm_[0-9]+[af]?)`)
-	ptxVersionRe    = regexp.MustCompile(`^\s*\.version\s+(\d+\.\d+)`)
-	ptxTargetRe     = regexp.MustCompile(`^\s*\.target\s+([^/\n;]*)`)
-	labelDefRe      = regexp.MustCompile(`^[A-Za-z_.$@][\w.$@]*:`)
-	wordRe          = regexp.MustCompile(`%?[A-Za-z_.$@][\w.$@]*(?::[\w.]+)?|-?\d[\w.]*`)
+	amdTargetRe     = lazyre.New(`\.amdgcn_target\s+"[^"]*?(gfx[0-9a-z]+)((?::[a-z0-9-]+[+-])*)"`)
+	commentTargetRe = lazyre.New(`(?:gpuisa:\s*target\s*=\s*|-mcpu=)(gfx[0-9a-z]+|sm_[0-9]+[af]?)`)
+	ptxVersionRe    = lazyre.New(`^\s*\.version\s+(\d+\.\d+)`)
+	ptxTargetRe     = lazyre.New(`^\s*\.target\s+([^/\n;]*)`)
+	labelDefRe      = lazyre.New(`^[A-Za-z_.$@][\w.$@]*:`)
+	wordRe          = lazyre.New(`%?[A-Za-z_.$@][\w.$@]*(?::[\w.]+)?|-?\d[\w.]*`)
 )
 
 // metadataStart and metadataEnd bound the YAML documents a code object

@@ -3,9 +3,8 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strings"
-	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/decode"
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -17,13 +16,13 @@ import (
 // the instruction on the line.
 
 var (
-	llvmEncodingRe = regexp.MustCompile(`encoding:\s*\[((?:0x[0-9a-fA-F]{1,2}\s*,?\s*)+)\]`)
-	objdumpWordsRe = regexp.MustCompile(`//\s*[0-9a-fA-F]{8,16}:\s*((?:[0-9a-fA-F]{8}\s*)+)`)
+	llvmEncodingRe = lazyre.New(`encoding:\s*\[((?:0x[0-9a-fA-F]{1,2}\s*,?\s*)+)\]`)
+	objdumpWordsRe = lazyre.New(`//\s*[0-9a-fA-F]{8,16}:\s*((?:[0-9a-fA-F]{8}\s*)+)`)
 )
 
 // encodingAt finds machine code in line's comment around byte column col.
 func encodingAt(line string, col int) (text string, start, end int, ok bool) {
-	for _, re := range []*regexp.Regexp{llvmEncodingRe, objdumpWordsRe} {
+	for _, re := range []*lazyre.Regexp{llvmEncodingRe, objdumpWordsRe} {
 		for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
 			if col >= m[0] && col <= m[1] {
 				return line[m[2]:m[3]], m[0], m[1], true
@@ -49,52 +48,14 @@ func hasEncodings(d *document) bool {
 	return false
 }
 
-// decoders builds each family's decoder once, from the instructions'
-// encodings, operands and syntax (a few seconds for a family: done in the
-// background when a file with machine code opens).
-type decoders struct {
-	mu    sync.Mutex
-	slots map[string]*decoderSlot
-}
-
-type decoderSlot struct {
-	once sync.Once
-	d    *decode.Decoder
-	err  error
-}
-
+// decoder returns the family's decoder from the shared per-family cache
+// (package codecache: built once from the tables the build prepared, in
+// milliseconds; in the background when a file with machine code opens).
 func (k *knowledge) decoder(ctx context.Context, family string) (*decode.Decoder, error) {
-	k.decs.mu.Lock()
-	if k.decs.slots == nil {
-		k.decs.slots = map[string]*decoderSlot{}
+	if a := k.byID[family]; a == nil || a.Kind != isa.KindNative {
+		return nil, fmt.Errorf("%s has no machine code", family)
 	}
-	slot := k.decs.slots[family]
-	if slot == nil {
-		slot = &decoderSlot{}
-		k.decs.slots[family] = slot
-	}
-	k.decs.mu.Unlock()
-	slot.once.Do(func() {
-		a := k.byID[family]
-		if a == nil || a.Kind != isa.KindNative {
-			slot.err = fmt.Errorf("%s has no machine code", family)
-			return
-		}
-		ins, err := k.db.Instructions(context.Background(), family)
-		if err != nil {
-			slot.err = err
-			return
-		}
-		// Only what the decoder reads: the target matrices and examples
-		// of a whole family would stay in memory otherwise.
-		vals := make([]isa.Instruction, len(ins))
-		for i, in := range ins {
-			vals[i] = isa.Instruction{Arch: in.Arch, Name: in.Name, Vendor: in.Vendor, Kind: in.Kind, Unit: in.Unit, Category: in.Category,
-				Aliases: in.Aliases, Encodings: in.Encodings, Operands: in.Operands, Syntax: in.Syntax, Flags: in.Flags}
-		}
-		slot.d, slot.err = decode.New(*a, vals)
-	})
-	return slot.d, slot.err
+	return k.codecs.Decoder(ctx, family)
 }
 
 // encodingHover decodes the machine code under the cursor.

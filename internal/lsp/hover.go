@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"net/url"
 	"regexp"
 	"sort"
@@ -548,11 +549,11 @@ func operandText(stmt []token, w token) string {
 }
 
 var (
-	vgprRe    = regexp.MustCompile(`^v(\d+|\[\d+:\d+\])$`)
-	sgprRe    = regexp.MustCompile(`^s(\d+|\[\d+:\d+\])$`)
-	agprRe    = regexp.MustCompile(`^a(\d+|\[\d+:\d+\])$`)
-	ttmpRe    = regexp.MustCompile(`^ttmp(\d+|\[\d+:\d+\])$`)
-	specialRe = regexp.MustCompile(`^(vcc|vcc_lo|vcc_hi|exec|exec_lo|exec_hi|m0|scc|vccz|execz|null|flat_scratch|flat_scratch_lo|flat_scratch_hi|xnack_mask|xnack_mask_lo|xnack_mask_hi|tba|tma|src_shared_base|src_shared_limit|src_private_base|src_private_limit|src_pops_exiting_wave_id|src_scc|src_vccz|src_execz|src_lds_direct|lds_direct)$`)
+	vgprRe    = lazyre.New(`^v(\d+|\[\d+:\d+\])$`)
+	sgprRe    = lazyre.New(`^s(\d+|\[\d+:\d+\])$`)
+	agprRe    = lazyre.New(`^a(\d+|\[\d+:\d+\])$`)
+	ttmpRe    = lazyre.New(`^ttmp(\d+|\[\d+:\d+\])$`)
+	specialRe = lazyre.New(`^(vcc|vcc_lo|vcc_hi|exec|exec_lo|exec_hi|m0|scc|vccz|execz|null|flat_scratch|flat_scratch_lo|flat_scratch_hi|xnack_mask|xnack_mask_lo|xnack_mask_hi|tba|tma|src_shared_base|src_shared_limit|src_private_base|src_private_limit|src_pops_exiting_wave_id|src_scc|src_vccz|src_execz|src_lds_direct|lds_direct)$`)
 )
 
 // registerClass names the kind of register an operand is, "" if none.
@@ -776,7 +777,7 @@ func sentencesNaming(text, word string, max int) []string {
 	return out
 }
 
-var sentenceEnd = regexp.MustCompile(`[.!?]\s+`)
+var sentenceEnd = lazyre.New(`[.!?]\s+`)
 
 func splitSentences(text string) []string {
 	text = strings.Join(strings.Fields(text), " ")

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/build"
+	"github.com/gpuisa/gpuisa/internal/codecache"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/store"
@@ -39,8 +40,8 @@ type knowledge struct {
 	docs *docCache
 	// memos holds the diagnostics' verdicts per family and target.
 	memos sync.Map
-	// decs are the families' machine-code decoders, built on demand.
-	decs decoders
+	// codecs are the families' machine-code decoders, built on demand.
+	codecs *codecache.Cache
 }
 
 // loadKnowledge opens the database and reads the lists and verdicts the
@@ -51,7 +52,7 @@ func loadKnowledge(ctx context.Context, dbPath string) (*knowledge, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &knowledge{db: db, byID: map[string]*isa.Architecture{}, names: map[string][]isa.Summary{},
+	k := &knowledge{db: db, codecs: codecache.New(db), byID: map[string]*isa.Architecture{}, names: map[string][]isa.Summary{},
 		spread: map[string]int{}, support: map[string]map[string]store.Support{}, supportAny: map[string]store.Support{},
 		docs: newDocCache(256)}
 	if k.archs, err = db.Archs(ctx); err != nil {

@@ -1,7 +1,7 @@
 package lsp
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -78,9 +78,9 @@ func references(d *document, pos protocol.Position, withDecl bool) []protocol.Lo
 }
 
 var (
-	amdKernelRe = regexp.MustCompile(`^\s*\.amdhsa_kernel\s+([\w.$]+)`)
-	amdTypeRe   = regexp.MustCompile(`^\s*\.type\s+([\w.$]+)\s*,\s*@function`)
-	ptxFuncRe   = regexp.MustCompile(`\.(entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)`)
+	amdKernelRe = lazyre.New(`^\s*\.amdhsa_kernel\s+([\w.$]+)`)
+	amdTypeRe   = lazyre.New(`^\s*\.type\s+([\w.$]+)\s*,\s*@function`)
+	ptxFuncRe   = lazyre.New(`\.(entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)`)
 )
 
 // documentSymbols answers textDocument/documentSymbol: kernels and

@@ -3,10 +3,10 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -86,7 +86,7 @@ func (v *verifier) schedule(notify glsp.NotifyFunc, d *document, c fileContext, 
 }
 
 // llvmMCLine is "<stdin>:3:5: error: invalid operand for instruction".
-var llvmMCLine = regexp.MustCompile(`^<stdin>:(\d+):(\d+): (error|warning): (.*)$`)
+var llvmMCLine = lazyre.New(`^<stdin>:(\d+):(\d+): (error|warning): (.*)$`)
 
 func (v *verifier) llvmMC(ctx context.Context, d *document, c fileContext) ([]protocol.Diagnostic, error) {
 	mc, err := verify.FindLLVMMC()
@@ -129,7 +129,7 @@ func (v *verifier) llvmMC(ctx context.Context, d *document, c fileContext) ([]pr
 }
 
 // ptxasLine is "ptxas /tmp/x.ptx, line 12; error   : Feature ... requires".
-var ptxasLine = regexp.MustCompile(`^ptxas[^,]*, line (\d+); (error|warning)\s*: (.*)$`)
+var ptxasLine = lazyre.New(`^ptxas[^,]*, line (\d+); (error|warning)\s*: (.*)$`)
 
 func (v *verifier) ptxas(ctx context.Context, d *document, c fileContext) ([]protocol.Diagnostic, error) {
 	v.ptxOnce.Do(func() {

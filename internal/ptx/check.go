@@ -2,7 +2,7 @@ package ptx
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"sort"
 	"strings"
 	"sync"
@@ -205,7 +205,7 @@ const (
 	MaxModifiers = 40
 )
 
-var labelRe = regexp.MustCompile(`^[A-Za-z_$%][\w$]*\s*:\s*`)
+var labelRe = lazyre.New(`^[A-Za-z_$%][\w$]*\s*:\s*`)
 
 // Check checks one instruction string.
 func (c *Checker) Check(text string) Result {

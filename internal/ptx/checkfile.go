@@ -1,7 +1,7 @@
 package ptx
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/ptxas"
@@ -40,8 +40,8 @@ type FileReport struct {
 }
 
 var (
-	versionDirRe = regexp.MustCompile(`^\s*\.version\s+(\d+\.\d+)`)
-	targetDirRe  = regexp.MustCompile(`^\s*\.target\s+([^/\n]*)`)
+	versionDirRe = lazyre.New(`^\s*\.version\s+(\d+\.\d+)`)
+	targetDirRe  = lazyre.New(`^\s*\.target\s+([^/\n]*)`)
 )
 
 // SplitStatements finds the instructions in PTX text: comments, directives,

@@ -1,17 +1,17 @@
 package ptx
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strings"
 )
 
 // declRe finds the declarations of an example block: what the statements
 // after them rely on (".reg .b16 ctaMask;", ".shared .b8 buf[128];").
-var declRe = regexp.MustCompile(`(?m)^[ \t]*\.(?:reg|shared|global|local|const|param)\b[^;{}]*;`)
+var declRe = lazyre.New(`(?m)^[ \t]*\.(?:reg|shared|global|local|const|param)\b[^;{}]*;`)
 
 // elisionRe matches the documentation's "..." lines, which stand for code
 // left out.
-var elisionRe = regexp.MustCompile(`(?m)^[ \t]*(?:\.\.\.|…)[ \t]*$|^[ \t]*#.*$`)
+var elisionRe = lazyre.New(`(?m)^[ \t]*(?:\.\.\.|…)[ \t]*$|^[ \t]*#.*$`)
 
 // ExampleStatements splits one documentation example block into its
 // instructions. Each keeps, as its context, the declarations of the block

@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"regexp"
 	"sort"
 	"strconv"
@@ -89,14 +90,17 @@ func (h *Harness) isSpecial(name string) bool {
 type idKind int
 
 const (
-	idValue  idKind = iota // a register holding a value of the operand's type
-	idAddr                 // a register holding an address (in [...])
-	idPred                 // a predicate register
-	idLabel                // a branch target
-	idFunc                 // a called function
-	idParam                // a call argument (a .param variable)
-	idHandle               // a texture/sampler/surface handle or a tensor map (.b64)
-	idVar                  // a variable whose address the statement takes ("avar+4", "sh")
+	idValue     idKind = iota // a register holding a value of the operand's type
+	idAddr                    // a register holding an address (in [...])
+	idPred                    // a predicate register
+	idLabel                   // a branch target
+	idFunc                    // a called function
+	idParam                   // a call argument (a .param variable)
+	idHandle                  // a texture/sampler/surface handle or a tensor map (.b64)
+	idVar                     // a variable whose address the statement takes ("avar+4", "sh")
+	idFuncPtr                 // a register holding the address of the called function (fptr)
+	idCallTable               // an indirect call's list of targets or its prototype (flist, fproto)
+	idTargets                 // brx.idx's list of branch targets (tlist)
 )
 
 // variableNames are the documentation's names for variables (not
@@ -134,19 +138,23 @@ func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
 	mnemonic := h.mnemonic(tokens)
 	roles := operandRoles(mnemonic, tokens, len(operands))
 	ids := h.identifiers(mnemonic, operands, roles)
+	call := callShape{}
+	if mnemonic == "call" {
+		call = readCall(operands)
+		ids = call.idents()
+	}
 	if guard != "" {
 		ids = append(ids, ident{name: guard, kind: idPred, operand: -1, ptxType: ".pred"})
 	}
 	var (
-		module   []string
-		decls    []string
-		loads    []string
-		stores   []string
-		after    []string
-		out      []Declared
-		offset   int
-		seen     = map[string]bool{}
-		callArgs []string
+		module []string
+		decls  []string
+		loads  []string
+		stores []string
+		after  []string
+		out    []Declared
+		offset int
+		seen   = map[string]bool{}
 	)
 	addr := func(bytes int) string {
 		// Natural alignment for the load or store.
@@ -172,11 +180,23 @@ func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
 			// Functions live at module scope, where every unit of a batch
 			// must name its own.
 			text = renameIdent(text, id.name, id.name+"_$U")
-			module = append(module, funcDecl(id.name+"_$U", callArgs))
+			module = append(module, funcDecl(id.name+"_$U", call.rets, call.args))
 			continue
 		case idParam:
 			decls = append(decls, ".param .b32 "+id.name+";")
-			callArgs = append(callArgs, id.name)
+			continue
+		case idFuncPtr:
+			// An indirect call goes through a function of the harness's.
+			module = append(module, funcDecl(calleeName, call.rets, call.args))
+			decls = append(decls, ".reg .b64 "+id.name+";")
+			loads = append(loads, "mov.u64 "+id.name+", "+calleeName+";")
+			continue
+		case idCallTable:
+			decls = append(decls, id.name+": "+call.tableDirective()+";")
+			continue
+		case idTargets:
+			decls = append(decls, id.name+": .branchtargets "+harnessPrefix+"l;")
+			after = append(after, harnessPrefix+"l:")
 			continue
 		case idVar:
 			// The instruction's own state space where it names one
@@ -213,7 +233,9 @@ func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
 			// No load or store: they would need PTX 8.3 themselves.
 		default:
 			bits := typeBits(typ)
-			if bits < 16 {
+			if bits < 16 && typ != ".b8" {
+				// Loads and stores move 8-bit values through .b16
+				// registers, but a .b8 register takes only a byte.
 				bits = 16
 			}
 			a := addr(bits / 8)
@@ -247,14 +269,133 @@ func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
 	return ptxas.Unit{Module: strings.Join(module, "\n"), Entry: b.String()}, out, nil
 }
 
-// funcDecl defines a function a call statement names, with one .b32
-// parameter per argument the statement passes.
-func funcDecl(name string, args []string) string {
-	params := make([]string, len(args))
-	for i := range args {
-		params[i] = ".param .b32 " + harnessPrefix + "a" + strconv.Itoa(i)
+// calleeName is the function an indirect call of a unit reaches.
+const calleeName = harnessPrefix + "f_$U"
+
+// OnlyRegisters reports whether all the harness chooses for st is the
+// types of registers: it names no label, function, parameter, handle or
+// target list, whose declarations are the harness's too.
+func (h *Harness) OnlyRegisters(st Statement) bool {
+	text := sanitizeIdentifiers(strings.TrimSpace(st.Text))
+	if !strings.HasSuffix(text, ";") {
+		text += ";"
 	}
-	return ".func " + name + "(" + strings.Join(params, ", ") + ")\n{\nret;\n}"
+	tokens, operands, err := ParseInstruction(text)
+	if err != nil {
+		return false
+	}
+	mnemonic := h.mnemonic(tokens)
+	if mnemonic == "call" {
+		return false
+	}
+	for _, id := range h.identifiers(mnemonic, operands, operandRoles(mnemonic, tokens, len(operands))) {
+		switch id.kind {
+		case idValue, idAddr, idPred, idVar:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// funcDecl defines a function a call statement names, with one .b32
+// parameter per return value and per argument the statement passes.
+func funcDecl(name string, rets, args int) string {
+	ret := ""
+	if rets > 0 {
+		ret = "(" + paramList("r", rets) + ") "
+	}
+	return ".func " + ret + name + "(" + paramList("a", args) + ")\n{\nret;\n}"
+}
+
+func paramList(prefix string, n int) string {
+	params := make([]string, n)
+	for i := range params {
+		params[i] = ".param .b32 " + harnessPrefix + prefix + strconv.Itoa(i)
+	}
+	return strings.Join(params, ", ")
+}
+
+// callShape is how a call statement is built: "call (r), f, (a, b);" passes
+// one return parameter and two arguments to f; "call (r), fptr, (a),
+// flist;" calls through a register, with a list of possible targets (or a
+// prototype, "fproto") after the arguments.
+type callShape struct {
+	rets, args   int
+	params       []string // the names in the parameter lists
+	target       string
+	table        string // flist or fproto of an indirect call
+	tableIsProto bool
+}
+
+func readCall(operands []string) callShape {
+	var c callShape
+	list := func(op string) int {
+		inner := strings.TrimSpace(op[1:matchingClose(op, 0)])
+		if inner == "" {
+			return 0
+		}
+		parts := splitTop(inner, ',')
+		for _, p := range parts {
+			c.params = append(c.params, identsIn(p)...)
+		}
+		return len(parts)
+	}
+	i := 0
+	next := func() string {
+		if i >= len(operands) {
+			return ""
+		}
+		i++
+		return strings.TrimSpace(operands[i-1])
+	}
+	op := next()
+	if strings.HasPrefix(op, "(") {
+		c.rets = list(op)
+		op = next()
+	}
+	c.target = op
+	op = next()
+	if strings.HasPrefix(op, "(") {
+		c.args = list(op)
+		op = next()
+	}
+	c.table = op
+	c.tableIsProto = strings.Contains(strings.ToLower(op), "proto")
+	return c
+}
+
+// idents lists what a call names: its parameters, then the function or
+// the register holding its address, then the indirect call's table.
+func (c callShape) idents() []ident {
+	var out []ident
+	for _, p := range c.params {
+		out = append(out, ident{name: p, kind: idParam, operand: -1})
+	}
+	switch {
+	case c.target == "" || isNumber(c.target):
+	case c.table == "":
+		out = append(out, ident{name: c.target, kind: idFunc})
+	default:
+		out = append(out, ident{name: c.target, kind: idFuncPtr, ptxType: ".b64"})
+	}
+	if c.table != "" && !isNumber(c.table) {
+		out = append(out, ident{name: c.table, kind: idCallTable})
+	}
+	return out
+}
+
+// tableDirective declares an indirect call's table: the harness's function
+// as the only target, or a prototype of the call's parameters.
+func (c callShape) tableDirective() string {
+	if !c.tableIsProto {
+		return ".calltargets " + calleeName
+	}
+	ret := ""
+	if c.rets > 0 {
+		ret = "(" + paramList("r", c.rets) + ") "
+	}
+	return ".callprototype " + ret + "_ (" + paramList("a", c.args) + ")"
 }
 
 // renameIdent replaces whole-identifier occurrences of old in s.
@@ -267,7 +408,7 @@ func renameIdent(s, old, new string) string {
 	})
 }
 
-var identRe = regexp.MustCompile(`[A-Za-z_$%][A-Za-z0-9_$]*(?:-[A-Za-z][A-Za-z0-9_]*)*`)
+var identRe = lazyre.New(`[A-Za-z_$%][A-Za-z0-9_$]*(?:-[A-Za-z][A-Za-z0-9_]*)*`)
 
 // sanitizeIdentifiers renames "cache-policy" to "cache_policy": the
 // documentation writes placeholders PTX would read as subtractions.
@@ -494,11 +635,13 @@ func (h *Harness) operandIdents(out []ident, mn, op string, index int, role stri
 			kind = idLabel
 		case roleFunc:
 			kind = idFunc
+		case roleTargets:
+			kind = idTargets
 		case ".pred":
 			kind = idPred
 		}
 		t := role
-		if kind == idLabel || kind == idFunc {
+		if kind == idLabel || kind == idFunc || kind == idTargets {
 			t = ""
 		}
 		out = append(out, ident{name: id, kind: kind, operand: index, ptxType: t})

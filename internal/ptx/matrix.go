@@ -1,8 +1,9 @@
 package ptx
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
+	"strings"
 )
 
 // Fragment sizes of the matrix instructions: how many registers each of
@@ -12,7 +13,7 @@ import (
 // warpgroup) takes M*K*b/(32*32) 32-bit registers, or M*K/32 64-bit ones
 // for f64; the exceptions are noted where they are handled.
 
-var shapeRe = regexp.MustCompile(`^m(\d+)n(\d+)k(\d+)$`)
+var shapeRe = lazyre.New(`^m(\d+)n(\d+)k(\d+)$`)
 
 // fragmentLength returns the register count of operand name of a matrix
 // instruction, 0 when the instruction or operand has no fragment.
@@ -201,4 +202,30 @@ func regs(rows, cols int, typ string, threads int) int {
 		r = 1
 	}
 	return r
+}
+
+// DenseCounterpart returns the dense mma statement of a sparse one, its
+// fragments at the dense sizes ("mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32
+// d, a, b, c, e, f;" gives "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32
+// {d0, d1}, {a0, a1, a2, a3}, {b0, b1}, {c0, c1, c2, c3};"). ptxas says
+// only "Arguments mismatch" of a sparse mma whose types break a rule
+// (.dtype must be .ctype), and names the rule for the dense one. ok is
+// false for other statements.
+func DenseCounterpart(text string) (string, bool) {
+	tokens, operands, err := ParseInstruction(text)
+	if err != nil || len(tokens) < 3 || tokens[0] != "mma" || len(operands) != 6 {
+		return "", false
+	}
+	if tokens[1] != "sp" && tokens[1] != "sp::ordered_metadata" {
+		return "", false
+	}
+	dense := append([]string{tokens[0]}, tokens[2:]...)
+	ops := make([]string, 4)
+	for i, name := range []string{"d", "a", "b", "c"} {
+		if fragmentLength(dense, name) == 0 {
+			return "", false
+		}
+		ops[i] = concreteOperand(name, i, dense, map[int]int{}, map[int]int{})
+	}
+	return strings.Join(dense, ".") + " " + strings.Join(ops, ", ") + ";", true
 }

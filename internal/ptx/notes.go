@@ -1,6 +1,7 @@
 package ptx
 
 import (
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"regexp"
 	"slices"
 	"sort"
@@ -53,16 +54,16 @@ type noteResult struct {
 }
 
 var (
-	versionRe  = regexp.MustCompile(`(?i)(?:introduced|added) in PTX ISA(?: version)?\s+(\d+\.\d+)`)
-	targetRe   = regexp.MustCompile(`\bsm_?(\d+)([af]?)\b`)
-	allTargets = regexp.MustCompile(`(?i)supported on all target architectures`)
-	verbRe     = regexp.MustCompile(`(?i)\b((?:were |was |is |are )?(?:introduced|added) in|requires?|(?:is |are )?supported on|support requires)\b`)
+	versionRe  = lazyre.New(`(?i)(?:introduced|added) in PTX ISA(?: version)?\s+(\d+\.\d+)`)
+	targetRe   = lazyre.New(`\bsm_?(\d+)([af]?)\b`)
+	allTargets = lazyre.New(`(?i)supported on all target architectures`)
+	verbRe     = lazyre.New(`(?i)\b((?:were |was |is |are )?(?:introduced|added) in|requires?|(?:is |are )?supported on|support requires)\b`)
 	numberWord = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-	inputsRe   = regexp.MustCompile(`(?i)\b(one|two|three|four|five) input (?:arguments|operands)`)
+	inputsRe   = lazyre.New(`(?i)\b(one|two|three|four|five) input (?:arguments|operands)`)
 	// "for `sm_90` or higher" inside a version note's subject.
-	forTargetRe = regexp.MustCompile("\\s*\\bfor `(sm_?\\d+[af]?)`(?: or higher)?")
-	destFormats = regexp.MustCompile(`\{([^}]*)\}\s*destination (?:formats?|types?)`)
-	sourceType  = regexp.MustCompile(`(?i)\bsource types?\b`)
+	forTargetRe = lazyre.New("\\s*\\bfor `(sm_?\\d+[af]?)`(?: or higher)?")
+	destFormats = lazyre.New(`\{([^}]*)\}\s*destination (?:formats?|types?)`)
+	sourceType  = lazyre.New(`(?i)\bsource types?\b`)
 )
 
 // proseClasses maps the prose names the notes give to groups of tokens
@@ -455,7 +456,7 @@ func (r *noteResult) misspelledMnemonic(span string, spans []string) string {
 	return ""
 }
 
-var anySpan = regexp.MustCompile("`[^`]*`")
+var anySpan = lazyre.New("`[^`]*`")
 
 // qualifierClasses reads the prose around a bare mnemonic span: no words
 // (or only filler) gives no class; known class names give those classes;

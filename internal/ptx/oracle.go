@@ -1,7 +1,7 @@
 package ptx
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"slices"
 	"strings"
 )
@@ -161,7 +161,7 @@ func (c *compiledOracle) settle(r *Result, opts []Option, raised []string) {
 	r.Verified = "ptxas"
 }
 
-var quotedRe = regexp.MustCompile(`'\.?([^'\s]+)'`)
+var quotedRe = lazyre.New(`'\.?([^'\s]+)'`)
 
 // NamesOtherToken reports whether ptxas's message quotes a token of the
 // statement other than those of feature: ptxas blames a combination, not

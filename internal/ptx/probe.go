@@ -227,6 +227,19 @@ func (p Probe) Render(in *Instruction, lengths map[int]int) (string, map[int]int
 	return renderProbe(parseOperandTemplate(operands), p.tokens, p.opts, lengths)
 }
 
+// Complete reports whether the probe writes every optional operand part
+// of its form (or the form has none): a statement that leaves one out may
+// be rejected for it (.L2::cache_hint wants its cache policy).
+func (p Probe) Complete(in *Instruction) bool {
+	_, operands := splitStatement(in.Forms[p.Form].Syntax)
+	for k := range parseOperandTemplate(operands).optional {
+		if !p.opts[k] {
+			return false
+		}
+	}
+	return true
+}
+
 type altPick struct {
 	tokens   []string
 	variable string
@@ -360,7 +373,13 @@ func (t operandTemplate) render(tokens []string, opts map[int]bool, lengths, got
 	}
 	ops := splitTop(text, ',')
 	for i := range ops {
-		ops[i] = concreteOperand(strings.TrimSpace(ops[i]), i, tokens, lengths, got)
+		op := strings.TrimSpace(ops[i])
+		if isImmediateRole(tokens, i) && identRe.FindString(op) == op {
+			// "applypriority [a], size": size is the immediate 128.
+			ops[i] = immediateValue(op)
+			continue
+		}
+		ops[i] = concreteOperand(op, i, tokens, lengths, got)
 	}
 	return strings.Join(ops, ", ")
 }
@@ -447,7 +466,18 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 	case "kernel":
 		return "$U" // the unit's own entry
 	case "sreg":
+		// A special register of the instruction's width: "mov.u64 d,
+		// sreg" reads a 64-bit one.
+		for _, t := range tokens[1:] {
+			if isType(t) && typeBits("."+t) == 64 {
+				return "%clock64"
+			}
+		}
 		return "%tid.x"
+	case "dPdx", "dPdy":
+		// tex.grad's gradients: one element per dimension of the
+		// geometry, the array index aside.
+		return vectorOf(op, gradientCoords(tokens))
 	}
 	if strings.ContainsAny(op, "+") {
 		// "avar+imm", "sh + imm": the offset is an immediate.
@@ -544,6 +574,23 @@ func geometryCoords(tokens []string) int {
 	return 1
 }
 
+// gradientCoords is the size of tex.grad's gradient vectors: one per
+// dimension of the geometry (without an array's index), rounded up to 2
+// or 4.
+func gradientCoords(tokens []string) int {
+	for _, t := range tokens {
+		switch t {
+		case "1d", "a1d":
+			return 1
+		case "2d", "a2d", "2dms", "a2dms":
+			return 2
+		case "3d", "cube", "acube":
+			return 4
+		}
+	}
+	return 1
+}
+
 // vectorLength says whether an operand is a vector and how many registers
 // it holds: the .vN of loads and stores for their data operand, the .v4
 // of texture results, the fragment sizes of the matrix instructions
@@ -563,6 +610,10 @@ func vectorLength(tokens []string, index int, name string) (int, bool) {
 	}
 	if vec == 0 {
 		return 1, false
+	}
+	if mn == "multimem" && len(tokens) > 1 && (tokens[1] == "st" || tokens[1] == "red") {
+		// multimem.st and multimem.red store their second operand.
+		mn = "st"
 	}
 	switch mn {
 	case "ld", "ldu", "multimem", "suld", "tex", "tld4":

@@ -15,7 +15,8 @@ import (
 //	$        its last data type
 //	W        twice the width of the first data type (mul.wide)
 //	P        .pred     U .b32     L .b64     H .b16     Q .b128
-//	X        a label   F a function
+//	X        a label   F a function   T a branch-target list (.branchtargets)
+//	I        an immediate: generated statements write a value (immediateValue)
 //
 // A position beyond the string takes its last code. Mnemonics not listed
 // take "0 $": the destination the first type, sources the last. When
@@ -43,11 +44,11 @@ var operandRoleTable = map[string]string{
 	"st": "L 0 L", "multimem.st": "L 0", "multimem.red": "L 0", "red": "L 0 L",
 	"st.async": "L 0 L", "red.async": "L 0 L", "st.bulk": "L L L",
 	"atom":     "0 L 0 0 L",
-	"prefetch": "L", "prefetchu": "L", "applypriority": "L U", "discard": "L U",
+	"prefetch": "L", "prefetchu": "L", "applypriority": "L I", "discard": "L I",
 	"createpolicy": "L L U U",
 	"cp.async":     "L L U U L",
 	"tex":          "0 $ $ $ $ $", "tld4": "0 $ $ $ $", "txq": "U L U", "suq": "U L", "suld": "0 L", "sust": "L 0", "sured": "L 0",
-	"bra": "X", "brx.idx": "U X", "call": "U F U X",
+	"bra": "X", "brx.idx": "U T", "call": "U F U X", "pmevent": "I", "pmevent.mask": "I",
 	"mbarrier.init": "L U", "mbarrier.inval": "L", "mbarrier.expect_tx": "L U", "mbarrier.complete_tx": "L U",
 	"mbarrier.arrive": "L L U", "mbarrier.arrive_drop": "L L U",
 	"mbarrier.test_wait": "P L L U", "mbarrier.try_wait": "P L L U", "mbarrier.pending_count": "U L",
@@ -62,9 +63,25 @@ var operandRoleTable = map[string]string{
 	"vadd": "U", "vsub": "U", "vabsdiff": "U", "vmin": "U", "vmax": "U", "vshl": "U", "vshr": "U", "vmad": "U", "vset": "U",
 	"vadd2": "U", "vsub2": "U", "vavrg2": "U", "vabsdiff2": "U", "vmin2": "U", "vmax2": "U", "vset2": "U",
 	"vadd4": "U", "vsub4": "U", "vavrg4": "U", "vabsdiff4": "U", "vmin4": "U", "vmax4": "U", "vset4": "U",
-	"nanosleep": "U", "alloca": "0 U", "tensormap.replace": "L $", "tensormap.cp_fenceproxy": "L L U",
+	"nanosleep": "U", "alloca": "0 U", "tensormap.replace": "L $", "tensormap.cp_fenceproxy": "L L I",
+	// The enumerated fields take their new value as an immediate.
+	"tensormap.replace+elemtype": "L I", "tensormap.replace+interleave_layout": "L I",
+	"tensormap.replace+swizzle_mode": "L I", "tensormap.replace+fill_mode": "L I",
+	"cp.reduce.async.bulk":            "L L U L",
 	"clusterlaunchcontrol.try_cancel": "L L", "clusterlaunchcontrol.query_cancel": "0 Q",
-	"fence": "L U",
+	// fence.proxy.tensormap::generic's size is an immediate (128).
+	"fence": "L I",
+}
+
+// roleImmediates are the values generated statements write for an
+// immediate operand (code I) by its documented name; others take 1.
+var roleImmediates = map[string]string{"size": "128"}
+
+func immediateValue(name string) string {
+	if v, ok := roleImmediates[name]; ok {
+		return v
+	}
+	return "1"
 }
 
 // nameHints are the register types of the documentation's operand names
@@ -82,8 +99,9 @@ var nameHints = map[string]string{
 }
 
 const (
-	roleLabel = "label"
-	roleFunc  = "func"
+	roleLabel   = "label"
+	roleFunc    = "func"
+	roleTargets = "targets"
 )
 
 // operandRoles returns the register type of each of n operands of an
@@ -95,20 +113,7 @@ func operandRoles(mnemonic string, tokens []string, n int) []string {
 			types = append(types, t)
 		}
 	}
-	codes := "0 $"
-	if c, ok := operandRoleTable[mnemonic]; ok {
-		codes = c
-	}
-	if c, ok := operandRoleTable[mnemonic+"#"+strconv.Itoa(len(types))]; ok {
-		codes = c
-	}
-	// A listed "mnemonic+modifier" whose modifier the tokens hold.
-	for _, t := range tokens[1:] {
-		if c, ok := operandRoleTable[mnemonic+"+"+t]; ok {
-			codes = c
-		}
-	}
-	fields := strings.Fields(codes)
+	fields := roleCodes(mnemonic, tokens, len(types))
 	out := make([]string, n)
 	for i := range out {
 		code := fields[min(i, len(fields)-1)]
@@ -130,6 +135,54 @@ func operandRoles(mnemonic string, tokens []string, n int) []string {
 		}
 	}
 	return out
+}
+
+// roleCodes returns the table's codes for a mnemonic with these tokens and
+// nTypes data types.
+func roleCodes(mnemonic string, tokens []string, nTypes int) []string {
+	codes := "0 $"
+	if c, ok := operandRoleTable[mnemonic]; ok {
+		codes = c
+	}
+	if c, ok := operandRoleTable[mnemonic+"#"+strconv.Itoa(nTypes)]; ok {
+		codes = c
+	}
+	// A listed "mnemonic+modifier" whose modifier the tokens hold.
+	for _, t := range tokens[1:] {
+		if c, ok := operandRoleTable[mnemonic+"+"+t]; ok {
+			codes = c
+		}
+	}
+	return strings.Fields(codes)
+}
+
+// tableMnemonic returns the longest mnemonic of the role table the tokens
+// start with ("tensormap.replace" of "tensormap.replace.tile...", "fence"
+// of "fence.proxy..."), for the probes, which know no documented names.
+func tableMnemonic(tokens []string) string {
+	for n := len(tokens); n > 0; n-- {
+		parts := make([]string, n)
+		for i, t := range tokens[:n] {
+			parts[i], _, _ = strings.Cut(t, "::")
+		}
+		if m := strings.Join(parts, "."); operandRoleTable[m] != "" {
+			return m
+		}
+	}
+	return tokens[0]
+}
+
+// isImmediateRole says operand index of an instruction with these tokens
+// is an immediate.
+func isImmediateRole(tokens []string, index int) bool {
+	nTypes := 0
+	for _, t := range tokens[1:] {
+		if isType(t) {
+			nTypes++
+		}
+	}
+	codes := roleCodes(tableMnemonic(tokens), tokens, nTypes)
+	return codes[min(index, len(codes)-1)] == "I"
 }
 
 func roleType(code string, types []string) string {
@@ -165,6 +218,8 @@ func roleType(code string, types []string) string {
 		return ".b128"
 	case "X":
 		return roleLabel
+	case "T":
+		return roleTargets
 	case "F":
 		return roleFunc
 	}

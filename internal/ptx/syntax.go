@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"regexp"
 	"strings"
 	"sync"
@@ -26,9 +27,9 @@ type definition struct {
 	group   int
 }
 
-var dotSpaceRe = regexp.MustCompile(`\.\s+([A-Za-z_])`)
+var dotSpaceRe = lazyre.New(`\.\s+([A-Za-z_])`)
 
-var defStartRe = regexp.MustCompile(`^(\.|::)?[A-Za-z_][\w:-]*\s*=`)
+var defStartRe = lazyre.New(`^(\.|::)?[A-Za-z_][\w:-]*\s*=`)
 
 // splitBlock separates a syntax code block into statements and definitions.
 // Definitions written after a run of statements scope to that run (their
@@ -499,7 +500,7 @@ func parseOperands(s string) operandShape {
 	return sh
 }
 
-var typeRe = regexp.MustCompile(`^(?:[subf](?:8|16|32|64|128)|b1|[us][24]|pred|bf16|bf16x2|f16x2|tf32|[us]16x2|u?e\dm\d(?:x[24])?|s2f6x2|f8|f6|f4|f8x2|f8x4)$`)
+var typeRe = regexp.MustCompile(`^(?:[subf](?:8|16|32|64|128)|b1|[us][24]|pred|bf16|bf16x2|f16x2|f32x2|tf32|[us]16x2|u?e\dm\d(?:x[24])?|s2f6x2|f8|f6|f4|f8x2|f8x4)$`)
 
 // typeMemo remembers isType's answers: instructions repeat few tokens.
 var typeMemo sync.Map

@@ -7,10 +7,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -267,9 +267,9 @@ func (s *Session) assembleAll(ctx context.Context, tool Tool, version, target st
 var (
 	// "ptxas /tmp/x/k.ptx, line 12; error   : ..."; other files than ours
 	// ("<macro util>", ptxas's own expansions) are not lines of a unit.
-	lineMsgRe = regexp.MustCompile(`^ptxas ([^\n]*?), line (\d+); (error|warning|fatal|info)\s*: (.*)$`)
-	bareMsgRe = regexp.MustCompile(`^ptxas (error|warning|fatal|info)\s*: (.*)$`)
-	unitRe    = regexp.MustCompile(`gpuisa_u(\d+)\b`)
+	lineMsgRe = lazyre.New(`^ptxas ([^\n]*?), line (\d+); (error|warning|fatal|info)\s*: (.*)$`)
+	bareMsgRe = lazyre.New(`^ptxas (error|warning|fatal|info)\s*: (.*)$`)
+	unitRe    = lazyre.New(`gpuisa_u(\d+)\b`)
 )
 
 // crashPrefix starts the message of a unit ptxas crashed on.

@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -180,9 +180,9 @@ func (s *Session) nvdisasm(ctx context.Context, cubin string) (string, error) {
 }
 
 var (
-	sectionRe = regexp.MustCompile(`^\s*\.section\s+\.text\.([A-Za-z_$][\w$]*),`)
-	instrRe   = regexp.MustCompile(`^\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*/\*\s*(0x[0-9a-f]+)\s*\*/\s*$`)
-	hexOnlyRe = regexp.MustCompile(`^\s*/\*\s*(0x[0-9a-f]+)\s*\*/\s*$`)
+	sectionRe = lazyre.New(`^\s*\.section\s+\.text\.([A-Za-z_$][\w$]*),`)
+	instrRe   = lazyre.New(`^\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*/\*\s*(0x[0-9a-f]+)\s*\*/\s*$`)
+	hexOnlyRe = lazyre.New(`^\s*/\*\s*(0x[0-9a-f]+)\s*\*/\s*$`)
 )
 
 // splitFunctions reads nvdisasm's "-c -hex" listing into each function's

@@ -16,11 +16,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -207,9 +207,9 @@ func findAux(ctx context.Context, name, flag, env, cacheDir string) (string, str
 }
 
 var (
-	buildVersionRe = regexp.MustCompile(`release (\d+\.\d+), V(\d+\.\d+\.\d+)`)
-	allowedRe      = regexp.MustCompile(`'(sm_\d+[af]?)'`)
-	currentPTXRe   = regexp.MustCompile(`current version is '(\d+\.\d+)'`)
+	buildVersionRe = lazyre.New(`release (\d+\.\d+), V(\d+\.\d+\.\d+)`)
+	allowedRe      = lazyre.New(`'(sm_\d+[af]?)'`)
+	currentPTXRe   = lazyre.New(`current version is '(\d+\.\d+)'`)
 )
 
 // toolVersion reads "Cuda compilation tools, release 13.5, V13.5.37".

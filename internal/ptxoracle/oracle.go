@@ -31,6 +31,10 @@ type Item struct {
 	Rerender func(lengths map[int]int) (string, map[int]int)
 	// Lengths are the vector operands' lengths as first rendered.
 	Lengths map[int]int
+	// Complete says the statement is generated from a form and writes
+	// every operand the form can take: ptxas rejecting its operands with
+	// every register type may then be about the instruction (Exhausted).
+	Complete bool
 }
 
 // Status of a verdict.
@@ -54,6 +58,11 @@ type Verdict struct {
 	// documented declarations and accepted without them.
 	ContextDropped bool
 	ContextMessage string // ptxas's message in the documented context
+	// Exhausted is set when ptxas rejected the statement for its operands
+	// with every register type the harness could give them (all it
+	// chooses are register types, and the search tried every
+	// combination): the rejection is about the instruction as written.
+	Exhausted bool
 }
 
 // TargetResult is ptxas's answer on one target.
@@ -247,6 +256,11 @@ func OperandError(msg string) bool {
 	return false
 }
 
+// exhaustedMessage says ptxas's message is about the registers' types,
+// all the search varies: not a vector's shape, a state space or a symbol,
+// which the harness chooses too.
+func exhaustedMessage(msg string) bool { return strings.Contains(msg, "Arguments mismatch") }
+
 // searchTarget picks the target to search typings on: the newest whose
 // message is about operands (-1 when none is).
 func searchTarget(ts []TargetResult) int {
@@ -269,10 +283,18 @@ type candidate struct {
 	noDecls bool
 }
 
+// registerTypes are the register types the search gives an operand: .b8
+// for 8-bit values ptxas wants in a byte register (cvt.u8.bf16,
+// st.async.b8, the .e2m1x2 pair).
+var registerTypes = []string{".b32", ".b64", ".b16", ".pred", ".b8"}
+
 // candidates lists the alternatives to try for item it, most likely first:
 // without the documented declarations (examples), one operand at another
-// register size, one vector operand at another length, then pairs.
-func candidates(it Item, decls []ptx.Declared, limit int) []candidate {
+// register size, one vector operand at another length, then pairs. It says
+// whether they are every typing the harness can write: registers are all
+// the statement names (onlyRegisters), no vector lengths vary, and every
+// combination of register types fits within limit.
+func candidates(it Item, decls []ptx.Declared, limit int, onlyRegisters bool) ([]candidate, bool) {
 	var out []candidate
 	base := it.Stmt
 	if len(base.Decls) > 0 {
@@ -296,13 +318,31 @@ func candidates(it Item, decls []ptx.Declared, limit int) []candidate {
 		if _, ok := cur[k]; !ok {
 			continue
 		}
-		for _, t := range []string{".b32", ".b64", ".b16", ".pred"} {
+		for _, t := range registerTypes {
 			if t == cur[k] {
 				continue
 			}
 			c := base
 			c.OperandTypes = map[int]string{k: t}
 			singles = append(singles, candidate{stmt: c})
+		}
+	}
+	ops := make([]int, 0, len(cur))
+	for k := range cur {
+		ops = append(ops, k)
+	}
+	sort.Ints(ops)
+	exhaustive := it.Complete && onlyRegisters && len(base.Decls) == 0 && len(it.Lengths) == 0 && len(ops) <= 2
+	if exhaustive && len(ops) == 2 {
+		// Both operands changed at once completes the product.
+		for _, t0 := range registerTypes {
+			for _, t1 := range registerTypes {
+				if t0 != cur[ops[0]] && t1 != cur[ops[1]] {
+					c := base
+					c.OperandTypes = map[int]string{ops[0]: t0, ops[1]: t1}
+					singles = append(singles, candidate{stmt: c})
+				}
+			}
 		}
 	}
 	var lens []candidate
@@ -354,8 +394,9 @@ func candidates(it Item, decls []ptx.Declared, limit int) []candidate {
 	}
 	if len(out) > limit {
 		out = out[:limit]
+		exhaustive = false
 	}
-	return out
+	return out, exhaustive
 }
 
 // search tries other typings for statements every target rejected for
@@ -363,9 +404,14 @@ func candidates(it Item, decls []ptx.Declared, limit int) []candidate {
 // re-assembles the grid for those it fixes.
 func (e *Engine) search(ctx context.Context, items []Item, out []Verdict, units []*ptxas.Unit, decls [][]ptx.Declared) error {
 	type pending struct {
-		i      int
-		target int
-		cands  []candidate
+		i          int
+		target     int
+		cands      []candidate
+		exhaustive bool
+		// settled is the first typing ptxas read the operands of (its
+		// message is about something else): the grid is taken with it
+		// when no typing is accepted.
+		settled *candidate
 	}
 	var work []*pending
 	for i := range items {
@@ -373,7 +419,8 @@ func (e *Engine) search(ctx context.Context, items []Item, out []Verdict, units 
 			continue
 		}
 		if t := searchTarget(out[i].Targets); t >= 0 {
-			work = append(work, &pending{i: i, target: t, cands: candidates(items[i], decls[i], e.Options.MaxSearch)})
+			cands, exhaustive := candidates(items[i], decls[i], e.Options.MaxSearch, e.Harness.OnlyRegisters(items[i].Stmt))
+			work = append(work, &pending{i: i, target: t, cands: cands, exhaustive: exhaustive})
 		}
 	}
 	if len(work) == 0 {
@@ -421,17 +468,27 @@ func (e *Engine) search(ctx context.Context, items []Item, out []Verdict, units 
 		done := map[int]bool{}
 		for j := range jobs {
 			for k, w := range order[j] {
-				if res[j][k].OK {
-					p := work[w]
+				p := work[w]
+				switch o := res[j][k]; {
+				case o.OK:
 					fixed[p.i] = p.cands[round]
 					done[w] = true
+				case p.settled == nil && !p.cands[round].noDecls && !OperandError(o.Message()):
+					c := p.cands[round]
+					p.settled = &c
 				}
 			}
 		}
 		var next []*pending
 		for w, p := range work {
-			if !done[w] && round+1 < len(p.cands) {
+			switch {
+			case done[w]:
+			case round+1 < len(p.cands):
 				next = append(next, p)
+			case p.settled != nil:
+				fixed[p.i] = *p.settled
+			case p.exhaustive && exhaustedMessage(out[p.i].Targets[p.target].Message):
+				out[p.i].Exhausted = true
 			}
 		}
 		work = next

@@ -16,21 +16,10 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
-// The decoder is built from a family's codec facts (one compact row the
-// build writes per family, see store.Codecs) on first use and kept for the
-// generation, which is read-only.
-
-// decoderSlot holds one family's decoder and the encoder that shares it
-// (its symbol tables load once), built once.
-type decoderSlot struct {
-	once sync.Once
-	d    *decode.Decoder
-	enc  *encode.Encoder
-	err  error
-	// units maps each instruction to its unit (Vector, Scalar, ...), which
-	// the family index filters by and the list summaries do not carry.
-	units map[string]string
-}
+// Decoders, encoders and notes come from the shared per-family cache
+// (package codecache) over the store: built on first use from the tables
+// the build prepared, and kept, since the database is read-only while
+// served.
 
 // maxDecodeBytes bounds the machine code one request decodes; maxHexLen the
 // text it may paste.
@@ -39,61 +28,24 @@ const (
 	maxHexLen      = 8192
 )
 
-// decoder returns the family's decoder, building it on first use. The build
-// does not use the request's context: a cancelled request must not leave the
-// family without a decoder for good.
+// decoder returns the family's decoder, building it on first use. The
+// build does not use the request's context: a cancelled request must not
+// leave the family without a decoder for good.
 func (s *server) decoder(arch string) (*decode.Decoder, error) {
-	slot := s.codecs(arch)
-	return slot.d, slot.err
+	d, err := s.codecs.Decoder(context.Background(), arch)
+	if err != nil && errs.KindOf(err) == errs.KindOther {
+		s.log.Error("building decoder", "arch", arch, "err", err)
+		return nil, fmt.Errorf("loading %s for the decoder: %w", arch, err)
+	}
+	return d, err
 }
 
 // encoder returns the family's encoder, built with its decoder.
 func (s *server) encoder(arch string) (*encode.Encoder, error) {
-	slot := s.codecs(arch)
-	return slot.enc, slot.err
-}
-
-// codecs builds the family's decoder and encoder on first use.
-func (s *server) codecs(arch string) *decoderSlot {
-	s.decMu.Lock()
-	if s.decoders == nil {
-		s.decoders = map[string]*decoderSlot{}
+	if _, err := s.decoder(arch); err != nil {
+		return nil, err
 	}
-	slot, ok := s.decoders[arch]
-	if !ok {
-		slot = &decoderSlot{}
-		s.decoders[arch] = slot
-	}
-	s.decMu.Unlock()
-	slot.once.Do(func() {
-		var a isa.Architecture
-		found := false
-		for _, x := range s.archs {
-			if x.ID == arch {
-				a, found = x, true
-			}
-		}
-		if !found || a.Kind != isa.KindNative {
-			slot.err = errs.Invalid("%s has no machine code to decode", arch)
-			return
-		}
-		vals, err := s.store.Codecs(context.Background(), arch)
-		if err != nil {
-			slot.err = fmt.Errorf("loading %s for the decoder: %w", arch, err)
-			return
-		}
-		slot.units = make(map[string]string, len(vals))
-		for _, in := range vals {
-			slot.units[in.Name] = in.Unit
-		}
-		slot.d, slot.err = decode.New(a, vals)
-		if slot.err != nil {
-			s.log.Error("building decoder", "arch", arch, "err", slot.err)
-			return
-		}
-		slot.enc = encode.FromDecoder(slot.d)
-	})
-	return slot
+	return s.codecs.Encoder(context.Background(), arch)
 }
 
 // DecodeError is one piece of machine code that did not decode.

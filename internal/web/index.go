@@ -234,13 +234,23 @@ func (s *server) lookupArch(ctx context.Context, id string) (isa.Architecture, e
 }
 
 // familyUnits maps a native family's instructions to their units, from
-// the documents its decoder loads once; nil for PTX (whose entries are
-// instructions, directives and special registers, its categories say).
+// the annotation notes the shared codec cache loads once per family; nil
+// for PTX (whose entries are instructions, directives and special
+// registers, its categories say) and when the notes cannot be read.
 func (s *server) familyUnits(a isa.Architecture) map[string]string {
 	if a.Kind != isa.KindNative {
 		return nil
 	}
-	return s.codecs(a.ID).units
+	ns, err := s.codecs.Notes(context.Background(), a.ID)
+	if err != nil {
+		s.log.Error("loading notes", "arch", a.ID, "err", err)
+		return nil
+	}
+	units := make(map[string]string, len(ns.Notes))
+	for _, n := range ns.Notes {
+		units[n.Name] = n.Unit
+	}
+	return units
 }
 
 func (s *server) renderFamily(w http.ResponseWriter, r *http.Request, a isa.Architecture) {

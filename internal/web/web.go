@@ -31,6 +31,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpuisa/gpuisa/internal/codecache"
 	"github.com/gpuisa/gpuisa/internal/famdiff"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/quality"
@@ -94,8 +95,8 @@ type server struct {
 	lists    map[string][]isa.Summary
 	nameSets map[string]map[string]bool // arch -> names of its instruction pages
 
-	decMu    sync.Mutex
-	decoders map[string]*decoderSlot
+	// codecs are the families' decoders, encoders and notes.
+	codecs *codecache.Cache
 
 	conceptsOnce sync.Once
 	concepts     *conceptData
@@ -176,6 +177,7 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 		static:      static,
 		mux:         http.NewServeMux(),
 		archs:       archs,
+		codecs:      codecache.New(r),
 	}
 	s.routes()
 	return s, nil
@@ -232,6 +234,8 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /compare/{name}", s.handleCompare)
 	s.mux.HandleFunc("GET /search", s.handleSearch)
 	s.mux.HandleFunc("GET /decode", s.handleDecode)
+	s.mux.HandleFunc("GET /explain", s.handleExplain)
+	s.mux.HandleFunc("POST /explain", s.handleExplain)
 	s.mux.HandleFunc("GET /concepts", s.handleConcepts)
 	s.mux.HandleFunc("GET /concepts/{$}", s.redirectTo("/concepts"))
 	s.mux.HandleFunc("GET /concepts/{id}", s.handleConcept)

@@ -2,24 +2,24 @@ package amdmanual
 
 import (
 	"fmt"
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"sort"
 	"strconv"
 	"strings"
 )
 
 var (
-	captionRE    = regexp.MustCompile(`^Table \d+\.\s+(.+?)\s+(Fields|Opcodes|X-Opcodes|Y-Opcodes)$`)
-	summaryRE    = regexp.MustCompile(`^Table \d+\.\s+Summary of Microcode Formats$`)
-	anyCaptionRE = regexp.MustCompile(`^Table \d+\.`)
-	formatNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)?$`)
-	bitRangeRE   = regexp.MustCompile(`^\[?(\d+)(?::(\d+))?\]?`)
+	captionRE    = lazyre.New(`^Table \d+\.\s+(.+?)\s+(Fields|Opcodes|X-Opcodes|Y-Opcodes)$`)
+	summaryRE    = lazyre.New(`^Table \d+\.\s+Summary of Microcode Formats$`)
+	anyCaptionRE = lazyre.New(`^Table \d+\.`)
+	formatNameRE = lazyre.New(`^[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)?$`)
+	bitRangeRE   = lazyre.New(`^\[?(\d+)(?::(\d+))?\]?`)
 	// fixedRE matches a field description that fixes the field's value:
 	// "Must be: 10_1111101", "'b110101", or a bare binary string.
-	fixedRE     = regexp.MustCompile(`^(?:Must be:?\s*)?(?:'b)?([01][01_]*)\.?$`)
-	perFmtRE    = regexp.MustCompile(`([A-Za-z]+)\s*=\s*'b([01_]+)`)
-	segValueRE  = regexp.MustCompile(`(\d+)\s*=\s*([A-Za-z]+)`)
-	fieldNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+	fixedRE     = lazyre.New(`^(?:Must be:?\s*)?(?:'b)?([01][01_]*)\.?$`)
+	perFmtRE    = lazyre.New(`([A-Za-z]+)\s*=\s*'b([01_]+)`)
+	segValueRE  = lazyre.New(`(\d+)\s*=\s*([A-Za-z]+)`)
+	fieldNameRE = lazyre.New(`^[A-Z][A-Z0-9_]*$`)
 )
 
 // isFormatName reports whether a heading names a microcode format ("VOP3P",

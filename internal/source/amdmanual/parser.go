@@ -1,17 +1,17 @@
 package amdmanual
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
 	"strings"
 )
 
 var (
-	chapterRE = regexp.MustCompile(`^Chapter (\d+)\.\s+(.+)$`)
-	sectionRE = regexp.MustCompile(`^(\d+(?:\.\d+)+)\.?\s+(.+)$`)
+	chapterRE = lazyre.New(`^Chapter (\d+)\.\s+(.+)$`)
+	sectionRE = lazyre.New(`^(\d+(?:\.\d+)+)\.?\s+(.+)$`)
 	// instHeadRE matches a cleaned instruction heading: "S_ADD_U32 0".
-	instHeadRE = regexp.MustCompile(`^([A-Z][A-Z0-9]*_[A-Z0-9_]*) (\d+)$`)
-	nameRE     = regexp.MustCompile(`^[A-Z][A-Z0-9]*_[A-Z0-9_]*$`)
+	instHeadRE = lazyre.New(`^([A-Z][A-Z0-9]*_[A-Z0-9_]*) (\d+)$`)
+	nameRE     = lazyre.New(`^[A-Z][A-Z0-9]*_[A-Z0-9_]*$`)
 )
 
 // chapter kinds the reader cares about

@@ -1,7 +1,7 @@
 package amdmanual
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
 	"strings"
 )
@@ -20,8 +20,8 @@ type Promotion struct {
 var (
 	// "VOP2 using VOP3 encoding", "VOPC using VOP3A encoding",
 	// "VOP2 using VOP3 or VOP3SD encoding", "VINTERP using VOP3 encoding".
-	promotionHeading = regexp.MustCompile(`\b(VOP1|VOP2|VOPC|VINTERP|VINTRP)\s+using\s+VOP3`)
-	promotionRule    = regexp.MustCompile(`The VOP3A? opcode\s+is:\s*\w+\s+opcode\s*\+\s*0x([0-9A-Fa-f]+)`)
+	promotionHeading = lazyre.New(`\b(VOP1|VOP2|VOPC|VINTERP|VINTRP)\s+using\s+VOP3`)
+	promotionRule    = lazyre.New(`The VOP3A? opcode\s+is:\s*\w+\s+opcode\s*\+\s*0x([0-9A-Fa-f]+)`)
 )
 
 // findPromotions reads the promotion rules. The rule names the source

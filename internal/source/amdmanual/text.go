@@ -1,15 +1,15 @@
 package amdmanual
 
 import (
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"html"
-	"regexp"
 	"strings"
 )
 
 var (
-	spanRE     = regexp.MustCompile(`<span\b[^>]*>\s*</span>|</?span\b[^>]*>`)
-	brRE       = regexp.MustCompile(`(?i)<br\s*/?>`)
-	emphasisRE = regexp.MustCompile(`(^|[\s(\[“"'])\*([^\s*](?:[^*]*[^\s*])?)\*($|[\s.,;:!?)\]”"'])`)
+	spanRE     = lazyre.New(`<span\b[^>]*>\s*</span>|</?span\b[^>]*>`)
+	brRE       = lazyre.New(`(?i)<br\s*/?>`)
+	emphasisRE = lazyre.New(`(^|[\s(\[“"'])\*([^\s*](?:[^*]*[^\s*])?)\*($|[\s.,;:!?)\]”"'])`)
 )
 
 // Unescape undoes the escaping the PDF-to-Markdown converter applied to

@@ -2,10 +2,10 @@ package llvmdoc
 
 import (
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,7 +15,7 @@ import (
 )
 
 // pageName matches the syntax pages' file names and captures the family.
-var pageName = regexp.MustCompile(`^AMDGPUAsm(GFX[0-9A-Za-z]+)\.html$`)
+var pageName = lazyre.New(`^AMDGPUAsm(GFX[0-9A-Za-z]+)\.html$`)
 
 // ReadDir reads every AMDGPUAsmGFX*.html page under docDir, which may be
 // the AMDGPU folder itself or the html folder above it (as the Debian
@@ -278,7 +278,7 @@ func columnAt(cols []column, pos int) string {
 // linkFile matches operand page names: gfx11_vdst_89680f.html,
 // gfx11_opt.html, gfx1011_src_1.html; the hash tells operands of the same
 // name apart.
-var linkFile = regexp.MustCompile(`^gfx[0-9a-z]+?_(.+?)(?:_[0-9a-f]{6})?\.html$`)
+var linkFile = lazyre.New(`^gfx[0-9a-z]+?_(.+?)(?:_[0-9a-f]{6})?\.html$`)
 
 // kindFromLink names the operand class from the page a part links to; the
 // fallback is used when the part has no link.

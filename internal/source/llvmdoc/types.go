@@ -1,7 +1,7 @@
 package llvmdoc
 
 import (
-	"regexp"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"strconv"
 	"strings"
 )
@@ -20,7 +20,7 @@ import (
 // TypeRule names the rule in provenance notes.
 const TypeRule = "LLVM's AMDGPU Instruction Syntax, Type and Size Suffices"
 
-var typeToken = regexp.MustCompile(`^(b|u|i|f|bf)(8|16|32|64|96|128|256|512)$`)
+var typeToken = lazyre.New(`^(b|u|i|f|bf)(8|16|32|64|96|128|256|512)$`)
 
 // SuffixTypes returns the data types a mnemonic implies for its destination
 // and source data operands ("f32", "i32"; packed v_pk_ instructions "f16x2"),
@@ -116,7 +116,7 @@ var dataKinds = map[string]bool{
 // IsDataKind reports whether an operand class holds data.
 func IsDataKind(kind string) bool { return dataKinds[strings.ToLower(kind)] }
 
-var tagRE = regexp.MustCompile(`^(bf|b|u|i|f)(\d+)(?:x(\d+))?$`)
+var tagRE = lazyre.New(`^(bf|b|u|i|f)(\d+)(?:x(\d+))?$`)
 
 // TypeBits returns the bits a type tag stands for: "f32" 32, "f16x2" 32,
 // "b128" 128, "bf16" 16; 0 for anything else ("f32x4/8", "fx").
@@ -141,7 +141,7 @@ func TypeBits(tag string) int {
 var memoryPrefixes = []string{"buffer_", "tbuffer_", "global_", "flat_", "scratch_", "ds_", "s_load_", "s_buffer_load_",
 	"s_store_", "s_buffer_store_", "s_scratch_", "s_atomic_", "s_buffer_atomic_"}
 
-var waveSize = regexp.MustCompile(`^(\d+) dwords? if wavefront size is (32|64), otherwise (\d+) dwords?$`)
+var waveSize = lazyre.New(`^(\d+) dwords? if wavefront size is (32|64), otherwise (\d+) dwords?$`)
 
 // WaveDwords returns the operand's size in registers under wave32 and
 // wave64 when its page says they differ ("1 dword if wavefront size is 32,

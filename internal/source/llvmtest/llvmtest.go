@@ -9,11 +9,11 @@ package llvmtest
 import (
 	"bufio"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,10 +111,10 @@ func ReadDir(dir string) ([]Example, error) {
 const maxLine = 1 << 20
 
 var (
-	checkLine = regexp.MustCompile(`^\s*(?://|;|#)\s*([A-Za-z0-9_-]+?)(-NEXT|-SAME|-NOT|-DAG|-LABEL|-EMPTY|-COUNT-[0-9]+)?:(.*)$`)
-	atLine    = regexp.MustCompile(`\[\[@LINE([+-][0-9]+)?\]\]`)
-	encoding  = regexp.MustCompile(`encoding:\s*\[([^\]]*)\]`)
-	runLine   = regexp.MustCompile(`^\s*(?://|;|#)\s*RUN:(.*)$`)
+	checkLine = lazyre.New(`^\s*(?://|;|#)\s*([A-Za-z0-9_-]+?)(-NEXT|-SAME|-NOT|-DAG|-LABEL|-EMPTY|-COUNT-[0-9]+)?:(.*)$`)
+	atLine    = lazyre.New(`\[\[@LINE([+-][0-9]+)?\]\]`)
+	encoding  = lazyre.New(`encoding:\s*\[([^\]]*)\]`)
+	runLine   = lazyre.New(`^\s*(?://|;|#)\s*RUN:(.*)$`)
 )
 
 // Parse reads one test file. name is the file name reported in Example.File

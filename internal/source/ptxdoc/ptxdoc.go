@@ -10,10 +10,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,10 +136,10 @@ func lessNumber(a, b string) bool {
 }
 
 var (
-	titleRe  = regexp.MustCompile(`^# ([0-9.]+?)\.? (.*)$`)
-	linkRe   = regexp.MustCompile(`^#{2,} [0-9.]+ \[(.*?)\]\(https?://[^)#]*#([^)"\s]+)\)`)
-	tickRe   = regexp.MustCompile("`([^`]+)`")
-	headerRe = regexp.MustCompile(`^(Syntax( \(predefined\))?|Description|Semantics|Notes|Note|[A-Z][a-z]+( [A-Za-z]+)? Notes?|PTX ISA Notes|Target ISA Notes|Examples?:?|Examples? of [^.]{1,60})$`)
+	titleRe  = lazyre.New(`^# ([0-9.]+?)\.? (.*)$`)
+	linkRe   = lazyre.New(`^#{2,} [0-9.]+ \[(.*?)\]\(https?://[^)#]*#([^)"\s]+)\)`)
+	tickRe   = lazyre.New("`([^`]+)`")
+	headerRe = lazyre.New(`^(Syntax( \(predefined\))?|Description|Semantics|Notes|Note|[A-Z][a-z]+( [A-Za-z]+)? Notes?|PTX ISA Notes|Target ISA Notes|Examples?:?|Examples? of [^.]{1,60})$`)
 )
 
 // Parse reads one section file. ok is false when the file documents no
@@ -288,7 +288,7 @@ func (s Section) SummaryOf(mnemonic string) string {
 
 // namesLineRe matches a line of nothing but ticked names: "`vadd4`, `vsub4`",
 // "`%pm0` … `%pm7`", "`shfl` (deprecated)".
-var namesLineRe = regexp.MustCompile("^`[^`]+`((\\s*,\\s*|\\s*…\\s*)`[^`]+`)*( \\(deprecated\\))?$")
+var namesLineRe = lazyre.New("^`[^`]+`((\\s*,\\s*|\\s*…\\s*)`[^`]+`)*( \\(deprecated\\))?$")
 
 // preamble reads the lines between a section's heading and its first
 // subsection. NVIDIA writes each group of mnemonics' names on a line of their

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -70,8 +71,8 @@ func ReadReleases(dir string) (rels []Release, historyFile string, err error) {
 }
 
 var (
-	historyVersion = regexp.MustCompile(`^PTX ISA (\d+\.\d+)$`)
-	targetGroup    = regexp.MustCompile("`sm_(\\{[^}`]*\\}|[0-9]+[af]?)`")
+	historyVersion = lazyre.New(`^PTX ISA (\d+\.\d+)$`)
+	targetGroup    = lazyre.New("`sm_(\\{[^}`]*\\}|[0-9]+[af]?)`")
 )
 
 // ParseHistory reads the PTX release history table ("| PTX ISA Version |

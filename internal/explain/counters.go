@@ -1,0 +1,145 @@
+package explain
+
+import "strings"
+
+// counterRules say which wait counters each kind of instruction increments
+// on a family, as the guides' "Data Dependency Resolution" sections and
+// their state tables (VMCNT, LGKMCNT, EXPCNT, VSCNT; LOADcnt ... on gfx12)
+// describe them:
+//
+//   - Vega, Vega 7nm: VMEM reads and writes increment VM_CNT, VMEM writes
+//     also EXP_CNT ("also counts VMEM writes that have not yet sent their
+//     write-data"); LDS, GDS, scalar memory, messages and FLAT increment
+//     LGKM_CNT; exports and GDS EXP_CNT.
+//   - CDNA 1-2: the same without exports ("EXPORT does not function");
+//     CDNA 3: EXP_CNT counts GDS/GWS only; CDNA 4: EXP_CNT is unused.
+//   - RDNA 1-3.5: loads, samples and atomics with return increment VMcnt,
+//     stores and atomics without return VScnt; FLAT both that and
+//     LGKMcnt; LDS, SMEM, GDS/GWS and messages LGKMcnt; exports (and on
+//     RDNA 3 the LDS parameter and direct loads) EXPcnt.
+//   - RDNA 4, CDNA 5: LOADcnt (loads, atomics with return), STOREcnt
+//     (stores, atomics without return), SAMPLEcnt (image samples), BVHcnt
+//     (BVH), DScnt (LDS and FLAT), KMcnt (SMEM, messages), EXPcnt (exports,
+//     ds_param_load and ds_direct_load).
+type counterRules struct {
+	gen12        bool // LOADcnt ... KMcnt
+	splitStores  bool // RDNA 1-3.5: VScnt
+	storesExp    bool // VMEM writes also EXP_CNT
+	gdsExp       bool // GDS/GWS also EXP_CNT
+	exports      bool // EXP instructions exist and use EXPcnt
+	paramLoadExp bool // LDS parameter/direct loads use EXPcnt
+}
+
+func rules(arch string) counterRules {
+	switch arch {
+	case "vega", "vega7":
+		return counterRules{storesExp: true, gdsExp: true, exports: true}
+	case "cdna1", "cdna2":
+		return counterRules{storesExp: true, gdsExp: true}
+	case "cdna3":
+		return counterRules{gdsExp: true}
+	case "cdna4":
+		return counterRules{}
+	case "rdna1", "rdna2":
+		return counterRules{splitStores: true, exports: true}
+	case "rdna3", "rdna3.5":
+		return counterRules{splitStores: true, exports: true, paramLoadExp: true}
+	case "rdna4", "cdna5":
+		return counterRules{gen12: true, exports: true, paramLoadExp: true}
+	}
+	return counterRules{}
+}
+
+// counters lists the counters an instruction increments.
+func (r counterRules) counters(name, format string, mods []string) []string {
+	kind := formatKind(format, name)
+	switch {
+	case kind == "SMEM" || isMessage(name) || name == "s_memtime" || name == "s_memrealtime":
+		if r.gen12 {
+			return []string{"kmcnt"}
+		}
+		return []string{"lgkmcnt"}
+	case kind == "LDS param":
+		if r.paramLoadExp {
+			return []string{"expcnt"}
+		}
+		return []string{"lgkmcnt"}
+	case kind == "GDS" || kind == "LDS" && hasMod(mods, "gds"):
+		if r.gen12 {
+			return []string{"dscnt"}
+		}
+		if r.gdsExp {
+			return []string{"lgkmcnt", "expcnt"}
+		}
+		return []string{"lgkmcnt"}
+	case kind == "LDS":
+		if r.gen12 {
+			return []string{"dscnt"}
+		}
+		return []string{"lgkmcnt"}
+	case kind == "EXP":
+		if r.exports {
+			return []string{"expcnt"}
+		}
+		return nil
+	case kind == "VMEM" || kind == "FLAT":
+		store := isStore(name, mods)
+		var out []string
+		switch {
+		case r.gen12 && strings.HasPrefix(name, "image_bvh"):
+			out = []string{"bvhcnt"}
+		case r.gen12 && strings.HasPrefix(name, "image_sample") || r.gen12 && strings.HasPrefix(name, "image_gather"):
+			out = []string{"samplecnt"}
+		case r.gen12 && store:
+			out = []string{"storecnt"}
+		case r.gen12:
+			out = []string{"loadcnt"}
+		case r.splitStores && store:
+			out = []string{"vscnt"}
+		default:
+			out = []string{"vmcnt"}
+		}
+		if store && r.storesExp {
+			out = append(out, "expcnt")
+		}
+		if kind == "FLAT" {
+			if r.gen12 {
+				out = append(out, "dscnt")
+			} else {
+				out = append(out, "lgkmcnt")
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func isMessage(name string) bool {
+	return strings.HasPrefix(name, "s_sendmsg")
+}
+
+// isStore: a store, or an atomic that returns nothing (no glc / sc0 /
+// th:TH_ATOMIC_RETURN). Cache maintenance counts as a load.
+func isStore(name string, mods []string) bool {
+	if strings.Contains(name, "_store") {
+		return true
+	}
+	if strings.Contains(name, "_atomic") {
+		for _, m := range mods {
+			if m == "glc" || m == "sc0" || strings.HasPrefix(m, "th:TH_ATOMIC_RETURN") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func hasMod(mods []string, m string) bool {
+	for _, x := range mods {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}

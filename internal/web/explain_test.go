@@ -1,0 +1,94 @@
+package web
+
+import (
+	"bytes"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// postExplain posts the /explain form: fields, and a file when name is set.
+func postExplain(t *testing.T, h http.Handler, fields map[string]string, name string, file []byte) *httptest.ResponseRecorder {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	if name != "" {
+		fw, err := mw.CreateFormFile("file", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(file)
+	}
+	mw.Close()
+	req := httptest.NewRequest(http.MethodPost, "/explain", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// TestExplainPage: the form, a pasted word explained with its mnemonic
+// linked, a field view and a permalink that answers the same; the
+// posted answer is never cached (the empty form stays the empty form).
+func TestExplainPage(t *testing.T) {
+	s := newTestServer(t)
+	form := get(t, s, "/explain")
+	if form.Code != http.StatusOK || !strings.Contains(form.Body.String(), `enctype="multipart/form-data"`) {
+		t.Fatalf("GET /explain: %d", form.Code)
+	}
+	rec := postExplain(t, s, map[string]string{"arch": "cdna4", "text": "0x160a04c1"}, "", nil)
+	body := rec.Body.String()
+	if rec.Code != http.StatusOK {
+		t.Fatalf("POST: %d\n%s", rec.Code, body)
+	}
+	for _, want := range []string{`<a href="/amdgpu/cdna4/v_max_f32">v_max_f32_e32</a>`, `class="xfields"`, "VOP2 encoding", "Permalink"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("POST answer lacks %q", want)
+		}
+	}
+	if cc := rec.Header().Get("Cache-Control"); cc != "no-store" || rec.Header().Get("ETag") != "" {
+		t.Errorf("POST answer: Cache-Control %q, ETag %q: a posted answer must not be cached", cc, rec.Header().Get("ETag"))
+	}
+	if again := get(t, s, "/explain"); strings.Contains(again.Body.String(), "v_max_f32_e32") {
+		t.Error("GET /explain after a POST shows the posted answer")
+	}
+	perm := get(t, s, "/explain?"+url.Values{"arch": {"cdna4"}, "text": {"0x160a04c1"}}.Encode())
+	if perm.Code != http.StatusOK || !strings.Contains(perm.Body.String(), "v_max_f32_e32") {
+		t.Errorf("permalink: %d", perm.Code)
+	}
+}
+
+// TestExplainLimits: the limits are enforced and said.
+func TestExplainLimits(t *testing.T) {
+	s := newTestServer(t)
+	cases := []struct {
+		name   string
+		fields map[string]string
+		file   []byte
+		status int
+		says   string
+	}{
+		{"empty", map[string]string{"text": "  "}, nil, http.StatusBadRequest, "Nothing to explain"},
+		{"too large", nil, bytes.Repeat([]byte{0}, maxExplainInput+100<<10), http.StatusRequestEntityTooLarge, "larger than 4 MB"},
+		{"ptx", map[string]string{"text": ".version 8.0\n.target sm_90\n"}, nil, http.StatusBadRequest, "looks like PTX"},
+		{"bad also", map[string]string{"arch": "cdna4", "text": "0x160a04c1", "also": "sm_90"}, nil, http.StatusBadRequest, "not a gfx target"},
+		{"unknown family", map[string]string{"arch": "nope", "text": "0x160a04c1"}, nil, http.StatusNotFound, "unknown AMD family"},
+		{"no target", map[string]string{"text": "0x160a04c1"}, nil, http.StatusBadRequest, "does not name its target"},
+	}
+	for _, c := range cases {
+		name := ""
+		if c.file != nil {
+			name = "big.o"
+		}
+		rec := postExplain(t, s, c.fields, name, c.file)
+		if rec.Code != c.status || !strings.Contains(rec.Body.String(), c.says) {
+			t.Errorf("%s: status %d (want %d), says %q: %v", c.name, rec.Code, c.status, c.says, strings.Contains(rec.Body.String(), c.says))
+		}
+	}
+}
