@@ -32,6 +32,19 @@ func loadFamily(tb testing.TB, arch string) *Decoder {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return prepareAll(d)
+}
+
+// prepareAll prepares every entry of d (the decoder prepares an entry on
+// first use), so the tests that read the entries' decisions see them all.
+func prepareAll(d *Decoder) *Decoder {
+	for _, g := range d.groups {
+		for _, fm := range g.formats {
+			for _, en := range fm.byOpcode {
+				d.ready(fm, en)
+			}
+		}
+	}
 	return d
 }
 
