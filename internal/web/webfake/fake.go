@@ -309,26 +309,6 @@ func (s *Store) Instructions(ctx context.Context, arch string) ([]*isa.Instructi
 	return out, nil
 }
 
-// Codecs implements store.Reader: the decoder's facts of every sample
-// instruction of a native family.
-func (s *Store) Codecs(ctx context.Context, arch string) ([]isa.Instruction, error) {
-	a, err := s.Arch(ctx, arch)
-	if err != nil {
-		return nil, err
-	}
-	if a.Kind != isa.KindNative {
-		return nil, errs.Invalid("%s has no machine code to decode", a.ID)
-	}
-	ins, err := s.Instructions(ctx, a.ID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]isa.Instruction, len(ins))
-	for i, in := range ins {
-		out[i] = store.CodecFacts(in)
-	}
-	return out, nil
-}
 
 // InstructionDoc implements store.Reader: the instruction's JSON, encoded
 // as the build stores it.
