@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
 )
 
 // TestOpenStaysOnItsFile: a DB reads the file it opened, whatever a build
@@ -169,4 +168,3 @@ func TestInstructionDocIsTheAPIDocument(t *testing.T) {
 		t.Errorf("gzip form: %v", err)
 	}
 }
-

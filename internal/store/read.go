@@ -395,7 +395,6 @@ func (s *DB) Instructions(ctx context.Context, arch string) ([]*isa.Instruction,
 	return out, rows.Err()
 }
 
-
 // Doc is an instruction's JSON document as stored: Deflate is the raw
 // deflate stream of the JSON (which ends in a newline), Len and CRC its
 // length and CRC-32, so it can be sent as gzip without inflating it.

@@ -326,5 +326,3 @@ func removeStaleTemps(path string) {
 		f.Close()
 	}
 }
-
-

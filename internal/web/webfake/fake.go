@@ -309,7 +309,6 @@ func (s *Store) Instructions(ctx context.Context, arch string) ([]*isa.Instructi
 	return out, nil
 }
 
-
 // InstructionDoc implements store.Reader: the instruction's JSON, encoded
 // as the build stores it.
 func (s *Store) InstructionDoc(ctx context.Context, arch, name string) (store.Doc, error) {
