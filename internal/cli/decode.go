@@ -98,6 +98,11 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 		fmt.Fprintf(e.stderr, "usage: gpuisa %s [--arch ARCH] [--json] (HEXWORDS... | FILE | -)\n", name)
 		return exitCode(2)
 	}
+	if explain == nil && !f.json && !f.fields {
+		if done, err := e.streamListing(ctx, pos, f); done {
+			return err
+		}
+	}
 	raw, err := e.readInput(pos)
 	if err != nil {
 		return err
@@ -141,6 +146,57 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 		return exitCode(1)
 	}
 	return nil
+}
+
+// streamListing lists a file of raw machine code larger than
+// listing.StreamAbove a piece at a time (memory independent of its size);
+// done is false for every other input, which runListing reads whole.
+func (e *env) streamListing(ctx context.Context, pos []string, f listingFlags) (done bool, err error) {
+	if len(pos) != 1 {
+		return false, nil
+	}
+	st, err := os.Stat(pos[0])
+	if err != nil || !st.Mode().IsRegular() || st.Size() <= listing.StreamAbove {
+		return false, nil
+	}
+	file, err := os.Open(pos[0])
+	if err != nil {
+		return false, nil
+	}
+	defer file.Close()
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(file, head)
+	head = head[:n]
+	in, err := listing.Parse(head, codeobj.Machines{})
+	if err != nil || in.Kind != listing.KindBytes || codeobj.IsCodeObject(head) {
+		return false, nil // a code object or text: read whole, within its limits
+	}
+	cache, closeDB, err := e.codecs()
+	if err != nil {
+		return true, err
+	}
+	defer closeDB()
+	choice := listing.Choice{Arch: f.arch, Target: f.target}
+	get := func(arch string) (listing.Codec, error) { return familyCodec(ctx, cache, arch) }
+	arch, _, err := listing.ChooseFamily(in, choice, nil, get)
+	if err != nil {
+		return true, err
+	}
+	fam, err := familyCodec(ctx, cache, arch)
+	if err != nil {
+		return true, err
+	}
+	if _, err := file.Seek(0, io.SeekStart); err != nil {
+		return true, err
+	}
+	// Each piece is garbage once written: the default collector keeps the
+	// heap near the live piece (oneShotGC's 400% would not).
+	debug.SetGCPercent(100)
+	_, failed, err := listing.Stream(e.stdout, file, st.Size(), arch, fam, listing.Options{NoCollapse: f.noColl})
+	if err == nil && failed > 0 {
+		err = exitCode(1)
+	}
+	return true, err
 }
 
 // readInput reads "-" (standard input), one file, or the arguments

@@ -12,12 +12,14 @@ import (
 )
 
 // ParseInput reads what a user pastes or a file holds:
-//   - hex dwords, one or more, with or without 0x: "0x160a04c1 7e020280"
-//     (each is a little-endian 32-bit word, as the guides write encodings);
-//   - llvm-mc byte lists: "[0xc1,0x04,0x0a,0x16]" or "0xc1,0x04,0x0a,0x16";
+//   - hex words, one or more, with or without 0x: "0x160a04c1 7e020280",
+//     each as HexToken reads it (8 digits a little-endian 32-bit word, 16
+//     two of them in the order written, 2 a byte);
+//   - llvm-mc byte lists: "[0xc1,0x04,0x0a,0x16]": bytes only;
 //   - anything else that is not printable text is taken as raw binary.
 //
-// Comments after ';', '//' or '#' are ignored in the text forms.
+// Comments after ';', '//' or '#' are ignored in the text forms. A token of
+// any other length is an error naming its line, never a guess.
 func ParseInput(text []byte) ([]byte, error) {
 	if !isText(text) {
 		return append([]byte(nil), text...), nil
@@ -29,29 +31,95 @@ func ParseInput(text []byte) ([]byte, error) {
 				line = line[:i]
 			}
 		}
-		line = strings.NewReplacer("[", " ", "]", " ", ",", " ").Replace(line)
-		for _, tok := range strings.Fields(line) {
-			h := strings.TrimPrefix(strings.TrimPrefix(tok, "0x"), "0X")
-			if h == "" || len(h) > 8 {
-				return nil, fmt.Errorf("line %d: %q is not a hex byte or 32-bit word", ln+1, tok)
+		for line != "" {
+			open := strings.IndexByte(line, '[')
+			head := line
+			if open >= 0 {
+				head = line[:open]
 			}
-			v, err := strconv.ParseUint(h, 16, 32)
+			for _, tok := range strings.Fields(strings.ReplaceAll(head, ",", " ")) {
+				b, err := HexToken(tok)
+				if err != nil {
+					return nil, fmt.Errorf("line %d: %w", ln+1, err)
+				}
+				out = append(out, b...)
+			}
+			if open < 0 {
+				break
+			}
+			end := strings.IndexByte(line[open:], ']')
+			if end < 0 {
+				return nil, fmt.Errorf("line %d: a byte list without its ']'", ln+1)
+			}
+			b, err := ByteList(line[open+1 : open+end])
 			if err != nil {
-				return nil, fmt.Errorf("line %d: %q is not hex", ln+1, tok)
+				return nil, fmt.Errorf("line %d: %w", ln+1, err)
 			}
-			// A token of at most two digits is a byte of an llvm-mc list;
-			// longer tokens are dwords.
-			if len(h) <= 2 {
-				out = append(out, byte(v))
-			} else {
-				out = binary.LittleEndian.AppendUint32(out, uint32(v))
-			}
+			out = append(out, b...)
+			line = line[open+end+1:]
 		}
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no instruction bytes in the input")
 	}
 	return out, nil
+}
+
+// HexToken reads one token of machine code in hex ("0x" optional): 2
+// digits are a byte, 8 a little-endian 32-bit word, 16 a 64-bit
+// instruction written as its two words in order ("d30400007e020280" is
+// d3040000 then 7e020280, as llvm-objdump prints them). Any other length
+// is an error that says what was meant to be written.
+func HexToken(tok string) ([]byte, error) {
+	h := strings.TrimPrefix(strings.TrimPrefix(tok, "0x"), "0X")
+	if !IsHexDigits(h) {
+		return nil, fmt.Errorf("%q is not hex", tok)
+	}
+	switch len(h) {
+	case 2:
+		v, _ := strconv.ParseUint(h, 16, 8)
+		return []byte{byte(v)}, nil
+	case 8:
+		v, _ := strconv.ParseUint(h, 16, 32)
+		return binary.LittleEndian.AppendUint32(nil, uint32(v)), nil
+	case 16:
+		hi, _ := strconv.ParseUint(h[:8], 16, 32)
+		lo, _ := strconv.ParseUint(h[8:], 16, 32)
+		return binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, uint32(hi)), uint32(lo)), nil
+	}
+	if len(h) < 8 {
+		return nil, fmt.Errorf("%q has %d hex digits: a word has 8 (0x%s%s), a byte 2", tok, len(h), strings.Repeat("0", 8-len(h)), h)
+	}
+	return nil, fmt.Errorf("%q has %d hex digits: a word has 8, a 64-bit instruction 16", tok, len(h))
+}
+
+// ByteList reads the inside of an llvm-mc byte list ("0xc1,0x04"): bytes
+// of one or two hex digits, nothing wider.
+func ByteList(s string) ([]byte, error) {
+	var out []byte
+	for _, tok := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		h := strings.TrimPrefix(strings.TrimPrefix(tok, "0x"), "0X")
+		if !IsHexDigits(h) || len(h) > 2 {
+			return nil, fmt.Errorf("%q in a byte list is not a byte", tok)
+		}
+		v, _ := strconv.ParseUint(h, 16, 8)
+		out = append(out, byte(v))
+	}
+	return out, nil
+}
+
+// IsHexDigits says whether s is one or more hex digits.
+func IsHexDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func isText(b []byte) bool {

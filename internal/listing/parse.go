@@ -18,6 +18,7 @@ import (
 	"unicode"
 
 	"github.com/gpuisa/gpuisa/internal/codeobj"
+	"github.com/gpuisa/gpuisa/internal/decode"
 )
 
 // Kinds of input, as Parse recognises them.
@@ -270,8 +271,8 @@ func bareBytes(line, dst []byte) ([]byte, bool) {
 			n++
 			i++
 		}
-		if n == 0 || n > 8 {
-			return dst, false
+		if n != 2 && n != 8 {
+			return dst, false // other lengths: parseLine says what they are
 		}
 		if i < len(line) {
 			switch line[i] {
@@ -403,20 +404,19 @@ func parseLine(s string) (parsedLine, lineKind, error) {
 			i += 2
 		}
 	}
-	// Machine code: bytes (2 hex digits) and dwords (3-8), until the first
-	// token that is not hex: the instruction text.
+	// Machine code, until the first token that is not hex (the
+	// instruction text): bytes, words and 64-bit words as decode.HexToken
+	// reads them; a hex token of another length is an error, not a guess.
 	var code []byte
 	for ; i < len(toks); i++ {
-		h := strings.TrimPrefix(strings.TrimPrefix(toks[i], "0x"), "0X")
-		if h == "" || len(h) > 8 || !isHex(h) {
+		if !decode.IsHexDigits(strings.TrimPrefix(strings.TrimPrefix(toks[i], "0x"), "0X")) {
 			break
 		}
-		v, _ := strconv.ParseUint(h, 16, 32)
-		if len(h) <= 2 {
-			code = append(code, byte(v))
-		} else {
-			code = binary.LittleEndian.AppendUint32(code, uint32(v))
+		b, err := decode.HexToken(toks[i])
+		if err != nil {
+			return l, kind, err
 		}
+		code = append(code, b...)
 	}
 	if len(l.Bytes) == 0 {
 		l.Bytes = code

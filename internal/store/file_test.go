@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // TestOpenStaysOnItsFile: a DB reads the file it opened, whatever a build
@@ -168,41 +166,5 @@ func TestInstructionDocIsTheAPIDocument(t *testing.T) {
 	unzipped, err := io.ReadAll(zr) // checks the CRC and length
 	if err != nil || !bytes.Equal(unzipped, want) {
 		t.Errorf("gzip form: %v", err)
-	}
-}
-
-// TestCodecsHoldWhatTheDecoderReads: one row per native family with every
-// instruction's CodecFacts.
-func TestCodecsHoldWhatTheDecoderReads(t *testing.T) {
-	b := sampleBuild()
-	for i := range b.Archs {
-		b.Archs[i].Kind = isa.KindNative
-	}
-	for _, in := range b.Instructions {
-		in.Operands = []isa.Operand{{Name: "vdst", Output: true}}
-		in.Semantics = "not a codec fact"
-	}
-	path := filepath.Join(t.TempDir(), "ref.db")
-	if err := Write(context.Background(), path, b); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	facts, err := s.Codecs(context.Background(), "cdna4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, f := range facts {
-		names = append(names, f.Name)
-		if len(f.Encodings) != 1 || len(f.Operands) != 1 || f.Semantics != "" {
-			t.Errorf("%s: %+v", f.Name, f)
-		}
-	}
-	if strings.Join(names, " ") != "v_fma_f32 v_max_f16 v_max_f32 v_min_f32" {
-		t.Errorf("names %v", names)
 	}
 }

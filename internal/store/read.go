@@ -7,7 +7,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -394,29 +393,6 @@ func (s *DB) Instructions(ctx context.Context, arch string) ([]*isa.Instruction,
 		out = append(out, in)
 	}
 	return out, rows.Err()
-}
-
-// Codecs returns the facts the machine-code decoder and encoder read for
-// every instruction of a native family (CodecFacts), from the one row the
-// build wrote for it.
-func (s *DB) Codecs(ctx context.Context, arch string) ([]isa.Instruction, error) {
-	canon, err := s.resolveArch(arch)
-	if err != nil {
-		return nil, err
-	}
-	var packed []byte
-	err = s.db.QueryRowContext(ctx, "SELECT doc FROM codecs WHERE arch = ?", canon).Scan(&packed)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errs.Invalid("%s has no machine code to decode", canon)
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []isa.Instruction
-	if err := gob.NewDecoder(flate.NewReader(bytes.NewReader(packed))).Decode(&out); err != nil {
-		return nil, fmt.Errorf("codec facts of %s: %w", canon, err)
-	}
-	return out, nil
 }
 
 // Doc is an instruction's JSON document as stored: Deflate is the raw

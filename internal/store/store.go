@@ -35,10 +35,6 @@ type Reader interface {
 	Search(ctx context.Context, q string, opts SearchOptions) ([]isa.SearchHit, error)
 	// Instructions returns every instruction document of a family.
 	Instructions(ctx context.Context, arch string) ([]*isa.Instruction, error)
-	// Codecs returns, for a native family, what the machine-code decoder
-	// and encoder read of each instruction (CodecFacts), without loading
-	// the documents; errs.Invalid for a family without machine code.
-	Codecs(ctx context.Context, arch string) ([]isa.Instruction, error)
 	// InstructionDoc returns an instruction's JSON document as stored
 	// (compressed, ready to send), resolving name as Instruction does.
 	InstructionDoc(ctx context.Context, arch, name string) (Doc, error)

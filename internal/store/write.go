@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"embed"
-	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -84,9 +83,6 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 		return err
 	}
 	if err := writeRows(ctx, db, b); err != nil {
-		return err
-	}
-	if err := writeCodecs(ctx, db, b); err != nil {
 		return err
 	}
 	if _, err := db.ExecContext(ctx, "VACUUM"); err != nil {
@@ -329,53 +325,4 @@ func removeStaleTemps(path string) {
 		}
 		f.Close()
 	}
-}
-
-// CodecFacts keeps what the machine-code decoder and encoder read from an
-// instruction — names, encodings (format, width, opcode, operands; the bit
-// layout is the family's format's), operands, syntax — and drops the rest
-// (bit diagrams, target matrices, examples, semantics).
-// TestCodecFactsDecodeAsTheDocuments holds it to that.
-func CodecFacts(in *isa.Instruction) isa.Instruction {
-	encs := make([]isa.Encoding, len(in.Encodings))
-	for i, e := range in.Encodings {
-		encs[i] = isa.Encoding{Name: e.Name, Format: e.Format, Width: e.Width, Opcode: e.Opcode, Operands: e.Operands}
-	}
-	return isa.Instruction{
-		Arch: in.Arch, Name: in.Name, Vendor: in.Vendor, Kind: in.Kind, Unit: in.Unit, Category: in.Category,
-		Aliases: in.Aliases, Encodings: encs, Operands: in.Operands, Syntax: in.Syntax, Flags: in.Flags,
-	}
-}
-
-// writeCodecs stores each native family's CodecFacts, sorted by name, as
-// one row.
-func writeCodecs(ctx context.Context, db *sql.DB, b *Build) error {
-	byArch := map[string][]isa.Instruction{}
-	for _, in := range b.Instructions {
-		if in.Kind == isa.KindNative {
-			byArch[in.Arch] = append(byArch[in.Arch], CodecFacts(in))
-		}
-	}
-	for _, a := range b.Archs {
-		facts := byArch[a.ID]
-		if a.Kind != isa.KindNative {
-			continue
-		}
-		sort.Slice(facts, func(i, j int) bool { return facts[i].Name < facts[j].Name })
-		var buf bytes.Buffer
-		zw, err := flate.NewWriter(&buf, flate.DefaultCompression)
-		if err != nil {
-			return err
-		}
-		if err := gob.NewEncoder(zw).Encode(facts); err != nil {
-			return fmt.Errorf("codec facts of %s: %w", a.ID, err)
-		}
-		if err := zw.Close(); err != nil {
-			return err
-		}
-		if _, err := db.ExecContext(ctx, "INSERT INTO codecs(arch, doc) VALUES(?, ?)", a.ID, buf.Bytes()); err != nil {
-			return fmt.Errorf("codec facts of %s: %w", a.ID, err)
-		}
-	}
-	return nil
 }
