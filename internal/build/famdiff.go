@@ -20,11 +20,13 @@ func diffFacts(extras map[string][]byte, archs []isa.Architecture, insts []*isa.
 	for _, in := range insts {
 		byArch[in.Arch] = append(byArch[in.Arch], in)
 	}
+	fams := map[string]*famdiff.Family{}
 	for _, a := range archs {
 		var v any
 		switch a.Vendor {
 		case isa.VendorAMD:
-			v = famdiff.FamilyOf(a, byArch[a.ID])
+			fam := famdiff.FamilyOf(a, byArch[a.ID])
+			fams[a.ID], v = fam, fam
 		case isa.VendorNVIDIA:
 			v = famdiff.PTXOf(a, byArch[a.ID])
 		default:
@@ -41,6 +43,21 @@ func diffFacts(extras map[string][]byte, archs []isa.Architecture, insts []*isa.
 				return err
 			}
 		}
+	}
+	// Each family's novelty against the previous generation built.
+	for _, a := range archs {
+		prev := famdiff.Previous(a.ID)
+		for prev != "" && fams[prev] == nil {
+			prev = famdiff.Previous(prev)
+		}
+		if fams[a.ID] == nil || prev == "" {
+			continue
+		}
+		doc, err := json.Marshal(famdiff.NoveltyOf(famdiff.Diff(fams[prev], fams[a.ID])))
+		if err != nil {
+			return err
+		}
+		extras[famdiff.NoveltyKey(a.ID)] = doc
 	}
 	return nil
 }

@@ -67,7 +67,7 @@ func TestKernelCostSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"cost on gfx942, " + ModelLabel, "latency by unit: HWXDL 16, HWVALU 3 (sum 19 cycles", "mix: XDL 25%, VALU 75%",
-		"1 instructions have no modelled cost: s_endpgm", "not supported on gfx1100 (llvm-mc): 1 instructions"} {
+		"1 instruction has no modelled cost: s_endpgm", "not supported on gfx1100 (llvm-mc): 1 instruction"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("the text lacks %q:\n%s", w, out.String())
 		}

@@ -92,7 +92,7 @@ func WriteText(w io.Writer, x *Explanation, fields bool) error {
 }
 
 func writeKernel(w *bufio.Writer, x *Explanation, k *Kernel) {
-	fmt.Fprintf(w, "\n// kernel %s: %d instructions", k.Name, k.Instructions)
+	fmt.Fprintf(w, "\n// kernel %s: %s", k.Name, instructions(k.Instructions, ""))
 	if k.Descriptor != "" {
 		fmt.Fprintf(w, "; %s", k.Descriptor)
 	}
@@ -117,7 +117,7 @@ func writeKernel(w *bufio.Writer, x *Explanation, k *Kernel) {
 			for _, c := range u {
 				n += c
 			}
-			fmt.Fprintf(w, "//   not supported on %s (llvm-mc): %d instructions: %s\n", t, n, CountsText(u))
+			fmt.Fprintf(w, "//   not supported on %s (llvm-mc): %s: %s\n", t, instructions(n, ""), CountsText(u))
 		} else {
 			fmt.Fprintf(w, "//   every instruction llvm-mc verified assembles on %s\n", t)
 		}
@@ -126,10 +126,10 @@ func writeKernel(w *bufio.Writer, x *Explanation, k *Kernel) {
 		fmt.Fprintf(w, "//   and %d padding words after it (not counted)\n", k.Padding)
 	}
 	if k.NotVerified > 0 {
-		fmt.Fprintf(w, "//   %d instructions have no llvm-mc verdict on %s\n", k.NotVerified, x.Target)
+		fmt.Fprintf(w, "//   %s no llvm-mc verdict on %s\n", instructions(k.NotVerified, "have"), x.Target)
 	}
 	if k.Unknown > 0 {
-		fmt.Fprintf(w, "//   %d instructions are not in the %s reference\n", k.Unknown, x.Listing.Arch)
+		fmt.Fprintf(w, "//   %s not in the %s reference\n", instructions(k.Unknown, "are"), x.Listing.Arch)
 	}
 	c := &k.Cost
 	switch {
@@ -146,7 +146,7 @@ func writeKernel(w *bufio.Writer, x *Explanation, k *Kernel) {
 			if len(names) > 8 {
 				names = append(names[:8:8], fmt.Sprintf("and %d more", len(c.UnmodelledNames)-8))
 			}
-			fmt.Fprintf(w, "//     %d instructions have no modelled cost: %s\n", c.Unmodelled, strings.Join(names, ", "))
+			fmt.Fprintf(w, "//     %s no modelled cost: %s\n", instructions(c.Unmodelled, "have"), strings.Join(names, ", "))
 		}
 	}
 }
@@ -215,4 +215,23 @@ func WriteJSON(w io.Writer, x *Explanation) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// instructions writes "1 instruction has", "2 instructions have" (verb
+// "have" or "are"; "" for the noun alone).
+func instructions(n int, verb string) string {
+	out := fmt.Sprintf("%d instructions", n)
+	if n == 1 {
+		out = "1 instruction"
+		switch verb {
+		case "have":
+			verb = "has"
+		case "are":
+			verb = "is"
+		}
+	}
+	if verb != "" {
+		out += " " + verb
+	}
+	return out
 }

@@ -22,6 +22,11 @@ import (
 // for an AMD family, PTX for "ptx".
 func ExtraKey(arch string) string { return "famdiff/" + arch }
 
+// NoveltyKey names the build's stored Novelty of a family against the
+// previous generation the build had: a family index marks its new names
+// without diffing two families on its first request.
+func NoveltyKey(arch string) string { return "famdiff-novelty/" + arch }
+
 // Family is what a diff reads of one AMD family.
 type Family struct {
 	Arch         string       `json:"arch"`

@@ -78,7 +78,7 @@ func Stream(w io.Writer, r io.Reader, size int64, arch string, fam Codec, opts O
 		buf = buf[:rest]
 		base += int64(used)
 	}
-	fmt.Fprintf(bw, "// %d instructions", listed)
+	fmt.Fprintf(bw, "// %s", plural(listed, "instruction"))
 	if failed > 0 {
 		fmt.Fprintf(bw, ", %d not decoded", failed)
 	}

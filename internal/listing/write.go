@@ -92,7 +92,7 @@ func (l *Listing) Header() string {
 		parts = append(parts, "family from "+l.Chosen)
 	}
 	n, pad := l.counts()
-	s := strings.Join(parts, ", ") + fmt.Sprintf(": %d instructions", n-pad)
+	s := strings.Join(parts, ", ") + ": " + plural(n-pad, "instruction")
 	if pad > 0 {
 		s += fmt.Sprintf(" and %d padding words", pad)
 	}
@@ -100,6 +100,14 @@ func (l *Listing) Header() string {
 		s += fmt.Sprintf(", %d not decoded", l.Errors)
 	}
 	return s
+}
+
+// plural writes "1 instruction", "2 instructions".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func addrWidth(l *Listing) int {

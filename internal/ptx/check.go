@@ -213,6 +213,9 @@ func (c *Checker) Check(text string) Result {
 	tokens, operands, err := ParseInstruction(text)
 	if err != nil {
 		r.Reason = err.Error()
+		if len(r.Text) > 120 { // a refused statement is not echoed whole
+			r.Text = r.Text[:120] + "…"
+		}
 		return r
 	}
 	// The memo's key: the opcode as written (the result's Note depends on

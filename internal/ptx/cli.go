@@ -96,12 +96,24 @@ func writeReport(w io.Writer, rep FileReport) {
 		fmt.Fprintln(w)
 	}
 	if len(rep.Results) > 1 || rep.File != "<argument>" {
-		fmt.Fprintf(w, "%d valid, %d invalid; needs PTX ISA %s (lines %s), %s (lines %s)\n", rep.Valid, rep.Invalid,
-			orUnknown(rep.NeedsVersion), joinInts(rep.VersionLines), orUnknown(rep.NeedsTarget), joinInts(rep.TargetLines))
+		fmt.Fprintf(w, "%d valid, %d invalid", rep.Valid, rep.Invalid)
+		if rep.NeedsVersion != "" || rep.NeedsTarget != "" {
+			fmt.Fprintf(w, "; needs PTX ISA %s%s, %s%s", orUnknown(rep.NeedsVersion), linesOf(rep.VersionLines),
+				orUnknown(rep.NeedsTarget), linesOf(rep.TargetLines))
+		}
+		fmt.Fprintln(w)
 	}
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
+}
+
+// linesOf writes " (lines 3, 7)", nothing for no lines.
+func linesOf(lines []int) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return " (lines " + joinInts(lines) + ")"
 }
 
 func orUnknown(s string) string {

@@ -2,7 +2,9 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -167,5 +169,34 @@ func BenchmarkDiffPage(b *testing.B) {
 		}
 		b.Run("diff/"+name, func(b *testing.B) { timed(b, fresh(true), path) })
 		b.Run("cold/"+name, func(b *testing.B) { timed(b, fresh(false), path) })
+	}
+}
+
+// TestStoredNoveltyIsTheDiffs: the novelty the build stores for each AMD
+// family (what its index marks) is the one its diff from the previous
+// generation gives.
+func TestStoredNoveltyIsTheDiffs(t *testing.T) {
+	s := realServer(t)
+	ctx := context.Background()
+	for _, a := range s.archs {
+		prev := famdiff.Previous(a.ID)
+		if a.Vendor != isa.VendorAMD || prev == "" || !s.hasFamily(prev) {
+			continue
+		}
+		doc, err := s.store.Extra(ctx, famdiff.NoveltyKey(a.ID))
+		if err != nil {
+			t.Fatalf("%s: %v", a.ID, err)
+		}
+		var stored famdiff.Novelty
+		if err := json.Unmarshal(doc, &stored); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.diffFacts().Compare(ctx, prev, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := famdiff.NoveltyOf(res); !reflect.DeepEqual(stored, want) {
+			t.Errorf("%s: stored novelty (%d new, %d renamed) is not the diff's (%d, %d)", a.ID, len(stored.New), len(stored.Renamed), len(want.New), len(want.Renamed))
+		}
 	}
 }

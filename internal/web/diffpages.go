@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"html/template"
@@ -442,6 +443,12 @@ func (s *server) familyNovelty(ctx context.Context, arch string) (famdiff.Novelt
 	}
 	if prev == "" {
 		return famdiff.Novelty{}, false
+	}
+	if doc, err := s.store.Extra(ctx, famdiff.NoveltyKey(arch)); err == nil {
+		var n famdiff.Novelty
+		if err := json.Unmarshal(doc, &n); err == nil && n.Previous == prev {
+			return n, true
+		}
 	}
 	res, err := s.diffFacts().Compare(ctx, prev, arch)
 	if err != nil {
