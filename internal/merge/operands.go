@@ -409,7 +409,7 @@ func optionalLikeSiblings(noRef []*isa.Instruction, withRef map[string][]*isa.In
 				}
 				n++
 				agree = agree && s.Operands[i].Optional
-				if from == "" {
+				if from == "" || s.Name < from { // the first by name: the note is the same every build
 					from = s.Name
 				}
 			}
