@@ -7,6 +7,7 @@
 package asmtext
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -38,21 +39,36 @@ func Split(rest string) []string {
 }
 
 // ParseBytes reads llvm-mc's byte list, "0x01,0x02" or "[0x01,0x02]",
-// the inverse of FormatBytes.
+// the inverse of FormatBytes; false for an empty or malformed list.
 func ParseBytes(s string) ([]byte, bool) {
+	b, err := ReadBytes(s)
+	return b, err == nil && len(b) > 0
+}
+
+// ReadBytes reads a byte list as ParseBytes does, saying what is wrong:
+// each element one byte of one or two hex digits ("0x" optional), commas
+// between them (spaces also separate); an empty list reads as no bytes.
+func ReadBytes(s string) ([]byte, error) {
 	s = strings.Trim(strings.TrimSpace(s), "[]")
-	if s == "" {
-		return nil, false
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
 	}
 	var out []byte
-	for _, x := range strings.Split(s, ",") {
-		v, err := strconv.ParseUint(strings.TrimSpace(x), 0, 8)
-		if err != nil {
-			return nil, false
+	for _, el := range strings.Split(s, ",") {
+		toks := strings.Fields(el)
+		if len(toks) == 0 {
+			return nil, fmt.Errorf("an empty element in the byte list %q", s)
 		}
-		out = append(out, byte(v))
+		for _, tok := range toks {
+			h := strings.TrimPrefix(strings.TrimPrefix(tok, "0x"), "0X")
+			v, err := strconv.ParseUint(h, 16, 8)
+			if err != nil || len(h) > 2 {
+				return nil, fmt.Errorf("%q in a byte list is not a byte", tok)
+			}
+			out = append(out, byte(v))
+		}
 	}
-	return out, true
+	return out, nil
 }
 
 // FormatBytes writes an encoding as llvm-mc prints it: "0xc1,0x04,0x0a,0x16".

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 )
 
 // ParseInput reads what a user pastes or a file holds:
@@ -51,7 +53,7 @@ func ParseInput(text []byte) ([]byte, error) {
 			if end < 0 {
 				return nil, fmt.Errorf("line %d: a byte list without its ']'", ln+1)
 			}
-			b, err := ByteList(line[open+1 : open+end])
+			b, err := asmtext.ReadBytes(line[open+1 : open+end])
 			if err != nil {
 				return nil, fmt.Errorf("line %d: %w", ln+1, err)
 			}
@@ -91,21 +93,6 @@ func HexToken(tok string) ([]byte, error) {
 		return nil, fmt.Errorf("%q has %d hex digits: a word has 8 (0x%s%s), a byte 2", tok, len(h), strings.Repeat("0", 8-len(h)), h)
 	}
 	return nil, fmt.Errorf("%q has %d hex digits: a word has 8, a 64-bit instruction 16", tok, len(h))
-}
-
-// ByteList reads the inside of an llvm-mc byte list ("0xc1,0x04"): bytes
-// of one or two hex digits, nothing wider.
-func ByteList(s string) ([]byte, error) {
-	var out []byte
-	for _, tok := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
-		h := strings.TrimPrefix(strings.TrimPrefix(tok, "0x"), "0X")
-		if !IsHexDigits(h) || len(h) > 2 {
-			return nil, fmt.Errorf("%q in a byte list is not a byte", tok)
-		}
-		v, _ := strconv.ParseUint(h, 16, 8)
-		out = append(out, byte(v))
-	}
-	return out, nil
 }
 
 // IsHexDigits says whether s is one or more hex digits.

@@ -29,6 +29,8 @@ type Facts struct {
 	// page ask for the same one); order is their age, oldest first.
 	diffs map[[2]string]*Result
 	order [][2]string
+	// novelty keeps each family's novelty against the previous family.
+	novelty map[[2]string]Novelty
 }
 
 // keptDiffs bounds how many family diffs Facts keeps (a large one is about
@@ -154,6 +156,34 @@ func (f *Facts) Compare(ctx context.Context, a, b string) (*Result, error) {
 		}
 	}
 	return r, nil
+}
+
+// Novelty returns arch's novelty against prev: the build's stored one
+// (NoveltyKey) when it was taken against prev, else computed from the diff;
+// kept once read.
+func (f *Facts) Novelty(ctx context.Context, prev, arch string) (Novelty, error) {
+	k := [2]string{prev, arch}
+	f.mu.Lock()
+	n, ok := f.novelty[k]
+	f.mu.Unlock()
+	if ok {
+		return n, nil
+	}
+	n = Novelty{}
+	if doc, err := f.r.Extra(ctx, NoveltyKey(arch)); err != nil || json.Unmarshal(doc, &n) != nil || n.Previous != prev {
+		res, err := f.Compare(ctx, prev, arch)
+		if err != nil {
+			return Novelty{}, err
+		}
+		n = NoveltyOf(res)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.novelty == nil {
+		f.novelty = map[[2]string]Novelty{}
+	}
+	f.novelty[k] = n
+	return n, nil
 }
 
 // specKind tells what a diff's side names: "ptx:8.0" a PTX ISA version,

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/gpuisa/gpuisa/internal/asmtext"
 	"github.com/gpuisa/gpuisa/internal/codeobj"
 	"github.com/gpuisa/gpuisa/internal/decode"
 )
@@ -326,7 +327,7 @@ func parseLine(s string) (parsedLine, lineKind, error) {
 		if j := strings.IndexByte(enc, ']'); j >= 0 {
 			enc = enc[:j+1]
 		}
-		b, err := hexBytes(enc)
+		b, err := asmtext.ReadBytes(enc)
 		if err != nil {
 			return l, kind, fmt.Errorf("encoding %s: %w", strings.TrimSpace(enc), err)
 		}
@@ -364,7 +365,7 @@ func parseLine(s string) (parsedLine, lineKind, error) {
 		return l, lineObjdump, nil
 	}
 	// llvm-objdump symbol line: "0000000000000000 <saxpy>:".
-	if a, rest, ok := strings.Cut(s, " <"); ok && strings.HasSuffix(rest, ">:") && isHex(a) {
+	if a, rest, ok := strings.Cut(s, " <"); ok && strings.HasSuffix(rest, ">:") && decode.IsHexDigits(a) {
 		if v, err := strconv.ParseUint(a, 16, 63); err == nil {
 			l.Addr, l.Label = int64(v), strings.TrimSuffix(rest, ">:")
 			return l, lineObjdump, nil
@@ -392,12 +393,12 @@ func parseLine(s string) (parsedLine, lineKind, error) {
 	// Leading address: "000048:", "0x7fff...", optionally "<+4>:".
 	if i < len(toks) {
 		t := toks[i]
-		if strings.HasSuffix(t, ":") && isHex(strings.TrimSuffix(strings.TrimPrefix(t, "0x"), ":")) {
+		if strings.HasSuffix(t, ":") && decode.IsHexDigits(strings.TrimSuffix(strings.TrimPrefix(t, "0x"), ":")) {
 			if v, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimPrefix(t, "0x"), ":"), 16, 63); err == nil && l.Addr < 0 {
 				l.Addr = int64(v)
 			}
 			i++
-		} else if strings.HasPrefix(t, "0x") && len(t) > 2 && isHex(t[2:]) && i+1 < len(toks) && strings.HasPrefix(toks[i+1], "<") && strings.HasSuffix(toks[i+1], ">:") {
+		} else if strings.HasPrefix(t, "0x") && len(t) > 2 && decode.IsHexDigits(t[2:]) && i+1 < len(toks) && strings.HasPrefix(toks[i+1], "<") && strings.HasSuffix(toks[i+1], ">:") {
 			if v, err := strconv.ParseUint(t[2:], 16, 63); err == nil && l.Addr < 0 {
 				l.Addr = int64(v)
 			}
@@ -451,7 +452,7 @@ func splitTokens(s string) []string {
 			j = len(s)
 		}
 		tok := s[:j]
-		if !isHex(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(tok, ":"), "0x"), "0X")) && !strings.HasPrefix(tok, "<") {
+		if !decode.IsHexDigits(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(tok, ":"), "0x"), "0X")) && !strings.HasPrefix(tok, "<") {
 			out = append(out, s) // the instruction text, whole
 			break
 		}
@@ -484,7 +485,7 @@ func labelDef(s string) (string, string, bool) {
 // objdumpComment reads "000000000048: 160A04C1 00000000 <k+0x4c>".
 func objdumpComment(c string) (int64, []byte, bool) {
 	a, rest, ok := strings.Cut(c, ":")
-	if !ok || a == "" || !isHex(a) || len(a) > 16 {
+	if !ok || a == "" || !decode.IsHexDigits(a) || len(a) > 16 {
 		return 0, nil, false
 	}
 	addr, err := strconv.ParseUint(a, 16, 63)
@@ -496,45 +497,13 @@ func objdumpComment(c string) (int64, []byte, bool) {
 		if strings.HasPrefix(w, "<") {
 			break
 		}
-		if len(w) != 8 || !isHex(w) {
+		if len(w) != 8 || !decode.IsHexDigits(w) {
 			return 0, nil, false
 		}
 		v, _ := strconv.ParseUint(w, 16, 32)
 		out = binary.LittleEndian.AppendUint32(out, uint32(v))
 	}
 	return int64(addr), out, true
-}
-
-// hexBytes reads an llvm-mc byte list "[0xc1,0x04,0x0a,0x16]".
-func hexBytes(s string) ([]byte, error) {
-	s = strings.Trim(strings.TrimSpace(s), "[]")
-	var out []byte
-	for _, t := range strings.Split(s, ",") {
-		t = strings.TrimSpace(t)
-		if t == "" {
-			continue
-		}
-		h := strings.TrimPrefix(strings.TrimPrefix(t, "0x"), "0X")
-		v, err := strconv.ParseUint(h, 16, 8)
-		if err != nil || len(h) > 2 {
-			return nil, fmt.Errorf("%q is not a byte", t)
-		}
-		out = append(out, byte(v))
-	}
-	return out, nil
-}
-
-func isHex(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 // validMnemonic: letters, digits, '_' and '.', starting with a letter.

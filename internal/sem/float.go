@@ -582,6 +582,20 @@ func (f *FloatFormat) FMA(a, b, c uint64, env Env) uint64 {
 	return f.finish(s, false, env)
 }
 
+// nativeOp is x op y in T's own arithmetic, one rounding (the conversion
+// to T keeps the compiler from fusing a multiply into an add).
+func nativeOp[T float32 | float64](op byte, x, y T) T {
+	switch op {
+	case '+':
+		return T(x + y)
+	case '*':
+		return T(x * y)
+	case '/':
+		return T(x / y)
+	}
+	return 0
+}
+
 // fastBinary computes finite, non-zero operands natively where that is
 // exactly one rounding in nearest-even: f32 and f64 in Go's own arithmetic
 // (explicit conversions keep the compiler from fusing), f16 and bf16
@@ -592,46 +606,19 @@ func (f *FloatFormat) fastBinary(op byte, a, b uint64, env Env) (uint64, bool) {
 	}
 	switch f {
 	case &F32:
-		x, y := math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b))
-		var r float32
-		switch op {
-		case '+':
-			r = float32(x + y)
-		case '*':
-			r = float32(x * y)
-		case '/':
-			r = float32(x / y)
-		}
+		r := nativeOp(op, math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b)))
 		if r == 0 && op == '+' {
 			return 0, false // exact zero: the sign rule is the caller's
 		}
 		return f.flushOut(uint64(math.Float32bits(r)), env), true
 	case &F64:
-		x, y := math.Float64frombits(a), math.Float64frombits(b)
-		var r float64
-		switch op {
-		case '+':
-			r = float64(x + y)
-		case '*':
-			r = float64(x * y)
-		case '/':
-			r = float64(x / y)
-		}
+		r := nativeOp(op, math.Float64frombits(a), math.Float64frombits(b))
 		if r == 0 && op == '+' {
 			return 0, false
 		}
 		return f.flushOut(math.Float64bits(r), env), true
 	case &F16, &BF16:
-		x, y := f.ToFloat64(a), f.ToFloat64(b)
-		var r float64
-		switch op {
-		case '+':
-			r = float64(x + y)
-		case '*':
-			r = float64(x * y)
-		case '/':
-			r = float64(x / y)
-		}
+		r := nativeOp(op, f.ToFloat64(a), f.ToFloat64(b))
 		if r == 0 && op == '+' {
 			return 0, false
 		}

@@ -1,33 +1,19 @@
 package semdiff
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	catalogue "github.com/gpuisa/gpuisa/concepts"
 	"github.com/gpuisa/gpuisa/internal/concepts"
 	"github.com/gpuisa/gpuisa/internal/sem"
-	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
-	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/sem/semtest"
 )
 
 func guideLibraries(t *testing.T) map[string]*sem.Library {
-	up := testenv.Upstream(t)
 	libs := map[string]*sem.Library{}
 	for _, fam := range Families {
-		g, err := amdmanual.ParseFile(filepath.Join(up, "amd-isa-manuals", fam, "README.md"), fam)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := map[string]string{}
-		for _, e := range g.Instructions {
-			n := strings.ToLower(e.Name)
-			if e.Pseudocode != "" && m[n] == "" {
-				m[n] = e.Pseudocode
-			}
-		}
-		libs[fam] = sem.NewLibrary(fam, m)
+		libs[fam] = sem.NewLibrary(fam, semtest.Pseudocode(t, fam))
 	}
 	return libs
 }

@@ -3,7 +3,6 @@ package semoracle
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -11,26 +10,13 @@ import (
 	"github.com/gpuisa/gpuisa/internal/llvmfold"
 	"github.com/gpuisa/gpuisa/internal/ptxas"
 	"github.com/gpuisa/gpuisa/internal/sem"
-	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
-	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/sem/semtest"
 )
 
 func guideLibraries(t *testing.T, fams []string) map[string]*sem.Library {
-	up := testenv.Upstream(t)
 	libs := map[string]*sem.Library{}
 	for _, fam := range fams {
-		g, err := amdmanual.ParseFile(filepath.Join(up, "amd-isa-manuals", fam, "README.md"), fam)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := map[string]string{}
-		for _, e := range g.Instructions {
-			n := strings.ToLower(e.Name)
-			if e.Pseudocode != "" && m[n] == "" {
-				m[n] = e.Pseudocode
-			}
-		}
-		libs[fam] = sem.NewLibrary(fam, m)
+		libs[fam] = sem.NewLibrary(fam, semtest.Pseudocode(t, fam))
 	}
 	return libs
 }

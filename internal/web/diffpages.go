@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"html"
 	"html/template"
@@ -444,20 +443,14 @@ func (s *server) familyNovelty(ctx context.Context, arch string) (famdiff.Novelt
 	if prev == "" {
 		return famdiff.Novelty{}, false
 	}
-	if doc, err := s.store.Extra(ctx, famdiff.NoveltyKey(arch)); err == nil {
-		var n famdiff.Novelty
-		if err := json.Unmarshal(doc, &n); err == nil && n.Previous == prev {
-			return n, true
-		}
-	}
-	res, err := s.diffFacts().Compare(ctx, prev, arch)
+	n, err := s.diffFacts().Novelty(ctx, prev, arch)
 	if err != nil {
 		if errs.HTTPStatus(err) == http.StatusInternalServerError {
 			s.log.Warn("family diff", "from", prev, "to", arch, "err", err)
 		}
 		return famdiff.Novelty{}, false
 	}
-	return famdiff.NoveltyOf(res), true
+	return n, true
 }
 
 // generationsView is the "first and last appears in" section of an AMD

@@ -1,9 +1,6 @@
 package web
 
 import (
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 )
@@ -26,15 +23,10 @@ func FuzzRealRequests(f *testing.F) {
 	}
 	s := realServer(f)
 	f.Fuzz(func(t *testing.T, target string) {
-		u, err := url.ParseRequestURI(target)
-		if err != nil || !strings.HasPrefix(u.Path, "/") {
+		rec := fuzzGet(s, target)
+		if rec == nil {
 			return
 		}
-		req := httptest.NewRequest(http.MethodGet, "http://example.test/", nil)
-		req.URL = u
-		req.RequestURI = u.RequestURI()
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, req)
 		if rec.Code >= 500 {
 			t.Fatalf("GET %q: %d %.300s", target, rec.Code, rec.Body)
 		}

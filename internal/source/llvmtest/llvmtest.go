@@ -9,7 +9,6 @@ package llvmtest
 import (
 	"bufio"
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"io"
 	"io/fs"
 	"os"
@@ -17,6 +16,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/asmtext"
+	"github.com/gpuisa/gpuisa/internal/lazyre"
 )
 
 // Run is one RUN line that pipes llvm-mc into FileCheck.
@@ -254,7 +256,7 @@ func describe(c *Check) {
 		return
 	}
 	if m := encoding.FindStringSubmatch(text); m != nil {
-		if enc, ok := parseBytes(m[1]); ok {
+		if enc, ok := asmtext.ParseBytes(m[1]); ok {
 			c.Encoding = enc
 		}
 		printed, _, _ := strings.Cut(text, "encoding:")
@@ -268,23 +270,6 @@ func describe(c *Check) {
 		return
 	}
 	c.Printed = strings.TrimSpace(text)
-}
-
-// parseBytes reads "0x01,0x05,0x0a,0x16".
-func parseBytes(s string) ([]byte, bool) {
-	var out []byte
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		v, err := strconv.ParseUint(f, 0, 8)
-		if err != nil {
-			return nil, false
-		}
-		out = append(out, byte(v))
-	}
-	return out, len(out) > 0
 }
 
 // instruction returns the instruction on a line, without comments, or ""
