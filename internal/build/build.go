@@ -74,6 +74,11 @@ type Options struct {
 	// $GPUISA_SEM_RESULTS); "" means none: the PTX models are then checked
 	// against nothing but the documentation they were written from.
 	SemResults string
+	// Answers renders the site's pages from the database as written, to be
+	// stored in it (the CLI passes the web server's renderer: a fresh
+	// server's first request for a page is then a row read); nil stores
+	// none and the server renders each page on its first request.
+	Answers store.AnswerFunc
 }
 
 // Progress reports the pipeline's steps.
@@ -265,11 +270,24 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	opts.Progress.Start("writing "+opts.Out, 1)
-	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras}); err != nil {
+	written := func() {
+		opts.Progress.Advance(1)
+		opts.Progress.Done()
+	}
+	var answers store.AnswerFunc
+	if opts.Answers != nil {
+		// The rows are written when the answers are rendered: that is the
+		// next step.
+		answers = func(ctx context.Context, r store.Reader, put func(store.Answer) error) error {
+			written()
+			written = func() {}
+			return opts.Answers(ctx, r, put)
+		}
+	}
+	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras, Answers: answers}); err != nil {
 		return nil, fmt.Errorf("write %s: %w", opts.Out, err)
 	}
-	opts.Progress.Advance(1)
-	opts.Progress.Done()
+	written()
 	rep.Elapsed = time.Since(start)
 	return rep, nil
 }

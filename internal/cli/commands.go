@@ -30,6 +30,7 @@ import (
 type buildFlags struct {
 	sources, llvmDoc, llvmProject, cache, concepts string
 	noVerify, noPTXAS, noInstall, allowPartial     bool
+	noPrerender                                    bool
 	ptxas                                          []string
 	nvdisasm, timings, semResults                  string
 }
@@ -47,6 +48,7 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.ptxas, "ptxas", nil, "ptxas binaries to use (default $GPUISA_PTXAS, else the cache's venv, else PATH)")
 	fs.StringVar(&f.nvdisasm, "nvdisasm", "", "nvdisasm binary (default $GPUISA_NVDISASM, else the cache's venv, else PATH)")
 	fs.StringVar(&f.timings, "timings", "", "results file of gpuisa ptx bench run on a GPU (default $GPUISA_TIMINGS): PTX pages show the measurements")
+	fs.BoolVar(&f.noPrerender, "no-prerender", false, "do not render the site's pages into the database (a server then renders each page on its first request)")
 	fs.StringVar(&f.semResults, "sem-results", "", "results file of gpuisa semgpu run on a GPU (default $GPUISA_SEM_RESULTS): the PTX models are held to it on /quality")
 }
 
@@ -54,7 +56,31 @@ func (f *buildFlags) options(out string, log io.Writer) build.Options {
 	return build.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
 		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify, AllowPartial: f.allowPartial,
 		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings,
-		SemResults: f.semResults}
+		SemResults: f.semResults, Answers: prerender(f.noPrerender, nil)}
+}
+
+// prerender is the build's page renderer: the web server's (web.Prerender),
+// so a fresh server answers every page from the database, reporting to
+// prog when not nil; nil with --no-prerender.
+func prerender(off bool, prog build.Progress) store.AnswerFunc {
+	if off {
+		return nil
+	}
+	return func(ctx context.Context, r store.Reader, put func(store.Answer) error) error {
+		var opts web.PrerenderOptions
+		if prog != nil {
+			opts.Progress = func(done, total int) {
+				if done == 1 {
+					prog.Start("rendering pages", total)
+				}
+				prog.Advance(1)
+				if done == total {
+					prog.Done()
+				}
+			}
+		}
+		return web.Prerender(ctx, r, put, opts)
+	}
 }
 
 func newBuildCmd(e *env) *cobra.Command {
@@ -113,6 +139,9 @@ func runBuild(ctx context.Context, e *env, opts build.Options, quiet bool) (*bui
 		prog = &build.LineProgress{W: e.stderr}
 	}
 	opts.Progress = prog
+	if opts.Answers != nil {
+		opts.Answers = prerender(false, prog)
+	}
 	out := opts.Out
 	rep, err := build.Run(ctx, opts)
 	if err != nil {

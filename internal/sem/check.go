@@ -91,6 +91,18 @@ func NewLibraryFunc(arch string, load func(name string) (string, bool)) *Library
 	return &Library{Arch: arch, sources: map[string]string{}, load: load, insts: map[string]*Instruction{}}
 }
 
+// Offer gives the library an instruction's pseudocode that the caller
+// already holds (a page that has loaded the instruction), so Get need not
+// fetch it again; a source already known is kept.
+func (l *Library) Offer(name, source string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	name = strings.ToLower(name)
+	if _, ok := l.sources[name]; !ok {
+		l.sources[name] = source
+	}
+}
+
 // source returns an instruction's pseudocode, fetching it when needed.
 func (l *Library) source(name string) (string, bool) {
 	if s, ok := l.sources[name]; ok {

@@ -31,11 +31,14 @@ type DB struct {
 	// file is the database file the connections read (through fsys, a VFS
 	// over it), held open so that a new file renamed to the path, or the
 	// path's removal, never reaches this DB.
-	file  *os.File
-	fsys  *vfs.FS
-	id    FileID
-	info  isa.BuildInfo
-	archs []isa.Architecture
+	file *os.File
+	fsys *vfs.FS
+	id   FileID
+	// renderer is who rendered the stored answers (answers.go), read once.
+	rendererOnce sync.Once
+	renderer     string
+	info         isa.BuildInfo
+	archs        []isa.Architecture
 	// entries is every instruction's summary, in memory for name search and
 	// suggestions (a few tens of thousands of short rows).
 	entries []entry

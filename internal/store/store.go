@@ -41,6 +41,9 @@ type Reader interface {
 	// Extra returns a named document the build stored beside the model
 	// ("concepts", "quality", "ptx_model"); errs.NotFound when absent.
 	Extra(ctx context.Context, key string) ([]byte, error)
+	// Answer returns the answer the build stored for a page's request
+	// target (see Build.Answers); errs.NotFound when it stored none.
+	Answer(ctx context.Context, key string) (Answer, error)
 	// Close releases the database.
 	Close() error
 }

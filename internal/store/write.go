@@ -30,7 +30,7 @@ var migrations embed.FS
 
 // SchemaVersion is the number of embedded migrations; Open refuses databases
 // written with another schema.
-const SchemaVersion = 4
+const SchemaVersion = 6
 
 // Build is everything one database holds.
 type Build struct {
@@ -40,6 +40,11 @@ type Build struct {
 	// Extras are named documents for tools that need more than the model
 	// (the PTX checker's forms with template variables, the concept catalogue).
 	Extras map[string][]byte
+	// Answers, when set, renders the server's answers for the site's pages
+	// from the database as written; Write stores them beside the rows
+	// before the file is renamed into place, so a database and its
+	// prerendered pages are always one generation.
+	Answers AnswerFunc
 }
 
 // Write writes b as a new database at path. It writes a temporary file in the
@@ -84,6 +89,11 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 	}
 	if err := writeRows(ctx, db, b); err != nil {
 		return err
+	}
+	if b.Answers != nil {
+		if err := writeAnswers(ctx, db, tmpName, b.Answers); err != nil {
+			return err
+		}
 	}
 	if _, err := db.ExecContext(ctx, "VACUUM"); err != nil {
 		return err

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
 	"io"
 	"net/http"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/gzip"
 )
 
 // An answer is a 200 response rendered once and kept as bytes for the life
@@ -54,9 +54,11 @@ var (
 	encodingBrotli     = []string{"br"}
 )
 
-// gzipLevel is the compression of kept answers: the default level, about
-// 15% smaller than the fastest and made once per answer.
-const gzipLevel = gzip.DefaultCompression
+// gzipLevel is the compression of kept answers: made once per answer (or
+// once per build, for stored ones), so the smallest. klauspost/compress's
+// gzip at its best level is about twice as fast as the standard library's
+// default level on a page and a little smaller.
+const gzipLevel = gzip.BestCompression
 
 var gzipWriters = sync.Pool{New: func() any {
 	w, _ := gzip.NewWriterLevel(nil, gzipLevel)

@@ -154,7 +154,9 @@ func (s *server) tryit(ctx context.Context, in *isa.Instruction) *tryitView {
 	if in.Vendor != isa.VendorAMD || in.Semantics == "" {
 		return nil
 	}
-	si := s.semLibrary(ctx, in.Arch).Get(in.Name)
+	lib := s.semLibrary(ctx, in.Arch)
+	lib.Offer(in.Name, in.Semantics)
+	si := lib.Get(in.Name)
 	if si == nil {
 		return nil
 	}

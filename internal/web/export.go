@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -85,57 +84,34 @@ func Export(ctx context.Context, r store.Reader, dir string, opts ExportOptions)
 	for name := range s.static {
 		jobs = append(jobs, job{"/static/" + name, "static/" + name, false})
 	}
+	urls := make([]string, len(jobs))
+	for i, j := range jobs {
+		urls[i] = j.url
+	}
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next := make(chan job)
-	done := 0
-	var firstErr error
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				req := httptest.NewRequest(http.MethodGet, j.url, nil).WithContext(ctx)
-				rec := httptest.NewRecorder()
-				s.ServeHTTP(rec, req)
-				var werr error
-				if rec.Code == http.StatusOK {
-					werr = writeExported(filepath.Join(tmp, filepath.FromSlash(j.file)), rec.Body.Bytes(), opts.Precompress)
-				}
-				mu.Lock()
-				switch {
-				case werr != nil && firstErr == nil:
-					firstErr = werr
-				case rec.Code != http.StatusOK:
-					st.Failed = append(st.Failed, fmt.Sprintf("%d %s", rec.Code, j.url))
-				case j.page:
-					st.Pages++
-					st.Bytes += int64(rec.Body.Len())
-				default:
-					st.Files++
-					st.Bytes += int64(rec.Body.Len())
-				}
-				done++
-				if opts.Progress != nil {
-					opts.Progress(done, len(jobs))
-				}
-				mu.Unlock()
+	err = renderEach(ctx, s, urls, opts.Progress, func(i int, rec *httptest.ResponseRecorder) error {
+		j := jobs[i]
+		if rec.Code == http.StatusOK {
+			if err := writeExported(filepath.Join(tmp, filepath.FromSlash(j.file)), rec.Body.Bytes(), opts.Precompress); err != nil {
+				return err
 			}
-		}()
-	}
-	for _, j := range jobs {
-		if ctx.Err() != nil || firstErr != nil {
-			break
 		}
-		next <- j
-	}
-	close(next)
-	wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case rec.Code != http.StatusOK:
+			st.Failed = append(st.Failed, fmt.Sprintf("%d %s", rec.Code, j.url))
+		case j.page:
+			st.Pages++
+			st.Bytes += int64(rec.Body.Len())
+		default:
+			st.Files++
+			st.Bytes += int64(rec.Body.Len())
+		}
+		return nil
+	})
 	sort.Strings(st.Failed)
-	if firstErr != nil {
-		return st, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return st, err
 	}
 	return st, replaceDir(tmp, dir)

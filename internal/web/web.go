@@ -17,7 +17,6 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -29,7 +28,10 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/gpuisa/gpuisa/internal/codecache"
 	"github.com/gpuisa/gpuisa/internal/famdiff"
@@ -116,6 +118,9 @@ type server struct {
 	// bounds how many requests render at once.
 	rendering   inflight
 	renderSlots chan struct{}
+	// noStoredAnswers is set once the database's stored answers turn out
+	// to be another program's (prerender.go).
+	noStoredAnswers atomic.Bool
 
 	costTables sync.Map // arch -> *costEntries (costtable.go)
 
@@ -355,6 +360,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		key := cacheKey(r)
 		if a := s.cache.get(key); a != nil {
+			s.sendAnswer(rec, r, a)
+			return
+		}
+		if a := s.storedAnswer(r.Context(), key); a != nil {
 			s.sendAnswer(rec, r, a)
 			return
 		}
