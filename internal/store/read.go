@@ -34,6 +34,9 @@ type DB struct {
 	file *os.File
 	fsys *vfs.FS
 	id   FileID
+	// formats are each family's formats by name, for the layouts readers
+	// derive (layout.go).
+	formats map[string]map[string]isa.Format
 	// renderer is who rendered the stored answers (answers.go), read once.
 	rendererOnce sync.Once
 	renderer     string
@@ -135,6 +138,7 @@ func (s *DB) load(ctx context.Context) error {
 		s.archs = append(s.archs, a)
 	}
 	rows.Close()
+	s.formats = familyFormats(s.archs)
 	rows, err = s.db.QueryContext(ctx, "SELECT arch, name, category, section, summary, formats FROM instructions ORDER BY arch, name")
 	if err != nil {
 		return err
@@ -353,16 +357,30 @@ func (s *DB) Instruction(ctx context.Context, arch, name string) (*isa.Instructi
 		return nil, err
 	}
 	var packed []byte
-	if err := s.db.QueryRowContext(ctx, "SELECT doc FROM instructions WHERE arch=? AND name=?", canon, n).Scan(&packed); err != nil {
+	var derived int
+	if err := s.db.QueryRowContext(ctx, "SELECT doc, derived FROM instructions WHERE arch=? AND name=?", canon, n).Scan(&packed, &derived); err != nil {
 		return nil, err
 	}
-	doc, err := decompress(packed)
+	in, err := s.readDoc(packed, derived)
 	if err != nil {
 		return nil, fmt.Errorf("%s/%s: %w", canon, n, err)
 	}
+	return in, nil
+}
+
+// readDoc inflates and decodes a stored document, deriving the layouts of
+// its derived encodings (layout.go).
+func (s *DB) readDoc(packed []byte, derived int) (*isa.Instruction, error) {
+	doc, err := decompress(packed)
+	if err != nil {
+		return nil, err
+	}
 	var in isa.Instruction
 	if err := json.Unmarshal(doc, &in); err != nil {
-		return nil, fmt.Errorf("%s/%s: %w", canon, n, err)
+		return nil, err
+	}
+	if derived > 0 {
+		deriveLayouts(&in, s.formats[in.Arch])
 	}
 	return &in, nil
 }
@@ -374,7 +392,7 @@ func (s *DB) Instructions(ctx context.Context, arch string) ([]*isa.Instruction,
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT doc FROM instructions WHERE arch = ? ORDER BY name", canon)
+	rows, err := s.db.QueryContext(ctx, "SELECT doc, derived FROM instructions WHERE arch = ? ORDER BY name", canon)
 	if err != nil {
 		return nil, err
 	}
@@ -382,15 +400,12 @@ func (s *DB) Instructions(ctx context.Context, arch string) ([]*isa.Instruction,
 	var out []*isa.Instruction
 	for rows.Next() {
 		var packed []byte
-		if err := rows.Scan(&packed); err != nil {
+		var derived int
+		if err := rows.Scan(&packed, &derived); err != nil {
 			return nil, err
 		}
-		doc, err := decompress(packed)
+		in, err := s.readDoc(packed, derived)
 		if err != nil {
-			return nil, err
-		}
-		in := new(isa.Instruction)
-		if err := json.Unmarshal(doc, in); err != nil {
 			return nil, err
 		}
 		out = append(out, in)
@@ -448,12 +463,24 @@ func (s *DB) InstructionDoc(ctx context.Context, arch, name string) (Doc, error)
 	}
 	d := Doc{Arch: canon, Name: n}
 	var crc int64
-	if err := s.db.QueryRowContext(ctx, "SELECT doc, doc_len, doc_crc FROM instructions WHERE arch=? AND name=?", canon, n).
-		Scan(&d.Deflate, &d.Len, &crc); err != nil {
+	var derived int
+	if err := s.db.QueryRowContext(ctx, "SELECT doc, doc_len, doc_crc, derived FROM instructions WHERE arch=? AND name=?", canon, n).
+		Scan(&d.Deflate, &d.Len, &crc, &derived); err != nil {
 		return Doc{}, fmt.Errorf("%s/%s: %w", canon, n, err)
 	}
 	d.CRC = uint32(crc)
-	return d, nil
+	if derived == 0 {
+		return d, nil // stored as the API answers it
+	}
+	in, err := s.readDoc(d.Deflate, derived)
+	if err != nil {
+		return Doc{}, fmt.Errorf("%s/%s: %w", canon, n, err)
+	}
+	doc, err := apiDoc(in, d.Len, d.CRC)
+	if err != nil {
+		return Doc{}, err
+	}
+	return NewDoc(canon, n, doc)
 }
 
 // Search ranks matches for q. Name matches come first (exact, prefix, then

@@ -87,11 +87,14 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 	if err := migrate(ctx, db); err != nil {
 		return err
 	}
+	// b is not used after writeRows: the model it holds (gigabytes for a
+	// full build) is garbage while the answers render from the file.
+	answers := b.Answers
 	if err := writeRows(ctx, db, b); err != nil {
 		return err
 	}
-	if b.Answers != nil {
-		if err := writeAnswers(ctx, db, tmpName, b.Answers); err != nil {
+	if answers != nil {
+		if err := writeAnswers(ctx, db, tmpName, answers); err != nil {
 			return err
 		}
 	}
@@ -160,7 +163,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 			return fmt.Errorf("arch %s: %w", a.ID, err)
 		}
 	}
-	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc, doc_len, doc_crc) VALUES(?,?,?,?,?,?,?,?,?)")
+	insInst, err := tx.PrepareContext(ctx, "INSERT INTO instructions(arch, name, category, section, summary, formats, doc, doc_len, doc_crc, derived) VALUES(?,?,?,?,?,?,?,?,?,?)")
 	if err != nil {
 		return err
 	}
@@ -176,7 +179,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	if err != nil {
 		return err
 	}
-	packedDocs, err := encodeDocs(insts)
+	packedDocs, err := encodeDocs(insts, familyFormats(archs))
 	if err != nil {
 		return err
 	}
@@ -184,7 +187,7 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 		doc, packed := packedDocs[i].doc, packedDocs[i].packed
 		hash.Write(doc)
 		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","),
-			packed, len(doc), int64(crc32.ChecksumIEEE(doc))); err != nil {
+			packed, len(doc), int64(crc32.ChecksumIEEE(doc)), packedDocs[i].derived); err != nil {
 			return fmt.Errorf("instruction %s/%s: %w", in.Arch, in.Name, err)
 		}
 		if support := supportOf(in); support != "" {
@@ -248,13 +251,17 @@ func ftsName(name string) string {
 	return name + " " + strings.Join(parts, " ")
 }
 
+// encodedDoc is an instruction's document as the API answers it (doc) and
+// as stored: compressed, without the layouts derived encodings take from
+// their formats (layout.go).
 type encodedDoc struct {
 	doc, packed []byte
+	derived     int
 }
 
 // encodeDocs marshals and compresses the documents on every core: with the
 // target matrices they are a few hundred megabytes of JSON.
-func encodeDocs(insts []*isa.Instruction) ([]encodedDoc, error) {
+func encodeDocs(insts []*isa.Instruction, formats map[string]map[string]isa.Format) ([]encodedDoc, error) {
 	out := make([]encodedDoc, len(insts))
 	errs := make([]error, len(insts))
 	var wg sync.WaitGroup
@@ -269,18 +276,31 @@ func encodeDocs(insts []*isa.Instruction) ([]encodedDoc, error) {
 			zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
 			for i := range next {
 				isa.FillLists(insts[i]) // lists are [], never null (the JSON contract)
-				doc, err := json.Marshal(insts[i])
-				// The stored document is the API's answer, newline included.
-				doc = append(doc, '\n')
-				if err == nil {
+				errs[i] = func() error {
+					doc, err := json.Marshal(insts[i])
+					if err != nil {
+						return err
+					}
+					// The API's answer, newline included.
+					doc = append(doc, '\n')
+					stripped, derived, err := stripLayouts(insts[i], formats[insts[i].Arch])
+					if err != nil {
+						return err
+					}
+					stored := doc
+					if derived > 0 {
+						if stored, err = json.Marshal(stripped); err != nil {
+							return err
+						}
+					}
 					buf.Reset()
 					zw.Reset(&buf)
-					if _, err = zw.Write(doc); err == nil {
+					if _, err = zw.Write(stored); err == nil {
 						err = zw.Close()
 					}
-					out[i] = encodedDoc{doc: doc, packed: bytes.Clone(buf.Bytes())}
-				}
-				errs[i] = err
+					out[i] = encodedDoc{doc: doc, packed: bytes.Clone(buf.Bytes()), derived: derived}
+					return err
+				}()
 			}
 		}()
 	}
