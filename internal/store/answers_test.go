@@ -32,17 +32,9 @@ func answersBuild(answers ...Answer) *Build {
 // key, with its renderer; a database without answers says NotFound.
 func TestAnswersAreStoredAndRead(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "a.db")
 	b := answersBuild(Answer{Key: "/b", ContentType: "text/html", Gzip: []byte("bb"), Renderer: "r1"},
 		Answer{Key: "/a", ContentType: "text/html", Gzip: []byte("aa"), Renderer: "r1"})
-	if err := Write(ctx, path, b); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := writeOpen(t, b)
 	if n, err := db.AnswerCount(ctx); n != 2 || err != nil {
 		t.Errorf("AnswerCount = %d, %v", n, err)
 	}
@@ -54,15 +46,7 @@ func TestAnswersAreStoredAndRead(t *testing.T) {
 		t.Errorf("Answer(/c): %v, want NotFound", err)
 	}
 	b.Answers = nil
-	if err := Write(ctx, path, b); err != nil {
-		t.Fatal(err)
-	}
-	plain, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
-	if _, err := plain.Answer(ctx, "/a"); errs.KindOf(err) != errs.KindNotFound {
+	if _, err := writeOpen(t, b).Answer(ctx, "/a"); errs.KindOf(err) != errs.KindNotFound {
 		t.Errorf("a database built without answers: %v, want NotFound", err)
 	}
 }

@@ -34,17 +34,8 @@ func TestLayoutsAreStoredOnceAndDerived(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = append(want, '\n')
-	path := filepath.Join(t.TempDir(), "l.db")
-	b := &Build{Info: isa.BuildInfo{Version: "test"}, Instructions: []*isa.Instruction{in},
-		Archs: []isa.Architecture{{ID: "cdna4", Name: "CDNA 4", Vendor: isa.VendorAMD, Formats: []isa.Format{format}}}}
-	if err := Write(ctx, path, b); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := writeOpen(t, &Build{Info: isa.BuildInfo{Version: "test"}, Instructions: []*isa.Instruction{in},
+		Archs: []isa.Architecture{{ID: "cdna4", Name: "CDNA 4", Vendor: isa.VendorAMD, Formats: []isa.Format{format}}}})
 	var derived int
 	var packed []byte
 	if err := db.db.QueryRow("SELECT derived, doc FROM instructions").Scan(&derived, &packed); err != nil || derived != 1 {
@@ -76,4 +67,20 @@ func TestLayoutsAreStoredOnceAndDerived(t *testing.T) {
 	if again.Encodings[0].Fields[0].Name == "CHANGED" {
 		t.Error("derived fields are shared between readers")
 	}
+}
+
+// writeOpen writes b into a new database under t's temporary directory and
+// opens it; it is closed when t ends.
+func writeOpen(t *testing.T, b *Build) *DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.db")
+	if err := Write(context.Background(), path, b); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

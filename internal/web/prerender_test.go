@@ -3,11 +3,8 @@ package web
 import (
 	"bytes"
 	"context"
-	"io"
 	"strings"
 	"testing"
-
-	"github.com/klauspost/compress/gzip"
 
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/web/webfake"
@@ -29,17 +26,14 @@ func prerendered(t *testing.T, edit func(*store.Answer)) *store.DB {
 	return webfake.Open(t, b)
 }
 
-func gunzip(t *testing.T, b []byte) []byte {
+// gunzip inflates a kept answer's gzip body.
+func gunzip(t *testing.T, gz []byte) []byte {
 	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(b))
+	p, err := (&answer{gz: gz}).plainBody()
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return p.body
 }
 
 // TestStoredAnswersAreTheRenderedPages: every page the build stores is, byte
