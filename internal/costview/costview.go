@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -172,7 +173,7 @@ func Build(arch isa.Architecture, ins []Entry, q Query) (Table, error) {
 			return t, nil
 		}
 		t.Target = t.Targets[0]
-	} else if !contains(t.Targets, t.Target) {
+	} else if !slices.Contains(t.Targets, t.Target) {
 		return t, fmt.Errorf("target %q: no modelled cost in %s (targets with one: %s)", t.Target, arch.ID, strings.Join(t.Targets, ", "))
 	}
 	units := map[string]bool{}
@@ -263,15 +264,6 @@ func uses(c isa.Cost, unit string) bool {
 	}
 	for _, r := range c.Resources {
 		if strings.EqualFold(r.Name, unit) {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
 			return true
 		}
 	}

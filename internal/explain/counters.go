@@ -1,6 +1,9 @@
 package explain
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // counterRules say which wait counters each kind of instruction increments
 // on a family, as the guides' "Data Dependency Resolution" sections and
@@ -64,7 +67,7 @@ func (r counterRules) counters(name, format string, mods []string) []string {
 			return []string{"expcnt"}
 		}
 		return []string{"lgkmcnt"}
-	case kind == "GDS" || kind == "LDS" && hasMod(mods, "gds"):
+	case kind == "GDS" || kind == "LDS" && slices.Contains(mods, "gds"):
 		if r.gen12 {
 			return []string{"dscnt"}
 		}
@@ -131,15 +134,6 @@ func isStore(name string, mods []string) bool {
 			}
 		}
 		return true
-	}
-	return false
-}
-
-func hasMod(mods []string, m string) bool {
-	for _, x := range mods {
-		if x == m {
-			return true
-		}
 	}
 	return false
 }
