@@ -3,6 +3,7 @@ package concepts
 import (
 	"fmt"
 	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"slices"
 	"sort"
 )
 
@@ -68,7 +69,7 @@ func AuditSemantics(c *Catalogue, r Resolver, tx Texts) ([]Error, AuditStats) {
 			pm, _ := k.ptxMember(rel.PTX)
 			ieee, snan, nan := anyMatch(saysIEEEMode, rel.Restrictions), anyMatch(saysSNaN, rel.Restrictions), anyMatch(saysNaN, rel.Restrictions)
 			float := floatRelation(rel, pm)
-			propagating := contains(rel.Variants, ".NaN") || contains(pm.Variants, ".NaN")
+			propagating := slices.Contains(rel.Variants, ".NaN") || slices.Contains(pm.Variants, ".NaN")
 			for _, f := range r.AMDArchs(rel.AMD) {
 				if !rel.AppliesOn(f, m) {
 					continue

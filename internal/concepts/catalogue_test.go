@@ -3,6 +3,7 @@ package concepts
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -236,21 +237,21 @@ func TestSuggest(t *testing.T) {
 func TestNameVariants(t *testing.T) {
 	v := nameVariants("v_max_f32")
 	for _, want := range []string{"v_max_f16", "v_max_f64", "v_pk_max_f16", "s_max_f32", "v_max_num_f32"} {
-		if !contains(v, want) {
+		if !slices.Contains(v, want) {
 			t.Errorf("nameVariants(v_max_f32) lacks %s", want)
 		}
 	}
-	if !contains(nameVariants("v_max_num_f32"), "v_max_f32") {
+	if !slices.Contains(nameVariants("v_max_num_f32"), "v_max_f32") {
 		t.Error("nameVariants(v_max_num_f32) lacks v_max_f32")
 	}
-	if contains(v, "v_max_f32") {
+	if slices.Contains(v, "v_max_f32") {
 		t.Error("nameVariants returns its input")
 	}
 	// Swapping float for integer types names a different operation.
-	if contains(v, "v_max_i32") {
+	if slices.Contains(v, "v_max_i32") {
 		t.Error("nameVariants(v_max_f32) proposes v_max_i32")
 	}
-	if !contains(nameVariants("v_max_u32"), "v_max_i32") {
+	if !slices.Contains(nameVariants("v_max_u32"), "v_max_i32") {
 		t.Error("nameVariants(v_max_u32) lacks v_max_i32")
 	}
 }

@@ -3,8 +3,10 @@ package concepts
 import (
 	"fmt"
 	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -72,11 +74,7 @@ func LoadDir(dir string) (*Catalogue, error) {
 // LoadFiles parses catalogue files given as name -> content; it is LoadDir
 // without the file system, for tests and for embedding.
 func LoadFiles(files map[string][]byte) (*Catalogue, error) {
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(files))
 	l := &loader{c: &Catalogue{}}
 	for _, n := range names {
 		l.readFile(n, files[n])
@@ -162,11 +160,7 @@ func (l *loader) mapping(n *yaml.Node, what string, fields map[string]func(*yaml
 		h, ok := fields[k.Value]
 		switch {
 		case !ok:
-			known := make([]string, 0, len(fields))
-			for f := range fields {
-				known = append(known, f)
-			}
-			sort.Strings(known)
+			known := slices.Sorted(maps.Keys(fields))
 			l.errorf(k, "%s: unknown field %q (known: %s)", what, k.Value, strings.Join(known, ", "))
 		case seen[k.Value]:
 			l.errorf(k, "%s: field %q given twice", what, k.Value)
@@ -450,7 +444,7 @@ func sameSet(a, b []string) bool {
 		return false
 	}
 	for _, x := range a {
-		if !contains(b, x) {
+		if !slices.Contains(b, x) {
 			return false
 		}
 	}
@@ -462,7 +456,7 @@ func meets(a, b []string) bool {
 		return true
 	}
 	for _, x := range a {
-		if contains(b, x) {
+		if slices.Contains(b, x) {
 			return true
 		}
 	}
@@ -586,14 +580,5 @@ func (c *Catalogue) PTXMnemonics() []string {
 	for m := range c.noCP {
 		set[m] = true
 	}
-	return sortedKeys(set)
-}
-
-func sortedKeys(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }

@@ -14,16 +14,7 @@ type Match struct {
 func (c *Catalogue) ForPTX(mnemonic string) []Match {
 	var out []Match
 	for _, k := range c.byPTX[mnemonic] {
-		m := Match{Concept: k}
-		for _, r := range k.Relations {
-			if r.PTX == mnemonic {
-				m.Relations = append(m.Relations, r)
-				if a, ok := k.amdMember(r.AMD); ok {
-					m.Others = appendMember(m.Others, a)
-				}
-			}
-		}
-		out = append(out, m)
+		out = append(out, k.match(mnemonic, true))
 	}
 	return out
 }
@@ -38,31 +29,38 @@ func (c *Catalogue) ForAMD(arch, mnemonic string) []Match {
 		if !a.AppliesOn(arch) {
 			continue
 		}
-		m := Match{Concept: k}
-		for _, r := range k.Relations {
-			if r.AMD == mnemonic {
-				m.Relations = append(m.Relations, r)
-				if p, ok := k.ptxMember(r.PTX); ok {
-					m.Others = appendMember(m.Others, p)
-				}
-			}
-		}
-		out = append(out, m)
+		out = append(out, k.match(mnemonic, false))
 	}
 	return out
 }
 
-func (k *Concept) amdMember(mnemonic string) (Member, bool) {
-	for _, m := range k.AMD {
-		if m.Mnemonic == mnemonic {
-			return m, true
+// match is k as seen from its member mnemonic, a PTX member when ptx is
+// set, else an AMD one: the relations that involve it and the other
+// vendor's members they lead to.
+func (k *Concept) match(mnemonic string, ptx bool) Match {
+	m := Match{Concept: k}
+	for _, r := range k.Relations {
+		mine, theirs, other := r.AMD, r.PTX, k.ptxMember
+		if ptx {
+			mine, theirs, other = r.PTX, r.AMD, k.amdMember
+		}
+		if mine != mnemonic {
+			continue
+		}
+		m.Relations = append(m.Relations, r)
+		if o, ok := other(theirs); ok {
+			m.Others = appendMember(m.Others, o)
 		}
 	}
-	return Member{}, false
+	return m
 }
 
-func (k *Concept) ptxMember(mnemonic string) (Member, bool) {
-	for _, m := range k.PTX {
+func (k *Concept) amdMember(mnemonic string) (Member, bool) { return member(k.AMD, mnemonic) }
+
+func (k *Concept) ptxMember(mnemonic string) (Member, bool) { return member(k.PTX, mnemonic) }
+
+func member(ms []Member, mnemonic string) (Member, bool) {
+	for _, m := range ms {
 		if m.Mnemonic == mnemonic {
 			return m, true
 		}

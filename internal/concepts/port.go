@@ -6,7 +6,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"io"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/ptx"
@@ -254,7 +254,7 @@ func splitMnemonic(c *Catalogue, words []string) (string, []string) {
 	}
 	var mods []string
 	add := func(m string) {
-		if !contains(mods, m) {
+		if !slices.Contains(mods, m) {
 			mods = append(mods, m)
 		}
 	}
@@ -367,10 +367,10 @@ func lookup(c *Catalogue, mnemonic string, mods []string, t Target) Outcome {
 			for _, d := range o.Dropped {
 				names = append(names, d.AMD)
 			}
-			o.Gap = fmt.Sprintf("%s has no counterpart that assembles on %s: %s rejected by the assembler", mnemonic, strings.Join(t.GFX, " "), strings.Join(dedupe(names), ", "))
+			o.Gap = fmt.Sprintf("%s has no counterpart that assembles on %s: %s rejected by the assembler", mnemonic, strings.Join(t.GFX, " "), strings.Join(slices.Compact(slices.Sorted(slices.Values(names))), ", "))
 		default:
 			var where []string
-			for _, a := range dedupe(absent) {
+			for _, a := range slices.Compact(slices.Sorted(slices.Values(absent))) {
 				if t.Resolver != nil {
 					where = append(where, fmt.Sprintf("%s (on %s)", a, orNone(t.Resolver.AMDArchs(a))))
 				} else {
@@ -497,7 +497,7 @@ func counterpart(k *Concept, rel Relation, a Member, t Target) Counterpart {
 		}
 	}
 	for i := range cp.Checks {
-		if rel.Kind != Sequence || equalStrings(cp.Checks[i].Sequence, cp.Sequence) {
+		if rel.Kind != Sequence || slices.Equal(cp.Checks[i].Sequence, cp.Sequence) {
 			cp.Checks[i].Sequence = nil
 		}
 	}
@@ -530,36 +530,11 @@ func anyStatus(checks []TargetCheck, status string) bool {
 	return false
 }
 
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func orNone(archs []string) string {
 	if len(archs) == 0 {
 		return "no family"
 	}
 	return strings.Join(archs, " ")
-}
-
-func dedupe(xs []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range xs {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // PortReport is the porting answer for a whole PTX file.

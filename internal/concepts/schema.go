@@ -9,7 +9,10 @@
 // Resolver, which the caller implements over its own instruction database.
 package concepts
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // KnownArchs lists the AMD architecture ids a catalogue may name in
 // "families", in the order pages show them.
@@ -119,12 +122,12 @@ func (r Relation) SequenceText() []string {
 // Requires and Except.
 func (r Relation) fits(modifiers []string) bool {
 	for _, m := range r.Requires {
-		if !contains(modifiers, m) {
+		if !slices.Contains(modifiers, m) {
 			return false
 		}
 	}
 	for _, m := range r.Except {
-		if contains(modifiers, m) {
+		if slices.Contains(modifiers, m) {
 			return false
 		}
 	}
@@ -138,7 +141,7 @@ func (r Relation) AppliesOn(arch string, m Member) bool {
 		return true
 	}
 	if len(r.Families) > 0 {
-		return contains(r.Families, arch)
+		return slices.Contains(r.Families, arch)
 	}
 	return m.AppliesOn(arch)
 }
@@ -193,7 +196,7 @@ func covers(variants, modifiers []string) int {
 // excludes reports whether modifiers carry one the member excepts.
 func (m Member) excludes(modifiers []string) bool {
 	for _, x := range m.Except {
-		if contains(modifiers, x) {
+		if slices.Contains(modifiers, x) {
 			return true
 		}
 	}
@@ -206,14 +209,5 @@ func (m Member) AppliesOn(arch string) bool {
 	if len(m.Families) == 0 || arch == "" {
 		return true
 	}
-	return contains(m.Families, arch)
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(m.Families, arch)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -135,7 +136,7 @@ func checkPermSelectors(t *testing.T, c *Catalogue, g *guideResolver, tx guideTe
 		}
 		sort.Ints(bytes)
 		sort.Ints(sels)
-		if !equalInts(claimedBytes, bytes) {
+		if !slices.Equal(claimedBytes, bytes) {
 			t.Errorf("%s: v_perm_b32 sign-replicates bytes %v; the prmt restriction %q names bytes %v", f, bytes, claim, claimedBytes)
 		}
 		if lo, hi := strconv.Itoa(sels[0]), strconv.Itoa(sels[len(sels)-1]); !strings.Contains(selPart, lo+"-"+hi) && !strings.Contains(selPart, lo+" to "+hi) {
@@ -152,18 +153,6 @@ func numbersIn(s string) []int {
 	}
 	sort.Ints(out)
 	return out
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 var (

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -67,7 +68,7 @@ func ptxType(w string) (opType, bool) {
 // instructions (v_pk_, v_cvt_pk_) have two lanes.
 func amdTypes(mnemonic string) []opType {
 	parts := strings.Split(mnemonic, "_")
-	packed := contains(parts, "pk")
+	packed := slices.Contains(parts, "pk")
 	var out []opType
 	for _, p := range parts[1:] {
 		if !amdTypeWord.MatchString(p) {
@@ -188,7 +189,7 @@ func relationTypes(rel Relation, member Member) (singles []opType, runs [][]opTy
 			words := strings.Split(strings.TrimPrefix(v, "."), ".")
 			for _, w := range words {
 				if t, ok := ptxType(w); ok {
-					if contains(words, "wide") {
+					if slices.Contains(words, "wide") {
 						t.Bits *= 2
 					}
 					singles = append(singles, t)

@@ -2,9 +2,11 @@ package concepts
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -34,12 +36,12 @@ func (g *guideResolver) AMDArchs(m string) []string {
 	}
 	return out
 }
-func (g *guideResolver) PTXMnemonics() []string { return sortedKeys(g.ptx) }
+func (g *guideResolver) PTXMnemonics() []string { return slices.Sorted(maps.Keys(g.ptx)) }
 
 func (g *guideResolver) amdNames() map[string][]string {
 	out := map[string][]string{}
 	for a, set := range g.amd {
-		out[a] = sortedKeys(set)
+		out[a] = slices.Sorted(maps.Keys(set))
 	}
 	return out
 }

@@ -1,6 +1,9 @@
 package concepts
 
-import "sort"
+import (
+	"maps"
+	"slices"
+)
 
 // VerdictTable is the assembler's answers for everything the catalogue
 // proposes, as the build stores them in the database: every instruction
@@ -84,21 +87,13 @@ func ProposedLines(c *Catalogue) []string {
 			}
 		}
 	}
-	out := make([]string, 0, len(set))
-	for l := range set {
-		out = append(out, l)
-	}
-	sort.Strings(out)
+	out := slices.Sorted(maps.Keys(set))
 	return out
 }
 
 // AMDMembers returns every AMD mnemonic the catalogue's concepts name,
 // sorted.
 func AMDMembers(c *Catalogue) []string {
-	out := make([]string, 0, len(c.byAMD))
-	for m := range c.byAMD {
-		out = append(out, m)
-	}
-	sort.Strings(out)
+	out := slices.Sorted(maps.Keys(c.byAMD))
 	return out
 }
