@@ -213,19 +213,27 @@ func matchRenames(from, to *Family, onlyA, onlyB []*Inst, fmap map[string][]stri
 	for _, in := range onlyA {
 		byNameA[in.Name] = in
 	}
-	for _, in := range onlyA {
+	// link adds gpuisa's rename link between a (From) and b (To).
+	link := func(a, b *Inst, text string) {
+		if text == "" {
+			text = "gpuisa's merge links " + a.Name + " and " + b.Name + " as one instruction"
+		}
+		add(a, b, Evidence{Kind: EvidenceLink, Text: text})
+	}
+	// renames calls fn for each instruction of other that in's rename
+	// links on arch name, with the link's evidence.
+	renames := func(in *Inst, arch string, other map[string]*Inst, fn func(o *Inst, text string)) {
 		for _, rel := range in.Related {
-			if rel.Arch != to.Arch || !rel.Renamed {
+			if rel.Arch != arch || !rel.Renamed {
 				continue
 			}
-			if o, ok := byNameB[rel.Name]; ok {
-				text := rel.Evidence
-				if text == "" {
-					text = "gpuisa's merge links " + in.Name + " and " + o.Name + " as one instruction"
-				}
-				add(in, o, Evidence{Kind: EvidenceLink, Text: text})
+			if o, ok := other[rel.Name]; ok {
+				fn(o, rel.Evidence)
 			}
 		}
+	}
+	for _, in := range onlyA {
+		renames(in, to.Arch, byNameB, func(o *Inst, text string) { link(in, o, text) })
 		for _, al := range in.Aliases {
 			if o, ok := byNameB[al.Name]; ok {
 				add(in, o, Evidence{Kind: EvidenceAlias, Text: aliasText(from.Name, in.Name, al.Name, al.Note)})
@@ -238,18 +246,7 @@ func matchRenames(from, to *Family, onlyA, onlyB []*Inst, fmap map[string][]stri
 				add(o, in, Evidence{Kind: EvidenceAlias, Text: aliasText(to.Name, in.Name, al.Name, al.Note)})
 			}
 		}
-		for _, rel := range in.Related {
-			if rel.Arch != from.Arch || !rel.Renamed {
-				continue
-			}
-			if o, ok := byNameA[rel.Name]; ok {
-				text := rel.Evidence
-				if text == "" {
-					text = "gpuisa's merge links " + o.Name + " and " + in.Name + " as one instruction"
-				}
-				add(o, in, Evidence{Kind: EvidenceLink, Text: text})
-			}
-		}
+		renames(in, from.Arch, byNameA, func(o *Inst, text string) { link(o, in, text) })
 	}
 	// Identical encodings, or identical pseudocode, where exactly one
 	// instruction on each side has it.

@@ -2,6 +2,7 @@ package famdiff
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ func compare(a, b *Inst, from, to *Family, fmap map[string][]string, words map[s
 				ta[i] = r
 			}
 		}
-		if !equalTokens(keys(ta), keys(tb)) {
+		if !slices.Equal(keys(ta), keys(tb)) {
 			c.Semantics = wordDiff(ta, tb)
 		}
 	}
@@ -43,39 +44,31 @@ func compare(a, b *Inst, from, to *Family, fmap map[string][]string, words map[s
 func encodingChanges(a, b *Inst, fmap map[string][]string) []EncodingChange {
 	var out []EncodingChange
 	usedB := make([]bool, len(b.Encodings))
-	var restA []Enc
-	for _, ea := range a.Encodings {
-		found := false
-		for j, eb := range b.Encodings {
-			if usedB[j] || eb.Name != ea.Name {
-				continue
+	// Pair encodings by name first, then by the format the family's
+	// counterpart map gives.
+	restA := a.Encodings
+	for _, same := range []func(ea, eb Enc) bool{
+		func(ea, eb Enc) bool { return eb.Name == ea.Name },
+		func(ea, eb Enc) bool { return mapsTo(fmap, ea.Format, eb.Format) },
+	} {
+		var unpaired []Enc
+		for _, ea := range restA {
+			found := false
+			for j, eb := range b.Encodings {
+				if usedB[j] || !same(ea, eb) {
+					continue
+				}
+				usedB[j], found = true, true
+				if eb.Opcode != ea.Opcode {
+					out = append(out, EncodingChange{Kind: ChangeOpcode, From: encText(ea), To: encText(eb)})
+				}
+				break
 			}
-			usedB[j], found = true, true
-			if eb.Opcode != ea.Opcode {
-				out = append(out, EncodingChange{Kind: ChangeOpcode, From: encText(ea), To: encText(eb)})
+			if !found {
+				unpaired = append(unpaired, ea)
 			}
-			break
 		}
-		if !found {
-			restA = append(restA, ea)
-		}
-	}
-	var restA2 []Enc
-	for _, ea := range restA {
-		found := false
-		for j, eb := range b.Encodings {
-			if usedB[j] || !mapsTo(fmap, ea.Format, eb.Format) {
-				continue
-			}
-			usedB[j], found = true, true
-			if eb.Opcode != ea.Opcode {
-				out = append(out, EncodingChange{Kind: ChangeOpcode, From: encText(ea), To: encText(eb)})
-			}
-			break
-		}
-		if !found {
-			restA2 = append(restA2, ea)
-		}
+		restA = unpaired
 	}
 	// What is left moved to a format that is not the family's
 	// counterpart, or exists on one side only.
@@ -85,11 +78,11 @@ func encodingChanges(a, b *Inst, fmap map[string][]string) []EncodingChange {
 			restB = append(restB, eb)
 		}
 	}
-	n := min(len(restA2), len(restB))
+	n := min(len(restA), len(restB))
 	for i := 0; i < n; i++ {
-		out = append(out, EncodingChange{Kind: ChangeFormat, From: encText(restA2[i]), To: encText(restB[i])})
+		out = append(out, EncodingChange{Kind: ChangeFormat, From: encText(restA[i]), To: encText(restB[i])})
 	}
-	for _, ea := range restA2[n:] {
+	for _, ea := range restA[n:] {
 		out = append(out, EncodingChange{Kind: ChangeRemoved, From: encText(ea)})
 	}
 	for _, eb := range restB[n:] {

@@ -3,6 +3,7 @@ package famdiff
 import (
 	"encoding/json"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -195,7 +196,7 @@ func TestWordDiffRebuilds(t *testing.T) {
 				rb = append(rb, ts...)
 			}
 		}
-		if !equalTokens(keys(ra), keys(a)) || !equalTokens(rb, b) {
+		if !slices.Equal(keys(ra), keys(a)) || !slices.Equal(rb, b) {
 			t.Fatalf("wordDiff(%q, %q) rebuilds %q and %q", a, b, ra, rb)
 		}
 	}

@@ -2,6 +2,7 @@ package famdiff
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -270,7 +271,7 @@ func (p *PTX) TargetDiff(from, to string) (*Result, error) {
 	gb := p.Generation(to)
 	if from != "" {
 		for _, t := range p.Generation(from) {
-			if !contains(gb, t) {
+			if !slices.Contains(gb, t) {
 				ga = append(ga, t)
 			}
 		}
@@ -293,7 +294,7 @@ func (p *PTX) TargetDiff(from, to string) (*Result, error) {
 		out := []string{}
 		for _, t := range g {
 			if supported != nil && grid[t] {
-				if contains(supported, t) {
+				if slices.Contains(supported, t) {
 					out = append(out, t)
 				}
 			} else if DocAllows(min, t) {
@@ -350,7 +351,7 @@ func (p *PTX) PreviousTarget(t string) string {
 	ts := p.Targets()
 	if ptxas.TargetSuffix(t) != "" {
 		plain := fmt.Sprintf("sm_%d", ptxas.TargetNumber(t))
-		if contains(ts, plain) {
+		if slices.Contains(ts, plain) {
 			return plain
 		}
 		return ""
@@ -406,15 +407,6 @@ func hasRelease(rs []isa.PTXRelease, v string) bool {
 	return false
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // DocAllows says whether a documented minimum target admits target t: a
 // plain minimum every target of its number or newer, sm_XXf the f and a
 // targets of its family from XX on (sm_100f: sm_100f, sm_103a), sm_XXa
@@ -464,6 +456,18 @@ func (p *PTX) history(r *Result, avail func(v, min string, supported []string, s
 		}
 		return it
 	}
+	// file lists what s says of an instruction, form or modifier: added
+	// when only To has it, removed when only From has it. It reports
+	// whether both sides have it, and so its parts are worth a look.
+	file := func(s state, in PTXInst, level string, f *PTXForm, m *PTXModifier) bool {
+		switch {
+		case s.to != nil && s.from == nil:
+			r.Added = append(r.Added, item(in, level, f, m, s.to))
+		case s.from != nil && s.to == nil:
+			r.Removed = append(r.Removed, item(in, level, f, m, s.from))
+		}
+		return s.from != nil && s.to != nil
+	}
 	for _, in := range p.Instructions {
 		forms := make([]state, len(in.Forms))
 		var inst state
@@ -476,39 +480,20 @@ func (p *PTX) history(r *Result, avail func(v, min string, supported []string, s
 		if len(in.Forms) == 0 {
 			inst = both(in.PTXVersion, in.MinTarget, nil)
 		}
-		switch {
-		case inst.to != nil && inst.from == nil:
-			r.Added = append(r.Added, item(in, "instruction", nil, nil, inst.to))
-			continue
-		case inst.from != nil && inst.to == nil:
-			r.Removed = append(r.Removed, item(in, "instruction", nil, nil, inst.from))
-			continue
-		case inst.from == nil && inst.to == nil:
+		if !file(inst, in, "instruction", nil, nil) {
 			continue
 		}
 		for i := range in.Forms {
 			f := &in.Forms[i]
 			st := forms[i]
-			switch {
-			case st.to != nil && st.from == nil:
-				r.Added = append(r.Added, item(in, "form", f, nil, st.to))
-				continue
-			case st.from != nil && st.to == nil:
-				r.Removed = append(r.Removed, item(in, "form", f, nil, st.from))
-				continue
-			case st.from == nil && st.to == nil:
+			if !file(st, in, "form", f, nil) {
 				continue
 			}
 			for j := range f.Modifiers {
 				m := &f.Modifiers[j]
 				ms := both(m.PTXVersion, m.MinTarget, nil)
 				ms.from, ms.to = intersect(ms.from, st.from), intersect(ms.to, st.to)
-				switch {
-				case ms.to != nil && ms.from == nil:
-					r.Added = append(r.Added, item(in, "modifier", f, m, ms.to))
-				case ms.from != nil && ms.to == nil:
-					r.Removed = append(r.Removed, item(in, "modifier", f, m, ms.from))
-				}
+				file(ms, in, "modifier", f, m)
 			}
 		}
 	}
@@ -525,7 +510,7 @@ func union(a, b []string) []string {
 	}
 	out := append([]string{}, a...)
 	for _, t := range b {
-		if !contains(out, t) {
+		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
@@ -545,7 +530,7 @@ func intersect(a, b []string) []string {
 	}
 	out := []string{}
 	for _, t := range a {
-		if contains(b, t) {
+		if slices.Contains(b, t) {
 			out = append(out, t)
 		}
 	}

@@ -67,18 +67,6 @@ func keys(ts []string) []string {
 
 func isWord(c rune) bool { return c == '_' || unicode.IsLetter(c) || unicode.IsDigit(c) }
 
-func equalTokens(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // wordDiff aligns two token lists with Myers' algorithm (shortest edit
 // script) and returns the tokens with "=", "-" and "+" marks, runs of one
 // mark joined by spaces. Tokens compare by wordKey; "=" runs show To's.
