@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -88,7 +89,7 @@ func ApplyXML(spec *amdxml.Spec, file string, arch *isa.Architecture, insts []*i
 		identifiers[f.Name] = ids
 		replaced := false
 		for i, g := range arch.Formats {
-			if !containsString(guideFormatNames(f.Name), g.Name) {
+			if !slices.Contains(guideFormatNames(f.Name), g.Name) {
 				continue
 			}
 			merged := f
@@ -153,7 +154,7 @@ func ApplyXML(spec *amdxml.Spec, file string, arch *isa.Architecture, insts []*i
 			operands := xmlOperands(xe.Operands, encProv)
 			idx := -1
 			for i, e := range in.Encodings {
-				if containsString(guideFormatNames(fname), e.Format) {
+				if slices.Contains(guideFormatNames(fname), e.Format) {
 					idx = i
 					break
 				}

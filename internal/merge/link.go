@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -202,7 +203,7 @@ func LinkFamilies(insts []*isa.Instruction, links ...Lineage) []Lineage {
 				if r.Old == r.New {
 					continue
 				}
-				if m.Name == r.New && containsString(r.Archs, m.Arch) {
+				if m.Name == r.New && slices.Contains(r.Archs, m.Arch) {
 					m.Aliases = appendAlias(m.Aliases, isa.Alias{
 						Name: r.Old,
 						Note: r.Note + "; earlier families and LLVM's assembler use " + r.Old,
@@ -276,13 +277,4 @@ func appendAlias(list []isa.Alias, a isa.Alias) []isa.Alias {
 		}
 	}
 	return append(list, a)
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

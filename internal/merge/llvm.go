@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -500,11 +501,7 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 	res.Verified = len(examples) > 0
 
 	// Where llvm-mc prints another name, that name is an alias.
-	names := make([]string, 0, len(aliasTargets))
-	for n := range aliasTargets {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(aliasTargets))
 	for _, n := range names {
 		in.Aliases = appendAlias(in.Aliases, isa.Alias{
 			Name: n,

@@ -140,7 +140,7 @@ func operandsFromSyntax(arch, name string, rows []llvmdoc.Syntax, files []string
 			o.DataFormat, o.TypeFrom = op.Type, isa.TypeFromTag
 		case same && r.Type != "" && tagFits(r.Type, op):
 			o.DataFormat, o.TypeFrom = r.Type, isa.TypeFromOtherPage
-			o.Note = joinNote(o.Note, fmt.Sprintf("type %s from the %s page's row for the same instruction (%s:%d); the %s page tags no operand", r.Type, ref.row.Family, ref.file, ref.row.Line, row.Family))
+			o.Note = JoinNote(o.Note, fmt.Sprintf("type %s from the %s page's row for the same instruction (%s:%d); the %s page tags no operand", r.Type, ref.row.Family, ref.file, ref.row.Line, row.Family))
 		case typed && impliedApplies(name, row, i):
 			t := srcType
 			if o.Output && !o.Input {
@@ -157,7 +157,7 @@ func operandsFromSyntax(arch, name string, rows []llvmdoc.Syntax, files []string
 			// GFX12's VOPC rows call the condition code "vdst"; its
 			// page accepts only vcc.
 			o.OperandType = "vcc"
-			o.Note = joinNote(o.Note, fmt.Sprintf("the condition code: the %s page calls it %s, and its operand page accepts only vcc", row.Family, op.Kind))
+			o.Note = JoinNote(o.Note, fmt.Sprintf("the condition code: the %s page calls it %s, and its operand page accepts only vcc", row.Family, op.Kind))
 		}
 		w32, w64, ok := op.WaveDwords()
 		if !ok && wave32 && isVCC(op) {
@@ -277,7 +277,7 @@ func AssemblerOperands(arch, name, printed, target, version string, row *llvmdoc
 			if bits := registerBits(ops[i]); bits > 0 && out[i].SizeWave32 == 0 {
 				out[i].Size = bits
 			}
-			out[i].Note = joinNote(fmt.Sprintf("llvm-mc (%s) accepts and prints %q on %s; this operand is %q there. Name, class and access from LLVM's %s syntax row for the same instruction (%s:%d)",
+			out[i].Note = JoinNote(fmt.Sprintf("llvm-mc (%s) accepts and prints %q on %s; this operand is %q there. Name, class and access from LLVM's %s syntax row for the same instruction (%s:%d)",
 				version, printed, target, ops[i], row.Family, file, row.Line), out[i].Note)
 		}
 		return out
@@ -374,7 +374,9 @@ func registerClass(t string) string {
 	return "constant or special register"
 }
 
-func joinNote(a, b string) string {
+// JoinNote adds note b to an operand's note a ("a; b"); either may be
+// empty.
+func JoinNote(a, b string) string {
 	switch {
 	case a == "":
 		return b
@@ -415,7 +417,7 @@ func optionalLikeSiblings(noRef []*isa.Instruction, withRef map[string][]*isa.In
 			}
 			if n >= 3 && agree {
 				in.Operands[i].Optional = true
-				in.Operands[i].Note = joinNote(in.Operands[i].Note, fmt.Sprintf("optional, as in the %d other %s_ instructions whose older LLVM page marks it so (%s, ...); no older page documents this one", n, namePrefix(in.Name), from))
+				in.Operands[i].Note = JoinNote(in.Operands[i].Note, fmt.Sprintf("optional, as in the %d other %s_ instructions whose older LLVM page marks it so (%s, ...); no older page documents this one", n, namePrefix(in.Name), from))
 			}
 		}
 	}
