@@ -118,6 +118,19 @@ func (e *env) open() (*store.DB, error) {
 	return store.Open(e.dbPath)
 }
 
+// withDB makes fn a command's RunE that opens the database first and
+// closes it when fn returns.
+func (e *env) withDB(fn func(cmd *cobra.Command, args []string, db *store.DB) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		db, err := e.open()
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return fn(cmd, args, db)
+	}
+}
+
 func (e *env) writeJSON(v any) error {
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")

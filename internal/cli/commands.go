@@ -129,15 +129,20 @@ among the upstream problems (gpuisa quality, /quality).`,
 	return cmd
 }
 
-func runBuild(ctx context.Context, e *env, opts build.Options, quiet bool) (*build.Report, error) {
-	var prog build.Progress
+// progress is how a long command reports on stderr: nothing when quiet, a
+// bar on a terminal, else a line per step.
+func (e *env) progress(quiet bool) build.Progress {
 	switch {
 	case quiet:
+		return nil
 	case isTerminal(e.stderr):
-		prog = &barProgress{w: e.stderr}
-	default:
-		prog = &build.LineProgress{W: e.stderr}
+		return &barProgress{w: e.stderr}
 	}
+	return &build.LineProgress{W: e.stderr}
+}
+
+func runBuild(ctx context.Context, e *env, opts build.Options, quiet bool) (*build.Report, error) {
+	prog := e.progress(quiet)
 	opts.Progress = prog
 	if opts.Answers != nil {
 		opts.Answers = prerender(false, prog)
@@ -285,12 +290,7 @@ func newArchsCmd(e *env) *cobra.Command {
 		Use:   "archs [--json]",
 		Short: "List the architecture families and their instruction counts",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+		RunE: e.withDB(func(cmd *cobra.Command, _ []string, db *store.DB) error {
 			archs, err := db.Archs(cmd.Context())
 			if err != nil {
 				return err
@@ -307,7 +307,7 @@ func newArchsCmd(e *env) *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", a.ID, a.Name, a.Vendor, a.Count, strings.Join(a.Targets, " "))
 			}
 			return tw.Flush()
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
@@ -319,12 +319,7 @@ func newListCmd(e *env) *cobra.Command {
 		Use:   "list ARCH [--json]",
 		Short: "List the instructions of one family",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+		RunE: e.withDB(func(cmd *cobra.Command, args []string, db *store.DB) error {
 			list, err := db.List(cmd.Context(), args[0])
 			if err != nil {
 				return err
@@ -337,7 +332,7 @@ func newListCmd(e *env) *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, s.Category, truncate(s.Summary, 90))
 			}
 			return tw.Flush()
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
@@ -354,12 +349,7 @@ related concepts and sources. The mnemonic is case-insensitive and may carry an
 assembler suffix (v_max_f32_e64) or, for PTX, modifiers (max.f32). --json prints
 the same document as the API (/api/v1/instructions/ARCH/MNEMONIC).`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+		RunE: e.withDB(func(cmd *cobra.Command, args []string, db *store.DB) error {
 			in, err := db.Instruction(cmd.Context(), args[0], args[1])
 			if err != nil {
 				return err
@@ -368,7 +358,7 @@ the same document as the API (/api/v1/instructions/ARCH/MNEMONIC).`,
 				return e.writeJSON(in)
 			}
 			return printInstruction(e.stdout, in)
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
@@ -387,12 +377,7 @@ words of their descriptions. A query that is machine code (hex words such as 0x1
 or an llvm-mc byte list) is also decoded on every AMD family (--arch: on that one); the
 decoded instructions come first, each with the families that read the words the same way.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+		RunE: e.withDB(func(cmd *cobra.Command, args []string, db *store.DB) error {
 			q := strings.Join(args, " ")
 			decoded, err := decodedHits(cmd.Context(), db, q, arch)
 			if err != nil {
@@ -432,7 +417,7 @@ decoded instructions come first, each with the families that read the words the 
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", h.Name, archs, truncate(about, 80))
 			}
 			return tw.Flush()
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&arch, "arch", "", "search one family only")

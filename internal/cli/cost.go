@@ -3,7 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -37,12 +38,7 @@ VMEM, LGKM, SALU, Branch, TransVALU...) and sorted (--sort latency|throughput|uo
 numbers largest first unless --asc): "the slowest VALU instructions on gfx942" is
   gpuisa cost cdna3 --target gfx942 --unit VALU --sort latency --limit 20`,
 		Args: cobra.RangeArgs(1, 2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+		RunE: e.withDB(func(cmd *cobra.Command, args []string, db *store.DB) error {
 			if len(args) == 1 {
 				if len(targets) > 1 {
 					return errs.Invalid("cost: a family listing is for one target; got --target %s", strings.Join(targets, ","))
@@ -65,7 +61,7 @@ numbers largest first unless --asc): "the slowest VALU instructions on gfx942" i
 			}
 			costs := map[string]isa.Cost{}
 			for t, c := range in.Cost {
-				if len(targets) == 0 || contains(targets, t) {
+				if len(targets) == 0 || slices.Contains(targets, t) {
 					costs[t] = c
 				}
 			}
@@ -80,11 +76,7 @@ numbers largest first unless --asc): "the slowest VALU instructions on gfx942" i
 				return nil
 			}
 			fmt.Fprintf(e.stdout, "%s (%s): LLVM's scheduling model (llvm-mca), the compiler's model, not a measurement\n", in.Name, in.Arch)
-			ts := make([]string, 0, len(costs))
-			for t := range costs {
-				ts = append(ts, t)
-			}
-			sort.Strings(ts)
+			ts := slices.Sorted(maps.Keys(costs))
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "target\tunit\tlatency\trthroughput\tuops\tflags\tresources\tLLVM opcode")
 			for _, t := range ts {
@@ -96,7 +88,7 @@ numbers largest first unless --asc): "the slowest VALU instructions on gfx942" i
 			}
 			fmt.Fprintf(e.stdout, "modelled line: %s\n", costs[ts[0]].Asm)
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().StringSliceVar(&targets, "target", nil, "only these gfx targets (one for a family listing)")

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuisa/gpuisa/internal/famdiff"
+	"github.com/gpuisa/gpuisa/internal/store"
 )
 
 func init() { extraCommands = append(extraCommands, newDiffCmd) }
@@ -31,12 +32,7 @@ sm_90): what becomes available, by ptxas's target grid where ptxas verified a fo
 documentation's minimum target; a target without a suffix stands for its generation
 (sm_90 with sm_90a), and each row names the targets that accept it.`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+		RunE: e.withDB(func(cmd *cobra.Command, args []string, db *store.DB) error {
 			r, err := famdiff.NewFacts(db).Compare(cmd.Context(), args[0], args[1])
 			if err != nil {
 				return err
@@ -45,7 +41,7 @@ documentation's minimum target; a target without a suffix stands for its generat
 				return e.writeJSON(r)
 			}
 			return printDiff(e.stdout, r)
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd

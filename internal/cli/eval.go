@@ -60,12 +60,7 @@ The pseudocode is evaluated as written: where the guide's text is wrong the resu
 the text's (gpuisa quality lists where it disagrees with LLVM's constant folding).
 Instructions that touch memory, or whose text is prose, are not executable and say why.`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+		RunE: e.withDB(func(cmd *cobra.Command, args []string, db *store.DB) error {
 			ctx := cmd.Context()
 			arch, name, err := db.Resolve(ctx, args[0], args[1])
 			if err != nil {
@@ -121,7 +116,7 @@ Instructions that touch memory, or whose text is prose, are not executable and s
 			}
 			printEval(e, resp)
 			return nil
-		},
+		}),
 	}
 	f := cmd.Flags()
 	for i := range srcs {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/concepts"
@@ -84,14 +85,7 @@ func stmtWords(stmt string) []string {
 // variant (".lo.u32": lo and u32).
 func hasVariant(words []string, variant string) bool {
 	for _, v := range strings.Split(strings.TrimPrefix(variant, "."), ".") {
-		found := false
-		for _, w := range words[1:] {
-			if w == v {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.Contains(words[1:], v) {
 			return false
 		}
 	}

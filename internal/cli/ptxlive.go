@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -78,7 +79,7 @@ func describeVerdict(v ptxoracle.Verdict, targets []string) string {
 	}
 	var no []string
 	for _, t := range v.Targets {
-		if len(targets) > 0 && !contains(targets, t.Target) {
+		if len(targets) > 0 && !slices.Contains(targets, t.Target) {
 			continue
 		}
 		if !t.OK && ptxas.TargetNumber(t.Target) >= ptxas.TargetNumber(target) {
@@ -88,7 +89,7 @@ func describeVerdict(v ptxoracle.Verdict, targets []string) string {
 	if len(targets) > 0 {
 		var yes []string
 		for _, t := range v.Targets {
-			if contains(targets, t.Target) && t.OK {
+			if slices.Contains(targets, t.Target) && t.OK {
 				yes = append(yes, t.Target)
 			}
 		}
@@ -105,15 +106,6 @@ func orNone(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // checkFileWithPTXAS assembles a whole file for each target and prints

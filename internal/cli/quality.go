@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuisa/gpuisa/internal/quality"
+	"github.com/gpuisa/gpuisa/internal/store"
 )
 
 func init() { extraCommands = append(extraCommands, newQualityCmd) }
@@ -34,12 +35,7 @@ ptxas's message and the documentation file and line.
 --summary prints only the counts and the per-family table; --json the whole report
 (its "ptx" object holds the PTX findings).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+		RunE: e.withDB(func(cmd *cobra.Command, _ []string, db *store.DB) error {
 			raw, err := db.Extra(cmd.Context(), quality.Key)
 			if err != nil {
 				return err
@@ -55,7 +51,7 @@ ptxas's message and the documentation file and line.
 				return quality.WriteSummary(e.stdout, rep)
 			}
 			return quality.WriteText(e.stdout, rep)
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&summary, "summary", false, "print only the per-family table")

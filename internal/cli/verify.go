@@ -27,14 +27,7 @@ target (--no-ptxas skips that) and summarises what ptxas said. It does not write
 database; gpuisa build runs the same verification.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var prog build.Progress
-			switch {
-			case quiet:
-			case isTerminal(e.stderr):
-				prog = &barProgress{w: e.stderr}
-			default:
-				prog = &build.LineProgress{W: e.stderr}
-			}
+			prog := e.progress(quiet)
 			archs, insts, _, err := build.LoadAMD(cmd.Context(), opts.Sources, prog)
 			if err != nil {
 				return err
