@@ -142,9 +142,7 @@ func Run(ctx context.Context, lines map[string][]string, opts Options) (*Results
 		slots    = make(chan struct{}, parallel)
 	)
 	for target, ls := range lines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
 			costs, st, err := runTarget(ctx, path, version, target, ls, opts.CacheDir)
@@ -161,7 +159,7 @@ func Run(ctx context.Context, lines map[string][]string, opts Options) (*Results
 			if opts.Progress != nil {
 				opts.Progress(done, len(lines))
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return res, firstErr

@@ -77,6 +77,14 @@ type RunStats struct {
 	CacheHits int `json:"cache_hits"`
 }
 
+// Add counts o's run into s.
+func (s *RunStats) Add(o RunStats) {
+	s.Lines += o.Lines
+	s.Processes += o.Processes
+	s.Assembled += o.Assembled
+	s.CacheHits += o.CacheHits
+}
+
 // Family is the report for one AMD family.
 type Family struct {
 	Arch    string   `json:"arch"`

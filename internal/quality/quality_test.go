@@ -3,6 +3,7 @@ package quality
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -112,19 +113,8 @@ func TestNotVerifiedExplanation(t *testing.T) {
 
 func TestRender(t *testing.T) {
 	r := Compute(fixture())
-	var sum, full bytes.Buffer
-	if err := WriteSummary(&sum, r); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"Verified with LLVM 22 on 2 gfx targets.", "vega", "75.0% *", "* vega: 75.0% below the 98% target"} {
-		if !strings.Contains(sum.String(), want) {
-			t.Errorf("summary lacks %q:\n%s", want, sum.String())
-		}
-	}
-	if err := WriteText(&full, r); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	rendered(t, "summary", WriteSummary, r, "Verified with LLVM 22 on 2 gfx targets.", "vega", "75.0% *", "* vega: 75.0% below the 98% target")
+	rendered(t, "text", WriteText, r,
 		"== Vega (vega) — targets gfx900; LLVM pages GFX9",
 		"VOP3P, bits 0x00800000: 2 — v_a v_b",
 		"v_c: llvm-mc rejects the name on gfx900",
@@ -132,11 +122,7 @@ func TestRender(t *testing.T) {
 		"AMD instructions no LLVM syntax row matches (1):\n  v_d",
 		" accepted:\n  v_llvm2",
 		"== CDNA 5 (cdna5) — targets gfx1250; LLVM pages none",
-	} {
-		if !strings.Contains(full.String(), want) {
-			t.Errorf("text lacks %q:\n%s", want, full.String())
-		}
-	}
+	)
 	// A failing writer's error comes back.
 	if err := WriteText(failWriter{}, r); err == nil {
 		t.Error("write error lost")
@@ -170,48 +156,43 @@ func TestRenderPTX(t *testing.T) {
 		RejectedForms: []PTXFinding{{Mnemonic: "mov", Statement: "mov.f32 d, %tid.x;", Message: "Special register argument not allowed"}},
 	}
 	r.PTX.Run.Statements, r.PTX.Run.Processes = 7, 2
-	var sum, full bytes.Buffer
-	if err := WriteSummary(&sum, r); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	sum := rendered(t, "summary", WriteSummary, r,
 		"PTX: verified with ptxas 1.2 (CUDA 1.2, sample), nvdisasm 1.2 on 2 sm targets (sm_50 to sm_90a), grid at PTX ISA 9.1.",
 		"PTX: 7 statements; 2 ptxas processes",
 		"PTX forms: 3 documented, 2 verified, 1 rejected, 0 not verified",
 		"PTX findings: documentation too strict 1; documentation too loose 0; example statements ptxas rejects (documentation errata) 2; forms ptxas rejects 1; not verified 0.",
-	} {
-		if !strings.Contains(sum.String(), want) {
-			t.Errorf("summary lacks %q:\n%s", want, sum.String())
-		}
+	)
+	if strings.Contains(sum, "/x/ptxas") {
+		t.Errorf("the summary names the tool's path:\n%s", sum)
 	}
-	if strings.Contains(sum.String(), "/x/ptxas") {
-		t.Errorf("the summary names the tool's path:\n%s", sum.String())
-	}
-	if err := WriteText(&full, r); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	full := rendered(t, "text", WriteText, r,
 		"== PTX: Documentation too strict (1)",
 		"  fma: fma.rn.f16 d, a, b, c; — minimum target: documentation sm_90, ptxas sm_53 [fma.md:12]",
 		"== PTX: Example statements ptxas rejects (documentation errata) (2)",
 		"  mad: mad.f32 d,a,b,c — Rounding modifier required [mad.md:4]",
 		"  mma: mma.x — Arguments mismatch (assembles without the example's own declarations)",
 		"== PTX: Forms ptxas rejects (1)",
-	} {
-		if !strings.Contains(full.String(), want) {
-			t.Errorf("text lacks %q:\n%s", want, full.String())
-		}
-	}
-	if strings.Contains(full.String(), "Documentation too loose") {
+	)
+	if strings.Contains(full, "Documentation too loose") {
 		t.Error("an empty kind is listed")
 	}
 
 	r.PTX = &PTXReport{Notes: []string{"not verified by ptxas: ptxas not found"}}
-	sum.Reset()
-	if err := WriteSummary(&sum, r); err != nil {
+	rendered(t, "summary of unverified PTX", WriteSummary, r, "PTX: not verified by ptxas.\nPTX note: not verified by ptxas: ptxas not found")
+}
+
+// rendered writes r with write and checks that the text holds every want;
+// what names the text in failures.
+func rendered(t *testing.T, what string, write func(io.Writer, Report) error, r Report, wants ...string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := write(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(sum.String(), "PTX: not verified by ptxas.\nPTX note: not verified by ptxas: ptxas not found") {
-		t.Errorf("unverified PTX:\n%s", sum.String())
+	for _, want := range wants {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, b.String())
+		}
 	}
+	return b.String()
 }

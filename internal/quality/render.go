@@ -101,12 +101,7 @@ func WriteText(w io.Writer, r Report) error {
 				ew.printf("  %s, %s: %s %s, llvm-mc %s\n", c.Name, c.Fact, c.Prov.Source, c.Document, c.Shown)
 			}
 		}
-		if len(f.Rejected) > 0 {
-			ew.printf("AMD documents, llvm-mc rejects on every %s target (%d):\n", f.Name, len(f.Rejected))
-			for _, it := range f.Rejected {
-				ew.printf("  %s: %s\n", it.Name, it.Reason)
-			}
-		}
+		ew.items("AMD documents, llvm-mc rejects on every "+f.Name+" target", f.Rejected)
 		if len(f.Amendments) > 0 {
 			counts := f.AmendmentCounts()
 			var parts []string
@@ -120,18 +115,8 @@ func WriteText(w io.Writer, r Report) error {
 				ew.printf("  %s [%s]: %s\n", c.Name, c.Kind, c.Note)
 			}
 		}
-		if len(f.GeneratedExamples) > 0 {
-			ew.printf("Examples generated from llvm-mc's disassembly of AMD's encoding, accepted by llvm-mc (%d):\n", len(f.GeneratedExamples))
-			for _, it := range f.GeneratedExamples {
-				ew.printf("  %s: %s\n", it.Name, it.Reason)
-			}
-		}
-		if len(f.Unverified) > 0 {
-			ew.printf("No verified example (%d):\n", len(f.Unverified))
-			for _, it := range f.Unverified {
-				ew.printf("  %s: %s\n", it.Name, it.Reason)
-			}
-		}
+		ew.items("Examples generated from llvm-mc's disassembly of AMD's encoding, accepted by llvm-mc", f.GeneratedExamples)
+		ew.items("No verified example", f.Unverified)
 		if len(f.UnmatchedAMD) > 0 {
 			ew.printf("AMD instructions no LLVM syntax row matches (%d):\n%s\n", len(f.UnmatchedAMD), wrap(f.UnmatchedAMD))
 		}
@@ -256,6 +241,18 @@ func wrap(names []string) string {
 type errWriter struct {
 	w   io.Writer
 	err error
+}
+
+// items prints title with the count of list, then each instruction with
+// its reason; nothing for an empty list.
+func (e *errWriter) items(title string, list []Item) {
+	if len(list) == 0 {
+		return
+	}
+	e.printf("%s (%d):\n", title, len(list))
+	for _, it := range list {
+		e.printf("  %s: %s\n", it.Name, it.Reason)
+	}
 }
 
 func (e *errWriter) printf(format string, args ...any) {

@@ -1,6 +1,9 @@
 package quality
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // SemReport is what evaluating the guides' pseudocode found: per family
 // how much of it parses, runs and was checked against LLVM's constant
@@ -117,7 +120,7 @@ func writeSemSummary(ew *errWriter, s *SemReport) {
 	} else {
 		var parts []string
 		for _, g := range s.Groups {
-			parts = append(parts, strings.TrimSpace(g.Group)+" "+itoa(g.Agree)+"/"+itoa(g.Folded))
+			parts = append(parts, strings.TrimSpace(g.Group)+" "+strconv.Itoa(g.Agree)+"/"+strconv.Itoa(g.Folded))
 		}
 		ew.printf("Pseudocode vs LLVM (%s): agree/folded per group: %s; %d tolerated reasons, %d findings.\n",
 			s.Opt, strings.Join(parts, ", "), len(s.Tolerated), len(s.Findings))
@@ -161,23 +164,4 @@ func writeSemFindings(ew *errWriter, s *SemReport) {
 			}
 		}
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	if neg {
-		b = append([]byte{'-'}, b...)
-	}
-	return string(b)
 }
