@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -436,50 +437,51 @@ func truncate(s string, n int) string {
 // printInstruction renders an instruction for a terminal, in the page's
 // order.
 func printInstruction(w io.Writer, in *isa.Instruction) error {
-	bw := &errWriter{w: w}
+	// bufio.Writer keeps the first write error and writes nothing after it.
+	bw := bufio.NewWriter(w)
 	unitKind := "GPU Native ISA"
 	if in.Kind == isa.KindVirtual {
 		unitKind = "GPU Virtual ISA"
 	}
-	bw.printf("%s · %s · %s · %s\n", in.Name, unitKind, in.Vendor, nonEmpty(in.Unit, "-"))
-	bw.printf("%s — %s\n", in.Arch, nonEmpty(in.Category, "uncategorised"))
+	fmt.Fprintf(bw, "%s · %s · %s · %s\n", in.Name, unitKind, in.Vendor, nonEmpty(in.Unit, "-"))
+	fmt.Fprintf(bw, "%s — %s\n", in.Arch, nonEmpty(in.Category, "uncategorised"))
 	if in.Summary != "" {
-		bw.printf("\n%s\n", in.Summary)
+		fmt.Fprintf(bw, "\n%s\n", in.Summary)
 	}
 	if f := in.DescriptionFrom; f != nil {
-		bw.printf("(AMD's description of %s in %s; this family's guide gives %s)\n", f.Name, f.Arch, f.Why)
+		fmt.Fprintf(bw, "(AMD's description of %s in %s; this family's guide gives %s)\n", f.Name, f.Arch, f.Why)
 	}
 	for _, a := range in.Aliases {
-		bw.printf("Also written as %s (%s)\n", a.Name, a.Note)
+		fmt.Fprintf(bw, "Also written as %s (%s)\n", a.Name, a.Note)
 	}
 	if len(in.Encodings) > 0 {
-		bw.printf("\nEncodings\n")
+		fmt.Fprintf(bw, "\nEncodings\n")
 		for _, enc := range in.Encodings {
-			bw.printf("  %-10s width %-3d opcode %-5d identifier %s\n", enc.Name, enc.Width, enc.Opcode, nonEmpty(enc.Identifier, "-"))
+			fmt.Fprintf(bw, "  %-10s width %-3d opcode %-5d identifier %s\n", enc.Name, enc.Width, enc.Opcode, nonEmpty(enc.Identifier, "-"))
 			if enc.IdentifierCheck != "" {
-				bw.printf("             %s\n", enc.IdentifierCheck)
+				fmt.Fprintf(bw, "             %s\n", enc.IdentifierCheck)
 			}
 			if fields := fieldList(enc.Fields); fields != "" {
-				bw.printf("             %s\n", fields)
+				fmt.Fprintf(bw, "             %s\n", fields)
 			}
 			if a := enc.Assembler; a != nil {
 				verdict := "agrees"
 				if !a.Agrees {
 					verdict = "differs: identifying bits " + a.Identifier
 				}
-				bw.printf("             llvm-mc: %s on %s is %s (%s)\n", a.Asm, a.Target, a.Encoding, verdict)
+				fmt.Fprintf(bw, "             llvm-mc: %s on %s is %s (%s)\n", a.Asm, a.Target, a.Encoding, verdict)
 			}
 			if d := enc.Documented; d != nil {
-				bw.printf("             documented variant (AMD's guide, %s:%d), identifier %s:\n", d.Prov.File, d.Prov.Line, nonEmpty(d.Identifier, "-"))
-				bw.printf("               %s\n", fieldList(d.Fields))
+				fmt.Fprintf(bw, "             documented variant (AMD's guide, %s:%d), identifier %s:\n", d.Prov.File, d.Prov.Line, nonEmpty(d.Identifier, "-"))
+				fmt.Fprintf(bw, "               %s\n", fieldList(d.Fields))
 				for _, c := range d.Changes {
-					bw.printf("               verified: %s\n", c)
+					fmt.Fprintf(bw, "               verified: %s\n", c)
 				}
 			}
 		}
 	}
 	if len(in.Opcodes) > 1 {
-		bw.printf("\nOpcodes in other families\n")
+		fmt.Fprintf(bw, "\nOpcodes in other families\n")
 		var archs []string
 		for a := range in.Opcodes {
 			archs = append(archs, a)
@@ -495,11 +497,11 @@ func printInstruction(w io.Writer, in *isa.Instruction) error {
 				parts = append(parts, fmt.Sprintf("%s %d", f, op))
 			}
 			sort.Strings(parts)
-			bw.printf("  %-8s %s\n", a, strings.Join(parts, ", "))
+			fmt.Fprintf(bw, "  %-8s %s\n", a, strings.Join(parts, ", "))
 		}
 	}
 	if len(in.Operands) > 0 {
-		bw.printf("\nOperands\n")
+		fmt.Fprintf(bw, "\nOperands\n")
 		for _, o := range in.Operands {
 			rw := ""
 			if o.Input {
@@ -521,24 +523,24 @@ func printInstruction(w io.Writer, in *isa.Instruction) error {
 			if o.Optional {
 				rw += ", optional"
 			}
-			bw.printf("  %-8s %-13s %-14s %-10s %s\n", o.Name, rw, o.DataFormat, o.OperandType, size)
+			fmt.Fprintf(bw, "  %-8s %-13s %-14s %-10s %s\n", o.Name, rw, o.DataFormat, o.OperandType, size)
 		}
 	}
 	if len(in.Forms) > 0 {
-		bw.printf("\nForms (%d)\n", len(in.Forms))
+		fmt.Fprintf(bw, "\nForms (%d)\n", len(in.Forms))
 		for _, f := range in.Forms {
-			bw.printf("  %-60s PTX %-4s %s\n", f.Syntax, f.PTXVersion, f.MinTarget)
+			fmt.Fprintf(bw, "  %-60s PTX %-4s %s\n", f.Syntax, f.PTXVersion, f.MinTarget)
 		}
 	}
 	if in.Semantics != "" {
-		bw.printf("\nSemantics\n%s\n", indent(in.Semantics, "  "))
+		fmt.Fprintf(bw, "\nSemantics\n%s\n", indent(in.Semantics, "  "))
 	} else if in.Description != "" {
-		bw.printf("\nDescription\n%s\n", indent(in.Description, "  "))
+		fmt.Fprintf(bw, "\nDescription\n%s\n", indent(in.Description, "  "))
 	}
 	if len(in.Examples) > 0 {
-		bw.printf("\nExamples\n")
+		fmt.Fprintf(bw, "\nExamples\n")
 		for _, ex := range in.Examples {
-			bw.printf("  %s    // %s\n", strings.ReplaceAll(ex.Asm, "\n", "\n  "), ex.Source)
+			fmt.Fprintf(bw, "  %s    // %s\n", strings.ReplaceAll(ex.Asm, "\n", "\n  "), ex.Source)
 		}
 	}
 	if len(in.Targets) > 0 {
@@ -549,36 +551,36 @@ func printInstruction(w io.Writer, in *isa.Instruction) error {
 			}
 		}
 		sort.Strings(sup)
-		bw.printf("\nSupported on: %s\n", strings.Join(sup, " "))
+		fmt.Fprintf(bw, "\nSupported on: %s\n", strings.Join(sup, " "))
 	}
 	for _, c := range in.Concepts {
 		var names []string
 		for _, m := range c.Members {
 			names = append(names, m.Name)
 		}
-		bw.printf("Related: %s — %s — %s\n", c.Name, c.Relation, strings.Join(names, ", "))
+		fmt.Fprintf(bw, "Related: %s — %s — %s\n", c.Name, c.Relation, strings.Join(names, ", "))
 	}
 	for _, c := range in.Conflicts {
 		if c.CorrectedBy != "" {
-			bw.printf("\nCorrected by %s: %s: ", c.CorrectedBy, c.Fact)
+			fmt.Fprintf(bw, "\nCorrected by %s: %s: ", c.CorrectedBy, c.Fact)
 		} else {
-			bw.printf("\nSources disagree on %s: ", c.Fact)
+			fmt.Fprintf(bw, "\nSources disagree on %s: ", c.Fact)
 		}
 		for i, v := range c.Values {
 			if i > 0 {
-				bw.printf(" vs ")
+				fmt.Fprintf(bw, " vs ")
 			}
-			bw.printf("%q (%s %s:%d)", truncate(v.Value, 40), v.Prov.Source, v.Prov.File, v.Prov.Line)
+			fmt.Fprintf(bw, "%q (%s %s:%d)", truncate(v.Value, 40), v.Prov.Source, v.Prov.File, v.Prov.Line)
 		}
-		bw.printf("\n")
+		fmt.Fprintf(bw, "\n")
 	}
 	if len(in.Sources) > 0 {
-		bw.printf("\nSources\n")
+		fmt.Fprintf(bw, "\nSources\n")
 		for _, s := range in.Sources {
-			bw.printf("  %s %s:%d\n", s.Source, s.File, s.Line)
+			fmt.Fprintf(bw, "  %s %s:%d\n", s.Source, s.File, s.Line)
 		}
 	}
-	return bw.err
+	return bw.Flush()
 }
 
 // fieldList writes a layout as "OP[21:14] ENCODING[31:24]=11101110 ...",
@@ -611,17 +613,6 @@ func rangeText(f isa.Field) string {
 		return strings.Join(rs, ",")
 	}
 	return fmt.Sprintf("%d:%d", f.MSB, f.LSB)
-}
-
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) printf(format string, args ...any) {
-	if e.err == nil {
-		_, e.err = fmt.Fprintf(e.w, format, args...)
-	}
 }
 
 func nonEmpty(s, def string) string {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -48,101 +49,101 @@ documentation's minimum target; a target without a suffix stands for its generat
 }
 
 func printDiff(w io.Writer, r *famdiff.Result) error {
-	ew := &errWriter{w: w}
+	bw := bufio.NewWriter(w) // keeps the first write error
 	c := r.Counts
-	ew.printf("%s -> %s: %d added, %d removed", r.From.Name, r.To.Name, c.Added, c.Removed)
+	fmt.Fprintf(bw, "%s -> %s: %d added, %d removed", r.From.Name, r.To.Name, c.Added, c.Removed)
 	if r.Kind == famdiff.KindFamilies {
-		ew.printf(", %d renamed, %d changed (%d opcode, %d encoding, %d operand, %d semantics, %d target), %d unchanged, %d formats",
+		fmt.Fprintf(bw, ", %d renamed, %d changed (%d opcode, %d encoding, %d operand, %d semantics, %d target), %d unchanged, %d formats",
 			c.Renamed, c.Changed, c.Opcodes, c.Encodings, c.Operands, c.Semantics, c.Targets, c.Unchanged, c.Formats)
 	}
-	ew.printf("\n")
+	fmt.Fprintf(bw, "\n")
 	items := func(title, mark string, list []famdiff.Item) {
 		if len(list) == 0 {
 			return
 		}
-		ew.printf("\n%s (%d)\n", title, len(list))
+		fmt.Fprintf(bw, "\n%s (%d)\n", title, len(list))
 		cat := "\x00"
 		for _, it := range list {
 			if it.Category != cat {
 				cat = it.Category
-				ew.printf("  %s\n", nonEmpty(cat, "Uncategorized"))
+				fmt.Fprintf(bw, "  %s\n", nonEmpty(cat, "Uncategorized"))
 			}
-			ew.printf("    %s %s\n", mark, itemText(it))
+			fmt.Fprintf(bw, "    %s %s\n", mark, itemText(it))
 		}
 	}
 	items("Added", "+", r.Added)
 	items("Removed", "-", r.Removed)
 	if len(r.Renamed) > 0 {
-		ew.printf("\nRenamed (%d)\n", len(r.Renamed))
+		fmt.Fprintf(bw, "\nRenamed (%d)\n", len(r.Renamed))
 		for _, rn := range r.Renamed {
-			ew.printf("    %s -> %s\n", rn.From, rn.To)
+			fmt.Fprintf(bw, "    %s -> %s\n", rn.From, rn.To)
 			for _, ev := range rn.Evidence {
-				ew.printf("        %s: %s\n", ev.Kind, ev.Text)
+				fmt.Fprintf(bw, "        %s: %s\n", ev.Kind, ev.Text)
 			}
 		}
 	}
 	if len(r.Changed) > 0 {
-		ew.printf("\nChanged (%d)\n", len(r.Changed))
+		fmt.Fprintf(bw, "\nChanged (%d)\n", len(r.Changed))
 		for _, ch := range r.Changed {
 			name := ch.To
 			if ch.Renamed {
 				name = ch.From + " -> " + ch.To
 			}
-			ew.printf("    %s\n", name)
+			fmt.Fprintf(bw, "    %s\n", name)
 			for _, ec := range ch.Encodings {
-				ew.printf("        %s: %s\n", ec.Kind, arrow(ec.From, ec.To))
+				fmt.Fprintf(bw, "        %s: %s\n", ec.Kind, arrow(ec.From, ec.To))
 			}
 			for _, oc := range ch.Operands {
-				ew.printf("        operand %s %s: %s\n", oc.Operand, oc.Kind, arrow(oc.From, oc.To))
+				fmt.Fprintf(bw, "        operand %s %s: %s\n", oc.Operand, oc.Kind, arrow(oc.From, oc.To))
 			}
 			if len(ch.Semantics) > 0 {
-				ew.printf("        semantics: %s\n", wordsText(ch.Semantics))
+				fmt.Fprintf(bw, "        semantics: %s\n", wordsText(ch.Semantics))
 			}
 			if t := ch.Targets; t != nil {
-				ew.printf("        targets: %s -> %s\n", targetsText(t.From, t.FromOf), targetsText(t.To, t.ToOf))
+				fmt.Fprintf(bw, "        targets: %s -> %s\n", targetsText(t.From, t.FromOf), targetsText(t.To, t.ToOf))
 			}
 		}
 	}
 	if len(r.Formats) > 0 {
-		ew.printf("\nFormats (%d)\n", len(r.Formats))
+		fmt.Fprintf(bw, "\nFormats (%d)\n", len(r.Formats))
 		for _, f := range r.Formats {
 			switch f.Kind {
 			case famdiff.ChangeAdded:
-				ew.printf("    + %s (%d bits)\n", f.To, f.ToWidth)
+				fmt.Fprintf(bw, "    + %s (%d bits)\n", f.To, f.ToWidth)
 			case famdiff.ChangeRemoved:
-				ew.printf("    - %s (%d bits)\n", f.From, f.FromWidth)
+				fmt.Fprintf(bw, "    - %s (%d bits)\n", f.From, f.FromWidth)
 			default:
-				ew.printf("    %s (%d bits) -> %s (%d bits)", f.From, f.FromWidth, f.To, f.ToWidth)
+				fmt.Fprintf(bw, "    %s (%d bits) -> %s (%d bits)", f.From, f.FromWidth, f.To, f.ToWidth)
 				if f.Instructions > 0 {
-					ew.printf(", %d instructions", f.Instructions)
+					fmt.Fprintf(bw, ", %d instructions", f.Instructions)
 				}
-				ew.printf("\n")
+				fmt.Fprintf(bw, "\n")
 				for _, fc := range f.Fields {
-					ew.printf("        %s %s: %s\n", fc.Field, fc.Kind, arrow(fc.From, fc.To))
+					fmt.Fprintf(bw, "        %s %s: %s\n", fc.Field, fc.Kind, arrow(fc.From, fc.To))
 				}
 			}
 		}
 	}
 	for _, rel := range r.Releases {
-		ew.printf("\nPTX ISA %s", rel.Version)
+		fmt.Fprintf(bw, "\nPTX ISA %s", rel.Version)
 		if rel.CUDA != "" {
-			ew.printf(" (%s)", rel.CUDA)
+			fmt.Fprintf(bw, " (%s)", rel.CUDA)
 		}
 		if len(rel.Targets) > 0 {
-			ew.printf(", introduced %s", strings.Join(rel.Targets, ", "))
+			fmt.Fprintf(bw, ", introduced %s", strings.Join(rel.Targets, ", "))
 		}
-		ew.printf(" — NVIDIA's release notes:\n")
+		fmt.Fprintf(bw, " — NVIDIA's release notes:\n")
 		for _, n := range rel.Notes {
-			ew.printf("    - %s\n", strings.ReplaceAll(n, "\n", " "))
+			fmt.Fprintf(bw, "    - %s\n", strings.ReplaceAll(n, "\n", " "))
 		}
 	}
 	if len(r.Notes) > 0 {
-		ew.printf("\n")
+		fmt.Fprintf(bw, "\n")
 		for _, n := range r.Notes {
-			ew.printf("note: %s\n", n)
+			fmt.Fprintf(bw, "note: %s\n", n)
 		}
 	}
-	return ew.err
+	return bw.Flush()
 }
 
 func itemText(it famdiff.Item) string {
