@@ -2,7 +2,6 @@ package explain
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -134,12 +133,7 @@ func WritePTXText(w io.Writer, x *PTXExplanation) error {
 }
 
 // WritePTXJSON writes the explained PTX as JSON.
-func WritePTXJSON(w io.Writer, x *PTXExplanation) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(x)
-}
+func WritePTXJSON(w io.Writer, x *PTXExplanation) error { return writeJSON(w, x) }
 
 func orDash(s string) string {
 	if s == "" {

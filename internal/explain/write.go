@@ -206,12 +206,15 @@ func (x *Explanation) ToJSON() JSON {
 }
 
 // WriteJSON writes the JSON document.
-func WriteJSON(w io.Writer, x *Explanation) error {
+func WriteJSON(w io.Writer, x *Explanation) error { return writeJSON(w, x.ToJSON()) }
+
+// writeJSON writes v indented, buffered, with <, > and & as they are.
+func writeJSON(w io.Writer, v any) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := json.NewEncoder(bw)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(x.ToJSON()); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	return bw.Flush()
