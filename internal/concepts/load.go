@@ -270,7 +270,7 @@ func (l *loader) concept(n *yaml.Node) *Concept {
 					"amd": func(v *yaml.Node) { r.amd = l.strings(v, "amd") },
 					"relation": func(v *yaml.Node) {
 						s := l.scalar(v, "relation")
-						if !knownRelation(s) {
+						if !slices.Contains(relationKinds, RelationKind(s)) {
 							l.errorf(v, "unknown relation %q (known: equivalent, equivalent with restrictions, partial, sequence)", s)
 						}
 						r.rel.Kind = RelationKind(s)
@@ -400,7 +400,7 @@ func matchable(v string) bool {
 func (l *loader) families(v *yaml.Node) []string {
 	var out []string
 	for _, f := range l.strings(v, "families") {
-		if !knownArch(f) {
+		if !slices.Contains(KnownArchs, f) {
 			l.errorf(v, "unknown arch id %q in families (known: %s)", f, strings.Join(KnownArchs, " "))
 			continue
 		}
@@ -518,24 +518,6 @@ func (l *loader) crossCheck() {
 			l.errs = append(l.errs, Error{Pos: nc.Pos, Kind: "schema", Msg: fmt.Sprintf("%q is said to have no counterpart but is a member of a concept at %s:%d", nc.Mnemonic, p.File, p.Line)})
 		}
 	}
-}
-
-func knownArch(a string) bool {
-	for _, k := range KnownArchs {
-		if k == a {
-			return true
-		}
-	}
-	return false
-}
-
-func knownRelation(s string) bool {
-	for _, k := range relationKinds {
-		if string(k) == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *Catalogue) index() {

@@ -215,7 +215,7 @@ func portParsed(c *Catalogue, ins Instruction, res PortResult, t Target) PortRes
 		return res
 	}
 	res.Mnemonic, res.Modifiers = splitMnemonic(c, ins.Words)
-	if t.Arch != "" && !knownArch(t.Arch) {
+	if t.Arch != "" && !slices.Contains(KnownArchs, t.Arch) {
 		res.Gap = fmt.Sprintf("unknown arch %q (known: %s)", t.Arch, strings.Join(KnownArchs, " "))
 		return res
 	}
@@ -578,7 +578,7 @@ func PortFile(c *Catalogue, path string, t Target) (*PortReport, error) {
 // PortReader ports every instruction line of PTX text (one instruction per
 // line, as compilers emit it) and summarises the outcomes.
 func PortReader(c *Catalogue, src io.Reader, t Target) (*PortReport, error) {
-	if t.Arch != "" && !knownArch(t.Arch) {
+	if t.Arch != "" && !slices.Contains(KnownArchs, t.Arch) {
 		return nil, fmt.Errorf("unknown arch %q (known: %s)", t.Arch, strings.Join(KnownArchs, " "))
 	}
 	rep := &PortReport{Arch: t.Arch, Targets: append([]string{}, t.GFX...), Verified: t.Verdicts != nil, Summary: PortSummary{ByConcept: map[string]int{}}}

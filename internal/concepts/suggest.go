@@ -1,6 +1,7 @@
 package concepts
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -47,22 +48,11 @@ var (
 
 func sameClass(t string) []string {
 	for _, class := range [][]string{floatTypes, intTypes, bitTypes} {
-		for _, x := range class {
-			if x == t {
-				return class
-			}
+		if slices.Contains(class, t) {
+			return class
 		}
 	}
 	return nil
-}
-
-func isTypeToken(s string) bool {
-	for _, t := range typeTokens {
-		if s == t {
-			return true
-		}
-	}
-	return false
 }
 
 // Suggest proposes, for each concept, AMD instructions whose names differ
@@ -150,7 +140,7 @@ func nameVariants(name string) []string {
 	// Same operation, other type: swap each type token, and all of them at once.
 	var typed []int
 	for i, p := range parts {
-		if i > 0 && isTypeToken(p) {
+		if i > 0 && slices.Contains(typeTokens, p) {
 			typed = append(typed, i)
 		}
 	}
@@ -177,7 +167,7 @@ func nameVariants(name string) []string {
 	if parts[0] == "v" && parts[1] != "pk" {
 		q := append([]string{"v", "pk"}, parts[1:]...)
 		add(q)
-		if isTypeToken(q[len(q)-1]) {
+		if slices.Contains(typeTokens, q[len(q)-1]) {
 			for _, t := range sameClass(q[len(q)-1]) {
 				r := append([]string(nil), q...)
 				r[len(r)-1] = t
