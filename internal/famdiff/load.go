@@ -55,19 +55,14 @@ func (f *Facts) Family(ctx context.Context, id string) (*Family, error) {
 	if fam, ok := f.fams[a.ID]; ok {
 		return fam, nil
 	}
-	fam := new(Family)
-	if doc, err := f.r.Extra(ctx, ExtraKey(a.ID)); err == nil {
-		if err := json.Unmarshal(doc, fam); err != nil {
-			return nil, fmt.Errorf("%s: %w", ExtraKey(a.ID), err)
-		}
-	} else if errs.KindOf(err) == errs.KindNotFound {
-		// A database written before the build stored the facts.
+	fam, err := stored(ctx, f.r, ExtraKey(a.ID), func() (*Family, error) {
 		insts, err := f.r.Instructions(ctx, a.ID)
 		if err != nil {
 			return nil, err
 		}
-		fam = FamilyOf(a, insts)
-	} else {
+		return FamilyOf(a, insts), nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	f.fams[a.ID] = fam
@@ -81,12 +76,7 @@ func (f *Facts) PTX(ctx context.Context) (*PTX, error) {
 	if f.ptx != nil {
 		return f.ptx, nil
 	}
-	p := new(PTX)
-	if doc, err := f.r.Extra(ctx, ExtraKey("ptx")); err == nil {
-		if err := json.Unmarshal(doc, p); err != nil {
-			return nil, fmt.Errorf("%s: %w", ExtraKey("ptx"), err)
-		}
-	} else if errs.KindOf(err) == errs.KindNotFound {
+	p, err := stored(ctx, f.r, ExtraKey("ptx"), func() (*PTX, error) {
 		a, err := f.r.Arch(ctx, "ptx")
 		if err != nil {
 			return nil, err
@@ -95,12 +85,30 @@ func (f *Facts) PTX(ctx context.Context) (*PTX, error) {
 		if err != nil {
 			return nil, err
 		}
-		p = PTXOf(a, insts)
-	} else {
+		return PTXOf(a, insts), nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	f.ptx = p
 	return p, nil
+}
+
+// stored reads the facts the build stored under key; from a database
+// written before the build stored them, derive computes them.
+func stored[T any](ctx context.Context, r Reader, key string, derive func() (*T, error)) (*T, error) {
+	doc, err := r.Extra(ctx, key)
+	if errs.KindOf(err) == errs.KindNotFound {
+		return derive()
+	}
+	if err != nil {
+		return nil, err
+	}
+	v := new(T)
+	if err := json.Unmarshal(doc, v); err != nil {
+		return nil, fmt.Errorf("%s: %w", key, err)
+	}
+	return v, nil
 }
 
 // Compare diffs two generations named as a user writes them (the result

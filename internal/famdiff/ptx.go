@@ -195,6 +195,19 @@ func (p *PTX) ResolveTarget(t string) (string, error) {
 	return "", errs.NotFound(fuzzy.Closest(t, targets, 3), "unknown target %q", t)
 }
 
+// resolveBoth resolves the two ends of a diff; from "" (the state before
+// the first) stays "".
+func resolveBoth(from, to string, resolve func(string) (string, error)) (string, string, error) {
+	var err error
+	if from != "" {
+		if from, err = resolve(from); err != nil {
+			return "", "", err
+		}
+	}
+	to, err = resolve(to)
+	return from, to, err
+}
+
 // VersionDiff says what PTX ISA version to has that from lacks (added) and
 // the reverse (removed): mnemonics, then forms of older mnemonics, then
 // modifiers of older forms, by the versions ptxas measured where it
@@ -203,13 +216,7 @@ func (p *PTX) ResolveTarget(t string) (string, error) {
 // from "" is the state before the first version: everything to has is
 // added.
 func (p *PTX) VersionDiff(from, to string) (*Result, error) {
-	var err error
-	if from != "" {
-		if from, err = p.ResolveVersion(from); err != nil {
-			return nil, err
-		}
-	}
-	to, err = p.ResolveVersion(to)
+	from, to, err := resolveBoth(from, to, p.ResolveVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -255,13 +262,7 @@ func (p *PTX) VersionDiff(from, to string) (*Result, error) {
 //
 // from "" is no target at all: everything to accepts is added.
 func (p *PTX) TargetDiff(from, to string) (*Result, error) {
-	var err error
-	if from != "" {
-		if from, err = p.ResolveTarget(from); err != nil {
-			return nil, err
-		}
-	}
-	to, err = p.ResolveTarget(to)
+	from, to, err := resolveBoth(from, to, p.ResolveTarget)
 	if err != nil {
 		return nil, err
 	}
