@@ -60,6 +60,18 @@ func nearestFamilies(arch string) []string {
 	return out
 }
 
+// AMDLookup indexes the AMD instructions of insts by family and name; the
+// lookup returns nil for a name the family lacks.
+func AMDLookup(insts []*isa.Instruction) func(arch, name string) *isa.Instruction {
+	byKey := map[[2]string]*isa.Instruction{}
+	for _, in := range insts {
+		if in.Vendor == isa.VendorAMD {
+			byKey[[2]string{in.Arch, in.Name}] = in
+		}
+	}
+	return func(arch, name string) *isa.Instruction { return byKey[[2]string{arch, name}] }
+}
+
 // BorrowDescriptions gives each AMD instruction whose own guide has no
 // description (the older guides often give only pseudocode, which then
 // served as the summary), or only a fragment of one (text recovered after
@@ -69,12 +81,7 @@ func nearestFamilies(arch string) []string {
 // text from an AMD guide is lent. It returns how many it filled; call it
 // after LinkFamilies.
 func BorrowDescriptions(insts []*isa.Instruction) int {
-	byKey := map[string]*isa.Instruction{}
-	for _, in := range insts {
-		if in.Vendor == isa.VendorAMD {
-			byKey[in.Arch+"\x00"+in.Name] = in
-		}
-	}
+	amd := AMDLookup(insts)
 	lender := func(in *isa.Instruction) (isa.Prov, bool) {
 		if in.Description == "" || in.DescriptionFrom != nil {
 			return isa.Prov{}, false
@@ -111,7 +118,7 @@ func BorrowDescriptions(insts []*isa.Instruction) int {
 			if !ok {
 				continue
 			}
-			from := byKey[arch+"\x00"+name]
+			from := amd(arch, name)
 			if from == nil {
 				continue
 			}
