@@ -88,6 +88,14 @@ type Progress interface {
 	Done()
 }
 
+// step runs fn as one step of prog, titled title.
+func step(prog Progress, title string, fn func()) {
+	prog.Start(title, 1)
+	fn()
+	prog.Advance(1)
+	prog.Done()
+}
+
 // Report summarises a build.
 type Report struct {
 	Out      string
@@ -326,9 +334,7 @@ func readAMDGuides(ctx context.Context, src string, prog Progress) ([]isa.Archit
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var mu sync.Mutex
 	for i, j := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			if ctx.Err() != nil {
@@ -340,7 +346,7 @@ func readAMDGuides(ctx context.Context, src string, prog Progress) ([]isa.Archit
 			mu.Lock()
 			prog.Advance(1)
 			mu.Unlock()
-		}()
+		})
 	}
 	wg.Wait()
 	prog.Done()

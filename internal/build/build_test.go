@@ -72,15 +72,8 @@ func linkTree(t *testing.T, src, dst string) {
 
 func TestTruncatedSourceKeepsPreviousDatabase(t *testing.T) {
 	src := upstreamDir(t)
-	tmp := t.TempDir()
-	out := filepath.Join(tmp, "gpuisa.db")
-	// A previous database.
-	if err := store.Write(context.Background(), out, &store.Build{}); err != nil {
-		t.Fatal(err)
-	}
-	before, _ := os.ReadFile(out)
-
-	broken := filepath.Join(tmp, "sources")
+	out, before := previousDatabase(t)
+	broken := filepath.Join(t.TempDir(), "sources")
 	linkTree(t, src, broken)
 	xmlPath := filepath.Join(broken, "amd-mrisa-xml", "amdgpu_isa_cdna4.excerpt.xml")
 	full, err := os.ReadFile(xmlPath)
@@ -105,6 +98,21 @@ func TestTruncatedSourceKeepsPreviousDatabase(t *testing.T) {
 	if !bytes.Equal(before, after) {
 		t.Error("the failed build changed the previous database")
 	}
+}
+
+// previousDatabase writes an empty database, the previous build a failed
+// build must leave byte-identical, and returns its path and bytes.
+func previousDatabase(t *testing.T) (string, []byte) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "gpuisa.db")
+	if err := store.Write(context.Background(), out, &store.Build{}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, before
 }
 
 func TestEmptyGuideIsAnUpstreamError(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/gpuisa/gpuisa/internal/concepts"
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -22,30 +23,23 @@ const ExtraConceptVerdicts = "concept_verdicts"
 // its page) whose verdict stands for the member on the family's targets.
 func AssembleProposals(ctx context.Context, cat *concepts.Catalogue, targets []string, probes map[string]map[string]string, llvmMC, cacheDir string) (*concepts.VerdictTable, error) {
 	lines := concepts.ProposedLines(cat)
-	index := map[string]int{}
-	var inputs []verify.Input
-	add := func(asm string) {
-		if _, ok := index[asm]; !ok {
-			index[asm] = len(inputs)
-			inputs = append(inputs, verify.Input{Asm: asm})
-		}
-	}
+	var batch lineBatch
 	for _, l := range lines {
-		add(l)
+		batch.add(l)
 	}
 	for _, byName := range probes {
 		for _, asm := range byName {
-			add(asm)
+			batch.add(asm)
 		}
 	}
-	res, err := verify.Run(ctx, inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
+	res, err := verify.Run(ctx, batch.inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
 	if err != nil {
 		return nil, fmt.Errorf("assembling the concept catalogue's proposals: %w", err)
 	}
 	v := concepts.NewVerdictTable(res.Version, res.Targets)
 	for _, l := range lines {
 		for t, target := range res.Targets {
-			v.SetLine(l, target, message(res.Outcomes[index[l]][t]))
+			v.SetLine(l, target, message(res.Outcomes[batch.index[l]][t]))
 		}
 	}
 	for family, byName := range probes {
@@ -55,8 +49,8 @@ func AssembleProposals(ctx context.Context, cat *concepts.Catalogue, targets []s
 				// A rejected probe proves nothing about the member when it
 				// is rejected everywhere (the example may be at fault):
 				// only a probe that assembles somewhere gives verdicts.
-				if containsTarget(famTargets, target) && anySupported(res.Outcomes[index[asm]]) {
-					v.SetMember(family, name, target, res.Outcomes[index[asm]][t].Supported)
+				if slices.Contains(famTargets, target) && anySupported(res.Outcomes[batch.index[asm]]) {
+					v.SetMember(family, name, target, res.Outcomes[batch.index[asm]][t].Supported)
 				}
 			}
 		}
@@ -92,15 +86,6 @@ func isaTargets(family string) []string {
 	return nil
 }
 
-func containsTarget(ts []string, t string) bool {
-	for _, x := range ts {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
-
 // conceptVerdicts is the build's pass over the catalogue: its lines are
 // assembled on every family target llvm-mc knows, and each AMD member's
 // verdict on a family comes from that family's instruction page, whose
@@ -111,7 +96,7 @@ func conceptVerdicts(ctx context.Context, cat *concepts.Catalogue, insts []*isa.
 	var targets []string
 	for _, a := range isa.Archs() {
 		for _, t := range a.Targets {
-			if containsTarget(llvm.Report.Targets, t) {
+			if slices.Contains(llvm.Report.Targets, t) {
 				targets = append(targets, t)
 			}
 		}

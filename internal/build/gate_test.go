@@ -136,12 +136,7 @@ func corruptions() []corruption {
 // previous database stays byte-identical.
 func TestCorruptSourcesFailLoudly(t *testing.T) {
 	src := upstreamDir(t)
-	tmp := t.TempDir()
-	out := filepath.Join(tmp, "gpuisa.db")
-	if err := store.Write(context.Background(), out, &store.Build{}); err != nil {
-		t.Fatal(err)
-	}
-	before, _ := os.ReadFile(out)
+	out, before := previousDatabase(t)
 	for _, c := range corruptions() {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "sources")

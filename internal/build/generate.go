@@ -143,20 +143,16 @@ func generateExamples(ctx context.Context, llvmMC, version string, archs []isa.A
 		g.explain(missing, nil, nil, famTargets, nil, probed)
 		return g, nil
 	}
-	index := map[string]int{}
-	var inputs []verify.Input
+	var batch lineBatch
 	for _, l := range lines {
-		if _, ok := index[l.asm]; !ok {
-			index[l.asm] = len(inputs)
-			inputs = append(inputs, verify.Input{Asm: l.asm})
-		}
+		batch.add(l.asm)
 	}
-	res, err := verify.Run(ctx, inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
+	res, err := verify.Run(ctx, batch.inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
 	if err != nil {
 		return nil, err
 	}
-	g.stats = quality.RunStats{Lines: len(inputs), Processes: res.Processes, Assembled: res.Assembled, CacheHits: res.CacheHits}
-	for asm, i := range index {
+	g.stats = batch.stats(res)
+	for asm, i := range batch.index {
 		g.rows[asm] = res.Outcomes[i]
 	}
 	tIndex := targetIndex(targets)
@@ -267,31 +263,20 @@ func assemblerName(version string) string {
 // bits are the format's and whose length is its width.
 func genReferences(arch *isa.Architecture, insts []*isa.Instruction, target string) map[string][]genRef {
 	refs := map[string][]genRef{}
-	for _, in := range insts {
-		if in.Arch != arch.ID {
+	type taken struct {
+		in     *isa.Instruction
+		format string
+	}
+	took := map[taken]bool{}
+	for w := range exampleWords(arch, insts, target) {
+		f, t := w.format, taken{w.in, w.format.Name}
+		// MIMG words are shorter than the format's width when they need
+		// no extra address dwords.
+		if len(w.bytes) > f.Width/8 || len(w.bytes) < min(8, f.Width/8) || took[t] || len(refs[f.Name]) >= genRefsPerFormat {
 			continue
 		}
-		taken := map[string]bool{}
-		for _, ex := range in.Examples {
-			if ex.Target != target || ex.Encoding == "" {
-				continue
-			}
-			b, ok := asmtext.ParseBytes(ex.Encoding)
-			if !ok || len(b) < 4 {
-				continue
-			}
-			w := binary.LittleEndian.Uint32(b)
-			for fi := range arch.Formats {
-				f := &arch.Formats[fi]
-				// MIMG words are shorter than the format's width when they
-				// need no extra address dwords.
-				if f.Width == 0 || len(b) > f.Width/8 || len(b) < min(8, f.Width/8) || taken[f.Name] || len(refs[f.Name]) >= genRefsPerFormat || !merge.FixedMatch(*f, w) {
-					continue
-				}
-				taken[f.Name] = true
-				refs[f.Name] = append(refs[f.Name], genRef{name: in.Name, bytes: b})
-			}
-		}
+		took[t] = true
+		refs[f.Name] = append(refs[f.Name], genRef{name: w.in.Name, bytes: w.bytes})
 	}
 	return refs
 }

@@ -159,12 +159,7 @@ func archName(id string) string {
 // targets that reject its name where another spelling of its lineage (a
 // Related rename) assembles: the grid then shows that spelling.
 func applyOtherSpellings(insts []*isa.Instruction) int {
-	byKey := map[string]*isa.Instruction{}
-	for _, in := range insts {
-		if in.Vendor == isa.VendorAMD {
-			byKey[in.Arch+"\x00"+in.Name] = in
-		}
-	}
+	amd := merge.AMDLookup(insts)
 	marked := 0
 	for _, in := range insts {
 		if in.Vendor != isa.VendorAMD {
@@ -174,7 +169,7 @@ func applyOtherSpellings(insts []*isa.Instruction) int {
 			if !rel.Renamed {
 				continue
 			}
-			other := byKey[rel.Arch+"\x00"+rel.Name]
+			other := amd(rel.Arch, rel.Name)
 			if other == nil {
 				continue
 			}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -91,11 +93,8 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		res.Problems = append(res.Problems, "llvm: LLVM's AMDGPU syntax pages not found (install llvm-22-doc or set GPUISA_LLVM_DOC): no LLVM syntax attached")
 		rep.Notes = append(rep.Notes, "LLVM's AMDGPU syntax pages were not found")
 	} else {
-		prog.Start("reading LLVM AMDGPU syntax pages", 1)
 		var err error
-		pages, err = llvmdoc.ReadDir(docDir)
-		prog.Advance(1)
-		prog.Done()
+		step(prog, "reading LLVM AMDGPU syntax pages", func() { pages, err = llvmdoc.ReadDir(docDir) })
 		if err != nil {
 			return nil, fmt.Errorf("LLVM syntax pages: %w", err)
 		}
@@ -134,11 +133,8 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	var tests []llvmtest.Example
 	if project != "" {
 		dir := filepath.Join(project, "llvm", "test", "MC", "AMDGPU")
-		prog.Start("reading LLVM MC tests", 1)
 		var err error
-		tests, err = llvmtest.ReadDir(dir)
-		prog.Advance(1)
-		prog.Done()
+		step(prog, "reading LLVM MC tests", func() { tests, err = llvmtest.ReadDir(dir) })
 		if err != nil {
 			return nil, fmt.Errorf("LLVM MC tests (--llvm-project %s): %w", project, err)
 		}
@@ -207,23 +203,16 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		archByID[archs[i].ID] = &archs[i]
 	}
 	var jobs []work
-	lineIndex := map[string]int{}
-	var inputs []verify.Input
-	add := func(asm string) {
-		if _, ok := lineIndex[asm]; !ok {
-			lineIndex[asm] = len(inputs)
-			inputs = append(inputs, verify.Input{Asm: asm})
-		}
-	}
+	var batch lineBatch
 	for _, in := range insts {
 		if in.Vendor != isa.VendorAMD {
 			continue
 		}
 		cands := pool.candidates(in, matches[in.Arch], famTargets[in.Arch])
 		for _, c := range cands {
-			add(c.Asm)
+			batch.add(c.Asm)
 		}
-		add(in.Name)
+		batch.add(in.Name)
 		jobs = append(jobs, work{in: in, arch: archByID[in.Arch], v: merge.Verification{
 			Targets: targets, Unknown: unknown, FamilyTargets: famTargets[in.Arch],
 			Candidates: cands, Probe: in.Name, Version: version,
@@ -237,7 +226,7 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 			cands := pool.byName(name, arch, famTargets[arch])
 			llvmOnly[arch+"\x00"+name] = cands
 			for _, c := range cands {
-				add(c.Asm)
+				batch.add(c.Asm)
 			}
 		}
 	}
@@ -251,8 +240,8 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		}
 	}
 	res.LLVMMC, res.CacheDir = llvmMC, cacheDir
-	prog.Start(fmt.Sprintf("verifying %d lines with llvm-mc on %d targets", len(inputs), len(targets)), len(targets))
-	vres, err := verify.Run(ctx, inputs, targets, verify.Options{
+	prog.Start(fmt.Sprintf("verifying %d lines with llvm-mc on %d targets", len(batch.inputs), len(targets)), len(targets))
+	vres, err := verify.Run(ctx, batch.inputs, targets, verify.Options{
 		LLVMMC: llvmMC, CacheDir: cacheDir,
 		Progress: func(done, total int, target string) { prog.Advance(1) },
 	})
@@ -260,10 +249,10 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	if err != nil {
 		return nil, err
 	}
-	rep.Run = quality.RunStats{Lines: len(inputs), Processes: vres.Processes, Assembled: vres.Assembled, CacheHits: vres.CacheHits}
+	rep.Run = batch.stats(vres)
 	tIndex := targetIndex(vres.Targets)
 	first := func(asm string) ([]verify.Outcome, bool) {
-		if i, ok := lineIndex[asm]; ok {
+		if i, ok := batch.index[asm]; ok {
 			return vres.Outcomes[i], true
 		}
 		return nil, false
@@ -276,22 +265,20 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		jobs[i].v.Outcomes = first
 		pending[i] = job2{jobs[i].in, &jobs[i].v}
 	}
-	prog.Start("trying operand patterns where no example was accepted", 1)
-	extra, stats, err := synthesize(ctx, pending, pool, len(vres.Targets), tIndex, llvmMC, cacheDir)
-	prog.Advance(1)
-	prog.Done()
+	var extra map[*isa.Instruction][]merge.Candidate
+	var stats synthStats
+	step(prog, "trying operand patterns where no example was accepted", func() {
+		extra, stats, err = synthesize(ctx, pending, pool, len(vres.Targets), tIndex, llvmMC, cacheDir)
+	})
 	if err != nil {
 		return nil, err
 	}
-	rep.Run.Lines += stats.Lines
-	rep.Run.Processes += stats.Processes
-	rep.Run.Assembled += stats.Assembled
-	rep.Run.CacheHits += stats.CacheHits
+	rep.Run.Add(stats.RunStats)
 	for i := range jobs {
 		jobs[i].v.Candidates = append(jobs[i].v.Candidates, extra[jobs[i].in]...)
 	}
 	outcomes := func(asm string) ([]verify.Outcome, bool) {
-		if i, ok := lineIndex[asm]; ok {
+		if i, ok := batch.index[asm]; ok {
 			return vres.Outcomes[i], true
 		}
 		row, ok := stats.rows[asm]
@@ -303,15 +290,13 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := w; i < len(jobs); i += workers {
 				j := jobs[i]
 				j.v.Outcomes = outcomes
 				results[i] = merge.ApplyVerification(j.in, j.arch, j.v)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	prog.Advance(len(jobs))
@@ -325,17 +310,14 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		res.Problems = append(res.Problems, "llvm: "+err.Error())
 	}
 	// Where still nothing was accepted, llvm-mc writes the example itself.
-	prog.Start("generating examples from llvm-mc's disassembly", 1)
-	gen, err := generateExamples(ctx, llvmMC, version, archs, insts, byInst, famTargets, vres.Targets, cacheDir)
-	prog.Advance(1)
-	prog.Done()
+	var gen *generated
+	step(prog, "generating examples from llvm-mc's disassembly", func() {
+		gen, err = generateExamples(ctx, llvmMC, version, archs, insts, byInst, famTargets, vres.Targets, cacheDir)
+	})
 	if err != nil {
 		return nil, err
 	}
-	rep.Run.Lines += gen.stats.Lines
-	rep.Run.Processes += gen.stats.Processes
-	rep.Run.Assembled += gen.stats.Assembled
-	rep.Run.CacheHits += gen.stats.CacheHits
+	rep.Run.Add(gen.stats)
 	earlier := outcomes
 	withGenerated := func(asm string) ([]verify.Outcome, bool) {
 		if row, ok := earlier(asm); ok {
@@ -690,15 +672,10 @@ func synthesize(ctx context.Context, jobs []job2, pool *candidatePool, nTargets 
 		key := strings.Join(j.v.FamilyTargets, ",")
 		groups[key] = append(groups[key], j)
 	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(groups))
 	for _, key := range keys {
 		targets := strings.Split(key, ",")
-		var inputs []verify.Input
-		seen := map[string]bool{}
+		var batch lineBatch
 		for _, j := range groups[key] {
 			for _, ops := range pool.shapes(j.in.Name) {
 				asm := j.in.Name
@@ -707,21 +684,15 @@ func synthesize(ctx context.Context, jobs []job2, pool *candidatePool, nTargets 
 				}
 				c := merge.Candidate{Asm: asm, Source: SynthesizedProvenance, Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/build/llvm.go"}}
 				out[j.in] = append(out[j.in], c)
-				if !seen[asm] {
-					seen[asm] = true
-					inputs = append(inputs, verify.Input{Asm: asm})
-				}
+				batch.add(asm)
 			}
 		}
-		r, err := verify.Run(ctx, inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
+		r, err := verify.Run(ctx, batch.inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
 		if err != nil {
 			return nil, st, err
 		}
-		st.Lines += len(inputs)
-		st.Processes += r.Processes
-		st.Assembled += r.Assembled
-		st.CacheHits += r.CacheHits
-		for i, in := range inputs {
+		st.Add(batch.stats(r))
+		for i, in := range batch.inputs {
 			full := st.rows[in.Asm]
 			if full == nil {
 				full = make([]verify.Outcome, nTargets)
@@ -843,4 +814,26 @@ func (p *candidatePool) indexShapes() {
 		})
 		p.shapeBy[k] = list
 	}
+}
+
+// lineBatch is one llvm-mc run's input: each assembly line once, in the
+// order first added, with where it stands in the run's outcomes.
+type lineBatch struct {
+	index  map[string]int
+	inputs []verify.Input
+}
+
+func (b *lineBatch) add(asm string) {
+	if b.index == nil {
+		b.index = map[string]int{}
+	}
+	if _, ok := b.index[asm]; !ok {
+		b.index[asm] = len(b.inputs)
+		b.inputs = append(b.inputs, verify.Input{Asm: asm})
+	}
+}
+
+// stats is what llvm-mc's run r over the batch did.
+func (b *lineBatch) stats(r verify.Results) quality.RunStats {
+	return quality.RunStats{Lines: len(b.inputs), Processes: r.Processes, Assembled: r.Assembled, CacheHits: r.CacheHits}
 }

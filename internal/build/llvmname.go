@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"sort"
+	"iter"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/amdlayout"
@@ -124,29 +126,54 @@ func amdProv(in *isa.Instruction) isa.Prov {
 // whose fixed bits are the format's and whose length is its width.
 func referenceWords(arch *isa.Architecture, insts []*isa.Instruction, target string) map[string][][]byte {
 	refs := map[string][][]byte{}
-	for _, in := range insts {
-		if in.Arch != arch.ID {
+	for w := range exampleWords(arch, insts, target) {
+		if len(w.bytes) != w.format.Width/8 || len(refs[w.format.Name]) >= 3 {
 			continue
 		}
-		for _, ex := range in.Examples {
-			if ex.Target != target || ex.Encoding == "" {
+		refs[w.format.Name] = append(refs[w.format.Name], w.bytes)
+	}
+	return refs
+}
+
+// exampleWord is an encoding llvm-mc produced for an example of in, paired
+// with a format whose fixed bits its first dword carries.
+type exampleWord struct {
+	in     *isa.Instruction
+	bytes  []byte
+	format *isa.Format
+}
+
+// exampleWords yields, instruction by instruction in model order, the
+// encodings (a dword or more) llvm-mc produced on target for examples of
+// arch's instructions, once for each format of arch with a width whose
+// fixed bits the word carries.
+func exampleWords(arch *isa.Architecture, insts []*isa.Instruction, target string) iter.Seq[exampleWord] {
+	return func(yield func(exampleWord) bool) {
+		for _, in := range insts {
+			if in.Arch != arch.ID {
 				continue
 			}
-			b, ok := asmtext.ParseBytes(ex.Encoding)
-			if !ok || len(b) < 4 {
-				continue
-			}
-			w := binary.LittleEndian.Uint32(b)
-			for fi := range arch.Formats {
-				f := &arch.Formats[fi]
-				if f.Width == 0 || len(b) != f.Width/8 || len(refs[f.Name]) >= 3 || !merge.FixedMatch(*f, w) {
+			for _, ex := range in.Examples {
+				if ex.Target != target || ex.Encoding == "" {
 					continue
 				}
-				refs[f.Name] = append(refs[f.Name], b)
+				b, ok := asmtext.ParseBytes(ex.Encoding)
+				if !ok || len(b) < 4 {
+					continue
+				}
+				w := binary.LittleEndian.Uint32(b)
+				for fi := range arch.Formats {
+					f := &arch.Formats[fi]
+					if f.Width == 0 || !merge.FixedMatch(*f, w) {
+						continue
+					}
+					if !yield(exampleWord{in: in, bytes: b, format: f}) {
+						return
+					}
+				}
 			}
 		}
 	}
-	return refs
 }
 
 func formatOf(arch *isa.Architecture, e isa.Encoding) *isa.Format {
@@ -203,11 +230,7 @@ func llvmOnlyNames(archs []isa.Architecture, insts []*isa.Instruction, llvmOnly 
 	outcomes func(string) ([]verify.Outcome, bool), famTargets map[string][]string, tIndex map[string]int,
 	verify func(in *isa.Instruction, arch *isa.Architecture, cands []merge.Candidate) merge.Result,
 	results map[*isa.Instruction]merge.Result) (added []*isa.Instruction, aliases int) {
-	keys := make([]string, 0, len(llvmOnly))
-	for k := range llvmOnly {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(llvmOnly))
 	byOpcode := map[string]*isa.Instruction{} // arch, format, opcode
 	opKey := func(arch, format string, op int) string {
 		return fmt.Sprintf("%s\x00%s\x00%d", arch, strings.ToUpper(format), op)

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -138,12 +139,7 @@ func passDisagreements(in *isa.Instruction) []quality.CostDisagreement {
 	}
 	passes, _ := strconv.Atoi(m[1])
 	var out []quality.CostDisagreement
-	targets := make([]string, 0, len(in.Cost))
-	for t := range in.Cost {
-		targets = append(targets, t)
-	}
-	sort.Strings(targets)
-	for _, t := range targets {
+	for _, t := range slices.Sorted(maps.Keys(in.Cost)) {
 		c := in.Cost[t]
 		cycles := 0
 		for _, r := range c.Resources {

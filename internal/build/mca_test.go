@@ -2,11 +2,12 @@ package build
 
 import (
 	"context"
+	"maps"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,11 +106,7 @@ func TestCostsEqualADirectRun(t *testing.T) {
 	}
 	byArch := map[string][]pair{}
 	for _, in := range insts {
-		ts := make([]string, 0, len(in.Cost))
-		for tg := range in.Cost {
-			ts = append(ts, tg)
-		}
-		sort.Strings(ts)
+		ts := slices.Sorted(maps.Keys(in.Cost))
 		for _, tg := range ts {
 			byArch[in.Arch] = append(byArch[in.Arch], pair{in, tg})
 		}

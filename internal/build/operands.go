@@ -60,7 +60,7 @@ func assemblerOperands(insts []*isa.Instruction, pages []llvmdoc.Page, pageFile 
 			// Written with and without its first result (an atomic's
 			// returned value): that operand is optional.
 			in.Operands[0].Optional = true
-			in.Operands[0].Note = joinNote(in.Operands[0].Note, fmt.Sprintf("optional: llvm-mc (%s) accepts %q and %q", version, byCount[hi], byCount[hi-1]))
+			in.Operands[0].Note = merge.JoinNote(in.Operands[0].Note, fmt.Sprintf("optional: llvm-mc (%s) accepts %q and %q", version, byCount[hi], byCount[hi-1]))
 		}
 		for _, ex := range in.Examples {
 			i, ok := tIndex[ex.Target]
@@ -147,14 +147,4 @@ func operandRange(ops []isa.Operand) (lo, hi int) {
 func ownForm(o verify.Outcome) bool {
 	mn := strings.ToLower(o.Mnemonic())
 	return !strings.Contains(mn, "_dpp") && !strings.Contains(mn, "_sdwa") && !strings.Contains(o.Printed, "::")
-}
-
-func joinNote(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }

@@ -130,6 +130,20 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 	if err != nil {
 		return nil, err
 	}
+	// checkMore has ptxas check a further batch; its items and verdicts
+	// follow the first batch's.
+	checkMore := func(batch []ptxoracle.Item) error {
+		if len(batch) == 0 {
+			return nil
+		}
+		more, err := engine.Check(ctx, batch)
+		if err != nil {
+			return err
+		}
+		items = append(items, batch...)
+		verdicts = append(verdicts, more...)
+		return nil
+	}
 	// Where ptxas rejects a form's canonical statement but accepts another
 	// of its statements (atom's first .op, .and, needs a bit-size type),
 	// the optional parts are tried again on that one.
@@ -171,13 +185,8 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 			}
 		}
 	}
-	if len(again) > 0 {
-		more, err := engine.Check(ctx, again)
-		if err != nil {
-			return nil, err
-		}
-		items = append(items, again...)
-		verdicts = append(verdicts, more...)
+	if err := checkMore(again); err != nil {
+		return nil, err
 	}
 	// A sparse mma ptxas could not be given operands for: ptxas says only
 	// "Arguments mismatch" of one whose types break a rule, and names the
@@ -197,13 +206,8 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 			dense = append(dense, ptxoracle.Item{Stmt: ptx.Statement{Text: text}})
 		}
 	}
-	if len(dense) > 0 {
-		more, err := engine.Check(ctx, dense)
-		if err != nil {
-			return nil, err
-		}
-		items = append(items, dense...)
-		verdicts = append(verdicts, more...)
+	if err := checkMore(dense); err != nil {
+		return nil, err
 	}
 	if step != "" {
 		prog.Done()

@@ -3,10 +3,12 @@ package build
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -254,11 +256,7 @@ func TestPTXCheckerAgreesWithPTXAS(t *testing.T) {
 	}
 	total := agreement{}
 	report := func(title string, m map[string]*agreement) {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(m))
 		t.Logf("%s:", title)
 		for _, k := range keys {
 			a := m[k]

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -98,10 +100,10 @@ func applySem(ctx context.Context, opts Options, insts []*isa.Instruction, cat *
 	}
 	var diffs []byte
 	if cat != nil {
-		prog.Start("deriving the cross-vendor differences by evaluation", 1)
-		res := semdiff.Derive(cat, libs, semdiff.Options{Known: func(arch, name, kind string) string { return semoracle.Known(tol, arch, name, kind) }})
-		prog.Advance(1)
-		prog.Done()
+		var res *semdiff.Result
+		step(prog, "deriving the cross-vendor differences by evaluation", func() {
+			res = semdiff.Derive(cat, libs, semdiff.Options{Known: func(arch, name, kind string) string { return semoracle.Known(tol, arch, name, kind) }})
+		})
 		rep.Pairs = len(res.Pairs)
 		for _, p := range res.Pairs {
 			if p.Differ > 0 {
@@ -224,10 +226,10 @@ func checkAgainstLLVM(ctx context.Context, opts Options, libs map[string]*sem.Li
 				Example: fmt.Sprintf("(%s): pseudocode %s, LLVM %s", strings.Join(ex.Inputs, ", "), ex.AMD, ex.LLVM)})
 		}
 	}
-	for _, k := range sortedKeys(groups) {
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
 		rep.Groups = append(rep.Groups, *groups[k])
 	}
-	for _, reason := range sortedKeys(tols) {
+	for _, reason := range slices.Sorted(maps.Keys(tols)) {
 		t := tols[reason]
 		rep.Tolerated = append(rep.Tolerated, quality.SemTolerated{Reason: reason, Count: t.n, Instructions: t.where, Example: t.ex})
 	}
@@ -236,15 +238,6 @@ func checkAgainstLLVM(ctx context.Context, opts Options, libs map[string]*sem.Li
 		rep.Families[i].Checked = len(checked[rep.Families[i].Arch])
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // applySemResults holds the PTX models to a GPU's results file, when given.
