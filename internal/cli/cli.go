@@ -97,15 +97,12 @@ Start with:  gpuisa build && gpuisa serve`,
 	root.PersistentFlags().StringVar(&e.dbPath, "db", defaultDB(), "database file (default $GPUISA_DB, else ./gpuisa.db)")
 	root.AddCommand(
 		newBuildCmd(e), newServeCmd(e), newArchsCmd(e), newListCmd(e), newShowCmd(e), newSearchCmd(e),
+		newConceptsCmd(e), newPortCmd(e), newCostCmd(e), newDiffCmd(e), newEvalCmd(e), newExportCmd(e),
+		newDecodeCmd(e), newEncodeCmd(e), newExplainCmd(e), newLSPCmd(e), newPTXCmd(e),
+		newQualityCmd(e), newSemGPUCmd(e), newToolsCmd(e), newVerifyCmd(e),
 	)
-	for _, extra := range extraCommands {
-		root.AddCommand(extra(e))
-	}
 	return root
 }
-
-// extraCommands are registered by the tools' files in this package.
-var extraCommands []func(*env) *cobra.Command
 
 func defaultDB() string {
 	if p := os.Getenv("GPUISA_DB"); p != "" {

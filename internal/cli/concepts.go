@@ -23,8 +23,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/verify"
 )
 
-func init() { extraCommands = append(extraCommands, newConceptsCmd, newPortCmd) }
-
 // loadCatalogue reads the concept catalogue stored in the database and an
 // index of the database's instruction names.
 func loadCatalogue(ctx context.Context, db *store.DB) (*concepts.Catalogue, *merge.NameIndex, error) {

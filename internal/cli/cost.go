@@ -16,8 +16,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
-func init() { extraCommands = append(extraCommands, newCostCmd) }
-
 func newCostCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var targets []string

@@ -18,8 +18,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
-func init() { extraCommands = append(extraCommands, newDecodeCmd, newEncodeCmd, newExplainCmd) }
-
 // codecs opens the database for its prepared tables only (nothing is read
 // until a family is asked for) and returns the cache over it.
 func (e *env) codecs() (*codecache.Cache, func(), error) {

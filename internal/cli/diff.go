@@ -12,8 +12,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
-func init() { extraCommands = append(extraCommands, newDiffCmd) }
-
 func newDiffCmd(e *env) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{

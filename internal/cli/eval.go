@@ -15,8 +15,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
-func init() { extraCommands = append(extraCommands, newEvalCmd) }
-
 // SemLibrary is a family's pseudocode read from the database as the
 // evaluator asks for it (a callee only when called). Names must match
 // exactly: a rename (v_max_f32 in RDNA 4 is v_max_num_f32) is not the

@@ -11,8 +11,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/web"
 )
 
-func init() { extraCommands = append(extraCommands, newExportCmd) }
-
 func newExportCmd(e *env) *cobra.Command {
 	var out string
 	var replace, precompress bool

@@ -10,8 +10,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/lsp"
 )
 
-func init() { extraCommands = append(extraCommands, newLSPCmd) }
-
 func newLSPCmd(e *env) *cobra.Command {
 	var opts lsp.Options
 	var stdio bool

@@ -12,8 +12,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/ptx"
 )
 
-func init() { extraCommands = append(extraCommands, newPTXCmd) }
-
 func newPTXCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ptx",

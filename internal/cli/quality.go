@@ -10,8 +10,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
-func init() { extraCommands = append(extraCommands, newQualityCmd) }
-
 func newQualityCmd(e *env) *cobra.Command {
 	var asJSON, summary bool
 	cmd := &cobra.Command{

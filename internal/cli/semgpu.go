@@ -13,8 +13,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/semptx"
 )
 
-func init() { extraCommands = append(extraCommands, newSemGPUCmd) }
-
 func newSemGPUCmd(e *env) *cobra.Command {
 	var flags ptxasFlags
 	var out string

@@ -10,8 +10,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/verify"
 )
 
-func init() { extraCommands = append(extraCommands, newToolsCmd) }
-
 // ptxasFlags are the flags every command that runs NVIDIA's tools takes.
 type ptxasFlags struct {
 	ptxas    []string

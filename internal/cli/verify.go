@@ -9,8 +9,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/quality"
 )
 
-func init() { extraCommands = append(extraCommands, newVerifyCmd) }
-
 func newVerifyCmd(e *env) *cobra.Command {
 	var opts build.Options
 	var quiet, full bool
