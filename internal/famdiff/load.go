@@ -55,13 +55,7 @@ func (f *Facts) Family(ctx context.Context, id string) (*Family, error) {
 	if fam, ok := f.fams[a.ID]; ok {
 		return fam, nil
 	}
-	fam, err := stored(ctx, f.r, ExtraKey(a.ID), func() (*Family, error) {
-		insts, err := f.r.Instructions(ctx, a.ID)
-		if err != nil {
-			return nil, err
-		}
-		return FamilyOf(a, insts), nil
-	})
+	fam, err := stored(ctx, f.r, ExtraKey(a.ID), func() (isa.Architecture, error) { return a, nil }, FamilyOf)
 	if err != nil {
 		return nil, err
 	}
@@ -76,17 +70,7 @@ func (f *Facts) PTX(ctx context.Context) (*PTX, error) {
 	if f.ptx != nil {
 		return f.ptx, nil
 	}
-	p, err := stored(ctx, f.r, ExtraKey("ptx"), func() (*PTX, error) {
-		a, err := f.r.Arch(ctx, "ptx")
-		if err != nil {
-			return nil, err
-		}
-		insts, err := f.r.Instructions(ctx, a.ID)
-		if err != nil {
-			return nil, err
-		}
-		return PTXOf(a, insts), nil
-	})
+	p, err := stored(ctx, f.r, ExtraKey("ptx"), func() (isa.Architecture, error) { return f.r.Arch(ctx, "ptx") }, PTXOf)
 	if err != nil {
 		return nil, err
 	}
@@ -95,11 +79,20 @@ func (f *Facts) PTX(ctx context.Context) (*PTX, error) {
 }
 
 // stored reads the facts the build stored under key; from a database
-// written before the build stored them, derive computes them.
-func stored[T any](ctx context.Context, r Reader, key string, derive func() (*T, error)) (*T, error) {
+// written before the build stored them, of derives them from the
+// instructions of the architecture arch gives.
+func stored[T any](ctx context.Context, r Reader, key string, arch func() (isa.Architecture, error), of func(isa.Architecture, []*isa.Instruction) *T) (*T, error) {
 	doc, err := r.Extra(ctx, key)
 	if errs.KindOf(err) == errs.KindNotFound {
-		return derive()
+		a, err := arch()
+		if err != nil {
+			return nil, err
+		}
+		insts, err := r.Instructions(ctx, a.ID)
+		if err != nil {
+			return nil, err
+		}
+		return of(a, insts), nil
 	}
 	if err != nil {
 		return nil, err
