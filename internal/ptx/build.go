@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -614,7 +615,7 @@ func makeForm(nodes []node, operands string, shape operandShape, notes noteResul
 			state = min(state, elementState(e, req, poss))
 		}
 		if ft.operands != 0 {
-			if !hasCount(counts, ft.operands) {
+			if !slices.Contains(counts, ft.operands) {
 				state = 0
 			} else if len(counts) > 1 {
 				state = min(state, 1)

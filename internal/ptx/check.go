@@ -3,6 +3,7 @@ package ptx
 import (
 	"fmt"
 	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -262,7 +263,7 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 	for _, e := range cands {
 		for i := range e.forms {
 			cf := &e.forms[i]
-			if !hasCount(cf.counts, len(operands)) || !cf.couldMatch(tokens) {
+			if !slices.Contains(cf.counts, len(operands)) || !cf.couldMatch(tokens) {
 				continue
 			}
 			ordered := matchNodes(cf.nodes, tokens)
@@ -372,24 +373,6 @@ func (cf *compiledForm) couldMatch(tokens []string) bool {
 func containsToken(tokens []string, t string) bool {
 	for _, x := range tokens {
 		if x == t || strings.HasPrefix(x, t+"::") {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func hasCount(counts []int, n int) bool {
-	for _, c := range counts {
-		if c == n {
 			return true
 		}
 	}
@@ -710,7 +693,7 @@ func evaluateDocs(cf *compiledForm, tokens []string, nOperands int) Result {
 		}
 		for _, o := range c.options {
 			if (o.PTXVersion != "" && compareVersions(o.PTXVersion, f.Base.PTXVersion) > 0 ||
-				o.MinTarget != "" && compareTargets(o.MinTarget, f.Base.MinTarget) > 0) && !contains(r.RaisedBy, c.feature) {
+				o.MinTarget != "" && compareTargets(o.MinTarget, f.Base.MinTarget) > 0) && !slices.Contains(r.RaisedBy, c.feature) {
 				r.RaisedBy = append(r.RaisedBy, c.feature)
 			}
 		}

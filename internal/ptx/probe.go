@@ -1,6 +1,7 @@
 package ptx
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -438,7 +439,7 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 		if inner == "disable-output-lane" {
 			// One mask word per 32 lanes of the CTA group's columns.
 			n := 4
-			if hasToken(tokens, "cta_group::2") {
+			if slices.Contains(tokens, "cta_group::2") {
 				n = 8
 			}
 			return neg + vectorOf("disable_output_lane", n)
@@ -498,7 +499,7 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 			return neg + vectorOf(base, n) + "|" + pred
 		}
 	}
-	if op == "f" && (hasToken(tokens, "sp") || hasToken(tokens, "sp::ordered_metadata")) {
+	if op == "f" && (slices.Contains(tokens, "sp") || slices.Contains(tokens, "sp::ordered_metadata")) {
 		return "0" // the sparsity selector of mma.sp
 	}
 	if n, vec := length(op); vec {
@@ -524,7 +525,7 @@ func concreteAddressPart(p string, k int, tokens []string) string {
 	case "c", "{b,} c":
 		return vectorOf("c", geometryCoords(tokens))
 	case "b":
-		if hasToken(tokens, "suld") || hasToken(tokens, "sust") || hasToken(tokens, "sured") {
+		if slices.Contains(tokens, "suld") || slices.Contains(tokens, "sust") || slices.Contains(tokens, "sured") {
 			return vectorOf("x", geometryCoords(tokens))
 		}
 	}
@@ -537,15 +538,6 @@ func vectorOf(base string, n int) string {
 		els[i] = base + strconv.Itoa(i)
 	}
 	return "{" + strings.Join(els, ", ") + "}"
-}
-
-func hasToken(tokens []string, t string) bool {
-	for _, x := range tokens {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // dims reads ".3d" (tensor dimensions), def when absent.

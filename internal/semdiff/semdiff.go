@@ -12,6 +12,7 @@ package semdiff
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strings"
 
@@ -118,10 +119,10 @@ func Derive(cat *concepts.Catalogue, libs map[string]*sem.Library, opts Options)
 					continue
 				}
 				for _, fam := range Families {
-					if len(r.Families) > 0 && !contains(r.Families, fam) {
+					if len(r.Families) > 0 && !slices.Contains(r.Families, fam) {
 						continue
 					}
-					if amdMember := member(c, r.AMD); amdMember != nil && len(amdMember.Families) > 0 && !contains(amdMember.Families, fam) {
+					if amdMember := member(c, r.AMD); amdMember != nil && len(amdMember.Families) > 0 && !slices.Contains(amdMember.Families, fam) {
 						continue
 					}
 					lib := libs[fam]
@@ -166,15 +167,6 @@ func member(c *concepts.Concept, amd string) *concepts.Member {
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // reversed reports AMD's reversed-operand instructions (v_subrev,
