@@ -2,7 +2,8 @@ package ptxoracle
 
 import (
 	"context"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -27,11 +28,7 @@ func (e *Engine) SASS(ctx context.Context, vs []Verdict, want map[int]bool, targ
 	if e.Session.Tools.NVDisasm == "" {
 		return out, ptxas.ErrNoDisassembler
 	}
-	idx := make([]int, 0, len(want))
-	for i := range want {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
+	idx := slices.Sorted(maps.Keys(want))
 	infos := map[string]ptxas.TargetInfo{}
 	for _, t := range e.targets {
 		infos[t.Target] = t
