@@ -69,17 +69,14 @@ func (s *Session) Disassemble(ctx context.Context, version, target string, units
 	}
 	for start := 0; start < len(todo); start += 500 {
 		idx := todo[start:min(start+500, len(todo))]
-		batch := make([]Unit, len(idx))
-		for k, i := range idx {
-			batch[k] = units[i]
-		}
-		res, err := s.disassembleBatch(ctx, tool, version, target, batch)
+		err := runAt(units, idx, out, func(batch []Unit) ([]Listing, error) {
+			return s.disassembleBatch(ctx, tool, version, target, batch)
+		})
 		if err != nil {
 			return nil, err
 		}
-		for k, i := range idx {
-			out[i] = res[k]
-			cache[version+":"+units[i].Key()] = res[k]
+		for _, i := range idx {
+			cache[version+":"+units[i].Key()] = out[i]
 		}
 	}
 	if len(todo) > 0 {
