@@ -595,19 +595,7 @@ func (c *compiledReq) holds(tokens []string, present map[string]bool, nOperands 
 	if len(c.seq) == 0 {
 		return true
 	}
-	firstType, nTypes := -1, 0
-	for i, t := range tokens {
-		if isType(t) {
-			if firstType < 0 {
-				firstType = i
-			}
-			nTypes++
-		}
-	}
-	srcFrom := firstType + 1
-	if nTypes == 1 {
-		srcFrom = firstType
-	}
+	firstType, srcFrom := typeSlots(tokens, isType)
 	return seqInTokens(c.seq, 0, tokens, 1, firstType, srcFrom)
 }
 
