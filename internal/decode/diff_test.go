@@ -54,7 +54,7 @@ func prepareAll(d *Decoder) *Decoder {
 // skips the test when the sources are absent.
 func loadModel(tb testing.TB, arch string) decodetest.Family {
 	tb.Helper()
-	if decodetest.SourcesDir() == "" {
+	if testenv.FindUpstream() == "" {
 		tb.Skip("shared/upstream not found (set GPUISA_SOURCES); the real-data tests need the AMD sources")
 	}
 	f, err := decodetest.Load(arch)

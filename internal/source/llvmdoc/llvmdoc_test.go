@@ -3,7 +3,6 @@ package llvmdoc
 import (
 	"bufio"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -128,20 +127,6 @@ func TestArchMaps(t *testing.T) {
 	if got := PageTargets("GFX940"); !reflect.DeepEqual(got, []string{"gfx942", "gfx950"}) {
 		t.Errorf("PageTargets(GFX940) = %v", got)
 	}
-}
-
-func findMC(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("GPUISA_LLVM_MC"); p != "" {
-		return p
-	}
-	for _, name := range []string{"llvm-mc-22", "llvm-mc"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("llvm-mc not installed (apt-get install llvm-22)")
-	return ""
 }
 
 func realPages(t testing.TB) []Page {
