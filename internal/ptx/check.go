@@ -5,6 +5,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/lazyre"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -767,7 +768,7 @@ func countsText(counts []int) string {
 	sortInts(u)
 	parts := make([]string, len(u))
 	for i, c := range u {
-		parts[i] = itoa(c)
+		parts[i] = strconv.Itoa(c)
 	}
 	return strings.Join(parts, " or ")
 }

@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"strconv"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/ptxas"
@@ -248,7 +249,7 @@ func joinInts(a []int) string {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, itoa(n))
+		parts = append(parts, strconv.Itoa(n))
 	}
 	return strings.Join(parts, ", ")
 }
