@@ -4,8 +4,12 @@
 package toolpath
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
+	"strings"
 )
 
 // Find returns the path of the tool: $env when set and found, else the
@@ -26,4 +30,21 @@ func Find(env string, names ...string) (path string, tried []string) {
 		tried = append(tried, name)
 	}
 	return "", tried
+}
+
+var llvmVersionRe = regexp.MustCompile(`LLVM version \S+`)
+
+// LLVMVersion runs an LLVM tool (llvm-mc, llvm-mca, opt) with --version and
+// returns its version line ("Debian LLVM version 22.1.8").
+func LLVMVersion(ctx context.Context, path string) (string, error) {
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %w", path, err)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if llvmVersionRe.MatchString(l) {
+			return strings.TrimSpace(l), nil
+		}
+	}
+	return "", fmt.Errorf("%s --version printed no LLVM version", path)
 }

@@ -1,6 +1,7 @@
 package toolpath
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,5 +30,26 @@ func TestFind(t *testing.T) {
 	p, tried := Find("GPUISA_TOOL", "none-22", "none")
 	if p != "" || strings.Join(tried, " ") != "$GPUISA_TOOL=absent none-22 none" {
 		t.Errorf("Find = %q, tried %q", p, tried)
+	}
+}
+
+// TestLLVMVersion: the version line is the one naming LLVM's version,
+// whatever the tool prints around it; a tool that prints none is an error.
+func TestLLVMVersion(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, out string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\nprintf '"+out+"'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ok := write("llvm-mc", `LLVM (http://llvm.org/):\n  Debian LLVM version 22.1.8\n  Optimized build.\n`)
+	if v, err := LLVMVersion(context.Background(), ok); err != nil || v != "Debian LLVM version 22.1.8" {
+		t.Errorf("LLVMVersion = %q, %v", v, err)
+	}
+	bad := write("other", `other 1.0\n`)
+	if v, err := LLVMVersion(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "printed no LLVM version") {
+		t.Errorf("LLVMVersion of a non-LLVM tool = %q, %v", v, err)
 	}
 }
