@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 const historyFixture = `Table 1 PTX Release History
@@ -45,7 +47,7 @@ func TestParseChanges(t *testing.T) {
 }
 
 func TestReleasesRealCopy(t *testing.T) {
-	rels, file, err := ReadReleases(upstreamDir(t))
+	rels, file, err := ReadReleases(testenv.PTXDocs(t))
 	if err != nil {
 		t.Fatal(err)
 	}
