@@ -757,15 +757,7 @@ func typesOf(tokens []string) []string {
 }
 
 func countsText(counts []int) string {
-	set := map[int]bool{}
-	var u []int
-	for _, c := range counts {
-		if !set[c] {
-			set[c] = true
-			u = append(u, c)
-		}
-	}
-	sortInts(u)
+	u := slices.Compact(slices.Sorted(slices.Values(counts)))
 	parts := make([]string, len(u))
 	for i, c := range u {
 		parts[i] = strconv.Itoa(c)
