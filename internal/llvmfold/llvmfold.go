@@ -33,11 +33,7 @@ var ErrNotFound = errors.New("opt not found")
 
 // Find returns the opt to use: $GPUISA_OPT, else opt-22 or opt on PATH.
 func Find() (string, error) {
-	path, tried := toolpath.Find("GPUISA_OPT", "opt-22", "opt")
-	if path != "" {
-		return path, nil
-	}
-	return "", fmt.Errorf("%w (tried %s); install llvm-22 or set GPUISA_OPT", ErrNotFound, strings.Join(tried, ", "))
+	return toolpath.FindLLVM(ErrNotFound, "GPUISA_OPT", "opt-22", "opt")
 }
 
 // Version returns opt's version line ("Debian LLVM version 22.1.8").

@@ -32,6 +32,16 @@ func Find(env string, names ...string) (path string, tried []string) {
 	return "", tried
 }
 
+// FindLLVM is Find for an LLVM tool: its path, or notFound (the caller's
+// sentinel error) wrapped with the places tried and how to get one.
+func FindLLVM(notFound error, env string, names ...string) (string, error) {
+	path, tried := Find(env, names...)
+	if path != "" {
+		return path, nil
+	}
+	return "", fmt.Errorf("%w (tried %s); install llvm-22 or set %s", notFound, strings.Join(tried, ", "), env)
+}
+
 var llvmVersionRe = regexp.MustCompile(`LLVM version \S+`)
 
 // LLVMVersion runs an LLVM tool (llvm-mc, llvm-mca, opt) with --version and

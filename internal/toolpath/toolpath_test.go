@@ -2,6 +2,7 @@ package toolpath
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,5 +52,17 @@ func TestLLVMVersion(t *testing.T) {
 	bad := write("other", `other 1.0\n`)
 	if v, err := LLVMVersion(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "printed no LLVM version") {
 		t.Errorf("LLVMVersion of a non-LLVM tool = %q, %v", v, err)
+	}
+}
+
+// TestFindLLVM: a missing tool is the caller's sentinel error, naming the
+// places tried and the variable to set.
+func TestFindLLVM(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("GPUISA_TOOL", "")
+	notFound := errors.New("tool not found")
+	_, err := FindLLVM(notFound, "GPUISA_TOOL", "tool-22", "tool")
+	if !errors.Is(err, notFound) || err.Error() != "tool not found (tried tool-22, tool); install llvm-22 or set GPUISA_TOOL" {
+		t.Errorf("FindLLVM = %v", err)
 	}
 }
