@@ -26,6 +26,19 @@ type SASSLine struct {
 	Control string `json:"control,omitempty"`
 }
 
+// Opcode is the line's opcode with its modifiers, after any predicate
+// guard: "@!P0 FMNMX.NAN R5, ..." -> "FMNMX.NAN".
+func (l SASSLine) Opcode() string {
+	f := strings.Fields(l.Text)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.TrimSuffix(f[0], ";")
+}
+
 // Listing is the SASS of one unit's entry on one target.
 type Listing struct {
 	OK    bool       `json:"ok"`
