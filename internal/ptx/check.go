@@ -61,12 +61,7 @@ func NewChecker(instrs []Instruction) *Checker {
 		e := &entry{name: in.Name, tokens: tokensOf(in.Name)}
 		for j := range in.Forms {
 			f := &in.Forms[j]
-			vars := map[string][]string{}
-			for _, v := range f.Variables {
-				vars[v.Name] = v.Choices
-			}
-			opcode, operands := splitStatement(f.Syntax)
-			nodes, err := parseOpcode(opcode, func(n string) ([]string, bool) { ch, ok := vars[n]; return ch, ok })
+			nodes, operands, err := f.pattern()
 			if err != nil {
 				continue
 			}

@@ -49,12 +49,7 @@ func FormProbesFrom(in *Instruction, fi int, from Probe) []Probe { return formPr
 
 func formProbes(in *Instruction, fi int, baseSet map[int][]string) []Probe {
 	f := &in.Forms[fi]
-	vars := map[string][]string{}
-	for _, v := range f.Variables {
-		vars[v.Name] = v.Choices
-	}
-	opcode, operands := splitStatement(f.Syntax)
-	nodes, err := parseOpcode(opcode, func(n string) ([]string, bool) { ch, ok := vars[n]; return ch, ok })
+	nodes, operands, err := f.pattern()
 	if err != nil || len(nodes) == 0 {
 		return nil
 	}

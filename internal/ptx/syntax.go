@@ -242,6 +242,19 @@ type node struct {
 // resolver returns a template variable's choices as written (".u16").
 type resolver func(name string) ([]string, bool)
 
+// pattern parses a stored form's statement: the opcode's pattern nodes,
+// its template variables resolved from the form's own definitions, and
+// the operand text.
+func (f *Form) pattern() (nodes []node, operands string, err error) {
+	vars := map[string][]string{}
+	for _, v := range f.Variables {
+		vars[v.Name] = v.Choices
+	}
+	opcode, operands := splitStatement(f.Syntax)
+	nodes, err = parseOpcode(opcode, func(n string) ([]string, bool) { ch, ok := vars[n]; return ch, ok })
+	return nodes, operands, err
+}
+
 // parseOpcode builds the pattern of an opcode such as
 // "barrier{.cta}.red.popc{.aligned}.u32".
 func parseOpcode(op string, resolve resolver) ([]node, error) {
