@@ -42,7 +42,7 @@ func Parse(r io.Reader, file string) (*Spec, error) {
 // parse is Parse with a chosen initial window size; tests use tiny windows
 // to push every kind of token across the window's edge.
 func parse(r io.Reader, file string, window int) (*Spec, error) {
-	p := &parser{s: newScanner(r, file, window), strs: map[string]string{}}
+	p := &parser{s: newScanner(r, file, window), strs: interner{}}
 	spec := &Spec{File: file}
 	if err := p.document(spec); err != nil {
 		return nil, err
@@ -52,8 +52,8 @@ func parse(r io.Reader, file string, window int) (*Spec, error) {
 
 type parser struct {
 	s    *scanner
-	strs map[string]string // interned short strings: names repeat a lot
-	text []byte            // text accumulated by leafText
+	strs interner // short strings: names repeat a lot
+	text []byte   // text accumulated by leafText
 }
 
 // errorf reports a problem at the current token.
@@ -199,11 +199,19 @@ func (p *parser) intern(b []byte) string {
 	if len(b) > 48 {
 		return string(b)
 	}
-	if v, ok := p.strs[string(b)]; ok {
+	return p.strs.intern(b)
+}
+
+// interner keeps one string per distinct text, so that the many copies of
+// a name share their bytes.
+type interner map[string]string
+
+func (m interner) intern(b []byte) string {
+	if v, ok := m[string(b)]; ok {
 		return v
 	}
 	v := string(b)
-	p.strs[v] = v
+	m[v] = v
 	return v
 }
 
