@@ -10,6 +10,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/decode"
 	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
 	"github.com/gpuisa/gpuisa/internal/isa"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // codecFields says, per model type the decoder table carries, which fields
@@ -105,7 +107,7 @@ func TestTableRoundTrip(t *testing.T) {
 // prepared table and from the whole model and decodes the same words with
 // both: every answer must be the same, text and fields.
 func TestPreparedDecodesAsModel(t *testing.T) {
-	if decodetest.SourcesDir() == "" {
+	if testenv.FindUpstream() == "" {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES): the real-data tests need the AMD sources")
 	}
 	m, err := decodetest.Model()

@@ -2,6 +2,8 @@ package codec
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -155,11 +157,7 @@ func NotesOf(a isa.Architecture, ins []*isa.Instruction) *Notes {
 			continue
 		}
 		n := Note{Name: in.Name, Summary: in.Summary, Category: in.Category, Unit: in.Unit, Section: in.Section}
-		tgs := make([]string, 0, len(in.Targets))
-		for t := range in.Targets {
-			tgs = append(tgs, t)
-		}
-		sort.Strings(tgs)
+		tgs := slices.Sorted(maps.Keys(in.Targets))
 		for _, t := range tgs {
 			switch in.Targets[t] {
 			case "supported":

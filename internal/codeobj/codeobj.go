@@ -17,6 +17,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -309,11 +311,7 @@ func readELF(b []byte) (o *Object, err error) {
 			return ss[a].Func && !ss[b].Func
 		})
 	}
-	names := make([]string, 0, len(kds))
-	for k := range kds {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(kds))
 	for _, name := range names {
 		ref := kds[name]
 		k := Kernel{Name: name, Offset: -1, Counts: counts[name]}

@@ -3,9 +3,11 @@ package decode
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,7 +54,7 @@ func prepareAll(d *Decoder) *Decoder {
 // skips the test when the sources are absent.
 func loadModel(tb testing.TB, arch string) decodetest.Family {
 	tb.Helper()
-	if decodetest.SourcesDir() == "" {
+	if testenv.FindUpstream() == "" {
 		tb.Skip("shared/upstream not found (set GPUISA_SOURCES); the real-data tests need the AMD sources")
 	}
 	f, err := decodetest.Load(arch)
@@ -104,11 +106,7 @@ func corpus(d *Decoder, n int, seed int64, mcpu string, maxExamples int) (lines 
 	if mcpu != "" {
 		for _, g := range d.groups {
 			for _, fm := range g.formats {
-				ops := make([]int, 0, len(fm.byOpcode))
-				for op := range fm.byOpcode {
-					ops = append(ops, op)
-				}
-				sort.Ints(ops)
+				ops := slices.Sorted(maps.Keys(fm.byOpcode))
 				for _, op := range ops {
 					in := fm.byOpcode[op].instr
 					if in == nil {
@@ -316,11 +314,7 @@ func TestDifferentialLLVM(t *testing.T) {
 				c := st.byFormat[f]
 				t.Logf("  %-10s %5d/%5d %.1f%%", f, c[0], c[1], 100*float64(c[0])/float64(c[1]))
 			}
-			reasons := make([]string, 0, len(st.byReason))
-			for r := range st.byReason {
-				reasons = append(reasons, r)
-			}
-			sort.Strings(reasons)
+			reasons := slices.Sorted(maps.Keys(st.byReason))
 			for _, r := range reasons {
 				t.Logf("  tolerated %5d: %s", st.byReason[r], r)
 			}

@@ -199,27 +199,17 @@ func compareOrUpdate(t *testing.T, path, text string, required bool) {
 // says (TestWordsMatchLLVM) — the shape coverage test in the spirit of
 // golang.org/x/arch's decoder coverage.
 func TestShapeCoverage(t *testing.T) {
-	decoders := map[string]*Decoder{}
 	reached := map[shape]int{}
-	for _, c := range readWords(t) {
-		d := decoders[c.arch]
-		if d == nil {
-			d = loadFamily(t, c.arch)
-			decoders[c.arch] = d
-		}
-		b, err := ParseInput([]byte(c.hex))
-		if err != nil {
-			t.Fatalf("decodetest/asm.tsv:%d: %v", c.line, err)
-		}
+	eachWord(t, func(_ decodeCase, d *Decoder, b []byte) {
 		var r renderer
 		if _, err := d.decode(&r, b, 0); err != nil {
-			continue
+			return
 		}
 		reached[r.en.shape]++
 		if r.enY != nil {
 			reached[r.enY.shape]++
 		}
-	}
+	})
 	for i := range shapeNames {
 		if reached[shape(i)] == 0 {
 			t.Errorf("shape %s: no word of decodetest/asm.tsv reaches it", shape(i))

@@ -136,15 +136,7 @@ func (r *renderer) renderDPP() bool {
 		if sh == shMadmk || sh == shMadak {
 			return false
 		}
-		r.vgpr(r.f(fVDST), s.dst)
-		if sh == shCarryInOut || sh == shCarryOut {
-			r.vcc()
-		}
-		src0Text()
-		src1Text()
-		if sh == shCndmask || sh == shCarryInOut {
-			r.vcc()
-		}
+		r.vop2Operands(s.dst, src0Text, src1Text)
 	case KindVOPC:
 		if r.en.shape != shCmpxNoDst {
 			r.vcc()
@@ -155,6 +147,22 @@ func (r *renderer) renderDPP() bool {
 		return false
 	}
 	return r.dppControls(dpp8)
+}
+
+// vop2Operands prints a DPP or SDWA VOP2 word's operands in LLVM's order:
+// vdst, the carry-out VCC (v_add_co), src0, src1, then the carry-in or
+// mask VCC (v_addc, v_cndmask).
+func (r *renderer) vop2Operands(dst opType, src0, src1 func()) {
+	sh := r.en.shape
+	r.vgpr(r.f(fVDST), dst)
+	if sh == shCarryInOut || sh == shCarryOut {
+		r.vcc()
+	}
+	src0()
+	src1()
+	if sh == shCndmask || sh == shCarryInOut {
+		r.vcc()
+	}
 }
 
 // dppControls appends the lane-selection modifiers of the DPP16 or DPP8
@@ -292,16 +300,7 @@ func (r *renderer) renderSDWA() bool {
 		r.vgpr(r.f(fVDST), s.dst)
 		src0()
 	case KindVOP2:
-		sh := r.en.shape
-		r.vgpr(r.f(fVDST), s.dst)
-		if sh == shCarryInOut || sh == shCarryOut {
-			r.vcc()
-		}
-		src0()
-		src1()
-		if sh == shCndmask || sh == shCarryInOut {
-			r.vcc()
-		}
+		r.vop2Operands(s.dst, src0, src1)
 	case KindVOPC:
 		if r.x(l, xSD) == 1 {
 			r.sdst(r.x(l, xSDST), r.maskType())

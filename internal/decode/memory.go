@@ -25,8 +25,7 @@ func (r *renderer) acc() bool { return r.d.fam.accRegs && r.has(fACC) && r.f(fAC
 
 func (r *renderer) renderDS() {
 	en := r.en
-	if en.memOps&moKnown == 0 {
-		r.partial = true
+	if r.memUnknown() {
 		return
 	}
 	n := en.dataRegs
@@ -97,11 +96,20 @@ func (r *renderer) isOff(code int) bool {
 	return r.d.fam.n32[code] == "null"
 }
 
+// memUnknown marks the word partial when the rules give its entry no
+// memory operands: the renderer cannot print what it does not know.
+func (r *renderer) memUnknown() bool {
+	if r.en.memOps&moKnown != 0 {
+		return false
+	}
+	r.partial = true
+	return true
+}
+
 func (r *renderer) renderFLAT() {
 	en := r.en
 	fam := r.d.fam
-	if en.memOps&moKnown == 0 {
-		r.partial = true
+	if r.memUnknown() {
 		return
 	}
 	if fam.gen >= 12 {
@@ -222,8 +230,7 @@ func (r *renderer) cachePolicy() {
 func (r *renderer) renderMUBUF() {
 	en := r.en
 	fam := r.d.fam
-	if en.memOps&moKnown == 0 {
-		r.partial = true
+	if r.memUnknown() {
 		return
 	}
 	if en.memOps&^moKnown == 0 && fam.gen < 12 {

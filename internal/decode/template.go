@@ -1,6 +1,8 @@
 package decode
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -121,11 +123,7 @@ func (d *Decoder) indexTemplates() {
 			if fm.op == nil {
 				continue
 			}
-			ops := make([]int, 0, len(fm.byOpcode))
-			for op := range fm.byOpcode {
-				ops = append(ops, op)
-			}
-			sort.Ints(ops)
+			ops := slices.Sorted(maps.Keys(fm.byOpcode))
 			for _, op := range ops {
 				en := d.ready(fm, fm.byOpcode[op])
 				words := make([]uint32, max(fm.Width/32, 1))

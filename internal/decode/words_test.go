@@ -32,10 +32,10 @@ func readWords(t *testing.T) []decodeCase {
 	return out
 }
 
-// TestWords decodes every word of decodetest/asm.tsv with its family's
-// decoder, built from the real model, and wants llvm-mc's text and length
-// with every operand rendered.
-func TestWords(t *testing.T) {
+// eachWord calls fn for each case of readWords with its family's decoder,
+// built from the real model once per family, and the case's bytes.
+func eachWord(t *testing.T, fn func(c decodeCase, d *Decoder, b []byte)) {
+	t.Helper()
 	decoders := map[string]*Decoder{}
 	for _, c := range readWords(t) {
 		d := decoders[c.arch]
@@ -47,6 +47,15 @@ func TestWords(t *testing.T) {
 		if err != nil {
 			t.Fatalf("decodetest/asm.tsv:%d: %v", c.line, err)
 		}
+		fn(c, d, b)
+	}
+}
+
+// TestWords decodes every word of decodetest/asm.tsv with its family's
+// decoder, built from the real model, and wants llvm-mc's text and length
+// with every operand rendered.
+func TestWords(t *testing.T) {
+	eachWord(t, func(c decodeCase, d *Decoder, b []byte) {
 		want := c.n
 		if want == 0 {
 			want = len(b)
@@ -56,16 +65,16 @@ func TestWords(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), msg) {
 				t.Errorf("decodetest/asm.tsv:%d: %s %s: got %q, error %v; want an error saying %q", c.line, c.arch, c.hex, in.Text(), err, msg)
 			}
-			continue
+			return
 		}
 		if err != nil {
 			t.Errorf("decodetest/asm.tsv:%d: %s %s: %v", c.line, c.arch, c.hex, err)
-			continue
+			return
 		}
 		if got := in.Text(); got != c.want || n != want || in.Partial {
 			t.Errorf("decodetest/asm.tsv:%d: %s: got %q (%d bytes, partial %v), want %q (%d bytes)", c.line, c.arch, got, n, in.Partial, c.want, want)
 		}
-	}
+	})
 }
 
 // TestWordsMatchLLVM checks the table itself: llvm-mc 22 prints each word

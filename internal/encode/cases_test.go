@@ -7,6 +7,8 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/decode"
 	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // encodeCase is one case of the shared table the encoder checks.
@@ -35,7 +37,7 @@ func readCases(t *testing.T) []encodeCase {
 // TestCases encodes every line of decodetest/asm.tsv with the family's
 // encoder built from the real model.
 func TestCases(t *testing.T) {
-	if decodetest.SourcesDir() == "" {
+	if testenv.FindUpstream() == "" {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES); the cases need the real model")
 	}
 	encoders := map[string]*Encoder{}

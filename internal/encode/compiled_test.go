@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // objdumpLine is one instruction line of llvm-objdump -d: the text, then
@@ -25,7 +27,7 @@ var lossyText = map[string]string{
 // (../decode/testdata/kernels.ll) on every family, and wants llvm's bytes:
 // real compiler output, not examples.
 func TestCompiledKernels(t *testing.T) {
-	if !decodetest.HaveCompiler() || decodetest.SourcesDir() == "" {
+	if !decodetest.HaveCompiler() || testenv.FindUpstream() == "" {
 		t.Skip("llc-22 / llvm-objdump-22 not on PATH or no upstream sources: nothing to compile the test kernels with")
 	}
 	for _, f := range familiesLLVM {

@@ -1098,20 +1098,6 @@ var cachePolicy = map[string]map[string]uint64{
 }
 
 func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Field, set func(string, uint64) error, words []uint32) error {
-	bitsOf := func(s string) (uint64, error) {
-		s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
-		var v uint64
-		for i, p := range strings.Split(s, ",") {
-			switch strings.TrimSpace(p) {
-			case "1":
-				v |= 1 << uint(i)
-			case "0":
-			default:
-				return 0, fmt.Errorf("bad modifier list %q", s)
-			}
-		}
-		return v, nil
-	}
 	switch {
 	case m == "clamp":
 		return set("CLMP", 1)
@@ -1195,9 +1181,9 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		}
 		return set(strings.ToUpper(strings.TrimSuffix(key, ":")), v)
 	case strings.HasPrefix(m, "op_sel:"):
-		v, err := bitsOf(strings.TrimPrefix(m, "op_sel:"))
+		v, err := bitList(strings.TrimPrefix(m, "op_sel:"), 0)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %v", m, err)
 		}
 		if t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B {
 			// The list is [src0, src1, (src2,) dst]; dst is OPSEL bit 3.
@@ -1207,24 +1193,24 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		}
 		return set("OPSEL", v)
 	case strings.HasPrefix(m, "op_sel_hi:"):
-		v, err := bitsOf(strings.TrimPrefix(m, "op_sel_hi:"))
+		v, err := bitList(strings.TrimPrefix(m, "op_sel_hi:"), 0)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %v", m, err)
 		}
 		if err := set("OPSEL_HI", v&3); err != nil {
 			return err
 		}
 		return set("OPSEL_HI2", v>>2&1)
 	case strings.HasPrefix(m, "neg_lo:"):
-		v, err := bitsOf(strings.TrimPrefix(m, "neg_lo:"))
+		v, err := bitList(strings.TrimPrefix(m, "neg_lo:"), 0)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %v", m, err)
 		}
 		return set("NEG", v)
 	case strings.HasPrefix(m, "neg_hi:"):
-		v, err := bitsOf(strings.TrimPrefix(m, "neg_hi:"))
+		v, err := bitList(strings.TrimPrefix(m, "neg_hi:"), 0)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %v", m, err)
 		}
 		return set("NEG_HI", v)
 	}

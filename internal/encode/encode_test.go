@@ -11,6 +11,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/decode"
 	"github.com/gpuisa/gpuisa/internal/decode/decodetest"
 	"github.com/gpuisa/gpuisa/internal/isa"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // fixture is the shared hand-written family (see decodetest.Fixture).
@@ -54,7 +56,7 @@ func TestRoundTripLLVM(t *testing.T) {
 	if !decodetest.HaveLLVM() {
 		t.Skip("llvm-mc-22 not on PATH: install llvm-22 to run the round-trip test")
 	}
-	if decodetest.SourcesDir() == "" {
+	if testenv.FindUpstream() == "" {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES)")
 	}
 	for _, arch := range []string{"cdna4", "rdna3", "vega", "rdna1"} {
@@ -144,7 +146,7 @@ var familiesLLVM = decodetest.Families()
 // decoder's text. Every example must round-trip (VOPD dual-issue ones
 // included).
 func TestRoundTripExamples(t *testing.T) {
-	if decodetest.SourcesDir() == "" {
+	if testenv.FindUpstream() == "" {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES)")
 	}
 	if !decodetest.HaveLLVM() {
@@ -379,7 +381,7 @@ func TestInterpAttr(t *testing.T) {
 // TestGFX12SMEM checks the 24-bit IOFFSET and the th:/scope: cache policy
 // of GFX12 SMEM against bytes llvm-mc-22 -mcpu=gfx1200 gave for the same text.
 func TestGFX12SMEM(t *testing.T) {
-	if decodetest.SourcesDir() == "" {
+	if testenv.FindUpstream() == "" {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES)")
 	}
 	fam, err := decodetest.Load("rdna4")

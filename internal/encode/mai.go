@@ -129,14 +129,15 @@ func (e *Encoder) encodeMAI(t decode.Template, asm string, ops, mods []string) (
 	return nil, fmt.Errorf("cannot encode %q with %s: no choice of register files reads back as written", asm, t.Format.Name)
 }
 
-// bitList reads "[1,0,1]" (most significant last, as LLVM writes op_sel).
+// bitList reads "[1,0,1]" (most significant last, as LLVM writes op_sel,
+// neg_lo and neg:); n > 0 wants exactly n bits.
 func bitList(s string, n int) (uint64, error) {
 	s = strings.TrimSpace(s)
 	if !strings.HasPrefix(s, "[") || !strings.HasSuffix(s, "]") {
 		return 0, fmt.Errorf("want [x,y,z]")
 	}
 	parts := strings.Split(s[1:len(s)-1], ",")
-	if len(parts) != n {
+	if n > 0 && len(parts) != n {
 		return 0, fmt.Errorf("want %d bits", n)
 	}
 	var v uint64

@@ -20,6 +20,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/listing"
 	"github.com/gpuisa/gpuisa/internal/source/amdgpuusage"
 	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 // compiledFamilies are one gfx target per family and the kernels llc-22
@@ -219,7 +221,7 @@ func TestCompiledListings(t *testing.T) {
 	if _, err := exec.LookPath("llvm-objdump-22"); err != nil {
 		t.Skip("llvm-objdump-22 not on PATH")
 	}
-	if decodetest.SourcesDir() == "" {
+	if testenv.FindUpstream() == "" {
 		t.Skip("shared/upstream not found (set GPUISA_SOURCES): the real-data tests need the AMD sources")
 	}
 	machines := installedMachines(t)

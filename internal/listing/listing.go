@@ -3,6 +3,7 @@ package listing
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -201,7 +202,7 @@ func labelSymbols(es []Entry, syms []codeobj.Symbol, base int64) {
 			if len(e.Labels) == 0 {
 				e.Func = s.Func
 			}
-			if !contains(e.Labels, s.Name) {
+			if !slices.Contains(e.Labels, s.Name) {
 				e.Labels = append(e.Labels, s.Name)
 			}
 		}
@@ -238,15 +239,6 @@ func (x addrIndex) find(a int64) (int, bool) {
 	}
 	i := sort.Search(len(x.es), func(i int) bool { return x.es[i].Addr >= a })
 	return i, i < len(x.es) && x.es[i].Addr == a
-}
-
-func contains(xs []string, x string) bool {
-	for _, s := range xs {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }
 
 // branchOffset gives the destination of a PC-relative branch: SOPP

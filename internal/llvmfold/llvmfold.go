@@ -33,27 +33,16 @@ var ErrNotFound = errors.New("opt not found")
 
 // Find returns the opt to use: $GPUISA_OPT, else opt-22 or opt on PATH.
 func Find() (string, error) {
-	path, tried := toolpath.Find("GPUISA_OPT", "opt-22", "opt")
-	if path != "" {
-		return path, nil
-	}
-	return "", fmt.Errorf("%w (tried %s); install llvm-22 or set GPUISA_OPT", ErrNotFound, strings.Join(tried, ", "))
+	return toolpath.FindLLVM(ErrNotFound, "GPUISA_OPT", "opt-22", "opt")
 }
-
-var versionRe = regexp.MustCompile(`LLVM version \S+`)
 
 // Version returns opt's version line ("Debian LLVM version 22.1.8").
 func Version(ctx context.Context, path string) (string, error) {
-	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	v, err := toolpath.LLVMVersion(ctx, path)
 	if err != nil {
-		return "", fmt.Errorf("llvmfold: %s --version: %w", path, err)
+		return "", fmt.Errorf("llvmfold: %w", err)
 	}
-	for _, l := range strings.Split(string(out), "\n") {
-		if versionRe.MatchString(l) {
-			return strings.TrimSpace(l), nil
-		}
-	}
-	return "", fmt.Errorf("llvmfold: %s --version printed no LLVM version", path)
+	return v, nil
 }
 
 // Query is one folding question: Body computes %r of type Ret from

@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -614,7 +615,7 @@ func makeForm(nodes []node, operands string, shape operandShape, notes noteResul
 			state = min(state, elementState(e, req, poss))
 		}
 		if ft.operands != 0 {
-			if !hasCount(counts, ft.operands) {
+			if !slices.Contains(counts, ft.operands) {
 				state = 0
 			} else if len(counts) > 1 {
 				state = min(state, 1)
@@ -743,21 +744,7 @@ func seqState(seq []seqElem, positions []position) int {
 	if len(seq) == 0 {
 		return 2
 	}
-	firstType, nTypes := -1, 0
-	for i, p := range positions {
-		if p.required && allTypes(p.choices) {
-			if firstType < 0 {
-				firstType = i
-			}
-			nTypes++
-		}
-	}
-	// A source type follows the destination type; an instruction with one
-	// data type (setp.lt.f64) names only its source.
-	srcFrom := firstType + 1
-	if nTypes == 1 {
-		srcFrom = firstType
-	}
+	firstType, srcFrom := typeSlots(positions, func(p position) bool { return p.required && allTypes(p.choices) })
 	switch {
 	case embedSeq(seq, 0, positions, 0, firstType, srcFrom, true):
 		return 2
@@ -765,6 +752,27 @@ func seqState(seq []seqElem, positions []position) int {
 		return 1
 	}
 	return 0
+}
+
+// typeSlots finds where the data types stand among an instruction's parts
+// (pattern positions or tokens): firstType is the destination's, or -1
+// when none is; source types start at srcFrom. A source type follows the
+// destination type; an instruction with one data type (setp.lt.f64) names
+// only its source.
+func typeSlots[T any](parts []T, isType func(T) bool) (firstType, srcFrom int) {
+	firstType, nTypes := -1, 0
+	for i, p := range parts {
+		if isType(p) {
+			if firstType < 0 {
+				firstType = i
+			}
+			nTypes++
+		}
+	}
+	if nTypes == 1 {
+		return firstType, firstType
+	}
+	return firstType, firstType + 1
 }
 
 // embedSeq places seq[i:] on positions[from:] in order. full demands

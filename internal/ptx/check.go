@@ -3,7 +3,9 @@ package ptx
 import (
 	"fmt"
 	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -59,12 +61,7 @@ func NewChecker(instrs []Instruction) *Checker {
 		e := &entry{name: in.Name, tokens: tokensOf(in.Name)}
 		for j := range in.Forms {
 			f := &in.Forms[j]
-			vars := map[string][]string{}
-			for _, v := range f.Variables {
-				vars[v.Name] = v.Choices
-			}
-			opcode, operands := splitStatement(f.Syntax)
-			nodes, err := parseOpcode(opcode, func(n string) ([]string, bool) { ch, ok := vars[n]; return ch, ok })
+			nodes, operands, err := f.pattern()
 			if err != nil {
 				continue
 			}
@@ -262,7 +259,7 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 	for _, e := range cands {
 		for i := range e.forms {
 			cf := &e.forms[i]
-			if !hasCount(cf.counts, len(operands)) || !cf.couldMatch(tokens) {
+			if !slices.Contains(cf.counts, len(operands)) || !cf.couldMatch(tokens) {
 				continue
 			}
 			ordered := matchNodes(cf.nodes, tokens)
@@ -372,24 +369,6 @@ func (cf *compiledForm) couldMatch(tokens []string) bool {
 func containsToken(tokens []string, t string) bool {
 	for _, x := range tokens {
 		if x == t || strings.HasPrefix(x, t+"::") {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func hasCount(counts []int, n int) bool {
-	for _, c := range counts {
-		if c == n {
 			return true
 		}
 	}
@@ -612,19 +591,7 @@ func (c *compiledReq) holds(tokens []string, present map[string]bool, nOperands 
 	if len(c.seq) == 0 {
 		return true
 	}
-	firstType, nTypes := -1, 0
-	for i, t := range tokens {
-		if isType(t) {
-			if firstType < 0 {
-				firstType = i
-			}
-			nTypes++
-		}
-	}
-	srcFrom := firstType + 1
-	if nTypes == 1 {
-		srcFrom = firstType
-	}
+	firstType, srcFrom := typeSlots(tokens, isType)
 	return seqInTokens(c.seq, 0, tokens, 1, firstType, srcFrom)
 }
 
@@ -710,7 +677,7 @@ func evaluateDocs(cf *compiledForm, tokens []string, nOperands int) Result {
 		}
 		for _, o := range c.options {
 			if (o.PTXVersion != "" && compareVersions(o.PTXVersion, f.Base.PTXVersion) > 0 ||
-				o.MinTarget != "" && compareTargets(o.MinTarget, f.Base.MinTarget) > 0) && !contains(r.RaisedBy, c.feature) {
+				o.MinTarget != "" && compareTargets(o.MinTarget, f.Base.MinTarget) > 0) && !slices.Contains(r.RaisedBy, c.feature) {
 				r.RaisedBy = append(r.RaisedBy, c.feature)
 			}
 		}
@@ -785,18 +752,10 @@ func typesOf(tokens []string) []string {
 }
 
 func countsText(counts []int) string {
-	set := map[int]bool{}
-	var u []int
-	for _, c := range counts {
-		if !set[c] {
-			set[c] = true
-			u = append(u, c)
-		}
-	}
-	sortInts(u)
+	u := slices.Compact(slices.Sorted(slices.Values(counts)))
 	parts := make([]string, len(u))
 	for i, c := range u {
-		parts[i] = itoa(c)
+		parts[i] = strconv.Itoa(c)
 	}
 	return strings.Join(parts, " or ")
 }

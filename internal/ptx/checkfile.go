@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"strconv"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/ptxas"
@@ -193,22 +194,8 @@ func (c *Checker) CheckSource(name, src string) FileReport {
 			continue
 		}
 		rep.Valid++
-		if r.PTXVersion != "" {
-			switch compareVersions(r.PTXVersion, rep.NeedsVersion) {
-			case 1:
-				rep.NeedsVersion, rep.VersionLines = r.PTXVersion, []int{st.Line}
-			case 0:
-				rep.VersionLines = append(rep.VersionLines, st.Line)
-			}
-		}
-		if r.MinTarget != "" {
-			switch compareTargets(r.MinTarget, rep.NeedsTarget) {
-			case 1:
-				rep.NeedsTarget, rep.TargetLines = r.MinTarget, []int{st.Line}
-			case 0:
-				rep.TargetLines = append(rep.TargetLines, st.Line)
-			}
-		}
+		raiseNeed(&rep.NeedsVersion, &rep.VersionLines, r.PTXVersion, st.Line, compareVersions)
+		raiseNeed(&rep.NeedsTarget, &rep.TargetLines, r.MinTarget, st.Line, compareTargets)
 	}
 	if rep.Version != "" && rep.NeedsVersion != "" && compareVersions(rep.Version, rep.NeedsVersion) < 0 {
 		rep.Warnings = append(rep.Warnings, "the file's .version "+rep.Version+" is lower than the PTX ISA "+rep.NeedsVersion+" its instructions need (lines "+joinInts(rep.VersionLines)+")")
@@ -217,6 +204,21 @@ func (c *Checker) CheckSource(name, src string) FileReport {
 		rep.Warnings = append(rep.Warnings, "the file's .target "+rep.Target+" is lower than the "+rep.NeedsTarget+" its instructions need (lines "+joinInts(rep.TargetLines)+")")
 	}
 	return rep
+}
+
+// raiseNeed folds one statement's need (a PTX ISA version or a target;
+// "" for none) into the file's highest need so far and the lines that
+// need exactly that.
+func raiseNeed(need *string, lines *[]int, stmt string, line int, compare func(a, b string) int) {
+	if stmt == "" {
+		return
+	}
+	switch compare(stmt, *need) {
+	case 1:
+		*need, *lines = stmt, []int{line}
+	case 0:
+		*lines = append(*lines, line)
+	}
 }
 
 // targetTooLow compares by number; an "a"/"f" suffix on the need only counts
@@ -247,7 +249,7 @@ func joinInts(a []int) string {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, itoa(n))
+		parts = append(parts, strconv.Itoa(n))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -30,7 +31,7 @@ func fragmentLength(tokens []string, name string) int {
 			types = append(types, t)
 		}
 	}
-	sparse := hasToken(tokens, "sp") || hasToken(tokens, "sp::ordered_metadata")
+	sparse := slices.Contains(tokens, "sp") || slices.Contains(tokens, "sp::ordered_metadata")
 	typeAt := func(i int) string {
 		if i < len(types) {
 			return types[i]
@@ -72,7 +73,7 @@ func fragmentLength(tokens []string, name string) int {
 			}
 			return 8
 		}
-		if (name == "a" || name == "b") && (hasToken(tokens, "kind::f8f6f4") || hasToken(tokens, "kind::mxf8f6f4")) {
+		if (name == "a" || name == "b") && (slices.Contains(tokens, "kind::f8f6f4") || slices.Contains(tokens, "kind::mxf8f6f4")) {
 			// The f8f6f4 kinds hold every element, 4, 6 or 8 bits, in a
 			// byte of its own (NVIDIA's fragment layouts for them).
 			typ = "b8"

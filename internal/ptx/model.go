@@ -9,6 +9,8 @@
 // without the documentation at hand.
 package ptx
 
+import "strconv"
+
 // Kinds of entry, as in ptxdoc.
 const (
 	KindInstruction     = "instruction"
@@ -141,29 +143,7 @@ type Problem struct {
 }
 
 func (p Problem) String() string {
-	return p.File + ":" + itoa(p.Line) + ": " + p.Section + ": " + p.Message
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
+	return p.File + ":" + strconv.Itoa(p.Line) + ": " + p.Section + ": " + p.Message
 }
 
 // FormOracle is what ptxas said about a form, as the checker uses it: the

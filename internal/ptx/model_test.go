@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,10 +63,10 @@ func TestMaxEntry(t *testing.T) {
 			t.Errorf("max: no form for %s", ty)
 		}
 	}
-	hasMod := func(f Form, m string) bool { return contains(f.Modifiers, m) }
+	hasMod := func(f Form, m string) bool { return slices.Contains(f.Modifiers, m) }
 	for _, f := range max.Forms {
 		relu := hasMod(f, ".relu")
-		wantRelu := contains(f.Types, ".s32") || contains(f.Types, ".s16x2")
+		wantRelu := slices.Contains(f.Types, ".s32") || slices.Contains(f.Types, ".s16x2")
 		if relu != wantRelu {
 			t.Errorf("max form %q: .relu present=%v, want %v", f.Syntax, relu, wantRelu)
 		}

@@ -109,13 +109,12 @@ func operandNames(s string) []string {
 	// "a{, b}": an optional group adds its operands to the list.
 	var flat strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '{' && strings.HasPrefix(strings.TrimLeft(s[i+1:], " "), ",") {
-			j := strings.IndexByte(s[i:], '}')
-			if j < 0 {
+		if j, ok := optionalGroup(s, i); ok {
+			if j == len(s) {
 				break
 			}
-			flat.WriteString(s[i+1 : i+j])
-			i += j
+			flat.WriteString(s[i+1 : j])
+			i = j
 			continue
 		}
 		flat.WriteByte(s[i])

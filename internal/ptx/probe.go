@@ -1,6 +1,7 @@
 package ptx
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -48,12 +49,7 @@ func FormProbesFrom(in *Instruction, fi int, from Probe) []Probe { return formPr
 
 func formProbes(in *Instruction, fi int, baseSet map[int][]string) []Probe {
 	f := &in.Forms[fi]
-	vars := map[string][]string{}
-	for _, v := range f.Variables {
-		vars[v.Name] = v.Choices
-	}
-	opcode, operands := splitStatement(f.Syntax)
-	nodes, err := parseOpcode(opcode, func(n string) ([]string, bool) { ch, ok := vars[n]; return ch, ok })
+	nodes, operands, err := f.pattern()
 	if err != nil || len(nodes) == 0 {
 		return nil
 	}
@@ -438,7 +434,7 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 		if inner == "disable-output-lane" {
 			// One mask word per 32 lanes of the CTA group's columns.
 			n := 4
-			if hasToken(tokens, "cta_group::2") {
+			if slices.Contains(tokens, "cta_group::2") {
 				n = 8
 			}
 			return neg + vectorOf("disable_output_lane", n)
@@ -498,7 +494,7 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 			return neg + vectorOf(base, n) + "|" + pred
 		}
 	}
-	if op == "f" && (hasToken(tokens, "sp") || hasToken(tokens, "sp::ordered_metadata")) {
+	if op == "f" && (slices.Contains(tokens, "sp") || slices.Contains(tokens, "sp::ordered_metadata")) {
 		return "0" // the sparsity selector of mma.sp
 	}
 	if n, vec := length(op); vec {
@@ -524,7 +520,7 @@ func concreteAddressPart(p string, k int, tokens []string) string {
 	case "c", "{b,} c":
 		return vectorOf("c", geometryCoords(tokens))
 	case "b":
-		if hasToken(tokens, "suld") || hasToken(tokens, "sust") || hasToken(tokens, "sured") {
+		if slices.Contains(tokens, "suld") || slices.Contains(tokens, "sust") || slices.Contains(tokens, "sured") {
 			return vectorOf("x", geometryCoords(tokens))
 		}
 	}
@@ -537,15 +533,6 @@ func vectorOf(base string, n int) string {
 		els[i] = base + strconv.Itoa(i)
 	}
 	return "{" + strings.Join(els, ", ") + "}"
-}
-
-func hasToken(tokens []string, t string) bool {
-	for _, x := range tokens {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // dims reads ".3d" (tensor dimensions), def when absent.

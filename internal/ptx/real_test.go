@@ -1,7 +1,6 @@
 package ptx
 
 import (
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -9,12 +8,6 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
 )
-
-// docsDir returns the real PTX documentation or skips the test.
-func docsDir(t testing.TB) string {
-	t.Helper()
-	return filepath.Join(testenv.Upstream(t), "ptx-isa-9.1")
-}
 
 var (
 	realOnce     sync.Once
@@ -27,7 +20,7 @@ var (
 // realDocs builds the entries from the real documentation once per test binary.
 func realDocs(t testing.TB) ([]ptxdoc.Section, []Instruction, []Problem) {
 	t.Helper()
-	dir := docsDir(t)
+	dir := testenv.PTXDocs(t)
 	realOnce.Do(func() {
 		realSections, realErr = ptxdoc.ReadDir(dir)
 		if realErr == nil {

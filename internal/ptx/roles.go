@@ -1,6 +1,7 @@
 package ptx
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -120,7 +121,7 @@ func operandRoles(mnemonic string, tokens []string, n int) []string {
 		out[i] = roleType(code, types)
 	}
 	// Double-precision matrix fragments live in 64-bit registers.
-	if contains(types, "f64") {
+	if slices.Contains(types, "f64") {
 		f64ops := map[string][]int{"mma": {0, 1, 2, 3}, "wmma.mma": {0, 1, 2, 3}, "wmma.load": {0}, "wmma.store": {1}}
 		for _, i := range f64ops[mnemonic] {
 			if i < n {

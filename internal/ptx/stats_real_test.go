@@ -2,6 +2,7 @@ package ptx
 
 import (
 	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
@@ -64,7 +65,7 @@ func noteCoverage(secs []ptxdoc.Section, instrs []Instruction) coverage {
 		c.formsNoVersion += noVersion
 		c.formsNoTarget += noTarget
 		if noVersion+noTarget > 0 {
-			c.lacking = append(c.lacking, in.Name+" ("+itoa(noVersion)+" forms without version, "+itoa(noTarget)+" without target, of "+itoa(len(in.Forms))+")")
+			c.lacking = append(c.lacking, in.Name+" ("+strconv.Itoa(noVersion)+" forms without version, "+strconv.Itoa(noTarget)+" without target, of "+strconv.Itoa(len(in.Forms))+")")
 		}
 		c.kept += len(in.Notes)
 	}

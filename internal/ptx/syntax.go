@@ -3,7 +3,9 @@ package ptx
 import (
 	"fmt"
 	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -240,6 +242,19 @@ type node struct {
 // resolver returns a template variable's choices as written (".u16").
 type resolver func(name string) ([]string, bool)
 
+// pattern parses a stored form's statement: the opcode's pattern nodes,
+// its template variables resolved from the form's own definitions, and
+// the operand text.
+func (f *Form) pattern() (nodes []node, operands string, err error) {
+	vars := map[string][]string{}
+	for _, v := range f.Variables {
+		vars[v.Name] = v.Choices
+	}
+	opcode, operands := splitStatement(f.Syntax)
+	nodes, err = parseOpcode(opcode, func(n string) ([]string, bool) { ch, ok := vars[n]; return ch, ok })
+	return nodes, operands, err
+}
+
 // parseOpcode builds the pattern of an opcode such as
 // "barrier{.cta}.red.popc{.aligned}.u32".
 func parseOpcode(op string, resolve resolver) ([]node, error) {
@@ -434,32 +449,33 @@ type operandShape struct {
 func (s operandShape) counts() []int {
 	set := map[int]bool{s.required: true}
 	for _, g := range s.optional {
-		for c := range copyKeys(set) {
+		for c := range maps.Clone(set) {
 			set[c+g] = true
 		}
 	}
-	var out []int
-	for c := range set {
-		out = append(out, c)
-	}
-	sortInts(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
-func copyKeys(m map[int]bool) map[int]bool {
-	c := make(map[int]bool, len(m))
-	for k := range m {
-		c[k] = true
+// optionalGroup reports whether s[i] opens an optional group of operands,
+// a "{" whose content starts with a comma ("a{, b}", "b {, cache-policy}"),
+// and returns the index of its closing brace, nested braces skipped
+// (len(s) when it is not closed).
+func optionalGroup(s string, i int) (end int, ok bool) {
+	if s[i] != '{' || !strings.HasPrefix(strings.TrimLeft(s[i+1:], " "), ",") {
+		return 0, false
 	}
-	return c
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return j, true
+			}
 		}
 	}
+	return len(s), true
 }
 
 // parseOperands reads "d, a{, b}, {!}c" or "[a], b {, cache-policy}".
@@ -472,19 +488,8 @@ func parseOperands(s string) operandShape {
 	// Pull out optional groups whose content starts with a comma.
 	var rest strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '{' && strings.HasPrefix(strings.TrimLeft(s[i+1:], " "), ",") {
-			depth, j := 0, i
-			for ; j < len(s); j++ {
-				if s[j] == '{' {
-					depth++
-				} else if s[j] == '}' {
-					depth--
-					if depth == 0 {
-						break
-					}
-				}
-			}
-			inner := strings.TrimLeft(s[i+1:min(j, len(s))], " ")
+		if j, ok := optionalGroup(s, i); ok {
+			inner := strings.TrimLeft(s[i+1:j], " ")
 			inner = strings.TrimPrefix(inner, ",")
 			sh.optional = append(sh.optional, len(splitTop(inner, ',')))
 			i = j

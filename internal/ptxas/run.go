@@ -192,20 +192,17 @@ func (s *Session) Assemble(ctx context.Context, version, target string, units []
 		todo = append(todo, i)
 	}
 	if len(todo) > 0 {
-		batch := make([]Unit, len(todo))
-		for k, i := range todo {
-			batch[k] = units[i]
-		}
-		res, err := s.assembleAll(ctx, tool, version, target, batch)
+		err := runAt(units, todo, out, func(batch []Unit) ([]Outcome, error) {
+			return s.assembleAll(ctx, tool, version, target, batch)
+		})
 		if err != nil {
 			return nil, err
 		}
-		for k, i := range todo {
-			out[i] = res[k]
-			cache.put(keys[i], res[k])
-			if res[k].Fatal && isSyntaxError(res[k]) {
+		for _, i := range todo {
+			cache.put(keys[i], out[i])
+			if out[i].Fatal && isSyntaxError(out[i]) {
 				s.mu.Lock()
-				s.fatal[tool.Version+":"+units[i].Key()] = res[k]
+				s.fatal[tool.Version+":"+units[i].Key()] = out[i]
 				s.mu.Unlock()
 			}
 		}
@@ -219,6 +216,23 @@ func (s *Session) Assemble(ctx context.Context, version, target string, units []
 		}
 	}
 	return out, nil
+}
+
+// runAt runs fn once on the units at the indexes idx, in that order, and
+// stores its k-th result at out[idx[k]].
+func runAt[T any](units []Unit, idx []int, out []T, fn func([]Unit) ([]T, error)) error {
+	batch := make([]Unit, len(idx))
+	for k, i := range idx {
+		batch[k] = units[i]
+	}
+	res, err := fn(batch)
+	if err != nil {
+		return err
+	}
+	for k, i := range idx {
+		out[i] = res[k]
+	}
+	return nil
 }
 
 // assembleAll splits units into batches of at most MaxBatch. A fatal

@@ -26,6 +26,19 @@ type SASSLine struct {
 	Control string `json:"control,omitempty"`
 }
 
+// Opcode is the line's opcode with its modifiers, after any predicate
+// guard: "@!P0 FMNMX.NAN R5, ..." -> "FMNMX.NAN".
+func (l SASSLine) Opcode() string {
+	f := strings.Fields(l.Text)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.TrimSuffix(f[0], ";")
+}
+
 // Listing is the SASS of one unit's entry on one target.
 type Listing struct {
 	OK    bool       `json:"ok"`
@@ -69,17 +82,14 @@ func (s *Session) Disassemble(ctx context.Context, version, target string, units
 	}
 	for start := 0; start < len(todo); start += 500 {
 		idx := todo[start:min(start+500, len(todo))]
-		batch := make([]Unit, len(idx))
-		for k, i := range idx {
-			batch[k] = units[i]
-		}
-		res, err := s.disassembleBatch(ctx, tool, version, target, batch)
+		err := runAt(units, idx, out, func(batch []Unit) ([]Listing, error) {
+			return s.disassembleBatch(ctx, tool, version, target, batch)
+		})
 		if err != nil {
 			return nil, err
 		}
-		for k, i := range idx {
-			out[i] = res[k]
-			cache[version+":"+units[i].Key()] = res[k]
+		for _, i := range idx {
+			cache[version+":"+units[i].Key()] = out[i]
 		}
 	}
 	if len(todo) > 0 {

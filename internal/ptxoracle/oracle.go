@@ -16,7 +16,8 @@ package ptxoracle
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/ptx"
@@ -327,11 +328,7 @@ func candidates(it Item, decls []ptx.Declared, limit int, onlyRegisters bool) ([
 			singles = append(singles, candidate{stmt: c})
 		}
 	}
-	ops := make([]int, 0, len(cur))
-	for k := range cur {
-		ops = append(ops, k)
-	}
-	sort.Ints(ops)
+	ops := slices.Sorted(maps.Keys(cur))
 	exhaustive := it.Complete && onlyRegisters && len(base.Decls) == 0 && len(it.Lengths) == 0 && len(ops) <= 2
 	if exhaustive && len(ops) == 2 {
 		// Both operands changed at once completes the product.
@@ -347,11 +344,7 @@ func candidates(it Item, decls []ptx.Declared, limit int, onlyRegisters bool) ([
 	}
 	var lens []candidate
 	if it.Rerender != nil {
-		keys := make([]int, 0, len(it.Lengths))
-		for k := range it.Lengths {
-			keys = append(keys, k)
-		}
-		sort.Ints(keys)
+		keys := slices.Sorted(maps.Keys(it.Lengths))
 		for _, k := range keys {
 			n := it.Lengths[k]
 			for _, m := range []int{n * 2, n / 2, n * 4, n / 4} {

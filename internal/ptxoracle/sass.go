@@ -2,7 +2,8 @@ package ptxoracle
 
 import (
 	"context"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -27,11 +28,7 @@ func (e *Engine) SASS(ctx context.Context, vs []Verdict, want map[int]bool, targ
 	if e.Session.Tools.NVDisasm == "" {
 		return out, ptxas.ErrNoDisassembler
 	}
-	idx := make([]int, 0, len(want))
-	for i := range want {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
+	idx := slices.Sorted(maps.Keys(want))
 	infos := map[string]ptxas.TargetInfo{}
 	for _, t := range e.targets {
 		infos[t.Target] = t
@@ -133,11 +130,11 @@ func (e *Engine) sassOn(ctx context.Context, vs []Verdict, idx []int, info ptxas
 func StatementSASS(full, base []ptxas.SASSLine) []isa.SASSLine {
 	left := map[string]int{}
 	for _, l := range base {
-		left[opcodeOf(l.Text)]++
+		left[l.Opcode()]++
 	}
 	out := []isa.SASSLine{}
 	for _, l := range full {
-		op := opcodeOf(l.Text)
+		op := l.Opcode()
 		switch {
 		case op == "EXIT" || op == "NOP" || op == "BRA" && strings.Contains(l.Text, "`(.L_x_"):
 			continue
@@ -152,17 +149,4 @@ func StatementSASS(full, base []ptxas.SASSLine) []isa.SASSLine {
 		out = append(out, isa.SASSLine{Text: l.Text, Encoding: l.Encoding, Control: l.Control})
 	}
 	return out
-}
-
-// opcodeOf is the SASS opcode with its modifiers, without a predicate:
-// "@!P0 FMNMX.NAN R5, ..." -> "FMNMX.NAN".
-func opcodeOf(text string) string {
-	f := strings.Fields(text)
-	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
-		f = f[1:]
-	}
-	if len(f) == 0 {
-		return ""
-	}
-	return strings.TrimSuffix(f[0], ";")
 }

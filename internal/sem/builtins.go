@@ -473,13 +473,7 @@ func (m *machine) conversion(name string) (func(line int, a []Value) (Value, err
 			return nil, false
 		}
 		return func(line int, a []Value) (Value, error) {
-			v := a[0]
-			if v.T.Kind != KFloat {
-				v = v.view(FloatType(ff))
-			} else if v.T.Float != ff {
-				v = FloatBits(toFloat(v, ff, RoundNearestEven), ff)
-			}
-			x := ff.flushIn(v.u, m.env(ff))
+			x := ff.flushIn(inFormat(a[0], ff).u, m.env(ff))
 			r := ff.Convert(x, tf, m.env(tf).Round, true)
 			return FloatBits(tf.flushOut(r, m.env(tf)), tf), nil
 		}, true
@@ -488,10 +482,7 @@ func (m *machine) conversion(name string) (func(line int, a []Value) (Value, err
 		if tf == nil {
 			return nil, false
 		}
-		src := Type{Kind: KInt, Width: fw}
-		if from == "u" {
-			src.Kind = KUint
-		}
+		src := convInt(from, fw)
 		return func(line int, a []Value) (Value, error) {
 			v := numeric(a[0], src)
 			return FloatBits(tf.FromInt(v.Num(), m.env(tf).Round), tf), nil
@@ -501,18 +492,9 @@ func (m *machine) conversion(name string) (func(line int, a []Value) (Value, err
 		if ff == nil {
 			return nil, false
 		}
-		dst := Type{Kind: KInt, Width: tw}
-		if to == "u" {
-			dst.Kind = KUint
-		}
+		dst := convInt(to, tw)
 		return func(line int, a []Value) (Value, error) {
-			v := a[0]
-			if v.T.Kind != KFloat {
-				v = v.view(FloatType(ff))
-			} else if v.T.Float != ff {
-				v = FloatBits(toFloat(v, ff, RoundNearestEven), ff)
-			}
-			x := ff.flushIn(v.u, m.env(ff))
+			x := ff.flushIn(inFormat(a[0], ff).u, m.env(ff))
 			if ff.isNaN(x) {
 				return FromUint(0, dst), nil
 			}
@@ -527,20 +509,34 @@ func (m *machine) conversion(name string) (func(line int, a []Value) (Value, err
 			return FromBig(clampBig(n, lo, hi), dst), nil
 		}, true
 	default:
-		src := Type{Kind: KInt, Width: fw}
-		if from == "u" {
-			src.Kind = KUint
-		}
-		dst := Type{Kind: KInt, Width: tw}
-		if to == "u" {
-			dst.Kind = KUint
-		}
+		src := convInt(from, fw)
+		dst := convInt(to, tw)
 		return func(line int, a []Value) (Value, error) {
 			v := numeric(a[0], src)
 			lo, hi := intRange(dst)
 			return FromBig(clampBig(v.Num(), lo, hi), dst), nil
 		}, true
 	}
+}
+
+// inFormat is a conversion's float operand in format ff: the bits of a
+// non-float as ff, a float of another format converted to ff.
+func inFormat(v Value, ff *FloatFormat) Value {
+	if v.T.Kind != KFloat {
+		return v.view(FloatType(ff))
+	}
+	if v.T.Float != ff {
+		return FloatBits(toFloat(v, ff, RoundNearestEven), ff)
+	}
+	return v
+}
+
+// convInt is a conversion's integer side: "u" unsigned, else signed.
+func convInt(sign string, w int) Type {
+	if sign == "u" {
+		return Type{Kind: KUint, Width: w}
+	}
+	return Type{Kind: KInt, Width: w}
 }
 
 func intRange(t Type) (lo, hi *big.Int) {

@@ -90,7 +90,7 @@ func FloatSpecials(f *FloatFormat) []Special {
 
 // IntSpecials returns the special values of an integer width.
 func IntSpecials(w int) []Special {
-	m := widthMask(w)
+	m := WidthMask(w)
 	var out []Special
 	add := func(b uint64) { out = append(out, Special{b & m, ClassInteger}) }
 	for _, v := range []uint64{0, 1, 2, 3, 7, 8, 15, 16, 31, 32, 33, 63, 64, 0xff, 0x100, 0x7fff, 0x8000, 0xffff} {

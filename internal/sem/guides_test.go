@@ -1,7 +1,6 @@
 package sem
 
 import (
-	"sort"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/sem/semtest"
@@ -19,15 +18,6 @@ func guidePseudocode(t testing.TB) map[string]map[string]string {
 	for _, fam := range newerFamilies {
 		out[fam] = semtest.Pseudocode(t, fam)
 	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -148,7 +148,7 @@ func (m *machine) binary(line int, op string, a, b Value) (Value, error) {
 	if t.Kind == KInteger || t.Width <= 64 && a.small() && b.small() {
 		x, y := a.int64(), b.int64()
 		if t.Kind != KInteger && !t.Signed() {
-			x, y = int64(a.u&widthMask(a.Width())), int64(b.u&widthMask(b.Width()))
+			x, y = int64(a.u&WidthMask(a.Width())), int64(b.u&WidthMask(b.Width()))
 		}
 		var r int64
 		switch op {
@@ -423,7 +423,7 @@ func concat(parts []Value) Value {
 		var u uint64
 		for _, p := range parts {
 			pw := p.Width()
-			u = u<<uint(pw) | p.Uint()&widthMask(pw)
+			u = u<<uint(pw) | p.Uint()&WidthMask(pw)
 		}
 		return FromUint(u, t)
 	}
@@ -481,7 +481,7 @@ func insert(v Value, lo, width int, x Value, rev bool) Value {
 		}
 	}
 	if t.Kind != KInteger && t.Width <= 64 && v.small() {
-		mask := widthMask(width) << uint(lo)
+		mask := WidthMask(width) << uint(lo)
 		return FromUint(v.u&^mask|xb.u<<uint(lo)&mask, t)
 	}
 	r := v.Bits()

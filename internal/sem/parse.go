@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -443,7 +444,7 @@ func (p *parser) binary(level int) (Expr, error) {
 	}
 	for {
 		t := p.peek()
-		if t.kind != tOp || !contains(binaryLevels[level], t.text) {
+		if t.kind != tOp || !slices.Contains(binaryLevels[level], t.text) {
 			return x, nil
 		}
 		// "x + : y" cannot occur; "+:" is a part-select inside brackets.
@@ -454,15 +455,6 @@ func (p *parser) binary(level int) (Expr, error) {
 		}
 		x = &Binary{pos{t.line}, t.text, x, y}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, l := range list {
-		if l == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (p *parser) power() (Expr, error) {

@@ -329,7 +329,7 @@ func ParseInput(s string, t Type) (uint64, error) {
 		if neg {
 			v = -v
 		}
-		return v & widthMask(w), nil
+		return v & WidthMask(w), nil
 	}
 	if t.Kind == KFloat {
 		return parseFloatText(s, t.Float)

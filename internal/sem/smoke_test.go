@@ -2,7 +2,9 @@ package sem
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -49,7 +51,7 @@ func TestRunsOnCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d runs, %d instructions failed on some input", ran, failed)
-	keys := sortedKeys(errs)
+	keys := slices.Sorted(maps.Keys(errs))
 	sort.Slice(keys, func(i, j int) bool { return errs[keys[i]] > errs[keys[j]] })
 	for i, k := range keys {
 		if i < 60 || os.Getenv("GPUISA_SEM_VERBOSE") != "" {

@@ -35,7 +35,7 @@ func FromUint(u uint64, t Type) Value {
 	if t.Width > 64 {
 		return Value{T: t, w: new(big.Int).SetUint64(u)}
 	}
-	return Value{T: t, u: u & widthMask(t.Width)}
+	return Value{T: t, u: u & WidthMask(t.Width)}
 }
 
 // FromBig returns n modulo 2^width as type t (an unsized integer keeps
@@ -45,7 +45,7 @@ func FromBig(n *big.Int, t Type) Value {
 		return Value{T: t, u: lowBits(n)}
 	}
 	if t.Width <= 64 {
-		return Value{T: t, u: lowBits(n) & widthMask(t.Width)}
+		return Value{T: t, u: lowBits(n) & WidthMask(t.Width)}
 	}
 	m := new(big.Int).Lsh(big.NewInt(1), uint(t.Width))
 	r := new(big.Int).Mod(n, m)
@@ -60,7 +60,8 @@ func FromFloat64(x float64, f *FloatFormat) Value {
 // FloatBits returns a float value of format f from its bits.
 func FloatBits(b uint64, f *FloatFormat) Value { return Value{T: FloatType(f), u: b & f.mask()} }
 
-func widthMask(w int) uint64 {
+// WidthMask has the low w bits set (all 64 from w = 64 on): a w-bit value's bits.
+func WidthMask(w int) uint64 {
 	if w >= 64 {
 		return math.MaxUint64
 	}
@@ -176,7 +177,7 @@ func (v Value) view(t Type) Value {
 		if v.T.Kind == KInteger && v.T.Width == 0 {
 			u = v.u
 		}
-		return Value{T: t, u: u & widthMask(t.Width)}
+		return Value{T: t, u: u & WidthMask(t.Width)}
 	}
 	return FromBig(v.Bits(), t)
 }

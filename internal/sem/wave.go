@@ -2,7 +2,8 @@ package sem
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // Mode is the part of the MODE register that changes results: IEEE mode
@@ -155,11 +156,7 @@ func (w *Wave) Changes(before *Wave) []string {
 	if w.Exec != before.Exec {
 		out = append(out, fmt.Sprintf("EXEC = 0x%0*x", w.Size/4, w.Exec))
 	}
-	keys := make([]string, 0, len(w.TrapSts))
-	for k := range w.TrapSts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(w.TrapSts))
 	for _, k := range keys {
 		if w.TrapSts[k] != before.TrapSts[k] {
 			out = append(out, fmt.Sprintf("TRAPSTS.%s = %d", k, w.TrapSts[k]))

@@ -12,6 +12,7 @@ package semdiff
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strings"
 
@@ -118,10 +119,10 @@ func Derive(cat *concepts.Catalogue, libs map[string]*sem.Library, opts Options)
 					continue
 				}
 				for _, fam := range Families {
-					if len(r.Families) > 0 && !contains(r.Families, fam) {
+					if len(r.Families) > 0 && !slices.Contains(r.Families, fam) {
 						continue
 					}
-					if amdMember := member(c, r.AMD); amdMember != nil && len(amdMember.Families) > 0 && !contains(amdMember.Families, fam) {
+					if amdMember := member(c, r.AMD); amdMember != nil && len(amdMember.Families) > 0 && !slices.Contains(amdMember.Families, fam) {
 						continue
 					}
 					lib := libs[fam]
@@ -168,15 +169,6 @@ func member(c *concepts.Concept, amd string) *concepts.Member {
 	return nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // reversed reports AMD's reversed-operand instructions (v_subrev,
 // v_lshlrev_b32: S1 op S0).
 func reversed(name string) bool { return strings.Contains(name, "rev_") }
@@ -213,27 +205,15 @@ func evaluate(c *concepts.Concept, r concepts.Relation, variant string, m *sempt
 		mapping += ", S1 negated (neg modifier)"
 	}
 	amdRet := amdResult(in)
-	var sp [][]sem.Special
-	for _, o := range m.Srcs {
-		if o.Float != nil {
-			sp = append(sp, sem.FloatSpecials(o.Float))
-		} else {
-			sp = append(sp, sem.IntSpecials(o.Width))
-		}
-	}
 	h := fnv.New64a()
 	// The same corpus in every family, so equal behaviour reads equal.
 	h.Write([]byte(c.ID + r.PTX + variant + in.Name))
-	cases := sem.Cases(sp, random, h.Sum64())
+	cases := m.Corpus(random, h.Sum64())
 	p := Pair{Concept: c.ID, Relation: string(r.Kind), PTX: r.PTX, Variant: variant, Arch: in.Arch, AMD: in.Name,
 		Restrictions: append([]string{}, r.Restrictions...), From: m.From, Operands: mapping, Differences: []Group{}}
 	groups := map[string]*Group{}
 	var keys []string
-	for _, cs := range cases {
-		a := make([]uint64, len(cs.Bits))
-		for i, b := range cs.Bits {
-			a[i] = b & mask(m.Srcs[i].Bits())
-		}
+	for _, a := range cases {
 		amdSrcs := make([]uint64, len(a))
 		for i := range a {
 			amdSrcs[order[i]] = a[i]
@@ -246,8 +226,8 @@ func evaluate(c *concepts.Concept, r concepts.Relation, variant string, m *sempt
 		if !ok {
 			continue
 		}
-		amd &= mask(m.Ret.Bits())
-		ptx := m.Eval(a) & mask(m.Ret.Bits())
+		amd &= sem.WidthMask(m.Ret.Bits())
+		ptx := m.Eval(a) & sem.WidthMask(m.Ret.Bits())
 		p.Cases++
 		if same(m, amd, ptx) {
 			continue
@@ -287,13 +267,6 @@ func amdResult(in *sem.Instruction) func(w *sem.Wave) (uint64, bool) {
 	}
 }
 
-func mask(w int) uint64 {
-	if w >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<uint(w) - 1
-}
-
 // same compares results: bit for bit, except that two NaNs are the same
 // when PTX leaves its NaN unspecified.
 func same(m *semptx.Model, amd, ptx uint64) bool {
@@ -328,7 +301,7 @@ func intWord(o semptx.Operand, b uint64, result int) string {
 	switch {
 	case b == 0:
 		return "0"
-	case b == mask(w):
+	case b == sem.WidthMask(w):
 		return "all ones (-1)"
 	case limit >= 8 && b >= uint64(limit) && b < 1<<31:
 		return fmt.Sprintf("at least %d", limit)

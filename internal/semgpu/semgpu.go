@@ -136,32 +136,9 @@ func statement(m *semptx.Model) (string, bool) {
 // corpus is the special values of each operand, paired, and random
 // cases, from a seed of the model's name: the same as semdiff draws.
 func corpus(m *semptx.Model, random int) [][]uint64 {
-	var sp [][]sem.Special
-	for _, o := range m.Srcs {
-		if o.Float != nil {
-			sp = append(sp, sem.FloatSpecials(o.Float))
-		} else {
-			sp = append(sp, sem.IntSpecials(o.Width))
-		}
-	}
 	h := fnv.New64a()
 	h.Write([]byte(m.Mnemonic + m.Variant))
-	cases := sem.Cases(sp, random, h.Sum64())
-	out := make([][]uint64, len(cases))
-	for i, c := range cases {
-		out[i] = make([]uint64, len(c.Bits))
-		for j, v := range c.Bits {
-			out[i][j] = v & mask(m.Srcs[j].Bits())
-		}
-	}
-	return out
-}
-
-func mask(w int) uint64 {
-	if w >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<uint(w) - 1
+	return m.Corpus(random, h.Sum64())
 }
 
 // regType is the PTX register type of an operand.
@@ -404,8 +381,8 @@ func Compare(b *Bundle, r *Results) *Comparison {
 				continue
 			}
 			c.Cases++
-			hw &= mask(w)
-			want := m.Eval(in) & mask(w)
+			hw &= sem.WidthMask(w)
+			want := m.Eval(in) & sem.WidthMask(w)
 			if hw == want || m.Ret.Float != nil && m.NaNUnspecified && m.Ret.Float.IsNaN(hw) && m.Ret.Float.IsNaN(want) {
 				c.Agree++
 				continue

@@ -289,7 +289,7 @@ func (p *pending) run(random int) {
 	for i, c := range p.cases {
 		bits := make([]uint64, len(c.Bits))
 		for j, b := range c.Bits {
-			bits[j] = b & mask(srcWidth(p.op.Srcs[j]))
+			bits[j] = b & sem.WidthMask(srcWidth(p.op.Srcs[j]))
 		}
 		p.cases[i].Bits = bits
 		w, err := p.in.Eval(bits, sem.DefaultMode)
@@ -309,7 +309,7 @@ func (p *pending) run(random int) {
 			} else if p.op.Result == "lanemask" {
 				p.amd[i] = v.Uint() & 1
 			} else {
-				p.amd[i] = v.Uint() & mask(rw)
+				p.amd[i] = v.Uint() & sem.WidthMask(rw)
 			}
 		}
 		body := p.op.Body
@@ -335,13 +335,6 @@ func srcWidth(s Src) int {
 		return s.Float.Bits
 	}
 	return s.Width
-}
-
-func mask(w int) uint64 {
-	if w >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<uint(w) - 1
 }
 
 // retWidth is the bits of an IR result type; elemWidth of its element.
@@ -406,7 +399,7 @@ func compare(p *pending, ans []llvmfold.Answer, tol []Tolerance) {
 		}
 		var got uint64
 		for k, e := range elems {
-			got |= (e & mask(ew)) << uint(k*ew)
+			got |= (e & sem.WidthMask(ew)) << uint(k*ew)
 		}
 		r.Folded++
 		amd := p.amd[i]
@@ -425,7 +418,7 @@ func compare(p *pending, ans []llvmfold.Answer, tol []Tolerance) {
 		// Every differing element must be tolerated.
 		var why *Tolerance
 		for k := 0; k < n; k++ {
-			x, y := amd>>uint(k*ew)&mask(ew), got>>uint(k*ew)&mask(ew)
+			x, y := amd>>uint(k*ew)&sem.WidthMask(ew), got>>uint(k*ew)&sem.WidthMask(ew)
 			if x == y {
 				continue
 			}

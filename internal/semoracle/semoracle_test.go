@@ -2,8 +2,9 @@ package semoracle
 
 import (
 	"context"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,11 +66,7 @@ func TestAgainstLLVM(t *testing.T) {
 			}
 		}
 	}
-	names := make([]string, 0, len(groups))
-	for g := range groups {
-		names = append(names, g)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(groups))
 	for _, n := range names {
 		g := groups[n]
 		t.Logf("%-11s %3d instructions, %7d cases, %7d folded: %7d agree, %6d tolerated, %5d differ", n, g.insts, g.cases, g.folded, g.agree, g.tolerated, g.differ)

@@ -47,6 +47,29 @@ type Model struct {
 	From string
 }
 
+// Corpus is the model's test inputs: the special values of each source
+// operand, paired, then random cases drawn from seed (sem.Cases), each
+// source cut to its width.
+func (m *Model) Corpus(random int, seed uint64) [][]uint64 {
+	var sp [][]sem.Special
+	for _, o := range m.Srcs {
+		if o.Float != nil {
+			sp = append(sp, sem.FloatSpecials(o.Float))
+		} else {
+			sp = append(sp, sem.IntSpecials(o.Width))
+		}
+	}
+	cases := sem.Cases(sp, random, seed)
+	out := make([][]uint64, len(cases))
+	for i, c := range cases {
+		out[i] = make([]uint64, len(c.Bits))
+		for j, v := range c.Bits {
+			out[i][j] = v & sem.WidthMask(m.Srcs[j].Bits())
+		}
+	}
+	return out
+}
+
 var models = map[string]*Model{}
 
 func key(m, v string) string { return m + v }
@@ -159,11 +182,11 @@ func init() {
 					return a[1]
 				}})
 			add(&Model{Mnemonic: "add", Variant: suffix, Srcs: []Operand{op, op}, Ret: op, From: "NVIDIA's Semantics: d = a + b, wrapping (no .sat)",
-				Eval: func(a []uint64) uint64 { return (a[0] + a[1]) & mask(width) }})
+				Eval: func(a []uint64) uint64 { return (a[0] + a[1]) & sem.WidthMask(width) }})
 			add(&Model{Mnemonic: "sub", Variant: suffix, Srcs: []Operand{op, op}, Ret: op, From: "NVIDIA's Semantics: d = a - b, wrapping (no .sat)",
-				Eval: func(a []uint64) uint64 { return (a[0] - a[1]) & mask(width) }})
+				Eval: func(a []uint64) uint64 { return (a[0] - a[1]) & sem.WidthMask(width) }})
 			add(&Model{Mnemonic: "mul", Variant: ".lo" + suffix, Srcs: []Operand{op, op}, Ret: op, From: "NVIDIA's Description of .lo: the low half of the 2n-bit product",
-				Eval: func(a []uint64) uint64 { return (a[0] * a[1]) & mask(width) }})
+				Eval: func(a []uint64) uint64 { return (a[0] * a[1]) & sem.WidthMask(width) }})
 			add(&Model{Mnemonic: "mul", Variant: ".hi" + suffix, Srcs: []Operand{op, op}, Ret: op, From: "NVIDIA's Description of .hi: the high half of the 2n-bit product",
 				Eval: func(a []uint64) uint64 { return mulHi(a[0], a[1], width, sg) }})
 		}
@@ -176,10 +199,10 @@ func init() {
 		} {
 			fn := fn
 			add(&Model{Mnemonic: name, Variant: b, Srcs: []Operand{op, op}, Ret: op, From: "NVIDIA's Semantics: the bitwise operation",
-				Eval: func(a []uint64) uint64 { return fn(a[0], a[1]) & mask(width) }})
+				Eval: func(a []uint64) uint64 { return fn(a[0], a[1]) & sem.WidthMask(width) }})
 		}
 		add(&Model{Mnemonic: "not", Variant: b, Srcs: []Operand{op}, Ret: op, From: "NVIDIA's Semantics: d = ~a",
-			Eval: func(a []uint64) uint64 { return ^a[0] & mask(width) }})
+			Eval: func(a []uint64) uint64 { return ^a[0] & sem.WidthMask(width) }})
 		amount := Operand{Width: 32}
 		// shl and shr: NVIDIA's notes clamp a shift amount above the
 		// register's width to the width (b is an unsigned 32-bit value).
@@ -189,7 +212,7 @@ func init() {
 				if n >= uint64(width) {
 					return 0
 				}
-				return a[0] << n & mask(width)
+				return a[0] << n & sem.WidthMask(width)
 			}})
 		for _, shr := range []struct {
 			suffix string
@@ -200,13 +223,13 @@ func init() {
 				From: "NVIDIA's Description and Notes: signed shifts fill with the sign bit, others with 0; amounts greater than the width are clamped to it",
 				Eval: func(a []uint64) uint64 {
 					n := min(a[1]&0xffffffff, uint64(width))
-					x := a[0] & mask(width)
+					x := a[0] & sem.WidthMask(width)
 					if sg {
 						s := int64(x<<(64-uint(width))) >> (64 - uint(width))
 						if n >= 64 {
 							n = 63
 						}
-						return uint64(s>>n) & mask(width)
+						return uint64(s>>n) & sem.WidthMask(width)
 					}
 					if n >= uint64(width) {
 						return 0
@@ -221,13 +244,6 @@ func itoa(n int) string {
 	return map[int]string{16: "16", 32: "32", 64: "64"}[n]
 }
 
-func mask(w int) uint64 {
-	if w >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<uint(w) - 1
-}
-
 func sext(x uint64, w int) int64 {
 	if w >= 64 {
 		return int64(x)
@@ -239,7 +255,7 @@ func less(x, y uint64, w int, signed bool) bool {
 	if signed {
 		return sext(x, w) < sext(y, w)
 	}
-	return x&mask(w) < y&mask(w)
+	return x&sem.WidthMask(w) < y&sem.WidthMask(w)
 }
 
 func mulHi(x, y uint64, w int, signed bool) uint64 {
@@ -257,9 +273,9 @@ func mulHi(x, y uint64, w int, signed bool) uint64 {
 		return hi
 	}
 	if signed {
-		return uint64(sext(x, w)*sext(y, w)>>uint(w)) & mask(w)
+		return uint64(sext(x, w)*sext(y, w)>>uint(w)) & sem.WidthMask(w)
 	}
-	return (x & mask(w)) * (y & mask(w)) >> uint(w) & mask(w)
+	return (x & sem.WidthMask(w)) * (y & sem.WidthMask(w)) >> uint(w) & sem.WidthMask(w)
 }
 
 // minMax follows max_num/min_num (or max_nan/min_nan with .NaN).

@@ -44,6 +44,13 @@ func Upstream(t testing.TB) string {
 	return dir
 }
 
+// PTXDocs returns the upstream PTX ISA documentation directory or skips
+// the test.
+func PTXDocs(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(Upstream(t), "ptx-isa-9.1")
+}
+
 // LLVMMC returns the path of llvm-mc-22 (or $GPUISA_LLVM_MC) or skips the
 // test.
 func LLVMMC(t testing.TB) string {

@@ -4,8 +4,12 @@
 package toolpath
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
+	"strings"
 )
 
 // Find returns the path of the tool: $env when set and found, else the
@@ -26,4 +30,31 @@ func Find(env string, names ...string) (path string, tried []string) {
 		tried = append(tried, name)
 	}
 	return "", tried
+}
+
+// FindLLVM is Find for an LLVM tool: its path, or notFound (the caller's
+// sentinel error) wrapped with the places tried and how to get one.
+func FindLLVM(notFound error, env string, names ...string) (string, error) {
+	path, tried := Find(env, names...)
+	if path != "" {
+		return path, nil
+	}
+	return "", fmt.Errorf("%w (tried %s); install llvm-22 or set %s", notFound, strings.Join(tried, ", "), env)
+}
+
+var llvmVersionRe = regexp.MustCompile(`LLVM version \S+`)
+
+// LLVMVersion runs an LLVM tool (llvm-mc, llvm-mca, opt) with --version and
+// returns its version line ("Debian LLVM version 22.1.8").
+func LLVMVersion(ctx context.Context, path string) (string, error) {
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %w", path, err)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if llvmVersionRe.MatchString(l) {
+			return strings.TrimSpace(l), nil
+		}
+	}
+	return "", fmt.Errorf("%s --version printed no LLVM version", path)
 }

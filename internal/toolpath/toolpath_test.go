@@ -1,6 +1,8 @@
 package toolpath
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,5 +31,38 @@ func TestFind(t *testing.T) {
 	p, tried := Find("GPUISA_TOOL", "none-22", "none")
 	if p != "" || strings.Join(tried, " ") != "$GPUISA_TOOL=absent none-22 none" {
 		t.Errorf("Find = %q, tried %q", p, tried)
+	}
+}
+
+// TestLLVMVersion: the version line is the one naming LLVM's version,
+// whatever the tool prints around it; a tool that prints none is an error.
+func TestLLVMVersion(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, out string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\nprintf '"+out+"'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ok := write("llvm-mc", `LLVM (http://llvm.org/):\n  Debian LLVM version 22.1.8\n  Optimized build.\n`)
+	if v, err := LLVMVersion(context.Background(), ok); err != nil || v != "Debian LLVM version 22.1.8" {
+		t.Errorf("LLVMVersion = %q, %v", v, err)
+	}
+	bad := write("other", `other 1.0\n`)
+	if v, err := LLVMVersion(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "printed no LLVM version") {
+		t.Errorf("LLVMVersion of a non-LLVM tool = %q, %v", v, err)
+	}
+}
+
+// TestFindLLVM: a missing tool is the caller's sentinel error, naming the
+// places tried and the variable to set.
+func TestFindLLVM(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("GPUISA_TOOL", "")
+	notFound := errors.New("tool not found")
+	_, err := FindLLVM(notFound, "GPUISA_TOOL", "tool-22", "tool")
+	if !errors.Is(err, notFound) || err.Error() != "tool not found (tried tool-22, tool); install llvm-22 or set GPUISA_TOOL" {
+		t.Errorf("FindLLVM = %v", err)
 	}
 }

@@ -55,19 +55,9 @@ func Version(ctx context.Context, llvmMC string) (string, error) {
 	if v, ok := versions.Load(llvmMC); ok {
 		return v.(string), nil
 	}
-	out, err := exec.CommandContext(ctx, llvmMC, "--version").Output()
+	version, err := toolpath.LLVMVersion(ctx, llvmMC)
 	if err != nil {
-		return "", fmt.Errorf("verify: %s --version: %w", llvmMC, err)
-	}
-	version := ""
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.Contains(line, "LLVM version") {
-			version = strings.TrimSpace(line)
-			break
-		}
-	}
-	if version == "" {
-		return "", fmt.Errorf("verify: %s --version printed no LLVM version line", llvmMC)
+		return "", fmt.Errorf("verify: %w", err)
 	}
 	versions.Store(llvmMC, version)
 	return version, nil

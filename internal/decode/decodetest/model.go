@@ -10,37 +10,13 @@ package decodetest
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/build"
 	"github.com/gpuisa/gpuisa/internal/isa"
-)
 
-// SourcesDir finds shared/upstream: $GPUISA_SOURCES, else ../shared/upstream
-// relative to the repository root found by walking up from the working
-// directory. It returns "" when absent.
-func SourcesDir() string {
-	if d := os.Getenv("GPUISA_SOURCES"); d != "" {
-		return d
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			cand := filepath.Join(d, "..", "shared", "upstream")
-			if _, err := os.Stat(filepath.Join(cand, "amd-isa-manuals")); err == nil {
-				return cand
-			}
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
+	"github.com/gpuisa/gpuisa/internal/testenv"
+)
 
 // Family is one AMD family of the model: what decode.New and encode.New take.
 type Family struct {
@@ -61,7 +37,7 @@ var (
 // sources cannot be found or read.
 func Model() (map[string]Family, error) {
 	modelOnce.Do(func() {
-		src := SourcesDir()
+		src := testenv.FindUpstream()
 		if src == "" {
 			modelErr = fmt.Errorf("shared/upstream not found (set GPUISA_SOURCES)")
 			return
@@ -114,7 +90,7 @@ func Load(arch string) (Family, error) {
 func FuzzFamilies(archs ...string) []Family {
 	a, ins := Fixture()
 	out := []Family{{Arch: a, Instrs: ins}}
-	if SourcesDir() == "" {
+	if testenv.FindUpstream() == "" {
 		return out
 	}
 	for _, arch := range archs {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -125,28 +126,43 @@ func col(r row, i int) []string {
 	return nil
 }
 
-var border = regexp.MustCompile(`^\s*=+(\s+=+)+\s*$`)
+// simpleTable finds the reStructuredText simple table after the line
+// holding name: start is that line's index; the header lies between
+// borders[0] and borders[1], the body between borders[1] and borders[2].
+func simpleTable(lines []string, name string) (start int, borders [3]int, ok bool) {
+	start = slices.IndexFunc(lines, func(l string) bool { return strings.TrimSpace(l) == name })
+	if start < 0 {
+		return 0, borders, false
+	}
+	n := 0
+	for i := start; i < len(lines) && n < len(borders); i++ {
+		if isTableBorder(lines[i]) {
+			borders[n] = i
+			n++
+		}
+	}
+	return start, borders, n == len(borders)
+}
+
+// isTableBorder: runs of '=' separated by spaces, at least two columns.
+func isTableBorder(l string) bool {
+	f := strings.Fields(l)
+	if len(f) < 2 {
+		return false
+	}
+	for _, w := range f {
+		if strings.Trim(w, "=") != "" {
+			return false
+		}
+	}
+	return true
+}
 
 // table finds the table after the line holding name and splits its body
 // (between the second and third borders) into rows.
 func table(lines []string, name string) ([]row, int, bool) {
-	start := -1
-	for i, l := range lines {
-		if strings.TrimSpace(l) == name {
-			start = i
-			break
-		}
-	}
-	if start < 0 {
-		return nil, 0, false
-	}
-	var borders []int
-	for i := start; i < len(lines) && len(borders) < 3; i++ {
-		if border.MatchString(lines[i]) {
-			borders = append(borders, i)
-		}
-	}
-	if len(borders) < 3 {
+	start, borders, ok := simpleTable(lines, name)
+	if !ok {
 		return nil, 0, false
 	}
 	cols := columns(lines[borders[0]])

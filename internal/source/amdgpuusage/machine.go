@@ -75,11 +75,54 @@ func ParseHeader(data []byte) (Header, error) {
 	}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	var h Header
-	rows, ok := simpleTableRows(lines, ":name: amdgpu-ef-amdgpu-mach-table")
+	rows, ok := usageRows(lines, ":name: amdgpu-ef-amdgpu-mach-table")
 	if !ok {
 		return h, fmt.Errorf("no EF_AMDGPU_MACH table (:name: amdgpu-ef-amdgpu-mach-table)")
 	}
-	for _, i := range rows {
+	for _, r := range rows {
+		t := targetCell.FindStringSubmatch(strings.TrimSpace(r.rest))
+		if t == nil {
+			continue // EF_AMDGPU_MACH_NONE: *not specified*
+		}
+		h.Machines = append(h.Machines, Machine{Name: r.name, Value: r.value, Target: t[1], Line: r.line})
+	}
+	if len(h.Machines) == 0 {
+		return h, fmt.Errorf("the EF_AMDGPU_MACH table has no rows")
+	}
+	// The newest layout first; V4 and V5 define the same feature bits.
+	for _, name := range []string{":name: amdgpu-elf-header-e_flags-table-v6-onwards", ":name: amdgpu-elf-header-e_flags-table-v4-v5"} {
+		rows, ok := usageRows(lines, name)
+		if !ok {
+			continue
+		}
+		for _, r := range rows {
+			h.Flags = append(h.Flags, Flag{Name: r.name, Value: r.value, Text: strings.TrimSpace(r.rest), Line: r.line})
+		}
+		break
+	}
+	return h, nil
+}
+
+// valueRow is one body row of a simple table that starts with a “NAME“
+// and a 32-bit hex value: rest is the line after the value, line its
+// 1-based number.
+type valueRow struct {
+	name  string
+	value uint32
+	rest  string
+	line  int
+}
+
+// usageRows reads the body rows of the simple table after the line
+// holding name that start with a “NAME“ and a value; it reports false
+// when there is no such table.
+func usageRows(lines []string, name string) ([]valueRow, bool) {
+	_, borders, ok := simpleTable(lines, name)
+	if !ok {
+		return nil, false
+	}
+	var out []valueRow
+	for i := borders[1] + 1; i < borders[2]; i++ {
 		m := usageRow.FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
@@ -88,77 +131,7 @@ func ParseHeader(data []byte) (Header, error) {
 		if err != nil {
 			continue
 		}
-		t := targetCell.FindStringSubmatch(strings.TrimSpace(m[3]))
-		if t == nil {
-			continue // EF_AMDGPU_MACH_NONE: *not specified*
-		}
-		h.Machines = append(h.Machines, Machine{Name: m[1], Value: uint32(v), Target: t[1], Line: i + 1})
-	}
-	if len(h.Machines) == 0 {
-		return h, fmt.Errorf("the EF_AMDGPU_MACH table has no rows")
-	}
-	// The newest layout first; V4 and V5 define the same feature bits.
-	for _, name := range []string{":name: amdgpu-elf-header-e_flags-table-v6-onwards", ":name: amdgpu-elf-header-e_flags-table-v4-v5"} {
-		rows, ok := simpleTableRows(lines, name)
-		if !ok {
-			continue
-		}
-		for _, i := range rows {
-			m := usageRow.FindStringSubmatch(lines[i])
-			if m == nil {
-				continue
-			}
-			v, err := strconv.ParseUint(m[2], 0, 32)
-			if err != nil {
-				continue
-			}
-			h.Flags = append(h.Flags, Flag{Name: m[1], Value: uint32(v), Text: strings.TrimSpace(m[3]), Line: i + 1})
-		}
-		break
-	}
-	return h, nil
-}
-
-// simpleTableRows returns the indexes of the body lines of the
-// reStructuredText simple table after the line holding name: the lines
-// between its second and third "=== ===" borders.
-func simpleTableRows(lines []string, name string) ([]int, bool) {
-	start := -1
-	for i, l := range lines {
-		if strings.TrimSpace(l) == name {
-			start = i
-			break
-		}
-	}
-	if start < 0 {
-		return nil, false
-	}
-	var borders []int
-	for i := start; i < len(lines) && len(borders) < 3; i++ {
-		if isTableBorder(lines[i]) {
-			borders = append(borders, i)
-		}
-	}
-	if len(borders) < 3 {
-		return nil, false
-	}
-	var out []int
-	for i := borders[1] + 1; i < borders[2]; i++ {
-		out = append(out, i)
+		out = append(out, valueRow{name: m[1], value: uint32(v), rest: m[3], line: i + 1})
 	}
 	return out, true
-}
-
-// isTableBorder: runs of '=' separated by spaces, at least two columns.
-func isTableBorder(l string) bool {
-	f := strings.Fields(l)
-	if len(f) < 2 {
-		return false
-	}
-	for _, w := range f {
-		if strings.Trim(w, "=") != "" {
-			return false
-		}
-	}
-	return true
 }

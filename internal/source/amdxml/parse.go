@@ -42,7 +42,7 @@ func Parse(r io.Reader, file string) (*Spec, error) {
 // parse is Parse with a chosen initial window size; tests use tiny windows
 // to push every kind of token across the window's edge.
 func parse(r io.Reader, file string, window int) (*Spec, error) {
-	p := &parser{s: newScanner(r, file, window), strs: map[string]string{}}
+	p := &parser{s: newScanner(r, file, window), strs: interner{}}
 	spec := &Spec{File: file}
 	if err := p.document(spec); err != nil {
 		return nil, err
@@ -52,8 +52,8 @@ func parse(r io.Reader, file string, window int) (*Spec, error) {
 
 type parser struct {
 	s    *scanner
-	strs map[string]string // interned short strings: names repeat a lot
-	text []byte            // text accumulated by leafText
+	strs interner // short strings: names repeat a lot
+	text []byte   // text accumulated by leafText
 }
 
 // errorf reports a problem at the current token.
@@ -199,11 +199,19 @@ func (p *parser) intern(b []byte) string {
 	if len(b) > 48 {
 		return string(b)
 	}
-	if v, ok := p.strs[string(b)]; ok {
+	return p.strs.intern(b)
+}
+
+// interner keeps one string per distinct text, so that the many copies of
+// a name share their bytes.
+type interner map[string]string
+
+func (m interner) intern(b []byte) string {
+	if v, ok := m[string(b)]; ok {
 		return v
 	}
 	v := string(b)
-	p.strs[v] = v
+	m[v] = v
 	return v
 }
 
@@ -426,29 +434,13 @@ func (p *parser) isa(spec *Spec) error {
 				return err
 			})
 		case "Encodings":
-			return p.list("Encoding", func() error {
-				e, err := p.encoding()
-				spec.Encodings = append(spec.Encodings, e)
-				return err
-			})
+			return appendEach(p, "Encoding", &spec.Encodings, p.encoding)
 		case "Instructions":
-			return p.list("Instruction", func() error {
-				in, err := p.instruction()
-				spec.Instructions = append(spec.Instructions, in)
-				return err
-			})
+			return appendEach(p, "Instruction", &spec.Instructions, p.instruction)
 		case "DataFormats":
-			return p.list("DataFormat", func() error {
-				d, err := p.dataFormat()
-				spec.DataFormats = append(spec.DataFormats, d)
-				return err
-			})
+			return appendEach(p, "DataFormat", &spec.DataFormats, p.dataFormat)
 		case "OperandTypes":
-			return p.list("OperandType", func() error {
-				t, err := p.operandType()
-				spec.OperandTypes = append(spec.OperandTypes, t)
-				return err
-			})
+			return appendEach(p, "OperandType", &spec.OperandTypes, p.operandType)
 		case "FunctionalGroups":
 			return p.list("FunctionalGroup", func() error {
 				var g FunctionalGroup
@@ -478,14 +470,20 @@ func (p *parser) list(item string, fn func() error) error {
 	})
 }
 
+// appendEach reads each child element named item with read and appends
+// what it gives to dst; other children are skipped.
+func appendEach[T any](p *parser, item string, dst *[]T, read func() (T, error)) error {
+	return p.list(item, func() error {
+		v, err := read()
+		*dst = append(*dst, v)
+		return err
+	})
+}
+
 // strings reads the text of each child element named item.
 func (p *parser) strings(item string) ([]string, error) {
 	var out []string
-	err := p.list(item, func() error {
-		v, err := p.str()
-		out = append(out, v)
-		return err
-	})
+	err := appendEach(p, item, &out, p.str)
 	return out, err
 }
 
@@ -520,17 +518,9 @@ func (p *parser) encoding() (Encoding, error) {
 		case "EncodingIdentifierMask":
 			e.IdentifierMask, err = p.number()
 		case "EncodingIdentifiers":
-			err = p.list("EncodingIdentifier", func() error {
-				n, err := p.number()
-				e.Identifiers = append(e.Identifiers, n)
-				return err
-			})
+			err = appendEach(p, "EncodingIdentifier", &e.Identifiers, p.number)
 		case "EncodingConditions":
-			err = p.list("EncodingCondition", func() error {
-				c, err := p.encodingCondition()
-				e.Conditions = append(e.Conditions, c)
-				return err
-			})
+			err = appendEach(p, "EncodingCondition", &e.Conditions, p.encodingCondition)
 		case "Description":
 			e.Description, err = p.prose()
 		case "MicrocodeFormat":
@@ -605,11 +595,7 @@ func (p *parser) expr() (*Expr, error) {
 func (p *parser) microcodeFormat() ([]Field, error) {
 	var fields []Field
 	err := p.list("BitMap", func() error {
-		return p.list("Field", func() error {
-			f, err := p.field()
-			fields = append(fields, f)
-			return err
-		})
+		return appendEach(p, "Field", &fields, p.field)
 	})
 	return fields, err
 }
@@ -631,11 +617,7 @@ func (p *parser) field() (Field, error) {
 		case "Description":
 			f.Description, err = p.prose()
 		case "BitLayout":
-			err = p.list("Range", func() error {
-				r, err := p.bitRange()
-				f.Ranges = append(f.Ranges, r)
-				return err
-			})
+			err = appendEach(p, "Range", &f.Ranges, p.bitRange)
 		case "FieldPredefinedValues":
 			f.PredefinedValues, err = p.predefinedValues()
 		default:
@@ -745,11 +727,7 @@ func (p *parser) instruction() (Instruction, error) {
 		case "InstructionFlags":
 			err = p.flags(&in.Flags)
 		case "InstructionEncodings":
-			err = p.list("InstructionEncoding", func() error {
-				ie, err := p.instructionEncoding()
-				in.Encodings = append(in.Encodings, ie)
-				return err
-			})
+			err = appendEach(p, "InstructionEncoding", &in.Encodings, p.instructionEncoding)
 		case "FunctionalGroup":
 			err = p.children(func(name []byte) error {
 				var err error
@@ -806,11 +784,7 @@ func (p *parser) instructionEncoding() (InstructionEncoding, error) {
 		case "Opcode":
 			ie.Opcode, err = p.number()
 		case "Operands":
-			err = p.list("Operand", func() error {
-				o, err := p.operand()
-				ie.Operands = append(ie.Operands, o)
-				return err
-			})
+			err = appendEach(p, "Operand", &ie.Operands, p.operand)
 		default:
 			err = p.skip()
 		}
@@ -874,11 +848,7 @@ func (p *parser) dataFormat() (DataFormat, error) {
 				if a.Order, err = p.attrInt("Order"); err != nil {
 					return err
 				}
-				err = p.list("Field", func() error {
-					f, err := p.field()
-					a.Fields = append(a.Fields, f)
-					return err
-				})
+				err = appendEach(p, "Field", &a.Fields, p.field)
 				d.Attributes = append(d.Attributes, a)
 				return err
 			})

@@ -40,9 +40,9 @@ type scanner struct {
 	scratch    []byte // decoded attribute values and text
 	pendingEnd bool   // a self-closing tag still owes its end token
 	stack      []string
-	names      map[string]string // interned element names
-	root       bool              // the root element has started
-	started    bool              // the byte order mark check is done
+	names      interner // element names
+	root       bool     // the root element has started
+	started    bool     // the byte order mark check is done
 }
 
 type rawAttr struct{ name, value []byte }
@@ -70,7 +70,7 @@ var errNeedMore = errors.New("need more input")
 // newScanner reads r through a window of the given initial size; the window
 // grows when one token does not fit.
 func newScanner(r io.Reader, file string, window int) *scanner {
-	return &scanner{r: r, file: file, buf: make([]byte, max(window, 16)), line: 1, names: map[string]string{}}
+	return &scanner{r: r, file: file, buf: make([]byte, max(window, 16)), line: 1, names: interner{}}
 }
 
 // Error is a parse error at a place in an input file.
@@ -151,14 +151,7 @@ func (s *scanner) fill() (bool, error) {
 	return s.end > before, nil
 }
 
-func (s *scanner) intern(b []byte) string {
-	if v, ok := s.names[string(b)]; ok {
-		return v
-	}
-	v := string(b)
-	s.names[v] = v
-	return v
-}
+func (s *scanner) intern(b []byte) string { return s.names.intern(b) }
 
 // next reads the next token: a start tag (name, attrs), an end tag (name),
 // a run of character data (text, entities decoded) or the end of input.

@@ -3,9 +3,9 @@ package llvmdoc
 import (
 	"bufio"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -129,20 +129,6 @@ func TestArchMaps(t *testing.T) {
 	}
 }
 
-func findMC(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("GPUISA_LLVM_MC"); p != "" {
-		return p
-	}
-	for _, name := range []string{"llvm-mc-22", "llvm-mc"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("llvm-mc not installed (apt-get install llvm-22)")
-	return ""
-}
-
 func realPages(t testing.TB) []Page {
 	t.Helper()
 	dir := DocDir()
@@ -188,7 +174,7 @@ func TestRealPages(t *testing.T) {
 	if !reflect.DeepEqual(names, []string{"vdst", "src0", "vsrc1"}) || !reflect.DeepEqual(kinds, []string{"vdst", "src", "vsrc"}) {
 		t.Errorf("GFX11 v_max_f32 operands %v kinds %v", names, kinds)
 	}
-	if acc := max.Operands[1].Doc.Accepts; !contains(acc, "v") || !contains(acc, "s") || !contains(acc, "literal") {
+	if acc := max.Operands[1].Doc.Accepts; !slices.Contains(acc, "v") || !slices.Contains(acc, "s") || !slices.Contains(acc, "literal") {
 		t.Errorf("src0 accepts %v", acc)
 	}
 	gs := find("GFX11", "ds_add_gs_reg_rtn")
@@ -200,21 +186,12 @@ func TestRealPages(t *testing.T) {
 		t.Errorf("flat_atomic_add %+v", atomic)
 	}
 	e64 := find("GFX11", "v_max_f32_e64")
-	if !reflect.DeepEqual(e64.Operands[1].Mods, []string{"m"}) || !contains(e64.Modifiers, "omod") {
+	if !reflect.DeepEqual(e64.Operands[1].Mods, []string{"m"}) || !slices.Contains(e64.Modifiers, "omod") {
 		t.Errorf("v_max_f32_e64 %+v", e64)
 	}
 	if got, ok := BuildExample(max); !ok || got != "v_max_f32 v1, v2, v3" {
 		t.Errorf("BuildExample(GFX11 v_max_f32) = %q", got)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func BenchmarkReadDir(b *testing.B) {

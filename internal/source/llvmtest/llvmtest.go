@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,7 +168,7 @@ func Parse(r io.Reader, name string) ([]Example, error) {
 			if run.Disassemble {
 				continue
 			}
-			if !contains(mcpus[p], run.MCPU) {
+			if !slices.Contains(mcpus[p], run.MCPU) {
 				mcpus[p] = append(mcpus[p], run.MCPU)
 			}
 		}
@@ -348,15 +349,6 @@ func parseRun(text string, line int) (Run, bool) {
 func containsTool(args []string, tool string) bool {
 	for _, a := range args {
 		if a == tool || strings.HasSuffix(a, "/"+tool) {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}

@@ -6,11 +6,15 @@ package ptxdoc
 //
 //	go test -tags debug ./internal/source/ptxdoc -run TestDumpSections -v
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
+)
 
 // TestDumpSections lists every section the reader finds.
 func TestDumpSections(t *testing.T) {
-	secs, err := ReadDir(upstreamDir(t))
+	secs, err := ReadDir(testenv.PTXDocs(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,14 +9,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
-// upstreamDir returns the real PTX documentation or skips the test.
-func upstreamDir(t testing.TB) string {
-	t.Helper()
-	return filepath.Join(testenv.Upstream(t), "ptx-isa-9.1")
-}
-
 func TestReadDirRealCopyShape(t *testing.T) {
-	secs, err := ReadDir(upstreamDir(t))
+	secs, err := ReadDir(testenv.PTXDocs(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +43,7 @@ func TestReadDirRealCopyShape(t *testing.T) {
 // its own name (multimem.st's is not the multimem intro, vavrg4's is not
 // vadd4's, prefetch's is not cut at the line wrap).
 func TestSummariesRealCopy(t *testing.T) {
-	dir := upstreamDir(t)
+	dir := testenv.PTXDocs(t)
 	secs, err := ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

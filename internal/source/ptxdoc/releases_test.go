@@ -1,8 +1,11 @@
 package ptxdoc
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
 const historyFixture = `Table 1 PTX Release History
@@ -44,7 +47,7 @@ func TestParseChanges(t *testing.T) {
 }
 
 func TestReleasesRealCopy(t *testing.T) {
-	rels, file, err := ReadReleases(upstreamDir(t))
+	rels, file, err := ReadReleases(testenv.PTXDocs(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,13 +58,13 @@ func TestReleasesRealCopy(t *testing.T) {
 	for _, r := range rels {
 		byV[r.Version] = r
 	}
-	if r := byV["7.8"]; !contains(r.Targets, "sm_90") || !strings.Contains(r.CUDA, "CUDA 11.8") {
+	if r := byV["7.8"]; !slices.Contains(r.Targets, "sm_90") || !strings.Contains(r.CUDA, "CUDA 11.8") {
 		t.Errorf("7.8 = %+v", r)
 	}
-	if r := byV["8.0"]; !contains(r.Targets, "sm_90a") || len(r.Notes) < 5 || !strings.Contains(strings.Join(r.Notes, " "), "wgmma") {
+	if r := byV["8.0"]; !slices.Contains(r.Targets, "sm_90a") || len(r.Notes) < 5 || !strings.Contains(strings.Join(r.Notes, " "), "wgmma") {
 		t.Errorf("8.0 = %+v", r)
 	}
-	if r := byV["3.0"]; !contains(r.Targets, "sm_30") {
+	if r := byV["3.0"]; !slices.Contains(r.Targets, "sm_30") {
 		t.Errorf("3.0 (continued row) = %+v", r)
 	}
 	for _, r := range rels {
@@ -69,15 +72,6 @@ func TestReleasesRealCopy(t *testing.T) {
 			t.Errorf("%s has no release notes", r.Version)
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func FuzzReleases(f *testing.F) {
