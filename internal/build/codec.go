@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/gpuisa/gpuisa/internal/codec"
-	"github.com/gpuisa/gpuisa/internal/codeobj"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/source/amdgpuusage"
 	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
@@ -42,16 +41,7 @@ func prepareCodecs(opts Options, archs []isa.Architecture, insts []*isa.Instruct
 	if err != nil {
 		return []string{fmt.Sprintf("llvm: %v: code objects need --arch to be decoded", err)}, nil
 	}
-	targets := map[uint32]string{}
-	for _, m := range h.Machines {
-		targets[m.Value] = m.Target
-	}
-	var rows []codeobj.FlagRow
-	for _, f := range h.Flags {
-		rows = append(rows, codeobj.FlagRow{Name: f.Name, Value: f.Value})
-	}
-	m := codeobj.NewMachines(targets, rows, lastElems(h.File, 3))
-	if extras[codec.KeyMachines], err = json.Marshal(m); err != nil {
+	if extras[codec.KeyMachines], err = json.Marshal(h.CodeObjectMachines(lastElems(h.File, 3))); err != nil {
 		return nil, err
 	}
 	return nil, nil

@@ -157,15 +157,7 @@ func installedMachines(t *testing.T) codeobj.Machines {
 	if err != nil {
 		t.Skipf("AMDGPUUsage: %v", err)
 	}
-	targets := map[uint32]string{}
-	for _, m := range h.Machines {
-		targets[m.Value] = m.Target
-	}
-	var rows []codeobj.FlagRow
-	for _, f := range h.Flags {
-		rows = append(rows, codeobj.FlagRow{Name: f.Name, Value: f.Value})
-	}
-	return codeobj.NewMachines(targets, rows, h.File)
+	return h.CodeObjectMachines(h.File)
 }
 
 func compile(t *testing.T, ll, mcpu, dir string) ([]byte, string) {

@@ -71,27 +71,16 @@ var ErrNotFound = errors.New("llvm-mca not found")
 // Find returns the llvm-mca to use: $GPUISA_LLVM_MCA, else llvm-mca-22 or
 // llvm-mca on PATH.
 func Find() (string, error) {
-	path, tried := toolpath.Find("GPUISA_LLVM_MCA", "llvm-mca-22", "llvm-mca")
-	if path != "" {
-		return path, nil
-	}
-	return "", fmt.Errorf("%w (tried %s); install llvm-22 or set GPUISA_LLVM_MCA", ErrNotFound, strings.Join(tried, ", "))
+	return toolpath.FindLLVM(ErrNotFound, "GPUISA_LLVM_MCA", "llvm-mca-22", "llvm-mca")
 }
-
-var versionRe = regexp.MustCompile(`LLVM version \S+`)
 
 // Version returns llvm-mca's version line ("Debian LLVM version 22.1.8").
 func Version(ctx context.Context, path string) (string, error) {
-	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	v, err := toolpath.LLVMVersion(ctx, path)
 	if err != nil {
-		return "", fmt.Errorf("mca: %s --version: %w", path, err)
+		return "", fmt.Errorf("mca: %w", err)
 	}
-	for _, l := range strings.Split(string(out), "\n") {
-		if versionRe.MatchString(l) {
-			return strings.TrimSpace(l), nil
-		}
-	}
-	return "", fmt.Errorf("mca: %s --version printed no LLVM version", path)
+	return v, nil
 }
 
 // Options tune Run.

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/codeobj"
 )
 
 // UsageFile is the document's path under LLVM's html documentation folder.
@@ -134,4 +136,19 @@ func usageRows(lines []string, name string) ([]valueRow, bool) {
 		out = append(out, valueRow{name: m[1], value: uint32(v), rest: m[3], line: i + 1})
 	}
 	return out, true
+}
+
+// CodeObjectMachines is the header's tables as the code-object reader takes
+// them (e_machine values to gfx targets, and the e_flags), source naming the
+// document for provenance.
+func (h Header) CodeObjectMachines(source string) codeobj.Machines {
+	targets := map[uint32]string{}
+	for _, m := range h.Machines {
+		targets[m.Value] = m.Target
+	}
+	var rows []codeobj.FlagRow
+	for _, f := range h.Flags {
+		rows = append(rows, codeobj.FlagRow{Name: f.Name, Value: f.Value})
+	}
+	return codeobj.NewMachines(targets, rows, source)
 }
