@@ -136,11 +136,7 @@ func TestWriteRemovesStaleTemps(t *testing.T) {
 // TestInstructionDocIsTheAPIDocument: the stored document is json.Marshal of
 // the instruction plus a newline, and its gzip form inflates to it.
 func TestInstructionDocIsTheAPIDocument(t *testing.T) {
-	s, err := Open(writeSample(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSample(t)
 	ctx := context.Background()
 	d, err := s.InstructionDoc(ctx, "RDNA4", "v_max_f32") // through the alias
 	if err != nil {

@@ -38,13 +38,36 @@ func sampleBuild() *Build {
 	}
 }
 
-func writeSample(t *testing.T) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "ref.db")
-	if err := Write(context.Background(), path, sampleBuild()); err != nil {
-		t.Fatal(err)
+// writeBuild writes b into a database under tb's temporary directory and
+// returns its path.
+func writeBuild(tb testing.TB, b *Build) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "ref.db")
+	if err := Write(context.Background(), path, b); err != nil {
+		tb.Fatal(err)
 	}
 	return path
+}
+
+func writeSample(tb testing.TB) string {
+	tb.Helper()
+	return writeBuild(tb, sampleBuild())
+}
+
+// openBuild writes b (writeBuild) and opens it; it is closed when tb ends.
+func openBuild(tb testing.TB, b *Build) *DB {
+	tb.Helper()
+	s, err := Open(writeBuild(tb, b))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+func openSample(tb testing.TB) *DB {
+	tb.Helper()
+	return openBuild(tb, sampleBuild())
 }
 
 func TestWriteIsDeterministic(t *testing.T) {
@@ -84,11 +107,7 @@ func TestWriteFailureKeepsPrevious(t *testing.T) {
 }
 
 func TestResolveAndSuggest(t *testing.T) {
-	s, err := Open(writeSample(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSample(t)
 	ctx := context.Background()
 	for _, tc := range []struct{ arch, in, wantArch, wantName string }{
 		{"cdna4", "V_MAX_F32", "cdna4", "v_max_f32"},
@@ -101,7 +120,7 @@ func TestResolveAndSuggest(t *testing.T) {
 			t.Errorf("Resolve(%s, %s) = %s %s %v", tc.arch, tc.in, a, n, err)
 		}
 	}
-	_, _, err = s.Resolve(ctx, "cdna4", "v_max_f23")
+	_, _, err := s.Resolve(ctx, "cdna4", "v_max_f23")
 	if errs.KindOf(err) != errs.KindNotFound || len(errs.SuggestionsOf(err)) == 0 || errs.SuggestionsOf(err)[0] != "v_max_f32" {
 		t.Errorf("typo: err %v suggestions %v", err, errs.SuggestionsOf(err))
 	}
@@ -118,11 +137,7 @@ func TestResolveAndSuggest(t *testing.T) {
 }
 
 func TestSearchRanking(t *testing.T) {
-	s, err := Open(writeSample(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSample(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		q, arch, want string
@@ -159,11 +174,7 @@ func TestOpenMissing(t *testing.T) {
 }
 
 func FuzzSearch(f *testing.F) {
-	s, err := Open(writeSampleF(f))
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer s.Close()
+	s := openSample(f)
 	f.Add("v_max")
 	f.Add(`"AND(`)
 	f.Fuzz(func(t *testing.T, q string) {
@@ -174,27 +185,11 @@ func FuzzSearch(f *testing.F) {
 	})
 }
 
-func writeSampleF(f *testing.F) string {
-	path := filepath.Join(f.TempDir(), "ref.db")
-	if err := Write(context.Background(), path, sampleBuild()); err != nil {
-		f.Fatal(err)
-	}
-	return path
-}
-
 func TestSearchDottedPTX(t *testing.T) {
 	b := sampleBuild()
 	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
 	b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: "cvt", Summary: "Convert a value."})
-	path := filepath.Join(t.TempDir(), "ref.db")
-	if err := Write(context.Background(), path, b); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openBuild(t, b)
 	hits, err := s.Search(context.Background(), "cvt.rni.s32.f32", SearchOptions{})
 	if err != nil || len(hits) == 0 || hits[0].Name != "cvt" {
 		t.Errorf("cvt.rni.s32.f32: %+v %v", hits, err)
@@ -204,11 +199,7 @@ func TestSearchDottedPTX(t *testing.T) {
 // TestStoredDocumentsHaveNoNullLists: the writer, not each producer, keeps
 // the JSON contract; the sample's instructions leave every list nil.
 func TestStoredDocumentsHaveNoNullLists(t *testing.T) {
-	s, err := Open(writeSample(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSample(t)
 	rows, err := s.db.Query("SELECT arch, name, doc FROM instructions")
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -20,15 +19,7 @@ func TestSupport(t *testing.T) {
 			{Target: "gfx950", Status: "unsupported", OtherSpelling: "v_fma_mix_f32"},
 		}}
 	b.Instructions = append(b.Instructions, mix)
-	path := filepath.Join(t.TempDir(), "ref.db")
-	if err := Write(context.Background(), path, b); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openBuild(t, b)
 	sup, err := s.Support(context.Background(), "gfx950")
 	if err != nil {
 		t.Fatal(err)

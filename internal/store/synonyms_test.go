@@ -10,11 +10,7 @@ import (
 // share none of them: "fma" in the sample is "Fused multiply add", but
 // "multiply-add" or "fmac" only the table knows.
 func TestSearchSynonyms(t *testing.T) {
-	s, err := Open(writeSample(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSample(t)
 	ctx := context.Background()
 	for _, q := range []string{"fmac", "multiply-add", "muladd"} {
 		hits, err := s.Search(ctx, q, SearchOptions{})
