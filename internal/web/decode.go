@@ -417,13 +417,7 @@ type decodeView struct {
 }
 
 func (s *server) nativeArchs() []isa.Architecture {
-	var out []isa.Architecture
-	for _, a := range s.archs {
-		if a.Kind == isa.KindNative {
-			out = append(out, a)
-		}
-	}
-	return out
+	return s.archsWhere(func(a isa.Architecture) bool { return a.Kind == isa.KindNative })
 }
 
 func (s *server) handleDecode(w http.ResponseWriter, r *http.Request) {

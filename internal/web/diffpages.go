@@ -17,8 +17,7 @@ import (
 // diffRoutes registers the generation pages: family diffs, the PTX
 // version and target history.
 func (s *server) diffRoutes() {
-	s.mux.HandleFunc("GET /diff", s.handleDiffIndex)
-	s.mux.HandleFunc("GET /diff/{$}", s.redirectTo("/diff"))
+	s.index("/diff", s.handleDiffIndex)
 	s.mux.HandleFunc("GET /diff/{a}/{b}", s.handleDiff)
 	s.mux.HandleFunc("GET /ptx/versions", s.handlePTXHistory)
 	s.mux.HandleFunc("GET /ptx/versions/{v}", s.handlePTXVersion)
@@ -154,9 +153,14 @@ type diffIndexView struct {
 }
 
 func (s *server) amdFamilies() []isa.Architecture {
+	return s.archsWhere(func(a isa.Architecture) bool { return a.Vendor == isa.VendorAMD })
+}
+
+// archsWhere lists the served families keep accepts, in the served order.
+func (s *server) archsWhere(keep func(isa.Architecture) bool) []isa.Architecture {
 	var out []isa.Architecture
 	for _, a := range s.archs {
-		if a.Vendor == isa.VendorAMD {
+		if keep(a) {
 			out = append(out, a)
 		}
 	}
@@ -351,20 +355,30 @@ func (s *server) handlePTXHistory(w http.ResponseWriter, r *http.Request) {
 		Description: "Every PTX ISA version with what it introduced, and every sm_ target with what becomes available on it.", Data: v})
 }
 
-func (s *server) handlePTXVersion(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	p, err := s.diffFacts().PTX(ctx)
+// ptxStep loads the PTX history and resolves the step a version or target
+// page names (path value key) with resolve; any other spelling of it is
+// redirected to its page (url). ok is false when it has answered.
+func (s *server) ptxStep(w http.ResponseWriter, r *http.Request, key string, resolve func(*famdiff.PTX, string) (string, error), url func(string) string) (p *famdiff.PTX, step string, ok bool) {
+	p, err := s.diffFacts().PTX(r.Context())
 	if err != nil {
 		s.storeError(w, r, err, archURL)
-		return
+		return nil, "", false
 	}
-	v, err := p.ResolveVersion(r.PathValue("v"))
+	step, err = resolve(p, r.PathValue(key))
 	if err != nil {
-		s.storeError(w, r, err, ptxVersionURL)
-		return
+		s.storeError(w, r, err, url)
+		return nil, "", false
 	}
-	if want := ptxVersionURL(v); want != r.URL.EscapedPath() {
+	if want := url(step); want != r.URL.EscapedPath() {
 		http.Redirect(w, r, want, http.StatusMovedPermanently)
+		return nil, "", false
+	}
+	return p, step, true
+}
+
+func (s *server) handlePTXVersion(w http.ResponseWriter, r *http.Request) {
+	p, v, ok := s.ptxStep(w, r, "v", (*famdiff.PTX).ResolveVersion, ptxVersionURL)
+	if !ok {
 		return
 	}
 	prev, next := p.PreviousVersion(v), p.NextVersion(v)
@@ -391,19 +405,8 @@ func (s *server) handlePTXVersion(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handlePTXTarget(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	p, err := s.diffFacts().PTX(ctx)
-	if err != nil {
-		s.storeError(w, r, err, archURL)
-		return
-	}
-	t, err := p.ResolveTarget(r.PathValue("t"))
-	if err != nil {
-		s.storeError(w, r, err, ptxTargetURL)
-		return
-	}
-	if want := ptxTargetURL(t); want != r.URL.EscapedPath() {
-		http.Redirect(w, r, want, http.StatusMovedPermanently)
+	p, t, ok := s.ptxStep(w, r, "t", (*famdiff.PTX).ResolveTarget, ptxTargetURL)
+	if !ok {
 		return
 	}
 	prev := p.PreviousTarget(t)

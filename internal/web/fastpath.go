@@ -10,6 +10,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -463,18 +464,7 @@ func (s *server) headBlock(a *answer, status int, encoding string, n int) []byte
 // ValidHeaderFieldName, ValidHeaderFieldValue and ValidHostHeader).
 
 func validFieldName(b []byte) bool {
-	if len(b) == 0 {
-		return false
-	}
-	for _, c := range b {
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case bytes.IndexByte([]byte("!#$%&'*+-.^_`|~"), c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
+	return len(b) > 0 && alnumOr(b, "!#$%&'*+-.^_`|~")
 }
 
 func validFieldValue(b []byte) bool {
@@ -487,10 +477,16 @@ func validFieldValue(b []byte) bool {
 }
 
 func validHost(b []byte) bool {
+	return alnumOr(b, "!$%&()*+,-.:;=['[]_~")
+}
+
+// alnumOr says whether every byte of b is an ASCII letter, a digit or one
+// of punct.
+func alnumOr(b []byte, punct string) bool {
 	for _, c := range b {
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case bytes.IndexByte([]byte("!$%&()*+,-.:;=['[]_~"), c) >= 0:
+		case strings.IndexByte(punct, c) >= 0:
 		default:
 			return false
 		}

@@ -34,6 +34,9 @@ var (
 		Description: "Family id (cdna4, rdna3.5, ptx); gfx target names and common spellings are accepted."}
 	nameParam = apiParam{Name: "name", In: "path", Required: true, Type: "string",
 		Description: "Mnemonic; matched case-insensitively, through aliases, and with _e32/_e64/_sdwa/_dpp stripped."}
+	// amdArchQuery is the family the machine-code operations read.
+	amdArchQuery = apiParam{Name: "arch", In: "query", Required: true, Type: "string",
+		Description: "AMD family id or gfx target (cdna4, rdna3, gfx950)."}
 )
 
 var apiOperations = []apiOperation{
@@ -66,13 +69,13 @@ var apiOperations = []apiOperation{
 	{Path: "/api/v1/decode", ID: "decode",
 		Summary: "Decode AMD machine code: each instruction with its encoding, fields (bits and values) and operands in LLVM syntax; undecodable dwords come back in errors with their byte offsets.",
 		Params: []apiParam{
-			{Name: "arch", In: "query", Required: true, Type: "string", Description: "AMD family id or gfx target (cdna4, rdna3, gfx950)."},
+			amdArchQuery,
 			{Name: "hex", In: "query", Required: true, Type: "string", Description: "Little-endian hex dwords (0x160a04c1 7e020280) or an llvm-mc byte list ([0xc1,0x04,0x0a,0x16]); at most 1024 bytes."},
 		}, Result: DecodeResult{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/encode", ID: "encode",
 		Summary: "Assemble one AMD instruction written in LLVM syntax: its bytes (as llvm-mc -show-encoding prints them), its dwords and the instruction decoded back from them. VALU (with DPP, SDWA and dual-issue VOPD 'X :: Y'), SALU, SMEM, LDS, FLAT/GLOBAL/SCRATCH and untyped buffer instructions; others answer 400 saying they are not supported yet.",
 		Params: []apiParam{
-			{Name: "arch", In: "query", Required: true, Type: "string", Description: "AMD family id or gfx target (cdna4, rdna3, gfx950)."},
+			amdArchQuery,
 			{Name: "asm", In: "query", Required: true, Type: "string", Description: "One instruction, at most 512 characters: v_max_f32 v5, -1, v2."},
 		}, Result: EncodeResult{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/eval", ID: "eval",

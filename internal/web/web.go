@@ -230,8 +230,7 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /amdgpu/{arch}/{name}", s.handleInstruction)
 	s.mux.HandleFunc("GET /amdgpu/{arch}/category/{cat}", s.handleCategory)
 	s.mux.HandleFunc("GET /amdgpu/{arch}/cost", s.handleCostTable)
-	s.mux.HandleFunc("GET /ptx", s.handlePTXIndex)
-	s.mux.HandleFunc("GET /ptx/{$}", s.redirectTo("/ptx"))
+	s.index("/ptx", s.handlePTXIndex)
 	s.mux.HandleFunc("GET /ptx/{name}", s.handlePTXInstruction)
 	s.mux.HandleFunc("GET /ptx/{name}/{part}", s.handlePTXPart)
 	s.mux.HandleFunc("GET /ptx/category/{cat}", s.handleCategory)
@@ -241,11 +240,9 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /decode", s.handleDecode)
 	s.mux.HandleFunc("GET /explain", s.handleExplain)
 	s.mux.HandleFunc("POST /explain", s.handleExplain)
-	s.mux.HandleFunc("GET /concepts", s.handleConcepts)
-	s.mux.HandleFunc("GET /concepts/{$}", s.redirectTo("/concepts"))
+	s.index("/concepts", s.handleConcepts)
 	s.mux.HandleFunc("GET /concepts/{id}", s.handleConcept)
-	s.mux.HandleFunc("GET /quality", s.handleQuality)
-	s.mux.HandleFunc("GET /quality/{$}", s.redirectTo("/quality"))
+	s.index("/quality", s.handleQuality)
 	s.mux.HandleFunc("GET /quality/{arch}", s.handleQualityFamily)
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)
 	s.mux.HandleFunc("GET /static/{file}", s.handleStatic)
@@ -272,6 +269,12 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /api/", s.apiNotFound)
 
 	s.mux.HandleFunc("GET /", s.handleNotFound)
+}
+
+// index registers a section's index page at path; path/ redirects to it.
+func (s *server) index(path string, h http.HandlerFunc) {
+	s.mux.HandleFunc("GET "+path, h)
+	s.mux.HandleFunc("GET "+path+"/{$}", s.redirectTo(path))
 }
 
 func (s *server) api(pattern string, h http.HandlerFunc) {
