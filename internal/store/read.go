@@ -724,7 +724,7 @@ func dedupe(hits []isa.SearchHit, acrossArchs bool, order map[string]int) []isa.
 			k.arch = ""
 		}
 		if p, ok := pos[k]; ok {
-			if acrossArchs && !contains(out[p].Archs, h.Arch) {
+			if acrossArchs && !slices.Contains(out[p].Archs, h.Arch) {
 				out[p].Archs = append(out[p].Archs, h.Arch)
 			}
 			continue
@@ -743,13 +743,4 @@ func dedupe(hits []isa.SearchHit, acrossArchs bool, order map[string]int) []isa.
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

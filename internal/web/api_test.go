@@ -86,7 +86,7 @@ func TestAPIListsAndSearch(t *testing.T) {
 		for _, h := range res.Hits {
 			// An unscoped search gives a name once, with every family that
 			// has it (Archs).
-			found = found || (h.Name == c.name && (h.Arch == c.arch || contains(h.Archs, c.arch)))
+			found = found || (h.Name == c.name && (h.Arch == c.arch || slices.Contains(h.Archs, c.arch)))
 		}
 		if !found {
 			t.Errorf("search %q: no %s %s in %+v", c.q, c.arch, c.name, res.Hits)
@@ -126,7 +126,7 @@ func TestAPIErrors(t *testing.T) {
 		if e.Error == "" {
 			t.Errorf("%s: empty error message", c.path)
 		}
-		if c.suggestion != "" && !contains(e.Suggestions, c.suggestion) {
+		if c.suggestion != "" && !slices.Contains(e.Suggestions, c.suggestion) {
 			t.Errorf("%s: suggestions %q lack %q", c.path, e.Suggestions, c.suggestion)
 		}
 	}
@@ -235,10 +235,7 @@ func TestETagAndConditionalGet(t *testing.T) {
 	// a new build gives new ETags
 	other := webfake.Build()
 	other.Instructions[0].Summary += " (another build)"
-	s2, err := newServer(webfake.Open(t, other), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s2 := testServer(t, webfake.Open(t, other), Options{})
 	if a, b := get(t, s, "/").Header().Get("ETag"), get(t, s2, "/").Header().Get("ETag"); a == b {
 		t.Errorf("ETag %q did not change with the build", a)
 	}
@@ -305,10 +302,7 @@ func TestHealthzAndServer(t *testing.T) {
 
 func TestAnswerCache(t *testing.T) {
 	cached := newTestServer(t)
-	uncached, err := newServer(webfake.New(t), Options{CacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	uncached := testServer(t, webfake.New(t), Options{CacheBytes: -1})
 	for _, path := range []string{"/amdgpu/cdna4/v_max_f32", "/api/v1/archs/cdna4/instructions/v_max_f32", "/search?q=max", "/api/v1/archs"} {
 		want := get(t, uncached, path).Body.String()
 		for i, enc := range []string{"", "gzip", "", "gzip, deflate, br"} {

@@ -23,7 +23,7 @@ func TestConceptIndex(t *testing.T) {
 	}
 	links := hrefs(doc)
 	for _, w := range []string{"/concepts/max", "/concepts/min-sample", "/ptx/max", "/ptx/min", "/ptx/fma"} {
-		if !contains(links, w) {
+		if !slices.Contains(links, w) {
 			t.Errorf("index has no link to %s", w)
 		}
 	}
@@ -34,7 +34,7 @@ func TestConceptIndex(t *testing.T) {
 			t.Errorf("index lacks %q", w)
 		}
 	}
-	if contains(links, "/ptx/pmevent") {
+	if slices.Contains(links, "/ptx/pmevent") {
 		t.Error("pmevent has no page in the sample store but is linked")
 	}
 }
@@ -117,7 +117,7 @@ func TestConceptPermalinksAnd404(t *testing.T) {
 	if rec.Code != http.StatusNotFound {
 		t.Fatalf("unknown concept: status %d", rec.Code)
 	}
-	if !contains(hrefs(parseHTML(t, rec.Body.String())), "/concepts/max") {
+	if !slices.Contains(hrefs(parseHTML(t, rec.Body.String())), "/concepts/max") {
 		t.Error("404 does not suggest /concepts/max")
 	}
 }
@@ -125,11 +125,11 @@ func TestConceptPermalinksAnd404(t *testing.T) {
 func TestInstructionPagesLinkConcepts(t *testing.T) {
 	s := newTestServer(t)
 	amd := mustPage(t, s, "/amdgpu/cdna4/v_max_f32")
-	if !contains(hrefs(amd), "/concepts/max") {
+	if !slices.Contains(hrefs(amd), "/concepts/max") {
 		t.Error("AMD page does not link its concept")
 	}
 	ptx := mustPage(t, s, "/ptx/max")
-	if !contains(hrefs(ptx), "/concepts/max") {
+	if !slices.Contains(hrefs(ptx), "/concepts/max") {
 		t.Error("PTX page does not link its concept")
 	}
 	fma := mustPage(t, s, "/ptx/fma")
@@ -146,16 +146,13 @@ func TestInstructionPagesLinkConcepts(t *testing.T) {
 func TestPagesWithoutCatalogue(t *testing.T) {
 	b := webfake.Build()
 	delete(b.Extras, "concepts")
-	s, err := newServer(webfake.Open(t, b), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testServer(t, webfake.Open(t, b), Options{})
 	rec := get(t, s, "/concepts")
 	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "built without the concept catalogue") {
 		t.Errorf("/concepts without a catalogue: %d", rec.Code)
 	}
 	doc := mustPage(t, s, "/amdgpu/cdna4/v_max_f32")
-	if contains(hrefs(doc), "/concepts/max") {
+	if slices.Contains(hrefs(doc), "/concepts/max") {
 		t.Error("links a concept page that cannot exist")
 	}
 	if !strings.Contains(text(doc), "Maximum · equivalent with restrictions") {
@@ -204,14 +201,14 @@ func TestQualityPages(t *testing.T) {
 			t.Errorf("/quality lacks %q", w)
 		}
 	}
-	if !contains(hrefs(doc), "/quality/cdna4") {
+	if !slices.Contains(hrefs(doc), "/quality/cdna4") {
 		t.Error("no link to the family report")
 	}
 
 	fam := mustPage(t, s, "/quality/cdna4")
 	links := hrefs(fam)
 	for _, w := range []string{"/amdgpu/cdna4/v_min_f32", "/amdgpu/cdna4/v_add_f32", "/amdgpu/cdna4/s_mov_b32", "/amdgpu/cdna4/v_fma_f32"} {
-		if !contains(links, w) {
+		if !slices.Contains(links, w) {
 			t.Errorf("/quality/cdna4 has no link to %s", w)
 		}
 	}
@@ -230,10 +227,7 @@ func TestQualityPages(t *testing.T) {
 
 	b := webfake.Build()
 	delete(b.Extras, "quality")
-	s2, err := newServer(webfake.Open(t, b), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s2 := testServer(t, webfake.Open(t, b), Options{})
 	if rec := get(t, s2, "/quality"); rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "without the data-quality report") {
 		t.Errorf("/quality without a report: %d", rec.Code)
 	}
@@ -252,7 +246,7 @@ func TestRepairsAndConflicts(t *testing.T) {
 	}
 	doc = mustPage(t, s, "/amdgpu/cdna4/v_max_f32")
 	h3 := texts(findAll(doc, tag("h3")))
-	if !contains(h3, "Sources disagree") {
+	if !slices.Contains(h3, "Sources disagree") {
 		t.Errorf("no Sources disagree heading in %q", h3)
 	}
 	conf := findAll(doc, func(n *html.Node) bool { return n.Data == "table" && hasClass(n, "conflicts") })
@@ -265,7 +259,7 @@ func TestRepairsAndConflicts(t *testing.T) {
 			t.Errorf("conflicts table %q lacks %q", ct, w)
 		}
 	}
-	if !contains(hrefs(doc), "#conflicts") {
+	if !slices.Contains(hrefs(doc), "#conflicts") {
 		t.Error("the summary does not point to the disagreement")
 	}
 }

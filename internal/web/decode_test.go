@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,13 +68,13 @@ func TestDecodePage(t *testing.T) {
 			t.Errorf("decoded head %q lacks %q", head, w)
 		}
 	}
-	if !contains(hrefs(dec[0]), "/amdgpu/cdna4/v_max_f32") {
+	if !slices.Contains(hrefs(dec[0]), "/amdgpu/cdna4/v_max_f32") {
 		t.Error("the mnemonic does not link its page")
 	}
 	// the diagram holds the actual bits: OP 11, VDST 5, VSRC1 2, SRC0 193
 	bits := svgTexts(dec[0])
 	for _, w := range []string{"001011", "00000101", "00000010", "011000001"} {
-		if !contains(bits, w) {
+		if !slices.Contains(bits, w) {
 			t.Errorf("diagram lacks the value %s: %q", w, bits)
 		}
 	}
@@ -161,7 +162,7 @@ func TestHexSearch(t *testing.T) {
 	sec := findAll(doc, func(n *html.Node) bool { return n.Data == "ul" && hasClass(n, "decoded-hits") })[0]
 	links := hrefs(sec)
 	for _, w := range []string{"/amdgpu/cdna4/v_max_f32", "/amdgpu/cdna3/v_max_f32", "/decode?arch=cdna4&hex=0x160a04c1"} {
-		if !contains(links, w) {
+		if !slices.Contains(links, w) {
 			t.Errorf("decoded section has no link %s: %q", w, links)
 		}
 	}
@@ -198,7 +199,7 @@ func TestHexSearch(t *testing.T) {
 func TestExampleBytesBrokenIntoFields(t *testing.T) {
 	s := newTestServer(t)
 	doc := mustPage(t, s, "/amdgpu/cdna4/v_max_f32")
-	if !contains(texts(findAll(doc, tag("h3"))), "Example encodings, field by field") {
+	if !slices.Contains(texts(findAll(doc, tag("h3"))), "Example encodings, field by field") {
 		t.Fatal("no example field section")
 	}
 	ex := findAll(doc, func(n *html.Node) bool { return hasClass(n, "example-decoded") })
@@ -208,7 +209,7 @@ func TestExampleBytesBrokenIntoFields(t *testing.T) {
 	// [0x01,0x05,0x0a,0x16]: SRC0 = 1 + 256 (v1), VSRC1 = 2, VDST = 5
 	bits := svgTexts(ex[0])
 	for _, w := range []string{"001011", "00000101", "00000010", "100000001"} {
-		if !contains(bits, w) {
+		if !slices.Contains(bits, w) {
 			t.Errorf("example diagram lacks %s: %q", w, bits)
 		}
 	}
@@ -272,10 +273,7 @@ func FuzzDecodeInput(f *testing.F) {
 // BenchmarkNewPages renders the concept, quality and decode pages of the
 // sample store with the page cache off.
 func BenchmarkNewPages(b *testing.B) {
-	s, err := newServer(webfakeNew(b), Options{CacheBytes: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := testServer(b, webfakeNew(b), Options{CacheBytes: -1})
 	for _, p := range []string{"/concepts", "/concepts/max", "/quality", "/quality/cdna4",
 		"/decode?arch=cdna4&hex=0x160a04c1", "/search?q=0x160a04c1", "/api/v1/decode?arch=cdna4&hex=0x160a04c1"} {
 		b.Run(strings.NewReplacer("/", "_", "?", "_", "&", "_", "=", "_").Replace(p), func(b *testing.B) {

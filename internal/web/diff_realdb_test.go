@@ -152,10 +152,7 @@ func BenchmarkDiffPage(b *testing.B) {
 		}
 		fresh := func(load bool) func() *server {
 			return func() *server {
-				f, err := newServer(s.store, Options{CacheBytes: -1})
-				if err != nil {
-					b.Fatal(err)
-				}
+				f := testServer(b, s.store, Options{CacheBytes: -1})
 				for _, fam := range p {
 					if !load {
 						break

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,7 +83,7 @@ func TestNewInFamilyAndSpans(t *testing.T) {
 	s := newTestServer(t)
 	doc := mustPage(t, s, "/amdgpu/rdna4")
 	badges := texts(findAll(doc, func(n *html.Node) bool { return n.Data == "span" && hasClass(n, "new") }))
-	if !contains(badges, "renamed from v_max_f32") {
+	if !slices.Contains(badges, "renamed from v_max_f32") {
 		t.Errorf("RDNA 4's index marks %q, want v_max_num_f32 renamed from v_max_f32", badges)
 	}
 	if !links(doc)["/diff/rdna3/rdna4"] || !links(doc)["/amdgpu/rdna4?new=1#family-list"] {

@@ -9,16 +9,34 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/web/webfake"
 )
 
 func newTestServer(t testing.TB) *server {
 	t.Helper()
-	s, err := newServer(webfake.New(t), Options{})
+	return testServer(t, webfake.New(t), Options{})
+}
+
+// testServer serves r with opts; the test fails if the server cannot start.
+func testServer(tb testing.TB, r store.Reader, opts Options) *server {
+	tb.Helper()
+	s, err := newServer(r, opts)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return s
+}
+
+// openDB opens the database at path; it is closed when tb ends.
+func openDB(tb testing.TB, path string) *store.DB {
+	tb.Helper()
+	db, err := store.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
 }
 
 // sampleID is the build id of the sample database (a hash of its content,
@@ -148,13 +166,4 @@ func hrefs(doc *html.Node) []string {
 		out = append(out, attr(a, "href"))
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

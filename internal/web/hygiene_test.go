@@ -78,10 +78,7 @@ func (m missingDocStore) Instruction(ctx context.Context, arch, name string) (*i
 // TestCompareWithAMissingDocument: /compare/<name> used to panic (a nil
 // suggestion function) when a name resolved but its document was missing.
 func TestCompareWithAMissingDocument(t *testing.T) {
-	s, err := newServer(missingDocStore{webfake.New(t)}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testServer(t, missingDocStore{webfake.New(t)}, Options{})
 	rec := get(t, s, "/compare/v_max_f32")
 	if rec.Code != http.StatusOK {
 		t.Fatalf("compare: %d %s", rec.Code, rec.Body)

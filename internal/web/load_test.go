@@ -52,16 +52,17 @@ func fuzzGet(h http.Handler, target string) *httptest.ResponseRecorder {
 
 // BenchmarkInstructionPage measures rendering: the answer cache is off.
 func BenchmarkInstructionPage(b *testing.B) {
-	s, err := newServer(webfake.New(b), Options{CacheBytes: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	req := httptest.NewRequest(http.MethodGet, "/amdgpu/cdna4/v_max_f32", nil)
+	s := testServer(b, webfake.New(b), Options{CacheBytes: -1})
+	benchmarkGet(b, s, httptest.NewRequest(http.MethodGet, "/amdgpu/cdna4/v_max_f32", nil))
+}
+
+// benchmarkGet serves req over and over; every answer must be 200.
+func benchmarkGet(b *testing.B, h http.Handler, req *http.Request) {
 	b.ReportAllocs()
 	for b.Loop() {
 		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, req)
-		if rec.Code != 200 {
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
 			b.Fatal(rec.Code)
 		}
 	}
@@ -73,24 +74,12 @@ func BenchmarkInstructionPageCached(b *testing.B) {
 	s := newTestServer(b)
 	req := httptest.NewRequest(http.MethodGet, "/amdgpu/cdna4/v_max_f32", nil)
 	req.Header.Set("Accept-Encoding", "gzip")
-	b.ReportAllocs()
-	for b.Loop() {
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, req)
-	}
+	benchmarkGet(b, s, req)
 }
 
 func BenchmarkAPIInstruction(b *testing.B) {
-	s, err := newServer(webfake.New(b), Options{CacheBytes: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	req := httptest.NewRequest(http.MethodGet, "/api/v1/archs/cdna4/instructions/v_max_f32", nil)
-	b.ReportAllocs()
-	for b.Loop() {
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, req)
-	}
+	s := testServer(b, webfake.New(b), Options{CacheBytes: -1})
+	benchmarkGet(b, s, httptest.NewRequest(http.MethodGet, "/api/v1/archs/cdna4/instructions/v_max_f32", nil))
 }
 
 // TestLoad runs 64 concurrent clients against a loopback server for
@@ -116,12 +105,7 @@ func TestLoad(t *testing.T) {
 	}
 	var r store.Reader = webfake.New(t)
 	if path := os.Getenv("GPUISA_DB"); path != "" {
-		db, err := store.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		r = db
+		r = openDB(t, path)
 	}
 	base := os.Getenv("GPUISA_LOAD_URL")
 	if base != "" {
@@ -130,11 +114,7 @@ func TestLoad(t *testing.T) {
 			t.Fatalf("GPUISA_LOAD_URL %q: only loopback servers may be loaded", base)
 		}
 	} else {
-		s, err := newServer(r, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(s) // binds 127.0.0.1 only
+		srv := httptest.NewServer(testServer(t, r, opts)) // binds 127.0.0.1 only
 		defer srv.Close()
 		base = srv.URL
 	}

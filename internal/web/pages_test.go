@@ -34,7 +34,7 @@ func TestInstructionPageSectionsInDesignOrder(t *testing.T) {
 	}
 	wantText(t, "first screen", text(answer[0]), "Syntax", "v_max_f32 v5, v1, v2", "Runs on", "gfx950", "every CDNA 4 target",
 		"PTX", "max", "equivalent with restrictions: NaN inputs are handled differently")
-	if !contains(hrefs(answer[0]), "/ptx/max") || !contains(hrefs(answer[0]), "#generations") {
+	if !slices.Contains(hrefs(answer[0]), "/ptx/max") || !slices.Contains(hrefs(answer[0]), "#generations") {
 		t.Errorf("the first screen does not link the counterpart and the other generations: %q", hrefs(answer[0]))
 	}
 	// The data checks fold into one badge before the answer.
@@ -69,7 +69,7 @@ func TestInstructionPageSectionsInDesignOrder(t *testing.T) {
 	links := hrefs(doc)
 	for _, w := range []string{"/amdgpu/rdna3/v_max_f32", "/amdgpu/cdna3/v_max_f32", "/amdgpu/rdna4/v_max_num_f32",
 		"/ptx/max", "/amdgpu/cdna4/v_min_f32", "/compare/v_max_f32"} {
-		if !contains(links, w) {
+		if !slices.Contains(links, w) {
 			t.Errorf("page has no link to %s", w)
 		}
 	}
@@ -123,7 +123,7 @@ func TestPTXPageSections(t *testing.T) {
 			t.Errorf("PTX page lacks %q", w)
 		}
 	}
-	if !contains(hrefs(doc), "/amdgpu/cdna4/v_max_f32") {
+	if !slices.Contains(hrefs(doc), "/amdgpu/cdna4/v_max_f32") {
 		t.Error("PTX max does not link its AMD concept members")
 	}
 	// A multi-line example keeps its line breaks: a // comment must not
@@ -248,10 +248,10 @@ func TestNotFoundSuggests(t *testing.T) {
 			continue
 		}
 		doc := parseHTML(t, rec.Body.String())
-		if !contains(hrefs(doc), c.link) {
+		if !slices.Contains(hrefs(doc), c.link) {
 			t.Errorf("GET %s: 404 page does not suggest %s; links %q", c.path, c.link, hrefs(doc))
 		}
-		if got := texts(findAll(doc, tag("h2"))); !contains(got, "Did you mean") {
+		if got := texts(findAll(doc, tag("h2"))); !slices.Contains(got, "Did you mean") {
 			t.Errorf("GET %s: no suggestions heading", c.path)
 		}
 	}
@@ -262,12 +262,12 @@ func TestFamilyIndex(t *testing.T) {
 	doc := mustPage(t, s, "/amdgpu/cdna4")
 	h2 := texts(findAll(doc, tag("h2")))
 	for _, w := range []string{"Scalar Move 1 · Scalar · SOP1", "Vector Arithmetic 4 · Vector · VOP2, VOP3A", "Microcode formats"} {
-		if !contains(h2, w) {
+		if !slices.Contains(h2, w) {
 			t.Errorf("family page lacks heading %q (has %q)", w, h2)
 		}
 	}
 	for _, w := range []string{"/amdgpu/cdna4/category/vector-arithmetic", "/amdgpu/cdna4/category/scalar-move"} {
-		if !contains(hrefs(doc), w) {
+		if !slices.Contains(hrefs(doc), w) {
 			t.Errorf("family page does not link its category page %s", w)
 		}
 	}
@@ -296,7 +296,7 @@ func TestFamilyIndex(t *testing.T) {
 		t.Error("the JavaScript filter must be present and hidden until the script shows it")
 	}
 	ptx := mustPage(t, s, "/ptx")
-	if !contains(hrefs(ptx), "/ptx/max") {
+	if !slices.Contains(hrefs(ptx), "/ptx/max") {
 		t.Error("PTX index does not link /ptx/max")
 	}
 }
@@ -306,7 +306,7 @@ func TestHomePage(t *testing.T) {
 	doc := mustPage(t, s, "/")
 	links := hrefs(doc)
 	for _, w := range []string{"/amdgpu/cdna4", "/amdgpu/rdna3", "/ptx"} {
-		if !contains(links, w) {
+		if !slices.Contains(links, w) {
 			t.Errorf("home lacks link %s", w)
 		}
 	}
@@ -321,7 +321,7 @@ func TestHomePage(t *testing.T) {
 		t.Errorf("home headings %q", h2)
 	}
 	for _, w := range []string{"/decode", "/concepts", "/about", "/ptx/max"} {
-		if !contains(links, w) {
+		if !slices.Contains(links, w) {
 			t.Errorf("home lacks the entry point %s", w)
 		}
 	}
@@ -345,7 +345,7 @@ func TestSearchPageWorksWithoutScript(t *testing.T) {
 	}
 	for _, c := range cases {
 		doc := mustPage(t, s, "/search?q="+strings.ReplaceAll(c.q, " ", "+"))
-		if !contains(hrefs(doc), c.link) {
+		if !slices.Contains(hrefs(doc), c.link) {
 			t.Errorf("search %q: no result linking %s", c.q, c.link)
 		}
 	}
@@ -395,7 +395,7 @@ func TestComparePage(t *testing.T) {
 	for _, r := range rows {
 		labels = append(labels, text(findAll(r, tag("th"))[0]))
 	}
-	if !contains(labels, "Encodings and opcodes (differs)") || contains(labels, "Category (differs)") {
+	if !slices.Contains(labels, "Encodings and opcodes (differs)") || slices.Contains(labels, "Category (differs)") {
 		t.Errorf("rows marked as differing: %q", labels)
 	}
 }
@@ -448,7 +448,7 @@ func TestBorrowedTextRenamesAndOtherSpellings(t *testing.T) {
 	if len(cells) != 1 || !strings.Contains(text(cells[0]), "gfx1200") || !strings.Contains(text(cells[0]), "as v_max_num_f32") {
 		t.Fatalf("other-spelling cells: %q", texts(cells))
 	}
-	if links := hrefs(cells[0]); !contains(links, "/amdgpu/rdna4/v_max_num_f32") {
+	if links := hrefs(cells[0]); !slices.Contains(links, "/amdgpu/rdna4/v_max_num_f32") {
 		t.Errorf("the other spelling is not linked: %q", links)
 	}
 }

@@ -3,12 +3,14 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/quality"
 	"github.com/gpuisa/gpuisa/internal/web/webfake"
 )
 
@@ -113,7 +115,7 @@ func TestPTXPageShowsPTXAS(t *testing.T) {
 	if len(blocks) != 3 {
 		t.Fatalf("%d SASS blocks, want 3: %s", len(blocks), text(sass))
 	}
-	if !contains(hrefs(sass), "/ptx/max/sass") {
+	if !slices.Contains(hrefs(sass), "/ptx/max/sass") {
 		t.Error("the page does not link the SASS page for the statement it leaves out")
 	}
 	first := blocks[0]
@@ -150,18 +152,9 @@ func TestPTXPageWithoutVerdicts(t *testing.T) {
 		"not checked by ptxas", "No SASS: not verified by ptxas.")
 
 	// A store without the PTX report: ptxas did not run.
-	b := webfake.Build()
 	q := webfake.SampleQuality()
 	q.PTX = nil
-	raw, err := json.Marshal(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Extras["quality"] = raw
-	s2, err := newServer(webfake.Open(t, b), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s2 := qualityServer(t, q)
 	wantText(t, "/ptx/min without ptxas", text(mustPage(t, s2, "/ptx/min")), "Not verified by ptxas: this database was built without NVIDIA's assembler.")
 }
 
@@ -233,7 +226,7 @@ func TestPTXQualityPages(t *testing.T) {
 	if len(findAll(ptx, tag("b"))) != 0 {
 		t.Error("a finding's message was not escaped")
 	}
-	if !contains(hrefs(ptx), "/ptx/max") || !contains(hrefs(ptx), "/ptx/fma") || !contains(hrefs(ptx), "/quality/ptx") {
+	if !slices.Contains(hrefs(ptx), "/ptx/max") || !slices.Contains(hrefs(ptx), "/ptx/fma") || !slices.Contains(hrefs(ptx), "/quality/ptx") {
 		t.Errorf("/quality PTX links %q", hrefs(ptx))
 	}
 
@@ -247,27 +240,18 @@ func TestPTXQualityPages(t *testing.T) {
 // TestQualityPTXMoreLink: /quality shows the first findings of a kind and
 // links the rest.
 func TestQualityPTXMoreLink(t *testing.T) {
-	b := webfake.Build()
 	q := webfake.SampleQuality()
 	for i := 0; i < ptxSummaryRows+2; i++ {
 		q.PTX.TooLoose = append(q.PTX.TooLoose, q.PTX.TooLoose[0])
 	}
-	raw, err := json.Marshal(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Extras["quality"] = raw
-	s, err := newServer(webfake.Open(t, b), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := qualityServer(t, q)
 	doc := mustPage(t, s, "/quality")
 	sec := section(t, doc, "ptx-too-loose")
 	if rows := len(findAll(sec, tag("tr"))); rows != ptxSummaryRows+1 {
 		t.Errorf("%d rows, want %d and the header", rows-1, ptxSummaryRows)
 	}
 	wantText(t, "too loose", text(sec), "All 8 (3 more) on the PTX quality page.")
-	if !contains(hrefs(sec), "/quality/ptx#ptx-too-loose") {
+	if !slices.Contains(hrefs(sec), "/quality/ptx#ptx-too-loose") {
 		t.Errorf("no link to the rest: %q", hrefs(sec))
 	}
 }
@@ -354,4 +338,16 @@ func TestNormalizeStatement(t *testing.T) {
 			t.Errorf("%q -> %q", s, got)
 		}
 	}
+}
+
+// qualityServer serves the sample reference with q as its quality report.
+func qualityServer(t *testing.T, q quality.Report) *server {
+	t.Helper()
+	b := webfake.Build()
+	raw, err := json.Marshal(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Extras[quality.Key] = raw
+	return testServer(t, webfake.Open(t, b), Options{})
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/build"
-	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
@@ -50,16 +50,7 @@ func ptxasServer(t *testing.T) *server {
 		}
 		path = ptxasDBPath
 	}
-	db, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	s, err := newServer(db, Options{CacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return testServer(t, openDB(t, path), Options{CacheBytes: -1})
 }
 
 // TestPTXPagesShowPTXASRealDB: on a database built with ptxas, /ptx/max
@@ -81,7 +72,7 @@ func TestPTXPagesShowPTXASRealDB(t *testing.T) {
 			t.Errorf("max is not supported on %s: %q", target, attr(li, "title"))
 		}
 	}
-	if targets[0] != "sm_50" || !contains(targets, "sm_90a") || !contains(targets, "sm_120") {
+	if targets[0] != "sm_50" || !slices.Contains(targets, "sm_90a") || !slices.Contains(targets, "sm_120") {
 		t.Errorf("grid targets %q", targets)
 	}
 
@@ -105,7 +96,7 @@ func TestPTXPagesShowPTXASRealDB(t *testing.T) {
 
 	q := section(t, mustPage(t, s, "/quality"), "ptx")
 	wantText(t, "/quality PTX", text(q), "ptxas 13.", "Documentation too strict", "Documentation too loose", "documentation errata", "Forms ptxas rejects")
-	if !contains(hrefs(q), "/quality/ptx") {
+	if !slices.Contains(hrefs(q), "/quality/ptx") {
 		t.Error("/quality does not link /quality/ptx")
 	}
 	if rec := get(t, s, "/quality/ptx"); rec.Code != 200 {

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/gpuisa/gpuisa/internal/build"
-	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
@@ -72,16 +71,7 @@ func realServer(tb testing.TB) *server {
 	if path == "" {
 		tb.Skip("no GPUISA_DB and no upstream sources (../shared/upstream or $GPUISA_SOURCES): skipping tests on the real database")
 	}
-	db, err := store.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	s, err := newServer(db, Options{CacheBytes: -1})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s
+	return testServer(tb, openDB(tb, path), Options{CacheBytes: -1})
 }
 
 // TestEveryPageOfARealDatabase renders every family index and instruction

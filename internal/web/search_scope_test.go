@@ -1,6 +1,7 @@
 package web
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestSearchScopedToTheFamilyBrowsed(t *testing.T) {
 		}
 	}
 	doc := mustPage(t, s, "/search?q=v_max&arch=cdna4")
-	if body := text(doc); !strings.Contains(body, "In CDNA 4 only") || !contains(hrefs(doc), "/search?q=v_max") {
+	if body := text(doc); !strings.Contains(body, "In CDNA 4 only") || !slices.Contains(hrefs(doc), "/search?q=v_max") {
 		t.Errorf("scoped results do not say their scope or link to every family: %.300s", body)
 	}
 	for _, h := range findAll(doc, func(n *html.Node) bool { return n.Data == "span" && hasClass(n, "arch") }) {
