@@ -107,6 +107,13 @@ func eval[T any](t *testing.T, b *browser, js string) T {
 	return v
 }
 
+// openWide opens path at a desktop's size (1440×900) and waits until sel
+// is visible.
+func (b *browser) openWide(t *testing.T, path, sel string) {
+	t.Helper()
+	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.CSS(sel)))
+}
+
 // waitPath waits until the tab's location has the path want.
 func (b *browser) waitPath(t *testing.T, want string) {
 	t.Helper()
@@ -135,6 +142,49 @@ func (b *browser) consoleErrors() []string {
 	return append([]string(nil), b.console...)
 }
 
+// noConsoleErrors fails the test if a page logged an error to the console
+// (a script error or a Content-Security-Policy violation).
+func (b *browser) noConsoleErrors(t *testing.T) {
+	t.Helper()
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors (CSP or script): %q", errs)
+	}
+}
+
+// openDB opens the database at path; it is closed when t ends.
+func openDB(t *testing.T, path string) *store.DB {
+	t.Helper()
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// storeAt is the database at path, or the sample reference when path is "".
+func storeAt(t *testing.T, path string) store.Reader {
+	t.Helper()
+	if path == "" {
+		return webfake.New(t)
+	}
+	return openDB(t, path)
+}
+
+// screenshotDir is where a test saves its screenshots: $GPUISA_SCREENSHOTS
+// (made if missing), else a temporary directory.
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("GPUISA_SCREENSHOTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // visible is a JavaScript predicate: the element exists, is rendered and
 // has a size.
 const visibleJS = `(function(el){ if(!el) return false; const r = el.getBoundingClientRect();
@@ -142,8 +192,7 @@ const visibleJS = `(function(el){ if(!el) return false; const r = el.getBounding
 
 func TestInstructionPageSectionsVisible(t *testing.T) {
 	b := newBrowser(t)
-	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/amdgpu/cdna4/v_max_f32"),
-		chromedp.WaitVisible(chromedp.CSS("h1")))
+	b.openWide(t, "/amdgpu/cdna4/v_max_f32", "h1")
 	for _, id := range []string{"encoding", "generations", "operands", "targets", "concepts", "more",
 		"reference", "semantics", "examples", "sources"} {
 		if !eval[bool](t, b, visibleJS+`(document.getElementById("`+id+`"))`) {
@@ -170,9 +219,7 @@ func TestInstructionPageSectionsVisible(t *testing.T) {
 	if w := eval[float64](t, b, `document.querySelector(".bits-16 svg rect").getBoundingClientRect().width`); w < 10 {
 		t.Errorf("a one-bit box is %.1f px wide at 360 px", w)
 	}
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors (CSP or script): %q", errs)
-	}
+	b.noConsoleErrors(t)
 }
 
 func TestInstantSearchWithKeyboard(t *testing.T) {
@@ -215,15 +262,12 @@ func TestInstantSearchWithKeyboard(t *testing.T) {
 	if eval[bool](t, b, `!document.getElementById("q-results").hidden`) {
 		t.Error("Escape did not close the suggestions")
 	}
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
-	}
+	b.noConsoleErrors(t)
 }
 
 func TestSwitchArchitectureAndOpenPTX(t *testing.T) {
 	b := newBrowser(t)
-	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/amdgpu/cdna4/v_max_f32"),
-		chromedp.WaitVisible(chromedp.CSS(".switcher")))
+	b.openWide(t, "/amdgpu/cdna4/v_max_f32", ".switcher")
 	// keyboard only: focus the RDNA 3 link and press Enter
 	b.do(t, chromedp.Focus(chromedp.CSS(`.switcher a[href="/amdgpu/rdna3/v_max_f32"]`)), chromedp.KeyEvent(kb.Enter))
 	b.waitPath(t, "/amdgpu/rdna3/v_max_f32")
@@ -250,15 +294,12 @@ func TestSwitchArchitectureAndOpenPTX(t *testing.T) {
 	if shown := eval[int](t, b, `[...document.querySelectorAll("#family-list tr[data-name]")].filter(r => !r.hidden).length`); shown != 1 {
 		t.Errorf("filter 'smaller' leaves %d rows, want 1 (v_min_f32)", shown)
 	}
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
-	}
+	b.noConsoleErrors(t)
 }
 
 func TestDecodeBoxWithKeyboard(t *testing.T) {
 	b := newBrowser(t)
-	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/decode"),
-		chromedp.WaitVisible(chromedp.CSS("#decode-hex")))
+	b.openWide(t, "/decode", "#decode-hex")
 	// keyboard only: pick CDNA 4 in the family list (RDNA 4, RDNA 3, CDNA 4,
 	// ...), type the word, Tab to the button and press Enter.
 	b.do(t, chromedp.Focus(chromedp.CSS("#decode-arch")), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown))
@@ -295,15 +336,12 @@ func TestDecodeBoxWithKeyboard(t *testing.T) {
 	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 360 {
 		t.Errorf("decode page is %d px wide at 360 px", w)
 	}
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
-	}
+	b.noConsoleErrors(t)
 }
 
 func TestConceptAndQualityPages(t *testing.T) {
 	b := newBrowser(t)
-	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/concepts"),
-		chromedp.WaitVisible(chromedp.CSS("h1")))
+	b.openWide(t, "/concepts", "h1")
 	b.do(t, chromedp.Focus(chromedp.CSS(`a[href="/concepts/max"]`)), chromedp.KeyEvent(kb.Enter))
 	b.waitPath(t, "/concepts/max")
 	for _, id := range []string{"ptx-members", "amd-members", "relations", "provenance"} {
@@ -318,7 +356,7 @@ func TestConceptAndQualityPages(t *testing.T) {
 	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 360 {
 		t.Errorf("concept page is %d px wide at 360 px (the family table must scroll inside its box)", w)
 	}
-	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/quality"), chromedp.WaitVisible(chromedp.CSS("table.quality")))
+	b.openWide(t, "/quality", "table.quality")
 	if n := eval[int](t, b, `document.querySelectorAll("table.quality tbody tr").length`); n != 2 {
 		t.Errorf("%d family rows", n)
 	}
@@ -327,31 +365,15 @@ func TestConceptAndQualityPages(t *testing.T) {
 	if !eval[bool](t, b, visibleJS+`(document.querySelector("table.disagreements"))`) {
 		t.Error("the disagreements table is not visible")
 	}
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
-	}
+	b.noConsoleErrors(t)
 }
 
 // TestScreenshots saves full-page screenshots of the main pages at 360 and
 // 1440 px, light and dark. Look at them: the test only checks they were made.
 // With GPUISA_DB set it shows that database instead of the sample reference.
 func TestScreenshots(t *testing.T) {
-	var r store.Reader = webfake.New(t)
-	if path := os.Getenv("GPUISA_DB"); path != "" {
-		db, err := store.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		r = db
-	}
-	b := newBrowserOver(t, r)
-	dir := os.Getenv("GPUISA_SCREENSHOTS")
-	if dir == "" {
-		dir = t.TempDir()
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	b := newBrowserOver(t, storeAt(t, os.Getenv("GPUISA_DB")))
+	dir := screenshotDir(t)
 	concept := "/concepts/max"
 	if os.Getenv("GPUISA_DB") != "" {
 		concept = "/concepts/maximum" // the real catalogue's id
@@ -432,9 +454,7 @@ func TestScreenshots(t *testing.T) {
 		}
 	}
 	t.Logf("screenshots in %s", dir)
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
-	}
+	b.noConsoleErrors(t)
 }
 
 // colorScheme emulates prefers-color-scheme.

@@ -9,9 +9,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/gpuisa/gpuisa/internal/store"
-	"github.com/gpuisa/gpuisa/internal/web/webfake"
 )
 
 // TestDiffPagesInBrowser opens the generation pages at a phone's and a
@@ -20,23 +17,9 @@ import (
 // error. With GPUISA_DB it shows that database (the real renames and
 // formats); GPUISA_SCREENSHOTS keeps the screenshots.
 func TestDiffPagesInBrowser(t *testing.T) {
-	var r store.Reader = webfake.New(t)
 	real := os.Getenv("GPUISA_DB") != ""
-	if real {
-		db, err := store.Open(os.Getenv("GPUISA_DB"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		r = db
-	}
-	b := newBrowserOver(t, r)
-	dir := os.Getenv("GPUISA_SCREENSHOTS")
-	if dir == "" {
-		dir = t.TempDir()
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	b := newBrowserOver(t, storeAt(t, os.Getenv("GPUISA_DB")))
+	dir := screenshotDir(t)
 	pages := map[string]string{
 		"diff":        "/diff/rdna3/rdna4",
 		"diff-index":  "/diff",
@@ -95,7 +78,5 @@ func TestDiffPagesInBrowser(t *testing.T) {
 		}
 	}
 	t.Logf("screenshots in %s", dir)
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
-	}
+	b.noConsoleErrors(t)
 }

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/gpuisa/gpuisa/internal/store"
 )
 
 // objdumpLineRe reads an instruction line of llvm-objdump -d: the text
@@ -40,11 +38,7 @@ func TestExplainUpload(t *testing.T) {
 	if p == "" {
 		t.Skip("no real database (GPUISA_DB or ../shared/upstream): /explain needs the e_flags table and the notes")
 	}
-	db, err := store.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openDB(t, p)
 	dir := t.TempDir()
 	obj := filepath.Join(dir, "mfma.o")
 	if out, err := exec.Command("llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-O2", "-filetype=obj", "-o", obj,
@@ -61,12 +55,7 @@ func TestExplainUpload(t *testing.T) {
 			want = append(want, strings.Join(strings.Fields(m[1]), " "))
 		}
 	}
-	shots := os.Getenv("GPUISA_SCREENSHOTS")
-	if shots == "" {
-		shots = t.TempDir()
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	shots := screenshotDir(t)
 	b := newBrowserOver(t, db)
 	// The instruction texts of the page, padding runs left out.
 	const textsJS = `[...document.querySelectorAll("li.xi .xtext")].map(e => e.textContent.replace(/\s+/g, " ").trim()).filter(s => !/ ×\d+$/.test(s))`
@@ -153,9 +142,7 @@ func TestExplainUpload(t *testing.T) {
 	if head := eval[string](t, b, `document.querySelector(".xhead").textContent`); !strings.Contains(head, "cdna3") {
 		t.Errorf("pasted listing: header %q", head)
 	}
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors (CSP or script): %q", errs)
-	}
+	b.noConsoleErrors(t)
 	t.Logf("screenshots in %s", shots)
 }
 

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/gpuisa/gpuisa/internal/store"
 )
 
 // TestFiltersAndPickers: the family index filters by unit, format and
@@ -18,7 +16,7 @@ func TestFiltersAndPickers(t *testing.T) {
 		t.Helper()
 		return eval[int](t, b, `[...document.querySelectorAll(`+"`"+sel+"`"+`)].filter(e => e.getClientRects().length > 0).length`)
 	}
-	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/amdgpu/cdna4"), chromedp.WaitVisible(chromedp.CSS("#filter")))
+	b.openWide(t, "/amdgpu/cdna4", "#filter")
 	b.do(t, chromedp.SetValue(chromedp.CSS("#filter-unit"), "Scalar"))
 	eval[bool](t, b, `(document.getElementById("filter-unit").dispatchEvent(new Event("change")), true)`)
 	if n := shown("#family-list tr[data-name]"); n != 1 {
@@ -60,11 +58,7 @@ func TestFiltersAndPickers(t *testing.T) {
 	// A large family's index lists names; the filter reads the summaries
 	// from the family's JSON list.
 	if p := realDatabase(t); p != "" {
-		db, err := store.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
+		db := openDB(t, p)
 		b = newBrowserOver(t, db)
 		b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/amdgpu/rdna4"), chromedp.WaitVisible(chromedp.CSS("#filter")),
 			chromedp.Focus(chromedp.CSS("#filter")), chromedp.SendKeys(chromedp.CSS("#filter"), "maximum"),
@@ -84,7 +78,5 @@ func TestFiltersAndPickers(t *testing.T) {
 			t.Errorf("mma forms count %q, want … of 172 forms", got)
 		}
 	}
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
-	}
+	b.noConsoleErrors(t)
 }

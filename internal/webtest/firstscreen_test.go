@@ -13,9 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gpuisa/gpuisa/internal/build"
-	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/testenv"
-	"github.com/gpuisa/gpuisa/internal/web/webfake"
 )
 
 // The real database the first-screen tests read: GPUISA_DB, else one built
@@ -122,14 +120,9 @@ func TestFirstScreen(t *testing.T) {
 		counterpart bool
 	}
 	pages := []pageCase{{"/amdgpu/cdna4/v_max_f32", true}, {"/ptx/max", true}, {"/", false}, {"/amdgpu/cdna4", false}}
-	var r store.Reader = webfake.New(t)
-	if p := realDatabase(t); p != "" {
-		db, err := store.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		r = db
+	p := realDatabase(t)
+	r := storeAt(t, p)
+	if p != "" {
 		pages = append(pages, pageCase{"/amdgpu/cdna3/v_mfma_f32_32x32x8_f16", true}, pageCase{"/ptx/mma", true},
 			pageCase{"/amdgpu/rdna4", false}, pageCase{"/ptx", false})
 	} else {
@@ -201,7 +194,7 @@ func TestFirstScreen(t *testing.T) {
 	}
 	// "/" focuses the header search from any page, unless one is typing.
 	for _, path := range []string{"/amdgpu/cdna4/v_max_f32", "/ptx/max", "/"} {
-		b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.CSS("footer")))
+		b.openWide(t, path, "footer")
 		eval[bool](t, b, `(document.activeElement && document.activeElement.blur && document.activeElement.blur(), true)`)
 		b.do(t, chromedp.KeyEvent("/"))
 		if id := eval[string](t, b, `document.activeElement ? document.activeElement.id : ""`); id != "q" {
@@ -216,9 +209,7 @@ func TestFirstScreen(t *testing.T) {
 	if v := eval[string](t, b, `document.getElementById("search-q").value`); v != "a/b" {
 		t.Errorf("typing a / into a text box: %q", v)
 	}
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors (CSP or script): %q", errs)
-	}
+	b.noConsoleErrors(t)
 }
 
 // TestEveryPageTypeFits: every kind of page, at 360 and 1440 px, without
@@ -226,18 +217,13 @@ func TestFirstScreen(t *testing.T) {
 // diagrams scroll in their own boxes) and without words broken into
 // pieces of a letter or two.
 func TestEveryPageTypeFits(t *testing.T) {
-	var r store.Reader = webfake.New(t)
 	pages := []string{"/", "/about", "/amdgpu/cdna4", "/amdgpu/cdna4/category/vector-arithmetic", "/amdgpu/cdna4/v_max_f32",
 		"/amdgpu/rdna3/v_max_f32", "/ptx", "/ptx/category/arithmetic", "/ptx/max", "/ptx/max/forms", "/ptx/max/sass", "/ptx/fma",
 		"/compare/v_max_f32", "/search?q=max", "/search?q=0x160a04c1", "/decode?arch=cdna4&hex=0x160a04c1+0x7e0a02ff",
 		"/concepts", "/concepts/max", "/quality", "/quality/cdna4", "/quality/ptx", "/no/such/page"}
-	if p := realDatabase(t); p != "" {
-		db, err := store.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		r = db
+	p := realDatabase(t)
+	r := storeAt(t, p)
+	if p != "" {
 		pages = []string{"/", "/about", "/amdgpu/rdna4", "/amdgpu/rdna4/category/vector-arithmetic", "/amdgpu/cdna4/v_max_f32",
 			"/amdgpu/rdna4/global_load_b32", "/amdgpu/vega/s_waitcnt", "/amdgpu/rdna3/s_waitcnt_depctr", "/ptx", "/ptx/category/data-movement-and-conversion",
 			"/ptx/cvt", "/ptx/cvt/forms", "/ptx/mma/sass", "/ptx/wgmma.mma_async", "/ptx/tcgen05.alloc",

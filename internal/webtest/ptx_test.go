@@ -14,7 +14,7 @@ import (
 // scrolling.
 func TestSASSTabsWithoutScript(t *testing.T) {
 	b := newBrowser(t)
-	b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/ptx/max"), chromedp.WaitVisible(chromedp.CSS("#sass")))
+	b.openWide(t, "/ptx/max", "#sass")
 	visiblePanels := `[...document.querySelectorAll(".sass")[0].querySelectorAll(".panel")].map(p => getComputedStyle(p).display !== "none")`
 	if got := eval[[]bool](t, b, visiblePanels); len(got) != 3 || !got[0] || got[1] || got[2] {
 		t.Fatalf("panels shown at first: %v, want only the first", got)
@@ -43,7 +43,5 @@ func TestSASSTabsWithoutScript(t *testing.T) {
 			}
 		}
 	}
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors (CSP or script): %q", errs)
-	}
+	b.noConsoleErrors(t)
 }

@@ -56,7 +56,5 @@ func TestInstantSearchScopedToFamily(t *testing.T) {
 	b.do(t, chromedp.Navigate(b.base+"/amdgpu/cdna3/v_max_f32"), chromedp.WaitVisible(chromedp.CSS("#q")),
 		chromedp.Focus(chromedp.CSS("#q")), chromedp.SendKeys(chromedp.CSS("#q"), "0x160a04c1"), chromedp.KeyEvent(kb.Enter))
 	b.waitPath(t, "/decode?arch=cdna3&hex=0x160a04c1")
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors: %q", errs)
-	}
+	b.noConsoleErrors(t)
 }
