@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"iter"
 	"path"
 	"regexp"
 	"strings"
@@ -278,7 +279,6 @@ func instructionTokens(s string, start, end, stmt int, ptx bool) []token {
 	toks := []token{{kind: tokMnemonic, start: i, end: j, text: s[i:j], operand: -1, stmt: stmt}}
 	op := 0
 	k := skipSpace(s, j, end)
-	depth := 0
 	opStart := k
 	flush := func(e int) {
 		a, b := opStart, e
@@ -295,22 +295,33 @@ func instructionTokens(s string, start, end, stmt int, ptx bool) []token {
 			}
 		}
 	}
-	for ; k < end; k++ {
-		switch s[k] {
-		case '[', '(', '{':
-			depth++
-		case ']', ')', '}':
-			depth--
-		case ',':
-			if depth <= 0 {
-				flush(k)
-				op++
-				opStart = k + 1
-			}
-		}
+	for comma := range operandCommas(s, k, end) {
+		flush(comma)
+		op++
+		opStart = comma + 1
 	}
 	flush(end)
 	return toks
+}
+
+// operandCommas yields the offsets of the commas in s[from:to] outside
+// brackets: the ones that separate operands.
+func operandCommas(s string, from, to int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		depth := 0
+		for k := from; k < to; k++ {
+			switch s[k] {
+			case '[', '(', '{':
+				depth++
+			case ']', ')', '}':
+				depth--
+			case ',':
+				if depth <= 0 && !yield(k) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // scanPTX tokenises one line of PTX.

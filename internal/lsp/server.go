@@ -135,11 +135,7 @@ func (s *server) handler() *protocol.Handler {
 		},
 		TextDocumentDidOpen: func(ctx *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
 			td := p.TextDocument
-			d := parse(td.URI, languageOf(td.URI, td.LanguageID), td.Text, td.Version)
-			s.mu.Lock()
-			s.docs[td.URI] = d
-			s.mu.Unlock()
-			s.publish(ctx.Notify, d)
+			s.keep(ctx.Notify, parse(td.URI, languageOf(td.URI, td.LanguageID), td.Text, td.Version))
 			return nil
 		},
 		TextDocumentDidChange: func(ctx *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
@@ -162,11 +158,7 @@ func (s *server) handler() *protocol.Handler {
 					}
 				}
 			}
-			d := parse(old.uri, old.lang, text, p.TextDocument.Version)
-			s.mu.Lock()
-			s.docs[d.uri] = d
-			s.mu.Unlock()
-			s.publish(ctx.Notify, d)
+			s.keep(ctx.Notify, parse(old.uri, old.lang, text, p.TextDocument.Version))
 			return nil
 		},
 		TextDocumentDidClose: func(ctx *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
@@ -255,6 +247,14 @@ func (s *server) url() string {
 
 // publish sends a document's diagnostics, and starts the assembler on it
 // when gpuisa.verify is set.
+// keep makes d the open document of its URI and publishes its diagnostics.
+func (s *server) keep(notify glsp.NotifyFunc, d *document) {
+	s.mu.Lock()
+	s.docs[d.uri] = d
+	s.mu.Unlock()
+	s.publish(notify, d)
+}
+
 func (s *server) publish(notify glsp.NotifyFunc, d *document) {
 	if d.lang == "" {
 		return

@@ -19,24 +19,14 @@ func signatureHelp(ctx context.Context, k *knowledge, d *document, c fileContext
 	mn := stmt[0]
 	// The operand being typed: commas between the mnemonic and the cursor,
 	// outside brackets.
-	active := 0
-	depth := 0
 	text := d.lines[n].text
-	for i := mn.end; i < col && i < len(text); i++ {
-		switch text[i] {
-		case '[', '(', '{':
-			depth++
-		case ']', ')', '}':
-			depth--
-		case ',':
-			if depth <= 0 {
-				active++
-			}
-		case ';':
-			if c.lang == langPTX {
-				return nil
-			}
-		}
+	typed := min(col, len(text))
+	if c.lang == langPTX && strings.Contains(text[mn.end:typed], ";") {
+		return nil // past the statement's end
+	}
+	active := 0
+	for range operandCommas(text, mn.end, typed) {
+		active++
 	}
 	var label string
 	var params []protocol.ParameterInformation
