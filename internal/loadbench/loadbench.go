@@ -155,8 +155,9 @@ func Run(ctx context.Context, c Config) error {
 	if err := os.WriteFile(script, []byte(luaScript(pathsFile)), 0o644); err != nil {
 		return err
 	}
-	g := &gpuisaServer{bin: c.GPUISA, db: c.DB, dir: dir, wait: c.startWait}
-	n := &nginxServer{bin: nginxBin, site: c.Site, dir: dir, wait: c.startWait}
+	g := &gpuisaServer{bin: c.GPUISA, db: c.DB, dir: dir, process: process{wait: c.startWait, quit: syscall.SIGTERM}}
+	// SIGQUIT is nginx's graceful stop: the workers exit with the master.
+	n := &nginxServer{bin: nginxBin, site: c.Site, dir: dir, process: process{wait: c.startWait, quit: syscall.SIGQUIT}}
 	servers := []server{g, n}
 	defer g.stop()
 	defer n.stop()
@@ -434,87 +435,106 @@ func waitReady(u string, wait time.Duration) (time.Duration, error) {
 	return 0, fmt.Errorf("%s did not answer within %s", u, wait)
 }
 
-// gpuisaServer runs `gpuisa serve`.
-type gpuisaServer struct {
-	bin, db, dir string
-	wait         time.Duration
-	cmd          *exec.Cmd
-	port         int
-	ready        time.Duration
+// process is a server under test run as a child process on a free
+// loopback port, its output appended to a log file.
+type process struct {
+	wait  time.Duration // how long it may take to answer /healthz
+	quit  os.Signal     // asks it to exit gracefully
+	cmd   *exec.Cmd
+	port  int
+	ready time.Duration
 }
 
-func (g *gpuisaServer) name() string           { return "gpuisa serve" }
-func (g *gpuisaServer) base() string           { return fmt.Sprintf("http://127.0.0.1:%d", g.port) }
-func (g *gpuisaServer) readyIn() time.Duration { return g.ready }
-func (g *gpuisaServer) pids() []int {
-	if g.cmd == nil || g.cmd.Process == nil {
+func (p *process) base() string           { return fmt.Sprintf("http://127.0.0.1:%d", p.port) }
+func (p *process) readyIn() time.Duration { return p.ready }
+
+// pids is the process alone; nil when it is not running.
+func (p *process) pids() []int {
+	if p.cmd == nil || p.cmd.Process == nil {
 		return nil
 	}
-	return []int{g.cmd.Process.Pid}
+	return []int{p.cmd.Process.Pid}
 }
 
-func (g *gpuisaServer) start() error {
+// pickPort chooses the free port the next launch listens on.
+func (p *process) pickPort() error {
 	port, err := freePort()
-	if err != nil {
-		return err
-	}
-	g.port = port
-	logf, err := os.OpenFile(filepath.Join(g.dir, "gpuisa.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	p.port = port
+	return err
+}
+
+// launch starts cmd, its output appended to logPath, and waits until it
+// answers /healthz; ready is how long that took.
+func (p *process) launch(cmd *exec.Cmd, logPath string) error {
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
 	defer logf.Close()
-	g.cmd = exec.Command(g.bin, "serve", "--db", g.db, "--addr", fmt.Sprintf("127.0.0.1:%d", port))
-	g.cmd.Stdout, g.cmd.Stderr = logf, logf
+	p.cmd = cmd
+	p.cmd.Stdout, p.cmd.Stderr = logf, logf
 	start := time.Now()
-	if err := g.cmd.Start(); err != nil {
+	if err := p.cmd.Start(); err != nil {
 		return err
 	}
-	if _, err := waitReady(g.base()+"/healthz", g.wait); err != nil {
-		g.stop()
+	if _, err := waitReady(p.base()+"/healthz", p.wait); err != nil {
+		p.stop()
 		return err
 	}
-	g.ready = time.Since(start)
+	p.ready = time.Since(start)
 	return nil
 }
 
-func (g *gpuisaServer) stop() {
-	if g.cmd == nil || g.cmd.Process == nil {
+// stop sends the quit signal and kills the process if it has not exited
+// within 10 s.
+func (p *process) stop() {
+	if p.cmd == nil || p.cmd.Process == nil {
 		return
 	}
-	g.cmd.Process.Signal(syscall.SIGTERM)
+	p.cmd.Process.Signal(p.quit)
 	done := make(chan struct{})
-	go func() { g.cmd.Wait(); close(done) }()
+	go func() { p.cmd.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
-		g.cmd.Process.Kill()
+		p.cmd.Process.Kill()
 		<-done
 	}
-	g.cmd = nil
+	p.cmd = nil
+}
+
+// gpuisaServer runs `gpuisa serve`.
+type gpuisaServer struct {
+	bin, db, dir string
+	process
+}
+
+func (g *gpuisaServer) name() string { return "gpuisa serve" }
+
+func (g *gpuisaServer) start() error {
+	if err := g.pickPort(); err != nil {
+		return err
+	}
+	return g.launch(exec.Command(g.bin, "serve", "--db", g.db, "--addr", fmt.Sprintf("127.0.0.1:%d", g.port)),
+		filepath.Join(g.dir, "gpuisa.log"))
 }
 
 // nginxServer runs nginx over the export, with gzip_static so it sends the
 // export's precompressed files as they are.
 type nginxServer struct {
 	bin, site, dir string
-	wait           time.Duration
-	cmd            *exec.Cmd
-	port           int
-	ready          time.Duration
+	process
 }
 
-func (n *nginxServer) name() string           { return "nginx (export)" }
-func (n *nginxServer) base() string           { return fmt.Sprintf("http://127.0.0.1:%d", n.port) }
-func (n *nginxServer) readyIn() time.Duration { return n.ready }
+func (n *nginxServer) name() string { return "nginx (export)" }
 
 // pids are the master and its workers.
 func (n *nginxServer) pids() []int {
-	if n.cmd == nil || n.cmd.Process == nil {
+	out := n.process.pids()
+	if out == nil {
 		return nil
 	}
-	master := n.cmd.Process.Pid
-	out := []int{master}
+	master := out[0]
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
@@ -573,48 +593,14 @@ http {
 }
 
 func (n *nginxServer) start() error {
-	port, err := freePort()
-	if err != nil {
+	if err := n.pickPort(); err != nil {
 		return err
 	}
-	n.port = port
 	conf := filepath.Join(n.dir, "nginx.conf")
-	if err := os.WriteFile(conf, []byte(nginxConfig(n.site, n.dir, port, max(1, numCPU()))), 0o644); err != nil {
+	if err := os.WriteFile(conf, []byte(nginxConfig(n.site, n.dir, n.port, max(1, numCPU()))), 0o644); err != nil {
 		return err
 	}
-	n.cmd = exec.Command(n.bin, "-c", conf, "-p", n.dir)
-	logf, err := os.OpenFile(filepath.Join(n.dir, "nginx.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	defer logf.Close()
-	n.cmd.Stdout, n.cmd.Stderr = logf, logf
-	start := time.Now()
-	if err := n.cmd.Start(); err != nil {
-		return err
-	}
-	if _, err := waitReady(n.base()+"/healthz", n.wait); err != nil {
-		n.stop()
-		return err
-	}
-	n.ready = time.Since(start)
-	return nil
-}
-
-func (n *nginxServer) stop() {
-	if n.cmd == nil || n.cmd.Process == nil {
-		return
-	}
-	n.cmd.Process.Signal(syscall.SIGQUIT) // graceful: the workers exit with the master
-	done := make(chan struct{})
-	go func() { n.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		n.cmd.Process.Kill()
-		<-done
-	}
-	n.cmd = nil
+	return n.launch(exec.Command(n.bin, "-c", conf, "-p", n.dir), filepath.Join(n.dir, "nginx.log"))
 }
 
 func numCPU() int {
