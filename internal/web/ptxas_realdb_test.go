@@ -1,54 +1,38 @@
 package web
 
 import (
-	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/build"
 	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/webtest/realdb"
 )
 
-// The real database built with NVIDIA's assembler: GPUISA_PTXAS_DB, else
-// one built once from the upstream sources with the installed ptxas
-// (into ptxasDBDir, which TestMain removes). The llvm-mc and ptxas
-// caches make a rebuild take seconds.
-var (
-	ptxasDBOnce sync.Once
-	ptxasDBPath string
-	ptxasDBDir  string
-	ptxasDBErr  error
-)
+// ptxasDB is the real database built with NVIDIA's assembler:
+// GPUISA_PTXAS_DB, else one built once from the upstream sources with the
+// installed ptxas, which TestMain removes. The llvm-mc and ptxas caches make
+// a rebuild take seconds.
+var ptxasDB = realdb.DB{Env: "GPUISA_PTXAS_DB"}
 
 // ptxasServer serves that database, or skips the test without ptxas or
 // the upstream sources.
 func ptxasServer(t *testing.T) *server {
 	t.Helper()
-	path := os.Getenv("GPUISA_PTXAS_DB")
-	if path == "" {
+	opts := build.Options{NoInstall: true}
+	if os.Getenv(ptxasDB.Env) == "" {
 		tools := testenv.PTXAS(t)
-		src := testenv.Upstream(t)
-		ptxasDBOnce.Do(func() {
-			if ptxasDBDir, ptxasDBErr = os.MkdirTemp("", "gpuisa-web-ptxas"); ptxasDBErr != nil {
-				return
-			}
-			p := filepath.Join(ptxasDBDir, "gpuisa.db")
-			opts := build.Options{Sources: src, Out: p, NoInstall: true, NVDisasm: tools.NVDisasm}
-			for _, tool := range tools.PTXAS {
-				opts.PTXAS = append(opts.PTXAS, tool.Path)
-			}
-			if _, ptxasDBErr = build.Run(context.Background(), opts); ptxasDBErr == nil {
-				ptxasDBPath = p
-			}
-		})
-		if ptxasDBErr != nil {
-			t.Fatalf("building the database with ptxas: %v", ptxasDBErr)
+		testenv.Upstream(t)
+		opts.NVDisasm = tools.NVDisasm
+		for _, tool := range tools.PTXAS {
+			opts.PTXAS = append(opts.PTXAS, tool.Path)
 		}
-		path = ptxasDBPath
+	}
+	path, err := ptxasDB.Path(opts)
+	if err != nil {
+		t.Fatalf("building the database with ptxas: %v", err)
 	}
 	return testServer(t, openDB(t, path), Options{CacheBytes: -1})
 }

@@ -7,56 +7,25 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gpuisa/gpuisa/internal/build"
-	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/webtest/realdb"
 )
 
 // realDB is the real database the tests read: GPUISA_DB, else one built
 // once from the upstream sources (without llvm-mc, whose verification has
-// its own tests) into realDBDir, which TestMain removes.
-var (
-	realDBOnce sync.Once
-	realDBPath string
-	realDBDir  string
-	realDBErr  error
-)
-
-func realDB() (string, error) {
-	realDBOnce.Do(func() {
-		if p := os.Getenv("GPUISA_DB"); p != "" {
-			realDBPath = p
-			return
-		}
-		src := testenv.FindUpstream()
-		if src == "" {
-			return
-		}
-		if realDBDir, realDBErr = os.MkdirTemp("", "gpuisa-web-test"); realDBErr != nil {
-			return
-		}
-		p := filepath.Join(realDBDir, "gpuisa.db")
-		if _, realDBErr = build.Run(context.Background(), build.Options{Sources: src, Out: p, NoVerify: true}); realDBErr == nil {
-			realDBPath = p
-		}
-	})
-	return realDBPath, realDBErr
-}
+// its own tests), which TestMain removes.
+var realDB = realdb.DB{Env: "GPUISA_DB"}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{realDBDir, ptxasDBDir} {
-		if dir != "" {
-			os.RemoveAll(dir)
-		}
-	}
+	realDB.Remove()
+	ptxasDB.Remove()
 	os.Exit(code)
 }
 
@@ -64,7 +33,7 @@ func TestMain(m *testing.M) {
 // is skipped when there is none.
 func realServer(tb testing.TB) *server {
 	tb.Helper()
-	path, err := realDB()
+	path, err := realDB.Path(build.Options{NoVerify: true})
 	if err != nil {
 		tb.Fatalf("building the real database: %v", err)
 	}

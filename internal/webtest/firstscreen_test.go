@@ -6,53 +6,37 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/gpuisa/gpuisa/internal/build"
-	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/webtest/realdb"
 )
 
-// The real database the first-screen tests read: GPUISA_DB, else one built
-// once from the upstream sources (without the assemblers) into a temporary
-// directory; "" when neither is there.
-var (
-	realOnce sync.Once
-	realPath string
-	realErr  error
-)
+// realDB is the real database the browser tests read: GPUISA_DB, else one
+// built once from the upstream sources into a temporary directory, which
+// TestMain removes.
+var realDB = realdb.DB{Env: "GPUISA_DB"}
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	realDB.Remove()
+	os.Exit(code)
+}
+
+// realDatabase is the path of realDB; "" when there is none.
 func realDatabase(t *testing.T) string {
 	t.Helper()
-	realOnce.Do(func() {
-		if p := os.Getenv("GPUISA_DB"); p != "" {
-			realPath = p
-			return
-		}
-		src := testenv.FindUpstream()
-		if src == "" {
-			return
-		}
-		dir, err := os.MkdirTemp("", "gpuisa-webtest")
-		if err != nil {
-			realErr = err
-			return
-		}
-		p := filepath.Join(dir, "gpuisa.db")
-		// Verified, as a user builds it: /explain's verdicts and cost
-		// estimate need llvm-mc and llvm-mca (the build says "not
-		// verified" where they are missing; their caches make it quick).
-		if _, realErr = build.Run(context.Background(), build.Options{Sources: src, Out: p}); realErr == nil {
-			realPath = p
-		}
-	})
-	if realErr != nil {
-		t.Fatalf("building the real database: %v", realErr)
+	// Verified, as a user builds it: /explain's verdicts and cost
+	// estimate need llvm-mc and llvm-mca (the build says "not
+	// verified" where they are missing; their caches make it quick).
+	p, err := realDB.Path(build.Options{})
+	if err != nil {
+		t.Fatalf("building the real database: %v", err)
 	}
-	return realPath
+	return p
 }
 
 // narrowTextJS lists text that breaks inside a word into a piece of fewer
