@@ -203,14 +203,21 @@ func (d *document) noteComment(s string) {
 	}
 }
 
-// scanAMD tokenises one line of AMDGPU assembly.
-func (d *document) scanAMD(s string, n int, inBlock bool) ([]token, bool) {
-	start, end, open := codeEnd(s, langAMD, inBlock)
-	var toks []token
+// scanComment finds where the code of a line of lang ends (start and end
+// of the code, open when a block comment runs on) and returns the line's
+// tokens so far: its comment, if any, which it notes.
+func (d *document) scanComment(s, lang string, inBlock bool) (start, end int, open bool, toks []token) {
+	start, end, open = codeEnd(s, lang, inBlock)
 	if end < len(s) {
 		d.noteComment(s[end:])
 		toks = append(toks, token{kind: tokComment, start: end, end: len(s), text: s[end:], operand: -1})
 	}
+	return start, end, open, toks
+}
+
+// scanAMD tokenises one line of AMDGPU assembly.
+func (d *document) scanAMD(s string, n int, inBlock bool) ([]token, bool) {
+	start, end, open, toks := d.scanComment(s, langAMD, inBlock)
 	i := skipSpace(s, start, end)
 	for i < end {
 		m := labelDefRe.FindStringIndex(s[i:end])
@@ -326,12 +333,7 @@ func operandCommas(s string, from, to int) iter.Seq[int] {
 
 // scanPTX tokenises one line of PTX.
 func (d *document) scanPTX(s string, n int, inBlock bool) ([]token, bool) {
-	start, end, open := codeEnd(s, langPTX, inBlock)
-	var toks []token
-	if end < len(s) {
-		d.noteComment(s[end:])
-		toks = append(toks, token{kind: tokComment, start: end, end: len(s), text: s[end:], operand: -1})
-	}
+	start, end, open, toks := d.scanComment(s, langPTX, inBlock)
 	code := s[:end]
 	if m := ptxVersionRe.FindStringSubmatch(code); m != nil && d.ptxVersion == "" {
 		d.ptxVersion = m[1]

@@ -52,19 +52,28 @@ func loadKnowledge(ctx context.Context, dbPath string) (*knowledge, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &knowledge{db: db, codecs: codecache.New(db), byID: map[string]*isa.Architecture{}, names: map[string][]isa.Summary{},
-		spread: map[string]int{}, support: map[string]map[string]store.Support{}, supportAny: map[string]store.Support{},
-		docs: newDocCache(256)}
-	if k.archs, err = db.Archs(ctx); err != nil {
+	k, err := readKnowledge(ctx, db)
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
+	return k, nil
+}
+
+// readKnowledge reads what loadKnowledge promises from db.
+func readKnowledge(ctx context.Context, db *store.DB) (*knowledge, error) {
+	archs, err := db.Archs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	k := &knowledge{db: db, archs: archs, codecs: codecache.New(db), byID: map[string]*isa.Architecture{}, names: map[string][]isa.Summary{},
+		spread: map[string]int{}, support: map[string]map[string]store.Support{}, supportAny: map[string]store.Support{},
+		docs: newDocCache(256)}
 	for i := range k.archs {
 		a := &k.archs[i]
 		k.byID[a.ID] = a
 		list, err := db.List(ctx, a.ID)
 		if err != nil {
-			db.Close()
 			return nil, err
 		}
 		k.names[a.ID] = list
@@ -76,7 +85,6 @@ func loadKnowledge(ctx context.Context, dbPath string) (*knowledge, error) {
 		}
 		sup, err := db.Support(ctx, a.ID)
 		if err != nil {
-			db.Close()
 			return nil, err
 		}
 		k.support[a.ID] = sup
