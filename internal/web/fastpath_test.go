@@ -25,11 +25,7 @@ func newFastPair(t testing.TB) *fastPair {
 	path := filepath.Join(t.TempDir(), "site.db")
 	full, _, _ := sampleBuilds()
 	writeDB(t, path, full)
-	site, err := Open(path, Options{WatchInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { site.Close() })
+	site := openSite(t, path, Options{WatchInterval: -1})
 	p := &fastPair{site: site}
 	for i, addr := range []*string{&p.plain, &p.fast} {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -117,9 +117,12 @@ func shortProv(p isa.Prov) string {
 	return name
 }
 
+// toQualityIndex points a quality page's error suggestions at /quality.
+func toQualityIndex(string) string { return "/quality" }
+
 func (s *server) handleQualityPTX(w http.ResponseWriter, r *http.Request, rep *quality.Report) {
 	if rep.PTX == nil {
-		s.storeError(w, r, errs.NotFound(nil, "the quality report of this database has no PTX part"), func(string) string { return "/quality" })
+		s.storeError(w, r, errs.NotFound(nil, "the quality report of this database has no PTX part"), toQualityIndex)
 		return
 	}
 	s.render(w, r, http.StatusOK, "quality-ptx", page{Title: "Data quality · PTX",
@@ -134,7 +137,7 @@ type qualityFamilyRow struct {
 func (s *server) handleQuality(w http.ResponseWriter, r *http.Request) {
 	rep, err := s.qualityReport()
 	if err != nil {
-		s.storeError(w, r, err, func(string) string { return "/quality" })
+		s.storeError(w, r, err, toQualityIndex)
 		return
 	}
 	v := qualityView{R: rep, Target: quality.ShareTarget}
@@ -183,7 +186,7 @@ type disagreementRow struct {
 func (s *server) handleQualityFamily(w http.ResponseWriter, r *http.Request) {
 	rep, err := s.qualityReport()
 	if err != nil {
-		s.storeError(w, r, err, func(string) string { return "/quality" })
+		s.storeError(w, r, err, toQualityIndex)
 		return
 	}
 	want := r.PathValue("arch")

@@ -46,6 +46,18 @@ func sampleBuilds() (full, edited, noPTX *store.Build) {
 	return full, edited, noPTX
 }
 
+// openSite serves the database at path with opts; it is closed when t
+// ends.
+func openSite(t testing.TB, path string, opts Options) *Site {
+	t.Helper()
+	site, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { site.Close() })
+	return site
+}
+
 // writeDB writes b at path the way `gpuisa build --out` does and returns its
 // build id.
 func writeDB(t testing.TB, path string, b *store.Build) string {
@@ -78,11 +90,7 @@ func TestSiteSwapsWholeGenerations(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "site.db")
 	full, edited, noPTX := sampleBuilds()
 	ids := []string{writeDB(t, path, full)}
-	site, err := Open(path, Options{WatchInterval: 5 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
+	site := openSite(t, path, Options{WatchInterval: 5 * time.Millisecond})
 	srv := httptest.NewServer(site)
 	defer srv.Close()
 
@@ -197,11 +205,7 @@ func TestSiteKeepsServingAnInvalidReplacement(t *testing.T) {
 	path := filepath.Join(dir, "site.db")
 	full, edited, _ := sampleBuilds()
 	first := writeDB(t, path, full)
-	site, err := Open(path, Options{WatchInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
+	site := openSite(t, path, Options{WatchInterval: -1})
 	good, _ := os.ReadFile(path)
 	for name, data := range map[string][]byte{
 		"truncated": good[:len(good)/3],
@@ -237,11 +241,7 @@ func TestSiteClosesRetiredGenerations(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "site.db")
 	full, edited, _ := sampleBuilds()
 	writeDB(t, path, full)
-	site, err := Open(path, Options{WatchInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer site.Close()
+	site := openSite(t, path, Options{WatchInterval: -1})
 	old := site.cur.Load()
 	if !old.acquire() { // a request in flight on the old generation
 		t.Fatal("acquire failed")
