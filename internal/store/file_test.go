@@ -18,19 +18,13 @@ import (
 // connection of its pool.
 func TestOpenStaysOnItsFile(t *testing.T) {
 	path := writeSample(t)
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openAt(t, path)
 	ctx := context.Background()
 	first, _ := s.Info(ctx)
 
 	other := sampleBuild()
 	other.Instructions = other.Instructions[:2] // cdna4 v_max_f32 and v_max_f16 only
-	if err := Write(ctx, path, other); err != nil {
-		t.Fatal(err)
-	}
+	writeAt(t, path, other)
 	if id, _ := Stat(path); id == s.FileID() {
 		t.Fatal("the new file has the old file's identity")
 	}
@@ -123,9 +117,7 @@ func TestWriteRemovesStaleTemps(t *testing.T) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(context.Background(), path, sampleBuild()); err != nil {
-		t.Fatal(err)
-	}
+	writeAt(t, path, sampleBuild())
 	for p, want := range map[string]bool{stale: false, stale + "-journal": false, running: true, otherOutput: true} {
 		if _, err := os.Stat(p); (err == nil) != want {
 			t.Errorf("%s: exists=%v, want %v", filepath.Base(p), err == nil, want)

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -67,20 +66,4 @@ func TestLayoutsAreStoredOnceAndDerived(t *testing.T) {
 	if again.Encodings[0].Fields[0].Name == "CHANGED" {
 		t.Error("derived fields are shared between readers")
 	}
-}
-
-// writeOpen writes b into a new database under t's temporary directory and
-// opens it; it is closed when t ends.
-func writeOpen(t *testing.T, b *Build) *DB {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "test.db")
-	if err := Write(context.Background(), path, b); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
 }

@@ -43,10 +43,16 @@ func sampleBuild() *Build {
 func writeBuild(tb testing.TB, b *Build) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "ref.db")
+	writeAt(tb, path, b)
+	return path
+}
+
+// writeAt writes b into a database at path.
+func writeAt(tb testing.TB, path string, b *Build) {
+	tb.Helper()
 	if err := Write(context.Background(), path, b); err != nil {
 		tb.Fatal(err)
 	}
-	return path
 }
 
 func writeSample(tb testing.TB) string {
@@ -54,10 +60,16 @@ func writeSample(tb testing.TB) string {
 	return writeBuild(tb, sampleBuild())
 }
 
-// openBuild writes b (writeBuild) and opens it; it is closed when tb ends.
-func openBuild(tb testing.TB, b *Build) *DB {
+// writeOpen writes b (writeBuild) and opens it; it is closed when tb ends.
+func writeOpen(tb testing.TB, b *Build) *DB {
 	tb.Helper()
-	s, err := Open(writeBuild(tb, b))
+	return openAt(tb, writeBuild(tb, b))
+}
+
+// openAt opens the database at path; it is closed when tb ends.
+func openAt(tb testing.TB, path string) *DB {
+	tb.Helper()
+	s, err := Open(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -67,7 +79,7 @@ func openBuild(tb testing.TB, b *Build) *DB {
 
 func openSample(tb testing.TB) *DB {
 	tb.Helper()
-	return openBuild(tb, sampleBuild())
+	return writeOpen(tb, sampleBuild())
 }
 
 func TestWriteIsDeterministic(t *testing.T) {
@@ -77,11 +89,7 @@ func TestWriteIsDeterministic(t *testing.T) {
 	if !bytes.Equal(da, db) {
 		t.Error("two builds of the same input differ")
 	}
-	s, err := Open(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openAt(t, a)
 	info, _ := s.Info(context.Background())
 	if len(info.ID) != 16 || info.Counts["cdna4"] != 4 {
 		t.Errorf("info = %+v", info)
@@ -189,7 +197,7 @@ func TestSearchDottedPTX(t *testing.T) {
 	b := sampleBuild()
 	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
 	b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: "cvt", Summary: "Convert a value."})
-	s := openBuild(t, b)
+	s := writeOpen(t, b)
 	hits, err := s.Search(context.Background(), "cvt.rni.s32.f32", SearchOptions{})
 	if err != nil || len(hits) == 0 || hits[0].Name != "cvt" {
 		t.Errorf("cvt.rni.s32.f32: %+v %v", hits, err)

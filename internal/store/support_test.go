@@ -19,7 +19,7 @@ func TestSupport(t *testing.T) {
 			{Target: "gfx950", Status: "unsupported", OtherSpelling: "v_fma_mix_f32"},
 		}}
 	b.Instructions = append(b.Instructions, mix)
-	s := openBuild(t, b)
+	s := writeOpen(t, b)
 	sup, err := s.Support(context.Background(), "gfx950")
 	if err != nil {
 		t.Fatal(err)
