@@ -28,17 +28,6 @@ func testServer(tb testing.TB, r store.Reader, opts Options) *server {
 	return s
 }
 
-// openDB opens the database at path; it is closed when tb ends.
-func openDB(tb testing.TB, path string) *store.DB {
-	tb.Helper()
-	db, err := store.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	return db
-}
-
 // sampleID is the build id of the sample database (a hash of its content,
 // as every build's).
 func sampleID(t testing.TB) string {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/web/webfake"
+	"github.com/gpuisa/gpuisa/internal/webtest/realdb"
 )
 
 // FuzzRequests sends arbitrary paths and queries; the handler must never
@@ -105,7 +106,7 @@ func TestLoad(t *testing.T) {
 	}
 	var r store.Reader = webfake.New(t)
 	if path := os.Getenv("GPUISA_DB"); path != "" {
-		r = openDB(t, path)
+		r = realdb.Open(t, path)
 	}
 	base := os.Getenv("GPUISA_LOAD_URL")
 	if base != "" {

@@ -34,7 +34,7 @@ func ptxasServer(t *testing.T) *server {
 	if err != nil {
 		t.Fatalf("building the database with ptxas: %v", err)
 	}
-	return testServer(t, openDB(t, path), Options{CacheBytes: -1})
+	return testServer(t, realdb.Open(t, path), Options{CacheBytes: -1})
 }
 
 // TestPTXPagesShowPTXASRealDB: on a database built with ptxas, /ptx/max

@@ -40,7 +40,7 @@ func realServer(tb testing.TB) *server {
 	if path == "" {
 		tb.Skip("no GPUISA_DB and no upstream sources (../shared/upstream or $GPUISA_SOURCES): skipping tests on the real database")
 	}
-	return testServer(tb, openDB(tb, path), Options{CacheBytes: -1})
+	return testServer(tb, realdb.Open(tb, path), Options{CacheBytes: -1})
 }
 
 // TestEveryPageOfARealDatabase renders every family index and instruction

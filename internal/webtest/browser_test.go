@@ -21,6 +21,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/web"
 	"github.com/gpuisa/gpuisa/internal/web/webfake"
+	"github.com/gpuisa/gpuisa/internal/webtest/realdb"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -151,24 +152,13 @@ func (b *browser) noConsoleErrors(t *testing.T) {
 	}
 }
 
-// openDB opens the database at path; it is closed when t ends.
-func openDB(t *testing.T, path string) *store.DB {
-	t.Helper()
-	db, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 // storeAt is the database at path, or the sample reference when path is "".
 func storeAt(t *testing.T, path string) store.Reader {
 	t.Helper()
 	if path == "" {
 		return webfake.New(t)
 	}
-	return openDB(t, path)
+	return realdb.Open(t, path)
 }
 
 // screenshotDir is where a test saves its screenshots: $GPUISA_SCREENSHOTS

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/gpuisa/gpuisa/internal/webtest/realdb"
 )
 
 // objdumpLineRe reads an instruction line of llvm-objdump -d: the text
@@ -38,7 +40,7 @@ func TestExplainUpload(t *testing.T) {
 	if p == "" {
 		t.Skip("no real database (GPUISA_DB or ../shared/upstream): /explain needs the e_flags table and the notes")
 	}
-	db := openDB(t, p)
+	db := realdb.Open(t, p)
 	dir := t.TempDir()
 	obj := filepath.Join(dir, "mfma.o")
 	if out, err := exec.Command("llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-O2", "-filetype=obj", "-o", obj,

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/gpuisa/gpuisa/internal/webtest/realdb"
 )
 
 // TestFiltersAndPickers: the family index filters by unit, format and
@@ -58,7 +60,7 @@ func TestFiltersAndPickers(t *testing.T) {
 	// A large family's index lists names; the filter reads the summaries
 	// from the family's JSON list.
 	if p := realDatabase(t); p != "" {
-		db := openDB(t, p)
+		db := realdb.Open(t, p)
 		b = newBrowserOver(t, db)
 		b.do(t, chromedp.EmulateViewport(1440, 900), chromedp.Navigate(b.base+"/amdgpu/rdna4"), chromedp.WaitVisible(chromedp.CSS("#filter")),
 			chromedp.Focus(chromedp.CSS("#filter")), chromedp.SendKeys(chromedp.CSS("#filter"), "maximum"),

@@ -1,7 +1,7 @@
 // Package realdb gives the web and browser tests a real reference
 // database: the one an environment variable names, else one built from the
 // upstream sources at most once per test binary, into a temporary directory
-// that Remove deletes.
+// that Remove deletes; Open opens one for a test.
 package realdb
 
 import (
@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/build"
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/testenv"
 )
 
@@ -52,4 +54,15 @@ func (d *DB) Remove() {
 	if d.dir != "" {
 		os.RemoveAll(d.dir)
 	}
+}
+
+// Open opens the database at path for a test; it is closed when tb ends.
+func Open(tb testing.TB, path string) *store.DB {
+	tb.Helper()
+	db, err := store.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
 }
