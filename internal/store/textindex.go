@@ -1,8 +1,9 @@
 package store
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -140,25 +141,31 @@ func (ix *textIndex) search(terms []string, all bool, arch string, limit int) []
 			idf[i] = 1e-6
 		}
 	}
-	freqs := map[int32][]float32{}
+	// The documents met, in posting order, and each one's term frequencies
+	// (freqs[k*len(terms)+i]); slot maps a document to k+1. A slice over
+	// the dense document numbers, not a map: the map's growth was a tenth of
+	// a query's time.
+	slot := make([]int32, len(ix.docLen))
 	var order []int32
+	var freqs []float32
 	for i, l := range lists {
 		for _, p := range l {
-			f, ok := freqs[p.doc]
-			if !ok {
+			k := slot[p.doc]
+			if k == 0 {
 				if all && i > 0 {
 					continue // not in the first list: cannot hold every term
 				}
-				f = make([]float32, len(terms))
-				freqs[p.doc] = f
 				order = append(order, p.doc)
+				freqs = append(freqs, make([]float32, len(terms))...)
+				k = int32(len(order))
+				slot[p.doc] = k
 			}
-			f[i] += p.freq
+			freqs[int(k-1)*len(terms)+i] += p.freq
 		}
 	}
 	var out []textMatch
-	for _, d := range order {
-		f := freqs[d]
+	for k, d := range order {
+		f := freqs[k*len(terms) : (k+1)*len(terms)]
 		if arch != "" && ix.docArch[d] != arch {
 			continue
 		}
@@ -177,7 +184,9 @@ func (ix *textIndex) search(terms []string, all bool, arch string, limit int) []
 		}
 		out = append(out, textMatch{entry: ix.docEntry[d], rank: -score})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].rank < out[j].rank })
+	// Best first, ties in posting order (a stable sort, without sort's
+	// reflection: this sort was a fifth of a query's time).
+	slices.SortStableFunc(out, func(a, b textMatch) int { return cmp.Compare(a.rank, b.rank) })
 	if len(out) > limit {
 		out = out[:limit]
 	}

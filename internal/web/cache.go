@@ -54,11 +54,11 @@ var (
 	encodingBrotli     = []string{"br"}
 )
 
-// gzipLevel is the compression of kept answers: made once per answer (or
-// once per build, for stored ones), so the smallest. klauspost/compress's
-// gzip at its best level is about twice as fast as the standard library's
-// default level on a page and a little smaller.
-const gzipLevel = gzip.BestCompression
+// gzipLevel is the compression of kept answers: klauspost/compress's
+// default level, about four times as fast as the standard library's default
+// on a page (0.18 ms against 0.85 ms for 65 KB) for output 2% larger; its
+// best level gains 4% more for six times the time.
+const gzipLevel = gzip.DefaultCompression
 
 var gzipWriters = sync.Pool{New: func() any {
 	w, _ := gzip.NewWriterLevel(nil, gzipLevel)
