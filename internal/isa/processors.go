@@ -1,6 +1,7 @@
 package isa
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -18,63 +19,71 @@ type ProcessorMatch struct {
 // "Radeon RX 7900 XTX", "RX 7900 XTX"), an alternative name LLVM accepts,
 // or a generic target ("gfx12-generic", every member). Case, spaces and
 // punctuation do not matter; a product's trailing words must contain a
-// digit to count on their own ("MI300X", not "Instinct").
+// digit to count on their own ("MI300X", not "Instinct"). A caller that
+// matches many queries over the same families keeps a ProcessorIndex.
 func MatchProcessors(archs []Architecture, q string) []ProcessorMatch {
-	k := productKey(q)
-	if len(k) < 3 {
-		return nil
-	}
-	var out []ProcessorMatch
+	return NewProcessorIndex(archs).Match(q)
+}
+
+// ProcessorIndex is MatchProcessors' table made once: every name that
+// leads to a target, by its key (productKey), with its matches in family
+// and table order.
+type ProcessorIndex struct {
+	byKey map[string][]ProcessorMatch
+}
+
+// NewProcessorIndex indexes the families' processor tables.
+func NewProcessorIndex(archs []Architecture) *ProcessorIndex {
+	ix := &ProcessorIndex{byKey: map[string][]ProcessorMatch{}}
 	seen := map[string]bool{}
-	add := func(arch, target, matched string) {
-		if !seen[arch+" "+target] {
-			seen[arch+" "+target] = true
-			out = append(out, ProcessorMatch{Arch: arch, Target: target, Matched: matched})
+	add := func(key, arch, target, matched string) {
+		id := key + "\x00" + arch + " " + target
+		if len(key) >= 3 && !seen[id] {
+			seen[id] = true
+			ix.byKey[key] = append(ix.byKey[key], ProcessorMatch{Arch: arch, Target: target, Matched: matched})
 		}
 	}
 	for _, a := range archs {
 		for _, p := range a.Processors {
 			for _, prod := range p.Products {
-				if productMatches(prod, k) {
-					add(a.ID, p.Target, prod)
+				for _, k := range productKeys(prod) {
+					add(k, a.ID, p.Target, prod)
 				}
 			}
 			for _, alt := range p.Alternatives {
-				if productKey(alt) == k {
-					add(a.ID, p.Target, alt)
-				}
+				add(productKey(alt), a.ID, p.Target, alt)
 			}
 		}
 		for _, g := range a.Generic {
-			if productKey(g.Target) != k {
-				continue
-			}
 			for _, m := range g.Members {
-				for _, t := range a.Targets {
-					if t == m {
-						add(a.ID, m, g.Target)
-					}
+				if slices.Contains(a.Targets, m) {
+					add(productKey(g.Target), a.ID, m, g.Target)
 				}
 			}
 		}
 	}
-	return out
+	return ix
 }
 
-// productMatches says whether key is the product's name or its last
-// words with a digit among them, with or without a trailing
-// "Accelerator".
-func productMatches(product, key string) bool {
+// Match returns the targets q names (see MatchProcessors).
+func (ix *ProcessorIndex) Match(q string) []ProcessorMatch {
+	return slices.Clone(ix.byKey[productKey(q)])
+}
+
+// productKeys are the keys a product answers to: its name, or its last
+// words with a digit among them, with or without a trailing "Accelerator".
+func productKeys(product string) []string {
+	var keys []string
 	words := strings.Fields(product)
 	for _, ws := range [][]string{words, trimWord(words, "accelerator")} {
 		for i := range ws {
 			s := productKey(strings.Join(ws[i:], " "))
-			if s == key && (i == 0 || strings.IndexFunc(s, unicode.IsDigit) >= 0) {
-				return true
+			if i == 0 || strings.IndexFunc(s, unicode.IsDigit) >= 0 {
+				keys = append(keys, s)
 			}
 		}
 	}
-	return false
+	return keys
 }
 
 func trimWord(ws []string, last string) []string {

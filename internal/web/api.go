@@ -139,7 +139,7 @@ func (s *server) apiSearch(w http.ResponseWriter, r *http.Request) {
 	arch := r.URL.Query().Get("arch")
 	decoded := s.decodeQuery(q, s.decodeArch(r.Context(), arch))
 	hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
-	targets := isa.MatchProcessors(s.archs, q)
+	targets := s.processors.Match(q)
 	if err != nil && (len(decoded) == 0 && len(targets) == 0 || errs.HTTPStatus(err) == http.StatusInternalServerError) {
 		s.apiFail(w, r, err)
 		return

@@ -548,7 +548,7 @@ type targetHit struct {
 // ("MI300X" is gfx942 in CDNA 3).
 func (s *server) targetHits(q string) []targetHit {
 	var out []targetHit
-	for _, m := range isa.MatchProcessors(s.archs, q) {
+	for _, m := range s.processors.Match(q) {
 		h := targetHit{ProcessorMatch: m, ArchName: archName(m.Arch), ArchURL: archURL(m.Arch)}
 		for _, a := range s.archs {
 			for _, p := range a.Processors {

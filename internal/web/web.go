@@ -92,6 +92,9 @@ type server struct {
 	// apiPatterns records the API routes as registered, for the OpenAPI check.
 	apiPatterns []string
 	archs       []isa.Architecture
+	// processors finds the targets a product name leads to (search,
+	// generation pages).
+	processors *isa.ProcessorIndex
 
 	listMu   sync.Mutex
 	lists    map[string][]isa.Summary
@@ -182,6 +185,7 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 		static:      static,
 		mux:         http.NewServeMux(),
 		archs:       archs,
+		processors:  isa.NewProcessorIndex(archs),
 		codecs:      codecache.New(r),
 	}
 	s.routes()
