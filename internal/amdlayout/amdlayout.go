@@ -67,11 +67,7 @@ func single(f *isa.Format, i int, msb, lsb int) bool {
 // free reports whether no field of f covers any bit of [msb:lsb].
 func free(f *isa.Format, msb, lsb int) bool {
 	for _, fd := range f.Fields {
-		rs := fd.Ranges
-		if len(rs) == 0 {
-			rs = []isa.BitRange{{MSB: fd.MSB, LSB: fd.LSB}}
-		}
-		for _, r := range rs {
+		for _, r := range fd.BitRanges() {
 			if r.LSB <= msb && lsb <= r.MSB {
 				return false
 			}

@@ -278,24 +278,20 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	opts.Progress.Start("writing "+opts.Out, 1)
-	written := func() {
-		opts.Progress.Advance(1)
-		opts.Progress.Done()
-	}
+	// The rows are written when the answers start rendering, the next step.
+	var written sync.Once
+	rowsWritten := func() { written.Do(func() { opts.Progress.Advance(1); opts.Progress.Done() }) }
 	var answers store.AnswerFunc
 	if opts.Answers != nil {
-		// The rows are written when the answers are rendered: that is the
-		// next step.
 		answers = func(ctx context.Context, r store.Reader, put func(store.Answer) error) error {
-			written()
-			written = func() {}
+			rowsWritten()
 			return opts.Answers(ctx, r, put)
 		}
 	}
 	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras, Answers: answers}); err != nil {
 		return nil, fmt.Errorf("write %s: %w", opts.Out, err)
 	}
-	written()
+	rowsWritten()
 	rep.Elapsed = time.Since(start)
 	return rep, nil
 }

@@ -53,11 +53,13 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.semResults, "sem-results", "", "results file of gpuisa semgpu run on a GPU (default $GPUISA_SEM_RESULTS): the PTX models are held to it on /quality")
 }
 
-func (f *buildFlags) options(out string, log io.Writer) build.Options {
+// options are the build's options: the database at out, messages to log,
+// progress (and the pages' rendering) reported to prog.
+func (f *buildFlags) options(out string, log io.Writer, prog build.Progress) build.Options {
 	return build.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
 		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify, AllowPartial: f.allowPartial,
 		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings,
-		SemResults: f.semResults, Answers: prerender(f.noPrerender, nil)}
+		SemResults: f.semResults, Progress: prog, Answers: prerender(f.noPrerender, prog)}
 }
 
 // prerender is the build's page renderer: the web server's (web.Prerender),
@@ -120,7 +122,7 @@ among the upstream problems (gpuisa quality, /quality).`,
 			if out == "" {
 				out = e.dbPath
 			}
-			_, err := runBuild(cmd.Context(), e, bf.options(out, e.stderr), quiet)
+			_, err := runBuild(cmd.Context(), e, &bf, out, quiet)
 			return err
 		},
 	}
@@ -142,14 +144,8 @@ func (e *env) progress(quiet bool) build.Progress {
 	return &build.LineProgress{W: e.stderr}
 }
 
-func runBuild(ctx context.Context, e *env, opts build.Options, quiet bool) (*build.Report, error) {
-	prog := e.progress(quiet)
-	opts.Progress = prog
-	if opts.Answers != nil {
-		opts.Answers = prerender(false, prog)
-	}
-	out := opts.Out
-	rep, err := build.Run(ctx, opts)
+func runBuild(ctx context.Context, e *env, bf *buildFlags, out string, quiet bool) (*build.Report, error) {
+	rep, err := build.Run(ctx, bf.options(out, e.stderr, e.progress(quiet)))
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +217,7 @@ bounded: headers 64 KiB, search queries 200 characters, decode input 8 KiB of te
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			if _, err := os.Stat(e.dbPath); rebuild || errors.Is(err, os.ErrNotExist) {
-				if _, err := runBuild(ctx, e, bf.options(e.dbPath, e.stderr), false); err != nil {
+				if _, err := runBuild(ctx, e, &bf, e.dbPath, false); err != nil {
 					return err
 				}
 			}

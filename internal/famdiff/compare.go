@@ -290,18 +290,18 @@ func layoutChange(a, b isa.Format) *FormatChange {
 		fa[f.Name] = true
 		g, ok := fb[f.Name]
 		if !ok {
-			fc.Fields = append(fc.Fields, FieldChange{Kind: ChangeRemoved, Field: f.Name, From: bits(f)})
+			fc.Fields = append(fc.Fields, FieldChange{Kind: ChangeRemoved, Field: f.Name, From: f.BitsText()})
 			continue
 		}
-		if bits(f) != bits(g) {
-			fc.Fields = append(fc.Fields, FieldChange{Kind: ChangeMoved, Field: f.Name, From: bits(f), To: bits(g)})
+		if f.BitsText() != g.BitsText() {
+			fc.Fields = append(fc.Fields, FieldChange{Kind: ChangeMoved, Field: f.Name, From: f.BitsText(), To: g.BitsText()})
 		} else if f.Fixed != g.Fixed && f.Fixed != "" && g.Fixed != "" {
 			fc.Fields = append(fc.Fields, FieldChange{Kind: ChangeFixed, Field: f.Name, From: "= " + f.Fixed, To: "= " + g.Fixed})
 		}
 	}
 	for _, g := range b.Fields {
 		if !fa[g.Name] {
-			fc.Fields = append(fc.Fields, FieldChange{Kind: ChangeAdded, Field: g.Name, To: bits(g)})
+			fc.Fields = append(fc.Fields, FieldChange{Kind: ChangeAdded, Field: g.Name, To: g.BitsText()})
 		}
 	}
 	sort.SliceStable(fc.Fields, func(i, j int) bool { return fieldOrder(fc.Fields[i]) > fieldOrder(fc.Fields[j]) })
@@ -326,23 +326,6 @@ func fieldOrder(f FieldChange) int {
 		return -1
 	}
 	return n
-}
-
-// bits spells a field's bit ranges: "25:18", "7", "63:56, 31:30".
-func bits(f isa.Field) string {
-	rs := f.Ranges
-	if len(rs) == 0 {
-		rs = []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
-	}
-	var parts []string
-	for _, r := range rs {
-		if r.MSB == r.LSB {
-			parts = append(parts, strconv.Itoa(r.MSB))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d:%d", r.MSB, r.LSB))
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // finish sorts the rows, fills the counts and makes every list non-nil.

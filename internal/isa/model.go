@@ -10,6 +10,11 @@
 // and of /api/v1 (see DESIGN.md).
 package isa
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Source ids name the upstream a fact was read from.
 const (
 	SourceAMDManual = "amd-manual" // AMD ISA reference guide (Markdown conversion of the PDF)
@@ -164,6 +169,28 @@ type BitRange struct {
 	LSB int `json:"lsb"`
 }
 
+// BitRanges are the field's bit ranges, most significant first: Ranges of
+// a split field, else its one range MSB:LSB.
+func (f Field) BitRanges() []BitRange {
+	if len(f.Ranges) == 0 {
+		return []BitRange{{MSB: f.MSB, LSB: f.LSB}}
+	}
+	return f.Ranges
+}
+
+// BitsText spells the field's bit ranges: "25:18", "7", "63:56, 31:30".
+func (f Field) BitsText() string {
+	var parts []string
+	for _, r := range f.BitRanges() {
+		if r.MSB == r.LSB {
+			parts = append(parts, strconv.Itoa(r.MSB))
+		} else {
+			parts = append(parts, strconv.Itoa(r.MSB)+":"+strconv.Itoa(r.LSB))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Width returns the number of bits in the field.
 func (f Field) Width() int {
 	if len(f.Ranges) == 0 {
@@ -180,10 +207,7 @@ func (f Field) Width() int {
 // ranges are most significant first, so v's low bits land in the last one.
 // Bits past the end of words are dropped.
 func (f Field) Put(words []uint32, v uint64) {
-	rs := f.Ranges
-	if len(rs) == 0 {
-		rs = []BitRange{{MSB: f.MSB, LSB: f.LSB}}
-	}
+	rs := f.BitRanges()
 	for i := len(rs) - 1; i >= 0; i-- {
 		r := rs[i]
 		for b := r.LSB; b <= r.MSB; b++ {
@@ -203,10 +227,7 @@ func (f Field) Put(words []uint32, v uint64) {
 // concatenated most significant first; ranges past the end of words, or
 // wider than 64 bits, are skipped. Put is its inverse.
 func (f Field) Get(words []uint32) uint64 {
-	rs := f.Ranges
-	if len(rs) == 0 {
-		rs = []BitRange{{MSB: f.MSB, LSB: f.LSB}}
-	}
+	rs := f.BitRanges()
 	var v uint64
 	for _, r := range rs {
 		if r.MSB < r.LSB || r.LSB < 0 || r.MSB >= 32*len(words) || r.MSB-r.LSB >= 64 {

@@ -679,10 +679,7 @@ func modifierHover(in *isa.Instruction, word string) string {
 
 func fieldText(name, what string, f isa.Field) string {
 	var b strings.Builder
-	ranges := f.Ranges
-	if len(ranges) == 0 {
-		ranges = []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
-	}
+	ranges := f.BitRanges()
 	var parts []string
 	for _, r := range ranges {
 		if r.MSB == r.LSB {

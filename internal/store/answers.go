@@ -23,7 +23,8 @@ type Answer struct {
 }
 
 // AnswerFunc renders answers from r, a Reader over the database being
-// written, and hands each to put (from one goroutine).
+// written, and hands each to put, in any order (Write stores them in key
+// order), one call at a time.
 type AnswerFunc func(ctx context.Context, r Reader, put func(Answer) error) error
 
 // maxAnswer bounds one stored answer: a page over it is rendered on demand.

@@ -97,7 +97,7 @@ func pieces(fields []isa.Field, opcode int) []fieldPiece {
 		}
 		val, class := fieldValue(f, opcode)
 		used := 0
-		for _, r := range rangesOf(f) {
+		for _, r := range f.BitRanges() {
 			if r.MSB < r.LSB {
 				continue
 			}
@@ -113,19 +113,12 @@ func pieces(fields []isa.Field, opcode int) []fieldPiece {
 	return out
 }
 
-func rangesOf(f isa.Field) []isa.BitRange {
-	if len(f.Ranges) == 0 {
-		return []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
-	}
-	return f.Ranges
-}
-
 // partPieces draws an immediate's sub-fields, then what is left of it.
 func partPieces(f isa.Field) []fieldPiece {
 	var out []fieldPiece
 	claimed := map[int]bool{}
 	for _, p := range f.Parts {
-		for _, r := range rangesOf(p) {
+		for _, r := range p.BitRanges() {
 			if r.MSB < r.LSB {
 				continue
 			}
@@ -135,7 +128,7 @@ func partPieces(f isa.Field) []fieldPiece {
 			}
 		}
 	}
-	for _, r := range rangesOf(f) {
+	for _, r := range f.BitRanges() {
 		for b := r.MSB; b >= r.LSB; {
 			if claimed[b] {
 				b--

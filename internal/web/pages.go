@@ -70,23 +70,11 @@ func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 			}
 			return "—"
 		},
-		"bitRange": func(f isa.Field) string {
-			if len(f.Ranges) > 1 {
-				var parts []string
-				for _, r := range f.Ranges {
-					parts = append(parts, fmt.Sprintf("%d:%d", r.MSB, r.LSB))
-				}
-				return strings.Join(parts, ", ")
-			}
-			if f.MSB == f.LSB {
-				return strconv.Itoa(f.MSB)
-			}
-			return fmt.Sprintf("%d:%d", f.MSB, f.LSB)
-		},
-		"add":   func(a, b int) int { return a + b },
-		"sub":   func(a, b int) int { return a - b },
-		"half":  func(a int) int { return a / 2 },
-		"lower": strings.ToLower,
+		"bitRange": isa.Field.BitsText,
+		"add":      func(a, b int) int { return a + b },
+		"sub":      func(a, b int) int { return a - b },
+		"half":     func(a int) int { return a / 2 },
+		"lower":    strings.ToLower,
 		// multiline: PTX examples are whole code blocks whose line breaks
 		// (and // comments) must survive on the page.
 		"multiline": func(s string) bool { return strings.Contains(s, "\n") },

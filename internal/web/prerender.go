@@ -31,10 +31,11 @@ type PrerenderOptions struct {
 }
 
 // Prerender renders the site's pages from r as the server answers them and
-// hands each to put, in URL order: every page Export writes except the
-// /compare pages (one per AMD instruction name, each reading every family's
-// document: rendered on demand). The API's instruction documents need no
-// rendering (the build stores them compressed).
+// hands each to put: every page Export writes except the /compare pages
+// (one per AMD instruction name, each reading every family's document:
+// rendered on demand). The API's instruction documents are not among them:
+// the store keeps them compressed (an AMD one is re-made from its stored
+// form on its first request, store/layout.go).
 func Prerender(ctx context.Context, r store.Reader, put func(store.Answer) error, opts PrerenderOptions) error {
 	s, err := newServer(r, Options{CacheBytes: -1})
 	if err != nil {
@@ -51,23 +52,16 @@ func Prerender(ctx context.Context, r store.Reader, put func(store.Answer) error
 		}
 	}
 	id := rendererID()
-	answers := make([]store.Answer, len(urls))
-	err = renderEach(ctx, s, urls, opts.Progress, func(i int, rec *httptest.ResponseRecorder) error {
+	var mu sync.Mutex // put is called from one goroutine at a time
+	return renderEach(ctx, s, urls, opts.Progress, func(i int, rec *httptest.ResponseRecorder) error {
 		if rec.Code != http.StatusOK {
 			return fmt.Errorf("%s answered %d", urls[i], rec.Code)
 		}
-		answers[i] = store.Answer{Key: urls[i], ContentType: rec.Header().Get("Content-Type"), Gzip: gzipKept(rec.Body.Bytes()), Renderer: id}
-		return nil
+		a := store.Answer{Key: urls[i], ContentType: rec.Header().Get("Content-Type"), Gzip: gzipKept(rec.Body.Bytes()), Renderer: id}
+		mu.Lock()
+		defer mu.Unlock()
+		return put(a)
 	})
-	if err != nil {
-		return err
-	}
-	for _, a := range answers {
-		if err := put(a); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // renderEach answers a GET of every URL with s, on as many goroutines as
