@@ -1,7 +1,7 @@
 // Package catalogue embeds the cross-vendor concept catalogue: the YAML
 // files in this directory, authored by the gpuisa project, that say which AMD
 // instructions correspond to which PTX instructions and how closely. The
-// schema, loader and validator are in internal/concepts.
+// schema, loader and validator are in internal/xvendor/concepts.
 package catalogue
 
 import (

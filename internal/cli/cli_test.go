@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/build"
+	"github.com/gpuisa/gpuisa/internal/ingest"
 	"github.com/gpuisa/gpuisa/internal/isa"
-	"github.com/gpuisa/gpuisa/internal/testenv"
-	"github.com/gpuisa/gpuisa/internal/verify"
+	"github.com/gpuisa/gpuisa/internal/oracle/verify"
+	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
 // The real database is built once for all tests in this package, without
@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 		}
 		defer os.RemoveAll(dir)
 		testDB = filepath.Join(dir, "gpuisa.db")
-		if _, err := build.Run(context.Background(), build.Options{Sources: src, Out: testDB, NoVerify: true}); err != nil {
+		if _, err := ingest.Run(context.Background(), ingest.Options{Sources: src, Out: testDB, NoVerify: true}); err != nil {
 			panic("building the test database: " + err.Error())
 		}
 		return m.Run()
@@ -602,7 +602,7 @@ func TestConceptsAndPort(t *testing.T) {
 	}
 	// Every instruction of realistic kernels gets a counterpart or an
 	// explained gap.
-	kernels, _ := filepath.Glob("../concepts/testdata/kernels/*.ptx")
+	kernels, _ := filepath.Glob("../xvendor/concepts/testdata/kernels/*.ptx")
 	if len(kernels) < 3 {
 		t.Fatalf("kernels: %v", kernels)
 	}

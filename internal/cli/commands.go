@@ -20,11 +20,11 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/gpuisa/gpuisa/internal/build"
-	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/ingest"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/serve/web"
 	"github.com/gpuisa/gpuisa/internal/store"
-	"github.com/gpuisa/gpuisa/internal/web"
 )
 
 // buildFlags are the build options `build` and `serve` share.
@@ -55,8 +55,8 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 
 // options are the build's options: the database at out, messages to log,
 // progress (and the pages' rendering) reported to prog.
-func (f *buildFlags) options(out string, log io.Writer, prog build.Progress) build.Options {
-	return build.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
+func (f *buildFlags) options(out string, log io.Writer, prog ingest.Progress) ingest.Options {
+	return ingest.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
 		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify, AllowPartial: f.allowPartial,
 		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings,
 		SemResults: f.semResults, Progress: prog, Answers: prerender(f.noPrerender, prog)}
@@ -65,7 +65,7 @@ func (f *buildFlags) options(out string, log io.Writer, prog build.Progress) bui
 // prerender is the build's page renderer: the web server's (web.Prerender),
 // so a fresh server answers every page from the database, reporting to
 // prog when not nil; nil with --no-prerender.
-func prerender(off bool, prog build.Progress) store.AnswerFunc {
+func prerender(off bool, prog ingest.Progress) store.AnswerFunc {
 	if off {
 		return nil
 	}
@@ -134,18 +134,18 @@ among the upstream problems (gpuisa quality, /quality).`,
 
 // progress is how a long command reports on stderr: nothing when quiet, a
 // bar on a terminal, else a line per step.
-func (e *env) progress(quiet bool) build.Progress {
+func (e *env) progress(quiet bool) ingest.Progress {
 	switch {
 	case quiet:
 		return nil
 	case isTerminal(e.stderr):
 		return &barProgress{w: e.stderr}
 	}
-	return &build.LineProgress{W: e.stderr}
+	return &ingest.LineProgress{W: e.stderr}
 }
 
-func runBuild(ctx context.Context, e *env, bf *buildFlags, out string, quiet bool) (*build.Report, error) {
-	rep, err := build.Run(ctx, bf.options(out, e.stderr, e.progress(quiet)))
+func runBuild(ctx context.Context, e *env, bf *buildFlags, out string, quiet bool) (*ingest.Report, error) {
+	rep, err := ingest.Run(ctx, bf.options(out, e.stderr, e.progress(quiet)))
 	if err != nil {
 		return nil, err
 	}

@@ -14,19 +14,19 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/build"
-	"github.com/gpuisa/gpuisa/internal/concepts"
-	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/ingest"
+	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
-	"github.com/gpuisa/gpuisa/internal/merge"
+	"github.com/gpuisa/gpuisa/internal/oracle/verify"
 	"github.com/gpuisa/gpuisa/internal/store"
-	"github.com/gpuisa/gpuisa/internal/verify"
+	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 )
 
 // loadCatalogue reads the concept catalogue stored in the database and an
 // index of the database's instruction names.
 func loadCatalogue(ctx context.Context, db *store.DB) (*concepts.Catalogue, *merge.NameIndex, error) {
-	raw, err := db.Extra(ctx, build.ExtraConcepts)
+	raw, err := db.Extra(ctx, ingest.ExtraConcepts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -375,7 +375,7 @@ func membersOf(rep *concepts.PortReport) []string {
 // nil ("not verified").
 func portVerdicts(ctx context.Context, db *store.DB, cat *concepts.Catalogue, family string, gfx, members []string) (concepts.Verdicts, string) {
 	targets := strings.Join(gfx, " ")
-	if raw, err := db.Extra(ctx, build.ExtraConceptVerdicts); err == nil {
+	if raw, err := db.Extra(ctx, ingest.ExtraConceptVerdicts); err == nil {
 		var v concepts.VerdictTable
 		if err := json.Unmarshal(raw, &v); err == nil {
 			return &v, fmt.Sprintf("Checked against the LLVM assembler on %s (%s, when the database was built).", targets, v.Assembler)
@@ -397,7 +397,7 @@ func portVerdicts(ctx context.Context, db *store.DB, cat *concepts.Catalogue, fa
 	if d, err := os.UserCacheDir(); err == nil {
 		cacheDir = filepath.Join(d, "gpuisa")
 	}
-	v, err := build.AssembleProposals(ctx, cat, gfx, map[string]map[string]string{family: probes}, llvmMC, cacheDir)
+	v, err := ingest.AssembleProposals(ctx, cat, gfx, map[string]map[string]string{family: probes}, llvmMC, cacheDir)
 	if err != nil {
 		return nil, "Not verified: " + err.Error() + "."
 	}

@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/codecache"
-	"github.com/gpuisa/gpuisa/internal/codeobj"
-	"github.com/gpuisa/gpuisa/internal/errs"
-	"github.com/gpuisa/gpuisa/internal/listing"
+	"github.com/gpuisa/gpuisa/internal/amd/codecache"
+	"github.com/gpuisa/gpuisa/internal/amd/codeobj"
+	"github.com/gpuisa/gpuisa/internal/amd/listing"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/famdiff"
 	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/gpuisa/gpuisa/internal/xvendor/famdiff"
 )
 
 func newDiffCmd(e *env) *cobra.Command {

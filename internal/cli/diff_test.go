@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/famdiff"
+	"github.com/gpuisa/gpuisa/internal/xvendor/famdiff"
 )
 
 func TestDiffCommand(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/sem"
+	"github.com/gpuisa/gpuisa/internal/amd/sem"
 )
 
 // TestEval is issue 21's command: eval rdna4 v_max_num_f32 with a NaN and

@@ -7,13 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/codecache"
-	"github.com/gpuisa/gpuisa/internal/concepts"
-	"github.com/gpuisa/gpuisa/internal/errs"
-	"github.com/gpuisa/gpuisa/internal/explain"
+	"github.com/gpuisa/gpuisa/internal/amd/codecache"
+	"github.com/gpuisa/gpuisa/internal/amd/listing"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
-	"github.com/gpuisa/gpuisa/internal/listing"
 	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/serve/explain"
+	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 )
 
 func newExplainCmd(e *env) *cobra.Command {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/gpuisa/gpuisa/internal/decode"
+	"github.com/gpuisa/gpuisa/internal/amd/decode"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/store"
 )

@@ -18,7 +18,7 @@ func TestDecodeCodeObject(t *testing.T) {
 		t.Skip("llc-22 not on PATH")
 	}
 	dir := t.TempDir()
-	ll := filepath.Join("..", "decode", "testdata", "kernels.ll")
+	ll := filepath.Join("..", "amd", "decode", "testdata", "kernels.ll")
 	obj := filepath.Join(dir, "k.o")
 	if out, err := exec.Command("llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-filetype=obj", "-o", obj, ll).CombinedOutput(); err != nil {
 		t.Fatalf("llc-22: %v %s", err, out)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/errs"
-	"github.com/gpuisa/gpuisa/internal/lsp"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/serve/lsp"
 )
 
 func newLSPCmd(e *env) *cobra.Command {

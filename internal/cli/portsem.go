@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/concepts"
-	"github.com/gpuisa/gpuisa/internal/semdiff"
 	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
+	"github.com/gpuisa/gpuisa/internal/xvendor/semdiff"
 )
 
 // maxEvaluated bounds the difference lines port prints per counterpart.

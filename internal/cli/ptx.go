@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/build"
+	"github.com/gpuisa/gpuisa/internal/ingest"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 )
 
@@ -95,7 +95,7 @@ func (e *env) ptxModel(ctx context.Context) ([]ptx.Instruction, error) {
 		return nil, err
 	}
 	defer db.Close()
-	raw, err := db.Extra(ctx, build.ExtraPTXModel)
+	raw, err := db.Extra(ctx, ingest.ExtraPTXModel)
 	if err != nil {
 		return nil, err
 	}

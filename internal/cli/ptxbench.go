@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxbench"
 	"github.com/gpuisa/gpuisa/internal/ptx"
-	"github.com/gpuisa/gpuisa/internal/ptxas"
-	"github.com/gpuisa/gpuisa/internal/ptxbench"
 )
 
 func init() { ptxSubcommands = append(ptxSubcommands, newPTXBenchCmd) }

@@ -11,11 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxoracle"
 	"github.com/gpuisa/gpuisa/internal/ptx"
-	"github.com/gpuisa/gpuisa/internal/ptxas"
-	"github.com/gpuisa/gpuisa/internal/ptxoracle"
 )
 
 // maxStatement bounds one instruction given on the command line.

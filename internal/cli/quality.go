@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/quality"
 	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/gpuisa/gpuisa/internal/store/quality"
 )
 
 func newQualityCmd(e *env) *cobra.Command {

@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/errs"
-	"github.com/gpuisa/gpuisa/internal/ptxas"
-	"github.com/gpuisa/gpuisa/internal/semgpu"
-	"github.com/gpuisa/gpuisa/internal/semptx"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/semgpu"
+	"github.com/gpuisa/gpuisa/internal/ptx/semptx"
 )
 
 func newSemGPUCmd(e *env) *cobra.Command {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/ptxas"
-	"github.com/gpuisa/gpuisa/internal/verify"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/verify"
 )
 
 // ptxasFlags are the flags every command that runs NVIDIA's tools takes.

@@ -5,12 +5,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/build"
-	"github.com/gpuisa/gpuisa/internal/quality"
+	"github.com/gpuisa/gpuisa/internal/ingest"
+	"github.com/gpuisa/gpuisa/internal/store/quality"
 )
 
 func newVerifyCmd(e *env) *cobra.Command {
-	var opts build.Options
+	var opts ingest.Options
 	var quiet, full bool
 	cmd := &cobra.Command{
 		Use:   "verify [--sources DIR] [--cache DIR] [--llvm-doc DIR] [--llvm-project DIR]",
@@ -26,11 +26,11 @@ database; gpuisa build runs the same verification.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			prog := e.progress(quiet)
-			archs, insts, _, err := build.LoadAMD(cmd.Context(), opts.Sources, prog)
+			archs, insts, _, err := ingest.LoadAMD(cmd.Context(), opts.Sources, prog)
 			if err != nil {
 				return err
 			}
-			res, err := build.ApplyLLVM(cmd.Context(), opts, archs, insts, prog)
+			res, err := ingest.ApplyLLVM(cmd.Context(), opts, archs, insts, prog)
 			if err != nil {
 				return err
 			}
@@ -49,7 +49,7 @@ database; gpuisa build runs the same verification.`,
 			if opts.NoPTXAS {
 				return nil
 			}
-			ptxRep, err := build.VerifyPTX(cmd.Context(), opts, prog)
+			ptxRep, err := ingest.VerifyPTX(cmd.Context(), opts, prog)
 			if err != nil {
 				return err
 			}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuisa/gpuisa/internal/oracle/verify"
 	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
-	"github.com/gpuisa/gpuisa/internal/testenv"
-	"github.com/gpuisa/gpuisa/internal/verify"
+	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
 func TestVerifyCommand(t *testing.T) {

@@ -2,15 +2,15 @@ package ptx
 
 import (
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/gpuisa/gpuisa/internal/fuzzy"
-	"github.com/gpuisa/gpuisa/internal/ptxas"
+	"github.com/gpuisa/gpuisa/internal/base/fuzzy"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 )
 
 // Checker checks PTX instructions against the documented forms. Build it

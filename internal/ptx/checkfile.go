@@ -1,11 +1,11 @@
 package ptx
 
 import (
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"strconv"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 )
 
 // Statement is one instruction found in PTX source text, or one to

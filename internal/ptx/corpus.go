@@ -1,7 +1,7 @@
 package ptx
 
 import (
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"strings"
 )
 

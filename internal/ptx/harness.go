@@ -2,13 +2,13 @@ package ptx
 
 import (
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 )
 
 // This file turns one PTX statement into a kernel ptxas can assemble: every

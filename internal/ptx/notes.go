@@ -1,13 +1,13 @@
 package ptx
 
 import (
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 )
 
 // This file reads the "PTX ISA Notes" and "Target ISA Notes" prose into a
@@ -680,7 +680,7 @@ func lowestTarget(s string) string {
 
 // compareTargets orders "sm_80" < "sm_90" < "sm_90a"; "" (unknown) sorts first.
 // Targets and versions are ordered as the PTX oracle orders them (one
-// owner: internal/ptxas).
+// owner: internal/oracle/ptxas).
 func compareTargets(a, b string) int  { return ptxas.CompareTargets(a, b) }
 func compareVersions(a, b string) int { return ptxas.CompareVersions(a, b) }
 

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 
 	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
 )

@@ -2,7 +2,7 @@ package ptx
 
 import (
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"maps"
 	"regexp"
 	"slices"

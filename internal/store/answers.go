@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 )
 
 // An Answer is what the server sends for one of the site's pages, made by

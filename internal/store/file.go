@@ -12,7 +12,7 @@ import (
 
 	"modernc.org/sqlite/vfs"
 
-	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 )
 
 // FileID identifies one database file: a build renames a new file into

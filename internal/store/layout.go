@@ -7,7 +7,7 @@ import (
 	"hash/crc32"
 	"slices"
 
-	"github.com/gpuisa/gpuisa/internal/amdlayout"
+	"github.com/gpuisa/gpuisa/internal/amd/amdlayout"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 

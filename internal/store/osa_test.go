@@ -4,7 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/fuzzy"
+	"github.com/gpuisa/gpuisa/internal/base/fuzzy"
 )
 
 // TestOSAPatternIsFuzzyDistance: the bit-parallel distance equals

@@ -8,7 +8,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/gpuisa/gpuisa/internal/errs"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 

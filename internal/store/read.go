@@ -20,8 +20,8 @@ import (
 
 	"modernc.org/sqlite/vfs"
 
-	"github.com/gpuisa/gpuisa/internal/errs"
-	"github.com/gpuisa/gpuisa/internal/fuzzy"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/base/fuzzy"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 

@@ -2,7 +2,7 @@ package store
 
 import (
 	"github.com/gpuisa/gpuisa/internal/isa"
-	"github.com/gpuisa/gpuisa/internal/synonyms"
+	"github.com/gpuisa/gpuisa/internal/xvendor/synonyms"
 )
 
 // Scores of synonym hits by how the query matched the phrase: an exact

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/codeobj"
+	"github.com/gpuisa/gpuisa/internal/amd/codeobj"
 )
 
 // UsageFile is the document's path under LLVM's html documentation folder.

@@ -1,7 +1,7 @@
 package amdmanual
 
 import (
-	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 	"os"
 	"strings"
 	"testing"

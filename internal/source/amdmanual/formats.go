@@ -2,7 +2,7 @@ package amdmanual
 
 import (
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"sort"
 	"strconv"
 	"strings"

@@ -1,7 +1,7 @@
 package amdmanual
 
 import (
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"html"
 	"strings"
 )

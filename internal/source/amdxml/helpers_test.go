@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
 // findUpstream locates the shared upstream sources (see testenv).

@@ -2,7 +2,7 @@ package llvmdoc
 
 import (
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"io"
 	"os"
 	"path/filepath"

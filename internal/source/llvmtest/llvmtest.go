@@ -18,8 +18,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/asmtext"
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/amd/asmtext"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 )
 
 // Run is one RUN line that pipes llvm-mc into FileCheck.

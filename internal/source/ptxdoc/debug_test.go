@@ -9,7 +9,7 @@ package ptxdoc
 import (
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
 // TestDumpSections lists every section the reader finds.

@@ -10,7 +10,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"io/fs"
 	"os"
 	"path/filepath"

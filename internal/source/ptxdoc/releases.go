@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/lazyre"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"os"
 	"path/filepath"
 	"regexp"

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/testenv"
+	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
 const historyFixture = `Table 1 PTX Release History

@@ -1,0 +1,645 @@
+// Package decode turns AMD GPU machine code back into instructions: it builds
+// a dispatch table from a family's microcode formats (the fixed ENCODING bits
+// and the OP field of each isa.Format) and the opcodes of its instructions,
+// then renders the operands the way the LLVM disassembler (llvm-mc) prints
+// them, so its output can be compared with llvm-mc line by line.
+//
+// It also reads the inputs users paste (hex words, llvm-mc byte lists, raw
+// binary, AMDGPU ELF code objects) and implements `gpuisa decode`.
+package decode
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/amd/asmtext"
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// FieldValue is one field of a decoded instruction with the value it holds.
+type FieldValue struct {
+	Name   string         `json:"name"`
+	MSB    int            `json:"msb"`
+	LSB    int            `json:"lsb"`
+	Ranges []isa.BitRange `json:"ranges,omitempty"`
+	Value  uint64         `json:"value"`
+	Bits   string         `json:"bits"` // binary, most significant bit first
+	// Parts are the documented sub-fields of an immediate (s_waitcnt's
+	// vmcnt, expcnt, lgkmcnt) with their values.
+	Parts []FieldValue `json:"parts,omitempty"`
+}
+
+// Inst is one decoded instruction.
+type Inst struct {
+	Offset    int          `json:"offset"`
+	Bytes     []byte       `json:"-"`
+	Hex       string       `json:"bytes"`    // "0xc1,0x04,0x0a,0x16" as llvm-mc prints encodings
+	Name      string       `json:"name"`     // the model's mnemonic: "v_max_f32"
+	Mnemonic  string       `json:"mnemonic"` // as LLVM prints it: "v_max_f32_e32"
+	Encoding  string       `json:"encoding"` // format name: "VOP2"
+	Opcode    int          `json:"opcode"`
+	Fields    []FieldValue `json:"fields"`
+	Operands  []string     `json:"operands"`
+	Modifiers []string     `json:"modifiers,omitempty"` // "clamp", "mul:2", "glc"
+	Extra     string       `json:"extra,omitempty"`     // "DPP", "SDWA", "literal"
+	// Partial says the operands are not rendered (or only partly) for this
+	// encoding; Fields are still complete.
+	Partial bool   `json:"partial,omitempty"`
+	Symbol  string `json:"symbol,omitempty"` // ELF symbol starting at this offset
+	// Dual is the second (Y) operation of a VOPD/VOPD3 dual-issue word;
+	// the Inst itself is the X operation.
+	Dual *DualOp `json:"dual,omitempty"`
+	// Traits are what the decoder decided about the operands (the
+	// encoder's check reads them).
+	Traits Traits `json:"-"`
+}
+
+// DualOp is the Y half of a dual-issue (VOPD) instruction.
+type DualOp struct {
+	Name      string   `json:"name"`
+	Mnemonic  string   `json:"mnemonic"`
+	Opcode    int      `json:"opcode"`
+	Operands  []string `json:"operands"`
+	Modifiers []string `json:"modifiers,omitempty"`
+}
+
+// Text is the instruction in LLVM assembler syntax; a dual-issue word is
+// "X :: Y".
+func (in Inst) Text() string {
+	s := asmText(in.Mnemonic, in.Operands, in.Modifiers)
+	if y := in.Dual; y != nil {
+		s += dualSep + asmText(y.Mnemonic, y.Operands, y.Modifiers)
+	}
+	return s
+}
+
+// asmText writes "mnemonic op, op mod mod".
+func asmText(mnemonic string, operands, modifiers []string) string {
+	s := mnemonic
+	if len(operands) > 0 {
+		s += " " + strings.Join(operands, ", ")
+	}
+	for _, m := range modifiers {
+		s += " " + m
+	}
+	return s
+}
+
+// Error is a decoding failure at a byte offset.
+type Error struct {
+	Offset int
+	Msg    string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("offset %d (0x%x): %s", e.Offset, e.Offset, e.Msg) }
+
+// Decoder decodes the machine code of one family. It is safe for concurrent
+// use once built.
+type Decoder struct {
+	arch   isa.Architecture
+	fam    *family
+	groups []*group
+	// byTop lists, for each value of bits [31:23] of the first dword, the
+	// groups whose fixed bits agree with it, most specific first.
+	byTop [512][]*group
+	// hasShort / hasVOP3 record, per mnemonic, whether the instruction has a
+	// 32-bit VOP1/VOP2/VOPC encoding and a 64-bit VOP3 one: LLVM then adds
+	// _e32 / _e64 to tell them apart.
+	hasShort map[string]bool
+	hasVOP3  map[string]bool
+	// dppL, sdwaL, sdwabL are the second-dword layouts (ext.go).
+	dppL, sdwaL, sdwabL extLayout
+	// tmpl indexes the encoder's templates by mnemonic, built on first
+	// use (template.go).
+	tmplOnce sync.Once
+	tmpl     map[string][]Template
+}
+
+// group is the formats that share the same fixed bits (VOP3A and VOP3B; VOP3P
+// and VOP3P-MAI); the opcode tells them apart.
+type group struct {
+	mask, value uint32
+	formats     []*format
+}
+
+type format struct {
+	isa.Format
+	kind     Kind
+	op       *isa.Field
+	opField  compiledField
+	cf       [numFields]compiledField
+	byOpcode map[int]*entry
+	byOp     []*entry // byOpcode as a slice indexed by opcode
+	words    int      // dwords in the fixed-width part
+	// single is the one instruction of a format without an OP field
+	// (EXP: LLVM's "exp").
+	single *entry
+	seg    segment // FLAT, GLOBAL or SCRATCH
+	// dualX and dualY are the opcode tables of a VOPD/VOPD3 format's two
+	// halves, indexed by OPX and OPY (vopd.go).
+	dualX, dualY []*entry
+}
+
+func (fm *format) lookup(op uint32) *entry {
+	if int(op) < len(fm.byOp) {
+		return fm.byOp[op]
+	}
+	return nil
+}
+
+// ready prepares an entry of fm on first use: the shape first, since
+// which operands the printed operand list maps to depends on it
+// (signatureOf). Dual-issue halves are prepared in New.
+func (d *Decoder) ready(fm *format, en *entry) *entry {
+	en.once.Do(func() {
+		d.prepare(fm, en)
+		en.sig = d.signatureOf(fm, en)
+	})
+	return en
+}
+
+type entry struct {
+	name  string
+	instr *isa.Instruction
+	enc   isa.Encoding
+	// once prepares the fields below on first use (ready): a command that
+	// decodes one word prepares one entry, not the family's thousands.
+	once sync.Once
+	sig  signature
+	// Precomputed per opcode so the hot path compares no strings.
+	mnemonic string // as LLVM prints it in this format: "v_max_f32_e32"
+	shape    shape  // which operand layout the instruction follows
+	kconst   bool   // a VOP2 that always carries a literal (v_fmamk_f32)
+	// interpMov and interpSrc2 shape the VOP3 interpolation forms:
+	// v_interp_mov reads a parameter, not a VGPR; the f16 forms but
+	// p1ll read a second VGPR.
+	interpMov, interpSrc2 bool
+	// wmma marks gfx12 WMMA/SWMMAC, whose op_sel bits are index_key and
+	// matrix reuse hints, not operand halves; sparse is SWMMAC.
+	wmma, sparse bool
+	// fmtScaled: the f8f6f4 matrix instructions (CDNA 4 MFMA, CDNA 5
+	// WMMA), whose A and B tuples are as wide as the formats the word
+	// names (cbsz/blgp, matrix_a_fmt/matrix_b_fmt) make them; fmtFixed:
+	// the f4-only WMMA, whose op_sel bits hold that fixed format and no
+	// reuse hints.
+	fmtScaled, fmtFixed bool
+	// legacy16: v_mad_legacy_f16 and the other _legacy_f16 forms of GCN 5
+	// and CDNA, which have no op_sel in LLVM.
+	legacy16 bool
+	// intDot: the integer dot products of 4- and 8-bit elements (no op_sel).
+	intDot    bool
+	dataRegs  int    // memory: registers of the data operand
+	baseBits  int    // SMEM: the size of the sbase pair or quad
+	dsRegs    [3]int // DS: registers of vdst, data0, data1 the model gives (0: none)
+	memOps    memOps // memory: which operands LLVM prints
+	memFlags  memFlags
+	mai       maiSizes
+	syntaxOps []string
+	// blgpNeg: the f64 MFMAs, whose BLGP bits are neg:[a,b,c] where the
+	// ACC bits select AGPRs (CDNA 2+).
+	blgpNeg bool
+	// interpF16, interpP10: RDNA 3+ VINTERP operand halves; ldsParam: an
+	// LDSDIR parameter load (attrN.c); thStore: a store's TH names;
+	// typed: a typed buffer (tbuffer) whatever its format.
+	interpF16, interpP10, ldsParam, thStore, typed bool
+	mimg                                           mimgInfo
+	// facts are what the rules table said (the entries tables print
+	// which row decided what).
+	facts *facts
+}
+
+// New builds a decoder for arch from its formats and instructions.
+func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
+	fam, err := newFamily(arch.ID)
+	if err != nil {
+		return nil, err
+	}
+	d := &Decoder{arch: arch, fam: fam, hasShort: map[string]bool{}, hasVOP3: map[string]bool{}}
+	byKey := map[[2]uint32]*group{}
+	formats := map[string]*format{}
+	for _, f := range arch.Formats {
+		var mask, value uint64
+		fixed := false
+		for _, fl := range f.Fields {
+			if fl.Fixed == "" {
+				continue
+			}
+			rs := fieldRanges(fl)
+			if len(rs) != 1 {
+				return nil, fmt.Errorf("decode: %s: fixed field %s is split; not supported", f.Name, fl.Name)
+			}
+			r := rs[0]
+			v := strings.ReplaceAll(fl.Fixed, "_", "")
+			n := len(v)
+			if n == 0 || n > 32 || r.MSB >= 32 || r.MSB-n+1 < 0 {
+				return nil, fmt.Errorf("decode: %s: fixed field %s %q does not fit bits [%d:%d] of the first dword", f.Name, fl.Name, fl.Fixed, r.MSB, r.LSB)
+			}
+			// The value's own length wins over a misprinted range; it is
+			// aligned at the field's most significant bit.
+			for i, c := range v {
+				bit := uint(r.MSB - i)
+				mask |= 1 << bit
+				switch c {
+				case '1':
+					value |= 1 << bit
+				case '0':
+				default:
+					return nil, fmt.Errorf("decode: %s: fixed field %s %q is not binary", f.Name, fl.Name, fl.Fixed)
+				}
+			}
+			fixed = true
+		}
+		if !fixed {
+			continue // a second dword (DPP, SDWA) or a layout without its own identity
+		}
+		fm := &format{Format: f, kind: kindOf(f.Name), byOpcode: map[int]*entry{}}
+		for i := range fm.Fields {
+			if strings.EqualFold(fm.Fields[i].Name, "OP") && fm.op == nil {
+				fm.op = &fm.Fields[i]
+				fm.opField = compileField(fm.Fields[i])
+			}
+		}
+		fm.cf = compileFields(fm.Fields)
+		if fm.op == nil && fm.kind == KindEXP {
+			fm.single = &entry{name: "exp", mnemonic: "exp", enc: isa.Encoding{Name: f.Name, Format: f.Name, Opcode: -1}}
+		}
+		switch strings.ToUpper(f.Name) {
+		case "GLOBAL", "VGLOBAL":
+			fm.seg = segGlobal
+		case "SCRATCH", "VSCRATCH":
+			fm.seg = segScratch
+		}
+		if f.Width == 0 {
+			fm.Width = 32
+		}
+		fm.words = max(1, min(3, (fm.Width+31)/32))
+		formats[f.Name] = fm
+		key := [2]uint32{uint32(mask), uint32(value)}
+		g := byKey[key]
+		if g == nil {
+			g = &group{mask: uint32(mask), value: uint32(value)}
+			byKey[key] = g
+			d.groups = append(d.groups, g)
+		}
+		g.formats = append(g.formats, fm)
+	}
+	if len(d.groups) == 0 {
+		return nil, fmt.Errorf("decode: %s has no format with fixed ENCODING bits", arch.ID)
+	}
+	d.extLayouts(arch.Formats)
+	// Most specific first: SOP1 (9 fixed bits) before SOPK (4) before SOP2 (2).
+	sort.SliceStable(d.groups, func(i, j int) bool {
+		return bits.OnesCount32(d.groups[i].mask) > bits.OnesCount32(d.groups[j].mask)
+	})
+	for top := range d.byTop {
+		w := uint32(top) << 23
+		for _, g := range d.groups {
+			if w&g.mask&0xff800000 == g.value&0xff800000 {
+				d.byTop[top] = append(d.byTop[top], g)
+			}
+		}
+	}
+	// A guide that lists a carry-out instruction's VOP3 opcode in its VOP3A
+	// table (RDNA 1-2 v_add_co_ci_u32) still means the VOP3B layout, with
+	// SDST at [14:8]: LLVM prints that operand.
+	vop3bFor := map[*format]*format{}
+	for _, g := range d.groups {
+		var a, b *format
+		for _, fm := range g.formats {
+			switch fm.kind {
+			case KindVOP3:
+				a = fm
+			case KindVOP3B:
+				b = fm
+			}
+		}
+		if a != nil && b != nil {
+			vop3bFor[a] = b
+		}
+	}
+	for i := range instrs {
+		in := &instrs[i]
+		for _, e := range in.Encodings {
+			fname := e.Format
+			if fname == "" {
+				fname = e.Name
+			}
+			switch kindOf(fname) {
+			case KindVOP1, KindVOP2, KindVOPC:
+				d.hasShort[in.Name] = true
+			case KindVOP3, KindVOP3B:
+				d.hasVOP3[in.Name] = true
+			}
+			fm := formats[fname]
+			if fm == nil || e.Opcode < 0 {
+				continue
+			}
+			if fm.kind == KindVOPD || fm.kind == KindVOPD3 {
+				fm.addDual(in, e)
+				continue
+			}
+			if b := vop3bFor[fm]; b != nil && rules.has(fam.gen, fm.kind, in, in.Name, "vop3b") {
+				fm = b
+			}
+			if _, taken := fm.byOpcode[e.Opcode]; taken {
+				continue // first name wins; aliases are the model's business
+			}
+			fm.byOpcode[e.Opcode] = &entry{name: in.Name, instr: in, enc: e}
+		}
+	}
+	d.addPromotions(formats)
+	for _, g := range d.groups {
+		for _, fm := range g.formats {
+			for _, en := range append(append([]*entry(nil), fm.dualX...), fm.dualY...) {
+				if en != nil {
+					d.prepareDual(fm, en)
+					en.sig = d.signatureOf(fm, en)
+				}
+			}
+			maxOp := -1
+			for op := range fm.byOpcode {
+				maxOp = max(maxOp, op)
+			}
+			if maxOp >= 0 && maxOp < 1<<16 {
+				fm.byOp = make([]*entry, maxOp+1)
+				for op, en := range fm.byOpcode {
+					fm.byOp[op] = en
+				}
+			}
+		}
+	}
+	return d, nil
+}
+
+// vop3Base gives, per generation, where the VOP3 opcodes of the 32-bit
+// VALU encodings start: "VOP3 opcode = VOPC opcode, VOP2 opcode + 0x100,
+// VOP1 opcode + 0x140" (GCN 5 / CDNA guides, VOP3 section) and 0x180 for
+// VOP1 on RDNA 1-2.
+var vop3Base = map[int][3]int{9: {0x140, 0x100, 0}, 10: {0x180, 0x100, 0}}
+
+// addPromotions adds the VOP3 forms of VOP1/VOP2/VOPC instructions the
+// older guides describe by that rule instead of listing them.
+func (d *Decoder) addPromotions(formats map[string]*format) {
+	base, ok := vop3Base[d.fam.gen]
+	if !ok {
+		return
+	}
+	var vop3a, vop3b *format
+	for _, fm := range formats {
+		switch fm.kind {
+		case KindVOP3:
+			vop3a = fm
+		case KindVOP3B:
+			vop3b = fm
+		}
+	}
+	if vop3a == nil {
+		return
+	}
+	for _, fm := range formats {
+		var b int
+		switch fm.kind {
+		case KindVOP1:
+			b = base[0]
+		case KindVOP2:
+			b = base[1]
+		case KindVOPC:
+			b = base[2]
+		default:
+			continue
+		}
+		for op, en := range fm.byOpcode {
+			name := en.name
+			if d.hasVOP3[name] || rules.has(d.fam.gen, fm.kind, en.instr, name, "no-promote") {
+				continue
+			}
+			dst := vop3a
+			if vop3b != nil && rules.has(d.fam.gen, fm.kind, en.instr, name, "vop3b") {
+				dst = vop3b
+			}
+			if _, taken := vop3a.byOpcode[b+op]; taken {
+				continue
+			}
+			if vop3b != nil {
+				if _, taken := vop3b.byOpcode[b+op]; taken {
+					continue
+				}
+			}
+			dst.byOpcode[b+op] = &entry{name: name, instr: en.instr,
+				enc: isa.Encoding{Name: dst.Name, Format: dst.Name, Width: dst.Width, Opcode: b + op}}
+			d.hasVOP3[name] = true
+		}
+	}
+}
+
+// Arch returns the family the decoder was built for.
+func (d *Decoder) Arch() isa.Architecture { return d.arch }
+
+// Decode decodes the instruction at code[offset:]. n is its length in bytes.
+// The Inst has every field of the format with its bits (for bit diagrams);
+// AppendText is the allocation-free way to get only the text.
+func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
+	var r renderer
+	var buf [128]byte
+	var spans [24]span
+	r.buf, r.spans = buf[:0], &spans
+	n, err := d.decode(&r, code, offset)
+	if err != nil {
+		return Inst{}, 0, err
+	}
+	in := Inst{Offset: offset, Name: r.en.name, Mnemonic: string(r.buf[:r.mnEnd]), Encoding: r.fm.Name,
+		Opcode: r.en.enc.Opcode, Extra: r.extra, Partial: r.partial, Traits: d.traits(r.fm, r.en)}
+	in.Fields = r.fieldValues()
+	if r.enY != nil {
+		in.Dual = &DualOp{Name: r.enY.name, Mnemonic: string(r.buf[r.dualAt+len(dualSep) : r.dualMnEnd]),
+			Opcode: r.enY.enc.Opcode, Operands: []string{}}
+	}
+	for _, sp := range r.spans[:r.nspans] {
+		txt := string(r.buf[sp.start:sp.end])
+		ops, mods := &in.Operands, &in.Modifiers
+		if in.Dual != nil && int(sp.start) >= r.dualAt {
+			ops, mods = &in.Dual.Operands, &in.Dual.Modifiers
+		}
+		if sp.mod {
+			*mods = append(*mods, txt)
+		} else {
+			*ops = append(*ops, txt)
+		}
+	}
+	if in.Operands == nil {
+		in.Operands = []string{}
+	}
+	in.Bytes = append([]byte(nil), code[offset:offset+n]...)
+	in.Hex = asmtext.FormatBytes(in.Bytes)
+	return in, n, nil
+}
+
+// Brief is an instruction decoded to its text alone: what the encoder
+// needs to read a candidate back and a listing without fields keeps.
+type Brief struct {
+	Text    string // as Inst.Text gives it
+	Name    string // the model's mnemonic (Inst.Name)
+	Partial bool   // Inst.Partial
+}
+
+// DecodeBrief decodes the instruction at code[offset:] as AppendText does,
+// without the fields and operand lists Decode builds.
+func (d *Decoder) DecodeBrief(code []byte, offset int) (Brief, int, error) {
+	var r renderer
+	var buf [128]byte
+	r.buf = buf[:0]
+	n, err := d.decode(&r, code, offset)
+	if err != nil {
+		return Brief{}, 0, err
+	}
+	return Brief{Text: string(r.buf), Name: r.en.name, Partial: r.partial}, n, nil
+}
+
+// AppendText decodes the instruction at code[offset:] and appends its text
+// in LLVM syntax (what Inst.Text returns) to dst. It allocates nothing when
+// dst has room and the word decodes; n is the instruction's length in bytes.
+func (d *Decoder) AppendText(dst []byte, code []byte, offset int) ([]byte, int, error) {
+	var r renderer
+	r.buf = dst
+	base := len(dst)
+	r.base = base
+	n, err := d.decode(&r, code, offset)
+	if err != nil {
+		return dst[:base], 0, err
+	}
+	return r.buf, n, nil
+}
+
+// decode finds the format and opcode of the word at code[offset:] and
+// renders it into r.
+func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
+	if offset < 0 || offset >= len(code) {
+		return 0, &Error{offset, "offset outside the input"}
+	}
+	left := len(code) - offset
+	if left < 4 {
+		return 0, &Error{offset, fmt.Sprintf("truncated: %d byte(s) left, an instruction is at least 4", left)}
+	}
+	// Read up to three dwords (zero past the end) so that opcode bits in a
+	// later dword (RDNA 1 MTBUF) can be read before the width is known.
+	for i := 0; i < 3 && 4*i+4 <= left; i++ {
+		r.raw[i] = binary.LittleEndian.Uint32(code[offset+4*i:])
+	}
+	w0 := r.raw[0]
+	var fm *format
+	var en *entry
+	var g *group
+	for _, cand := range d.byTop[w0>>23] {
+		if w0&cand.mask != cand.value {
+			continue
+		}
+		g = cand
+		for _, f := range cand.formats {
+			if f.op == nil {
+				if f.single != nil {
+					fm, en = f, f.single
+					break
+				}
+				if f.dualX != nil || f.dualY != nil {
+					if x, y := f.dual(&r.raw); x != nil && y != nil {
+						fm, en, r.enY = f, x, y
+						break
+					}
+				}
+				continue
+			}
+			if e := f.lookup(f.opField.get(&r.raw)); e != nil {
+				fm, en = f, d.ready(f, e)
+				break
+			}
+		}
+		break
+	}
+	if g == nil {
+		return 0, &Error{offset, fmt.Sprintf("0x%08x matches no encoding of %s", w0, d.arch.ID)}
+	}
+	if en == nil {
+		f := g.formats[0]
+		if f.dualX != nil || f.dualY != nil {
+			return 0, &Error{offset, f.dualMiss(&r.raw)}
+		}
+		if f.op == nil {
+			return 0, &Error{offset, fmt.Sprintf("0x%08x is a %s instruction; %s is not supported yet", w0, f.Name, f.Name)}
+		}
+		names := make([]string, len(g.formats))
+		for i, f := range g.formats {
+			names[i] = f.Name
+		}
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s has no instruction with opcode %d", w0, strings.Join(names, "/"), f.opField.get(&r.raw))}
+	}
+	width := fm.Width / 8
+	need := width
+	if fm.kind == KindMIMG {
+		// A guide's MIMG width may count the NSA dword; a word without
+		// NSA is 8 bytes (renderMIMG checks the address list's own).
+		need = min(need, 8)
+	}
+	if left < need {
+		return 0, &Error{offset, fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width, left)}
+	}
+	for i := fm.words; i < 3; i++ {
+		r.raw[i] = 0
+	}
+	r.d, r.fm, r.en = d, fm, en
+	extra, err := r.render(code, offset+width)
+	if err != nil {
+		return 0, &Error{offset, err.Error()}
+	}
+	switch r.invalid {
+	case invalidReserved:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
+	case invalidOpSel:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: op_sel bits are set, but the instruction has no op_sel", w0, fm.Name, en.name)}
+	}
+	if width+extra > left {
+		// An image word without its 8-byte short form (MIMG layouts
+		// rendered as the full table): the rest is not there.
+		return 0, &Error{offset, fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width+extra, left)}
+	}
+	return width + extra, nil
+}
+
+// DecodeAll decodes every instruction of code. Like llvm-mc, it reports an
+// undecodable dword and goes on 4 bytes later.
+func (d *Decoder) DecodeAll(code []byte) ([]Inst, []error) {
+	var out []Inst
+	var errs []error
+	for off := 0; off < len(code); {
+		in, n, err := d.Decode(code, off)
+		if err != nil {
+			errs = append(errs, err)
+			off += 4
+			continue
+		}
+		out = append(out, in)
+		off += n
+	}
+	return out, errs
+}
+
+func fieldRanges(f isa.Field) []isa.BitRange {
+	if len(f.Ranges) > 0 {
+		return f.Ranges
+	}
+	return []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
+}
+
+func binString(v uint64, n int) string {
+	if n <= 0 || n > 64 {
+		return ""
+	}
+	var buf [64]byte
+	for i := 0; i < n; i++ {
+		buf[n-1-i] = byte('0' + v>>uint(i)&1)
+	}
+	return string(buf[:n])
+}

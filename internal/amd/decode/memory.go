@@ -1,0 +1,403 @@
+package decode
+
+import (
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/amd/amdlayout"
+)
+
+// Memory formats (DS, FLAT/GLOBAL/SCRATCH, MUBUF/MTBUF) in LLVM's syntax:
+// operands in the order of LLVM's syntax for the instruction, then the
+// offset and cache-policy modifiers in the order LLVM's printer writes them.
+
+// dataReg prints n VGPRs (or AGPRs when acc) starting at first.
+func (r *renderer) dataReg(first, n int, acc bool) {
+	r.op()
+	if acc {
+		r.reg("a", first, n)
+	} else {
+		r.reg("v", first, n)
+	}
+	r.end()
+}
+
+func (r *renderer) acc() bool { return r.d.fam.accRegs && r.has(fACC) && r.f(fACC) == 1 }
+
+func (r *renderer) renderDS() {
+	en := r.en
+	if r.memUnknown() {
+		return
+	}
+	n := en.dataRegs
+	two := en.memFlags&mfTwoAddr != 0
+	acc := r.acc()
+	// The model's sizes where it gives them, else the name's.
+	regs := func(i, def int) int {
+		if en.dsRegs[i] > 0 {
+			return en.dsRegs[i]
+		}
+		return def
+	}
+	if en.memOps&moVdst != 0 {
+		vn := n
+		if en.memFlags&mfDoubleDst != 0 {
+			vn = 2 * n
+		}
+		r.dataReg(r.f(fVDST), regs(0, vn), acc)
+	}
+	if en.memOps&moAddr != 0 {
+		r.dataReg(r.f(fADDR), 1, false)
+	}
+	if en.memOps&moData0 != 0 {
+		data0 := fDATA0
+		if en.memFlags&mfGWS != 0 {
+			data0 = fADDR // LLVM encodes a GWS instruction's data0 in the ADDR bits
+		}
+		r.dataReg(r.f(data0), regs(1, n), acc)
+	}
+	if en.memOps&moData1 != 0 {
+		r.dataReg(r.f(fDATA1), regs(2, n), acc)
+	}
+	o0, o1 := r.f(fOFFSET0), r.f(fOFFSET1)
+	if two {
+		if o0 != 0 {
+			r.mod()
+			r.str("offset0:")
+			r.dec(o0)
+			r.end()
+		}
+		if o1 != 0 {
+			r.mod()
+			r.str("offset1:")
+			r.dec(o1)
+			r.end()
+		}
+	} else if off := o1<<8 | o0; off != 0 {
+		r.mod()
+		r.str("offset:")
+		if en.memFlags&mfSwizzle != 0 {
+			r.str(swizzleText(off)) // the lane pattern, as LLVM names it
+		} else {
+			r.dec(off)
+		}
+		r.end()
+	}
+	if r.f(fGDS) == 1 && (!r.d.fam.noGDS || en.memFlags&mfGWS != 0) {
+		r.modStr("gds")
+	}
+}
+
+// isOff says a scalar address field holds the "no SGPR" code: 0x7f on GCN,
+// NULL on RDNA.
+func (r *renderer) isOff(code int) bool {
+	if r.d.fam.gen == 9 {
+		return code == 0x7f
+	}
+	return r.d.fam.n32[code] == "null"
+}
+
+// memUnknown marks the word partial when the rules give its entry no
+// memory operands: the renderer cannot print what it does not know.
+func (r *renderer) memUnknown() bool {
+	if r.en.memOps&moKnown != 0 {
+		return false
+	}
+	r.partial = true
+	return true
+}
+
+func (r *renderer) renderFLAT() {
+	en := r.en
+	fam := r.d.fam
+	if r.memUnknown() {
+		return
+	}
+	if fam.gen >= 12 {
+		r.renderFLAT12()
+		return
+	}
+	seg := r.fm.seg
+	n := en.dataRegs
+	acc := r.acc()
+	ret := r.f(fGLC) == 1
+	if fam.scBits {
+		ret = r.f(fSC0) == 1
+	}
+	cmpswap := en.memFlags&mfCmpswap != 0
+	// Atomics return the old value (and print vdst) only when asked to.
+	lds := r.has(fLDS) && r.f(fLDS) == 1
+	sve := false
+	if fam.scBits && seg == segScratch {
+		// gfx940+: bit 13 of a SCRATCH word is SVE (use the VGPR address), not LDS.
+		sve, lds = lds, false
+	}
+	if en.shape == shAtomic {
+		if ret && en.memOps&(moVdst|moVdstOpt) != 0 {
+			r.dataReg(r.f(fVDST), n, acc)
+		}
+	} else if en.memOps&moVdst != 0 || (en.memOps&moVdstOpt != 0 && !lds) {
+		r.dataReg(r.f(fVDST), n, acc)
+	}
+	saddr := r.f(fSADDR)
+	off := r.isOff(saddr)
+	addr := r.f(fADDR)
+	if en.memOps&moAddr != 0 {
+		switch seg {
+		case segFlat:
+			r.dataReg(addr, 2, false)
+		case segGlobal:
+			if off {
+				r.dataReg(addr, 2, false)
+			} else {
+				r.dataReg(addr, 1, false)
+			}
+		default: // SCRATCH: the VGPR address is used when there is no SGPR one (or SVE says so).
+			useV := off || sve
+			if fam.gen >= 11 {
+				useV = r.f(fSVE) == 1
+			}
+			if useV {
+				r.dataReg(addr, 1, false)
+			} else {
+				r.opStr("off")
+			}
+		}
+	}
+	if en.memOps&moData0 != 0 {
+		dn := n
+		if cmpswap {
+			dn = 2 * n
+		}
+		r.dataReg(r.f(fDATA), dn, acc)
+	}
+	if en.memOps&moSaddr != 0 && seg != segFlat {
+		if off {
+			r.opStr("off")
+		} else if seg == segGlobal {
+			r.sdst(saddr, opType{'b', 64})
+		} else {
+			r.sdst(saddr, opType{'b', 32})
+		}
+	}
+	if o := r.f(fOFFSET); o != 0 {
+		w := r.fm.cf[fOFFSET].parts[0].width
+		if seg != segFlat || fam.gen >= 10 {
+			o = int(int64(uint64(o)<<(64-uint(w))) >> (64 - uint(w)))
+		}
+		if o != 0 {
+			r.mod()
+			r.str("offset:")
+			r.dec(o)
+			r.end()
+		}
+	}
+	r.cachePolicy()
+	if lds {
+		r.modStr("lds")
+	}
+}
+
+// cachePolicy prints the cache bits as LLVM does: sc0 nt sc1 on CDNA 3/4,
+// else glc slc dlc.
+func (r *renderer) cachePolicy() {
+	if r.d.fam.scBits {
+		r.flag(r.f(fSC0) == 1, "sc0")
+		r.flag(r.f(fNT) == 1, "nt")
+		r.flag(r.f(fSC1) == 1, "sc1")
+		return
+	}
+	r.flag(r.f(fGLC) == 1, "glc")
+	r.flag(r.f(fSLC) == 1, "slc")
+	r.flag(r.has(fDLC) && r.f(fDLC) == 1, "dlc")
+	// CDNA 2 adds an SCC cache bit; its guide's tables leave it out
+	// (RESERVED): bit 15 in MUBUF, bit 53 in MTBUF, bit 25 in FLAT.
+	if r.d.fam.accRegs {
+		bit := -1
+		switch r.fm.kind {
+		case KindMUBUF:
+			bit = 15
+		case KindMTBUF:
+			bit = 53
+		case KindFLAT:
+			bit = 25
+		}
+		if bit >= 0 && r.raw[bit/32]>>(bit%32)&1 == 1 {
+			r.modStr("scc")
+		}
+	}
+}
+
+func (r *renderer) renderMUBUF() {
+	en := r.en
+	fam := r.d.fam
+	if r.memUnknown() {
+		return
+	}
+	if en.memOps&^moKnown == 0 && fam.gen < 12 {
+		// buffer_wbinvl1, buffer_gl0_inv, buffer_wbl2: no operands; only
+		// CDNA 3/4 print their cache bits (buffer_wbl2 sc0 sc1), CDNA 2's
+		// buffer_wbl2 sets glc and scc without LLVM printing them.
+		if fam.scBits {
+			r.cachePolicy()
+		}
+		return
+	}
+	if fam.gen >= 12 {
+		r.renderBUF12()
+		return
+	}
+	n := en.dataRegs
+	if en.memFlags&mfCmpswap != 0 {
+		n *= 2
+	}
+	tfe := r.has(fTFE) && r.f(fTFE) == 1
+	if tfe {
+		n++
+	}
+	lds := r.has(fLDS) && r.f(fLDS) == 1
+	if en.memOps&(moVdst|moData0) != 0 || (en.memOps&moVdstOpt != 0 && !lds) {
+		r.dataReg(r.f(fVDATA), n, r.acc())
+	}
+	idxen, offen := r.bufferAddr()
+	r.bufferRest(r.f(fSRSRC)<<2, r.fm.kind == KindMTBUF, idxen, offen)
+	r.cachePolicy()
+	if lds {
+		r.modStr("lds")
+	}
+	if tfe {
+		r.modStr("tfe")
+	}
+}
+
+// renderMAI prints VOP3P-MAI (MFMA) instructions: vdst, src0, src1, src2
+// with AGPRs where ACC_CD / ACC select them (always for vdst and src2 on
+// CDNA 1), and the cbsz/abid/blgp modifiers. Register counts come from the
+// mnemonic's shape (v_mfma_f32_32x32x8_f16: 16 results, 2-dword inputs).
+func (r *renderer) renderMAI() {
+	en := r.en
+	fam := r.d.fam
+	accCD := r.f(fACCCD) == 1 || !fam.accRegs
+	accAB := r.f(fACC)
+	switch en.shape {
+	case shAccRead: // v_accvgpr_read_b32 vN, aM
+		r.vgpr(r.f(fVDST), opType{'b', 32})
+		r.op()
+		r.reg("a", r.f(fSRC0)&0xff, 1)
+		r.end()
+		return
+	case shAccWrite: // v_accvgpr_write_b32 aN, src
+		r.op()
+		r.reg("a", r.f(fVDST), 1)
+		r.end()
+		r.src(r.f(fSRC0), opType{'b', 32}, 0)
+		return
+	}
+	if en.mai.dst == 0 {
+		r.partial = true
+		return
+	}
+	r.op()
+	if accCD {
+		r.reg("a", r.f(fVDST), en.mai.dst)
+	} else {
+		r.reg("v", r.f(fVDST), en.mai.dst)
+	}
+	r.end()
+	sizes := [3]int{en.mai.a, en.mai.b, en.mai.c}
+	if en.fmtScaled {
+		// cbsz and blgp name the formats of A and B.
+		sizes[0], sizes[1] = fmtRegs(sizes[0], r.f(fCBSZ)), fmtRegs(sizes[1], r.f(fBLGP))
+	}
+	for i := 0; i < 3; i++ {
+		code := r.f(srcFields[i])
+		t := opType{'b', 32 * sizes[i]}
+		if code >= 256 && (i < 2 && accAB>>uint(i)&1 == 1 || i == 2 && accCD && en.shape != shSparse) {
+			r.op()
+			r.reg("a", code-256, sizes[i])
+			r.end()
+			continue
+		}
+		r.src(code, t, 0)
+	}
+	if v := r.f(fCBSZ); v != 0 {
+		r.mod()
+		r.str("cbsz:")
+		r.dec(v)
+		r.end()
+	}
+	if v := r.f(fABID); v != 0 {
+		r.mod()
+		r.str("abid:")
+		r.dec(v)
+		r.end()
+	}
+	if v := r.f(fBLGP); v != 0 {
+		r.mod()
+		if fam.accRegs && en.blgpNeg {
+			// The f64 MFMAs of CDNA 2+ use the BLGP bits as neg:[a,b,c].
+			r.str("neg:")
+			r.bitList(v, 3, false)
+		} else {
+			r.str("blgp:")
+			r.dec(v)
+		}
+		r.end()
+	}
+}
+
+// fieldValues lists every field of the format with its value and bits.
+func (r *renderer) fieldValues() []FieldValue {
+	raw := r.raw[:r.fm.words]
+	out := make([]FieldValue, 0, len(r.fm.Fields))
+	for _, fl := range r.fm.Fields {
+		v := fl.Get(raw)
+		fv := FieldValue{Name: fl.Name, MSB: fl.MSB, LSB: fl.LSB, Ranges: fl.Ranges, Value: v, Bits: binString(v, fl.Width())}
+		if strings.EqualFold(fl.Name, "SIMM16") {
+			for _, p := range amdlayout.Parts(r.d.arch.ID, r.en.name, fl) {
+				pv := p.Get(raw)
+				fv.Parts = append(fv.Parts, FieldValue{Name: p.Name, MSB: p.MSB, LSB: p.LSB, Ranges: p.Ranges, Value: pv, Bits: binString(pv, p.Width())})
+			}
+		}
+		out = append(out, fv)
+	}
+	return out
+}
+
+// bufferAddr prints a buffer instruction's VGPR address: an index and an
+// offset (two VGPRs), one of them, or "off"; it returns IDXEN and OFFEN.
+func (r *renderer) bufferAddr() (idxen, offen bool) {
+	idxen, offen = r.f(fIDXEN) == 1, r.f(fOFFEN) == 1
+	switch {
+	case idxen && offen:
+		r.dataReg(r.f(fVADDR), 2, false)
+	case idxen || offen:
+		r.dataReg(r.f(fVADDR), 1, false)
+	default:
+		r.opStr("off")
+	}
+	return idxen, offen
+}
+
+// bufferRest prints what follows a buffer instruction's address on every
+// generation: the resource, the SGPR offset, the format of typed accesses,
+// idxen/offen and a non-zero immediate offset. srsrc is the resource's
+// SGPR code (the older formats store it divided by four).
+func (r *renderer) bufferRest(srsrc int, typed, idxen, offen bool) {
+	r.sdst(srsrc, opType{'b', 128})
+	r.src(r.f(fSOFFSET), opType{'b', 32}, 0)
+	if typed {
+		r.bufFormat()
+	}
+	if idxen {
+		r.modStr("idxen")
+	}
+	if offen {
+		r.modStr("offen")
+	}
+	if o := r.f(fOFFSET); o != 0 {
+		r.mod()
+		r.str("offset:")
+		r.dec(o)
+		r.end()
+	}
+}

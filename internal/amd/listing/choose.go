@@ -1,0 +1,73 @@
+package listing
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// Choice is what a reader asked for: a family id or gfx target given as a
+// flag or a form field ("" for none), and the flag's name for messages.
+type Choice struct {
+	Arch, Target string
+}
+
+// ChooseFamily picks the family to read in with: the override (--target,
+// then --arch), else the input's own target (e_flags, .amdgcn_target),
+// else a guess from the lines (Guess over every AMD family, newest first
+// within each line). It returns the family and how it was chosen.
+// machinesErr is the error reading the e_flags table gave, if any: a code
+// object whose e_flags name no known target is explained with it.
+func ChooseFamily(in *Input, c Choice, machinesErr error, get func(arch string) (Codec, error)) (arch, how string, err error) {
+	for _, v := range []struct{ val, flag string }{{c.Target, "--target"}, {c.Arch, "--arch"}} {
+		if v.val == "" {
+			continue
+		}
+		info, ok := isa.LookupArch(v.val)
+		if !ok || info.Vendor != isa.VendorAMD {
+			return "", "", errs.NotFound(isa.AMDArchIDs(), "unknown AMD family or target %q", v.val)
+		}
+		return info.ID, v.flag, nil
+	}
+	if in.Target != "" {
+		info, ok := isa.LookupArch(in.Target)
+		if !ok || info.Vendor != isa.VendorAMD {
+			return "", "", errs.Invalid("the input is for %s, which no family here covers: pass --arch", in.Target)
+		}
+		how := ".amdgcn_target"
+		if in.Kind == KindObject {
+			how = fmt.Sprintf("e_flags 0x%x", in.Flags)
+		}
+		return info.ID, how, nil
+	}
+	if in.Kind == KindObject {
+		if machinesErr != nil {
+			return "", "", errs.Invalid("%v", machinesErr)
+		}
+		return "", "", errs.Invalid("the code object's e_flags 0x%x name no target LLVM's table knows: pass --arch", in.Flags)
+	}
+	if arch, why := Guess(in, isa.AMDArchIDs(), get); arch != "" {
+		return arch, why, nil
+	}
+	return "", "", errs.Invalid("the input does not name its target (no code object, no .amdgcn_target): pass --arch ARCH (%s)", strings.Join(isa.AMDArchIDs(), ", "))
+}
+
+// SetTarget settles the listing's gfx target after ChooseFamily: a
+// --target, or an --arch that is a gfx target, names it; an --arch that
+// is a family keeps the input's target only when it is of that family.
+func (l *Listing) SetTarget(in *Input, c Choice) {
+	switch {
+	case c.Target != "":
+		l.Target, l.TargetID = c.Target, c.Target
+	case c.Arch != "":
+		if info, ok := isa.LookupArch(c.Arch); ok && info.ID != strings.ToLower(c.Arch) {
+			l.Target, l.TargetID = strings.ToLower(c.Arch), strings.ToLower(c.Arch)
+		} else if in.Target != "" {
+			if ti, ok := isa.LookupArch(in.Target); !ok || ti.ID != l.Arch {
+				l.Target, l.TargetID = "", ""
+			}
+		}
+	}
+}

@@ -1,0 +1,621 @@
+package listing
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/amd/codeobj"
+	"github.com/gpuisa/gpuisa/internal/amd/decode"
+	"github.com/gpuisa/gpuisa/internal/amd/encode"
+)
+
+// maxEntries bounds the entries a listing expands collapsed runs into.
+const maxEntries = 1 << 22
+
+// Codec is one family's decoder and the encoder that shares it.
+type Codec struct {
+	Dec *decode.Decoder
+	Enc *encode.Encoder
+}
+
+// Options shape a listing.
+type Options struct {
+	// Fields keeps every instruction's decoded fields and operands (Entry.Inst):
+	// the field view, JSON and explanations need them; a plain listing does not.
+	Fields bool
+	// NoCollapse prints padding runs word by word.
+	NoCollapse bool
+}
+
+// How an entry's instruction was recognised.
+const (
+	FromBytes     = "bytes"     // decoded from the input's machine code
+	FromText      = "text"      // assembled by gpuisa from the input's text and decoded back
+	FromTextAlone = "unchecked" // text the encoder could not assemble: not checked
+)
+
+// Listing is machine code read into instructions.
+type Listing struct {
+	Arch     string // the family decoded with
+	Target   string // the gfx target, when known
+	TargetID string
+	Kind     string // the input's kind
+	// Chosen says how the family was chosen when the input did not name
+	// it: "--arch", "e_flags 0x54c", ".amdgcn_target", or a guess.
+	Chosen     string
+	Flags      uint32
+	CodeObject int
+	Sections   []Section
+	// Errors counts the words that did not decode and the lines that did
+	// not assemble.
+	Errors int
+}
+
+// Section is one unit of the input with its instructions.
+type Section struct {
+	Name       string
+	Entries    []Entry
+	Kernels    []codeobj.Kernel
+	Directives map[string]map[string]string
+}
+
+// Entry is one line of the listing: an instruction (or a collapsed run of
+// one), or a word that did not decode.
+type Entry struct {
+	Addr  int64
+	Bytes []byte
+	// Text is the instruction in LLVM's syntax as llvm-mc prints it (a
+	// branch target as the number in the word); Display puts the label in.
+	Text string
+	Inst *decode.Inst // with Options.Fields
+	Name string       // the model's mnemonic; "" when not recognised
+	How  string
+	// Given is the input's own text where it reads differently from the
+	// decoded one (a listing from another tool, or another target).
+	Given string
+	Err   string
+	// Labels are defined at this entry; Func says the first is a
+	// function (kernel) symbol.
+	Labels []string
+	Func   bool
+	// Target is a branch's destination address (-1: not a branch),
+	// TargetLabel its label and TargetRef "<kernel+0x48>" as llvm-objdump
+	// writes it.
+	Target      int64
+	TargetLabel string
+	TargetRef   string
+	Repeat      int // >1: the entry stands for Repeat identical words
+	// Padding marks alignment words after a kernel (see collapse).
+	Padding bool
+	Src     int // input line, 0 for code objects
+}
+
+// Size is the entry's length in bytes (of one instruction of a run).
+func (e *Entry) Size() int { return len(e.Bytes) }
+
+// Display is the text with a branch target written as its label.
+func (e *Entry) Display() string {
+	if e.Target < 0 || e.TargetLabel == "" {
+		return e.Text
+	}
+	mn, _, _ := strings.Cut(e.Text, " ")
+	return mn + " " + e.TargetLabel
+}
+
+// Build reads in with fam into a listing.
+func Build(in *Input, arch string, fam Codec, opts Options) *Listing {
+	l := &Listing{Arch: arch, Target: in.Target, TargetID: in.TargetID, Kind: in.Kind, Flags: in.Flags, CodeObject: in.CodeObject}
+	for _, u := range in.Units {
+		s := Section{Name: u.Name, Kernels: u.Kernels, Directives: u.Directives}
+		if u.Code != nil {
+			s.Entries = decodeCode(fam.Dec, u.Code, int64(u.Addr), opts, nil)
+			labelSymbols(s.Entries, u.Symbols, int64(u.Addr))
+		} else {
+			s.Entries = readLines(fam, u.Lines, opts)
+		}
+		resolveBranches(s.Entries)
+		s.Entries = collapse(s.Entries, opts.NoCollapse)
+		for i := range s.Entries {
+			if s.Entries[i].Err != "" {
+				l.Errors++
+			}
+		}
+		l.Sections = append(l.Sections, s)
+	}
+	return l
+}
+
+// decodeCode decodes code from the start; like llvm-mc it reports an
+// undecodable dword and goes on 4 bytes later. Entries are appended to
+// appendTo. Without Options.Fields the texts are written into one buffer
+// and become substrings of one string: a large listing allocates a few
+// objects, not one per instruction.
+func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, appendTo []Entry) []Entry {
+	out := appendTo
+	if cap(out)-len(out) < len(code)/4+1 {
+		grown := make([]Entry, len(out), len(out)+len(code)/4+1)
+		copy(grown, out)
+		out = grown
+	}
+	first := len(out)
+	var arena []byte
+	var ends []int32
+	if !opts.Fields {
+		arena = make([]byte, 0, len(code)*6)
+		ends = make([]int32, 0, len(code)/4+1)
+	}
+	for off := 0; off < len(code); {
+		e := Entry{Addr: base + int64(off), Target: -1, Repeat: 1, How: FromBytes}
+		var n int
+		var err error
+		if opts.Fields {
+			var in decode.Inst
+			in, n, err = d.Decode(code, off)
+			if err == nil {
+				in.Offset = int(e.Addr)
+				e.Inst, e.Text, e.Name = &in, in.Text(), in.Name
+			}
+		} else {
+			arena, n, err = d.AppendText(arena, code, off)
+			ends = append(ends, int32(len(arena)))
+		}
+		if err != nil {
+			e.Err = errText(err)
+			n = min(4, len(code)-off)
+		}
+		e.Bytes = code[off : off+n : off+n]
+		out = append(out, e)
+		off += n
+	}
+	if !opts.Fields {
+		all := string(arena)
+		start := int32(0)
+		for i, end := range ends {
+			out[first+i].Text = all[start:end]
+			start = end
+		}
+	}
+	return out
+}
+
+func errText(err error) string {
+	var de *decode.Error
+	if errors.As(err, &de) {
+		return de.Msg
+	}
+	return err.Error()
+}
+
+// labelSymbols puts each symbol on the entry at its address.
+func labelSymbols(es []Entry, syms []codeobj.Symbol, base int64) {
+	if len(syms) == 0 {
+		return
+	}
+	at := indexByAddr(es)
+	for _, s := range syms {
+		if i, ok := at.find(base + int64(s.Offset)); ok {
+			e := &es[i]
+			if len(e.Labels) == 0 {
+				e.Func = s.Func
+			}
+			if !slices.Contains(e.Labels, s.Name) {
+				e.Labels = append(e.Labels, s.Name)
+			}
+		}
+	}
+}
+
+// addrIndex finds entries by address: by binary search when the entries
+// are in address order (always for code, nearly always for listings), else
+// through a map.
+type addrIndex struct {
+	es []Entry
+	m  map[int64]int
+}
+
+func indexByAddr(es []Entry) addrIndex {
+	for i := 1; i < len(es); i++ {
+		if es[i].Addr <= es[i-1].Addr {
+			m := make(map[int64]int, len(es))
+			for i, e := range es {
+				if _, dup := m[e.Addr]; !dup {
+					m[e.Addr] = i
+				}
+			}
+			return addrIndex{es: es, m: m}
+		}
+	}
+	return addrIndex{es: es}
+}
+
+func (x addrIndex) find(a int64) (int, bool) {
+	if x.m != nil {
+		i, ok := x.m[a]
+		return i, ok
+	}
+	i := sort.Search(len(x.es), func(i int) bool { return x.es[i].Addr >= a })
+	return i, i < len(x.es) && x.es[i].Addr == a
+}
+
+// branchOffset gives the destination of a PC-relative branch: SOPP
+// s_branch and s_cbranch_* and SOPK s_call_b64 jump to PC + 4 +
+// SIMM16 * 4 (the guides' SOPP and SOPK chapters: "PC = PC + signext(SIMM16
+// * 4) + 4"); SIMM16 is bits 15:0 of the word in every family.
+func branchTarget(e *Entry) (int64, bool) {
+	if !isBranch(e.Text) || len(e.Bytes) < 4 {
+		return 0, false
+	}
+	simm := int16(uint16(e.Bytes[0]) | uint16(e.Bytes[1])<<8)
+	return e.Addr + 4 + int64(simm)*4, true
+}
+
+func isBranch(text string) bool {
+	return strings.HasPrefix(text, "s_cbranch_") || strings.HasPrefix(text, "s_branch ") || strings.HasPrefix(text, "s_call_b64 ")
+}
+
+// resolveBranches finds every branch's destination, gives each
+// destination without a label one (.LBB<function>_<n>, numbered in address
+// order within the function they fall in, as LLVM names basic blocks), and
+// writes the llvm-objdump reference <function+0xoffset>.
+func resolveBranches(es []Entry) {
+	at := indexByAddr(es)
+	var dests []int64
+	for i := range es {
+		e := &es[i]
+		if e.Err != "" {
+			continue
+		}
+		if e.Target < 0 {
+			t, ok := branchTarget(e)
+			if !ok {
+				continue
+			}
+			e.Target = t
+		}
+		dests = append(dests, e.Target)
+	}
+	// Functions in address order, for numbering and references.
+	type fn struct {
+		name string
+		addr int64
+	}
+	var fns []fn
+	for _, e := range es {
+		if e.Func && len(e.Labels) > 0 {
+			fns = append(fns, fn{e.Labels[0], e.Addr})
+		}
+	}
+	fnAt := func(a int64) (int, bool) {
+		i := sort.Search(len(fns), func(i int) bool { return fns[i].addr > a }) - 1
+		return i, i >= 0
+	}
+	sort.Slice(dests, func(i, j int) bool { return dests[i] < dests[j] })
+	next := map[int]int{}
+	for k, d := range dests {
+		if k > 0 && dests[k-1] == d {
+			continue
+		}
+		i, ok := at.find(d)
+		if !ok || len(es[i].Labels) > 0 {
+			continue
+		}
+		f, _ := fnAt(d)
+		fi := max(f, 0)
+		next[fi]++
+		es[i].Labels = append(es[i].Labels, fmt.Sprintf(".LBB%d_%d", fi, next[fi]))
+	}
+	for i := range es {
+		e := &es[i]
+		if e.Target < 0 {
+			continue
+		}
+		if j, ok := at.find(e.Target); ok && len(es[j].Labels) > 0 {
+			e.TargetLabel = es[j].Labels[0]
+		}
+		if f, ok := fnAt(e.Target); ok {
+			e.TargetRef = "<" + fns[f].name + "+0x" + strconv.FormatInt(e.Target-fns[f].addr, 16) + ">"
+			if e.Target == fns[f].addr {
+				e.TargetRef = "<" + fns[f].name + ">"
+			}
+		}
+	}
+}
+
+// padding says whether an entry is alignment padding LLVM emits after a
+// kernel: s_code_end (gfx10+) or s_nop 0.
+func padding(e *Entry) bool { return e.Err == "" && (e.Text == "s_code_end" || e.Text == "s_nop 0") }
+
+// collapse marks alignment padding — a run of identical s_code_end or
+// s_nop 0 words that follows s_endpgm, or (two or more) reaches the next
+// function or the end of the code, with no label inside — and folds each
+// run into one entry unless noCollapse. It works in place.
+func collapse(es []Entry, noCollapse bool) []Entry {
+	w := 0
+	for i := 0; i < len(es); {
+		if !padding(&es[i]) {
+			if w != i {
+				es[w] = es[i]
+			}
+			w++
+			i++
+			continue
+		}
+		e := &es[i]
+		j := i + 1
+		for j < len(es) && len(es[j].Labels) == 0 && es[j].Text == e.Text && string(es[j].Bytes) == string(e.Bytes) && es[j].Repeat == 1 {
+			j++
+		}
+		afterEnd := w > 0 && strings.HasPrefix(es[w-1].Text, "s_endpgm")
+		toNext := j == len(es) || es[j].Func
+		if afterEnd || toNext && j-i >= 2 {
+			es[w] = es[i]
+			es[w].Repeat, es[w].Padding = j-i, true
+			if noCollapse {
+				// Marked, not folded: each word keeps its line.
+				for k := i; k < j; k++ {
+					es[w] = es[k]
+					es[w].Padding = true
+					w++
+				}
+				i = j
+				continue
+			}
+			w++
+			i = j
+			continue
+		}
+		for ; i < j; i++ {
+			es[w] = es[i]
+			w++
+		}
+	}
+	return es[:w]
+}
+
+// readLines turns the lines of a text input into entries: machine code
+// where a line has it (consecutive lines of bare bytes form one stream,
+// so a 64-bit word may span two lines), else the text assembled by the
+// encoder with labels resolved (two passes: sizes, then branch offsets).
+func readLines(fam Codec, lines []Line, opts Options) []Entry {
+	var out []Entry
+	var pending []string // labels waiting for the next instruction
+	next := int64(0)     // running address where the input gives none
+	flushLabels := func(e *Entry) {
+		e.Labels = append(pending, e.Labels...)
+		// A symbol (llvm-objdump's <saxpy>:, a global label) starts a
+		// function; local labels (.LBB0_1) do not.
+		e.Func = len(e.Labels) > 0 && !strings.HasPrefix(e.Labels[0], ".")
+		pending = nil
+	}
+	for i := 0; i < len(lines); i++ {
+		ln := lines[i]
+		if ln.Label != "" && ln.Text == "" && len(ln.Bytes) == 0 {
+			if ln.Addr >= 0 {
+				next = ln.Addr
+			}
+			pending = append(pending, ln.Label)
+			continue
+		}
+		if ln.Label != "" {
+			pending = append(pending, ln.Label)
+		}
+		addr := next
+		if ln.Addr >= 0 {
+			addr = ln.Addr
+		}
+		start := len(out)
+		switch {
+		case len(ln.Bytes) > 0 && ln.Text == "":
+			// A stream of bare machine code, possibly over several lines.
+			code := append([]byte(nil), ln.Bytes...)
+			srcs := []int{ln.Src}
+			for i+1 < len(lines) && lines[i+1].Text == "" && lines[i+1].Label == "" && len(lines[i+1].Bytes) > 0 && lines[i+1].Addr < 0 {
+				i++
+				code = append(code, lines[i].Bytes...)
+				srcs = append(srcs, lines[i].Src)
+			}
+			out = decodeCode(fam.Dec, code, addr, opts, out)
+			for k := start; k < len(out); k++ {
+				out[k].Src = srcs[0]
+			}
+		case len(ln.Bytes) > 0:
+			out = decodeCode(fam.Dec, ln.Bytes, addr, opts, out)
+			if norm := normText(ln.Text); out[start].Err == "" && normText(out[start].Text) != norm && !sameBranch(&out[start], ln.Text) {
+				out[start].Given = ln.Text
+			}
+			for k := start; k < len(out); k++ {
+				out[k].Src = ln.Src
+			}
+		default:
+			e := Entry{Addr: addr, Text: ln.Text, Target: -1, Repeat: 1, Src: ln.Src}
+			out = append(out, e)
+		}
+		if len(out) > start {
+			flushLabels(&out[start])
+			last := &out[len(out)-1]
+			next = last.Addr + int64(len(last.Bytes))
+		}
+		for r := 1; r < ln.Repeat && len(out) > start && len(out) < maxEntries; r++ {
+			e := out[len(out)-1]
+			e.Addr, e.Labels, e.Func = next, nil, false
+			out = append(out, e)
+			next += int64(len(e.Bytes))
+		}
+	}
+	if len(pending) > 0 && len(out) > 0 {
+		// Labels after the last instruction mark the end; keep them on it.
+		out[len(out)-1].Labels = append(out[len(out)-1].Labels, pending...)
+	}
+	assembleText(fam, out, opts)
+	return out
+}
+
+// sameBranch: a listing that writes a branch's destination as a label
+// ("s_cbranch_execz .LBB0_2") agrees with the decoded number.
+func sameBranch(e *Entry, given string) bool {
+	if !isBranch(e.Text) {
+		return false
+	}
+	gm, _, _ := strings.Cut(given, " ")
+	m, _, _ := strings.Cut(e.Text, " ")
+	return gm == m
+}
+
+func normText(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
+	return strings.ReplaceAll(s, " ,", ",")
+}
+
+// assembleText encodes the entries that have text but no bytes. A branch
+// to a label is assembled with offset 0 first, for its size; once every
+// address is known it is assembled again with the real offset.
+func assembleText(fam Codec, es []Entry, opts Options) {
+	labels := map[string]bool{}
+	for _, e := range es {
+		for _, l := range e.Labels {
+			labels[l] = true
+		}
+	}
+	type fix struct {
+		i     int
+		mn    string
+		label string
+	}
+	var fixes []fix
+	shift := int64(0) // addresses move as text gets its real size
+	type result struct {
+		e    Entry
+		done bool
+	}
+	seen := map[string]result{} // a repeated line is assembled once
+	for i := range es {
+		e := &es[i]
+		e.Addr += shift
+		if e.Bytes != nil || e.Err != "" || e.Text == "" {
+			continue
+		}
+		text := e.Text
+		mn, rest, _ := strings.Cut(text, " ")
+		if isBranch(text) && labels[strings.TrimSpace(rest)] {
+			fixes = append(fixes, fix{i, mn, strings.TrimSpace(rest)})
+			text = mn + " 0"
+		}
+		before := int64(len(e.Bytes))
+		if r, ok := seen[text]; ok && r.done {
+			addr, src, labels, fn := e.Addr, e.Src, e.Labels, e.Func
+			*e = r.e
+			e.Addr, e.Src, e.Labels, e.Func = addr, src, labels, fn
+			if e.Inst != nil {
+				in := *e.Inst
+				in.Offset = int(addr)
+				e.Inst = &in
+			}
+		} else {
+			assembleOne(fam, e, text, opts)
+			seen[text] = result{*e, true}
+		}
+		shift += int64(len(e.Bytes)) - before
+	}
+	if len(fixes) == 0 {
+		return
+	}
+	at := map[string]int64{}
+	for _, e := range es {
+		for _, l := range e.Labels {
+			if _, dup := at[l]; !dup {
+				at[l] = e.Addr
+			}
+		}
+	}
+	for _, f := range fixes {
+		e := &es[f.i]
+		dest := at[f.label]
+		off := (dest - e.Addr - 4) / 4
+		if (dest-e.Addr-4)%4 != 0 || off < -32768 || off > 32767 {
+			e.Bytes, e.Inst, e.Name, e.How = nil, nil, "", FromTextAlone
+			e.Err = fmt.Sprintf("branch to %s is out of range", f.label)
+			continue
+		}
+		given := e.Text
+		e.Bytes, e.Inst = nil, nil
+		assembleOne(fam, e, f.mn+" "+strconv.FormatInt(off, 10), opts)
+		e.Text = given
+		if e.Err == "" {
+			if e.Inst != nil {
+				e.Text = e.Inst.Text()
+			} else if t, _, err := fam.Dec.AppendText(nil, e.Bytes, 0); err == nil {
+				e.Text = string(t)
+			}
+		}
+		e.Target, e.TargetLabel = dest, f.label
+	}
+}
+
+// assembleOne encodes text into e and decodes the bytes back; an encoder
+// error leaves e as unchecked text with the mnemonic looked up by name.
+func assembleOne(fam Codec, e *Entry, text string, opts Options) {
+	if fam.Enc == nil {
+		e.How, e.Err = FromTextAlone, "no encoder"
+		return
+	}
+	b, err := fam.Enc.Encode(text)
+	if err != nil {
+		e.How, e.Err = FromTextAlone, err.Error()
+		e.Name = mnemonicName(text)
+		return
+	}
+	e.Bytes, e.How = b, FromText
+	var got string
+	if opts.Fields {
+		in, _, err := fam.Dec.Decode(b, 0)
+		if err != nil {
+			e.Err = errText(err)
+			return
+		}
+		in.Offset = int(e.Addr)
+		e.Name, e.Inst, got = in.Name, &in, in.Text()
+	} else {
+		in, _, err := fam.Dec.DecodeBrief(b, 0)
+		if err != nil {
+			e.Err = errText(err)
+			return
+		}
+		e.Name, got = in.Name, in.Text
+	}
+	if normText(got) != normText(e.Text) && !isBranch(e.Text) {
+		e.Given = e.Text
+	}
+	e.Text = got
+}
+
+// mnemonicName is the first word of an instruction's text, lower case.
+func mnemonicName(text string) string {
+	mn, _, _ := strings.Cut(strings.TrimSpace(text), " ")
+	return strings.ToLower(mn)
+}
+
+// Instructions counts the instructions (runs counted word by word).
+func (l *Listing) Instructions() int {
+	n, _ := l.counts()
+	return n
+}
+
+// counts gives the instructions, padding words included, and the padding
+// words alone (alignment after a kernel).
+func (l *Listing) counts() (all, padding int) {
+	for _, s := range l.Sections {
+		for _, e := range s.Entries {
+			if e.Err == "" || e.How == FromTextAlone {
+				all += e.Repeat
+				if e.Padding {
+					padding += e.Repeat
+				}
+			}
+		}
+	}
+	return all, padding
+}

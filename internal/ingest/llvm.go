@@ -1,0 +1,839 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/ingest/merge"
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/oracle/verify"
+	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
+	"github.com/gpuisa/gpuisa/internal/source/llvmtest"
+	"github.com/gpuisa/gpuisa/internal/store/quality"
+)
+
+// LLVMResult is what the LLVM pass did: the documents it read, what it
+// could not do, and the data-quality report.
+type LLVMResult struct {
+	Documents []isa.Document
+	Problems  []string
+	Report    quality.Report
+	// Added are the instructions only LLVM documents for a family (no AMD
+	// instruction has their encoding); the caller adds them to the model.
+	Added []*isa.Instruction
+	// LLVMMC and CacheDir are the assembler and result cache the pass used
+	// ("" when it did not verify), for later passes that assemble too.
+	LLVMMC, CacheDir string
+}
+
+// LoadAMD reads the AMD guides and XML from the sources directory and links
+// the families: the model the LLVM pass works on (what `gpuisa verify`
+// checks without writing a database).
+func LoadAMD(ctx context.Context, sources string, prog Progress) ([]isa.Architecture, []*isa.Instruction, []string, error) {
+	if prog == nil {
+		prog = nopProgress{}
+	}
+	src, err := SourcesDir(sources)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	archs, insts, _, problems, err := loadAMD(ctx, src, prog)
+	return archs, insts, problems, err
+}
+
+// loadAMD reads the AMD guides and XML under src, merges them and links the
+// families; it returns the documents read and what the readers could not
+// recover. Both Run and LoadAMD start here.
+func loadAMD(ctx context.Context, src string, prog Progress) ([]isa.Architecture, []*isa.Instruction, []isa.Document, []string, error) {
+	archs, insts, docs, problems, err := readAMDGuides(ctx, src, prog)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	xmlDocs, err := mergeAMDXML(src, &archs, &insts, prog)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	merge.LinkFamilies(insts)
+	return archs, insts, append(docs, xmlDocs...), problems, nil
+}
+
+// ApplyLLVM is the LLVM pass: it attaches LLVM's syntax (opts.LLVMDocDir,
+// else the llvm-NN-doc package's pages) to the AMD instructions, builds
+// examples (verbatim from the MC tests of opts.LLVMProject or
+// $GPUISA_LLVM_PROJECT when given, else from the syntax), assembles every
+// example on every gfx target llvm-mc knows (one llvm-mc per target,
+// cached in opts.CacheDir), and fills examples, target matrices, llvm-mc
+// aliases and cross-check conflicts. Without llvm-mc, or with
+// opts.NoVerify, targets stay empty and the report says why. Families'
+// Documents gain the LLVM documents; archs is modified in place.
+func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, insts []*isa.Instruction, prog Progress) (*LLVMResult, error) {
+	if prog == nil {
+		prog = nopProgress{}
+	}
+	res := &LLVMResult{}
+	rep := &res.Report
+
+	// 1. Syntax pages.
+	docDir := opts.LLVMDocDir
+	if docDir == "" {
+		docDir = llvmdoc.DocDir()
+	}
+	var pages []llvmdoc.Page
+	if docDir == "" {
+		res.Problems = append(res.Problems, "llvm: LLVM's AMDGPU syntax pages not found (install llvm-22-doc or set GPUISA_LLVM_DOC): no LLVM syntax attached")
+		rep.Notes = append(rep.Notes, "LLVM's AMDGPU syntax pages were not found")
+	} else {
+		var err error
+		step(prog, "reading LLVM AMDGPU syntax pages", func() { pages, err = llvmdoc.ReadDir(docDir) })
+		if err != nil {
+			return nil, fmt.Errorf("LLVM syntax pages: %w", err)
+		}
+		rep.SyntaxDocs = docDir
+	}
+	pageFile := func(path string) string { return lastElems(path, 3) }
+	pageDocs := map[string]isa.Document{}
+	for _, p := range pages {
+		if len(llvmdoc.PageArchs(p.GFX)) == 0 {
+			continue
+		}
+		doc := isa.Document{
+			Source: isa.SourceLLVMDoc, File: pageFile(p.File),
+			Title:       "LLVM AMDGPU assembler syntax: " + p.GFX,
+			Version:     lastElems(docDir, 2),
+			Attribution: "from LLVM's AMDGPU assembler syntax documentation",
+			License:     "Apache-2.0 WITH LLVM-exception",
+		}
+		pageDocs[p.GFX] = doc
+		res.Documents = append(res.Documents, doc)
+	}
+	matches := merge.AttachLLVMSyntax(insts, pages, pageFile)
+	for i := range archs {
+		if m := matches[archs[i].ID]; m != nil {
+			for _, gfx := range m.Pages {
+				archs[i].Documents = append(archs[i].Documents, pageDocs[gfx])
+			}
+		}
+	}
+
+	// 2. Candidate examples.
+	project := opts.LLVMProject
+	if project == "" {
+		project = os.Getenv("GPUISA_LLVM_PROJECT")
+	}
+	var tests []llvmtest.Example
+	if project != "" {
+		dir := filepath.Join(project, "llvm", "test", "MC", "AMDGPU")
+		var err error
+		step(prog, "reading LLVM MC tests", func() { tests, err = llvmtest.ReadDir(dir) })
+		if err != nil {
+			return nil, fmt.Errorf("LLVM MC tests (--llvm-project %s): %w", project, err)
+		}
+		rep.Examples = "from LLVM's MC tests (" + dir + ") where they have one, else built from LLVM's documented syntax"
+	} else {
+		rep.Examples = llvmdoc.ExampleProvenance + " (no llvm-project checkout given)"
+	}
+	pool := newCandidatePool(pages, tests, pageFile, project)
+
+	// 3. Verification.
+	llvmMC := ""
+	if opts.NoVerify {
+		rep.Notes = append(rep.Notes, "verification skipped (--no-verify)")
+		res.Problems = append(res.Problems, "llvm: verification skipped: target compatibility not verified")
+	} else if p, err := verify.FindLLVMMC(); err != nil {
+		rep.Notes = append(rep.Notes, err.Error())
+		res.Problems = append(res.Problems, "llvm: "+err.Error()+": target compatibility not verified")
+	} else {
+		llvmMC = p
+	}
+	if llvmMC == "" {
+		applyUnverified(archs, insts, matches, pool, rep)
+		return res, nil
+	}
+	version, err := verify.Version(ctx, llvmMC)
+	if err != nil {
+		return nil, err
+	}
+	known, err := knownTargets(ctx, llvmMC)
+	if err != nil {
+		return nil, err
+	}
+	var targets, unknown []string
+	for _, t := range isa.AllGFXTargets {
+		if known[t] {
+			targets = append(targets, t)
+		} else {
+			unknown = append(unknown, t)
+		}
+	}
+	if len(unknown) > 0 {
+		res.Problems = append(res.Problems, fmt.Sprintf("llvm: %s does not know %s: left out of the target matrices", version, strings.Join(unknown, ", ")))
+	}
+	rep.LLVMMC, rep.Verified, rep.Targets, rep.UnknownTargets = version, true, targets, unknown
+	res.Documents = append(res.Documents, isa.Document{
+		Source: isa.SourceLLVMMC, File: filepath.Base(llvmMC), Title: "LLVM assembler (llvm-mc), run on every example for every gfx target",
+		Version: version, Attribution: "verified with the LLVM assembler", License: "Apache-2.0 WITH LLVM-exception",
+	})
+
+	// Every candidate of every instruction, and the bare names.
+	famTargets := map[string][]string{}
+	for _, a := range isa.Archs() {
+		for _, t := range a.Targets {
+			if known[t] {
+				famTargets[a.ID] = append(famTargets[a.ID], t)
+			}
+		}
+	}
+	type work struct {
+		in   *isa.Instruction
+		arch *isa.Architecture
+		v    merge.Verification
+	}
+	archByID := map[string]*isa.Architecture{}
+	for i := range archs {
+		archByID[archs[i].ID] = &archs[i]
+	}
+	var jobs []work
+	var batch lineBatch
+	for _, in := range insts {
+		if in.Vendor != isa.VendorAMD {
+			continue
+		}
+		cands := pool.candidates(in, matches[in.Arch], famTargets[in.Arch])
+		for _, c := range cands {
+			batch.add(c.Asm)
+		}
+		batch.add(in.Name)
+		jobs = append(jobs, work{in: in, arch: archByID[in.Arch], v: merge.Verification{
+			Targets: targets, Unknown: unknown, FamilyTargets: famTargets[in.Arch],
+			Candidates: cands, Probe: in.Name, Version: version,
+		}})
+	}
+	// The names LLVM documents for a family that AMD does not: are they
+	// accepted on the family's targets?
+	llvmOnly := map[string][]merge.Candidate{}
+	for arch, m := range matches {
+		for _, name := range m.UnmatchedLLVM {
+			cands := pool.byName(name, arch, famTargets[arch])
+			llvmOnly[arch+"\x00"+name] = cands
+			for _, c := range cands {
+				batch.add(c.Asm)
+			}
+		}
+	}
+
+	cacheDir := opts.CacheDir
+	if cacheDir == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			cacheDir = filepath.Join(d, "gpuisa")
+		} else {
+			res.Problems = append(res.Problems, "llvm: no user cache directory ("+err.Error()+"): llvm-mc results are not cached")
+		}
+	}
+	res.LLVMMC, res.CacheDir = llvmMC, cacheDir
+	prog.Start(fmt.Sprintf("verifying %d lines with llvm-mc on %d targets", len(batch.inputs), len(targets)), len(targets))
+	vres, err := verify.Run(ctx, batch.inputs, targets, verify.Options{
+		LLVMMC: llvmMC, CacheDir: cacheDir,
+		Progress: func(done, total int, target string) { prog.Advance(1) },
+	})
+	prog.Done()
+	if err != nil {
+		return nil, err
+	}
+	rep.Run = batch.stats(vres)
+	tIndex := targetIndex(vres.Targets)
+	first := func(asm string) ([]verify.Outcome, bool) {
+		if i, ok := batch.index[asm]; ok {
+			return vres.Outcomes[i], true
+		}
+		return nil, false
+	}
+	// Second pass: instructions whose name llvm-mc knows on a family
+	// target but whose examples it all rejected (or that have none) try
+	// operand patterns of similar instructions, on the family's targets.
+	pending := make([]job2, len(jobs))
+	for i := range jobs {
+		jobs[i].v.Outcomes = first
+		pending[i] = job2{jobs[i].in, &jobs[i].v}
+	}
+	var extra map[*isa.Instruction][]merge.Candidate
+	var stats synthStats
+	step(prog, "trying operand patterns where no example was accepted", func() {
+		extra, stats, err = synthesize(ctx, pending, pool, len(vres.Targets), tIndex, llvmMC, cacheDir)
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Run.Add(stats.RunStats)
+	for i := range jobs {
+		jobs[i].v.Candidates = append(jobs[i].v.Candidates, extra[jobs[i].in]...)
+	}
+	outcomes := func(asm string) ([]verify.Outcome, bool) {
+		if i, ok := batch.index[asm]; ok {
+			return vres.Outcomes[i], true
+		}
+		row, ok := stats.rows[asm]
+		return row, ok
+	}
+
+	prog.Start("applying llvm-mc's verdicts", len(jobs))
+	results := make([]merge.Result, len(jobs))
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := 0; w < workers; w++ {
+		wg.Go(func() {
+			for i := w; i < len(jobs); i += workers {
+				j := jobs[i]
+				j.v.Outcomes = outcomes
+				results[i] = merge.ApplyVerification(j.in, j.arch, j.v)
+			}
+		})
+	}
+	wg.Wait()
+	prog.Advance(len(jobs))
+	prog.Done()
+	byInst := make(map[*isa.Instruction]merge.Result, len(jobs))
+	for i, j := range jobs {
+		byInst[j.in] = results[i]
+	}
+	// What LLVM calls the opcodes whose AMD names it rejects.
+	if _, err := llvmNames(ctx, llvmMC, version, archs, insts, byInst, famTargets); err != nil {
+		res.Problems = append(res.Problems, "llvm: "+err.Error())
+	}
+	// Where still nothing was accepted, llvm-mc writes the example itself.
+	var gen *generated
+	step(prog, "generating examples from llvm-mc's disassembly", func() {
+		gen, err = generateExamples(ctx, llvmMC, version, archs, insts, byInst, famTargets, vres.Targets, cacheDir)
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Run.Add(gen.stats)
+	earlier := outcomes
+	withGenerated := func(asm string) ([]verify.Outcome, bool) {
+		if row, ok := earlier(asm); ok {
+			return row, true
+		}
+		row, ok := gen.rows[asm]
+		return row, ok
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		cands := gen.cands[j.in]
+		if why, ok := gen.failed[j.in]; ok {
+			r := byInst[j.in]
+			r.Reason += "; " + why
+			byInst[j.in] = r
+		}
+		if len(cands) == 0 {
+			continue
+		}
+		if byInst[j.in].Rejected {
+			// AMD's name is unknown to llvm-mc here: the examples are in
+			// LLVM's spelling, and the name stays unsupported.
+			r := byInst[j.in]
+			if attachSpelled(j.in, cands, withGenerated, famTargets[j.in.Arch], tIndex) {
+				r.Spelled = true
+				byInst[j.in] = r
+			}
+			continue
+		}
+		j.v.Candidates = append(j.v.Candidates, cands...)
+		j.v.Outcomes = withGenerated
+		byInst[j.in] = merge.ApplyVerification(j.in, j.arch, j.v)
+	}
+	outcomes = withGenerated
+	// The names only LLVM documents: aliases of AMD instructions with the
+	// same encoding, or instructions AMD's guide lacks.
+	verifyOne := func(in *isa.Instruction, arch *isa.Architecture, cands []merge.Candidate) merge.Result {
+		return merge.ApplyVerification(in, arch, merge.Verification{Targets: targets, Unknown: unknown,
+			FamilyTargets: famTargets[in.Arch], Candidates: cands, Probe: in.Name, Outcomes: outcomes, Version: version})
+	}
+	res.Added, _ = llvmOnlyNames(archs, insts, llvmOnly, outcomes, famTargets, tIndex, verifyOne, byInst)
+	insts = append(insts, res.Added...)
+	assemblerOperands(insts, pages, pageFile, outcomes, tIndex, famTargets, version)
+	if len(res.Added) > 0 {
+		merge.LinkFamilies(insts) // the added ones join their namesakes in other families
+	}
+	// Renames llvm-mc's verdicts prove join the lineages; the grids then
+	// show the other spelling where only it assembles.
+	prog.Start("linking renames across generations", 1)
+	links := lineageLinks(archs, insts, version)
+	refused := merge.LinkFamilies(insts, links...)
+	spelled := applyOtherSpellings(insts)
+	// Older guides give many instructions pseudocode only: the same
+	// instruction's description from the nearest family that has one.
+	rep.Borrowed = merge.BorrowDescriptions(insts)
+	prog.Advance(1)
+	prog.Done()
+	rep.Lineage = quality.LineageStats{Links: len(links), Refused: len(refused), OtherSpellings: spelled}
+	for _, l := range refused {
+		rep.Lineage.RefusedLinks = append(rep.Lineage.RefusedLinks, fmt.Sprintf("%s %s ~ %s %s: %s (each family would have two instructions of one lineage)",
+			l.Arch, l.Name, l.OtherArch, l.OtherName, l.Evidence))
+	}
+	accepted := map[string]map[string]bool{}
+	for key, cands := range llvmOnly {
+		arch, name, _ := strings.Cut(key, "\x00")
+		for _, c := range cands {
+			hit := false
+			row, _ := outcomes(c.Asm)
+			for _, t := range famTargets[arch] {
+				if i, ok := tIndex[t]; ok && i < len(row) && row[i].Supported {
+					hit = true
+					break
+				}
+			}
+			if hit {
+				if accepted[arch] == nil {
+					accepted[arch] = map[string]bool{}
+				}
+				accepted[arch][name] = true
+				break
+			}
+		}
+	}
+	for i := range archs {
+		if archs[i].Vendor == isa.VendorAMD {
+			archs[i].Documents = append(archs[i].Documents, res.Documents[len(res.Documents)-1])
+		}
+	}
+	res.Report = quality.Compute(quality.Input{
+		Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: byInst,
+		FamilyTargets: famTargets, LLVMAccepted: accepted,
+	})
+	return res, nil
+}
+
+// applyUnverified shows examples built from the family's own syntax,
+// marked as not yet verified, and leaves target matrices empty.
+func applyUnverified(archs []isa.Architecture, insts []*isa.Instruction, matches map[string]*merge.SyntaxMatch, pool *candidatePool, rep *quality.Report) {
+	results := map[*isa.Instruction]merge.Result{}
+	for _, in := range insts {
+		if in.Vendor != isa.VendorAMD {
+			continue
+		}
+		in.Examples = in.Examples[:0]
+		for _, c := range pool.candidates(in, matches[in.Arch], nil) {
+			if !c.Own || len(in.Examples) >= 2 {
+				continue
+			}
+			in.Examples = append(in.Examples, isa.Example{Asm: c.Asm, Source: c.Source + " (not yet verified)", Prov: c.Prov})
+		}
+		results[in] = merge.Result{Reason: "not verified"}
+	}
+	rep.Borrowed = merge.BorrowDescriptions(insts)
+	*rep = quality.Compute(quality.Input{Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: results})
+}
+
+// knownTargets asks llvm-mc which processors it knows.
+func knownTargets(ctx context.Context, llvmMC string) (map[string]bool, error) {
+	out, err := exec.CommandContext(ctx, llvmMC, "-triple=amdgcn", "-mcpu=help").CombinedOutput()
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		return nil, fmt.Errorf("%s -mcpu=help: %w", llvmMC, err)
+	}
+	known := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "gfx") {
+			known[f[0]] = true
+		}
+	}
+	if len(known) == 0 {
+		return nil, fmt.Errorf("%s -mcpu=help listed no gfx processor", llvmMC)
+	}
+	return known, nil
+}
+
+// lastElems keeps the last n elements of a path, with forward slashes, so
+// provenance does not depend on where the documents are installed.
+func lastElems(path string, n int) string {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(path)), "/")
+	if len(parts) > n {
+		parts = parts[len(parts)-n:]
+	}
+	return strings.Join(parts, "/")
+}
+
+// candidatePool holds every example that can be built or quoted, by the
+// instruction name it stands for.
+type candidatePool struct {
+	built   map[string][]builtExample // name -> examples built from syntax rows
+	builtAt map[string]builtExample   // "GFX:line" of the row -> its example
+	tests   map[string][]testExample  // name -> MC test lines
+
+	shapeOnce sync.Once
+	shapeBy   map[string][]string // name prefix -> operand patterns, most common first
+}
+
+func rowKey(gfx string, line int) string { return fmt.Sprintf("%s:%d", gfx, line) }
+
+type builtExample struct {
+	asm   string
+	gfx   string
+	prov  isa.Prov
+	archs []string // families the page documents
+}
+
+type testExample struct {
+	asm   string
+	prov  isa.Prov
+	mcpus map[string]bool
+}
+
+// maxTestsPerName bounds the MC test lines verified per name: the tests
+// hold hundreds of variants of common instructions, and a few suffice.
+const maxTestsPerName = 4
+
+func newCandidatePool(pages []llvmdoc.Page, tests []llvmtest.Example, pageFile func(string) string, project string) *candidatePool {
+	p := &candidatePool{built: map[string][]builtExample{}, builtAt: map[string]builtExample{}, tests: map[string][]testExample{}}
+	for _, pg := range pages {
+		archs := llvmdoc.PageArchs(pg.GFX)
+		if len(archs) == 0 {
+			continue
+		}
+		for _, row := range pg.Instructions {
+			asm, ok := llvmdoc.BuildExample(row)
+			if !ok {
+				continue
+			}
+			ex := builtExample{asm: asm, gfx: pg.GFX, archs: archs,
+				prov: isa.Prov{Source: isa.SourceLLVMDoc, File: pageFile(pg.File), Line: row.Line}}
+			p.builtAt[rowKey(pg.GFX, row.Line)] = ex
+			bases := merge.LLVMBaseNames(row.Mnemonic)
+			names := map[string]bool{row.Mnemonic: true}
+			for i, b := range bases {
+				if len(bases) == 2 && bases[1-i] != "v_dual_mov_b32" && bases[1-i] != b {
+					continue
+				}
+				names[b] = true
+			}
+			for n := range names {
+				p.built[n] = append(p.built[n], ex)
+			}
+		}
+	}
+	for _, t := range tests {
+		name := strings.ToLower(strings.Fields(t.Asm)[0])
+		name = merge.StripLLVMSuffix(name)
+		hasEnc := false
+		for _, c := range t.Checks {
+			if c.Encoding != nil {
+				hasEnc = true
+			}
+		}
+		if !hasEnc || len(p.tests[name]) >= maxTestsPerName {
+			continue
+		}
+		file := t.File
+		if rel, err := filepath.Rel(project, t.File); err == nil {
+			file = filepath.ToSlash(rel)
+		}
+		mcpus := map[string]bool{}
+		for cpu := range t.TargetEncodings() {
+			mcpus[cpu] = true
+		}
+		p.tests[name] = append(p.tests[name], testExample{asm: t.Asm, mcpus: mcpus,
+			prov: isa.Prov{Source: isa.SourceLLVMTest, File: file, Line: t.Line}})
+	}
+	for n := range p.built {
+		sortBuilt(p.built[n])
+	}
+	return p
+}
+
+func sortBuilt(list []builtExample) {
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].prov.File != list[j].prov.File {
+			return list[i].prov.File < list[j].prov.File
+		}
+		return list[i].prov.Line < list[j].prov.Line
+	})
+}
+
+// candidates returns an instruction's examples in order of preference:
+// MC test lines run on the family's targets, examples built from the
+// family's own syntax rows (including rows matched through aliases), then
+// test lines and built examples of the same name from other families.
+func (p *candidatePool) candidates(in *isa.Instruction, m *merge.SyntaxMatch, famTargets []string) []merge.Candidate {
+	var out []merge.Candidate
+	seen := map[string]bool{}
+	push := func(c merge.Candidate) {
+		if !seen[c.Asm] {
+			seen[c.Asm] = true
+			out = append(out, c)
+		}
+	}
+	fam := map[string]bool{}
+	for _, t := range famTargets {
+		fam[t] = true
+	}
+	tests := p.tests[in.Name]
+	ownTest := func(t testExample) bool {
+		for cpu := range t.mcpus {
+			if fam[cpu] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range tests {
+		if ownTest(t) {
+			push(testCandidate(t, true))
+		}
+	}
+	if m != nil {
+		for _, row := range m.Rows[in.Name] {
+			if b, ok := p.builtAt[rowKey(row.Family, row.Line)]; ok {
+				push(builtCandidate(b, true))
+			}
+		}
+	}
+	for _, t := range tests {
+		if !ownTest(t) {
+			push(testCandidate(t, false))
+		}
+	}
+	for _, b := range p.built[in.Name] {
+		own := false
+		for _, a := range b.archs {
+			if a == in.Arch {
+				own = true
+			}
+		}
+		push(builtCandidate(b, own))
+	}
+	return out
+}
+
+// byName returns the candidates for a name LLVM documents for a family.
+func (p *candidatePool) byName(name, arch string, famTargets []string) []merge.Candidate {
+	return p.candidates(&isa.Instruction{Arch: arch, Name: name}, nil, famTargets)
+}
+
+func testCandidate(t testExample, own bool) merge.Candidate {
+	return merge.Candidate{Asm: t.asm, Own: own, Prov: t.prov,
+		Source: fmt.Sprintf("from LLVM's MC tests, %s:%d", filepath.Base(t.prov.File), t.prov.Line)}
+}
+
+func builtCandidate(b builtExample, own bool) merge.Candidate {
+	return merge.Candidate{Asm: b.asm, Own: own, Prov: b.prov,
+		Source: llvmdoc.ExampleProvenance + " (" + b.gfx + " page)"}
+}
+
+func targetIndex(targets []string) map[string]int {
+	idx := make(map[string]int, len(targets))
+	for i, t := range targets {
+		idx[t] = i
+	}
+	return idx
+}
+
+// job2 is an instruction with its verification input, for synthesize.
+type job2 struct {
+	in *isa.Instruction
+	v  *merge.Verification
+}
+
+// synthStats is what the second pass ran, with its verdicts: rows aligned
+// with the first pass's targets, filled for the families' targets only.
+type synthStats struct {
+	quality.RunStats
+	rows map[string][]verify.Outcome
+}
+
+// SynthesizedProvenance labels examples gpuisa made by trying the operands
+// of similar instructions; they are shown only when llvm-mc accepts them.
+const SynthesizedProvenance = "built by gpuisa from the operands of similar LLVM-documented instructions (no LLVM syntax row of its own accepted)"
+
+// maxShapes bounds the operand patterns tried per instruction.
+const maxShapes = 24
+
+// synthesize makes extra candidates for instructions that have no example
+// llvm-mc accepted on a family target although llvm-mc knows the name
+// there, and assembles them on the family's targets (one verify.Run per
+// set of family targets).
+func synthesize(ctx context.Context, jobs []job2, pool *candidatePool, nTargets int, tIndex map[string]int, llvmMC, cacheDir string) (map[*isa.Instruction][]merge.Candidate, synthStats, error) {
+	st := synthStats{rows: map[string][]verify.Outcome{}}
+	out := map[*isa.Instruction][]merge.Candidate{}
+	groups := map[string][]job2{} // family targets -> jobs
+	for _, j := range jobs {
+		if len(j.v.FamilyTargets) == 0 || accepted(j.v, tIndex) || !nameKnown(j.v, tIndex) {
+			continue
+		}
+		key := strings.Join(j.v.FamilyTargets, ",")
+		groups[key] = append(groups[key], j)
+	}
+	keys := slices.Sorted(maps.Keys(groups))
+	for _, key := range keys {
+		targets := strings.Split(key, ",")
+		var batch lineBatch
+		for _, j := range groups[key] {
+			for _, ops := range pool.shapes(j.in.Name) {
+				asm := j.in.Name
+				if ops != "" {
+					asm += " " + ops
+				}
+				c := merge.Candidate{Asm: asm, Source: SynthesizedProvenance, Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/build/llvm.go"}}
+				out[j.in] = append(out[j.in], c)
+				batch.add(asm)
+			}
+		}
+		r, err := verify.Run(ctx, batch.inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
+		if err != nil {
+			return nil, st, err
+		}
+		st.Add(batch.stats(r))
+		for i, in := range batch.inputs {
+			full := st.rows[in.Asm]
+			if full == nil {
+				full = make([]verify.Outcome, nTargets)
+				st.rows[in.Asm] = full
+			}
+			for ti, t := range targets {
+				if k, ok := tIndex[t]; ok {
+					full[k] = r.Outcomes[i][ti]
+				}
+			}
+		}
+	}
+	return out, st, nil
+}
+
+// lineRow finds the first pass's verdicts on asm.
+func lineRow(v *merge.Verification, asm string) []verify.Outcome {
+	if v.Outcomes == nil {
+		return nil
+	}
+	row, _ := v.Outcomes(asm)
+	return row
+}
+
+// accepted reports whether a candidate was accepted on a family target.
+func accepted(v *merge.Verification, tIndex map[string]int) bool {
+	for _, c := range v.Candidates {
+		row := lineRow(v, c.Asm)
+		for _, t := range v.FamilyTargets {
+			if i, ok := tIndex[t]; ok && i < len(row) && row[i].Supported {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nameKnown reports whether llvm-mc knows the bare name on a family target.
+func nameKnown(v *merge.Verification, tIndex map[string]int) bool {
+	row := lineRow(v, v.Probe)
+	for _, t := range v.FamilyTargets {
+		if i, ok := tIndex[t]; ok && i < len(row) && !merge.NameRejected(row[i].Error) {
+			return true
+		}
+	}
+	return false
+}
+
+// genericShapes are operand patterns common across AMD encodings, tried
+// after the patterns of similar instructions.
+var genericShapes = []string{
+	"", "0", "s1", "s[2:3]", "s1, s2", "s1, s2, s3", "s[2:3], s[4:5]", "s[2:3], s[4:5], s[6:7]", "s[2:3], s[4:5], s1",
+	"v1", "v1, v2", "v1, v2, v3", "v1, v2, v3, v4", "v[2:3], v[4:5]", "v[2:3], v[4:5], v[6:7]",
+	"v[2:3], v[4:5], v[6:7], v[8:9]", "v1, v[2:3]", "v[2:3], v1", "v[2:3], v1, v2", "v1, v[2:3], v[4:5]",
+	"v1, v[2:3], off", "v[2:3], v1, off", "v[2:3], v[4:5], off", "v1, v2, s[2:3]", "v[2:3], off", "v1, off",
+}
+
+// shapes returns operand patterns to try for a name: those of built
+// examples whose names share the first two words (global_load_*), then
+// the first word (global_*), most common first, then genericShapes.
+func (p *candidatePool) shapes(name string) []string {
+	p.shapeOnce.Do(p.indexShapes)
+	var out []string
+	seen := map[string]bool{}
+	add := func(list []string) {
+		for _, s := range list {
+			if len(out) >= maxShapes {
+				return
+			}
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	words := strings.Split(name, "_")
+	if len(words) >= 2 {
+		add(p.shapeBy[words[0]+"_"+words[1]])
+	}
+	add(p.shapeBy[words[0]])
+	add(genericShapes)
+	return out
+}
+
+// indexShapes collects the operand patterns of every built example by the
+// first one and two words of its name, most common first.
+func (p *candidatePool) indexShapes() {
+	counts := map[string]map[string]int{}
+	for name, list := range p.built {
+		if strings.HasPrefix(name, "v_dual_") {
+			continue
+		}
+		words := strings.Split(name, "_")
+		keys := []string{words[0]}
+		if len(words) >= 2 {
+			keys = append(keys, words[0]+"_"+words[1])
+		}
+		for _, b := range list {
+			_, ops, _ := strings.Cut(b.asm, " ")
+			for _, k := range keys {
+				if counts[k] == nil {
+					counts[k] = map[string]int{}
+				}
+				counts[k][ops]++
+			}
+		}
+	}
+	p.shapeBy = map[string][]string{}
+	for k, m := range counts {
+		list := make([]string, 0, len(m))
+		for ops := range m {
+			list = append(list, ops)
+		}
+		sort.Slice(list, func(i, j int) bool {
+			if m[list[i]] != m[list[j]] {
+				return m[list[i]] > m[list[j]]
+			}
+			return list[i] < list[j]
+		})
+		p.shapeBy[k] = list
+	}
+}
+
+// lineBatch is one llvm-mc run's input: each assembly line once, in the
+// order first added, with where it stands in the run's outcomes.
+type lineBatch struct {
+	index  map[string]int
+	inputs []verify.Input
+}
+
+func (b *lineBatch) add(asm string) {
+	if b.index == nil {
+		b.index = map[string]int{}
+	}
+	if _, ok := b.index[asm]; !ok {
+		b.index[asm] = len(b.inputs)
+		b.inputs = append(b.inputs, verify.Input{Asm: asm})
+	}
+}
+
+// stats is what llvm-mc's run r over the batch did.
+func (b *lineBatch) stats(r verify.Results) quality.RunStats {
+	return quality.RunStats{Lines: len(b.inputs), Processes: r.Processes, Assembled: r.Assembled, CacheHits: r.CacheHits}
+}

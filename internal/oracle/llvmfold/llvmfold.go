@@ -1,0 +1,242 @@
+// Package llvmfold asks LLVM's constant folder what an operation returns:
+// each query is a function of no arguments whose body applies an IR
+// operation or intrinsic (llvm.fma, llvm.amdgcn.fmed3, fptosi.sat, ...)
+// to constants; `opt -passes=instcombine -mtriple=amdgcn -mcpu=gfxN`
+// folds what it can and the function's return value is the answer. One
+// opt process per target reads every query; answers are cached by (opt
+// version, target, query) like the llvm-mc verification. LLVM's folding
+// is an oracle for IEEE arithmetic and for the AMDGPU intrinsics it
+// folds; its NaN payloads follow LLVM's rules and it ignores
+// flush-to-zero modes.
+package llvmfold
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/gpuisa/gpuisa/internal/oracle/filecache"
+	"github.com/gpuisa/gpuisa/internal/oracle/toolpath"
+)
+
+// ErrNotFound is returned (wrapped) when no opt can be found.
+var ErrNotFound = errors.New("opt not found")
+
+// Find returns the opt to use: $GPUISA_OPT, else opt-22 or opt on PATH.
+func Find() (string, error) {
+	return toolpath.FindLLVM(ErrNotFound, "GPUISA_OPT", "opt-22", "opt")
+}
+
+// Version returns opt's version line ("Debian LLVM version 22.1.8").
+func Version(ctx context.Context, path string) (string, error) {
+	v, err := toolpath.LLVMVersion(ctx, path)
+	if err != nil {
+		return "", fmt.Errorf("llvmfold: %w", err)
+	}
+	return v, nil
+}
+
+// Query is one folding question: Body computes %r of type Ret from
+// constants, in IR ("%r = call float @llvm.fma.f32(float 1.0, float 2.0,
+// float 3.0)"; several lines allowed).
+type Query struct {
+	Ret  string
+	Body string
+}
+
+func (q Query) key() string { return q.Ret + "|" + q.Body }
+
+// Answer is what opt made of a query: the constant returned (as opt prints
+// it: "float 0x7FF8000000000000", "i32 103", "<2 x half> splat (half
+// 0xH3C00)") when it folded, else Folded false.
+type Answer struct {
+	Folded bool
+	Value  string // the operand of ret, with its type
+}
+
+// Options tune Run.
+type Options struct {
+	Opt      string // "" finds it
+	CacheDir string // "" disables the cache
+}
+
+// Stats say what a run did.
+type Stats struct {
+	Version   string
+	Processes int
+	Folded    int // queries given to opt (not answered from the cache)
+	CacheHits int
+}
+
+// cacheFormat changes when the way answers are read changes.
+const cacheFormat = "f2"
+
+// keepBatches bounds the batches kept per target: a corpus change makes a
+// new batch; the oldest is dropped.
+const keepBatches = 4
+
+// batch is one cached run: its digest, when it ran (a counter), answers.
+type batch struct {
+	Seq     int
+	Answers []Answer
+}
+
+// Run answers every query on the target (gfx1200) in one opt process.
+// The answers are cached as a batch, keyed by the digest of the queries:
+// the same queries again (a rebuild, a test rerun) cost no process.
+func Run(ctx context.Context, target string, qs []Query, opts Options) ([]Answer, Stats, error) {
+	var st Stats
+	path := opts.Opt
+	if path == "" {
+		var err error
+		if path, err = Find(); err != nil {
+			return nil, st, err
+		}
+	}
+	version, err := Version(ctx, path)
+	if err != nil {
+		return nil, st, err
+	}
+	st.Version = version
+	if len(qs) == 0 {
+		return nil, st, nil
+	}
+	h := sha256.New()
+	for _, q := range qs {
+		io.WriteString(h, q.key())
+		h.Write([]byte{0})
+	}
+	digest := hex.EncodeToString(h.Sum(nil))
+	file := ""
+	if opts.CacheDir != "" {
+		file = filecache.Path(opts.CacheDir, "opt-"+version, "fold-"+target+"-"+cacheFormat)
+	}
+	cache, err := filecache.Load[batch](file)
+	if err != nil {
+		return nil, st, fmt.Errorf("llvmfold: %w", err)
+	}
+	if b, ok := cache[digest]; ok && len(b.Answers) == len(qs) {
+		st.CacheHits = len(qs)
+		return b.Answers, st, nil
+	}
+	ans, err := fold(ctx, path, target, qs)
+	if err != nil {
+		return nil, st, err
+	}
+	st.Processes++
+	st.Folded = len(qs)
+	seq := 0
+	for _, b := range cache {
+		seq = max(seq, b.Seq)
+	}
+	cache[digest] = batch{Seq: seq + 1, Answers: ans}
+	for len(cache) > keepBatches {
+		oldest := ""
+		for k, b := range cache {
+			if oldest == "" || b.Seq < cache[oldest].Seq {
+				oldest = k
+			}
+		}
+		delete(cache, oldest)
+	}
+	if err := filecache.Save(file, cache); err != nil {
+		return nil, st, fmt.Errorf("llvmfold: %w", err)
+	}
+	return ans, st, nil
+}
+
+// fold runs opt once over the queries, one function each.
+func fold(ctx context.Context, path, target string, qs []Query) ([]Answer, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	var src bytes.Buffer
+	for i, q := range qs {
+		fmt.Fprintf(&src, "define %s @q%d() {\n%s\n  ret %s %%r\n}\n", q.Ret, i, indent(q.Body), q.Ret)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, path, "-S", "-passes=instcombine", "-mtriple=amdgcn", "-mcpu="+target, "-o", "-", "-")
+	cmd.Stdin = &src
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("llvmfold: opt -mcpu=%s: %w", target, ctx.Err())
+		}
+		return nil, fmt.Errorf("llvmfold: opt -mcpu=%s: %v: %s", target, err, firstLine(stderr.String()))
+	}
+	return parseOutput(stdout.String(), len(qs))
+}
+
+func indent(body string) string {
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	for i, l := range lines {
+		lines[i] = "  " + strings.TrimSpace(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+var defineRe = regexp.MustCompile(`^define .* @q(\d+)\(\)`)
+
+// parseOutput reads opt's module back: a function folded when its body is
+// a single ret of a constant.
+func parseOutput(out string, n int) ([]Answer, error) {
+	ans := make([]Answer, n)
+	found := 0
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<24)
+	cur := -1
+	var body []string
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if m := defineRe.FindStringSubmatch(l); m != nil {
+			fmt.Sscan(m[1], &cur)
+			body = body[:0]
+			continue
+		}
+		if cur < 0 {
+			continue
+		}
+		if l == "}" {
+			if cur < n {
+				ans[cur] = answerOf(body)
+				found++
+			}
+			cur = -1
+			continue
+		}
+		if l != "" && !strings.HasPrefix(l, ";") {
+			body = append(body, l)
+		}
+	}
+	if found != n {
+		return nil, fmt.Errorf("llvmfold: opt printed %d of %d functions", found, n)
+	}
+	return ans, nil
+}
+
+func answerOf(body []string) Answer {
+	if len(body) != 1 || !strings.HasPrefix(body[0], "ret ") {
+		return Answer{}
+	}
+	v := strings.TrimPrefix(body[0], "ret ")
+	if strings.Contains(v, "%") || strings.Contains(v, "poison") || strings.Contains(v, "undef") {
+		return Answer{}
+	}
+	return Answer{Folded: true, Value: v}
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

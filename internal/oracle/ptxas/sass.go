@@ -1,0 +1,277 @@
+package ptxas
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpuisa/gpuisa/internal/oracle/filecache"
+)
+
+// SASSLine is one machine instruction nvdisasm printed.
+type SASSLine struct {
+	Text     string `json:"text"`               // "FMNMX.NAN R5, R0, R5, !PT"
+	Encoding string `json:"encoding,omitempty"` // the instruction word(s) nvdisasm prints, "0x... 0x..."
+	// Control is the scheduling information in the encoding's control bits
+	// (sm_70 and newer): stall cycles, the yield bit, the write and read
+	// barriers it sets and the barriers it waits on, as "S04 y1 W1 B0".
+	Control string `json:"control,omitempty"`
+}
+
+// Opcode is the line's opcode with its modifiers, after any predicate
+// guard: "@!P0 FMNMX.NAN R5, ..." -> "FMNMX.NAN".
+func (l SASSLine) Opcode() string {
+	f := strings.Fields(l.Text)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.TrimSuffix(f[0], ";")
+}
+
+// Listing is the SASS of one unit's entry on one target.
+type Listing struct {
+	OK    bool       `json:"ok"`
+	Error string     `json:"error,omitempty"`
+	Lines []SASSLine `json:"lines,omitempty"`
+}
+
+// ErrNoDisassembler is returned when nvdisasm is missing.
+var ErrNoDisassembler = errors.New("nvdisasm not found")
+
+// Disassemble compiles units for target (generating code) and returns each
+// entry's SASS as nvdisasm prints it, cached like assembly verdicts.
+func (s *Session) Disassemble(ctx context.Context, version, target string, units []Unit) ([]Listing, error) {
+	s.init()
+	if s.Tools.NVDisasm == "" {
+		return nil, ErrNoDisassembler
+	}
+	tool, ok := s.Tools.ToolFor(target)
+	if !ok {
+		return nil, fmt.Errorf("ptxas: no ptxas compiles for %s", target)
+	}
+	path := ""
+	if s.CacheDir != "" {
+		path = filecache.Path(s.CacheDir, "ptxas-"+tool.Version, "sass-"+target+"-"+s.Tools.NVDisasmVersion+"-"+cacheFormat)
+	}
+	s.mu.Lock()
+	cache, err := filecache.Load[Listing](path)
+	s.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("ptxas: %w", err)
+	}
+	out := make([]Listing, len(units))
+	var todo []int
+	for i, u := range units {
+		if l, ok := cache[version+":"+u.Key()]; ok {
+			out[i] = l
+			s.hits.Add(1)
+			continue
+		}
+		todo = append(todo, i)
+	}
+	for start := 0; start < len(todo); start += 500 {
+		idx := todo[start:min(start+500, len(todo))]
+		err := runAt(units, idx, out, func(batch []Unit) ([]Listing, error) {
+			return s.disassembleBatch(ctx, tool, version, target, batch)
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range idx {
+			cache[version+":"+units[i].Key()] = out[i]
+		}
+	}
+	if len(todo) > 0 {
+		s.mu.Lock()
+		err := filecache.Save(path, cache)
+		s.mu.Unlock()
+		if err != nil {
+			return nil, fmt.Errorf("ptxas: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// disassembleBatch compiles the units that assemble into one cubin and
+// splits nvdisasm's listing by function.
+func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, target string, units []Unit) ([]Listing, error) {
+	// Callers pass units the checks accepted; one that still fails to
+	// generate code (or crashes ptxas) is found by splitting the batch.
+	out := make([]Listing, len(units))
+	good := units
+	goodIdx := make([]int, len(units))
+	for i := range goodIdx {
+		goodIdx[i] = i
+	}
+	dir, err := os.MkdirTemp("", "gpuisa-sass-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	cubin := filepath.Join(dir, "k.cubin")
+	src, _ := Compose(version, target, good)
+	stderr, _, err := s.runPTXAS(ctx, tool, target, src, cubin)
+	if err != nil {
+		return nil, err
+	}
+	s.processes.Add(1)
+	if _, serr := os.Stat(cubin); serr != nil || strings.Contains(stderr, crashPrefix) {
+		// Code generation for the whole batch failed although each unit
+		// passed on its own in batches of checks: split until the unit
+		// that fails is found.
+		if len(good) == 1 {
+			out[goodIdx[0]] = Listing{Error: strings.TrimSpace(lastLine(stderr))}
+			return out, nil
+		}
+		half := len(good) / 2
+		a, err := s.disassembleBatch(ctx, tool, version, target, good[:half])
+		if err != nil {
+			return nil, err
+		}
+		b, err := s.disassembleBatch(ctx, tool, version, target, good[half:])
+		if err != nil {
+			return nil, err
+		}
+		for k, i := range goodIdx {
+			if k < half {
+				out[i] = a[k]
+			} else {
+				out[i] = b[k-half]
+			}
+		}
+		return out, nil
+	}
+	listing, err := s.nvdisasm(ctx, cubin)
+	if err != nil {
+		return nil, err
+	}
+	funcs := splitFunctions(listing)
+	for k, i := range goodIdx {
+		lines, ok := funcs["gpuisa_u"+strconv.Itoa(k)]
+		out[i] = Listing{OK: ok, Lines: lines}
+		if !ok {
+			out[i].Error = "nvdisasm printed no code for this kernel"
+		}
+	}
+	return out, nil
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func (s *Session) nvdisasm(ctx context.Context, cubin string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, s.Tools.NVDisasm, "-c", "-hex", cubin).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return "", fmt.Errorf("nvdisasm %s: %s", cubin, strings.TrimSpace(string(ee.Stderr)))
+		}
+		return "", fmt.Errorf("nvdisasm: %w", err)
+	}
+	return string(out), nil
+}
+
+var (
+	sectionRe = lazyre.New(`^\s*\.section\s+\.text\.([A-Za-z_$][\w$]*),`)
+	instrRe   = lazyre.New(`^\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*/\*\s*(0x[0-9a-f]+)\s*\*/\s*$`)
+	hexOnlyRe = lazyre.New(`^\s*/\*\s*(0x[0-9a-f]+)\s*\*/\s*$`)
+)
+
+// splitFunctions reads nvdisasm's "-c -hex" listing into each function's
+// instructions, without the trailing padding (NOPs after the last
+// branch-to-self).
+func splitFunctions(listing string) map[string][]SASSLine {
+	out := map[string][]SASSLine{}
+	cur := ""
+	sc := bufio.NewScanner(strings.NewReader(listing))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if m := sectionRe.FindStringSubmatch(l); m != nil {
+			cur = m[1]
+			continue
+		}
+		if cur == "" {
+			continue
+		}
+		if m := instrRe.FindStringSubmatch(l); m != nil {
+			text := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[1]), ";"))
+			out[cur] = append(out[cur], SASSLine{Text: text, Encoding: m[2]})
+			continue
+		}
+		if m := hexOnlyRe.FindStringSubmatch(l); m != nil && len(out[cur]) > 0 {
+			last := &out[cur][len(out[cur])-1]
+			last.Encoding += " " + m[1]
+			last.Control = control(last.Encoding)
+		}
+	}
+	for name, lines := range out {
+		// Drop the padding: everything after the final "BRA" to itself.
+		end := len(lines)
+		for end > 0 && lines[end-1].Text == "NOP" {
+			end--
+		}
+		out[name] = lines[:end]
+	}
+	return out
+}
+
+// control decodes the scheduling bits of a 128-bit (sm_70+) instruction
+// from its high word: stall [108:105], yield [109], write barrier
+// [112:110], read barrier [115:113], wait mask [121:116] (the layout of
+// Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
+// Microbenchmarking", 2018; 7 means "no barrier"). Older encodings keep
+// control words apart, and "" is returned.
+func control(encoding string) string {
+	words := strings.Fields(encoding)
+	if len(words) != 2 {
+		return ""
+	}
+	hi, err := strconv.ParseUint(strings.TrimPrefix(words[1], "0x"), 16, 64)
+	if err != nil {
+		return ""
+	}
+	bits := hi >> 41 // bit 105 of the instruction is bit 41 of the high word
+	stall := bits & 0xf
+	yield := (bits >> 4) & 1
+	wr := (bits >> 5) & 7
+	rd := (bits >> 8) & 7
+	wait := (bits >> 11) & 0x3f
+	var b strings.Builder
+	// The yield bit is shown raw: public descriptions disagree on its
+	// polarity.
+	fmt.Fprintf(&b, "S%02d y%d", stall, yield)
+	if wr != 7 {
+		fmt.Fprintf(&b, " W%d", wr)
+	}
+	if rd != 7 {
+		fmt.Fprintf(&b, " R%d", rd)
+	}
+	if wait != 0 {
+		b.WriteString(" B")
+		for i := 0; i < 6; i++ {
+			if wait&(1<<i) != 0 {
+				b.WriteByte(byte('0' + i))
+			}
+		}
+	}
+	return b.String()
+}

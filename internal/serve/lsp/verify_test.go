@@ -1,0 +1,49 @@
+package lsp_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/testing/testenv"
+)
+
+// TestVerifyRunsTheAssemblers: with gpuisa.verify, llvm-mc's and ptxas's
+// own errors arrive at their lines after gpuisa's diagnostics; llvm-mc
+// gets .amdgcn_target's features, and a target only the older ptxas knows
+// (sm_70) is checked with that one.
+func TestVerifyRunsTheAssemblers(t *testing.T) {
+	db := realDB(t)
+	c := start(t, db, map[string]any{"gpuisa": map[string]any{"verify": true}})
+	t.Run("llvm-mc", func(t *testing.T) {
+		testenv.LLVMMC(t)
+		uri := "file:///work/verify.s"
+		c.open(uri, "", "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-\"\n\tv_max_f32 v1, v2, s300\n\tv_add_f32 v1, v2\n")
+		ds := c.waitDiagnostics(uri, 2)
+		if len(ds) != 2 {
+			// The directive's features went to llvm-mc too: no error on it.
+			t.Errorf("want llvm-mc's two errors alone, got %s", messages(ds))
+		}
+		want := map[int]string{1: "register index is out of range", 2: "too few operands"}
+		for _, d := range ds {
+			if w, ok := want[int(d.Range.Start.Line)]; ok && strings.Contains(d.Message, w) && d.Source != nil && *d.Source == "llvm-mc" {
+				delete(want, int(d.Range.Start.Line))
+			}
+		}
+		if len(want) > 0 {
+			t.Errorf("llvm-mc's errors missing %v; got %s", want, messages(ds))
+		}
+	})
+	t.Run("ptxas", func(t *testing.T) {
+		testenv.PTXAS(t)
+		uri := "file:///work/verify.ptx"
+		c.open(uri, "", ".version 6.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n\t.reg .f32 %f<4>;\n\tmax.NaN.f32 %f3, %f1, %f2;\n\tret;\n}\n")
+		ds := c.waitDiagnostics(uri, 2)
+		found := false
+		for _, d := range ds {
+			found = found || d.Range.Start.Line == 6 && d.Source != nil && strings.HasPrefix(*d.Source, "ptxas") && strings.Contains(d.Message, ".NaN")
+		}
+		if !found {
+			t.Errorf("no ptxas error on line 7: %s", messages(ds))
+		}
+	})
+}

@@ -1,0 +1,59 @@
+package web
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store/costview"
+)
+
+// costGroup is one row of an instruction's cost table: the targets on
+// which LLVM's scheduling model gives the same numbers.
+type costGroup struct {
+	Targets   []string
+	Cost      isa.Cost
+	Resources string // "HWXDL[8]"
+	Flags     string // "may load, side effects"
+}
+
+// costGroups folds an instruction's per-target costs into rows of equal
+// numbers, in target order.
+func costGroups(in *isa.Instruction) []costGroup {
+	targets := make([]string, 0, len(in.Cost))
+	for t := range in.Cost {
+		targets = append(targets, t)
+	}
+	sort.Slice(targets, func(i, j int) bool { return gfxLess(targets[i], targets[j]) })
+	var out []costGroup
+	index := map[string]int{}
+	for _, t := range targets {
+		c := in.Cost[t]
+		key := fmt.Sprintf("%d/%g/%d/%v/%v/%v/%s/%v", c.Latency, c.RThroughput, c.UOps, c.MayLoad, c.MayStore, c.SideEffects, c.Unit, c.Resources)
+		if i, ok := index[key]; ok {
+			out[i].Targets = append(out[i].Targets, t)
+			continue
+		}
+		index[key] = len(out)
+		g := costGroup{Targets: []string{t}, Cost: c, Resources: resourceText(c), Flags: flagText(c)}
+		out = append(out, g)
+	}
+	return out
+}
+
+// resourceText and flagText print a cost's resources and flags as the
+// pages show them.
+func resourceText(c isa.Cost) string { return costview.Resources(c) }
+
+func flagText(c isa.Cost) string { return strings.Join(costview.Flags(c), ", ") }
+
+// gfxLess orders gfx targets by number ("gfx90a" after "gfx908", "gfx1100"
+// after "gfx950").
+func gfxLess(a, b string) bool {
+	na, nb := strings.TrimPrefix(a, "gfx"), strings.TrimPrefix(b, "gfx")
+	if len(na) != len(nb) {
+		return len(na) < len(nb)
+	}
+	return na < nb
+}

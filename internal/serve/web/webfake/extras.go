@@ -1,0 +1,126 @@
+package webfake
+
+import (
+	"encoding/json"
+
+	"github.com/gpuisa/gpuisa/internal/ingest/merge"
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store/costview"
+	"github.com/gpuisa/gpuisa/internal/store/quality"
+)
+
+// The named documents below mimic what `gpuisa build` stores beside the
+// model ("concepts", "quality"). Their text is written for these tests.
+
+// SampleConcepts is a two-file concept catalogue in the format of
+// concepts/*.yaml: one theme with two concepts and a no-counterpart list.
+var SampleConcepts = map[string]string{
+	"concepts/minmax.yaml": `# Sample minimum and maximum. Written for the web tests.
+concepts:
+  - id: max
+    name: Maximum
+    description: >-
+      The larger of two values in every lane; <sample> & escaped.
+    ptx:
+      - {mnemonic: max, variants: [.f32, .s32]}
+    amd:
+      - {mnemonic: v_max_f32, families: [cdna3, cdna4, rdna3]}
+      - {mnemonic: v_max_num_f32, families: [rdna4], note: "the RDNA 4 name"}
+    relations:
+      - ptx: max
+        amd: [v_max_f32, v_max_num_f32]
+        relation: equivalent with restrictions
+        variants: [.f32]
+        restrictions:
+          - "NaN handling: a sample restriction"
+  - id: min-sample
+    name: Minimum
+    description: The smaller of two values, per lane (sample).
+    ptx:
+      - {mnemonic: min}
+    amd:
+      - {mnemonic: v_min_f32}
+      - {mnemonic: v_max_f32, note: "negated operands, a made-up sequence"}
+    relations:
+      - {ptx: min, amd: v_min_f32, relation: equivalent}
+      - ptx: min
+        amd: v_max_f32
+        relation: sequence
+        sequence: ["v_max_f32 v0, -v1, -v2", "Negate the result afterwards"]
+`,
+	"concepts/no_counterpart.yaml": `# Sample list of PTX instructions without an AMD counterpart.
+no_counterpart:
+  - {mnemonic: pmevent, reason: "Sample reason: profiling events are raised outside the ISA."}
+  - {mnemonic: fma, reason: "Sample reason written for the tests only."}
+`,
+}
+
+// SampleQuality is a data-quality report in the shape of quality.Report.
+func SampleQuality() quality.Report {
+	return quality.Report{
+		LLVMMC:         "Sample LLVM version 0.0",
+		Verified:       true,
+		Notes:          []string{"a sample note: <not markup> & kept as text"},
+		ReaderProblems: []string{"sample: line 7: V_SAMPLE: heading lost in conversion <kept as text>"},
+		SyntaxDocs:     "sample/llvm-docs",
+		Examples:       "written for the sample store",
+		Targets:        []string{"gfx950", "gfx1100"},
+		Run:            quality.RunStats{Lines: 10, Processes: 2, Assembled: 20, CacheHits: 5},
+		PTX:            SamplePTXReport(),
+		Families: []quality.Family{
+			{
+				Arch: "cdna4", Name: "CDNA 4", Targets: []string{"gfx950"}, Pages: []string{"GFX940"},
+				Instructions: 5, WithSyntax: 4, WithExample: 4, Synthesized: 1, Share: 80, MeetsTarget: false,
+				Explanation:   "sample explanation of a low share",
+				UnmatchedAMD:  []string{"v_fma_f32"},
+				UnmatchedLLVM: []quality.LLVMOnly{{Name: "v_sample_only", Accepted: true}},
+				Rejected:      []quality.Item{{Name: "v_add_f32", Reason: "sample rejection"}},
+				Unverified:    []quality.Item{{Name: "s_mov_b32", Reason: "sample: no example"}},
+				Compared:      3,
+				Disagreements: []merge.Disagreement{{Arch: "cdna4", Name: "v_min_f32", Format: "VOP2",
+					AMD: "0x14000000", LLVM: "0x15000000", Note: "sample disagreement",
+					Prov: isa.Prov{Source: isa.SourceAMDManual, File: "sample/cdna4", Line: 77}}},
+				DisagreementGroups: []quality.Group{{Format: "VOP2", Bits: "0x01000000", Count: 1, Names: []string{"v_min_f32"}}},
+			},
+			{
+				Arch: "rdna3", Name: "RDNA 3", Targets: []string{"gfx1100"}, Pages: []string{"GFX11"},
+				Instructions: 3, WithSyntax: 3, WithExample: 3, Share: 100, MeetsTarget: true,
+				UnmatchedAMD: []string{}, UnmatchedLLVM: []quality.LLVMOnly{}, Rejected: []quality.Item{},
+				Unverified: []quality.Item{}, Disagreements: []merge.Disagreement{},
+			},
+		},
+	}
+}
+
+// SampleExtras are SampleConcepts and SampleQuality as the "concepts" and
+// "quality" documents and the cost table of each AMD family of archs over
+// ins, encoded as the build encodes them.
+func SampleExtras(archs []isa.Architecture, ins []*isa.Instruction) map[string][]byte {
+	cat, err := json.Marshal(SampleConcepts)
+	if err != nil {
+		panic(err) // a map of strings always marshals
+	}
+	q, err := json.Marshal(SampleQuality())
+	if err != nil {
+		panic(err)
+	}
+	out := map[string][]byte{"concepts": cat, quality.Key: q}
+	// Each AMD family's cost table, as the build stores it.
+	for _, a := range archs {
+		if a.Vendor != isa.VendorAMD {
+			continue
+		}
+		var mine []*isa.Instruction
+		for _, in := range ins {
+			if in.Arch == a.ID {
+				mine = append(mine, in)
+			}
+		}
+		packed, err := costview.Pack(costview.Entries(mine))
+		if err != nil {
+			panic(err)
+		}
+		out[costview.ExtraKey(a.ID)] = packed
+	}
+	return out
+}
