@@ -65,17 +65,7 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 		return nil, err
 	}
 	rep.Tools = tools.Describe()
-	for _, t := range tools.PTXAS {
-		res.Documents = append(res.Documents, isa.Document{
-			Source: isa.SourcePTXAS, File: t.Path, Title: "NVIDIA ptxas " + t.Version,
-			Version:     fmt.Sprintf("CUDA %s, PTX ISA up to %s, %s to %s", t.Release, t.MaxPTX, t.Targets[0], t.Targets[len(t.Targets)-1]),
-			Attribution: "NVIDIA's PTX assembler, run by gpuisa build", License: "NVIDIA CUDA Toolkit EULA (run, not redistributed)",
-		})
-	}
-	if tools.NVDisasm != "" {
-		res.Documents = append(res.Documents, isa.Document{Source: isa.SourcePTXAS, File: tools.NVDisasm, Title: "NVIDIA nvdisasm " + tools.NVDisasmVersion,
-			Attribution: "NVIDIA's disassembler, run by gpuisa build", License: "NVIDIA CUDA Toolkit EULA (run, not redistributed)"})
-	}
+	res.Documents = ptxasDocuments(tools)
 	step := ""
 	engine.Options.Progress = func(s string, done, total int) {
 		if s != step {
@@ -93,120 +83,8 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 		rep.Targets = append(rep.Targets, t.Target)
 	}
 
-	// The corpus: every probe of every form, then every example statement.
-	var (
-		items    []ptxoracle.Item
-		probeAt  = map[probeRef]int{}
-		probes   = make([][][]ptx.Probe, len(model))
-		exAt     = map[[3]int]int{} // instruction, example, statement -> item
-		exStmts  = make([][][]ptx.Statement, len(model))
-		docCheck = ptx.NewChecker(model)
-	)
-	for i := range model {
-		in := &model[i]
-		if in.Kind != ptx.KindInstruction {
-			continue
-		}
-		probes[i] = make([][]ptx.Probe, len(in.Forms))
-		for f := range in.Forms {
-			probes[i][f] = ptx.FormProbes(in, f)
-			for k, p := range probes[i][f] {
-				p := p
-				probeAt[probeRef{i, f, k}] = len(items)
-				items = append(items, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths, Complete: p.Complete(in),
-					Rerender: func(l map[int]int) (string, map[int]int) { return p.Render(in, l) }})
-			}
-		}
-		exStmts[i] = make([][]ptx.Statement, len(in.Examples))
-		for e, ex := range in.Examples {
-			exStmts[i][e] = ptx.ExampleStatements(ex.Text)
-			for k, st := range exStmts[i][e] {
-				exAt[[3]int{i, e, k}] = len(items)
-				items = append(items, ptxoracle.Item{Stmt: st})
-			}
-		}
-	}
-	verdicts, err := engine.Check(ctx, items)
-	if err != nil {
-		return nil, err
-	}
-	// checkMore has ptxas check a further batch; its items and verdicts
-	// follow the first batch's.
-	checkMore := func(batch []ptxoracle.Item) error {
-		if len(batch) == 0 {
-			return nil
-		}
-		more, err := engine.Check(ctx, batch)
-		if err != nil {
-			return err
-		}
-		items = append(items, batch...)
-		verdicts = append(verdicts, more...)
-		return nil
-	}
-	// Where ptxas rejects a form's canonical statement but accepts another
-	// of its statements (atom's first .op, .and, needs a bit-size type),
-	// the optional parts are tried again on that one.
-	canonical := map[[2]int]int{} // instruction, form -> stage-1 canonical item
-	stage1 := map[[2]int][]int{}  // instruction, form -> stage-1 items
-	var again []ptxoracle.Item
-	type rebase struct{ in, form int }
-	var rebased []rebase
-	for i := range model {
-		for f := range probes[i] {
-			ps := probes[i][f]
-			if len(ps) == 0 {
-				continue
-			}
-			canonical[[2]int{i, f}] = probeAt[probeRef{i, f, 0}]
-			for k := range ps {
-				stage1[[2]int{i, f}] = append(stage1[[2]int{i, f}], probeAt[probeRef{i, f, k}])
-			}
-			if verdicts[probeAt[probeRef{i, f, 0}]].Status == ptxoracle.Accepted {
-				continue
-			}
-			r := representative(verdicts, ps, func(k int) int { return probeAt[probeRef{i, f, k}] })
-			if r < 0 {
-				continue
-			}
-			for k := range ps {
-				if probeAt[probeRef{i, f, k}] != r {
-					continue
-				}
-				in := &model[i]
-				probes[i][f] = ptx.FormProbesFrom(in, f, ps[k])
-				rebased = append(rebased, rebase{i, f})
-				for k2, p := range probes[i][f] {
-					p := p
-					probeAt[probeRef{i, f, k2}] = len(items) + len(again)
-					again = append(again, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths, Complete: p.Complete(in),
-						Rerender: func(l map[int]int) (string, map[int]int) { return p.Render(in, l) }})
-				}
-			}
-		}
-	}
-	if err := checkMore(again); err != nil {
-		return nil, err
-	}
-	// A sparse mma ptxas could not be given operands for: ptxas says only
-	// "Arguments mismatch" of one whose types break a rule, and names the
-	// rule for the dense mma with the same types.
-	denseAt := map[[2]int]int{}
-	var dense []ptxoracle.Item
-	for key, c := range canonical {
-		if representative(verdicts, probes[key[0]][key[1]], func(k int) int { return probeAt[probeRef{key[0], key[1], k}] }) >= 0 {
-			continue
-		}
-		v := verdicts[c]
-		if v.Status != ptxoracle.Rejected || v.Exhausted || !ptxoracle.OperandError(v.Message) {
-			continue
-		}
-		if text, ok := ptx.DenseCounterpart(v.Stmt.Text); ok {
-			denseAt[key] = len(items) + len(dense)
-			dense = append(dense, ptxoracle.Item{Stmt: ptx.Statement{Text: text}})
-		}
-	}
-	if err := checkMore(dense); err != nil {
+	c := newPTXCorpus(model)
+	if err := c.judgeAll(ctx, engine); err != nil {
 		return nil, err
 	}
 	if step != "" {
@@ -214,32 +92,11 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 		step = ""
 	}
 	rep.Verified = true
-	rep.Run.Statements = len(items)
+	rep.Run.Statements = len(c.items)
 
-	// SASS for each form's statement and each accepted example statement.
-	sassFor := map[int]bool{}
-	reps := map[[2]int]int{} // instruction, form -> item of its representative
-	for ref := range probeAt {
-		if ref.probe == 0 {
-			reps[[2]int{ref.in, ref.form}] = representative(verdicts, probes[ref.in][ref.form], func(k int) int { return probeAt[probeRef{ref.in, ref.form, k}] })
-		}
-	}
-	isRebased := map[[2]int]bool{}
-	for _, rb := range rebased {
-		isRebased[[2]int{rb.in, rb.form}] = true
-	}
-	for _, it := range reps {
-		if it >= 0 {
-			sassFor[it] = true
-		}
-	}
-	for _, it := range exAt {
-		if verdicts[it].Status == ptxoracle.Accepted {
-			sassFor[it] = true
-		}
-	}
+	sassFor := c.sassWanted()
 	prog.Start(fmt.Sprintf("disassembling %d statements with nvdisasm", len(sassFor)), len(SASSTargets))
-	sass, err := engine.SASS(ctx, verdicts, sassFor, SASSTargets, func() { prog.Advance(1) })
+	sass, err := engine.SASS(ctx, c.verdicts, sassFor, SASSTargets, func() { prog.Advance(1) })
 	prog.Done()
 	if err != nil {
 		res.Problems = append(res.Problems, "ptx: SASS listings: "+err.Error())
@@ -247,196 +104,443 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 	}
 	st := session.Stats()
 	rep.Run.Processes, rep.Run.Assembled, rep.Run.CacheHits = st.Processes, st.Assembled, st.CacheHits
-	for _, v := range verdicts {
+	for _, v := range c.verdicts {
 		if v.Searched {
 			rep.Run.Searched++
 		}
 	}
 
+	a := &ptxApplier{corpus: c, tools: tools, sass: sass, rep: rep, docCheck: ptx.NewChecker(model)}
+	if ts := engine.Targets(); len(ts) > 0 {
+		a.floorTarget, a.floorVersion = ts[0].Target, ts[0].MinPTX
+	}
+	rep.FloorTarget, rep.FloorVersion = a.floorTarget, a.floorVersion
 	byName := map[string]*isa.Instruction{}
 	for _, in := range insts {
 		byName[in.Name] = in
 	}
-	floorTarget, floorVersion := "", ""
-	if ts := engine.Targets(); len(ts) > 0 {
-		floorTarget, floorVersion = ts[0].Target, ts[0].MinPTX
-	}
-	rep.FloorTarget, rep.FloorVersion = floorTarget, floorVersion
 	for i := range model {
 		m := &model[i]
-		in := byName[m.Name]
-		if in == nil || m.Kind != ptx.KindInstruction {
-			continue
-		}
-		details := map[string]isa.TargetResult{}
-		for f := range m.Forms {
-			rep.Forms++
-			if f >= len(in.Forms) {
-				continue
-			}
-			form := &in.Forms[f]
-			var ps []ptx.Probe
-			if f < len(probes[i]) {
-				ps = probes[i][f]
-			}
-			if len(ps) == 0 {
-				form.Check = &isa.PTXCheck{Statement: form.Syntax, Status: isa.PTXNotVerified, Message: "gpuisa could not write a statement for this form"}
-				rep.FormsNotVerified++
-				rep.NotVerified = append(rep.NotVerified, quality.PTXFinding{Mnemonic: m.Name, Statement: form.Syntax, Message: form.Check.Message, Prov: form.Prov})
-				continue
-			}
-			repIdx, ok := reps[[2]int{i, f}]
-			if !ok {
-				repIdx = -1
-			}
-			canonIdx := canonical[[2]int{i, f}]
-			canon := verdicts[canonIdx]
-			var chk isa.PTXCheck
-			if repIdx >= 0 {
-				chk = toCheck(verdicts[repIdx], tools, sass[repIdx])
-				if repIdx != canonIdx {
-					chk.Message = "ptxas rejects the form's first statement (" + canon.Stmt.Text + ": " + canon.Message + ")"
-				}
-			} else {
-				chk = toCheck(canon, tools, nil)
-				if d, ok := denseAt[[2]int{i, f}]; ok && chk.Status == isa.PTXNotVerified {
-					// Only a rule about the types carries over: the dense mma
-					// may lack the shape (m16n8k32 of .f16) altogether.
-					if dc := toCheck(verdicts[d], tools, nil); dc.Status == isa.PTXRejected && typeRuleRe.MatchString(dc.Message) {
-						chk.Status = isa.PTXRejected
-						chk.Message = canon.Message + "; of the dense mma with these types (" + verdicts[d].Stmt.Text + ") ptxas says: " + dc.Message
-					}
-				}
-			}
-			form.Check = &chk
-			switch chk.Status {
-			case isa.PTXVerified:
-				rep.FormsVerified++
-			case isa.PTXRejected:
-				rep.FormsRejected++
-				rep.RejectedForms = append(rep.RejectedForms, quality.PTXFinding{Mnemonic: m.Name, Statement: chk.Statement, Message: chk.Message, Prov: form.Prov})
-			default:
-				rep.FormsNotVerified++
-				rep.NotVerified = append(rep.NotVerified, quality.PTXFinding{Mnemonic: m.Name, Statement: chk.Statement, Message: chk.Message, Prov: form.Prov})
-			}
-			if chk.Status == isa.PTXVerified {
-				v := verdicts[repIdx]
-				form.Targets = map[string]string{}
-				for _, t := range v.Targets {
-					status := "unsupported"
-					if t.OK {
-						status = "supported"
-					}
-					form.Targets[t.Target] = status
-					// The instruction supports a target when one form does;
-					// an unsupported target keeps the first form's message.
-					if d, seen := details[t.Target]; !seen || d.Status == "unsupported" && t.OK {
-						details[t.Target] = isa.TargetResult{Target: t.Target, Status: status, Printed: v.Stmt.Text, Message: t.Message}
-					}
-				}
-				corrected, findings := settleForm(m, f, form, chk, floorTarget)
-				if corrected {
-					rep.FormsCorrected++
-					in.Conflicts = append(in.Conflicts, formConflict(form, chk))
-				}
-				rep.addFindings(findings)
-			}
-			// Each optional part, as ptxas saw it.
-			form.ModifierChecks = nil
-			var oracleFeatures []ptx.OracleFeature
-			for k := 1; k < len(ps); k++ {
-				v := verdicts[probeAt[probeRef{i, f, k}]]
-				mc := isa.ModifierCheck{Modifier: ps[k].Feature, Variable: ps[k].Variable, Check: toCheck(v, tools, nil)}
-				if chk.Status == isa.PTXVerified && mc.Check.Status == isa.PTXVerified {
-					mc.Raises = ptxas.CompareVersions(mc.Check.PTXVersion, chk.PTXVersion) > 0 || ptxas.CompareTargets(mc.Check.MinTarget, chk.MinTarget) > 0
-				}
-				form.ModifierChecks = append(form.ModifierChecks, mc)
-				of := ptx.OracleFeature{Feature: ps[k].Feature, Variable: ps[k].Variable, Status: mc.Check.Status,
-					Options: optionsOf(mc.Check), Message: mc.Check.Message}
-				// A part ptxas rejects on an accepted base is rejected with the
-				// whole form, unless ptxas blames another part of the base
-				// (".1d cannot be combined with .im2col").
-				if of.Status == isa.PTXRejected && chk.Status == isa.PTXVerified {
-					of.Alone = !ptx.NamesOtherToken(of.Message, v.Stmt.Text, ps[k].Feature)
-				}
-				oracleFeatures = append(oracleFeatures, of)
-				if mc.Check.Status == isa.PTXVerified {
-					rep.addFindings(compareDoc(docCheck, m.Name, v.Stmt.Text, mc.Check, floorTarget, form.Prov))
-				}
-			}
-			oracle := &ptx.FormOracle{Status: chk.Status, Statement: chk.Statement, Options: optionsOf(chk), Features: oracleFeatures,
-				Message: chk.Message, FloorTarget: floorTarget, FloorVersion: floorVersion}
-			// Every statement ptxas judged, for the checker to answer exactly.
-			seen := map[string]bool{}
-			judged := append(append([]int(nil), stage1[[2]int{i, f}]...), probeItems(probeAt, i, f, len(ps))...)
-			for _, it := range judged {
-				v := verdicts[it]
-				key := ptx.ProbeKey(v.Stmt.Text)
-				if key == "" || seen[key] {
-					continue
-				}
-				seen[key] = true
-				c := toCheck(v, tools, nil)
-				oracle.Probes = append(oracle.Probes, ptx.ProbeVerdict{Key: key, Status: c.Status, Options: optionsOf(c), Message: c.Message})
-			}
-			// An optional part ptxas needs although the syntax shows it as
-			// optional ("Rounding modifier required"): the first statement
-			// was rejected for wanting it, the one with the part accepted.
-			if isRebased[[2]int{i, f}] && strings.Contains(canon.Message, "required") {
-				first := ptx.FormProbes(m, f)
-				for k, it := range stage1[[2]int{i, f}] {
-					if k < len(first) && verdicts[it].Status == ptxoracle.Accepted {
-						if first[k].Optional && first[k].Variable != "" {
-							oracle.Required = first[k].Variable
-						}
-						break
-					}
-				}
-			}
-			m.Forms[f].Oracle = oracle
-		}
-		if len(details) > 0 {
-			in.Targets = map[string]string{}
-			in.TargetDetails = nil
-			names := make([]string, 0, len(details))
-			for t, d := range details {
-				names = append(names, t)
-				in.Targets[t] = d.Status
-			}
-			ptxas.SortTargets(names)
-			for _, t := range names {
-				in.TargetDetails = append(in.TargetDetails, details[t])
-			}
-			recomputeMinimums(in)
-		}
-		for e := range in.Examples {
-			if e >= len(exStmts[i]) {
-				continue
-			}
-			in.Examples[e].Checks = nil
-			for k := range exStmts[i][e] {
-				it := exAt[[3]int{i, e, k}]
-				v := verdicts[it]
-				chk := toCheck(v, tools, sass[it])
-				if v.ContextDropped {
-					chk.Message = "ptxas rejects it with the example's declarations (" + v.ContextMessage + "); it assembles without them"
-				}
-				in.Examples[e].Checks = append(in.Examples[e].Checks, chk)
-				rep.ExampleStatements++
-				switch {
-				case chk.Status == isa.PTXVerified && !v.ContextDropped:
-					rep.ExamplesAccepted++
-				case chk.Status == isa.PTXVerified:
-					rep.Errata = append(rep.Errata, quality.PTXFinding{Mnemonic: m.Name, Statement: v.Stmt.Text, Message: v.ContextMessage, Context: true, Prov: in.Examples[e].Prov})
-				case chk.Status == isa.PTXRejected:
-					rep.Errata = append(rep.Errata, quality.PTXFinding{Mnemonic: m.Name, Statement: v.Stmt.Text, Message: chk.Message, Prov: in.Examples[e].Prov})
-				default:
-					rep.NotVerified = append(rep.NotVerified, quality.PTXFinding{Mnemonic: m.Name, Statement: v.Stmt.Text, Message: chk.Message, Prov: in.Examples[e].Prov})
-				}
-			}
+		if in := byName[m.Name]; in != nil && m.Kind == ptx.KindInstruction {
+			a.instruction(m, in, &c.insts[i])
 		}
 	}
 	return res, nil
+}
+
+// ptxasDocuments are the source documents of NVIDIA's tools the pass ran.
+func ptxasDocuments(tools *ptxas.Tools) []isa.Document {
+	var docs []isa.Document
+	for _, t := range tools.PTXAS {
+		docs = append(docs, isa.Document{
+			Source: isa.SourcePTXAS, File: t.Path, Title: "NVIDIA ptxas " + t.Version,
+			Version:     fmt.Sprintf("CUDA %s, PTX ISA up to %s, %s to %s", t.Release, t.MaxPTX, t.Targets[0], t.Targets[len(t.Targets)-1]),
+			Attribution: "NVIDIA's PTX assembler, run by gpuisa build", License: "NVIDIA CUDA Toolkit EULA (run, not redistributed)",
+		})
+	}
+	if tools.NVDisasm != "" {
+		docs = append(docs, isa.Document{Source: isa.SourcePTXAS, File: tools.NVDisasm, Title: "NVIDIA nvdisasm " + tools.NVDisasmVersion,
+			Attribution: "NVIDIA's disassembler, run by gpuisa build", License: "NVIDIA CUDA Toolkit EULA (run, not redistributed)"})
+	}
+	return docs
+}
+
+// ptxCorpus is every statement the pass has ptxas judge (items, with
+// their verdicts in the same order once judged), and where each came
+// from: the probes of every form and the statements of every example.
+type ptxCorpus struct {
+	model    []ptx.Instruction
+	items    []ptxoracle.Item
+	verdicts []ptxoracle.Verdict
+	insts    []instCorpus // one per model instruction
+}
+
+// instCorpus is one instruction's statements; empty for a directive.
+type instCorpus struct {
+	forms    []formCorpus
+	examples [][]int // per example, the item of each of its statements
+}
+
+// formCorpus is one form's statements.
+type formCorpus struct {
+	// first are the form's probes on its canonical statement (first[0]).
+	first []probeItem
+	// probes are the probes that stand: first, or where ptxas rejects the
+	// canonical statement but accepts another probe, the probes rebuilt on
+	// that one (rebased).
+	probes  []probeItem
+	rebased bool
+	// dense is the item of the dense counterpart of a sparse mma ptxas
+	// could not be given operands for; -1 if none.
+	dense int
+}
+
+// probeItem is one probe and the item that has ptxas judge it.
+type probeItem struct {
+	probe ptx.Probe
+	item  int
+}
+
+// newPTXCorpus makes the first corpus: every probe of every form, then
+// every example statement, instruction by instruction.
+func newPTXCorpus(model []ptx.Instruction) *ptxCorpus {
+	c := &ptxCorpus{model: model, insts: make([]instCorpus, len(model))}
+	for i := range model {
+		in := &model[i]
+		if in.Kind != ptx.KindInstruction {
+			continue
+		}
+		ic := &c.insts[i]
+		ic.forms = make([]formCorpus, len(in.Forms))
+		for f := range in.Forms {
+			ic.forms[f].first = c.addProbes(in, ptx.FormProbes(in, f))
+			ic.forms[f].probes = ic.forms[f].first
+			ic.forms[f].dense = -1
+		}
+		ic.examples = make([][]int, len(in.Examples))
+		for e, ex := range in.Examples {
+			for _, st := range ptx.ExampleStatements(ex.Text) {
+				ic.examples[e] = append(ic.examples[e], len(c.items))
+				c.items = append(c.items, ptxoracle.Item{Stmt: st})
+			}
+		}
+	}
+	return c
+}
+
+// addProbes adds an item for each probe of in.
+func (c *ptxCorpus) addProbes(in *ptx.Instruction, ps []ptx.Probe) []probeItem {
+	out := make([]probeItem, len(ps))
+	for k, p := range ps {
+		out[k] = probeItem{probe: p, item: len(c.items)}
+		c.items = append(c.items, ptxoracle.Item{Stmt: ptx.Statement{Text: p.Text}, Lengths: p.Lengths, Complete: p.Complete(in),
+			Rerender: func(l map[int]int) (string, map[int]int) { return p.Render(in, l) }})
+	}
+	return out
+}
+
+// judgeAll has ptxas judge the first corpus, then the probes rebuilt
+// where it rejects a canonical statement, then the dense counterparts.
+func (c *ptxCorpus) judgeAll(ctx context.Context, engine *ptxoracle.Engine) error {
+	var err error
+	if c.verdicts, err = engine.Check(ctx, c.items); err != nil {
+		return err
+	}
+	c.rebase()
+	if err := c.judgeMore(ctx, engine); err != nil {
+		return err
+	}
+	c.addDense()
+	return c.judgeMore(ctx, engine)
+}
+
+// judgeMore has ptxas judge the items added since the last batch.
+func (c *ptxCorpus) judgeMore(ctx context.Context, engine *ptxoracle.Engine) error {
+	batch := c.items[len(c.verdicts):]
+	if len(batch) == 0 {
+		return nil
+	}
+	more, err := engine.Check(ctx, batch)
+	if err != nil {
+		return err
+	}
+	c.verdicts = append(c.verdicts, more...)
+	return nil
+}
+
+// rebase: where ptxas rejects a form's canonical statement but accepts
+// another of its statements (atom's first .op, .and, needs a bit-size
+// type), the optional parts are tried again on that one.
+func (c *ptxCorpus) rebase() {
+	for i := range c.insts {
+		for f := range c.insts[i].forms {
+			fc := &c.insts[i].forms[f]
+			if len(fc.first) == 0 || c.verdicts[fc.first[0].item].Status == ptxoracle.Accepted {
+				continue
+			}
+			k := c.representative(fc.first)
+			if k < 0 {
+				continue
+			}
+			in := &c.model[i]
+			fc.probes = c.addProbes(in, ptx.FormProbesFrom(in, f, fc.first[k].probe))
+			fc.rebased = true
+		}
+	}
+}
+
+// addDense adds the dense counterpart of a sparse mma ptxas could not be
+// given operands for: ptxas says only "Arguments mismatch" of one whose
+// types break a rule, and names the rule for the dense mma with the same
+// types.
+func (c *ptxCorpus) addDense() {
+	for i := range c.insts {
+		for f := range c.insts[i].forms {
+			fc := &c.insts[i].forms[f]
+			if len(fc.first) == 0 || c.representative(fc.probes) >= 0 {
+				continue
+			}
+			v := c.verdicts[fc.first[0].item]
+			if v.Status != ptxoracle.Rejected || v.Exhausted || !ptxoracle.OperandError(v.Message) {
+				continue
+			}
+			if text, ok := ptx.DenseCounterpart(v.Stmt.Text); ok {
+				fc.dense = len(c.items)
+				c.items = append(c.items, ptxoracle.Item{Stmt: ptx.Statement{Text: text}})
+			}
+		}
+	}
+}
+
+// representative picks the probe whose verdict stands for the form: the
+// canonical statement when ptxas accepts it, else the first probe it
+// accepts (a float-to-integer cvt needs a rounding modifier the syntax
+// line shows as optional); -1 when it accepts none.
+func (c *ptxCorpus) representative(ps []probeItem) int {
+	for k, p := range ps {
+		if c.verdicts[p.item].Status == ptxoracle.Accepted {
+			return k
+		}
+	}
+	return -1
+}
+
+// repItem is the item of the form's representative probe; -1 if none.
+func (c *ptxCorpus) repItem(fc *formCorpus) int {
+	if k := c.representative(fc.probes); k >= 0 {
+		return fc.probes[k].item
+	}
+	return -1
+}
+
+// sassWanted are the items whose SASS the pages show: each form's
+// representative and each accepted example statement.
+func (c *ptxCorpus) sassWanted() map[int]bool {
+	want := map[int]bool{}
+	for i := range c.insts {
+		for f := range c.insts[i].forms {
+			if it := c.repItem(&c.insts[i].forms[f]); it >= 0 {
+				want[it] = true
+			}
+		}
+		for _, ex := range c.insts[i].examples {
+			for _, it := range ex {
+				if c.verdicts[it].Status == ptxoracle.Accepted {
+					want[it] = true
+				}
+			}
+		}
+	}
+	return want
+}
+
+// ptxApplier gives the PTX instructions and the checker's model ptxas's
+// verdicts on the corpus, and reports what it found.
+type ptxApplier struct {
+	corpus                    *ptxCorpus
+	tools                     *ptxas.Tools
+	sass                      map[int][]isa.SASS // by item
+	rep                       *ptxReport
+	docCheck                  *ptx.Checker // over the documentation's notes
+	floorTarget, floorVersion string       // the oldest target ptxas can test
+}
+
+// instruction applies the verdicts on one instruction's forms and
+// examples; its target grid is the union of its verified forms'.
+func (a *ptxApplier) instruction(m *ptx.Instruction, in *isa.Instruction, ic *instCorpus) {
+	details := map[string]isa.TargetResult{}
+	for f := range m.Forms {
+		a.rep.Forms++
+		if f < len(in.Forms) {
+			a.form(m, f, &in.Forms[f], in, &ic.forms[f], details)
+		}
+	}
+	if len(details) > 0 {
+		in.Targets = map[string]string{}
+		in.TargetDetails = nil
+		names := make([]string, 0, len(details))
+		for t, d := range details {
+			names = append(names, t)
+			in.Targets[t] = d.Status
+		}
+		ptxas.SortTargets(names)
+		for _, t := range names {
+			in.TargetDetails = append(in.TargetDetails, details[t])
+		}
+		recomputeMinimums(in)
+	}
+	a.examples(m, in, ic)
+}
+
+// form applies the verdicts on form f (form, of in): its check, targets
+// and requirements, its optional parts' checks and the checker's oracle.
+// details gathers the instruction's target grid.
+func (a *ptxApplier) form(m *ptx.Instruction, f int, form *isa.Form, in *isa.Instruction, fc *formCorpus, details map[string]isa.TargetResult) {
+	rep := a.rep
+	if len(fc.probes) == 0 {
+		form.Check = &isa.PTXCheck{Statement: form.Syntax, Status: isa.PTXNotVerified, Message: "gpuisa could not write a statement for this form"}
+		rep.FormsNotVerified++
+		rep.NotVerified = append(rep.NotVerified, quality.PTXFinding{Mnemonic: m.Name, Statement: form.Syntax, Message: form.Check.Message, Prov: form.Prov})
+		return
+	}
+	chk, repIdx := a.formCheck(fc)
+	form.Check = &chk
+	switch chk.Status {
+	case isa.PTXVerified:
+		rep.FormsVerified++
+	case isa.PTXRejected:
+		rep.FormsRejected++
+		rep.RejectedForms = append(rep.RejectedForms, quality.PTXFinding{Mnemonic: m.Name, Statement: chk.Statement, Message: chk.Message, Prov: form.Prov})
+	default:
+		rep.FormsNotVerified++
+		rep.NotVerified = append(rep.NotVerified, quality.PTXFinding{Mnemonic: m.Name, Statement: chk.Statement, Message: chk.Message, Prov: form.Prov})
+	}
+	if chk.Status == isa.PTXVerified {
+		v := a.corpus.verdicts[repIdx]
+		form.Targets = map[string]string{}
+		for _, t := range v.Targets {
+			status := "unsupported"
+			if t.OK {
+				status = "supported"
+			}
+			form.Targets[t.Target] = status
+			// The instruction supports a target when one form does;
+			// an unsupported target keeps the first form's message.
+			if d, seen := details[t.Target]; !seen || d.Status == "unsupported" && t.OK {
+				details[t.Target] = isa.TargetResult{Target: t.Target, Status: status, Printed: v.Stmt.Text, Message: t.Message}
+			}
+		}
+		corrected, findings := settleForm(m, f, form, chk, a.floorTarget)
+		if corrected {
+			rep.FormsCorrected++
+			in.Conflicts = append(in.Conflicts, formConflict(form, chk))
+		}
+		rep.addFindings(findings)
+	}
+	features := a.optionalParts(m, form, chk, fc.probes)
+	m.Forms[f].Oracle = a.formOracle(chk, features, fc)
+}
+
+// formCheck is ptxas's check of a form with probes: its representative
+// probe's (the item returned), or where ptxas accepts none, its canonical
+// statement's (-1), with what ptxas says of the dense counterpart.
+func (a *ptxApplier) formCheck(fc *formCorpus) (isa.PTXCheck, int) {
+	vs := a.corpus.verdicts
+	repIdx, canonIdx := a.corpus.repItem(fc), fc.first[0].item
+	canon := vs[canonIdx]
+	var chk isa.PTXCheck
+	if repIdx >= 0 {
+		chk = toCheck(vs[repIdx], a.tools, a.sass[repIdx])
+		if repIdx != canonIdx {
+			chk.Message = "ptxas rejects the form's first statement (" + canon.Stmt.Text + ": " + canon.Message + ")"
+		}
+		return chk, repIdx
+	}
+	chk = toCheck(canon, a.tools, nil)
+	if d := fc.dense; d >= 0 && chk.Status == isa.PTXNotVerified {
+		// Only a rule about the types carries over: the dense mma
+		// may lack the shape (m16n8k32 of .f16) altogether.
+		if dc := toCheck(vs[d], a.tools, nil); dc.Status == isa.PTXRejected && typeRuleRe.MatchString(dc.Message) {
+			chk.Status = isa.PTXRejected
+			chk.Message = canon.Message + "; of the dense mma with these types (" + vs[d].Stmt.Text + ") ptxas says: " + dc.Message
+		}
+	}
+	return chk, -1
+}
+
+// optionalParts gives the form each optional part (every probe but the
+// first) as ptxas saw it, and returns them as the checker's oracle has
+// them.
+func (a *ptxApplier) optionalParts(m *ptx.Instruction, form *isa.Form, chk isa.PTXCheck, ps []probeItem) []ptx.OracleFeature {
+	form.ModifierChecks = nil
+	var features []ptx.OracleFeature
+	for _, p := range ps[1:] {
+		v := a.corpus.verdicts[p.item]
+		mc := isa.ModifierCheck{Modifier: p.probe.Feature, Variable: p.probe.Variable, Check: toCheck(v, a.tools, nil)}
+		if chk.Status == isa.PTXVerified && mc.Check.Status == isa.PTXVerified {
+			mc.Raises = ptxas.CompareVersions(mc.Check.PTXVersion, chk.PTXVersion) > 0 || ptxas.CompareTargets(mc.Check.MinTarget, chk.MinTarget) > 0
+		}
+		form.ModifierChecks = append(form.ModifierChecks, mc)
+		of := ptx.OracleFeature{Feature: p.probe.Feature, Variable: p.probe.Variable, Status: mc.Check.Status,
+			Options: optionsOf(mc.Check), Message: mc.Check.Message}
+		// A part ptxas rejects on an accepted base is rejected with the
+		// whole form, unless ptxas blames another part of the base
+		// (".1d cannot be combined with .im2col").
+		if of.Status == isa.PTXRejected && chk.Status == isa.PTXVerified {
+			of.Alone = !ptx.NamesOtherToken(of.Message, v.Stmt.Text, p.probe.Feature)
+		}
+		features = append(features, of)
+		if mc.Check.Status == isa.PTXVerified {
+			a.rep.addFindings(compareDoc(a.docCheck, m.Name, v.Stmt.Text, mc.Check, a.floorTarget, form.Prov))
+		}
+	}
+	return features
+}
+
+// formOracle is what the checker's model keeps of ptxas's verdicts on a
+// form: its check, its optional parts, and every statement ptxas judged,
+// for the checker to answer exactly.
+func (a *ptxApplier) formOracle(chk isa.PTXCheck, features []ptx.OracleFeature, fc *formCorpus) *ptx.FormOracle {
+	vs := a.corpus.verdicts
+	oracle := &ptx.FormOracle{Status: chk.Status, Statement: chk.Statement, Options: optionsOf(chk), Features: features,
+		Message: chk.Message, FloorTarget: a.floorTarget, FloorVersion: a.floorVersion}
+	seen := map[string]bool{}
+	for _, p := range append(append([]probeItem(nil), fc.first...), fc.probes...) {
+		v := vs[p.item]
+		key := ptx.ProbeKey(v.Stmt.Text)
+		if key == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		c := toCheck(v, a.tools, nil)
+		oracle.Probes = append(oracle.Probes, ptx.ProbeVerdict{Key: key, Status: c.Status, Options: optionsOf(c), Message: c.Message})
+	}
+	// An optional part ptxas needs although the syntax shows it as
+	// optional ("Rounding modifier required"): the first statement
+	// was rejected for wanting it, the one with the part accepted.
+	if fc.rebased && strings.Contains(vs[fc.first[0].item].Message, "required") {
+		for _, p := range fc.first {
+			if vs[p.item].Status == ptxoracle.Accepted {
+				if p.probe.Optional && p.probe.Variable != "" {
+					oracle.Required = p.probe.Variable
+				}
+				break
+			}
+		}
+	}
+	return oracle
+}
+
+// examples applies the verdicts on each statement of the instruction's
+// examples.
+func (a *ptxApplier) examples(m *ptx.Instruction, in *isa.Instruction, ic *instCorpus) {
+	rep := a.rep
+	for e := range in.Examples {
+		if e >= len(ic.examples) {
+			continue
+		}
+		ex := &in.Examples[e]
+		ex.Checks = nil
+		for _, it := range ic.examples[e] {
+			v := a.corpus.verdicts[it]
+			chk := toCheck(v, a.tools, a.sass[it])
+			if v.ContextDropped {
+				chk.Message = "ptxas rejects it with the example's declarations (" + v.ContextMessage + "); it assembles without them"
+			}
+			ex.Checks = append(ex.Checks, chk)
+			rep.ExampleStatements++
+			switch {
+			case chk.Status == isa.PTXVerified && !v.ContextDropped:
+				rep.ExamplesAccepted++
+			case chk.Status == isa.PTXVerified:
+				rep.Errata = append(rep.Errata, quality.PTXFinding{Mnemonic: m.Name, Statement: v.Stmt.Text, Message: v.ContextMessage, Context: true, Prov: ex.Prov})
+			case chk.Status == isa.PTXRejected:
+				rep.Errata = append(rep.Errata, quality.PTXFinding{Mnemonic: m.Name, Statement: v.Stmt.Text, Message: chk.Message, Prov: ex.Prov})
+			default:
+				rep.NotVerified = append(rep.NotVerified, quality.PTXFinding{Mnemonic: m.Name, Statement: v.Stmt.Text, Message: chk.Message, Prov: ex.Prov})
+			}
+		}
+	}
 }
 
 // errNoPTXAS wraps why ptxas cannot run: the build goes on unverified.
@@ -460,30 +564,6 @@ func newPTXOracle(ctx context.Context, opts Options, model []ptx.Instruction, do
 		return nil, nil, nil, err
 	}
 	return tools, session, engine, nil
-}
-
-func probeItems(at map[probeRef]int, i, f, n int) []int {
-	out := make([]int, 0, n)
-	for k := 0; k < n; k++ {
-		out = append(out, at[probeRef{i, f, k}])
-	}
-	return out
-}
-
-// probeRef names one probe: instruction, form and probe index.
-type probeRef struct{ in, form, probe int }
-
-// representative picks the probe whose verdict stands for the form: the
-// canonical statement when ptxas accepts it, else the first probe it
-// accepts (a float-to-integer cvt needs a rounding modifier the syntax
-// line shows as optional); -1 when it accepts none.
-func representative(vs []ptxoracle.Verdict, ps []ptx.Probe, item func(int) int) int {
-	for k := range ps {
-		if vs[item(k)].Status == ptxoracle.Accepted {
-			return item(k)
-		}
-	}
-	return -1
 }
 
 // typeRuleRe matches ptxas's messages about mma's data types (".dtype
