@@ -81,91 +81,186 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		prog = nopProgress{}
 	}
 	res := &LLVMResult{}
-	rep := &res.Report
-
+	p := &llvmPass{ctx: ctx, opts: opts, prog: prog, res: res, rep: &res.Report, archs: archs, insts: insts}
 	// 1. Syntax pages.
-	docDir := opts.LLVMDocDir
+	if err := p.attachSyntax(); err != nil {
+		return nil, err
+	}
+	// 2. Candidate examples.
+	tests, project, err := p.readMCTests()
+	if err != nil {
+		return nil, err
+	}
+	p.pool = newCandidatePool(p.pages, tests, p.pageFile, project)
+	// 3. Verification.
+	if p.llvmMC = p.findLLVMMC(); p.llvmMC == "" {
+		applyUnverified(archs, insts, p.matches, p.pool, p.rep)
+		return res, nil
+	}
+	if err := p.findTargets(); err != nil {
+		return nil, err
+	}
+	p.planJobs()
+	if err := p.verifyCandidates(); err != nil {
+		return nil, err
+	}
+	if err := p.synthesizeCandidates(); err != nil {
+		return nil, err
+	}
+	p.applyVerdicts()
+	// What LLVM calls the opcodes whose AMD names it rejects.
+	if _, err := llvmNames(ctx, p.llvmMC, p.version, archs, p.insts, p.byInst, p.famTargets); err != nil {
+		res.Problems = append(res.Problems, "llvm: "+err.Error())
+	}
+	if err := p.addGeneratedExamples(); err != nil {
+		return nil, err
+	}
+	p.addLLVMOnly()
+	p.linkRenames()
+	for i := range archs {
+		if archs[i].Vendor == isa.VendorAMD {
+			archs[i].Documents = append(archs[i].Documents, res.Documents[len(res.Documents)-1])
+		}
+	}
+	res.Report = quality.Compute(quality.Input{
+		Report: *p.rep, Archs: archs, Insts: p.insts, Syntax: p.matches, Results: p.byInst,
+		FamilyTargets: p.famTargets, LLVMAccepted: p.llvmOnlyAccepted(),
+	})
+	return res, nil
+}
+
+// llvmPass is the LLVM pass's state, filled in by its steps in order.
+type llvmPass struct {
+	ctx   context.Context
+	opts  Options
+	prog  Progress
+	res   *LLVMResult
+	rep   *quality.Report
+	archs []isa.Architecture
+	insts []*isa.Instruction // with the LLVM-only instructions once added
+
+	pages    []llvmdoc.Page
+	pageFile func(path string) string
+	matches  map[string]*merge.SyntaxMatch
+	pool     *candidatePool
+
+	llvmMC, version, cacheDir string
+	targets, unknown          []string            // the gfx targets llvm-mc knows and does not
+	famTargets                map[string][]string // by family, the targets llvm-mc knows
+
+	jobs     []llvmJob
+	batch    lineBatch
+	llvmOnly map[string][]merge.Candidate // by family "\x00" name, the candidates of a name only LLVM documents
+	vres     verify.Results
+	tIndex   map[string]int
+	// outcomes finds llvm-mc's verdicts on a line: the batch's, then those
+	// of the synthesized and generated candidates as they are made.
+	outcomes func(asm string) ([]verify.Outcome, bool)
+	byInst   map[*isa.Instruction]merge.Result
+}
+
+// llvmJob is one AMD instruction's verification.
+type llvmJob struct {
+	in   *isa.Instruction
+	arch *isa.Architecture
+	v    merge.Verification
+}
+
+// attachSyntax reads LLVM's syntax pages and attaches them to the
+// instructions and families.
+func (p *llvmPass) attachSyntax() error {
+	res, rep := p.res, p.rep
+	docDir := p.opts.LLVMDocDir
 	if docDir == "" {
 		docDir = llvmdoc.DocDir()
 	}
-	var pages []llvmdoc.Page
 	if docDir == "" {
 		res.Problems = append(res.Problems, "llvm: LLVM's AMDGPU syntax pages not found (install llvm-22-doc or set GPUISA_LLVM_DOC): no LLVM syntax attached")
 		rep.Notes = append(rep.Notes, "LLVM's AMDGPU syntax pages were not found")
 	} else {
 		var err error
-		step(prog, "reading LLVM AMDGPU syntax pages", func() { pages, err = llvmdoc.ReadDir(docDir) })
+		step(p.prog, "reading LLVM AMDGPU syntax pages", func() { p.pages, err = llvmdoc.ReadDir(docDir) })
 		if err != nil {
-			return nil, fmt.Errorf("LLVM syntax pages: %w", err)
+			return fmt.Errorf("LLVM syntax pages: %w", err)
 		}
 		rep.SyntaxDocs = docDir
 	}
-	pageFile := func(path string) string { return lastElems(path, 3) }
+	p.pageFile = func(path string) string { return lastElems(path, 3) }
 	pageDocs := map[string]isa.Document{}
-	for _, p := range pages {
-		if len(llvmdoc.PageArchs(p.GFX)) == 0 {
+	for _, pg := range p.pages {
+		if len(llvmdoc.PageArchs(pg.GFX)) == 0 {
 			continue
 		}
 		doc := isa.Document{
-			Source: isa.SourceLLVMDoc, File: pageFile(p.File),
-			Title:       "LLVM AMDGPU assembler syntax: " + p.GFX,
+			Source: isa.SourceLLVMDoc, File: p.pageFile(pg.File),
+			Title:       "LLVM AMDGPU assembler syntax: " + pg.GFX,
 			Version:     lastElems(docDir, 2),
 			Attribution: "from LLVM's AMDGPU assembler syntax documentation",
 			License:     "Apache-2.0 WITH LLVM-exception",
 		}
-		pageDocs[p.GFX] = doc
+		pageDocs[pg.GFX] = doc
 		res.Documents = append(res.Documents, doc)
 	}
-	matches := merge.AttachLLVMSyntax(insts, pages, pageFile)
-	for i := range archs {
-		if m := matches[archs[i].ID]; m != nil {
+	p.matches = merge.AttachLLVMSyntax(p.insts, p.pages, p.pageFile)
+	for i := range p.archs {
+		if m := p.matches[p.archs[i].ID]; m != nil {
 			for _, gfx := range m.Pages {
-				archs[i].Documents = append(archs[i].Documents, pageDocs[gfx])
+				p.archs[i].Documents = append(p.archs[i].Documents, pageDocs[gfx])
 			}
 		}
 	}
+	return nil
+}
 
-	// 2. Candidate examples.
-	project := opts.LLVMProject
+// readMCTests reads LLVM's MC tests when an llvm-project checkout is
+// given; it returns them and the checkout.
+func (p *llvmPass) readMCTests() ([]llvmtest.Example, string, error) {
+	project := p.opts.LLVMProject
 	if project == "" {
 		project = os.Getenv("GPUISA_LLVM_PROJECT")
 	}
+	if project == "" {
+		p.rep.Examples = llvmdoc.ExampleProvenance + " (no llvm-project checkout given)"
+		return nil, "", nil
+	}
 	var tests []llvmtest.Example
-	if project != "" {
-		dir := filepath.Join(project, "llvm", "test", "MC", "AMDGPU")
-		var err error
-		step(prog, "reading LLVM MC tests", func() { tests, err = llvmtest.ReadDir(dir) })
-		if err != nil {
-			return nil, fmt.Errorf("LLVM MC tests (--llvm-project %s): %w", project, err)
-		}
-		rep.Examples = "from LLVM's MC tests (" + dir + ") where they have one, else built from LLVM's documented syntax"
-	} else {
-		rep.Examples = llvmdoc.ExampleProvenance + " (no llvm-project checkout given)"
+	dir := filepath.Join(project, "llvm", "test", "MC", "AMDGPU")
+	var err error
+	step(p.prog, "reading LLVM MC tests", func() { tests, err = llvmtest.ReadDir(dir) })
+	if err != nil {
+		return nil, "", fmt.Errorf("LLVM MC tests (--llvm-project %s): %w", project, err)
 	}
-	pool := newCandidatePool(pages, tests, pageFile, project)
+	p.rep.Examples = "from LLVM's MC tests (" + dir + ") where they have one, else built from LLVM's documented syntax"
+	return tests, project, nil
+}
 
-	// 3. Verification.
-	llvmMC := ""
-	if opts.NoVerify {
-		rep.Notes = append(rep.Notes, "verification skipped (--no-verify)")
-		res.Problems = append(res.Problems, "llvm: verification skipped: target compatibility not verified")
-	} else if p, err := verify.FindLLVMMC(); err != nil {
-		rep.Notes = append(rep.Notes, err.Error())
-		res.Problems = append(res.Problems, "llvm: "+err.Error()+": target compatibility not verified")
-	} else {
-		llvmMC = p
+// findLLVMMC is the llvm-mc to verify with; "" (and the report says why)
+// when verification is skipped or none is found.
+func (p *llvmPass) findLLVMMC() string {
+	if p.opts.NoVerify {
+		p.rep.Notes = append(p.rep.Notes, "verification skipped (--no-verify)")
+		p.res.Problems = append(p.res.Problems, "llvm: verification skipped: target compatibility not verified")
+		return ""
 	}
-	if llvmMC == "" {
-		applyUnverified(archs, insts, matches, pool, rep)
-		return res, nil
-	}
-	version, err := verify.Version(ctx, llvmMC)
+	path, err := verify.FindLLVMMC()
 	if err != nil {
-		return nil, err
+		p.rep.Notes = append(p.rep.Notes, err.Error())
+		p.res.Problems = append(p.res.Problems, "llvm: "+err.Error()+": target compatibility not verified")
+		return ""
 	}
-	known, err := knownTargets(ctx, llvmMC)
+	return path
+}
+
+// findTargets asks llvm-mc its version and the gfx targets it knows.
+func (p *llvmPass) findTargets() error {
+	res, rep := p.res, p.rep
+	version, err := verify.Version(p.ctx, p.llvmMC)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	known, err := knownTargets(p.ctx, p.llvmMC)
+	if err != nil {
+		return err
 	}
 	var targets, unknown []string
 	for _, t := range isa.AllGFXTargets {
@@ -180,112 +275,126 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	}
 	rep.LLVMMC, rep.Verified, rep.Targets, rep.UnknownTargets = version, true, targets, unknown
 	res.Documents = append(res.Documents, isa.Document{
-		Source: isa.SourceLLVMMC, File: filepath.Base(llvmMC), Title: "LLVM assembler (llvm-mc), run on every example for every gfx target",
+		Source: isa.SourceLLVMMC, File: filepath.Base(p.llvmMC), Title: "LLVM assembler (llvm-mc), run on every example for every gfx target",
 		Version: version, Attribution: "verified with the LLVM assembler", License: "Apache-2.0 WITH LLVM-exception",
 	})
-
-	// Every candidate of every instruction, and the bare names.
-	famTargets := map[string][]string{}
+	p.version, p.targets, p.unknown = version, targets, unknown
+	p.famTargets = map[string][]string{}
 	for _, a := range isa.Archs() {
 		for _, t := range a.Targets {
 			if known[t] {
-				famTargets[a.ID] = append(famTargets[a.ID], t)
+				p.famTargets[a.ID] = append(p.famTargets[a.ID], t)
 			}
 		}
 	}
-	type work struct {
-		in   *isa.Instruction
-		arch *isa.Architecture
-		v    merge.Verification
-	}
+	return nil
+}
+
+// planJobs gathers every candidate of every AMD instruction, and the bare
+// names, into one batch, and the names LLVM documents for a family that
+// AMD does not: are they accepted on the family's targets?
+func (p *llvmPass) planJobs() {
 	archByID := map[string]*isa.Architecture{}
-	for i := range archs {
-		archByID[archs[i].ID] = &archs[i]
+	for i := range p.archs {
+		archByID[p.archs[i].ID] = &p.archs[i]
 	}
-	var jobs []work
-	var batch lineBatch
-	for _, in := range insts {
+	for _, in := range p.insts {
 		if in.Vendor != isa.VendorAMD {
 			continue
 		}
-		cands := pool.candidates(in, matches[in.Arch], famTargets[in.Arch])
+		cands := p.pool.candidates(in, p.matches[in.Arch], p.famTargets[in.Arch])
 		for _, c := range cands {
-			batch.add(c.Asm)
+			p.batch.add(c.Asm)
 		}
-		batch.add(in.Name)
-		jobs = append(jobs, work{in: in, arch: archByID[in.Arch], v: merge.Verification{
-			Targets: targets, Unknown: unknown, FamilyTargets: famTargets[in.Arch],
-			Candidates: cands, Probe: in.Name, Version: version,
+		p.batch.add(in.Name)
+		p.jobs = append(p.jobs, llvmJob{in: in, arch: archByID[in.Arch], v: merge.Verification{
+			Targets: p.targets, Unknown: p.unknown, FamilyTargets: p.famTargets[in.Arch],
+			Candidates: cands, Probe: in.Name, Version: p.version,
 		}})
 	}
-	// The names LLVM documents for a family that AMD does not: are they
-	// accepted on the family's targets?
-	llvmOnly := map[string][]merge.Candidate{}
-	for arch, m := range matches {
+	p.llvmOnly = map[string][]merge.Candidate{}
+	for arch, m := range p.matches {
 		for _, name := range m.UnmatchedLLVM {
-			cands := pool.byName(name, arch, famTargets[arch])
-			llvmOnly[arch+"\x00"+name] = cands
+			cands := p.pool.byName(name, arch, p.famTargets[arch])
+			p.llvmOnly[arch+"\x00"+name] = cands
 			for _, c := range cands {
-				batch.add(c.Asm)
+				p.batch.add(c.Asm)
 			}
 		}
 	}
+}
 
-	cacheDir := opts.CacheDir
-	if cacheDir == "" {
+// verifyCandidates has llvm-mc assemble the batch on every target,
+// through the result cache.
+func (p *llvmPass) verifyCandidates() error {
+	p.cacheDir = p.opts.CacheDir
+	if p.cacheDir == "" {
 		if d, err := os.UserCacheDir(); err == nil {
-			cacheDir = filepath.Join(d, "gpuisa")
+			p.cacheDir = filepath.Join(d, "gpuisa")
 		} else {
-			res.Problems = append(res.Problems, "llvm: no user cache directory ("+err.Error()+"): llvm-mc results are not cached")
+			p.res.Problems = append(p.res.Problems, "llvm: no user cache directory ("+err.Error()+"): llvm-mc results are not cached")
 		}
 	}
-	res.LLVMMC, res.CacheDir = llvmMC, cacheDir
-	prog.Start(fmt.Sprintf("verifying %d lines with llvm-mc on %d targets", len(batch.inputs), len(targets)), len(targets))
-	vres, err := verify.Run(ctx, batch.inputs, targets, verify.Options{
-		LLVMMC: llvmMC, CacheDir: cacheDir,
-		Progress: func(done, total int, target string) { prog.Advance(1) },
+	p.res.LLVMMC, p.res.CacheDir = p.llvmMC, p.cacheDir
+	p.prog.Start(fmt.Sprintf("verifying %d lines with llvm-mc on %d targets", len(p.batch.inputs), len(p.targets)), len(p.targets))
+	vres, err := verify.Run(p.ctx, p.batch.inputs, p.targets, verify.Options{
+		LLVMMC: p.llvmMC, CacheDir: p.cacheDir,
+		Progress: func(done, total int, target string) { p.prog.Advance(1) },
 	})
-	prog.Done()
+	p.prog.Done()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	rep.Run = batch.stats(vres)
-	tIndex := targetIndex(vres.Targets)
+	p.vres = vres
+	p.rep.Run = p.batch.stats(vres)
+	p.tIndex = targetIndex(vres.Targets)
+	return nil
+}
+
+// synthesizeCandidates is the second pass: instructions whose name
+// llvm-mc knows on a family target but whose examples it all rejected (or
+// that have none) try operand patterns of similar instructions, on the
+// family's targets.
+func (p *llvmPass) synthesizeCandidates() error {
+	batch, vres := &p.batch, p.vres
 	first := func(asm string) ([]verify.Outcome, bool) {
 		if i, ok := batch.index[asm]; ok {
 			return vres.Outcomes[i], true
 		}
 		return nil, false
 	}
-	// Second pass: instructions whose name llvm-mc knows on a family
-	// target but whose examples it all rejected (or that have none) try
-	// operand patterns of similar instructions, on the family's targets.
-	pending := make([]job2, len(jobs))
-	for i := range jobs {
-		jobs[i].v.Outcomes = first
-		pending[i] = job2{jobs[i].in, &jobs[i].v}
+	pending := make([]job2, len(p.jobs))
+	for i := range p.jobs {
+		p.jobs[i].v.Outcomes = first
+		pending[i] = job2{p.jobs[i].in, &p.jobs[i].v}
 	}
 	var extra map[*isa.Instruction][]merge.Candidate
 	var stats synthStats
-	step(prog, "trying operand patterns where no example was accepted", func() {
-		extra, stats, err = synthesize(ctx, pending, pool, len(vres.Targets), tIndex, llvmMC, cacheDir)
+	var err error
+	step(p.prog, "trying operand patterns where no example was accepted", func() {
+		extra, stats, err = synthesize(p.ctx, pending, p.pool, len(vres.Targets), p.tIndex, p.llvmMC, p.cacheDir)
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	rep.Run.Add(stats.RunStats)
-	for i := range jobs {
-		jobs[i].v.Candidates = append(jobs[i].v.Candidates, extra[jobs[i].in]...)
+	p.rep.Run.Add(stats.RunStats)
+	for i := range p.jobs {
+		p.jobs[i].v.Candidates = append(p.jobs[i].v.Candidates, extra[p.jobs[i].in]...)
 	}
-	outcomes := func(asm string) ([]verify.Outcome, bool) {
+	p.outcomes = func(asm string) ([]verify.Outcome, bool) {
 		if i, ok := batch.index[asm]; ok {
 			return vres.Outcomes[i], true
 		}
 		row, ok := stats.rows[asm]
 		return row, ok
 	}
+	return nil
+}
 
-	prog.Start("applying llvm-mc's verdicts", len(jobs))
+// applyVerdicts applies llvm-mc's verdicts to every job, in parallel.
+func (p *llvmPass) applyVerdicts() {
+	jobs, outcomes := p.jobs, p.outcomes
+	p.prog.Start("applying llvm-mc's verdicts", len(jobs))
 	results := make([]merge.Result, len(jobs))
 	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)
@@ -299,26 +408,29 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		})
 	}
 	wg.Wait()
-	prog.Advance(len(jobs))
-	prog.Done()
-	byInst := make(map[*isa.Instruction]merge.Result, len(jobs))
+	p.prog.Advance(len(jobs))
+	p.prog.Done()
+	p.byInst = make(map[*isa.Instruction]merge.Result, len(jobs))
 	for i, j := range jobs {
-		byInst[j.in] = results[i]
+		p.byInst[j.in] = results[i]
 	}
-	// What LLVM calls the opcodes whose AMD names it rejects.
-	if _, err := llvmNames(ctx, llvmMC, version, archs, insts, byInst, famTargets); err != nil {
-		res.Problems = append(res.Problems, "llvm: "+err.Error())
-	}
-	// Where still nothing was accepted, llvm-mc writes the example itself.
+}
+
+// addGeneratedExamples: where still nothing was accepted, llvm-mc writes the
+// example itself (from its disassembly), and the verdicts are applied
+// again with them.
+func (p *llvmPass) addGeneratedExamples() error {
+	byInst := p.byInst
 	var gen *generated
-	step(prog, "generating examples from llvm-mc's disassembly", func() {
-		gen, err = generateExamples(ctx, llvmMC, version, archs, insts, byInst, famTargets, vres.Targets, cacheDir)
+	var err error
+	step(p.prog, "generating examples from llvm-mc's disassembly", func() {
+		gen, err = generateExamples(p.ctx, p.llvmMC, p.version, p.archs, p.insts, byInst, p.famTargets, p.vres.Targets, p.cacheDir)
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	rep.Run.Add(gen.stats)
-	earlier := outcomes
+	p.rep.Run.Add(gen.stats)
+	earlier := p.outcomes
 	withGenerated := func(asm string) ([]verify.Outcome, bool) {
 		if row, ok := earlier(asm); ok {
 			return row, true
@@ -326,8 +438,8 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		row, ok := gen.rows[asm]
 		return row, ok
 	}
-	for i := range jobs {
-		j := &jobs[i]
+	for i := range p.jobs {
+		j := &p.jobs[i]
 		cands := gen.cands[j.in]
 		if why, ok := gen.failed[j.in]; ok {
 			r := byInst[j.in]
@@ -341,7 +453,7 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 			// AMD's name is unknown to llvm-mc here: the examples are in
 			// LLVM's spelling, and the name stays unsupported.
 			r := byInst[j.in]
-			if attachSpelled(j.in, cands, withGenerated, famTargets[j.in.Arch], tIndex) {
+			if attachSpelled(j.in, cands, withGenerated, p.famTargets[j.in.Arch], p.tIndex) {
 				r.Spelled = true
 				byInst[j.in] = r
 			}
@@ -351,43 +463,58 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 		j.v.Outcomes = withGenerated
 		byInst[j.in] = merge.ApplyVerification(j.in, j.arch, j.v)
 	}
-	outcomes = withGenerated
-	// The names only LLVM documents: aliases of AMD instructions with the
-	// same encoding, or instructions AMD's guide lacks.
+	p.outcomes = withGenerated
+	return nil
+}
+
+// addLLVMOnly adds the names only LLVM documents (aliases of AMD
+// instructions with the same encoding, or instructions AMD's guide
+// lacks) and the assembler's operands.
+func (p *llvmPass) addLLVMOnly() {
+	outcomes := p.outcomes
 	verifyOne := func(in *isa.Instruction, arch *isa.Architecture, cands []merge.Candidate) merge.Result {
-		return merge.ApplyVerification(in, arch, merge.Verification{Targets: targets, Unknown: unknown,
-			FamilyTargets: famTargets[in.Arch], Candidates: cands, Probe: in.Name, Outcomes: outcomes, Version: version})
+		return merge.ApplyVerification(in, arch, merge.Verification{Targets: p.targets, Unknown: p.unknown,
+			FamilyTargets: p.famTargets[in.Arch], Candidates: cands, Probe: in.Name, Outcomes: outcomes, Version: p.version})
 	}
-	res.Added, _ = llvmOnlyNames(archs, insts, llvmOnly, outcomes, famTargets, tIndex, verifyOne, byInst)
-	insts = append(insts, res.Added...)
-	assemblerOperands(insts, pages, pageFile, outcomes, tIndex, famTargets, version)
-	if len(res.Added) > 0 {
-		merge.LinkFamilies(insts) // the added ones join their namesakes in other families
+	p.res.Added, _ = llvmOnlyNames(p.archs, p.insts, p.llvmOnly, outcomes, p.famTargets, p.tIndex, verifyOne, p.byInst)
+	p.insts = append(p.insts, p.res.Added...)
+	assemblerOperands(p.insts, p.pages, p.pageFile, outcomes, p.tIndex, p.famTargets, p.version)
+	if len(p.res.Added) > 0 {
+		merge.LinkFamilies(p.insts) // the added ones join their namesakes in other families
 	}
-	// Renames llvm-mc's verdicts prove join the lineages; the grids then
-	// show the other spelling where only it assembles.
-	prog.Start("linking renames across generations", 1)
-	links := lineageLinks(archs, insts, version)
-	refused := merge.LinkFamilies(insts, links...)
-	spelled := applyOtherSpellings(insts)
+}
+
+// linkRenames: renames llvm-mc's verdicts prove join the lineages; the
+// grids then show the other spelling where only it assembles.
+func (p *llvmPass) linkRenames() {
+	rep := p.rep
+	p.prog.Start("linking renames across generations", 1)
+	links := lineageLinks(p.archs, p.insts, p.version)
+	refused := merge.LinkFamilies(p.insts, links...)
+	spelled := applyOtherSpellings(p.insts)
 	// Older guides give many instructions pseudocode only: the same
 	// instruction's description from the nearest family that has one.
-	rep.Borrowed = merge.BorrowDescriptions(insts)
-	prog.Advance(1)
-	prog.Done()
+	rep.Borrowed = merge.BorrowDescriptions(p.insts)
+	p.prog.Advance(1)
+	p.prog.Done()
 	rep.Lineage = quality.LineageStats{Links: len(links), Refused: len(refused), OtherSpellings: spelled}
 	for _, l := range refused {
 		rep.Lineage.RefusedLinks = append(rep.Lineage.RefusedLinks, fmt.Sprintf("%s %s ~ %s %s: %s (each family would have two instructions of one lineage)",
 			l.Arch, l.Name, l.OtherArch, l.OtherName, l.Evidence))
 	}
+}
+
+// llvmOnlyAccepted are, by family, the names only LLVM documents that
+// llvm-mc accepts on one of the family's targets.
+func (p *llvmPass) llvmOnlyAccepted() map[string]map[string]bool {
 	accepted := map[string]map[string]bool{}
-	for key, cands := range llvmOnly {
+	for key, cands := range p.llvmOnly {
 		arch, name, _ := strings.Cut(key, "\x00")
 		for _, c := range cands {
 			hit := false
-			row, _ := outcomes(c.Asm)
-			for _, t := range famTargets[arch] {
-				if i, ok := tIndex[t]; ok && i < len(row) && row[i].Supported {
+			row, _ := p.outcomes(c.Asm)
+			for _, t := range p.famTargets[arch] {
+				if i, ok := p.tIndex[t]; ok && i < len(row) && row[i].Supported {
 					hit = true
 					break
 				}
@@ -401,16 +528,7 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 			}
 		}
 	}
-	for i := range archs {
-		if archs[i].Vendor == isa.VendorAMD {
-			archs[i].Documents = append(archs[i].Documents, res.Documents[len(res.Documents)-1])
-		}
-	}
-	res.Report = quality.Compute(quality.Input{
-		Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: byInst,
-		FamilyTargets: famTargets, LLVMAccepted: accepted,
-	})
-	return res, nil
+	return accepted
 }
 
 // applyUnverified shows examples built from the family's own syntax,
