@@ -64,7 +64,7 @@ func renameAction(ctx context.Context, k *knowledge, d *document, c fileContext,
 		return protocol.CodeAction{}, false
 	}
 	name := resolved + suffixOf(t.text)
-	return replaceAction(d, r, fmt.Sprintf("Write %s (%s's name for %s)", name, k.byID[c.family].Name, bare), name, nil), true
+	return replaceAction(d, r, fmt.Sprintf("Write %s (%s's name for %s)", name, k.familyName(c.family), bare), name, nil), true
 }
 
 func replaceAction(d *document, r protocol.Range, title, text string, dg *protocol.Diagnostic) protocol.CodeAction {

@@ -76,7 +76,7 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 			case spellingVerdict(sup, known, c.target, bareMnemonic(written)) == rejected:
 				v = unsupported(c, written, sup)
 			case elsewhere && spellingVerdict(sup, known, c.target, bareMnemonic(written)) == notVerified:
-				v = &verdict{msg: fmt.Sprintf("%s is not an instruction of %s (%s has it; llvm-mc did not verify it)", key, k.byID[fam].Name, k.byID[home].Name),
+				v = &verdict{msg: fmt.Sprintf("%s is not an instruction of %s (%s has it; llvm-mc did not verify it)", key, k.familyName(fam), k.familyName(home)),
 					severity: protocol.DiagnosticSeverityError, code: codeUnsupported}
 			case !elsewhere:
 				v = &verdict{msg: unknownMessage(ctx, k, fam, written), severity: protocol.DiagnosticSeverityError, code: codeUnknown}
@@ -180,7 +180,7 @@ func unknownMessage(ctx context.Context, k *knowledge, fam, written string) stri
 	where := ""
 	var sugg []string
 	if fam != "" {
-		where = " in " + k.byID[fam].Name
+		where = " in " + k.familyName(fam)
 		_, _, err := k.db.Resolve(ctx, fam, written)
 		sugg = errs.SuggestionsOf(err)
 	} else {

@@ -72,7 +72,7 @@ func encodingHover(ctx context.Context, k *knowledge, d *document, c fileContext
 		return fmt.Sprintf("*Cannot decode: %s*\n", escapeMD(err.Error()))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Machine code** · %s (%s), gpuisa's decoder\n\n", k.byID[c.family].Name, c.target)
+	fmt.Fprintf(&b, "**Machine code** · %s (%s), gpuisa's decoder\n\n", k.familyName(c.family), c.target)
 	for off := 0; off < len(words); {
 		in, size, err := dec.Decode(words, off)
 		if err != nil {

@@ -94,7 +94,7 @@ func amdInstructionHover(ctx context.Context, k *knowledge, c fileContext, base,
 		if in, err = k.instruction(ctx, home, written); err != nil {
 			return ""
 		}
-		fmt.Fprintf(&b, "*%s has no instruction %s; this is %s's.*\n\n", k.byID[family].Name, code(written), k.byID[home].Name)
+		fmt.Fprintf(&b, "*%s has no instruction %s; this is %s's.*\n\n", k.familyName(family), code(written), k.familyName(home))
 		family = home
 	}
 	a := k.byID[family]

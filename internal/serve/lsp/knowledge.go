@@ -364,3 +364,16 @@ func targetsSupporting(s store.Support) []string {
 	sort.Slice(out, func(i, j int) bool { return order[out[i]] < order[out[j]] })
 	return out
 }
+
+// familyName is a family's display name: the database's, else the family
+// table's (a file may name a target whose family the database lacks), else
+// the id itself.
+func (k *knowledge) familyName(id string) string {
+	if a := k.byID[id]; a != nil {
+		return a.Name
+	}
+	if a, ok := isa.LookupArch(id); ok {
+		return a.Name
+	}
+	return id
+}
