@@ -89,6 +89,13 @@ func (e *Encoder) Encode(asm string) ([]byte, error) {
 	return e.encode(asm, nil)
 }
 
+// asmSuffixes are the encoding suffixes (of isa.EncodingSuffixes) that the
+// encoder reads: llvm-mc's assembler spells no _dpp8 or _dpp16 (dpp8:[...]
+// and the DPP controls choose those), and a mnemonic ends with at most one
+// of these four, so _e64_dpp reads as _dpp on the _e64 form (encodeExt
+// takes the _e64 off).
+var asmSuffixes = []string{isa.SuffixE32, isa.SuffixE64, isa.SuffixSDWA, isa.SuffixDPP}
+
 // encode assembles asm. With candidate non-nil it also hands over every
 // encoding it builds, before the decoder's check (the tests use it to tell
 // whether the right bytes were among them when the check failed).
@@ -109,12 +116,12 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	}
 	mn, rest, _ := strings.Cut(asm, " ")
 	base, want := mn, ""
-	for _, suf := range []string{"_e32", "_e64", "_sdwa", "_dpp"} {
+	for _, suf := range asmSuffixes {
 		if strings.HasSuffix(mn, suf) {
 			base, want = strings.TrimSuffix(mn, suf), suf
 		}
 	}
-	if _, mods := splitOperands(compactBrackets(rest)); want == "_sdwa" || want == "_dpp" || extOf(mn, mods) != extNone {
+	if _, mods := splitOperands(compactBrackets(rest)); want == isa.SuffixSDWA || want == isa.SuffixDPP || extOf(mn, mods) != extNone {
 		return e.encodeExt(asm, extOf(mn, mods))
 	}
 	tmpls := e.d.Templates(base)
@@ -148,7 +155,7 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 			continue
 		}
 		short := t.Format.Width == 32
-		if (want == "_e32" && !short) || (want == "_e64" && (short || t.Kind == decode.KindVOP3P)) {
+		if (want == isa.SuffixE32 && !short) || (want == isa.SuffixE64 && (short || t.Kind == decode.KindVOP3P)) {
 			continue
 		}
 		for _, layout := range layouts(t, ops) {
@@ -297,7 +304,7 @@ func plainImmediates(l layout) bool {
 
 func stripSuffix(s string) string {
 	mn, rest, _ := strings.Cut(s, " ")
-	mn = strings.TrimSuffix(strings.TrimSuffix(mn, "_e32"), "_e64")
+	mn = strings.TrimSuffix(strings.TrimSuffix(mn, isa.SuffixE32), isa.SuffixE64)
 	if rest == "" {
 		return mn
 	}

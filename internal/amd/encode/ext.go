@@ -48,11 +48,11 @@ func extOf(mn string, mods []string) extKind {
 		}
 	}
 	switch {
-	case strings.HasSuffix(mn, "_sdwa"):
+	case strings.HasSuffix(mn, isa.SuffixSDWA):
 		return extSDWA
 	case dpp8:
 		return extDPP8
-	case strings.HasSuffix(mn, "_dpp") || dpp:
+	case strings.HasSuffix(mn, isa.SuffixDPP) || dpp:
 		return extDPP
 	}
 	return extNone
@@ -62,9 +62,9 @@ func extOf(mn string, mods []string) extKind {
 func (e *Encoder) encodeExt(asm string, kind extKind) ([]byte, error) {
 	mn, rest, _ := strings.Cut(asm, " ")
 	ops, mods := splitOperands(compactBrackets(e.canonicalSymbols(rest)))
-	base := strings.TrimSuffix(strings.TrimSuffix(mn, "_sdwa"), "_dpp")
-	vop3 := strings.HasSuffix(base, "_e64")
-	base = strings.TrimSuffix(strings.TrimSuffix(base, "_e64"), "_e32")
+	base := strings.TrimSuffix(strings.TrimSuffix(mn, isa.SuffixSDWA), isa.SuffixDPP)
+	vop3 := strings.HasSuffix(base, isa.SuffixE64)
+	base = strings.TrimSuffix(strings.TrimSuffix(base, isa.SuffixE64), isa.SuffixE32)
 
 	// Lane controls and selects go to the extra dword; the rest stay.
 	var ctl, keep []string
@@ -109,9 +109,9 @@ func (e *Encoder) encodeExt(asm string, kind extKind) ([]byte, error) {
 			plain[0] = "vcc_lo"
 		}
 	}
-	suffix := "_e32"
+	suffix := isa.SuffixE32
 	if vop3 {
-		suffix = "_e64"
+		suffix = isa.SuffixE64
 	}
 	plainAsm := base + suffix
 	if len(plain) > 0 {
@@ -130,13 +130,13 @@ func (e *Encoder) encodeExt(asm string, kind extKind) ([]byte, error) {
 		// writes it without a suffix ("v_add_max_i32 ... dpp8:[...]").
 		vop3 = true
 		plain = append([]string(nil), ops...)
-		plainAsm = base + "_e64 " + strings.Join(plain, ", ")
+		plainAsm = base + isa.SuffixE64 + " " + strings.Join(plain, ", ")
 		if len(keep) > 0 {
 			plainAsm += " " + strings.Join(keep, " ")
 		}
 		word, err = e.encode(plainAsm, nil)
 		if err != nil {
-			word, err = e.encode(base+strings.TrimPrefix(plainAsm, base+"_e64"), nil)
+			word, err = e.encode(base+strings.TrimPrefix(plainAsm, base+isa.SuffixE64), nil)
 		}
 	}
 	if err != nil {
@@ -556,7 +556,8 @@ func sameExtText(got, asm string, padded bool) bool {
 			keep = append(keep, m)
 		}
 		sortStrings(keep)
-		for _, suf := range []string{"_sdwa", "_dpp", "_e64", "_e32"} {
+		// asmSuffixes outer word first: _e64_dpp loses _dpp, then _e64.
+		for _, suf := range []string{isa.SuffixSDWA, isa.SuffixDPP, isa.SuffixE64, isa.SuffixE32} {
 			mn = strings.TrimSuffix(mn, suf)
 		}
 		return canonNumbers(mn + " " + strings.Join(ops, ", ") + " " + strings.Join(keep, " "))

@@ -48,24 +48,17 @@ const (
 	StatusNotVerified = "not verified"
 )
 
-// llvmSuffixes are the encoding suffixes LLVM appends to a mnemonic to pick
-// one encoding of the same instruction (v_max_f32_e64, v_max_f32_sdwa,
-// v_max_f32_e64_dpp); AMD documents the instruction under the bare name.
-var llvmSuffixes = []string{"_dpp8", "_dpp16", "_dpp", "_sdwa", "_e64", "_e32"}
-
-// StripLLVMSuffix removes LLVM's encoding suffixes from a mnemonic:
-// v_max_f32_e64_dpp -> v_max_f32.
+// StripLLVMSuffix removes LLVM's encoding suffixes (isa.EncodingSuffixes)
+// from a mnemonic: v_max_f32_e64_dpp -> v_max_f32. It strips until none is
+// left, as the merge always has, so that a name the readers give with two
+// (v_x_e32_e64) comes out as it did.
 func StripLLVMSuffix(m string) string {
 	for {
-		cut := false
-		for _, s := range llvmSuffixes {
-			if len(m) > len(s) && strings.HasSuffix(m, s) {
-				m, cut = m[:len(m)-len(s)], true
-			}
-		}
-		if !cut {
+		b := isa.BaseMnemonic(m)
+		if b == m {
 			return m
 		}
+		m = b
 	}
 }
 
