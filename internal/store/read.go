@@ -259,10 +259,6 @@ func (s *DB) List(_ context.Context, arch string) ([]isa.Summary, error) {
 	return out, nil
 }
 
-// assemblerSuffixes are the encoding suffixes LLVM appends to mnemonics
-// (v_max_f32_e64); a page for the bare mnemonic covers all of them.
-var assemblerSuffixes = []string{"_e32", "_e64_dpp", "_e64", "_sdwa", "_dpp8", "_dpp16", "_dpp"}
-
 // Resolve finds the canonical (arch, name) for user input.
 func (s *DB) Resolve(ctx context.Context, arch, name string) (string, string, error) {
 	canon, err := s.resolveArch(arch)
@@ -287,11 +283,11 @@ func (s *DB) Lookup(_ context.Context, arch, name string) (string, string, bool)
 	if got, ok := s.lookup(canon, n); ok {
 		return canon, got, true
 	}
-	for _, suf := range assemblerSuffixes {
-		if strings.HasSuffix(n, suf) {
-			if got, ok := s.lookup(canon, strings.TrimSuffix(n, suf)); ok {
-				return canon, got, true
-			}
+	// An encoding suffix (v_max_f32_e64): the page for the bare mnemonic
+	// covers all of them.
+	if bare := isa.BaseMnemonic(n); bare != n {
+		if got, ok := s.lookup(canon, bare); ok {
+			return canon, got, true
 		}
 	}
 	// PTX: "max.f32" or "ld.global.v4.f32" name the mnemonic plus modifiers;

@@ -238,6 +238,5 @@ const MAIFormat = "VOP3P-MAI"
 // encoding", the guides' Matrix Arithmetic Instructions chapter; llvm-mc
 // prints cbsz:, abid: and blgp: for those bits).
 func UsesMAI(mnemonic string) bool {
-	m := strings.ToLower(mnemonic)
-	return strings.HasPrefix(m, "v_mfma") || strings.HasPrefix(m, "v_smfmac")
+	return isa.MatrixKindOf(strings.ToLower(mnemonic)) == isa.MatrixXDL
 }

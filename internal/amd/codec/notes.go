@@ -95,7 +95,7 @@ func setBit(set []uint64, i int) []uint64 {
 
 // Lookup finds an instruction by the name the decoder gives it or as
 // written in assembly: case-insensitive, through aliases, with LLVM's
-// encoding suffixes (_e32, _e64, _sdwa, _dpp) stripped.
+// encoding suffixes (_e32, _e64, _sdwa, _dpp, ...) stripped.
 func (ns *Notes) Lookup(name string) (*Note, bool) {
 	if ns == nil {
 		return nil, false
@@ -104,11 +104,9 @@ func (ns *Notes) Lookup(name string) (*Note, bool) {
 	if i, ok := ns.index[name]; ok {
 		return &ns.Notes[i], true
 	}
-	for _, suf := range []string{"_e32", "_e64", "_sdwa", "_dpp", "_e64_dpp"} {
-		if b, ok := strings.CutSuffix(name, suf); ok {
-			if i, ok := ns.index[b]; ok {
-				return &ns.Notes[i], true
-			}
+	if b := isa.BaseMnemonic(name); b != name {
+		if i, ok := ns.index[b]; ok {
+			return &ns.Notes[i], true
 		}
 	}
 	return nil, false

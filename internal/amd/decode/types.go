@@ -57,22 +57,33 @@ func (k Kind) String() string {
 }
 
 // kindSpellings are the format names of every guide (the XML's ENC_ prefix
-// dropped) by kind.
+// dropped) by kind, except those of the memory and export formats, which
+// isa's table names (memoryKinds).
 var kindSpellings = map[string]Kind{
 	"SOP2": KindSOP2, "SOPK": KindSOPK, "SOP1": KindSOP1, "SOPC": KindSOPC, "SOPP": KindSOPP,
-	"SMEM": KindSMEM, "SMRD": KindSMEM, "VOP1": KindVOP1, "VOP2": KindVOP2, "VOPC": KindVOPC,
+	"VOP1": KindVOP1, "VOP2": KindVOP2, "VOPC": KindVOPC,
 	"VOP3": KindVOP3, "VOP3A": KindVOP3, "VOP3B": KindVOP3B, "VOP3SD": KindVOP3B, "VOP3P": KindVOP3P,
-	"VOP3P-MAI": KindMAI, "DS": KindDS, "VDS": KindDS,
-	"FLAT": KindFLAT, "GLOBAL": KindFLAT, "SCRATCH": KindFLAT, "VFLAT": KindFLAT, "VGLOBAL": KindFLAT, "VSCRATCH": KindFLAT,
-	"MUBUF": KindMUBUF, "VBUFFER": KindMUBUF, "MTBUF": KindMTBUF, "MIMG": KindMIMG, "VIMAGE": KindMIMG, "VSAMPLE": KindMIMG,
-	"VINTRP": KindVINTRP, "VINTERP": KindVINTERP, "LDSDIR": KindLDSDIR, "VDSDIR": KindLDSDIR,
-	"EXP": KindEXP, "VEXPORT": KindEXP, "VOPD": KindVOPD, "VOPD3": KindVOPD3,
+	"VOP3P-MAI": KindMAI,
+	// MTBUF is buffer memory to isa; its words carry a FORMAT field.
+	"MTBUF":  KindMTBUF,
+	"VINTRP": KindVINTRP, "VINTERP": KindVINTERP,
+	"VOPD": KindVOPD, "VOPD3": KindVOPD3,
+}
+
+// memoryKinds are the decoder's rules for isa's memory paths.
+var memoryKinds = [...]Kind{
+	isa.ScalarMemory: KindSMEM, isa.DataShare: KindDS, isa.LDSDirect: KindLDSDIR, isa.BufferMemory: KindMUBUF,
+	isa.ImageMemory: KindMIMG, isa.FlatMemory: KindFLAT, isa.ExportPath: KindEXP,
 }
 
 // KindOf is the kind of a format name ("VOP3A", "ENC_VOP3", "VGLOBAL");
 // KindOther for one the decoder has no rule for.
 func KindOf(format string) Kind {
-	return kindSpellings[strings.TrimPrefix(strings.ToUpper(format), "ENC_")]
+	f := strings.TrimPrefix(strings.ToUpper(format), "ENC_")
+	if k, ok := kindSpellings[f]; ok {
+		return k
+	}
+	return memoryKinds[isa.MemoryKindOf(f)]
 }
 
 func kindOf(format string) Kind { return KindOf(format) }

@@ -89,6 +89,13 @@ func (e *Encoder) Encode(asm string) ([]byte, error) {
 	return e.encode(asm, nil)
 }
 
+// asmSuffixes are the encoding suffixes (of isa.EncodingSuffixes) that the
+// encoder reads: llvm-mc's assembler spells no _dpp8 or _dpp16 (dpp8:[...]
+// and the DPP controls choose those), and a mnemonic ends with at most one
+// of these four, so _e64_dpp reads as _dpp on the _e64 form (encodeExt
+// takes the _e64 off).
+var asmSuffixes = []string{isa.SuffixE32, isa.SuffixE64, isa.SuffixSDWA, isa.SuffixDPP}
+
 // encode assembles asm. With candidate non-nil it also hands over every
 // encoding it builds, before the decoder's check (the tests use it to tell
 // whether the right bytes were among them when the check failed).
@@ -109,12 +116,12 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	}
 	mn, rest, _ := strings.Cut(asm, " ")
 	base, want := mn, ""
-	for _, suf := range []string{"_e32", "_e64", "_sdwa", "_dpp"} {
+	for _, suf := range asmSuffixes {
 		if strings.HasSuffix(mn, suf) {
 			base, want = strings.TrimSuffix(mn, suf), suf
 		}
 	}
-	if _, mods := splitOperands(compactBrackets(rest)); want == "_sdwa" || want == "_dpp" || extOf(mn, mods) != extNone {
+	if _, mods := splitOperands(compactBrackets(rest)); want == isa.SuffixSDWA || want == isa.SuffixDPP || extOf(mn, mods) != extNone {
 		return e.encodeExt(asm, extOf(mn, mods))
 	}
 	tmpls := e.d.Templates(base)
@@ -148,7 +155,7 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 			continue
 		}
 		short := t.Format.Width == 32
-		if (want == "_e32" && !short) || (want == "_e64" && (short || t.Kind == decode.KindVOP3P)) {
+		if (want == isa.SuffixE32 && !short) || (want == isa.SuffixE64 && (short || t.Kind == decode.KindVOP3P)) {
 			continue
 		}
 		for _, layout := range layouts(t, ops) {
@@ -297,7 +304,7 @@ func plainImmediates(l layout) bool {
 
 func stripSuffix(s string) string {
 	mn, rest, _ := strings.Cut(s, " ")
-	mn = strings.TrimSuffix(strings.TrimSuffix(mn, "_e32"), "_e64")
+	mn = strings.TrimSuffix(strings.TrimSuffix(mn, isa.SuffixE32), isa.SuffixE64)
 	if rest == "" {
 		return mn
 	}
@@ -722,202 +729,223 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 	return o, nil
 }
 
+// fill builds the word of template t with layout l: the operands into
+// their fields, then the modifiers, then what LLVM fills in unwritten.
 func (e *Encoder) fill(t decode.Template, l layout, mods []string) ([]byte, error) {
-	words := append([]uint32(nil), t.Words...)
-	fields := e.fieldsByName(t.Format)
-	set := fieldSetter(t.Format.Name, fields, words)
-	var lit *uint64
-	litWide := false // a 64-bit literal (GFX12.5 fp64 K constants)
-	useLit := func(v uint64) error {
-		if lit != nil && *lit != v {
-			return errors.New("two different literal constants")
-		}
-		lit = &v
-		return nil
-	}
-	var absBits, negBits, opsel uint64
+	w := &wordFill{words: append([]uint32(nil), t.Words...), fields: e.fieldsByName(t.Format)}
+	w.set = fieldSetter(t.Format.Name, w.fields, w.words)
 	if t.Kind == decode.KindVOP3P {
-		if e.d.Gen() == 9 {
-			// GCN 5 and CDNA VOP3P words carry 1 in bit 23, which the
-			// guides leave out of both ENCODING and OP; LLVM sets it.
-			words[0] |= 1 << 23
-		}
-		if t.OpSelHiDefault && !t.MatrixFormats {
-			// op_sel_hi defaults to 1 for every source of a packed op
-			// (matrix_b_fmt's FP8, 0, where it holds that).
-			if _, ok := fields["OPSEL_HI"]; ok {
-				_ = set("OPSEL_HI", 3)
-			}
-			if _, ok := fields["OPSEL_HI2"]; ok && (!t.MatrixReuse || t.FixedOpSel) {
-				_ = set("OPSEL_HI2", 1)
-			}
-		}
+		e.vop3pDefaults(t, w)
 	}
 	for i, fname := range l.fields {
-		text := l.ops[i]
-		if strings.HasPrefix(fname, "#") {
-			if v, ok := e.symbolicValue(text); ok {
-				if err := set(fname[1:], uint64(v)); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			v, err := strconv.ParseInt(text, 0, 64)
-			if err != nil || v < -32768 || v > 65535 {
-				return nil, fmt.Errorf("immediate %q not a 16-bit number", text)
-			}
-			if err := set(fname[1:], uint64(uint16(v))); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if fname == "@ATTR" {
-			v, err := interpAttr(text)
-			if err != nil {
-				return nil, err
-			}
-			if err := set("SRC0", v); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if fname == "@OFFSET" {
-			if err := e.smemOffset(text, fields, set); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if v, ok := e.symbolicValue(text); ok && (t.Kind == decode.KindSOP1 || t.Kind == decode.KindSOPC) {
-			// s_sendmsg_rtn_b32 s2, sendmsg(...) and s_set_gpr_idx_on s2,
-			// gpr_idx(...): the source field holds the value itself.
-			if err := set(fname, uint64(v)); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if fname == "LIT32" {
-			v, err := literal32(text)
-			if err != nil {
-				return nil, err
-			}
-			if err := useLit(uint64(v)); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if fname == "SDATA" && t.Kind == decode.KindSMEM {
-			if v, err := strconv.ParseUint(text, 0, 8); err == nil {
-				// s_atc_probe's first operand is an immediate, not an SGPR.
-				if err := set(fname, v); err != nil {
-					return nil, err
-				}
-				continue
-			}
-		}
-		o, err := e.parseOperand(text)
-		if err != nil {
-			return nil, err
-		}
-		if fname == "K" {
-			k, wide, err := kConstant(t.K, text, e.d.Gen())
-			if err != nil {
-				return nil, err
-			}
-			litWide = wide
-			if err := useLit(k); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if o.hasLit {
-			if err := useLit(uint64(o.lit)); err != nil {
-				return nil, err
-			}
-		}
-		idx := map[string]int{"SRC0": 0, "SRC1": 1, "SRC2": 2}
-		if k, isSrc := idx[fname]; isSrc {
-			if o.abs {
-				absBits |= 1 << uint(k)
-			}
-			if o.neg {
-				negBits |= 1 << uint(k)
-			}
-			if o.hi {
-				opsel |= 1 << uint(k)
-			}
-		} else if o.neg || o.abs {
-			return nil, fmt.Errorf("modifier on %s", fname)
-		}
-		code := o.code
-		switch fname {
-		case "VDST", "VSRC1":
-			if code >= 256 {
-				code -= 256
-				if o.hi && (t.Kind == decode.KindVOP1 || t.Kind == decode.KindVOP2 || t.Kind == decode.KindVOPC) {
-					code |= 0x80
-				}
-				if o.hi && fname == "VDST" && (t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B) {
-					opsel |= 8
-				}
-			}
-		case "SBASE":
-			code >>= 1
-		case "SRC0":
-			if o.hi && code >= 256 && (t.Kind == decode.KindVOP1 || t.Kind == decode.KindVOP2 || t.Kind == decode.KindVOPC) {
-				code |= 0x80
-			}
-		}
-		if err := set(fname, uint64(code)); err != nil {
+		if err := e.placeOperand(t, w, fname, l.ops[i]); err != nil {
 			return nil, err
 		}
 	}
-	if absBits != 0 {
-		if err := set("ABS", absBits); err != nil {
-			return nil, err
-		}
-	}
-	if negBits != 0 {
-		if err := set("NEG", negBits); err != nil {
-			return nil, err
-		}
-	}
-	if opsel != 0 && (t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B) {
-		if err := set("OPSEL", opsel); err != nil {
-			return nil, err
-		}
+	if err := w.sourceModifiers(t); err != nil {
+		return nil, err
 	}
 	for _, m := range mods {
-		if err := e.modifier(t, m, fields, set, words); err != nil {
+		if err := e.modifier(t, m, w.fields, w.set, w.words); err != nil {
 			return nil, err
 		}
 	}
+	e.implicitFields(t, l, w)
+	return w.bytes(), nil
+}
+
+// wordFill is an instruction word being filled in: its words, fields, the
+// literal constant and the source modifier bits the operands ask for.
+type wordFill struct {
+	words  []uint32
+	fields map[string]isa.Field
+	set    func(name string, v uint64) error
+	lit    *uint64
+	// litWide: a 64-bit literal (GFX12.5 fp64 K constants).
+	litWide                 bool
+	absBits, negBits, opsel uint64
+}
+
+// useLit takes v as the word's literal constant; there is only one.
+func (w *wordFill) useLit(v uint64) error {
+	if w.lit != nil && *w.lit != v {
+		return errors.New("two different literal constants")
+	}
+	w.lit = &v
+	return nil
+}
+
+// vop3pDefaults sets the bits a VOP3P word has before any operand.
+func (e *Encoder) vop3pDefaults(t decode.Template, w *wordFill) {
+	if e.d.Gen() == 9 {
+		// GCN 5 and CDNA VOP3P words carry 1 in bit 23, which the
+		// guides leave out of both ENCODING and OP; LLVM sets it.
+		w.words[0] |= 1 << 23
+	}
+	if t.OpSelHiDefault && !t.MatrixFormats {
+		// op_sel_hi defaults to 1 for every source of a packed op
+		// (matrix_b_fmt's FP8, 0, where it holds that).
+		if _, ok := w.fields["OPSEL_HI"]; ok {
+			_ = w.set("OPSEL_HI", 3)
+		}
+		if _, ok := w.fields["OPSEL_HI2"]; ok && (!t.MatrixReuse || t.FixedOpSel) {
+			_ = w.set("OPSEL_HI2", 1)
+		}
+	}
+}
+
+// sourceIndex is the bit of each source in ABS, NEG and OPSEL.
+var sourceIndex = map[string]int{"SRC0": 0, "SRC1": 1, "SRC2": 2}
+
+// placeOperand puts the operand text in the layout's field fname: "#F"
+// an immediate in field F, "@ATTR" and "@OFFSET" their special forms,
+// "LIT32" and "K" the literal constant, else a register or inline
+// constant (its modifiers noted for sourceModifiers).
+func (e *Encoder) placeOperand(t decode.Template, w *wordFill, fname, text string) error {
+	if strings.HasPrefix(fname, "#") {
+		if v, ok := e.symbolicValue(text); ok {
+			return w.set(fname[1:], uint64(v))
+		}
+		v, err := strconv.ParseInt(text, 0, 64)
+		if err != nil || v < -32768 || v > 65535 {
+			return fmt.Errorf("immediate %q not a 16-bit number", text)
+		}
+		return w.set(fname[1:], uint64(uint16(v)))
+	}
+	if fname == "@ATTR" {
+		v, err := interpAttr(text)
+		if err != nil {
+			return err
+		}
+		return w.set("SRC0", v)
+	}
+	if fname == "@OFFSET" {
+		return e.smemOffset(text, w.fields, w.set)
+	}
+	if v, ok := e.symbolicValue(text); ok && (t.Kind == decode.KindSOP1 || t.Kind == decode.KindSOPC) {
+		// s_sendmsg_rtn_b32 s2, sendmsg(...) and s_set_gpr_idx_on s2,
+		// gpr_idx(...): the source field holds the value itself.
+		return w.set(fname, uint64(v))
+	}
+	if fname == "LIT32" {
+		v, err := literal32(text)
+		if err != nil {
+			return err
+		}
+		return w.useLit(uint64(v))
+	}
+	if fname == "SDATA" && t.Kind == decode.KindSMEM {
+		if v, err := strconv.ParseUint(text, 0, 8); err == nil {
+			// s_atc_probe's first operand is an immediate, not an SGPR.
+			return w.set(fname, v)
+		}
+	}
+	o, err := e.parseOperand(text)
+	if err != nil {
+		return err
+	}
+	if fname == "K" {
+		k, wide, err := kConstant(t.K, text, e.d.Gen())
+		if err != nil {
+			return err
+		}
+		w.litWide = wide
+		return w.useLit(k)
+	}
+	if o.hasLit {
+		if err := w.useLit(uint64(o.lit)); err != nil {
+			return err
+		}
+	}
+	if k, isSrc := sourceIndex[fname]; isSrc {
+		if o.abs {
+			w.absBits |= 1 << uint(k)
+		}
+		if o.neg {
+			w.negBits |= 1 << uint(k)
+		}
+		if o.hi {
+			w.opsel |= 1 << uint(k)
+		}
+	} else if o.neg || o.abs {
+		return fmt.Errorf("modifier on %s", fname)
+	}
+	short := t.Kind == decode.KindVOP1 || t.Kind == decode.KindVOP2 || t.Kind == decode.KindVOPC
+	code := o.code
+	switch fname {
+	case "VDST", "VSRC1":
+		if code >= 256 {
+			code -= 256
+			if o.hi && short {
+				code |= 0x80
+			}
+			if o.hi && fname == "VDST" && (t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B) {
+				w.opsel |= 8
+			}
+		}
+	case "SBASE":
+		code >>= 1
+	case "SRC0":
+		if o.hi && code >= 256 && short {
+			code |= 0x80
+		}
+	}
+	return w.set(fname, uint64(code))
+}
+
+// sourceModifiers sets the ABS, NEG and OPSEL bits the operands asked for.
+func (w *wordFill) sourceModifiers(t decode.Template) error {
+	if w.absBits != 0 {
+		if err := w.set("ABS", w.absBits); err != nil {
+			return err
+		}
+	}
+	if w.negBits != 0 {
+		if err := w.set("NEG", w.negBits); err != nil {
+			return err
+		}
+	}
+	if w.opsel != 0 && (t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B) {
+		if err := w.set("OPSEL", w.opsel); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// implicitFields fills the fields LLVM sets for an operand not written.
+func (e *Encoder) implicitFields(t decode.Template, l layout, w *wordFill) {
 	if t.ExecDst && !hasField(l, "VDST") {
 		// From GFX10 on, the VOP3 form of v_cmpx has no destination operand;
 		// LLVM fills VDST with EXEC_LO's code, the register it writes.
 		if c, ok := e.d.ScalarCode("exec_lo"); ok {
-			_ = set("VDST", uint64(c))
+			_ = w.set("VDST", uint64(c))
 		}
 	}
 	if t.Kind == decode.KindSMEM && e.d.Gen() >= 10 && hasField(l, "SBASE") && !hasField(l, "SOFFSET") {
 		// No offset SGPR written: LLVM fills SOFFSET with null.
-		if _, ok := fields["SOFFSET"]; ok && !hasOffsetSGPR(l) {
+		if _, ok := w.fields["SOFFSET"]; ok && !hasOffsetSGPR(l) {
 			if c, ok := e.d.ScalarCode("null"); ok {
-				_ = set("SOFFSET", uint64(c))
+				_ = w.set("SOFFSET", uint64(c))
 			}
 		}
 	}
-	b := make([]byte, 0, 4*len(words)+4)
-	for _, w := range words {
-		b = binary.LittleEndian.AppendUint32(b, w)
+}
+
+// bytes is the filled word, little-endian, with its literal after it.
+func (w *wordFill) bytes() []byte {
+	b := make([]byte, 0, 4*len(w.words)+4)
+	for _, x := range w.words {
+		b = binary.LittleEndian.AppendUint32(b, x)
 	}
-	if lit != nil {
-		if litWide {
-			b = binary.LittleEndian.AppendUint64(b, *lit)
+	if w.lit != nil {
+		if w.litWide {
+			b = binary.LittleEndian.AppendUint64(b, *w.lit)
 		} else {
-			b = binary.LittleEndian.AppendUint32(b, uint32(*lit))
+			b = binary.LittleEndian.AppendUint32(b, uint32(*w.lit))
 		}
 	}
-	return b, nil
+	return b
 }
 
 // literal32 reads the 32-bit immediate of s_setreg_imm32_b32. Its operand

@@ -270,28 +270,27 @@ func classifyAMD(name string, encs []isa.Encoding, section string) (unit, catego
 	if len(encs) > 0 {
 		format = strings.ToUpper(encs[0].Format)
 	}
+	mem := isa.MemoryKindOf(format)
 	switch {
-	case strings.HasPrefix(name, "v_mfma") || strings.HasPrefix(name, "v_smfmac") ||
-		strings.HasPrefix(name, "v_wmma") || strings.HasPrefix(name, "v_swmmac"):
+	case isa.IsMatrix(name):
 		return "Matrix", "Matrix Arithmetic"
 	case format == "SOPP":
 		return "Scalar", "Scalar Program Control"
 	case strings.HasPrefix(format, "SOP"):
 		return "Scalar", "Scalar ALU"
-	case format == "SMEM" || format == "SMRD":
+	case mem == isa.ScalarMemory:
 		return "Scalar", "Scalar Memory"
-	case format == "DS" || format == "VDS":
+	case mem == isa.DataShare:
 		return "Memory", "Data Share (LDS/GDS)"
-	case format == "MUBUF" || format == "MTBUF" || format == "VBUFFER":
+	case mem == isa.BufferMemory:
 		return "Memory", "Buffer Memory"
-	case format == "MIMG" || format == "VIMAGE" || format == "VSAMPLE":
+	case mem == isa.ImageMemory:
 		return "Memory", "Image Memory"
-	case format == "FLAT" || format == "GLOBAL" || format == "SCRATCH" ||
-		format == "VFLAT" || format == "VGLOBAL" || format == "VSCRATCH":
+	case mem == isa.FlatMemory:
 		return "Memory", "Flat, Global and Scratch Memory"
-	case format == "EXP" || format == "VEXPORT" || format == "EXPORT":
+	case mem == isa.ExportPath:
 		return "Export", "Export"
-	case format == "VINTRP" || format == "VINTERP" || format == "LDSDIR" || format == "VDSDIR":
+	case format == "VINTRP" || format == "VINTERP" || mem == isa.LDSDirect:
 		return "Vector", "Parameter Interpolation"
 	case strings.HasPrefix(format, "VOPC") || strings.HasPrefix(name, "v_cmp"):
 		return "Vector", "Vector Compare"

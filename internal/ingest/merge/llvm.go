@@ -48,24 +48,17 @@ const (
 	StatusNotVerified = "not verified"
 )
 
-// llvmSuffixes are the encoding suffixes LLVM appends to a mnemonic to pick
-// one encoding of the same instruction (v_max_f32_e64, v_max_f32_sdwa,
-// v_max_f32_e64_dpp); AMD documents the instruction under the bare name.
-var llvmSuffixes = []string{"_dpp8", "_dpp16", "_dpp", "_sdwa", "_e64", "_e32"}
-
-// StripLLVMSuffix removes LLVM's encoding suffixes from a mnemonic:
-// v_max_f32_e64_dpp -> v_max_f32.
+// StripLLVMSuffix removes LLVM's encoding suffixes (isa.EncodingSuffixes)
+// from a mnemonic: v_max_f32_e64_dpp -> v_max_f32. It strips until none is
+// left, as the merge always has, so that a name the readers give with two
+// (v_x_e32_e64) comes out as it did.
 func StripLLVMSuffix(m string) string {
 	for {
-		cut := false
-		for _, s := range llvmSuffixes {
-			if len(m) > len(s) && strings.HasSuffix(m, s) {
-				m, cut = m[:len(m)-len(s)], true
-			}
-		}
-		if !cut {
+		b := isa.BaseMnemonic(m)
+		if b == m {
 			return m
 		}
+		m = b
 	}
 }
 
@@ -365,6 +358,57 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 		maxEx = 3
 	}
 	var res Result
+	vd := newVerdicts(v)
+	aliasTargets := vd.applyTargets(in)
+	in.Examples = vd.examples(in, arch, maxEx, &res)
+	res.Verified = len(in.Examples) > 0
+	addPrintedAliases(in, aliasTargets)
+	if !res.Verified {
+		vd.whyUnverified(in, &res)
+	}
+	return res
+}
+
+// verdicts are llvm-mc's answers for one instruction: each candidate's and
+// the probe's, aligned with v.Targets.
+type verdicts struct {
+	v      Verification
+	rows   [][]verify.Outcome // per candidate
+	probe  []verify.Outcome
+	famPos []int // the positions of v.FamilyTargets in v.Targets
+}
+
+func newVerdicts(v Verification) *verdicts {
+	vd := &verdicts{v: v, rows: make([][]verify.Outcome, len(v.Candidates))}
+	for i, c := range v.Candidates {
+		vd.rows[i], _ = v.Outcomes(c.Asm)
+	}
+	vd.probe, _ = v.Outcomes(v.Probe)
+	targetPos := make(map[string]int, len(v.Targets))
+	for i, t := range v.Targets {
+		targetPos[t] = i
+	}
+	for _, t := range v.FamilyTargets {
+		if i, ok := targetPos[t]; ok {
+			vd.famPos = append(vd.famPos, i)
+		}
+	}
+	return vd
+}
+
+// outcomeAt is row's verdict on the t-th target (none when the row is short).
+func outcomeAt(row []verify.Outcome, t int) verify.Outcome {
+	if t < len(row) {
+		return row[t]
+	}
+	return verify.Outcome{}
+}
+
+// applyTargets fills in.Targets and in.TargetDetails: per target, the
+// first accepted candidate in order of preference, else why none. It
+// returns the targets on which llvm-mc printed each other name.
+func (vd *verdicts) applyTargets(in *isa.Instruction) map[string][]string {
+	v := vd.v
 	if in.Targets == nil || len(in.Targets) == 0 {
 		in.Targets = make(map[string]string, len(v.Targets))
 	}
@@ -387,36 +431,12 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 		}
 		return lastBase
 	}
-	// Each candidate's verdicts, aligned with v.Targets.
-	rows := make([][]verify.Outcome, len(v.Candidates))
-	for i, c := range v.Candidates {
-		rows[i], _ = v.Outcomes(c.Asm)
-	}
-	probe, _ := v.Outcomes(v.Probe)
-	at := func(row []verify.Outcome, t int) verify.Outcome {
-		if t < len(row) {
-			return row[t]
-		}
-		return verify.Outcome{}
-	}
-	targetPos := make(map[string]int, len(v.Targets))
-	for i, t := range v.Targets {
-		targetPos[t] = i
-	}
-	var famPos []int
-	for _, t := range v.FamilyTargets {
-		if i, ok := targetPos[t]; ok {
-			famPos = append(famPos, i)
-		}
-	}
-
-	// Per target: the first accepted candidate, in order of preference.
 	aliasTargets := map[string][]string{}
 	for ti, t := range v.Targets {
 		var accepted *verify.Outcome
 		var firstErr string
 		for ci := range v.Candidates {
-			o := at(rows[ci], ti)
+			o := outcomeAt(vd.rows[ci], ti)
 			if o.Supported {
 				accepted = &o
 				break
@@ -425,7 +445,7 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 				firstErr = o.Error
 			}
 		}
-		p := at(probe, ti)
+		p := outcomeAt(vd.probe, ti)
 		switch {
 		case accepted != nil:
 			in.Targets[t] = "supported"
@@ -459,21 +479,26 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 		in.TargetDetails = append(in.TargetDetails, isa.TargetResult{Target: t, Status: StatusNotVerified,
 			Message: "llvm-mc (" + v.Version + ") does not know this target"})
 	}
+	return aliasTargets
+}
 
-	// Examples: accepted on a family target, own ones first, one per form
-	// (e32, e64, sdwa, dpp) as llvm-mc prints it.
+// examples picks up to maxEx examples accepted on a family target, own ones
+// first, one per form (e32, e64, sdwa, dpp) as llvm-mc prints it, and
+// checks the encodings of the instruction's own forms against AMD's
+// identifiers.
+func (vd *verdicts) examples(in *isa.Instruction, arch *isa.Architecture, maxEx int, res *Result) []isa.Example {
 	var examples []isa.Example
 	seenForm := map[string]bool{}
 	for pass := 0; pass < 2 && len(examples) < maxEx; pass++ {
-		for ci, c := range v.Candidates {
+		for ci, c := range vd.v.Candidates {
 			if len(examples) >= maxEx {
 				break
 			}
 			if c.Own != (pass == 0) {
 				continue
 			}
-			for _, ti := range famPos {
-				o := at(rows[ci], ti)
+			for _, ti := range vd.famPos {
+				o := outcomeAt(vd.rows[ci], ti)
 				if !o.Supported {
 					continue
 				}
@@ -482,7 +507,7 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 					break
 				}
 				seenForm[form] = true
-				t := v.Targets[ti]
+				t := vd.v.Targets[ti]
 				examples = append(examples, isa.Example{
 					Asm: c.Asm, Source: c.Source, Encoding: asmtext.FormatBytes(o.Encoding), Target: t, Prov: c.Prov,
 				})
@@ -497,27 +522,29 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 			}
 		}
 	}
-	in.Examples = examples
-	res.Verified = len(examples) > 0
+	return examples
+}
 
-	// Where llvm-mc prints another name, that name is an alias.
-	names := slices.Sorted(maps.Keys(aliasTargets))
-	for _, n := range names {
+// addPrintedAliases records that where llvm-mc prints another name, that
+// name is an alias.
+func addPrintedAliases(in *isa.Instruction, aliasTargets map[string][]string) {
+	for _, n := range slices.Sorted(maps.Keys(aliasTargets)) {
 		in.Aliases = appendAlias(in.Aliases, isa.Alias{
 			Name: n,
 			Note: "llvm-mc accepts " + in.Name + " and prints it as " + n + " on " + strings.Join(aliasTargets[n], ", "),
 			Prov: isa.Prov{Source: isa.SourceLLVMMC},
 		})
 	}
+}
 
-	if res.Verified {
-		return res
-	}
-	// Not verified on the family: say why.
-	rejected := len(famPos) > 0
+// whyUnverified says why an instruction is not verified on its family,
+// and records a conflict where llvm-mc rejects the documented name.
+func (vd *verdicts) whyUnverified(in *isa.Instruction, res *Result) {
+	v := vd.v
+	rejected := len(vd.famPos) > 0
 	var msg string
-	for _, ti := range famPos {
-		p := at(probe, ti)
+	for _, ti := range vd.famPos {
+		p := outcomeAt(vd.probe, ti)
 		if !NameRejected(p.Error) {
 			rejected = false
 			break
@@ -525,7 +552,7 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 		msg = p.Error
 	}
 	switch {
-	case len(famPos) == 0:
+	case len(vd.famPos) == 0:
 		res.Reason = "no gfx target of this family is known to llvm-mc"
 	case rejected:
 		res.Rejected = true
@@ -542,9 +569,9 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 		res.Reason = "no LLVM syntax or test example for this name, so nothing to assemble"
 	default:
 		first := ""
-		for _, ti := range famPos {
+		for _, ti := range vd.famPos {
 			for ci := range v.Candidates {
-				if o := at(rows[ci], ti); o.Error != "" {
+				if o := outcomeAt(vd.rows[ci], ti); o.Error != "" {
 					first = o.Error
 					break
 				}
@@ -555,7 +582,6 @@ func ApplyVerification(in *isa.Instruction, arch *isa.Architecture, v Verificati
 		}
 		res.Reason = "llvm-mc knows the name but rejected every example: " + first
 	}
-	return res
 }
 
 func firstAMDProv(in *isa.Instruction) isa.Prov {

@@ -113,8 +113,7 @@ func operandsFromSyntax(arch, name string, rows []llvmdoc.Syntax, files []string
 	}
 	same := ref != nil && len(ref.row.Operands) == len(row.Operands)
 	dstType, srcType, typed := llvmdoc.SuffixTypes(row.Mnemonic)
-	if strings.HasPrefix(name, "v_mfma") || strings.HasPrefix(name, "v_smfmac") ||
-		strings.HasPrefix(name, "v_wmma") || strings.HasPrefix(name, "v_swmmac") || strings.HasPrefix(name, "image_") {
+	if isa.IsMatrix(name) || strings.HasPrefix(name, "image_") {
 		// Matrix and image data are sized by the shape, dmask and
 		// modifiers, not by a suffix; their rows tag what they give.
 		typed = false

@@ -165,10 +165,10 @@ func counterpartText(n *codec.Note) string {
 // else LLVM's scheduling-model unit on the target (HWVALU is VALU,
 // HWTransVALU TRANS, HWSALU SALU, HWBranch Branch), else the guide's unit.
 func unitOf(name, format string, c *isa.Cost, n *codec.Note) string {
-	switch {
-	case strings.HasPrefix(name, "v_mfma") || strings.HasPrefix(name, "v_smfmac"):
+	switch isa.MatrixKindOf(name) {
+	case isa.MatrixXDL:
 		return "XDL"
-	case strings.HasPrefix(name, "v_wmma") || strings.HasPrefix(name, "v_swmmac"):
+	case isa.MatrixWMMA:
 		return "WMMA"
 	}
 	switch k := formatKind(format, name); k {
@@ -215,10 +215,11 @@ func unitOf(name, format string, c *isa.Cost, n *codec.Note) string {
 // line recognised by name only, by mnemonic).
 func formatKind(format, name string) string {
 	f := strings.ToUpper(format)
+	mem := isa.MemoryKindOf(f)
 	switch {
-	case f == "SMEM" || f == "SMRD" || f == "" && strings.HasPrefix(name, "s_load") || strings.HasPrefix(name, "s_buffer_load"):
+	case mem == isa.ScalarMemory || f == "" && strings.HasPrefix(name, "s_load") || strings.HasPrefix(name, "s_buffer_load"):
 		return "SMEM"
-	case f == "DS" || f == "VDS" || f == "" && strings.HasPrefix(name, "ds_"):
+	case mem == isa.DataShare || f == "" && strings.HasPrefix(name, "ds_"):
 		if strings.HasPrefix(name, "ds_gws_") {
 			return "GDS"
 		}
@@ -226,14 +227,13 @@ func formatKind(format, name string) string {
 			return "LDS param"
 		}
 		return "LDS"
-	case f == "LDSDIR" || f == "VDSDIR":
+	case mem == isa.LDSDirect:
 		return "LDS param"
-	case f == "EXP" || f == "VEXPORT" || strings.HasPrefix(name, "exp ") || name == "exp" || name == "export":
+	case mem == isa.ExportPath || strings.HasPrefix(name, "exp ") || name == "exp" || name == "export":
 		return "EXP"
 	case strings.HasPrefix(name, "flat_"):
 		return "FLAT"
-	case f == "FLAT" || f == "GLOBAL" || f == "SCRATCH" || f == "VFLAT" || f == "VGLOBAL" || f == "VSCRATCH" ||
-		f == "MUBUF" || f == "MTBUF" || f == "MIMG" || f == "VBUFFER" || f == "VIMAGE" || f == "VSAMPLE":
+	case mem == isa.FlatMemory || mem == isa.BufferMemory || mem == isa.ImageMemory:
 		return "VMEM"
 	case f == "" && (strings.HasPrefix(name, "global_") || strings.HasPrefix(name, "scratch_") || strings.HasPrefix(name, "buffer_") ||
 		strings.HasPrefix(name, "tbuffer_") || strings.HasPrefix(name, "image_")):

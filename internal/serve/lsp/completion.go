@@ -88,7 +88,8 @@ func isWordByte(c byte) bool {
 // plain 32-bit types, and names most families share.
 func commonness(k *knowledge, name string) float64 {
 	score := float64(k.spread[name])*0.25 - 2*float64(strings.Count(name, "_"))
-	for _, s := range amdSuffixes {
+	// Each suffix it ends with counts (v_x_e64_dpp: _e64_dpp and _dpp).
+	for _, s := range isa.EncodingSuffixes {
 		if strings.HasSuffix(name, s) {
 			score -= 5
 		}

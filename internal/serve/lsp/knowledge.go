@@ -328,30 +328,11 @@ func spellingVerdict(sup store.Support, ok bool, target, bare string) int {
 	return rejected
 }
 
-// amdSuffixes are the encoding suffixes LLVM writes after a mnemonic.
-var amdSuffixes = []string{"_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp8", "_dpp16", "_dpp"}
-
-// bareMnemonic drops an encoding suffix.
-func bareMnemonic(name string) string {
-	n := strings.ToLower(name)
-	for _, s := range amdSuffixes {
-		if strings.HasSuffix(n, s) {
-			return strings.TrimSuffix(n, s)
-		}
-	}
-	return n
-}
+// bareMnemonic drops an encoding suffix, in lower case.
+func bareMnemonic(name string) string { return isa.BaseMnemonic(strings.ToLower(name)) }
 
 // suffixOf returns the encoding suffix of a mnemonic ("" when none).
-func suffixOf(name string) string {
-	n := strings.ToLower(name)
-	for _, s := range amdSuffixes {
-		if strings.HasSuffix(n, s) {
-			return s
-		}
-	}
-	return ""
-}
+func suffixOf(name string) string { return isa.EncodingSuffix(strings.ToLower(name)) }
 
 // targetsSupporting lists, oldest first and shortened, the gfx targets a
 // verdict accepts.

@@ -86,10 +86,7 @@ func (s *server) asmDoc(w http.ResponseWriter, r *http.Request, arch, opcode str
 // is, else the newest that takes it as another name (v_max_f32 is
 // RDNA 3.5's, and RDNA 4's v_max_num_f32 only after that).
 func (s *server) newestWith(r *http.Request, opcode string) (*isa.Instruction, error) {
-	bare := strings.ToLower(opcode)
-	for _, suf := range []string{"_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp8", "_dpp16", "_dpp"} {
-		bare = strings.TrimSuffix(bare, suf)
-	}
+	bare := isa.BaseMnemonic(strings.ToLower(opcode))
 	for _, a := range s.archs {
 		if a.Vendor == isa.VendorAMD && s.hasInstruction(a.ID, bare) {
 			return s.store.Instruction(r.Context(), a.ID, bare)

@@ -4,6 +4,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // LLVM's AMDGPU Instruction Syntax page ("Type and Size Suffices") says how
@@ -28,10 +30,7 @@ var typeToken = lazyre.New(`^(b|u|i|f|bf)(8|16|32|64|96|128|256|512)$`)
 // type suffix and no size suffix, type suffixes that are not the last two
 // words (v_mfma_f32_32x32x8_f16), or a packed form other than v_pk_.
 func SuffixTypes(mnemonic string) (dst, src string, ok bool) {
-	m := strings.ToLower(mnemonic)
-	for _, s := range []string{"_e64_dpp", "_dpp8", "_dpp16", "_dpp", "_sdwa", "_e64", "_e32"} {
-		m = strings.TrimSuffix(m, s)
-	}
+	m := isa.BaseMnemonic(strings.ToLower(mnemonic))
 	words := strings.Split(m, "_")
 	var types []int // positions of type words
 	for i, w := range words {

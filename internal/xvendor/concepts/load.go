@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // Error is one problem found in a catalogue, positioned at file:line when it
@@ -468,12 +470,8 @@ func meets(a, b []string) bool {
 func formOf(line, mnemonic string) bool {
 	asm, _ := SplitStep(line)
 	name, _, _ := strings.Cut(asm, " ")
-	return name == mnemonic || strings.HasPrefix(name, mnemonic+"_") && encodingSuffix[strings.TrimPrefix(name, mnemonic+"_")]
+	return name == mnemonic || isa.BaseMnemonic(name) == mnemonic
 }
-
-// encodingSuffix lists the suffixes LLVM's assembler accepts to force an
-// encoding.
-var encodingSuffix = map[string]bool{"e32": true, "e64": true, "dpp": true, "sdwa": true, "e64_dpp": true}
 
 // nodeAt returns a stand-in node carrying a line for error reporting.
 func nodeAt(_ *yaml.Node, line int) *yaml.Node { return &yaml.Node{Line: line} }

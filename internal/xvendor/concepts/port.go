@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 )
 
@@ -399,7 +400,7 @@ func counterpart(k *Concept, rel Relation, a Member, t Target) Counterpart {
 		plain[i] = step.Alternatives[0]
 		found := false
 		for _, alt := range step.Alternatives {
-			if name := BaseMnemonic(SequenceMnemonic(alt)); name == "" || has(name) {
+			if name := isa.BaseMnemonic(SequenceMnemonic(alt)); name == "" || has(name) {
 				plain[i], found = alt, true
 				break
 			}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // The operand types of both sides, read from the names themselves: PTX type
@@ -142,16 +144,6 @@ func runRoles(ptxMnemonic string, n int) []string {
 	return nil
 }
 
-// isMatrix reports whether an AMD mnemonic is a matrix multiply-accumulate.
-func isMatrix(amd string) bool {
-	for _, p := range []string{"v_mfma_", "v_wmma_", "v_smfmac_", "v_swmmac_"} {
-		if strings.HasPrefix(amd, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // amdRoles maps AMD type suffixes to the same operand roles: a matrix
 // instruction names its accumulator (D and C) then its inputs (A and B); a
 // conversion its destination then its source.
@@ -161,7 +153,7 @@ func amdRoles(amd string, ts []opType) map[string]opType {
 		return out
 	}
 	out["d"] = ts[0]
-	if isMatrix(amd) {
+	if isa.IsMatrix(amd) {
 		out["c"] = ts[0]
 		if len(ts) > 1 {
 			out["a"], out["b"] = ts[1], ts[len(ts)-1]
@@ -235,7 +227,7 @@ func checkTypes(k *Concept, rel Relation) []string {
 	singles, runs := relationTypes(rel, member)
 	var out []string
 	roles := runRoles(rel.PTX, 0)
-	if isMatrix(rel.AMD) && len(runs) == 0 {
+	if isa.IsMatrix(rel.AMD) && len(runs) == 0 {
 		out = append(out, fmt.Sprintf("%s <-> %s: a matrix relation names the PTX type runs it covers (accumulator first, e.g. .f32.f16.f16.f32)", rel.PTX, rel.AMD))
 	}
 	exact := rel.Kind == Equivalent

@@ -5,6 +5,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"sort"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // Resolver answers whether instructions exist. The build implements it over
@@ -79,7 +81,7 @@ func Validate(c *Catalogue, r Resolver) []Error {
 			}
 			for _, step := range rel.Sequence {
 				for _, alt := range step.Alternatives {
-					if name := BaseMnemonic(SequenceMnemonic(alt)); name != "" && len(r.AMDArchs(name)) == 0 {
+					if name := isa.BaseMnemonic(SequenceMnemonic(alt)); name != "" && len(r.AMDArchs(name)) == 0 {
 						add(rel.Pos, KindDanglingAMD, "concept %s: sequence step %q names %q, which exists in no AMD family", k.ID, alt, name)
 					}
 				}
@@ -170,23 +172,12 @@ func SequenceMnemonic(step string) string {
 // remark always does).
 func stepOn(step Step, f string, r Resolver) bool {
 	for _, alt := range step.Alternatives {
-		name := BaseMnemonic(SequenceMnemonic(alt))
+		name := isa.BaseMnemonic(SequenceMnemonic(alt))
 		if name == "" || r.HasAMD(f, name) {
 			return true
 		}
 	}
 	return false
-}
-
-// BaseMnemonic drops an encoding suffix the assembler accepts
-// ("v_mov_b32_dpp" -> "v_mov_b32"), giving the instruction's name.
-func BaseMnemonic(name string) string {
-	for suf := range encodingSuffix {
-		if b, ok := strings.CutSuffix(name, "_"+suf); ok && b != "" {
-			return b
-		}
-	}
-	return name
 }
 
 // remarks returns the plain-words parts of a sequence: "(...)" steps and the
