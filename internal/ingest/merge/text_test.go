@@ -19,6 +19,41 @@ func TestNearestFamilies(t *testing.T) {
 	}
 }
 
+// TestNearestFamiliesUnchanged holds the walk over links derived from
+// isa's table to the one over the links merge typed in before the table
+// carried them: the borrowed descriptions in the database depend on it.
+func TestNearestFamiliesUnchanged(t *testing.T) {
+	old := map[string][]string{
+		"vega":    {"vega7"},
+		"vega7":   {"vega", "cdna1", "rdna1"},
+		"cdna1":   {"vega7", "cdna2"},
+		"cdna2":   {"cdna1", "cdna3"},
+		"cdna3":   {"cdna2", "cdna4"},
+		"cdna4":   {"cdna3", "cdna5"},
+		"cdna5":   {"cdna4", "rdna4"},
+		"rdna1":   {"rdna2", "vega7"},
+		"rdna2":   {"rdna1", "rdna3"},
+		"rdna3":   {"rdna2", "rdna3.5"},
+		"rdna3.5": {"rdna3", "rdna4"},
+		"rdna4":   {"rdna3.5", "cdna5"},
+	}
+	if len(old) != len(isa.AMDArchIDs()) {
+		t.Fatalf("%d families, the old links had %d: extend this test's expectations", len(isa.AMDArchIDs()), len(old))
+	}
+	saved := familyLinks
+	familyLinks = old
+	want := map[string][]string{}
+	for arch := range old {
+		want[arch] = nearestFamilies(arch)
+	}
+	familyLinks = saved
+	for arch, w := range want {
+		if got := nearestFamilies(arch); !slices.Equal(got, w) {
+			t.Errorf("nearestFamilies(%s) = %v, want %v", arch, got, w)
+		}
+	}
+}
+
 func TestBorrowDescriptions(t *testing.T) {
 	guide := isa.Prov{Source: isa.SourceAMDManual, File: "g.md", Line: 3}
 	mk := func(arch, name, desc string) *isa.Instruction {
