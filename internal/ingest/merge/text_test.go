@@ -81,3 +81,13 @@ func TestBorrowDescriptions(t *testing.T) {
 		t.Errorf("an LLVM-only instruction got AMD's text: %+v", llvmOnly)
 	}
 }
+
+// TestRenamesFromTable: the _num_ renames name the families isa's table
+// gives isa.TraitNumMinMax, with the note the database has always carried.
+func TestRenamesFromTable(t *testing.T) {
+	for _, r := range renames {
+		if !slices.Equal(r.Archs, []string{"rdna4", "cdna5"}) || r.Note != "renamed in RDNA 4 and CDNA 5" {
+			t.Fatalf("rename %s -> %s: families %v, note %q", r.Old, r.New, r.Archs, r.Note)
+		}
+	}
+}
