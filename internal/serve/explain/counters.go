@@ -7,25 +7,8 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
-// counterRules say which wait counters each kind of instruction increments
-// on a family, as the guides' "Data Dependency Resolution" sections and
-// their state tables (VMCNT, LGKMCNT, EXPCNT, VSCNT; LOADcnt ... on gfx12)
-// describe them:
-//
-//   - Vega, Vega 7nm: VMEM reads and writes increment VM_CNT, VMEM writes
-//     also EXP_CNT ("also counts VMEM writes that have not yet sent their
-//     write-data"); LDS, GDS, scalar memory, messages and FLAT increment
-//     LGKM_CNT; exports and GDS EXP_CNT.
-//   - CDNA 1-2: the same without exports ("EXPORT does not function");
-//     CDNA 3: EXP_CNT counts GDS/GWS only; CDNA 4: EXP_CNT is unused.
-//   - RDNA 1-3.5: loads, samples and atomics with return increment VMcnt,
-//     stores and atomics without return VScnt; FLAT both that and
-//     LGKMcnt; LDS, SMEM, GDS/GWS and messages LGKMcnt; exports (and on
-//     RDNA 3 the LDS parameter and direct loads) EXPcnt.
-//   - RDNA 4, CDNA 5: LOADcnt (loads, atomics with return), STOREcnt
-//     (stores, atomics without return), SAMPLEcnt (image samples), BVHcnt
-//     (BVH), DScnt (LDS and FLAT), KMcnt (SMEM, messages), EXPcnt (exports,
-//     ds_param_load and ds_direct_load).
+// counterRules apply a family's wait rules (isa.WaitRules, in isa's
+// family table) to an instruction: which counters it increments.
 type counterRules struct{ isa.WaitRules }
 
 // rules reads a family's rules from isa's table; a listing of no known
