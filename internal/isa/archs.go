@@ -192,7 +192,7 @@ type WaitRules struct {
 	ParamLoadExp bool // LDS parameter/direct loads use EXPcnt
 }
 
-// Wait rules and traits shared by several families.
+// Wait rules shared by several families.
 var (
 	waitsRDNA12 = WaitRules{Counters: CountersVS, Exports: true}
 	waitsRDNA3  = WaitRules{Counters: CountersVS, Exports: true, ParamLoadExp: true}
