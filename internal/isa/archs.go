@@ -1,28 +1,57 @@
 package isa
 
 import (
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
-// ArchInfo is the static description of an architecture family: its id,
-// display name, the gfx targets LLVM assembles for it and its encoding
-// generation. It is the one owner of these facts: the decoder, LLVM's
-// syntax pages and the tests read them from here.
+// ArchInfo is the static description of an architecture family: every
+// fact that differs by family. It is the one owner of these facts: the
+// decoder, the immediate layouts, the wait-counter explanations, the
+// lineage walks, the site's family picker and the tests read them from
+// here, never by comparing family ids. Adding a family is adding a row to
+// archTable (see CONTRIBUTING.md).
 type ArchInfo struct {
 	ID     string
 	Name   string
 	Vendor string
 	Kind   string
 	Order  int // display order: AMD families newest first, then PTX
+	// Aliases are further spellings users type ("rdna35"), after
+	// LookupArch drops case, spaces, "_" and "-".
+	Aliases []string
 	// Targets are the family's gfx targets; the first is its reference
 	// target, the one the differential tests and the compiled kernels run
 	// on.
 	Targets []string
-	// Gen is the encoding generation the machine-code tables follow: 9
-	// (GCN 5, CDNA 1-4), 10 (RDNA 1-2), 11 (RDNA 3, 3.5), 12 (RDNA 4,
-	// CDNA 5); 0 for PTX.
+	// Gen is the encoding generation the machine-code tables and the
+	// immediates' layouts follow: 9 (GCN 5, CDNA 1-4), 10 (RDNA 1-2), 11
+	// (RDNA 3, 3.5), 12 (RDNA 4, CDNA 5); 0 for PTX.
 	Gen int
+	// Line is the product line (LineRDNA, LineCDNA, LineGCN); "" for PTX.
+	Line string
+	// Parents are the families this one descends from, its own line's
+	// previous generation first (Previous); the first of a line descends
+	// from another line's family (CDNA 1 and RDNA 1 from Vega 7nm), and
+	// CDNA 5 from RDNA 4 as well as CDNA 4.
+	Parents []string
+	// Class is the family's name in the site's HTML and CSS (class
+	// "f-<Class>", picker input "cpf-<Class>"): the id with "." as "-".
+	Class string
+	// Traits are the decoder's, encoder's and evaluator's quirks of the
+	// family (Trait constants).
+	Traits Trait
+	// Waits say which wait counters each kind of instruction increments.
+	Waits WaitRules
+	// WaveSize is the wave the pseudocode evaluator runs: 32 on RDNA, 64
+	// on GCN and CDNA.
+	WaveSize int
+	// VGPRGranule is the allocation granule of the kernel descriptor's
+	// GRANULATED_WORKITEM_VGPR_COUNT in wave64 and in wave32
+	// (AMDGPUUsage, compute_pgm_rsrc1).
+	VGPRGranule, VGPRGranuleWave32 int
 }
 
 // RefTarget is the family's reference gfx target ("" for PTX).
@@ -33,23 +62,200 @@ func (a ArchInfo) RefTarget() string {
 	return a.Targets[0]
 }
 
+// Has says whether the family has trait t.
+func (a ArchInfo) Has(t Trait) bool { return a.Traits&t == t }
+
+// Previous is the previous generation of the family's own line, "" for
+// the first of a line (and for PTX).
+func (a ArchInfo) Previous() string {
+	if len(a.Parents) == 0 {
+		return ""
+	}
+	if p, ok := ArchByID(a.Parents[0]); ok && p.Line == a.Line {
+		return p.ID
+	}
+	return ""
+}
+
+// The AMD product lines, in the order family diffs list them.
+const (
+	LineRDNA = "rdna"
+	LineCDNA = "cdna"
+	LineGCN  = "gcn"
+)
+
+// LineInfo is one product line.
+type LineInfo struct {
+	ID   string // LineRDNA, ...
+	Name string // "RDNA"
+}
+
+var lineTable = []LineInfo{{LineRDNA, "RDNA"}, {LineCDNA, "CDNA"}, {LineGCN, "GCN"}}
+
+// Lines returns the AMD product lines.
+func Lines() []LineInfo { return append([]LineInfo(nil), lineTable...) }
+
+// LineFamilies returns the ids of a line's families, oldest first.
+func LineFamilies(line string) []string {
+	var out []string
+	archs := Archs()
+	for i := len(archs) - 1; i >= 0; i-- {
+		if archs[i].Line == line {
+			out = append(out, archs[i].ID)
+		}
+	}
+	return out
+}
+
+// Trait is a quirk of a family that code keys on instead of the family's
+// id (in the manner of golang.org/x/arch's per-architecture tables).
+type Trait uint32
+
+// The traits. Each says which families have it today, for the reader.
+const (
+	// TraitCacheSC: memory instructions' cache bits are sc0/sc1/nt, not
+	// glc/slc (CDNA 3-4).
+	TraitCacheSC Trait = 1 << iota
+	// TraitAccBit: the ACC bit of memory and MAI instructions selects
+	// AGPRs (a0), there is no GDS, and DPP 0x150-0x15f are row_newbcast
+	// (CDNA 2-4, gfx90a on).
+	TraitAccBit
+	// TraitMatrixReuse: WMMA op_sel[2] / op_sel_hi[2] are matrix_a_reuse /
+	// matrix_b_reuse (CDNA 5).
+	TraitMatrixReuse
+	// TraitLiteral64: source code 254 announces a 64-bit literal (VOP1,
+	// VOP2, VOPC, SALU; CDNA 5).
+	TraitLiteral64
+	// TraitXCCHwregs: hwreg IDs 20-24 are XCC_ID and the SQ performance
+	// snapshot registers (CDNA 3-4).
+	TraitXCCHwregs
+	// TraitXNACKMaskHwreg: hwreg 22 is XNACK_MASK and 29 is not
+	// SHADER_CYCLES (RDNA 1).
+	TraitXNACKMaskHwreg
+	// TraitNoDepCtrHoldCnt: s_waitcnt_depctr has no hold_cnt (bit 7):
+	// llvm-mc decodes it from gfx1030 on (RDNA 1).
+	TraitNoDepCtrHoldCnt
+	// TraitGFX1250Names: hwregs 28 IB_STS2, 33 XNACK_STATE_PRIV, 34
+	// XNACK_MASK and messages 10 SAVEWAVE_HAS_TDM, 136
+	// RTN_GET_CLUSTER_BARRIER_STATE (CDNA 5).
+	TraitGFX1250Names
+	// TraitPseudocode: the guide's pseudocode is parsed and run by the
+	// evaluator (RDNA 3, 3.5, 4; CDNA 3, 4, 5).
+	TraitPseudocode
+	// TraitNumMinMax: the float min/max instructions are named _num_
+	// (v_max_num_f32): RDNA 4 and CDNA 5 renamed them.
+	TraitNumMinMax
+	// TraitFP8FNUZ: the 8-bit float formats are the FNUZ ones (no negative
+	// zero, NaN 0x80; CDNA 3).
+	TraitFP8FNUZ
+)
+
+// WaitCounters is a family's set of wait counters.
+type WaitCounters int
+
+// The sets of wait counters.
+const (
+	// CountersVM: VM_CNT, LGKM_CNT, EXP_CNT (GCN 5, CDNA).
+	CountersVM WaitCounters = iota + 1
+	// CountersVS: as CountersVM, with stores and atomics without return
+	// on VScnt (RDNA 1-3.5).
+	CountersVS
+	// CountersLoad: LOADcnt, STOREcnt, SAMPLEcnt, BVHcnt, DScnt, KMcnt,
+	// EXPcnt (RDNA 4, CDNA 5).
+	CountersLoad
+)
+
+// WaitRules say which wait counters each kind of instruction increments,
+// as the guides' "Data Dependency Resolution" sections and their state
+// tables (VMCNT, LGKMCNT, EXPCNT, VSCNT; LOADcnt ... on gfx12) describe
+// them (package explain applies them):
+//
+//   - Vega, Vega 7nm: VMEM reads and writes increment VM_CNT, VMEM writes
+//     also EXP_CNT ("also counts VMEM writes that have not yet sent their
+//     write-data"); LDS, GDS, scalar memory, messages and FLAT increment
+//     LGKM_CNT; exports and GDS EXP_CNT.
+//   - CDNA 1-2: the same without exports ("EXPORT does not function");
+//     CDNA 3: EXP_CNT counts GDS/GWS only; CDNA 4: EXP_CNT is unused.
+//   - RDNA 1-3.5: loads, samples and atomics with return increment VMcnt,
+//     stores and atomics without return VScnt; FLAT both that and
+//     LGKMcnt; LDS, SMEM, GDS/GWS and messages LGKMcnt; exports (and on
+//     RDNA 3 the LDS parameter and direct loads) EXPcnt.
+//   - RDNA 4, CDNA 5: LOADcnt (loads, atomics with return), STOREcnt
+//     (stores, atomics without return), SAMPLEcnt (image samples), BVHcnt
+//     (BVH), DScnt (LDS and FLAT), KMcnt (SMEM, messages), EXPcnt (exports,
+//     ds_param_load and ds_direct_load).
+type WaitRules struct {
+	Counters     WaitCounters
+	StoresExp    bool // VMEM writes also EXP_CNT
+	GDSExp       bool // GDS/GWS also EXP_CNT
+	Exports      bool // EXP instructions exist and use EXPcnt
+	ParamLoadExp bool // LDS parameter/direct loads use EXPcnt
+}
+
+// Wait rules shared by several families.
+var (
+	waitsRDNA12 = WaitRules{Counters: CountersVS, Exports: true}
+	waitsRDNA3  = WaitRules{Counters: CountersVS, Exports: true, ParamLoadExp: true}
+	waitsGen12  = WaitRules{Counters: CountersLoad, Exports: true, ParamLoadExp: true}
+)
+
 // archTable lists every family gpuisa knows. The gfx lists follow LLVM's
 // processor table (llvm-mc -mcpu=help); LLVM 22 dropped gfx940 and gfx941,
 // so CDNA 3 is gfx942 alone.
 var archTable = []ArchInfo{
-	{"rdna4", "RDNA 4", VendorAMD, KindNative, 1, []string{"gfx1200", "gfx1201"}, 12},
-	{"rdna3.5", "RDNA 3.5", VendorAMD, KindNative, 2, []string{"gfx1150", "gfx1151", "gfx1152", "gfx1153"}, 11},
-	{"rdna3", "RDNA 3", VendorAMD, KindNative, 3, []string{"gfx1100", "gfx1101", "gfx1102", "gfx1103"}, 11},
-	{"rdna2", "RDNA 2", VendorAMD, KindNative, 4, []string{"gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036"}, 10},
-	{"rdna1", "RDNA 1", VendorAMD, KindNative, 5, []string{"gfx1010", "gfx1011", "gfx1012", "gfx1013"}, 10},
-	{"cdna5", "CDNA 5", VendorAMD, KindNative, 6, []string{"gfx1250", "gfx1251"}, 12},
-	{"cdna4", "CDNA 4", VendorAMD, KindNative, 7, []string{"gfx950"}, 9},
-	{"cdna3", "CDNA 3", VendorAMD, KindNative, 8, []string{"gfx942"}, 9},
-	{"cdna2", "CDNA 2", VendorAMD, KindNative, 9, []string{"gfx90a"}, 9},
-	{"cdna1", "CDNA 1", VendorAMD, KindNative, 10, []string{"gfx908"}, 9},
-	{"vega7", "Vega 7nm", VendorAMD, KindNative, 11, []string{"gfx906"}, 9},
-	{"vega", "Vega", VendorAMD, KindNative, 12, []string{"gfx900", "gfx902", "gfx904", "gfx909", "gfx90c"}, 9},
-	{"ptx", "PTX", VendorNVIDIA, KindVirtual, 20, nil, 0},
+	{ID: "rdna4", Name: "RDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 1,
+		Targets: []string{"gfx1200", "gfx1201"}, Gen: 12,
+		Line: LineRDNA, Parents: []string{"rdna3.5"}, Class: "rdna4",
+		Traits: TraitPseudocode | TraitNumMinMax, Waits: waitsGen12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+	{ID: "rdna3.5", Name: "RDNA 3.5", Vendor: VendorAMD, Kind: KindNative, Order: 2, Aliases: []string{"rdna35"},
+		Targets: []string{"gfx1150", "gfx1151", "gfx1152", "gfx1153"}, Gen: 11,
+		Line: LineRDNA, Parents: []string{"rdna3"}, Class: "rdna3-5",
+		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+	{ID: "rdna3", Name: "RDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 3,
+		Targets: []string{"gfx1100", "gfx1101", "gfx1102", "gfx1103"}, Gen: 11,
+		Line: LineRDNA, Parents: []string{"rdna2"}, Class: "rdna3",
+		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+	{ID: "rdna2", Name: "RDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 4,
+		Targets: []string{"gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036"}, Gen: 10,
+		Line: LineRDNA, Parents: []string{"rdna1"}, Class: "rdna2",
+		Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+	{ID: "rdna1", Name: "RDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 5,
+		Targets: []string{"gfx1010", "gfx1011", "gfx1012", "gfx1013"}, Gen: 10,
+		Line: LineRDNA, Parents: []string{"vega7"}, Class: "rdna1",
+		Traits: TraitXNACKMaskHwreg | TraitNoDepCtrHoldCnt, Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+	{ID: "cdna5", Name: "CDNA 5", Vendor: VendorAMD, Kind: KindNative, Order: 6,
+		Targets: []string{"gfx1250", "gfx1251"}, Gen: 12,
+		Line: LineCDNA, Parents: []string{"cdna4", "rdna4"}, Class: "cdna5",
+		Traits: TraitMatrixReuse | TraitLiteral64 | TraitGFX1250Names | TraitPseudocode | TraitNumMinMax,
+		Waits:  waitsGen12, WaveSize: 64, VGPRGranule: 16, VGPRGranuleWave32: 16},
+	{ID: "cdna4", Name: "CDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 7,
+		Targets: []string{"gfx950"}, Gen: 9,
+		Line: LineCDNA, Parents: []string{"cdna3"}, Class: "cdna4",
+		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode,
+		Waits:  WaitRules{Counters: CountersVM}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
+	{ID: "cdna3", Name: "CDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 8,
+		Targets: []string{"gfx942"}, Gen: 9,
+		Line: LineCDNA, Parents: []string{"cdna2"}, Class: "cdna3",
+		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode | TraitFP8FNUZ,
+		Waits:  WaitRules{Counters: CountersVM, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
+	{ID: "cdna2", Name: "CDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 9,
+		Targets: []string{"gfx90a"}, Gen: 9,
+		Line: LineCDNA, Parents: []string{"cdna1"}, Class: "cdna2",
+		Traits: TraitAccBit,
+		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
+	{ID: "cdna1", Name: "CDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 10,
+		Targets: []string{"gfx908"}, Gen: 9,
+		Line: LineCDNA, Parents: []string{"vega7"}, Class: "cdna1",
+		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
+	{ID: "vega7", Name: "Vega 7nm", Vendor: VendorAMD, Kind: KindNative, Order: 11, Aliases: []string{"vega20"},
+		Targets: []string{"gfx906"}, Gen: 9,
+		Line: LineGCN, Parents: []string{"vega"}, Class: "vega7",
+		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
+	{ID: "vega", Name: "Vega", Vendor: VendorAMD, Kind: KindNative, Order: 12, Aliases: []string{"vega10", "gcn5"},
+		Targets: []string{"gfx900", "gfx902", "gfx904", "gfx909", "gfx90c"}, Gen: 9,
+		Line: LineGCN, Class: "vega",
+		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
+	{ID: "ptx", Name: "PTX", Vendor: VendorNVIDIA, Kind: KindVirtual, Order: 20, Class: "ptx"},
 }
 
 // AllGFXTargets is every AMD gfx target the LLVM 22 assembler knows, oldest
@@ -86,13 +292,53 @@ func AMDArchIDs() []string {
 	return ids
 }
 
+// byID indexes archTable by id for ArchByID, which runs per instruction.
+var byID = func() map[string]int {
+	m := map[string]int{}
+	for i, a := range archTable {
+		m[a.ID] = i
+	}
+	return m
+}()
+
+// ArchByID finds a family by its exact id ("rdna3.5"); unlike LookupArch it
+// takes no other spelling.
+func ArchByID(id string) (ArchInfo, bool) {
+	if i, ok := byID[id]; ok {
+		return archTable[i], true
+	}
+	return ArchInfo{}, false
+}
+
+// MustArch is ArchByID for ids the code itself holds (read from the
+// database or from this table): an unknown id is a programming error.
+func MustArch(id string) ArchInfo {
+	a, ok := ArchByID(id)
+	if !ok {
+		panic("isa: unknown family " + strconv.Quote(id))
+	}
+	return a
+}
+
+// ArchIDsWith returns the ids of the families with trait t, in display
+// order.
+func ArchIDsWith(t Trait) []string {
+	var ids []string
+	for _, a := range Archs() {
+		if a.Has(t) {
+			ids = append(ids, a.ID)
+		}
+	}
+	return ids
+}
+
 // LookupArch finds a family by id, case-insensitively. It also accepts a gfx
 // target name ("gfx942") and a few spellings users type ("rdna35",
 // "rdna_3.5", "CDNA 4").
 func LookupArch(s string) (ArchInfo, bool) {
 	k := normalizeArch(s)
 	for _, a := range archTable {
-		if a.ID == k || normalizeArch(a.Name) == k {
+		if a.ID == k || normalizeArch(a.Name) == k || slices.Contains(a.Aliases, k) {
 			return a, true
 		}
 		for _, t := range a.Targets {
@@ -110,18 +356,7 @@ var archSeparators = strings.NewReplacer(" ", "", "_", "", "-", "")
 
 func normalizeArch(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
-	s = archSeparators.Replace(s)
-	switch s {
-	case "rdna35":
-		return "rdna3.5"
-	case "vega10", "gcn5":
-		return "vega"
-	case "vega20":
-		return "vega7"
-	case "vega7nm":
-		return "vega7"
-	}
-	return s
+	return archSeparators.Replace(s)
 }
 
 // ArchForTarget returns the family a gfx target belongs to, if any.
@@ -134,4 +369,23 @@ func ArchForTarget(target string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// GFXMajor is the major version of a gfx target or generic target: 9 for
+// "gfx90a", 10 for "gfx1030" and "gfx10-3-generic", 12 for "gfx1250"
+// (LLVM's names end in a minor version and a stepping digit).
+func GFXMajor(target string) (int, bool) {
+	rest, ok := strings.CutPrefix(target, "gfx")
+	if !ok {
+		return 0, false
+	}
+	if i := strings.IndexByte(rest, '-'); i >= 0 {
+		rest = rest[:i]
+	} else if len(rest) >= 3 {
+		rest = rest[:len(rest)-2]
+	} else {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n > 0
 }

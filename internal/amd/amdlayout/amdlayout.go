@@ -126,7 +126,7 @@ func flat12Offset(_ string, f *isa.Format) (string, bool) {
 // [25:18], so with the guide's layout every DS opcode reads as its
 // neighbour (ds_sub_u32, 1, as ds_rsub_u32).
 func ds10(family string, f *isa.Format) (string, bool) {
-	if family != "rdna1" && family != "rdna2" || name(f) != "DS" {
+	if info, _ := isa.ArchByID(family); info.Gen != 10 || name(f) != "DS" {
 		return "", false
 	}
 	op := field(f, "OP")

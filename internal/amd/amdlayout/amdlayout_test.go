@@ -135,3 +135,15 @@ func TestUsesMAI(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryFamilyHasImmediates: every AMD family of isa's table has the
+// s_waitcnt, hwreg and sendmsg layouts of its generation.
+func TestEveryFamilyHasImmediates(t *testing.T) {
+	for _, id := range isa.AMDArchIDs() {
+		for _, kind := range []string{ImmWaitcnt, ImmHwreg, ImmSendmsg} {
+			if len(ImmediateFields(id, kind)) == 0 {
+				t.Errorf("%s: no %s layout", id, kind)
+			}
+		}
+	}
+}

@@ -6,23 +6,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
-// Generation groups the families whose immediates share a layout: 9 for
-// GCN 5 and CDNA 1-4, 10 for RDNA 1-2, 11 for RDNA 3/3.5, 12 for RDNA 4
-// and CDNA 5; 0 for an unknown family.
-func Generation(family string) int {
-	switch family {
-	case "vega", "vega7", "cdna1", "cdna2", "cdna3", "cdna4":
-		return 9
-	case "rdna1", "rdna2":
-		return 10
-	case "rdna3", "rdna3.5":
-		return 11
-	case "rdna4", "cdna5":
-		return 12
-	}
-	return 0
-}
-
 // ImmField is one documented sub-field of a 16-bit immediate (SIMM16), in
 // the bits of the immediate (0-15), with the value that means "no wait"
 // or "default" where the assembler leaves it out.
@@ -122,7 +105,10 @@ func ImmediateKind(mnemonic string) string {
 // (ImmediateKind) in family, in the bits of the immediate; nil when the
 // family has no such layout. The slice is shared: do not modify it.
 func ImmediateFields(family, kind string) []ImmField {
-	gen := Generation(family)
+	// The layouts follow the encoding generation (isa.ArchInfo.Gen); an
+	// unknown family has generation 0 and no layouts.
+	info, _ := isa.ArchByID(family)
+	gen := info.Gen
 	switch kind {
 	case ImmWaitcnt:
 		switch gen {
@@ -139,7 +125,7 @@ func ImmediateFields(family, kind string) []ImmField {
 		}
 	case ImmDepCtr:
 		switch {
-		case family == "rdna1":
+		case info.Has(isa.TraitNoDepCtrHoldCnt):
 			// gfx1010 has no hold_cnt (bit 7); llvm-mc decodes it from gfx1030 on.
 			return depCtr[1:]
 		case gen >= 10:

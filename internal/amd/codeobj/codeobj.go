@@ -21,6 +21,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // MaxInput bounds the code objects read (a large HIP bundle is tens of MB).
@@ -112,20 +114,20 @@ func (d *Descriptor) DynamicStack() bool { return d.Properties>>11&1 == 1 }
 func (d *Descriptor) AccumOffset() int { return (int(d.PgmRsrc3&0x3f) + 1) * 4 }
 
 // VGPRGranule is the allocation granule of GRANULATED_WORKITEM_VGPR_COUNT
-// for a gfx target (AMDGPUUsage, compute_pgm_rsrc1 table): 4 on GFX6-GFX9,
-// 8 on GFX90A and GFX942 (and GFX950, which extends it), 4 or 8 on GFX10-GFX12
-// for wave64 or wave32, 16 on GFX125X.
+// for a gfx target (AMDGPUUsage, compute_pgm_rsrc1 table): the family's
+// (isa.ArchInfo.VGPRGranule) for a target of the family table; else, as
+// the table has it for GFX6-GFX9 and GFX10-GFX12, 4, or on GFX10 and later
+// 4 or 8 for wave64 or wave32.
 func VGPRGranule(target string, wave32 bool) int {
-	switch {
-	case target == "gfx90a" || target == "gfx942" || target == "gfx950":
-		return 8
-	case strings.HasPrefix(target, "gfx125"):
-		return 16
-	case strings.HasPrefix(target, "gfx10") || strings.HasPrefix(target, "gfx11") || strings.HasPrefix(target, "gfx12"):
+	if id, ok := isa.ArchForTarget(target); ok {
+		info := isa.MustArch(id)
 		if wave32 {
-			return 8
+			return info.VGPRGranuleWave32
 		}
-		return 4
+		return info.VGPRGranule
+	}
+	if major, ok := isa.GFXMajor(target); ok && major >= 10 && wave32 {
+		return 8
 	}
 	return 4
 }

@@ -47,8 +47,8 @@ type family struct {
 	msg   [256]string
 }
 
-func (f *family) named(arch string) *family {
-	f.hwreg, f.msg = hwregNames(arch), msgNames(arch)
+func (f *family) named(info isa.ArchInfo) *family {
+	f.hwreg, f.msg = hwregNames(info), msgNames(info)
 	return f
 }
 
@@ -69,8 +69,8 @@ func (f *family) index() *family {
 const literalCode = 255
 
 func newFamily(arch string) (*family, error) {
-	info, _ := isa.LookupArch(arch)
-	if info.ID != arch || info.Vendor != isa.VendorAMD {
+	info, ok := isa.ArchByID(arch)
+	if !ok || info.Vendor != isa.VendorAMD {
 		return nil, fmt.Errorf("decode: no operand-code table for family %q", arch)
 	}
 	switch info.Gen {
@@ -89,12 +89,12 @@ func newFamily(arch string) (*family, error) {
 		f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
 		f.names32[125] = "null"
 		f.noNV = true
-		f.scBits = arch == "cdna3" || arch == "cdna4"
-		f.accRegs = arch == "cdna2" || arch == "cdna3" || arch == "cdna4"
+		f.scBits = info.Has(isa.TraitCacheSC)
+		f.accRegs = info.Has(isa.TraitAccBit)
 		f.noGDS = f.accRegs
 		f.rowNewBcast = f.accRegs
 		f.waveShifts = !f.rowNewBcast
-		return f.index().named(arch), nil
+		return f.index().named(info), nil
 	case 10, 11, 12:
 		f := &family{gen: info.Gen, lastSGPR: 105, wave32: true, sdwa: 249, dpp: 250, dpp8: 233, dpp8fi: 234, vop3Lit: true}
 		f.names32 = map[int]string{
@@ -118,9 +118,9 @@ func newFamily(arch string) (*family, error) {
 			// operands are whole VGPRs (v1) there.
 			f.trueSixteen = f.gen == 11
 		}
-		f.matrixReuse = arch == "cdna5"
-		f.lit64 = arch == "cdna5"
-		return f.index().named(arch), nil
+		f.matrixReuse = info.Has(isa.TraitMatrixReuse)
+		f.lit64 = info.Has(isa.TraitLiteral64)
+		return f.index().named(info), nil
 	}
 	return nil, fmt.Errorf("decode: no operand-code table for family %q", arch)
 }

@@ -1,9 +1,11 @@
 package decode
 
 import (
-	"github.com/gpuisa/gpuisa/internal/amd/amdlayout"
 	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/amd/amdlayout"
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // Symbolic SALU immediates: s_getreg/s_setreg's hwreg(...), s_sendmsg's
@@ -14,40 +16,41 @@ import (
 // gfx1250), not copied from LLVM's sources.
 
 // hwregNames returns the HW_REG_* names by register ID (SIMM16[5:0]) that
-// LLVM prints for arch; IDs without a name print as numbers.
-func hwregNames(arch string) (t [64]string) {
-	switch arch {
-	case "vega", "vega7", "cdna1", "cdna2", "cdna3", "cdna4":
+// LLVM prints for a family (by its generation and traits); IDs without a
+// name print as numbers.
+func hwregNames(info isa.ArchInfo) (t [64]string) {
+	switch info.Gen {
+	case 9:
 		for id, n := range []string{1: "MODE", 2: "STATUS", 3: "TRAPSTS", 4: "HW_ID", 5: "GPR_ALLOC",
 			6: "LDS_ALLOC", 7: "IB_STS", 15: "SH_MEM_BASES", 16: "TBA_LO", 17: "TBA_HI", 18: "TMA_LO", 19: "TMA_HI"} {
 			t[id] = n
 		}
-		if arch == "cdna3" || arch == "cdna4" {
+		if info.Has(isa.TraitXCCHwregs) {
 			// The CDNA 3 XCC and performance-snapshot registers.
 			for id, n := range map[int]string{20: "XCC_ID", 21: "SQ_PERF_SNAPSHOT_DATA", 22: "SQ_PERF_SNAPSHOT_DATA1",
 				23: "SQ_PERF_SNAPSHOT_PC_LO", 24: "SQ_PERF_SNAPSHOT_PC_HI"} {
 				t[id] = n
 			}
 		}
-	case "rdna1", "rdna2":
+	case 10:
 		for id, n := range []string{1: "MODE", 2: "STATUS", 3: "TRAPSTS", 5: "GPR_ALLOC", 6: "LDS_ALLOC",
 			7: "IB_STS", 15: "SH_MEM_BASES", 16: "TBA_LO", 17: "TBA_HI", 18: "TMA_LO", 19: "TMA_HI",
 			20: "FLAT_SCR_LO", 21: "FLAT_SCR_HI", 23: "HW_ID1", 24: "HW_ID2", 25: "POPS_PACKER"} {
 			t[id] = n
 		}
-		if arch == "rdna1" {
+		if info.Has(isa.TraitXNACKMaskHwreg) {
 			t[22] = "XNACK_MASK"
 		} else {
 			t[29] = "SHADER_CYCLES"
 		}
-	case "rdna3", "rdna3.5":
+	case 11:
 		for id, n := range []string{1: "MODE", 2: "STATUS", 3: "TRAPSTS", 5: "GPR_ALLOC", 6: "LDS_ALLOC",
 			7: "IB_STS", 15: "SH_MEM_BASES", 18: "PERF_SNAPSHOT_PC_LO", 19: "PERF_SNAPSHOT_PC_HI",
 			20: "FLAT_SCR_LO", 21: "FLAT_SCR_HI", 23: "HW_ID1", 24: "HW_ID2", 27: "PERF_SNAPSHOT_DATA",
 			29: "SHADER_CYCLES"} {
 			t[id] = n
 		}
-	case "rdna4", "cdna5":
+	case 12:
 		for id, n := range []string{1: "WAVE_MODE", 2: "WAVE_STATUS", 4: "WAVE_STATE_PRIV", 5: "WAVE_GPR_ALLOC",
 			6: "WAVE_LDS_ALLOC", 7: "IB_STS", 10: "PERF_SNAPSHOT_DATA", 11: "PERF_SNAPSHOT_PC_LO",
 			12: "PERF_SNAPSHOT_PC_HI", 15: "PERF_SNAPSHOT_DATA1", 16: "PERF_SNAPSHOT_DATA2",
@@ -57,7 +60,7 @@ func hwregNames(arch string) (t [64]string) {
 			31: "WAVE_DVGPR_ALLOC_LO", 32: "WAVE_DVGPR_ALLOC_HI"} {
 			t[id] = n
 		}
-		if arch == "cdna5" {
+		if info.Has(isa.TraitGFX1250Names) {
 			t[28], t[33], t[34] = "IB_STS2", "XNACK_STATE_PRIV", "XNACK_MASK"
 		}
 	}
@@ -71,15 +74,15 @@ func hwregNames(arch string) (t [64]string) {
 
 // msgNames returns the MSG_* names by message ID: SIMM16[3:0] before RDNA 3,
 // SIMM16[7:0] from RDNA 3 on.
-func msgNames(arch string) (t [256]string) {
-	switch arch {
-	case "vega", "vega7", "cdna1", "cdna2", "cdna3", "cdna4", "rdna1", "rdna2":
+func msgNames(info isa.ArchInfo) (t [256]string) {
+	switch {
+	case info.Gen < 11:
 		for id, n := range []string{1: "INTERRUPT", 2: "GS", 3: "GS_DONE", 4: "SAVEWAVE", 5: "STALL_WAVE_GEN",
 			6: "HALT_WAVES", 7: "ORDERED_PS_DONE", 8: "EARLY_PRIM_DEALLOC", 9: "GS_ALLOC_REQ",
 			10: "GET_DOORBELL", 15: "SYSMSG"} {
 			t[id] = n
 		}
-		if arch == "rdna1" || arch == "rdna2" {
+		if info.Gen == 10 {
 			t[11] = "GET_DDID"
 		}
 	default:
@@ -88,13 +91,14 @@ func msgNames(arch string) (t [256]string) {
 			132: "RTN_SAVE_WAVE", 133: "RTN_GET_TBA", 134: "RTN_GET_TBA_TO_PC"} {
 			t[id] = n
 		}
-		switch arch {
-		case "rdna3", "rdna3.5":
+		switch info.Gen {
+		case 11:
 			t[5], t[6] = "STALL_WAVE_GEN", "HALT_WAVES"
-		case "rdna4":
+		case 12:
 			t[135] = "RTN_GET_SE_AID_ID"
-		case "cdna5":
-			t[10], t[135], t[136] = "SAVEWAVE_HAS_TDM", "RTN_GET_SE_AID_ID", "RTN_GET_CLUSTER_BARRIER_STATE"
+		}
+		if info.Has(isa.TraitGFX1250Names) {
+			t[10], t[136] = "SAVEWAVE_HAS_TDM", "RTN_GET_CLUSTER_BARRIER_STATE"
 		}
 	}
 	for i, n := range t {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/amd/codeobj"
 	"github.com/gpuisa/gpuisa/internal/amd/decode"
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // WriteOptions choose the listing's form.
@@ -294,7 +295,8 @@ func KernelText(k *codeobj.Kernel, target string) string {
 		parts = append(parts, fmt.Sprintf("%d SGPRs", sg))
 	}
 	if d := k.Descriptor; d != nil {
-		if strings.HasPrefix(target, "gfx1") {
+		if major, ok := isa.GFXMajor(target); ok && major >= 10 {
+			// GFX10 and later run wave32 or wave64.
 			if d.Wave32() {
 				parts = append(parts, "wave32")
 			} else {

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // Instruction is one family's instruction with its pseudocode compiled:
@@ -225,7 +227,7 @@ func compile(arch, name, src string) *Instruction {
 		return in
 	}
 	in.Prog = prog
-	if arch == "cdna3" {
+	if fp8FNUZ(arch) {
 		retypeFP8(prog)
 	}
 	renameOldDest(prog)
@@ -233,16 +235,23 @@ func compile(arch, name, src string) *Instruction {
 	return in
 }
 
+// fp8FNUZ says the family's 8-bit floats are the FNUZ formats
+// (isa.TraitFP8FNUZ).
+func fp8FNUZ(arch string) bool {
+	info, _ := isa.ArchByID(arch)
+	return info.Has(isa.TraitFP8FNUZ)
+}
+
 // fp8 and bf8 are the family's 8-bit float formats.
 func (in *Instruction) fp8() *FloatFormat {
-	if in.Arch == "cdna3" {
+	if fp8FNUZ(in.Arch) {
 		return &FP8FNUZ
 	}
 	return &FP8
 }
 
 func (in *Instruction) bf8() *FloatFormat {
-	if in.Arch == "cdna3" {
+	if fp8FNUZ(in.Arch) {
 		return &BF8FNUZ
 	}
 	return &BF8
@@ -406,208 +415,287 @@ func constInt(e Expr) (int, bool) {
 	return int(n.Int64()), true
 }
 
+// analyser holds what the passes over an instruction's program learn:
+// the names bound locally, the lambdas, the expressions written, the
+// registers' widths, and the state, calls and problems found.
+type analyser struct {
+	in         *Instruction
+	a          *Analysis
+	locals     map[string]bool
+	lambdas    map[string]bool
+	written    map[Expr]bool
+	fieldBases map[Expr]bool // registers whose fields are read (TRAPSTS.INVALID)
+	problems   map[string]bool
+	state      map[string]bool
+	calls      map[string]bool
+	widths     map[string]int
+}
+
+// analyse reads what an instruction's program uses: its registers (read,
+// written, their widths and types), the state and functions it needs, and
+// what the evaluator cannot model.
 func analyse(in *Instruction) *Analysis {
-	a := &Analysis{Regs: map[string]*RegInfo{}, Vector: strings.HasPrefix(in.Name, "v_")}
-	locals := map[string]bool{}
-	lambdas := map[string]bool{}
-	written := map[Expr]bool{}
-	problems := map[string]bool{}
-	state := map[string]bool{}
-	calls := map[string]bool{}
-	addProblem := func(format string, args ...any) { problems[fmt.Sprintf(format, args...)] = true }
-	reg := func(name string) *RegInfo {
-		r := a.Regs[name]
-		if r == nil {
-			r = &RegInfo{Name: name, Width: 32}
-			a.Regs[name] = r
-		}
-		return r
+	an := &analyser{
+		in:         in,
+		a:          &Analysis{Regs: map[string]*RegInfo{}, Vector: strings.HasPrefix(in.Name, "v_")},
+		locals:     map[string]bool{},
+		lambdas:    map[string]bool{},
+		written:    map[Expr]bool{},
+		fieldBases: map[Expr]bool{},
+		problems:   map[string]bool{},
+		state:      map[string]bool{},
+		calls:      map[string]bool{},
+		widths:     map[string]int{},
 	}
-	widths := map[string]int{}
-	need := func(name string, w int) {
-		if w > widths[name] {
-			widths[name] = w
-		}
+	an.bindings()
+	an.findFieldBases()
+	an.uses()
+	return an.result()
+}
+
+func (an *analyser) addProblem(format string, args ...any) {
+	an.problems[fmt.Sprintf(format, args...)] = true
+}
+
+func (an *analyser) reg(name string) *RegInfo {
+	r := an.a.Regs[name]
+	if r == nil {
+		r = &RegInfo{Name: name, Width: 32}
+		an.a.Regs[name] = r
 	}
-	// Pass 1: what is assigned, declared, bound; which registers are written.
-	walkProgram(in.Prog, func(e Expr) {
+	return r
+}
+
+func (an *analyser) need(name string, w int) {
+	if w > an.widths[name] {
+		an.widths[name] = w
+	}
+}
+
+// bindings is pass 1: what is assigned, declared, bound; which registers
+// are written.
+func (an *analyser) bindings() {
+	walkProgram(an.in.Prog, func(e Expr) {
 		if l, ok := e.(*Lambda); ok {
 			for _, p := range l.Params {
-				locals[p] = true
+				an.locals[p] = true
 			}
 		}
 	}, func(s Stmt) {
 		switch x := s.(type) {
 		case *Assign:
-			if _, ok := x.Value.(*Lambda); ok {
-				for _, t := range x.Targets {
-					if id, ok := t.(*Ident); ok {
-						lambdas[id.Name] = true
-					}
-				}
-			}
-			var mark func(Expr)
-			mark = func(t Expr) {
-				if c, ok := t.(*Concat); ok {
-					for _, p := range c.Parts {
-						mark(p)
-					}
-					return
-				}
-				written[t] = true
-				if id := baseIdent(t); id != nil {
-					if x.Op == "=" {
-						written[id] = true
-					}
-					if isOperandReg(id.Name) {
-						reg(id.Name).Written = true
-					} else if !stateNames[id.Name] && !constant(id.Name) && !isMemory(id.Name) {
-						locals[id.Name] = true
-					}
-				}
-			}
-			for _, t := range x.Targets {
-				mark(t)
-			}
+			an.assign(x)
 		case *Declare:
-			locals[x.Name] = true
+			an.locals[x.Name] = true
 		case *For:
-			locals[x.Var] = true
+			an.locals[x.Var] = true
 		}
 	})
-	// The registers whose fields are read (TRAPSTS.INVALID) are checked
-	// as fields.
-	fieldBases := map[Expr]bool{}
-	walkProgram(in.Prog, func(e Expr) {
+}
+
+// assign marks an assignment's targets written and binds its locals and
+// lambdas.
+func (an *analyser) assign(x *Assign) {
+	if _, ok := x.Value.(*Lambda); ok {
+		for _, t := range x.Targets {
+			if id, ok := t.(*Ident); ok {
+				an.lambdas[id.Name] = true
+			}
+		}
+	}
+	var mark func(Expr)
+	mark = func(t Expr) {
+		if c, ok := t.(*Concat); ok {
+			for _, p := range c.Parts {
+				mark(p)
+			}
+			return
+		}
+		an.written[t] = true
+		if id := baseIdent(t); id != nil {
+			if x.Op == "=" {
+				an.written[id] = true
+			}
+			if isOperandReg(id.Name) {
+				an.reg(id.Name).Written = true
+			} else if !stateNames[id.Name] && !constant(id.Name) && !isMemory(id.Name) {
+				an.locals[id.Name] = true
+			}
+		}
+	}
+	for _, t := range x.Targets {
+		mark(t)
+	}
+}
+
+// findFieldBases: the registers whose fields are read (TRAPSTS.INVALID)
+// are checked as fields.
+func (an *analyser) findFieldBases() {
+	walkProgram(an.in.Prog, func(e Expr) {
 		if f, ok := e.(*Field); ok {
-			fieldBases[f.X] = true
+			an.fieldBases[f.X] = true
 		}
 	}, func(Stmt) {})
-	// Pass 2: uses.
-	walkProgram(in.Prog, func(e Expr) {
+}
+
+// uses is pass 2: every name, view, indexing, state field and call read.
+func (an *analyser) uses() {
+	walkProgram(an.in.Prog, func(e Expr) {
 		switch x := e.(type) {
 		case *Ident:
-			n := x.Name
-			switch {
-			case locals[n] || lambdas[n] || fieldBases[e]:
-			case isOperandReg(n):
-				r := reg(n)
-				if !written[e] {
-					r.Read = true
-				}
-			case stateNames[n]:
-				state[n] = true
-			case constant(n):
-			case n == "SRC0" || n == "SRC1" || n == "SRC2" || n == "VGPR":
-				// Checked where VGPR is indexed.
-			case isMemory(n):
-				addProblem("uses %s (memory or another register file): not modelled", n)
-			default:
-				addProblem("unknown name %s", n)
-			}
+			an.useIdent(x)
 		case *View:
-			if id, ok := x.X.(*Ident); ok && isOperandReg(id.Name) {
-				r := reg(id.Name)
-				need(id.Name, x.T.Width)
-				if r.Type.Width == 0 {
-					r.Type = x.T
-				}
-			}
-			switch x.X.(type) {
-			case *Slice, *PartSel:
-				if b := baseIdent(x.X); b != nil && isOperandReg(b.Name) {
-					if r := reg(b.Name); r.Elem.Width == 0 {
-						r.Elem = x.T
-					}
-				}
-			}
+			an.useView(x)
 		case *Slice, *PartSel, *Index:
-			var base Expr
-			hi := -1
-			switch y := x.(type) {
-			case *Slice:
-				base = y.X
-				h, ok1 := constInt(y.Hi)
-				l, ok2 := constInt(y.Lo)
-				if ok1 && ok2 {
-					hi = max(h, l)
-				}
-			case *PartSel:
-				base = y.X
-				b, ok1 := constInt(y.Base)
-				w, ok2 := constInt(y.Width)
-				if ok1 && ok2 {
-					hi = b + w - 1
-				}
-			case *Index:
-				base = y.X
-				if i, ok := constInt(y.I); ok {
-					hi = i
-				}
-				if id, ok := y.I.(*Ident); ok && (id.Name == "laneId" || id.Name == "laneID") {
-					if b := baseIdent(y.X); b != nil && isOperandReg(b.Name) {
-						reg(b.Name).LaneMask = true
-					}
-				}
-				if inner, ok := y.X.(*Index); ok {
-					if id, ok := inner.X.(*Ident); ok && id.Name == "VGPR" {
-						r := baseIdent(y.I)
-						if r == nil || !strings.HasPrefix(r.Name, "SRC") || len(r.Name) != 4 {
-							addProblem("reads VGPR[...][%s]: only a source operand's register is modelled", exprString(y.I))
-						} else {
-							reg("S" + r.Name[3:]).Read = true
-						}
-					}
-				}
-			}
-			if id, ok := base.(*Ident); ok && isOperandReg(id.Name) && hi >= 0 {
-				need(id.Name, hi+1)
-			}
-			if v, ok := base.(*View); ok {
-				if id, ok := v.X.(*Ident); ok && isOperandReg(id.Name) && hi >= 0 {
-					need(id.Name, hi+1)
-				}
-			}
+			an.useIndexing(x)
 		case *Field:
 			name, ok := stateField(x)
 			if !ok {
-				addProblem("state %s is not modelled", exprString(x))
+				an.addProblem("state %s is not modelled", exprString(x))
 			} else {
-				state[name] = true
+				an.state[name] = true
 			}
 		case *Call:
-			switch {
-			case lambdas[x.Fn]:
-			case x.Fn == "eval":
-				addProblem("eval of a prose string (matrix pseudocode in words)")
-			case builtins[x.Fn].fn != nil:
-				calls[x.Fn] = true
-			case convRe.MatchString(x.Fn) && (&machine{inst: in}).conversionKnown(x.Fn):
-				calls[x.Fn] = true
-			default:
-				if ln := strings.ToLower(x.Fn); isInstructionName(ln) {
-					calls[ln] = true
-				} else {
-					addProblem("unknown function %s", x.Fn)
-				}
-			}
+			an.useCall(x)
 		case *Str:
-			addProblem("prose statement %q", x.Text)
+			an.addProblem("prose statement %q", x.Text)
 		}
 	}, func(Stmt) {})
-	for n, w := range widths {
-		r := reg(n)
+}
+
+func (an *analyser) useIdent(x *Ident) {
+	n := x.Name
+	switch {
+	case an.locals[n] || an.lambdas[n] || an.fieldBases[x]:
+	case isOperandReg(n):
+		r := an.reg(n)
+		if !an.written[x] {
+			r.Read = true
+		}
+	case stateNames[n]:
+		an.state[n] = true
+	case constant(n):
+	case n == "SRC0" || n == "SRC1" || n == "SRC2" || n == "VGPR":
+		// Checked where VGPR is indexed.
+	case isMemory(n):
+		an.addProblem("uses %s (memory or another register file): not modelled", n)
+	default:
+		an.addProblem("unknown name %s", n)
+	}
+}
+
+// useView types an operand register read as a type (S0.f32), or the
+// elements of one sliced.
+func (an *analyser) useView(x *View) {
+	if id, ok := x.X.(*Ident); ok && isOperandReg(id.Name) {
+		r := an.reg(id.Name)
+		an.need(id.Name, x.T.Width)
+		if r.Type.Width == 0 {
+			r.Type = x.T
+		}
+	}
+	switch x.X.(type) {
+	case *Slice, *PartSel:
+		if b := baseIdent(x.X); b != nil && isOperandReg(b.Name) {
+			if r := an.reg(b.Name); r.Elem.Width == 0 {
+				r.Elem = x.T
+			}
+		}
+	}
+}
+
+// useIndexing widens an operand register to the highest constant bit or
+// element a slice, part-select or index reads, and checks VGPR[...][...].
+func (an *analyser) useIndexing(x Expr) {
+	var base Expr
+	hi := -1
+	switch y := x.(type) {
+	case *Slice:
+		base = y.X
+		h, ok1 := constInt(y.Hi)
+		l, ok2 := constInt(y.Lo)
+		if ok1 && ok2 {
+			hi = max(h, l)
+		}
+	case *PartSel:
+		base = y.X
+		b, ok1 := constInt(y.Base)
+		w, ok2 := constInt(y.Width)
+		if ok1 && ok2 {
+			hi = b + w - 1
+		}
+	case *Index:
+		base = y.X
+		if i, ok := constInt(y.I); ok {
+			hi = i
+		}
+		an.useIndex(y)
+	}
+	if id, ok := base.(*Ident); ok && isOperandReg(id.Name) && hi >= 0 {
+		an.need(id.Name, hi+1)
+	}
+	if v, ok := base.(*View); ok {
+		if id, ok := v.X.(*Ident); ok && isOperandReg(id.Name) && hi >= 0 {
+			an.need(id.Name, hi+1)
+		}
+	}
+}
+
+// useIndex notes a register indexed by lane (a lane mask) and checks that
+// VGPR[...][x] indexes a source operand's register.
+func (an *analyser) useIndex(y *Index) {
+	if id, ok := y.I.(*Ident); ok && (id.Name == "laneId" || id.Name == "laneID") {
+		if b := baseIdent(y.X); b != nil && isOperandReg(b.Name) {
+			an.reg(b.Name).LaneMask = true
+		}
+	}
+	if inner, ok := y.X.(*Index); ok {
+		if id, ok := inner.X.(*Ident); ok && id.Name == "VGPR" {
+			r := baseIdent(y.I)
+			if r == nil || !strings.HasPrefix(r.Name, "SRC") || len(r.Name) != 4 {
+				an.addProblem("reads VGPR[...][%s]: only a source operand's register is modelled", exprString(y.I))
+			} else {
+				an.reg("S" + r.Name[3:]).Read = true
+			}
+		}
+	}
+}
+
+func (an *analyser) useCall(x *Call) {
+	switch {
+	case an.lambdas[x.Fn]:
+	case x.Fn == "eval":
+		an.addProblem("eval of a prose string (matrix pseudocode in words)")
+	case builtins[x.Fn].fn != nil:
+		an.calls[x.Fn] = true
+	case convRe.MatchString(x.Fn) && (&machine{inst: an.in}).conversionKnown(x.Fn):
+		an.calls[x.Fn] = true
+	default:
+		if ln := strings.ToLower(x.Fn); isInstructionName(ln) {
+			an.calls[ln] = true
+		} else {
+			an.addProblem("unknown function %s", x.Fn)
+		}
+	}
+}
+
+// result sizes the registers and lists the state, calls and problems,
+// sorted.
+func (an *analyser) result() *Analysis {
+	a := an.a
+	for n, w := range an.widths {
+		r := an.reg(n)
 		r.Width = max(w, 1)
 	}
-	for n := range state {
+	for n := range an.state {
 		a.State = append(a.State, n)
 	}
 	sort.Strings(a.State)
-	for n := range calls {
+	for n := range an.calls {
 		a.Calls = append(a.Calls, n)
 	}
 	sort.Strings(a.Calls)
-	for p := range problems {
+	for p := range an.problems {
 		a.Problems = append(a.Problems, p)
 	}
 	sort.Strings(a.Problems)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // ErrNotExecutable is returned (wrapped) for an instruction whose
@@ -148,10 +150,11 @@ func (in *Instruction) applyOutputMods(m *machine) error {
 	return nil
 }
 
-// WaveSize is a family's usual wave size: 32 lanes on RDNA, 64 on CDNA.
+// WaveSize is a family's usual wave size (isa.ArchInfo.WaveSize): 32 lanes
+// on RDNA, 64 on CDNA; 64 for an unknown family.
 func WaveSize(arch string) int {
-	if len(arch) >= 4 && arch[:4] == "rdna" {
-		return 32
+	if info, ok := isa.ArchByID(arch); ok && info.WaveSize != 0 {
+		return info.WaveSize
 	}
 	return 64
 }

@@ -15,25 +15,41 @@ type Rename struct {
 	Note     string
 }
 
-// renames are the instruction names RDNA 4 (and CDNA 5) changed: the guides document only
+// renames are the instruction names RDNA 4 (and CDNA 5) changed
+// (isa.TraitNumMinMax): the guides document only
 // the new names, and LLVM accepts the old ones as aliases
 // (`v_max_f32` assembles for gfx1200 and prints as `v_max_num_f32`), which the
 // verification pass confirms per target.
-var renames = []Rename{
-	{"v_max_f32", "v_max_num_f32", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_min_f32", "v_min_num_f32", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_max_f16", "v_max_num_f16", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_min_f16", "v_min_num_f16", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_max_f64", "v_max_num_f64", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_min_f64", "v_min_num_f64", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_pk_max_f16", "v_pk_max_num_f16", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_pk_min_f16", "v_pk_min_num_f16", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_max3_f32", "v_max3_num_f32", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_min3_f32", "v_min3_num_f32", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_max3_f16", "v_max3_num_f16", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_min3_f16", "v_min3_num_f16", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_med3_f32", "v_med3_num_f32", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
-	{"v_med3_f16", "v_med3_num_f16", []string{"rdna4", "cdna5"}, "renamed in RDNA 4 and CDNA 5"},
+var renames = numRenames([][2]string{
+	{"v_max_f32", "v_max_num_f32"},
+	{"v_min_f32", "v_min_num_f32"},
+	{"v_max_f16", "v_max_num_f16"},
+	{"v_min_f16", "v_min_num_f16"},
+	{"v_max_f64", "v_max_num_f64"},
+	{"v_min_f64", "v_min_num_f64"},
+	{"v_pk_max_f16", "v_pk_max_num_f16"},
+	{"v_pk_min_f16", "v_pk_min_num_f16"},
+	{"v_max3_f32", "v_max3_num_f32"},
+	{"v_min3_f32", "v_min3_num_f32"},
+	{"v_max3_f16", "v_max3_num_f16"},
+	{"v_min3_f16", "v_min3_num_f16"},
+	{"v_med3_f32", "v_med3_num_f32"},
+	{"v_med3_f16", "v_med3_num_f16"},
+})
+
+// numRenames makes the renames of the families with isa.TraitNumMinMax.
+func numRenames(pairs [][2]string) []Rename {
+	archs := isa.ArchIDsWith(isa.TraitNumMinMax)
+	names := make([]string, len(archs))
+	for i, a := range archs {
+		names[i] = isa.MustArch(a).Name
+	}
+	note := "renamed in " + strings.Join(names, " and ")
+	out := make([]Rename, len(pairs))
+	for i, p := range pairs {
+		out[i] = Rename{p[0], p[1], archs, note}
+	}
+	return out
 }
 
 // Lineage says that two instructions of different families are one

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/amd/amdlayout"
 	"github.com/gpuisa/gpuisa/internal/amd/asmtext"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
@@ -118,7 +117,8 @@ func operandsFromSyntax(arch, name string, rows []llvmdoc.Syntax, files []string
 		// modifiers, not by a suffix; their rows tag what they give.
 		typed = false
 	}
-	wave32 := amdlayout.Generation(arch) >= 10
+	info, _ := isa.ArchByID(arch)
+	wave32 := info.Gen >= 10
 	var out []isa.Operand
 	for i, op := range row.Operands {
 		o := isa.Operand{Name: op.Name, Order: i + 1, OperandType: op.Kind, Prov: isa.Prov{Source: isa.SourceLLVMDoc, File: file, Line: row.Line}}

@@ -13,28 +13,49 @@ const (
 	WhyFragment       = "a fragment"
 )
 
-// familyLines are the AMD families as generations descend from each
-// other: GCN 5 (Vega) to CDNA and to RDNA, RDNA 4 and CDNA 4 to CDNA 5.
+// familyLinks are the AMD families as generations descend from each
+// other (isa.ArchInfo.Parents): GCN 5 (Vega) to CDNA and to RDNA, RDNA 4
+// and CDNA 4 to CDNA 5. Each family links first to the families of its
+// own side (rdnaSide), then to the others; parents before children
+// (oldest first).
 // The nearest family of another is found by walking these links, the
 // CDNA line first.
-var familyLines = map[string][]string{
-	"vega":    {"vega7"},
-	"vega7":   {"vega", "cdna1", "rdna1"},
-	"cdna1":   {"vega7", "cdna2"},
-	"cdna2":   {"cdna1", "cdna3"},
-	"cdna3":   {"cdna2", "cdna4"},
-	"cdna4":   {"cdna3", "cdna5"},
-	"cdna5":   {"cdna4", "rdna4"},
-	"rdna1":   {"rdna2", "vega7"},
-	"rdna2":   {"rdna1", "rdna3"},
-	"rdna3":   {"rdna2", "rdna3.5"},
-	"rdna3.5": {"rdna3", "rdna4"},
-	"rdna4":   {"rdna3.5", "cdna5"},
-}
+var familyLinks = func() map[string][]string {
+	var own, other = map[string][]string{}, map[string][]string{}
+	link := func(a, b isa.ArchInfo) {
+		if rdnaSide(a.ID) == rdnaSide(b.ID) {
+			own[a.ID] = append(own[a.ID], b.ID)
+		} else {
+			other[a.ID] = append(other[a.ID], b.ID)
+		}
+	}
+	archs := isa.Archs()
+	for _, a := range archs {
+		for _, p := range a.Parents {
+			link(a, isa.MustArch(p))
+		}
+	}
+	for i := len(archs) - 1; i >= 0; i-- {
+		for _, p := range archs[i].Parents {
+			link(isa.MustArch(p), archs[i])
+		}
+	}
+	links := map[string][]string{}
+	for _, a := range archs {
+		if a.Vendor == isa.VendorAMD {
+			links[a.ID] = append(own[a.ID], other[a.ID]...)
+		}
+	}
+	return links
+}()
+
+// rdnaSide splits the families in two for the walk: RDNA, and CDNA with
+// Vega before it.
+func rdnaSide(arch string) bool { return isa.MustArch(arch).Line == isa.LineRDNA }
 
 // nearestFamilies lists the other families by distance from arch along
-// familyLines, nearest first; at equal distance, families of arch's own
-// line (CDNA, with Vega before it; or RDNA) come first.
+// familyLinks, nearest first; at equal distance, families of arch's own
+// side (CDNA, with Vega before it; or RDNA) come first.
 func nearestFamilies(arch string) []string {
 	dist := map[string]int{arch: 0}
 	queue := []string{arch}
@@ -42,7 +63,7 @@ func nearestFamilies(arch string) []string {
 	for len(queue) > 0 {
 		a := queue[0]
 		queue = queue[1:]
-		for _, b := range familyLines[a] {
+		for _, b := range familyLinks[a] {
 			if _, seen := dist[b]; !seen {
 				dist[b] = dist[a] + 1
 				out = append(out, b)
@@ -50,12 +71,11 @@ func nearestFamilies(arch string) []string {
 			}
 		}
 	}
-	line := func(a string) bool { return strings.HasPrefix(a, "rdna") }
 	sort.SliceStable(out, func(i, j int) bool {
 		if dist[out[i]] != dist[out[j]] {
 			return dist[out[i]] < dist[out[j]]
 		}
-		return line(out[i]) == line(arch) && line(out[j]) != line(arch)
+		return rdnaSide(out[i]) == rdnaSide(arch) && rdnaSide(out[j]) != rdnaSide(arch)
 	})
 	return out
 }

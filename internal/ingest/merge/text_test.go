@@ -19,6 +19,41 @@ func TestNearestFamilies(t *testing.T) {
 	}
 }
 
+// TestNearestFamiliesUnchanged holds the walk over links derived from
+// isa's table to the one over the links merge typed in before the table
+// carried them: the borrowed descriptions in the database depend on it.
+func TestNearestFamiliesUnchanged(t *testing.T) {
+	old := map[string][]string{
+		"vega":    {"vega7"},
+		"vega7":   {"vega", "cdna1", "rdna1"},
+		"cdna1":   {"vega7", "cdna2"},
+		"cdna2":   {"cdna1", "cdna3"},
+		"cdna3":   {"cdna2", "cdna4"},
+		"cdna4":   {"cdna3", "cdna5"},
+		"cdna5":   {"cdna4", "rdna4"},
+		"rdna1":   {"rdna2", "vega7"},
+		"rdna2":   {"rdna1", "rdna3"},
+		"rdna3":   {"rdna2", "rdna3.5"},
+		"rdna3.5": {"rdna3", "rdna4"},
+		"rdna4":   {"rdna3.5", "cdna5"},
+	}
+	if len(old) != len(isa.AMDArchIDs()) {
+		t.Skipf("the table has %d AMD families, the old links %d: this test held the derived links to the old ones when they replaced them", len(isa.AMDArchIDs()), len(old))
+	}
+	saved := familyLinks
+	familyLinks = old
+	want := map[string][]string{}
+	for arch := range old {
+		want[arch] = nearestFamilies(arch)
+	}
+	familyLinks = saved
+	for arch, w := range want {
+		if got := nearestFamilies(arch); !slices.Equal(got, w) {
+			t.Errorf("nearestFamilies(%s) = %v, want %v", arch, got, w)
+		}
+	}
+}
+
 func TestBorrowDescriptions(t *testing.T) {
 	guide := isa.Prov{Source: isa.SourceAMDManual, File: "g.md", Line: 3}
 	mk := func(arch, name, desc string) *isa.Instruction {
@@ -44,5 +79,19 @@ func TestBorrowDescriptions(t *testing.T) {
 	}
 	if llvmOnly.DescriptionFrom != nil || llvmOnly.Description != "" {
 		t.Errorf("an LLVM-only instruction got AMD's text: %+v", llvmOnly)
+	}
+}
+
+// TestRenamesFromTable: the _num_ renames name the families isa's table
+// gives isa.TraitNumMinMax, with the note the database has always carried
+// (while those are RDNA 4 and CDNA 5).
+func TestRenamesFromTable(t *testing.T) {
+	if !slices.Equal(isa.ArchIDsWith(isa.TraitNumMinMax), []string{"rdna4", "cdna5"}) {
+		t.Skip("more families have TraitNumMinMax than when the note was last checked")
+	}
+	for _, r := range renames {
+		if !slices.Equal(r.Archs, []string{"rdna4", "cdna5"}) || r.Note != "renamed in RDNA 4 and CDNA 5" {
+			t.Fatalf("rename %s -> %s: families %v, note %q", r.Old, r.New, r.Archs, r.Note)
+		}
 	}
 }

@@ -3,85 +3,53 @@ package explain
 import (
 	"slices"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
-// counterRules say which wait counters each kind of instruction increments
-// on a family, as the guides' "Data Dependency Resolution" sections and
-// their state tables (VMCNT, LGKMCNT, EXPCNT, VSCNT; LOADcnt ... on gfx12)
-// describe them:
-//
-//   - Vega, Vega 7nm: VMEM reads and writes increment VM_CNT, VMEM writes
-//     also EXP_CNT ("also counts VMEM writes that have not yet sent their
-//     write-data"); LDS, GDS, scalar memory, messages and FLAT increment
-//     LGKM_CNT; exports and GDS EXP_CNT.
-//   - CDNA 1-2: the same without exports ("EXPORT does not function");
-//     CDNA 3: EXP_CNT counts GDS/GWS only; CDNA 4: EXP_CNT is unused.
-//   - RDNA 1-3.5: loads, samples and atomics with return increment VMcnt,
-//     stores and atomics without return VScnt; FLAT both that and
-//     LGKMcnt; LDS, SMEM, GDS/GWS and messages LGKMcnt; exports (and on
-//     RDNA 3 the LDS parameter and direct loads) EXPcnt.
-//   - RDNA 4, CDNA 5: LOADcnt (loads, atomics with return), STOREcnt
-//     (stores, atomics without return), SAMPLEcnt (image samples), BVHcnt
-//     (BVH), DScnt (LDS and FLAT), KMcnt (SMEM, messages), EXPcnt (exports,
-//     ds_param_load and ds_direct_load).
-type counterRules struct {
-	gen12        bool // LOADcnt ... KMcnt
-	splitStores  bool // RDNA 1-3.5: VScnt
-	storesExp    bool // VMEM writes also EXP_CNT
-	gdsExp       bool // GDS/GWS also EXP_CNT
-	exports      bool // EXP instructions exist and use EXPcnt
-	paramLoadExp bool // LDS parameter/direct loads use EXPcnt
+// counterRules apply a family's wait rules (isa.WaitRules, in isa's
+// family table) to an instruction: which counters it increments.
+type counterRules struct{ isa.WaitRules }
+
+// rules reads a family's rules from isa's table; a listing of no known
+// family (l.Arch "") has no counters.
+func rules(arch string) counterRules {
+	info, _ := isa.ArchByID(arch)
+	return counterRules{info.Waits}
 }
 
-func rules(arch string) counterRules {
-	switch arch {
-	case "vega", "vega7":
-		return counterRules{storesExp: true, gdsExp: true, exports: true}
-	case "cdna1", "cdna2":
-		return counterRules{storesExp: true, gdsExp: true}
-	case "cdna3":
-		return counterRules{gdsExp: true}
-	case "cdna4":
-		return counterRules{}
-	case "rdna1", "rdna2":
-		return counterRules{splitStores: true, exports: true}
-	case "rdna3", "rdna3.5":
-		return counterRules{splitStores: true, exports: true, paramLoadExp: true}
-	case "rdna4", "cdna5":
-		return counterRules{gen12: true, exports: true, paramLoadExp: true}
-	}
-	return counterRules{}
-}
+func (r counterRules) gen12() bool       { return r.Counters == isa.CountersLoad }
+func (r counterRules) splitStores() bool { return r.Counters == isa.CountersVS }
 
 // counters lists the counters an instruction increments.
 func (r counterRules) counters(name, format string, mods []string) []string {
 	kind := formatKind(format, name)
 	switch {
 	case kind == "SMEM" || isMessage(name) || name == "s_memtime" || name == "s_memrealtime":
-		if r.gen12 {
+		if r.gen12() {
 			return []string{"kmcnt"}
 		}
 		return []string{"lgkmcnt"}
 	case kind == "LDS param":
-		if r.paramLoadExp {
+		if r.ParamLoadExp {
 			return []string{"expcnt"}
 		}
 		return []string{"lgkmcnt"}
 	case kind == "GDS" || kind == "LDS" && slices.Contains(mods, "gds"):
-		if r.gen12 {
+		if r.gen12() {
 			return []string{"dscnt"}
 		}
-		if r.gdsExp {
+		if r.GDSExp {
 			return []string{"lgkmcnt", "expcnt"}
 		}
 		return []string{"lgkmcnt"}
 	case kind == "LDS":
-		if r.gen12 {
+		if r.gen12() {
 			return []string{"dscnt"}
 		}
 		return []string{"lgkmcnt"}
 	case kind == "EXP":
-		if r.exports {
+		if r.Exports {
 			return []string{"expcnt"}
 		}
 		return nil
@@ -89,24 +57,24 @@ func (r counterRules) counters(name, format string, mods []string) []string {
 		store := isStore(name, mods)
 		var out []string
 		switch {
-		case r.gen12 && strings.HasPrefix(name, "image_bvh"):
+		case r.gen12() && strings.HasPrefix(name, "image_bvh"):
 			out = []string{"bvhcnt"}
-		case r.gen12 && strings.HasPrefix(name, "image_sample") || r.gen12 && strings.HasPrefix(name, "image_gather"):
+		case r.gen12() && strings.HasPrefix(name, "image_sample") || r.gen12() && strings.HasPrefix(name, "image_gather"):
 			out = []string{"samplecnt"}
-		case r.gen12 && store:
+		case r.gen12() && store:
 			out = []string{"storecnt"}
-		case r.gen12:
+		case r.gen12():
 			out = []string{"loadcnt"}
-		case r.splitStores && store:
+		case r.splitStores() && store:
 			out = []string{"vscnt"}
 		default:
 			out = []string{"vmcnt"}
 		}
-		if store && r.storesExp {
+		if store && r.StoresExp {
 			out = append(out, "expcnt")
 		}
 		if kind == "FLAT" {
-			if r.gen12 {
+			if r.gen12() {
 				out = append(out, "dscnt")
 			} else {
 				out = append(out, "lgkmcnt")

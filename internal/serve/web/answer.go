@@ -182,8 +182,9 @@ func familyRanges(ids []string) string {
 		if a.Vendor != isa.VendorAMD {
 			continue
 		}
-		line, _, _ := strings.Cut(a.Name, " ")
-		rangeable := line == "RDNA" || line == "CDNA"
+		// The RDNA and CDNA families are numbered ("CDNA 3"): a run of
+		// them reads "CDNA 1–3".
+		rangeable := a.Line == isa.LineRDNA || a.Line == isa.LineCDNA
 		if !in[a.ID] || !rangeable {
 			flush()
 			if in[a.ID] {
@@ -191,7 +192,7 @@ func familyRanges(ids []string) string {
 			}
 			continue
 		}
-		if len(run) > 0 && !strings.HasPrefix(run[0].Name, line+" ") {
+		if len(run) > 0 && run[0].Line != a.Line {
 			flush()
 		}
 		run = append(run, a)

@@ -63,8 +63,14 @@ type counterpartsView struct {
 // no family is picked).
 const counterpartsShown = 6
 
-// famSlug is a family id usable in a CSS class or element id.
-func famSlug(id string) string { return strings.ReplaceAll(id, ".", "-") }
+// famSlug is a family's name in CSS classes and element ids
+// (isa.ArchInfo.Class); an id the table lacks is used as it is.
+func famSlug(id string) string {
+	if a, ok := isa.ArchByID(id); ok {
+		return a.Class
+	}
+	return id
+}
 
 // ptxCounterparts groups a PTX instruction's concept links by concept for
 // the family picker: each relation knows its families, each member its.

@@ -548,6 +548,11 @@ func loadStatic() (map[string]*staticFile, string, error) {
 		if err != nil {
 			return err
 		}
+		if path == "static/style.css" {
+			if b, err = withPickerCSS(b); err != nil {
+				return err
+			}
+		}
 		all.Write([]byte(path))
 		all.Write(b)
 		if !strings.HasPrefix(path, "static/") {
@@ -578,6 +583,36 @@ func loadStatic() (map[string]*staticFile, string, error) {
 		return nil, "", fmt.Errorf("web: reading embedded assets: %w", err)
 	}
 	return files, hex.EncodeToString(all.Sum(nil)), nil
+}
+
+// pickerMarker is the line of style.css that pickerCSS replaces.
+const pickerMarker = "/* family-picker: one rule per family, written from isa's family table (web.pickerCSS) */\n"
+
+// withPickerCSS puts the family picker's rules in place of style.css's
+// marker line.
+func withPickerCSS(css []byte) ([]byte, error) {
+	if bytes.Count(css, []byte(pickerMarker)) != 1 {
+		return nil, fmt.Errorf("web: style.css lacks the family-picker marker line")
+	}
+	return bytes.Replace(css, []byte(pickerMarker), []byte(pickerCSS()), 1), nil
+}
+
+// pickerCSS hides, while a family is picked on a PTX page, the relations
+// and members of the other families: one rule per AMD family, by its
+// isa.ArchInfo.Class, in display order.
+func pickerCSS() string {
+	var b strings.Builder
+	ids := isa.AMDArchIDs()
+	for i, id := range ids {
+		c := isa.MustArch(id).Class
+		fmt.Fprintf(&b, "#cpf-%[1]s:checked ~ .cps li.cpg:not(.f-%[1]s), #cpf-%[1]s:checked ~ .cps li.cp:not(.f-%[1]s), #cpf-%[1]s:checked ~ .cps ul.members > li:not(.f-%[1]s)", c)
+		if i < len(ids)-1 {
+			b.WriteString(",\n")
+		} else {
+			b.WriteString(" { display: none; }\n")
+		}
+	}
+	return b.String()
 }
 
 func (s *server) handleStatic(w http.ResponseWriter, r *http.Request) {

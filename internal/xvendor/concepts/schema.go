@@ -12,15 +12,17 @@ package concepts
 import (
 	"slices"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // KnownArchs lists the AMD architecture ids a catalogue may name in
-// "families", in the order pages show them.
-var KnownArchs = []string{
-	"cdna1", "cdna2", "cdna3", "cdna4", "cdna5",
-	"rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4",
-	"vega", "vega7",
-}
+// "families" (isa.AMDArchIDs), sorted.
+var KnownArchs = func() []string {
+	ids := isa.AMDArchIDs()
+	slices.Sort(ids)
+	return ids
+}()
 
 // RelationKind says how closely a PTX instruction and an AMD instruction match.
 type RelationKind string

@@ -8,13 +8,16 @@ type Line struct {
 	Families []string // family ids, oldest first
 }
 
-// Lines are AMD's lines: each family's previous generation is the one
-// before it in its line (CDNA 1 and RDNA 1 begin theirs).
-var Lines = []Line{
-	{Name: "RDNA", Families: []string{"rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4"}},
-	{Name: "CDNA", Families: []string{"cdna1", "cdna2", "cdna3", "cdna4", "cdna5"}},
-	{Name: "GCN", Families: []string{"vega", "vega7"}},
-}
+// Lines are AMD's lines (isa.Lines, with isa.LineFamilies): each
+// family's previous generation is the one before it in its line (CDNA 1
+// and RDNA 1 begin theirs).
+var Lines = func() []Line {
+	var out []Line
+	for _, l := range isa.Lines() {
+		out = append(out, Line{Name: l.Name, Families: isa.LineFamilies(l.ID)})
+	}
+	return out
+}()
 
 // LineOf returns the line of a family and its place in it.
 func LineOf(arch string) (Line, int, bool) {

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/amd/sem"
+	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/ptx/semptx"
 	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 )
@@ -80,8 +81,19 @@ type Result struct {
 	Skipped map[string]int `json:"skipped"`
 }
 
-// Families are the AMD families with executable pseudocode.
-var Families = []string{"rdna3", "rdna3.5", "rdna4", "cdna3", "cdna4", "cdna5"}
+// Families are the AMD families with executable pseudocode
+// (isa.TraitPseudocode), line by line (isa.Lines), oldest first.
+var Families = func() []string {
+	var out []string
+	for _, l := range isa.Lines() {
+		for _, id := range isa.LineFamilies(l.ID) {
+			if isa.MustArch(id).Has(isa.TraitPseudocode) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}()
 
 // Options tune Derive.
 type Options struct {
