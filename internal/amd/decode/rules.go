@@ -17,7 +17,7 @@ import (
 // format kind and mnemonic pattern, the way golang.org/x/arch keeps its
 // instruction tables; the code that reads them (prepare, signatureOf)
 // compares no mnemonic with a literal. Where the model has the answer
-// (derive.go), the model decides and the table is the fallback for a model
+// (shape.go's prepare and the operand readers beside it), the model decides and the table is the fallback for a model
 // without it (a database built without llvm-mc or LLVM's syntax pages);
 // TestRulesAgreeWithModel holds the two to each other.
 
