@@ -21,12 +21,12 @@ type family struct {
 	sdwa        int            // src0 code announcing an SDWA dword (-1: none)
 	dpp         int            // src0 code announcing a DPP (DPP16) dword
 	dpp8        int            // src0 code announcing a DPP8 dword (-1: none)
-	dpp8fi      int  // src0 code announcing a DPP8 dword with FI set (-1: none)
-	vop3Lit     bool // VOP3/VOP3P may take a 32-bit literal (gfx10+)
-	trueSixteen bool // 16-bit VGPR halves are named v1.l / v1.h (gfx11+)
-	matrixReuse bool // gfx1250: WMMA op_sel[2] / op_sel_hi[2] are matrix_a_reuse / matrix_b_reuse
-	lit64       bool // gfx1250: source code 254 announces a 64-bit literal (VOP1/VOP2/VOPC, SALU)
-	noNV        bool // SMEM bit 15 (NV) is not printed (gfx940+)
+	dpp8fi      int            // src0 code announcing a DPP8 dword with FI set (-1: none)
+	vop3Lit     bool           // VOP3/VOP3P may take a 32-bit literal (gfx10+)
+	trueSixteen bool           // 16-bit VGPR halves are named v1.l / v1.h (gfx11+)
+	matrixReuse bool           // gfx1250: WMMA op_sel[2] / op_sel_hi[2] are matrix_a_reuse / matrix_b_reuse
+	lit64       bool           // gfx1250: source code 254 announces a 64-bit literal (VOP1/VOP2/VOPC, SALU)
+	noNV        bool           // SMEM bit 15 (NV) is not printed (gfx940+)
 	// noGDS: CDNA 2-4 (gfx90a+) have no GDS; llvm-mc 22 ignores the DS GDS
 	// bit there and prints no gds.
 	noGDS bool
