@@ -14,6 +14,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxoracle"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 )
@@ -33,7 +34,7 @@ func liveEngine(ctx context.Context, instrs []ptx.Instruction, flags ptxasFlags)
 	}
 	s := ptxas.NewSession(tools, flags.options().CacheDir)
 	s.ParseOnly = true
-	return ptxoracle.New(ctx, s, ptx.NewHarness(instrs), ptxoracle.Options{})
+	return ptxoracle.New(ctx, s, ptxharness.NewHarness(instrs), ptxoracle.Options{})
 }
 
 // runPTXASCheck is `ptx check --ptxas`: ptxas's verdict beside the

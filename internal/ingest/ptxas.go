@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxoracle"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
@@ -455,7 +456,7 @@ func newPTXOracle(ctx context.Context, opts Options, model []ptx.Instruction, do
 	}
 	session := ptxas.NewSession(tools, cacheDir)
 	session.ParseOnly = true
-	engine, err := ptxoracle.New(ctx, session, ptx.NewHarness(model), ptxoracle.Options{DocVersion: docVersion})
+	engine, err := ptxoracle.New(ctx, session, ptxharness.NewHarness(model), ptxoracle.Options{DocVersion: docVersion})
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -58,7 +58,7 @@ func NewChecker(instrs []Instruction) *Checker {
 		if in.Kind != "" && in.Kind != KindInstruction {
 			continue
 		}
-		e := &entry{name: in.Name, tokens: tokensOf(in.Name)}
+		e := &entry{name: in.Name, tokens: Tokens(in.Name)}
 		for j := range in.Forms {
 			f := &in.Forms[j]
 			nodes, operands, err := f.pattern()
@@ -150,14 +150,7 @@ func ParseInstruction(s string) (tokens, operands []string, err error) {
 	}
 	s = strings.TrimSuffix(s, ";")
 	s = strings.TrimSpace(s)
-	for {
-		// Labels: "L1:" or "$L__BB0_1:" before the instruction.
-		m := labelRe.FindStringIndex(s)
-		if m == nil {
-			break
-		}
-		s = strings.TrimSpace(s[m[1]:])
-	}
+	s = StripLabels(s)
 	if strings.HasPrefix(s, "@") {
 		sp := strings.IndexAny(s, " \t")
 		if sp < 0 {
@@ -185,7 +178,7 @@ func ParseInstruction(s string) (tokens, operands []string, err error) {
 		tokens = append(tokens, t)
 	}
 	if rest != "" {
-		for _, o := range splitTop(rest, ',') {
+		for _, o := range SplitTop(rest, ',') {
 			o = strings.TrimSpace(o)
 			if o == "" {
 				return tokens, nil, fmt.Errorf("empty operand in %q", rest)
@@ -203,6 +196,18 @@ const (
 )
 
 var labelRe = lazyre.New(`^[A-Za-z_$%][\w$]*\s*:\s*`)
+
+// StripLabels drops the labels ("L1:", "$L__BB0_1:") that start a trimmed
+// statement.
+func StripLabels(s string) string {
+	for {
+		m := labelRe.FindStringIndex(s)
+		if m == nil {
+			return s
+		}
+		s = strings.TrimSpace(s[m[1]:])
+	}
+}
 
 // Check checks one instruction string.
 func (c *Checker) Check(text string) Result {
@@ -332,7 +337,7 @@ func (c *Checker) suggest(tokens []string) string {
 	seen := map[string]bool{tokens[0]: true}
 	var cands []string
 	for _, n := range c.names {
-		if m := tokensOf(n)[0]; !seen[m] {
+		if m := Tokens(n)[0]; !seen[m] {
 			seen[m] = true
 			cands = append(cands, m)
 		}

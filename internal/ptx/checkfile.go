@@ -61,13 +61,7 @@ func SplitStatements(src string) (stmts []Statement, version, target string) {
 		s := strings.TrimSpace(cur.String())
 		cur.Reset()
 		depth, hasContent = 0, false
-		for {
-			m := labelRe.FindStringIndex(s)
-			if m == nil {
-				break
-			}
-			s = strings.TrimSpace(s[m[1]:])
-		}
+		s = StripLabels(s)
 		if s == "" || s[0] == '.' {
 			return // a directive (".reg", ".visible .entry f(...)")
 		}

@@ -561,7 +561,7 @@ func spanElements(span string) [][][]string {
 		// ".u8/.s8": one element, alternatives.
 		var alts [][]string
 		for _, a := range strings.Split(span, "/") {
-			if t := tokensOf(strings.TrimSpace(a)); len(t) > 0 {
+			if t := Tokens(strings.TrimSpace(a)); len(t) > 0 {
 				alts = append(alts, t)
 			}
 		}
@@ -583,7 +583,7 @@ func spanElements(span string) [][][]string {
 			var alts [][]string
 			for _, a := range strings.FieldsFunc(inner, func(r rune) bool { return r == '/' || r == ',' || r == '|' }) {
 				a = strings.TrimSpace(a)
-				if t := tokensOf(a); len(t) > 0 {
+				if t := Tokens(a); len(t) > 0 {
 					alts = append(alts, t)
 				}
 			}

@@ -61,7 +61,7 @@ func compileOracle(f *Form) *compiledOracle {
 		case strings.HasPrefix(ft.Feature, ","):
 			cf.operands = strings.Count(ft.Feature, ",")
 		case strings.HasPrefix(ft.Feature, "."):
-			cf.tokens = tokensOf(ft.Feature)
+			cf.tokens = Tokens(ft.Feature)
 		default:
 			continue // "|q", "!": no requirement of their own
 		}
@@ -177,7 +177,7 @@ func NamesOtherToken(msg, stmt, feature string) bool {
 		return true
 	}
 	mine := map[string]bool{}
-	for _, t := range tokensOf(feature) {
+	for _, t := range Tokens(feature) {
 		mine[t] = true
 	}
 	have := map[string]bool{}
