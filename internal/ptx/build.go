@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
 )
 
@@ -92,10 +93,10 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 		for _, f := range in.Forms {
 			versionKnown = versionKnown && f.PTXVersion != ""
 			targetKnown = targetKnown && f.MinTarget != ""
-			if f.PTXVersion != "" && (in.PTXVersion == "" || compareVersions(f.PTXVersion, in.PTXVersion) < 0) {
+			if f.PTXVersion != "" && (in.PTXVersion == "" || ptxorder.CompareVersions(f.PTXVersion, in.PTXVersion) < 0) {
 				in.PTXVersion = f.PTXVersion
 			}
-			if f.MinTarget != "" && (in.MinTarget == "" || compareTargets(f.MinTarget, in.MinTarget) < 0) {
+			if f.MinTarget != "" && (in.MinTarget == "" || ptxorder.CompareTargets(f.MinTarget, in.MinTarget) < 0) {
 				in.MinTarget = f.MinTarget
 			}
 		}

@@ -2,7 +2,6 @@ package ptx
 
 import (
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"slices"
 	"sort"
 	"strconv"
@@ -10,7 +9,8 @@ import (
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/base/fuzzy"
-	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // Checker checks PTX instructions against the documented forms. Build it
@@ -286,8 +286,8 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 				}
 				continue
 			}
-			if b := best[k]; b == nil || compareVersions(res.PTXVersion, b.PTXVersion) < 0 ||
-				compareVersions(res.PTXVersion, b.PTXVersion) == 0 && compareTargets(res.MinTarget, b.MinTarget) < 0 {
+			if b := best[k]; b == nil || ptxorder.CompareVersions(res.PTXVersion, b.PTXVersion) < 0 ||
+				ptxorder.CompareVersions(res.PTXVersion, b.PTXVersion) == 0 && ptxorder.CompareTargets(res.MinTarget, b.MinTarget) < 0 {
 				best[k] = &res
 			}
 		}
@@ -568,7 +568,7 @@ func pruneOptions(opts []Option) []Option {
 			if i == j {
 				continue
 			}
-			cv, ct := compareVersions(p.PTXVersion, o.PTXVersion), compareTargets(p.MinTarget, o.MinTarget)
+			cv, ct := ptxorder.CompareVersions(p.PTXVersion, o.PTXVersion), ptxorder.CompareTargets(p.MinTarget, o.MinTarget)
 			if cv <= 0 && ct <= 0 && (cv < 0 || ct < 0 || j < i) {
 				dominated = true
 				break
@@ -681,8 +681,8 @@ func evaluateDocs(cf *compiledForm, tokens []string, nOperands int) Result {
 			continue
 		}
 		for _, o := range c.options {
-			if (o.PTXVersion != "" && compareVersions(o.PTXVersion, f.Base.PTXVersion) > 0 ||
-				o.MinTarget != "" && compareTargets(o.MinTarget, f.Base.MinTarget) > 0) && !slices.Contains(r.RaisedBy, c.feature) {
+			if (o.PTXVersion != "" && ptxorder.CompareVersions(o.PTXVersion, f.Base.PTXVersion) > 0 ||
+				o.MinTarget != "" && ptxorder.CompareTargets(o.MinTarget, f.Base.MinTarget) > 0) && !slices.Contains(r.RaisedBy, c.feature) {
 				r.RaisedBy = append(r.RaisedBy, c.feature)
 			}
 		}
@@ -773,12 +773,12 @@ func (r Result) Allows(target string) bool {
 	if len(opts) == 0 {
 		opts = []Option{{PTXVersion: r.PTXVersion, MinTarget: r.MinTarget}}
 	}
-	tn := ptxas.TargetNumber(target)
+	tn := ptxorder.TargetNumber(target)
 	for _, o := range opts {
 		if o.MinTarget == "" {
 			return true
 		}
-		if ptxas.TargetNumber(o.MinTarget) <= tn && (ptxas.TargetSuffix(o.MinTarget) == "" || o.MinTarget == target) {
+		if ptxorder.TargetNumber(o.MinTarget) <= tn && (ptxorder.TargetSuffix(o.MinTarget) == "" || o.MinTarget == target) {
 			return true
 		}
 	}

@@ -1,13 +1,13 @@
 package ptx
 
 import (
-	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // This file reads the "PTX ISA Notes" and "Target ISA Notes" prose into a
@@ -221,7 +221,7 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		}
 	} else if m := versionRe.FindStringSubmatch(s); m != nil {
 		version = m[1]
-		if r.earliest == "" || compareVersions(version, r.earliest) < 0 {
+		if r.earliest == "" || ptxorder.CompareVersions(version, r.earliest) < 0 {
 			r.earliest = version
 		}
 	}
@@ -534,10 +534,10 @@ func (f *feature) addElems(elems [][][]string, position string) {
 // sortOptions orders alternatives by version, then target.
 func sortOptions(opts []Option) {
 	sort.SliceStable(opts, func(i, j int) bool {
-		if c := compareVersions(opts[i].PTXVersion, opts[j].PTXVersion); c != 0 {
+		if c := ptxorder.CompareVersions(opts[i].PTXVersion, opts[j].PTXVersion); c != 0 {
 			return c < 0
 		}
-		return compareTargets(opts[i].MinTarget, opts[j].MinTarget) < 0
+		return ptxorder.CompareTargets(opts[i].MinTarget, opts[j].MinTarget) < 0
 	})
 }
 
@@ -671,28 +671,22 @@ func lowestTarget(s string) string {
 	best := ""
 	for _, m := range targetRe.FindAllStringSubmatch(s, -1) {
 		t := "sm_" + m[1] + m[2]
-		if best == "" || compareTargets(t, best) < 0 {
+		if best == "" || ptxorder.CompareTargets(t, best) < 0 {
 			best = t
 		}
 	}
 	return best
 }
 
-// compareTargets orders "sm_80" < "sm_90" < "sm_90a"; "" (unknown) sorts first.
-// Targets and versions are ordered as the PTX oracle orders them (one
-// owner: internal/oracle/ptxas).
-func compareTargets(a, b string) int  { return ptxas.CompareTargets(a, b) }
-func compareVersions(a, b string) int { return ptxas.CompareVersions(a, b) }
-
 func maxVersion(a, b string) string {
-	if compareVersions(a, b) >= 0 {
+	if ptxorder.CompareVersions(a, b) >= 0 {
 		return a
 	}
 	return b
 }
 
 func maxTarget(a, b string) string {
-	if compareTargets(a, b) >= 0 {
+	if ptxorder.CompareTargets(a, b) >= 0 {
 		return a
 	}
 	return b

@@ -23,6 +23,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // Item is one statement to check.
@@ -90,7 +91,7 @@ func (v Verdict) MinTarget() (target, version string, floor bool) {
 		if target == "" {
 			target = t.Target
 		}
-		if version == "" || ptxas.CompareVersions(t.MinPTX, version) < 0 {
+		if version == "" || ptxorder.CompareVersions(t.MinPTX, version) < 0 {
 			version, floor = t.MinPTX, t.Floor
 		}
 	}
@@ -142,7 +143,7 @@ func (e *Engine) Targets() []ptxas.TargetInfo { return e.targets }
 func (e *Engine) GridVersion(t ptxas.TargetInfo) string {
 	best := ""
 	for _, v := range t.Versions {
-		if ptxas.CompareVersions(v, e.Options.DocVersion) <= 0 {
+		if ptxorder.CompareVersions(v, e.Options.DocVersion) <= 0 {
 			best = v
 		}
 	}
