@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/serve/web/webfake"
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
 	"golang.org/x/net/html"
 )
@@ -347,6 +348,6 @@ func qualityServer(t *testing.T, q quality.Report) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Extras[quality.Key] = raw
+	b.Extras[store.KeyQuality] = raw
 	return testServer(t, webfake.Open(t, b), Options{})
 }

@@ -15,9 +15,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
-// Key is the database extra the report is stored under.
-const Key = "quality"
-
 // ShareTarget is the share (in %) of a family's instructions that should
 // have an example llvm-mc accepted on one of the family's targets (under
 // AMD's name, or in LLVM's spelling where llvm-mc rejects AMD's).

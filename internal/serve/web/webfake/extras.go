@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/costview"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
 )
@@ -104,7 +105,7 @@ func SampleExtras(archs []isa.Architecture, ins []*isa.Instruction) map[string][
 	if err != nil {
 		panic(err)
 	}
-	out := map[string][]byte{"concepts": cat, quality.Key: q}
+	out := map[string][]byte{store.KeyConcepts: cat, store.KeyQuality: q}
 	// Each AMD family's cost table, as the build stores it.
 	for _, a := range archs {
 		if a.Vendor != isa.VendorAMD {
