@@ -406,7 +406,7 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 			archs[i].Documents = append(archs[i].Documents, res.Documents[len(res.Documents)-1])
 		}
 	}
-	res.Report = quality.Compute(quality.Input{
+	res.Report = computeQuality(qualityInput{
 		Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: byInst,
 		FamilyTargets: famTargets, LLVMAccepted: accepted,
 	})
@@ -431,7 +431,7 @@ func applyUnverified(archs []isa.Architecture, insts []*isa.Instruction, matches
 		results[in] = merge.Result{Reason: "not verified"}
 	}
 	rep.Borrowed = merge.BorrowDescriptions(insts)
-	*rep = quality.Compute(quality.Input{Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: results})
+	*rep = computeQuality(qualityInput{Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: results})
 }
 
 // knownTargets asks llvm-mc which processors it knows.
