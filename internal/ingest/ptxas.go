@@ -606,7 +606,7 @@ func compareMinimums(mnemonic, stmt, docV, docT string, chk isa.PTXCheck, floorT
 // the documentation's kept beside. It returns whether ptxas's fact
 // replaced the documentation's, and the disagreements.
 func settleForm(m *ptx.Instruction, f int, form *isa.Form, chk isa.PTXCheck, floorTarget string) (bool, []finding) {
-	docV, docT := docMinimums(m.Forms[f])
+	docV, docT := m.Forms[f].DocMinimums()
 	td, vd, findings := compareMinimums(m.Name, chk.Statement, docV, docT, chk, floorTarget, form.Prov)
 	corrected := false
 	if docT == "" || td {
@@ -622,21 +622,6 @@ func settleForm(m *ptx.Instruction, f int, form *isa.Form, chk isa.PTXCheck, flo
 		form.PTXVersion, corrected = chk.PTXVersion, true
 	}
 	return corrected, findings
-}
-
-// docMinimums are the documentation's lowest version and target for a
-// form over its alternatives.
-func docMinimums(f ptx.Form) (version, target string) {
-	version, target = f.PTXVersion, f.MinTarget
-	for _, o := range f.Alternatives {
-		if version == "" || o.PTXVersion != "" && ptxorder.CompareVersions(o.PTXVersion, version) < 0 {
-			version = o.PTXVersion
-		}
-		if target == "" || o.MinTarget != "" && ptxorder.CompareTargets(o.MinTarget, target) < 0 {
-			target = o.MinTarget
-		}
-	}
-	return version, target
 }
 
 // compareDoc compares the documentation's requirement for one statement
