@@ -9,7 +9,7 @@ import (
 )
 
 // Statement is one instruction found in PTX source text, or one to
-// assemble (harness.go) with what its context declares.
+// assemble (internal/oracle/ptxharness) with what its context declares.
 type Statement struct {
 	Text string // "max.NaN.f32 d, a, b;" (a guard and labels are allowed)
 	Line int
