@@ -111,7 +111,7 @@ const (
 	RoleTargets = "targets"
 )
 
-// operandRoles returns the register type of each of n operands of an
+// OperandRoles returns the register type of each of n operands of an
 // instruction of a documented mnemonic with these tokens.
 func OperandRoles(mnemonic string, tokens []string, n int) []string {
 	var types []string

@@ -185,7 +185,7 @@ func expandSuffixes(item string) []string {
 	return out
 }
 
-// splitTop splits s at sep outside (), [], {}.
+// SplitTop splits s at sep outside (), [], {}.
 func SplitTop(s string, sep byte) []string {
 	var out []string
 	depth, start := 0, 0
@@ -410,7 +410,7 @@ func expandSubVars(written []string, resolve resolver) []string {
 	return out
 }
 
-// tokensOf splits ".xorsign.abs" into [xorsign abs]; "::fill" stays whole.
+// Tokens splits ".xorsign.abs" into [xorsign abs]; "::fill" stays whole.
 func Tokens(written string) []string {
 	w := strings.TrimPrefix(written, ".")
 	if w == "" {
