@@ -26,7 +26,7 @@ import (
 // loadCatalogue reads the concept catalogue stored in the database and an
 // index of the database's instruction names.
 func loadCatalogue(ctx context.Context, db *store.DB) (*concepts.Catalogue, *merge.NameIndex, error) {
-	raw, err := db.Extra(ctx, ingest.ExtraConcepts)
+	raw, err := db.Extra(ctx, store.KeyConcepts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -375,7 +375,7 @@ func membersOf(rep *concepts.PortReport) []string {
 // nil ("not verified").
 func portVerdicts(ctx context.Context, db *store.DB, cat *concepts.Catalogue, family string, gfx, members []string) (concepts.Verdicts, string) {
 	targets := strings.Join(gfx, " ")
-	if raw, err := db.Extra(ctx, ingest.ExtraConceptVerdicts); err == nil {
+	if raw, err := db.Extra(ctx, store.KeyConceptVerdicts); err == nil {
 		var v concepts.VerdictTable
 		if err := json.Unmarshal(raw, &v); err == nil {
 			return &v, fmt.Sprintf("Checked against the LLVM assembler on %s (%s, when the database was built).", targets, v.Assembler)

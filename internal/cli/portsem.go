@@ -16,12 +16,12 @@ import (
 const maxEvaluated = 3
 
 // annotateEvaluated adds to each counterpart of a port report what
-// evaluating both sides found (the build's semdiff.Key extra): where they
+// evaluating both sides found (the build's store.KeySemDifferences extra): where they
 // differ, or that they agree on every input of the corpus. The PTX type is
 // the statement's (max.f32 -> .f32); nothing is added when the database
 // has no differences or no pair matches.
 func annotateEvaluated(ctx context.Context, db store.Reader, rep *concepts.PortReport) {
-	raw, err := db.Extra(ctx, semdiff.Key)
+	raw, err := db.Extra(ctx, store.KeySemDifferences)
 	if err != nil {
 		return
 	}

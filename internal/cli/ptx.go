@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spf13/cobra"
-
-	"github.com/gpuisa/gpuisa/internal/ingest"
 	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/spf13/cobra"
 )
 
 func newPTXCmd(e *env) *cobra.Command {
@@ -95,7 +94,7 @@ func (e *env) ptxModel(ctx context.Context) ([]ptx.Instruction, error) {
 		return nil, err
 	}
 	defer db.Close()
-	raw, err := db.Extra(ctx, ingest.ExtraPTXModel)
+	raw, err := db.Extra(ctx, store.KeyPTXModel)
 	if err != nil {
 		return nil, err
 	}

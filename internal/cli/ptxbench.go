@@ -10,7 +10,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxbench"
-	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 )
 
 func init() { ptxSubcommands = append(ptxSubcommands, newPTXBenchCmd) }
@@ -47,7 +47,7 @@ The results are generated data: do not commit them.`,
 			if len(stmts) == 0 {
 				stmts = ptxbench.DefaultStatements
 			}
-			h := ptx.NewHarness(instrs)
+			h := ptxharness.NewHarness(instrs)
 			s := ptxas.NewSession(tools, flags.options().CacheDir)
 			var benches []ptxbench.Bench
 			var units []ptxas.Unit

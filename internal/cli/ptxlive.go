@@ -9,13 +9,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxoracle"
 	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
+	"github.com/spf13/cobra"
 )
 
 // maxStatement bounds one instruction given on the command line.
@@ -33,7 +34,7 @@ func liveEngine(ctx context.Context, instrs []ptx.Instruction, flags ptxasFlags)
 	}
 	s := ptxas.NewSession(tools, flags.options().CacheDir)
 	s.ParseOnly = true
-	return ptxoracle.New(ctx, s, ptx.NewHarness(instrs), ptxoracle.Options{})
+	return ptxoracle.New(ctx, s, ptxharness.NewHarness(instrs), ptxoracle.Options{})
 }
 
 // runPTXASCheck is `ptx check --ptxas`: ptxas's verdict beside the
@@ -82,7 +83,7 @@ func describeVerdict(v ptxoracle.Verdict, targets []string) string {
 		if len(targets) > 0 && !slices.Contains(targets, t.Target) {
 			continue
 		}
-		if !t.OK && ptxas.TargetNumber(t.Target) >= ptxas.TargetNumber(target) {
+		if !t.OK && ptxorder.TargetNumber(t.Target) >= ptxorder.TargetNumber(target) {
 			no = append(no, t.Target)
 		}
 	}

@@ -34,7 +34,7 @@ ptxas's message and the documentation file and line.
 (its "ptx" object holds the PTX findings).`,
 		Args: cobra.NoArgs,
 		RunE: e.withDB(func(cmd *cobra.Command, _ []string, db *store.DB) error {
-			raw, err := db.Extra(cmd.Context(), quality.Key)
+			raw, err := db.Extra(cmd.Context(), store.KeyQuality)
 			if err != nil {
 				return err
 			}

@@ -22,15 +22,10 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
 	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
-	"github.com/gpuisa/gpuisa/internal/xvendor/semdiff"
 )
 
 // Version is gpuisa's version, recorded in every database.
 const Version = "0.1.0"
-
-// ExtraPTXModel is the key of the PTX reader's full model (forms with their
-// template variables and requirements), which the PTX checker needs.
-const ExtraPTXModel = "ptx_model"
 
 // Options configures a build.
 type Options struct {
@@ -213,7 +208,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		extras[ExtraPTXModel] = model
+		extras[store.KeyPTXModel] = model
 	}
 
 	var cat *concepts.Catalogue
@@ -225,12 +220,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return nil, err
 		}
 		rep.Problems = append(rep.Problems, catProblems...)
-		extras[ExtraConcepts] = files
+		extras[store.KeyConcepts] = files
 		// What the catalogue proposes, assembled for every family target;
 		// without llvm-mc `gpuisa port` assembles it when asked, or says
 		// "not verified".
 		if llvm.LLVMMC != "" {
-			if extras[ExtraConceptVerdicts], err = conceptVerdicts(ctx, cat, insts, llvm, opts.Progress); err != nil {
+			if extras[store.KeyConceptVerdicts], err = conceptVerdicts(ctx, cat, insts, llvm, opts.Progress); err != nil {
 				return nil, err
 			}
 		}
@@ -244,12 +239,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	llvm.Report.Sem = semRep
 	if diffs != nil {
-		extras[semdiff.Key] = diffs
+		extras[store.KeySemDifferences] = diffs
 	}
 
 	// The report also carries what the readers could not recover.
 	llvm.Report.ReaderProblems = rep.Problems
-	if extras[quality.Key], err = json.Marshal(llvm.Report); err != nil {
+	if extras[store.KeyQuality], err = json.Marshal(llvm.Report); err != nil {
 		return nil, err
 	}
 

@@ -14,10 +14,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 )
 
-// ExtraConcepts is the key of the concept catalogue's files in the database
-// (JSON object: path -> YAML text), for `gpuisa concepts` and `gpuisa port`.
-const ExtraConcepts = "concepts"
-
 // CatalogueFiles returns the concept catalogue: the files of dir when given,
 // else the catalogue built into gpuisa.
 func CatalogueFiles(dir string) (map[string][]byte, error) {

@@ -11,11 +11,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 )
 
-// ExtraConceptVerdicts is the key of the assembler's verdicts on what the
-// concept catalogue proposes (a concepts.VerdictTable as JSON), which
-// `gpuisa port` uses to offer only what assembles on the target.
-const ExtraConceptVerdicts = "concept_verdicts"
-
 // AssembleProposals runs llvm-mc on every instruction line the catalogue
 // proposes (forms and sequence steps) and on each probe, for the given gfx
 // targets, in one batch per target through the result cache. probes maps

@@ -194,7 +194,7 @@ func TestAllowPartialRecordsTheLoss(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	raw, err := db.Extra(context.Background(), quality.Key)
+	raw, err := db.Extra(context.Background(), store.KeyQuality)
 	if err != nil {
 		t.Fatal(err)
 	}

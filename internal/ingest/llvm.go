@@ -122,7 +122,7 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 			archs[i].Documents = append(archs[i].Documents, res.Documents[len(res.Documents)-1])
 		}
 	}
-	res.Report = quality.Compute(quality.Input{
+	res.Report = computeQuality(qualityInput{
 		Report: *p.rep, Archs: archs, Insts: p.insts, Syntax: p.matches, Results: p.byInst,
 		FamilyTargets: p.famTargets, LLVMAccepted: p.llvmOnlyAccepted(),
 	})
@@ -549,7 +549,7 @@ func applyUnverified(archs []isa.Architecture, insts []*isa.Instruction, matches
 		results[in] = merge.Result{Reason: "not verified"}
 	}
 	rep.Borrowed = merge.BorrowDescriptions(insts)
-	*rep = quality.Compute(quality.Input{Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: results})
+	*rep = computeQuality(qualityInput{Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: results})
 }
 
 // knownTargets asks llvm-mc which processors it knows.

@@ -10,8 +10,10 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxoracle"
 	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
 )
 
@@ -363,7 +365,7 @@ func (a *ptxApplier) instruction(m *ptx.Instruction, in *isa.Instruction, ic *in
 			names = append(names, t)
 			in.Targets[t] = d.Status
 		}
-		ptxas.SortTargets(names)
+		ptxorder.SortTargets(names)
 		for _, t := range names {
 			in.TargetDetails = append(in.TargetDetails, details[t])
 		}
@@ -458,7 +460,7 @@ func (a *ptxApplier) optionalParts(m *ptx.Instruction, form *isa.Form, chk isa.P
 		v := a.corpus.verdicts[p.item]
 		mc := isa.ModifierCheck{Modifier: p.probe.Feature, Variable: p.probe.Variable, Check: toCheck(v, a.tools, nil)}
 		if chk.Status == isa.PTXVerified && mc.Check.Status == isa.PTXVerified {
-			mc.Raises = ptxas.CompareVersions(mc.Check.PTXVersion, chk.PTXVersion) > 0 || ptxas.CompareTargets(mc.Check.MinTarget, chk.MinTarget) > 0
+			mc.Raises = ptxorder.CompareVersions(mc.Check.PTXVersion, chk.PTXVersion) > 0 || ptxorder.CompareTargets(mc.Check.MinTarget, chk.MinTarget) > 0
 		}
 		form.ModifierChecks = append(form.ModifierChecks, mc)
 		of := ptx.OracleFeature{Feature: p.probe.Feature, Variable: p.probe.Variable, Status: mc.Check.Status,
@@ -559,7 +561,7 @@ func newPTXOracle(ctx context.Context, opts Options, model []ptx.Instruction, do
 	}
 	session := ptxas.NewSession(tools, cacheDir)
 	session.ParseOnly = true
-	engine, err := ptxoracle.New(ctx, session, ptx.NewHarness(model), ptxoracle.Options{DocVersion: docVersion})
+	engine, err := ptxoracle.New(ctx, session, ptxharness.NewHarness(model), ptxoracle.Options{DocVersion: docVersion})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -605,12 +607,12 @@ func toCheck(v ptxoracle.Verdict, tools *ptxas.Tools, sass []isa.SASS) isa.PTXCh
 func frontier(ts []ptxoracle.TargetResult) []isa.PTXOption {
 	var out []isa.PTXOption
 	for _, t := range ts {
-		if !t.OK || ptxas.TargetSuffix(t.Target) != "" {
+		if !t.OK || ptxorder.TargetSuffix(t.Target) != "" {
 			continue
 		}
 		dominated := false
 		for _, o := range out {
-			if ptxas.CompareVersions(o.PTXVersion, t.MinPTX) <= 0 {
+			if ptxorder.CompareVersions(o.PTXVersion, t.MinPTX) <= 0 {
 				dominated = true // an older target needs no newer PTX
 				break
 			}
@@ -667,11 +669,11 @@ func compareMinimums(mnemonic, stmt, docV, docT string, chk isa.PTXCheck, floorT
 		out = append(out, finding{PTXFinding: quality.PTXFinding{Mnemonic: mnemonic, Statement: stmt, Fact: fact, Doc: doc, PTXAS: got,
 			Message: fact + ": the documentation's notes, as gpuisa reads them, say " + doc + "; ptxas accepts " + got, Prov: prov}, strict: strict})
 	}
-	if c := ptxas.CompareTargets(docT, chk.MinTarget); docT != "" && c != 0 && !(c < 0 && chk.MinTarget == floorTarget) {
+	if c := ptxorder.CompareTargets(docT, chk.MinTarget); docT != "" && c != 0 && !(c < 0 && chk.MinTarget == floorTarget) {
 		targetDiffers = true
 		add("minimum target", docT, chk.MinTarget, c > 0)
 	}
-	if c := ptxas.CompareVersions(docV, chk.PTXVersion); docV != "" && c != 0 && !(c < 0 && chk.Floor) {
+	if c := ptxorder.CompareVersions(docV, chk.PTXVersion); docV != "" && c != 0 && !(c < 0 && chk.Floor) {
 		versionDiffers = true
 		add("PTX ISA version", docV, chk.PTXVersion, c > 0)
 	}
@@ -684,7 +686,7 @@ func compareMinimums(mnemonic, stmt, docV, docT string, chk isa.PTXCheck, floorT
 // the documentation's kept beside. It returns whether ptxas's fact
 // replaced the documentation's, and the disagreements.
 func settleForm(m *ptx.Instruction, f int, form *isa.Form, chk isa.PTXCheck, floorTarget string) (bool, []finding) {
-	docV, docT := docMinimums(m.Forms[f])
+	docV, docT := m.Forms[f].DocMinimums()
 	td, vd, findings := compareMinimums(m.Name, chk.Statement, docV, docT, chk, floorTarget, form.Prov)
 	corrected := false
 	if docT == "" || td {
@@ -702,21 +704,6 @@ func settleForm(m *ptx.Instruction, f int, form *isa.Form, chk isa.PTXCheck, flo
 	return corrected, findings
 }
 
-// docMinimums are the documentation's lowest version and target for a
-// form over its alternatives.
-func docMinimums(f ptx.Form) (version, target string) {
-	version, target = f.PTXVersion, f.MinTarget
-	for _, o := range f.Alternatives {
-		if version == "" || o.PTXVersion != "" && ptxas.CompareVersions(o.PTXVersion, version) < 0 {
-			version = o.PTXVersion
-		}
-		if target == "" || o.MinTarget != "" && ptxas.CompareTargets(o.MinTarget, target) < 0 {
-			target = o.MinTarget
-		}
-	}
-	return version, target
-}
-
 // compareDoc compares the documentation's requirement for one statement
 // (the checker over the documentation's notes) with ptxas's.
 func compareDoc(doc *ptx.Checker, mnemonic, stmt string, chk isa.PTXCheck, floorTarget string, prov isa.Prov) []finding {
@@ -726,10 +713,10 @@ func compareDoc(doc *ptx.Checker, mnemonic, stmt string, chk isa.PTXCheck, floor
 	}
 	docV, docT := r.PTXVersion, r.MinTarget
 	for _, o := range r.Alternatives {
-		if o.PTXVersion != "" && ptxas.CompareVersions(o.PTXVersion, docV) < 0 {
+		if o.PTXVersion != "" && ptxorder.CompareVersions(o.PTXVersion, docV) < 0 {
 			docV = o.PTXVersion
 		}
-		if o.MinTarget != "" && ptxas.CompareTargets(o.MinTarget, docT) < 0 {
+		if o.MinTarget != "" && ptxorder.CompareTargets(o.MinTarget, docT) < 0 {
 			docT = o.MinTarget
 		}
 	}
@@ -767,10 +754,10 @@ func recomputeMinimums(in *isa.Instruction) {
 		if f.Check == nil || f.Check.Status != isa.PTXVerified {
 			continue
 		}
-		if v == "" || ptxas.CompareVersions(f.PTXVersion, v) < 0 {
+		if v == "" || ptxorder.CompareVersions(f.PTXVersion, v) < 0 {
 			v = f.PTXVersion
 		}
-		if t == "" || ptxas.CompareTargets(f.MinTarget, t) < 0 {
+		if t == "" || ptxorder.CompareTargets(f.MinTarget, t) < 0 {
 			t = f.MinTarget
 		}
 	}

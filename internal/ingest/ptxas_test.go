@@ -14,9 +14,9 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
-	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxoracle"
 	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
@@ -315,7 +315,7 @@ func pct(a, b int) float64 {
 func targetBelow(e *ptxoracle.Engine, t string) string {
 	below := ""
 	for _, info := range e.Targets() {
-		if ptxas.TargetSuffix(info.Target) == "" && ptxas.CompareTargets(info.Target, t) < 0 && ptxas.TargetNumber(info.Target) < ptxas.TargetNumber(t) {
+		if ptxorder.TargetSuffix(info.Target) == "" && ptxorder.CompareTargets(info.Target, t) < 0 && ptxorder.TargetNumber(info.Target) < ptxorder.TargetNumber(t) {
 			below = info.Target
 		}
 	}
@@ -328,15 +328,15 @@ func targetBelow(e *ptxoracle.Engine, t string) string {
 func minimumAgrees(r ptx.Result, target, version string, vfloor bool, floorTarget string) bool {
 	v, tg := r.PTXVersion, r.MinTarget
 	for _, o := range r.Alternatives {
-		if ptxas.CompareVersions(o.PTXVersion, v) < 0 {
+		if ptxorder.CompareVersions(o.PTXVersion, v) < 0 {
 			v = o.PTXVersion
 		}
-		if ptxas.CompareTargets(o.MinTarget, tg) < 0 {
+		if ptxorder.CompareTargets(o.MinTarget, tg) < 0 {
 			tg = o.MinTarget
 		}
 	}
-	ct := ptxas.CompareTargets(tg, target)
-	cv := ptxas.CompareVersions(v, version)
+	ct := ptxorder.CompareTargets(tg, target)
+	cv := ptxorder.CompareVersions(v, version)
 	return (ct == 0 || ct < 0 && target == floorTarget) && (cv == 0 || cv < 0 && vfloor)
 }
 

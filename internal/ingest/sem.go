@@ -32,7 +32,7 @@ const semRandom = 100
 // cached; skipped with --no-verify or without opt), and the cross-vendor
 // differences of the concept catalogue's relations by evaluation. It
 // returns the report and the differences for the concept pages and port
-// (semdiff.Key); cat may be nil (no PTX sources).
+// (store.KeySemDifferences); cat may be nil (no PTX sources).
 func applySem(ctx context.Context, opts Options, insts []*isa.Instruction, cat *concepts.Catalogue, prog Progress) (*quality.SemReport, []byte, error) {
 	rep := &quality.SemReport{Families: []quality.SemFamily{}, Groups: []quality.SemGroup{}, Checked: []quality.SemChecked{},
 		Tolerated: []quality.SemTolerated{}, Findings: []quality.SemFinding{}, Contradictions: []quality.SemContradiction{}}

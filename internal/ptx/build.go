@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
 )
 
@@ -92,10 +93,10 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 		for _, f := range in.Forms {
 			versionKnown = versionKnown && f.PTXVersion != ""
 			targetKnown = targetKnown && f.MinTarget != ""
-			if f.PTXVersion != "" && (in.PTXVersion == "" || compareVersions(f.PTXVersion, in.PTXVersion) < 0) {
+			if f.PTXVersion != "" && (in.PTXVersion == "" || ptxorder.CompareVersions(f.PTXVersion, in.PTXVersion) < 0) {
 				in.PTXVersion = f.PTXVersion
 			}
-			if f.MinTarget != "" && (in.MinTarget == "" || compareTargets(f.MinTarget, in.MinTarget) < 0) {
+			if f.MinTarget != "" && (in.MinTarget == "" || ptxorder.CompareTargets(f.MinTarget, in.MinTarget) < 0) {
 				in.MinTarget = f.MinTarget
 			}
 		}
@@ -355,7 +356,7 @@ func startsWithMnemonic(op string, mnemonics []string, resolve resolver) bool {
 		return false
 	}
 	for _, m := range mnemonics {
-		if tokensOf(m)[0] == first {
+		if Tokens(m)[0] == first {
 			return true
 		}
 	}
@@ -385,7 +386,7 @@ func splitMnemonicVariable(nodes []node, mnemonics []string) [][]node {
 			cand := strings.Join(append(append([]string(nil), prefix...), ch...), ".")
 			// Only a variable that completes the mnemonic splits the line:
 			// "sqrt.rnd" (.rnd = {.rn, ...}) is still the mnemonic sqrt.
-			if m := mnemonicOfLine(cand, mnemonics); m == "" || len(tokensOf(m)) <= len(prefix) {
+			if m := mnemonicOfLine(cand, mnemonics); m == "" || len(Tokens(m)) <= len(prefix) {
 				continue
 			}
 			c := append([]node(nil), nodes...)
@@ -411,7 +412,7 @@ func fallbackMnemonic(nodes []node, mnemonics []string) string {
 	best := ""
 	for _, m := range mnemonics {
 		ok := true
-		for _, t := range tokensOf(m) {
+		for _, t := range Tokens(m) {
 			if !req[t] {
 				ok = false
 				break
@@ -422,7 +423,7 @@ func fallbackMnemonic(nodes []node, mnemonics []string) string {
 		}
 	}
 	if best == "" && len(nodes) > 0 && len(mnemonics) == 1 && len(nodes[0].choices) == 1 &&
-		len(nodes[0].choices[0]) > 0 && nodes[0].choices[0][0] == tokensOf(mnemonics[0])[0] {
+		len(nodes[0].choices[0]) > 0 && nodes[0].choices[0][0] == Tokens(mnemonics[0])[0] {
 		best = mnemonics[0]
 	}
 	return best
@@ -515,7 +516,7 @@ func makeForm(nodes []node, operands string, shape operandShape, notes noteResul
 		f.Syntax += ";"
 	}
 	mn := map[string]bool{}
-	for _, t := range tokensOf(mnemonic) {
+	for _, t := range Tokens(mnemonic) {
 		mn[t] = true
 	}
 	seen := map[string]bool{}

@@ -6,7 +6,8 @@ import "testing"
 // holds it to floors just under what it reads today (260 sections, 197
 // instruction mnemonics, 2,466 forms, no problem): a reader change that
 // loses sections, mnemonics or forms fails here. The forms themselves are
-// listed by the debug-tagged TestDumpForms (go test -tags debug).
+// on the /ptx pages, and `gpuisa ptx check 'INSTRUCTION;'` shows which one
+// accepts a statement.
 func TestBuildRealCopy(t *testing.T) {
 	secs, instrs, problems := realDocs(t)
 	forms, mnemonics := 0, 0

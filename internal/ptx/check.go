@@ -2,7 +2,6 @@ package ptx
 
 import (
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"slices"
 	"sort"
 	"strconv"
@@ -10,7 +9,8 @@ import (
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/base/fuzzy"
-	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // Checker checks PTX instructions against the documented forms. Build it
@@ -58,7 +58,7 @@ func NewChecker(instrs []Instruction) *Checker {
 		if in.Kind != "" && in.Kind != KindInstruction {
 			continue
 		}
-		e := &entry{name: in.Name, tokens: tokensOf(in.Name)}
+		e := &entry{name: in.Name, tokens: Tokens(in.Name)}
 		for j := range in.Forms {
 			f := &in.Forms[j]
 			nodes, operands, err := f.pattern()
@@ -150,14 +150,7 @@ func ParseInstruction(s string) (tokens, operands []string, err error) {
 	}
 	s = strings.TrimSuffix(s, ";")
 	s = strings.TrimSpace(s)
-	for {
-		// Labels: "L1:" or "$L__BB0_1:" before the instruction.
-		m := labelRe.FindStringIndex(s)
-		if m == nil {
-			break
-		}
-		s = strings.TrimSpace(s[m[1]:])
-	}
+	s = StripLabels(s)
 	if strings.HasPrefix(s, "@") {
 		sp := strings.IndexAny(s, " \t")
 		if sp < 0 {
@@ -185,7 +178,7 @@ func ParseInstruction(s string) (tokens, operands []string, err error) {
 		tokens = append(tokens, t)
 	}
 	if rest != "" {
-		for _, o := range splitTop(rest, ',') {
+		for _, o := range SplitTop(rest, ',') {
 			o = strings.TrimSpace(o)
 			if o == "" {
 				return tokens, nil, fmt.Errorf("empty operand in %q", rest)
@@ -203,6 +196,18 @@ const (
 )
 
 var labelRe = lazyre.New(`^[A-Za-z_$%][\w$]*\s*:\s*`)
+
+// StripLabels drops the labels ("L1:", "$L__BB0_1:") that start a trimmed
+// statement.
+func StripLabels(s string) string {
+	for {
+		m := labelRe.FindStringIndex(s)
+		if m == nil {
+			return s
+		}
+		s = strings.TrimSpace(s[m[1]:])
+	}
+}
 
 // Check checks one instruction string.
 func (c *Checker) Check(text string) Result {
@@ -281,8 +286,8 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 				}
 				continue
 			}
-			if b := best[k]; b == nil || compareVersions(res.PTXVersion, b.PTXVersion) < 0 ||
-				compareVersions(res.PTXVersion, b.PTXVersion) == 0 && compareTargets(res.MinTarget, b.MinTarget) < 0 {
+			if b := best[k]; b == nil || ptxorder.CompareVersions(res.PTXVersion, b.PTXVersion) < 0 ||
+				ptxorder.CompareVersions(res.PTXVersion, b.PTXVersion) == 0 && ptxorder.CompareTargets(res.MinTarget, b.MinTarget) < 0 {
 				best[k] = &res
 			}
 		}
@@ -332,7 +337,7 @@ func (c *Checker) suggest(tokens []string) string {
 	seen := map[string]bool{tokens[0]: true}
 	var cands []string
 	for _, n := range c.names {
-		if m := tokensOf(n)[0]; !seen[m] {
+		if m := Tokens(n)[0]; !seen[m] {
 			seen[m] = true
 			cands = append(cands, m)
 		}
@@ -563,7 +568,7 @@ func pruneOptions(opts []Option) []Option {
 			if i == j {
 				continue
 			}
-			cv, ct := compareVersions(p.PTXVersion, o.PTXVersion), compareTargets(p.MinTarget, o.MinTarget)
+			cv, ct := ptxorder.CompareVersions(p.PTXVersion, o.PTXVersion), ptxorder.CompareTargets(p.MinTarget, o.MinTarget)
 			if cv <= 0 && ct <= 0 && (cv < 0 || ct < 0 || j < i) {
 				dominated = true
 				break
@@ -676,8 +681,8 @@ func evaluateDocs(cf *compiledForm, tokens []string, nOperands int) Result {
 			continue
 		}
 		for _, o := range c.options {
-			if (o.PTXVersion != "" && compareVersions(o.PTXVersion, f.Base.PTXVersion) > 0 ||
-				o.MinTarget != "" && compareTargets(o.MinTarget, f.Base.MinTarget) > 0) && !slices.Contains(r.RaisedBy, c.feature) {
+			if (o.PTXVersion != "" && ptxorder.CompareVersions(o.PTXVersion, f.Base.PTXVersion) > 0 ||
+				o.MinTarget != "" && ptxorder.CompareTargets(o.MinTarget, f.Base.MinTarget) > 0) && !slices.Contains(r.RaisedBy, c.feature) {
 				r.RaisedBy = append(r.RaisedBy, c.feature)
 			}
 		}
@@ -768,12 +773,12 @@ func (r Result) Allows(target string) bool {
 	if len(opts) == 0 {
 		opts = []Option{{PTXVersion: r.PTXVersion, MinTarget: r.MinTarget}}
 	}
-	tn := ptxas.TargetNumber(target)
+	tn := ptxorder.TargetNumber(target)
 	for _, o := range opts {
 		if o.MinTarget == "" {
 			return true
 		}
-		if ptxas.TargetNumber(o.MinTarget) <= tn && (ptxas.TargetSuffix(o.MinTarget) == "" || o.MinTarget == target) {
+		if ptxorder.TargetNumber(o.MinTarget) <= tn && (ptxorder.TargetSuffix(o.MinTarget) == "" || o.MinTarget == target) {
 			return true
 		}
 	}

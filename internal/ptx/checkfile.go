@@ -1,15 +1,15 @@
 package ptx
 
 import (
-	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"strconv"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // Statement is one instruction found in PTX source text, or one to
-// assemble (harness.go) with what its context declares.
+// assemble (internal/oracle/ptxharness) with what its context declares.
 type Statement struct {
 	Text string // "max.NaN.f32 d, a, b;" (a guard and labels are allowed)
 	Line int
@@ -61,13 +61,7 @@ func SplitStatements(src string) (stmts []Statement, version, target string) {
 		s := strings.TrimSpace(cur.String())
 		cur.Reset()
 		depth, hasContent = 0, false
-		for {
-			m := labelRe.FindStringIndex(s)
-			if m == nil {
-				break
-			}
-			s = strings.TrimSpace(s[m[1]:])
-		}
+		s = StripLabels(s)
 		if s == "" || s[0] == '.' {
 			return // a directive (".reg", ".visible .entry f(...)")
 		}
@@ -194,10 +188,10 @@ func (c *Checker) CheckSource(name, src string) FileReport {
 			continue
 		}
 		rep.Valid++
-		raiseNeed(&rep.NeedsVersion, &rep.VersionLines, r.PTXVersion, st.Line, compareVersions)
-		raiseNeed(&rep.NeedsTarget, &rep.TargetLines, r.MinTarget, st.Line, compareTargets)
+		raiseNeed(&rep.NeedsVersion, &rep.VersionLines, r.PTXVersion, st.Line, ptxorder.CompareVersions)
+		raiseNeed(&rep.NeedsTarget, &rep.TargetLines, r.MinTarget, st.Line, ptxorder.CompareTargets)
 	}
-	if rep.Version != "" && rep.NeedsVersion != "" && compareVersions(rep.Version, rep.NeedsVersion) < 0 {
+	if rep.Version != "" && rep.NeedsVersion != "" && ptxorder.CompareVersions(rep.Version, rep.NeedsVersion) < 0 {
 		rep.Warnings = append(rep.Warnings, "the file's .version "+rep.Version+" is lower than the PTX ISA "+rep.NeedsVersion+" its instructions need (lines "+joinInts(rep.VersionLines)+")")
 	}
 	if rep.Target != "" && rep.NeedsTarget != "" && targetTooLow(rep.Target, rep.NeedsTarget) {
@@ -224,11 +218,11 @@ func raiseNeed(need *string, lines *[]int, stmt string, line int, compare func(a
 // targetTooLow compares by number; an "a"/"f" suffix on the need only counts
 // when the numbers are equal and the file's target lacks it.
 func targetTooLow(have, need string) bool {
-	hn, nn := ptxas.TargetNumber(have), ptxas.TargetNumber(need)
+	hn, nn := ptxorder.TargetNumber(have), ptxorder.TargetNumber(need)
 	if hn != nn {
 		return hn < nn
 	}
-	return ptxas.CompareTargets(have, need) < 0
+	return ptxorder.CompareTargets(have, need) < 0
 }
 
 func firstSMTarget(t string) string {

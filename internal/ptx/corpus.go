@@ -28,7 +28,7 @@ func ExampleStatements(text string) []Statement {
 	var decls []decl
 	for _, m := range declRe.FindAllStringIndex(clean, -1) {
 		d := strings.TrimSpace(clean[m[0]:m[1]])
-		decls = append(decls, decl{text: d, line: 1 + strings.Count(clean[:m[0]], "\n"), names: declaredNames([]string{d})})
+		decls = append(decls, decl{text: d, line: 1 + strings.Count(clean[:m[0]], "\n"), names: DeclaredNames([]string{d})})
 	}
 	stmts, _, _ := SplitStatements(clean)
 	out := make([]Statement, 0, len(stmts))

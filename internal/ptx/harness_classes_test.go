@@ -43,61 +43,14 @@ func TestProbeOperandClasses(t *testing.T) {
 	}
 }
 
-// TestOperandRoleClasses: packed f32x2 is a 64-bit type; 8-bit registers
-// are loaded and stored as bytes; cp.reduce.async.bulk takes 64-bit
-// addresses and a 32-bit size whatever its data type.
+// TestOperandRoleClasses: packed f32x2 is a 64-bit type; cp.reduce.async.bulk
+// takes 64-bit addresses and a 32-bit size whatever its data type.
 func TestOperandRoleClasses(t *testing.T) {
-	if got := operandRoles("add", strings.Split("add.rn.f32x2", "."), 3); strings.Join(got, " ") != ".b64 .b64 .b64" {
+	if got := OperandRoles("add", strings.Split("add.rn.f32x2", "."), 3); strings.Join(got, " ") != ".b64 .b64 .b64" {
 		t.Errorf("add.rn.f32x2 roles %v, want .b64 registers", got)
 	}
-	if got := operandRoles("cp.reduce.async.bulk", strings.Split("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64", "."), 4); strings.Join(got, " ") != ".b64 .b64 .b32 .b64" {
+	if got := OperandRoles("cp.reduce.async.bulk", strings.Split("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.and.b64", "."), 4); strings.Join(got, " ") != ".b64 .b64 .b32 .b64" {
 		t.Errorf("cp.reduce.async.bulk .b64 roles %v", got)
-	}
-	h := NewHarness(nil)
-	u, _, err := h.Unit(Statement{Text: "cvt.rni.u8.bf16 d, a;", OperandTypes: map[int]string{0: ".b8"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{".reg .b8 d;", "ld.global.b8 d,", "st.global.b8 [gpuisa_p+"} {
-		if !strings.Contains(u.Entry, want) {
-			t.Errorf("a .b8 register: the unit lacks %q:\n%s", want, u.Entry)
-		}
-	}
-}
-
-// TestHarnessCallsAndBranchTables: call statements get a function of
-// their parameters' shape (return parameters apart), an indirect call a
-// function pointer with a .calltargets list or a .callprototype, and
-// brx.idx a .branchtargets list.
-func TestHarnessCallsAndBranchTables(t *testing.T) {
-	h := NewHarness([]Instruction{{Name: "call", Kind: KindInstruction}, {Name: "brx.idx", Kind: KindInstruction}})
-	for _, tc := range []struct {
-		stmt string
-		want []string
-	}{
-		{"call (ret-param), func, (param-list);", []string{".func (.param .b32 gpuisa_r0) func_$U(.param .b32 gpuisa_a0)", ".param .b32 ret_param;", "call (ret_param), func_$U, (param_list);"}},
-		{"call func;", []string{".func func_$U()"}},
-		{"call (r), fptr, (a, b), flist;", []string{".func (.param .b32 gpuisa_r0) gpuisa_f_$U(.param .b32 gpuisa_a0, .param .b32 gpuisa_a1)",
-			".reg .b64 fptr;", "mov.u64 fptr, gpuisa_f_$U;", "flist: .calltargets gpuisa_f_$U;"}},
-		{"call fptr, (a), fproto;", []string{"fproto: .callprototype _ (.param .b32 gpuisa_a0);"}},
-		{"brx.idx index, tlist;", []string{".reg .b32 index;", "tlist: .branchtargets gpuisa_l;", "brx.idx index, tlist; // gpuisa:statement\ngpuisa_l:"}},
-	} {
-		u, _, err := h.Unit(Statement{Text: tc.stmt})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.stmt, err)
-		}
-		all := u.Module + "\n" + u.Entry
-		for _, w := range tc.want {
-			if !strings.Contains(all, w) {
-				t.Errorf("%s: the unit lacks %q:\n%s", tc.stmt, w, all)
-			}
-		}
-		if h.OnlyRegisters(Statement{Text: tc.stmt}) {
-			t.Errorf("%s: OnlyRegisters, but the harness declares more than registers", tc.stmt)
-		}
-	}
-	if !h.OnlyRegisters(Statement{Text: "mov.f32 d, avar;"}) {
-		t.Errorf("mov.f32 d, avar: the harness chooses only d's register type")
 	}
 }
 

@@ -190,7 +190,7 @@ func wmmaInputType(types []string) string {
 // regs is the register count of a rows x cols fragment of typ over
 // threads threads: 32-bit registers, or 64-bit ones for f64.
 func regs(rows, cols int, typ string, threads int) int {
-	bits := typeBits("." + typ)
+	bits := TypeBits("." + typ)
 	if typ == "s32" || typ == "u32" || typ == "f32" {
 		bits = 32
 	}

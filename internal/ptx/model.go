@@ -7,6 +7,12 @@
 // variables expanded) plus the definitions of the template variables it still
 // uses, so the checker can rebuild its pattern from a stored []Instruction
 // without the documentation at hand.
+//
+// It runs no tool: ptxas's verdicts come in as data (Form.Oracle), the
+// statements to put to ptxas are written here (FormProbes) and assembled by
+// internal/oracle/ptxharness, and the version and target order is
+// internal/ptx/ptxorder's. The builder (Build) stays beside the checker
+// because both read the same form grammar.
 package ptx
 
 import "strconv"

@@ -35,7 +35,7 @@ func Mutants(in *Instruction, fi int, ps []Probe, rnd *rand.Rand) []Mutant {
 	base := ps[0]
 	opcode, operands := splitStatement(base.Text)
 	tokens := strings.Split(opcode, ".")
-	mnTokens := len(tokensOf(in.Name))
+	mnTokens := len(Tokens(in.Name))
 	var out []Mutant
 	write := func(toks []string, ops string, kind string) {
 		text := strings.Join(toks, ".")
@@ -99,7 +99,7 @@ func Mutants(in *Instruction, fi int, ps []Probe, rnd *rand.Rand) []Mutant {
 			continue
 		}
 		for _, m := range f.Modifiers {
-			for _, t := range tokensOf(m) {
+			for _, t := range Tokens(m) {
 				if !mine[t] && !isType(t) && !seen[t] && !strings.ContainsAny(t, "{}") {
 					seen[t] = true
 					foreign = append(foreign, t)
@@ -127,8 +127,8 @@ func Mutants(in *Instruction, fi int, ps []Probe, rnd *rand.Rand) []Mutant {
 		// The canonical tokens with both features added after the mnemonic.
 		pos := min(mnTokens, len(tokens))
 		c := append([]string(nil), tokens[:pos]...)
-		c = append(c, tokensOf(opt[a].Feature)...)
-		c = append(c, tokensOf(opt[b].Feature)...)
+		c = append(c, Tokens(opt[a].Feature)...)
+		c = append(c, Tokens(opt[b].Feature)...)
 		c = append(c, tokens[pos:]...)
 		write(c, operands, MutCombination)
 	}

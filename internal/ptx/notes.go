@@ -1,13 +1,13 @@
 package ptx
 
 import (
-	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // This file reads the "PTX ISA Notes" and "Target ISA Notes" prose into a
@@ -209,33 +209,59 @@ func splitSentences(s string, line int) []paragraph {
 	return out
 }
 
+// addSentence turns one note sentence into the base version and target,
+// features, or text kept unparsed.
 func (r *noteResult) addSentence(s string, line int, isTarget bool) {
-	var version, target string
-	var targetAlts []Option
-	if isTarget {
-		if allTargets.MatchString(s) {
-			target = "sm_10"
-		} else {
-			target = lowestTarget(s)
-			targetAlts = targetAlternatives(s)
-		}
-	} else if m := versionRe.FindStringSubmatch(s); m != nil {
-		version = m[1]
-		if r.earliest == "" || compareVersions(version, r.earliest) < 0 {
-			r.earliest = version
-		}
-	}
+	version, target, targetAlts := r.sentenceFacts(s, isTarget)
 	if version == "" && target == "" {
 		r.unparsed = append(r.unparsed, s)
 		return
 	}
-	loc := verbRe.FindStringIndex(s)
-	subject := s
-	if loc != nil {
+	subject, condTarget := sentenceSubject(s, version)
+	base := feature{version: version, target: target, condTarget: condTarget, line: line}
+	if len(targetAlts) > 1 {
+		// A list of architecture-specific targets, some only from a later
+		// PTX version: the feature holds on any of them.
+		base.target, base.alts = "", targetAlts
+	}
+	if len(codeSpans(subject)) == 0 {
+		r.addProse(s, subject, base, target, targetAlts, isTarget)
+		return
+	}
+	lower := strings.ToLower(subject)
+	if r.addForFeature(subject, lower, base) || r.addWithFeature(s, subject, lower, base) {
+		return
+	}
+	r.addSpanFeatures(s, subject, lower, base)
+}
+
+// sentenceFacts reads the version a PTX ISA note states, or the target
+// (and the alternative targets) a target note states; it keeps the lowest
+// version any note names.
+func (r *noteResult) sentenceFacts(s string, isTarget bool) (version, target string, targetAlts []Option) {
+	if isTarget {
+		if allTargets.MatchString(s) {
+			return "", "sm_10", nil
+		}
+		return "", lowestTarget(s), targetAlternatives(s)
+	}
+	if m := versionRe.FindStringSubmatch(s); m != nil {
+		version = m[1]
+		if r.earliest == "" || ptxorder.CompareVersions(version, r.earliest) < 0 {
+			r.earliest = version
+		}
+	}
+	return version, "", nil
+}
+
+// sentenceSubject is what a note is about: the words before its verb,
+// less a version note's target restriction ("for `sm_89`"), returned apart.
+func sentenceSubject(s, version string) (subject, condTarget string) {
+	subject = s
+	if loc := verbRe.FindStringIndex(s); loc != nil {
 		subject = s[:loc[0]]
 	}
 	subject = strings.TrimSpace(subject)
-	condTarget := ""
 	if version != "" {
 		if m := forTargetRe.FindStringSubmatchIndex(subject); m != nil {
 			condTarget = subject[m[2]:m[3]]
@@ -245,102 +271,119 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 			subject = strings.TrimSpace(subject[:m[0]] + subject[m[1]:])
 		}
 	}
-	base := feature{version: version, target: target, condTarget: condTarget, line: line}
-	if len(targetAlts) > 1 {
-		// A list of architecture-specific targets, some only from a later
-		// PTX version: the feature holds on any of them.
-		base.target, base.alts = "", targetAlts
-	}
-	if len(codeSpans(subject)) == 0 {
-		words := strings.ToLower(strings.Join(strings.Fields(subject), " "))
-		// Only a bare "Introduced in ..." / "Requires ..." states the base.
-		if len(strings.Fields(subject)) <= 1 || isTarget && supportedOnListRe.MatchString(subject) {
-			if version != "" && r.baseVersion == "" {
-				r.baseVersion = version
-			}
-			if target != "" && r.baseTarget == "" {
-				r.baseTarget = target
-				if len(targetAlts) > 1 {
-					// The base keeps the lowest target; a condition-free
-					// feature carries the alternatives to every form.
-					base.text = "supported targets"
-					r.features = append(r.features, base)
-				}
-			}
-			r.parsed++
-			return
+	return subject, condTarget
+}
+
+// addProse reads a note whose subject has no code span: a bare
+// "Introduced in ..." / "Requires ..." states the base (target is the
+// note's lowest target), and named groups of tokens ("Generic addressing
+// and cache operations") are features.
+func (r *noteResult) addProse(s, subject string, base feature, target string, targetAlts []Option, isTarget bool) {
+	if len(strings.Fields(subject)) <= 1 || isTarget && supportedOnListRe.MatchString(subject) {
+		if base.version != "" && r.baseVersion == "" {
+			r.baseVersion = base.version
 		}
-		// "Generic addressing and cache operations": named groups of tokens.
-		var got []feature
-		for _, item := range splitItems(words) {
-			toks, ok := proseClasses[item]
-			if !ok {
-				r.unparsed = append(r.unparsed, s)
-				return
+		if target != "" && r.baseTarget == "" {
+			r.baseTarget = target
+			if len(targetAlts) > 1 {
+				// The base keeps the lowest target; a condition-free
+				// feature carries the alternatives to every form.
+				base.text = "supported targets"
+				r.features = append(r.features, base)
 			}
-			f := base
-			f.text = item
-			f.also = [][][]string{alternativesOf(toks)}
-			got = append(got, f)
 		}
-		r.features = append(r.features, got...)
 		r.parsed++
 		return
 	}
-	lower := strings.ToLower(subject)
-	// "`.ftz` qualifier for `cvt.f32.bf16`": the right side is the
-	// instruction, the left side a further condition.
-	if k := strings.Index(lower, " for "); k >= 0 {
-		left, right := codeSpans(subject[:k]), codeSpans(subject[k+5:])
-		if len(left) > 0 && len(right) == 1 {
-			f := base
-			f.text = strings.TrimSpace(subject)
-			f.addElems(spanElements(right[0]), "")
-			for _, l := range left {
-				f.also = append(f.also, spanElements(l)...)
-			}
-			r.features = append(r.features, f)
-			r.parsed++
+	words := strings.ToLower(strings.Join(strings.Fields(subject), " "))
+	var got []feature
+	for _, item := range splitItems(words) {
+		toks, ok := proseClasses[item]
+		if !ok {
+			r.unparsed = append(r.unparsed, s)
 			return
 		}
+		f := base
+		f.text = item
+		f.also = [][][]string{alternativesOf(toks)}
+		got = append(got, f)
 	}
-	// "`cvt` with `.e4m3x2`/`.e5m2x2`": one feature, the right side's spans
-	// being alternatives. "`max` with three input arguments": an operand count.
-	if k := strings.Index(lower, " with "); k >= 0 {
-		left, right := codeSpans(subject[:k]), subject[k+6:]
-		if len(left) > 0 {
-			f := base
-			f.text = strings.TrimSpace(subject)
-			for _, l := range left {
-				f.addElems(spanElements(l), "")
-			}
-			if m := inputsRe.FindStringSubmatch(right); m != nil {
-				f.operands = 1 + numberWord[strings.ToLower(m[1])]
-			}
-			var alts [][]string
-			for _, rs := range codeSpans(right) {
-				for _, e := range spanElements(rs) {
-					alts = append(alts, e...)
-				}
-			}
-			if len(alts) > 0 {
-				pos := ""
-				if sourceType.MatchString(right) {
-					pos = "source"
-				}
-				f.addElems([][][]string{alts}, pos)
-			}
-			if f.operands == 0 && len(alts) == 0 {
-				r.unparsed = append(r.unparsed, s)
-				return
-			}
-			r.features = append(r.features, f)
-			r.parsed++
-			return
+	r.features = append(r.features, got...)
+	r.parsed++
+}
+
+// addForFeature reads "`.ftz` qualifier for `cvt.f32.bf16`": the right
+// side is the instruction, the left side a further condition. It reports
+// whether the note had that shape.
+func (r *noteResult) addForFeature(subject, lower string, base feature) bool {
+	k := strings.Index(lower, " for ")
+	if k < 0 {
+		return false
+	}
+	left, right := codeSpans(subject[:k]), codeSpans(subject[k+5:])
+	if len(left) == 0 || len(right) != 1 {
+		return false
+	}
+	f := base
+	f.text = strings.TrimSpace(subject)
+	f.addElems(spanElements(right[0]), "")
+	for _, l := range left {
+		f.also = append(f.also, spanElements(l)...)
+	}
+	r.features = append(r.features, f)
+	r.parsed++
+	return true
+}
+
+// addWithFeature reads "`cvt` with `.e4m3x2`/`.e5m2x2`" (one feature, the
+// right side's spans being alternatives) and "`max` with three input
+// arguments" (an operand count). It reports whether the note had that
+// shape; one it cannot read further is kept unparsed.
+func (r *noteResult) addWithFeature(s, subject, lower string, base feature) bool {
+	k := strings.Index(lower, " with ")
+	if k < 0 {
+		return false
+	}
+	left, right := codeSpans(subject[:k]), subject[k+6:]
+	if len(left) == 0 {
+		return false
+	}
+	f := base
+	f.text = strings.TrimSpace(subject)
+	for _, l := range left {
+		f.addElems(spanElements(l), "")
+	}
+	if m := inputsRe.FindStringSubmatch(right); m != nil {
+		f.operands = 1 + numberWord[strings.ToLower(m[1])]
+	}
+	var alts [][]string
+	for _, rs := range codeSpans(right) {
+		for _, e := range spanElements(rs) {
+			alts = append(alts, e...)
 		}
 	}
-	// "`::entry` and `::func` sub-qualifiers on `.param` space": the spans
-	// after " on " qualify each feature before it instead of being features.
+	if len(alts) > 0 {
+		pos := ""
+		if sourceType.MatchString(right) {
+			pos = "source"
+		}
+		f.addElems([][][]string{alts}, pos)
+	}
+	if f.operands == 0 && len(alts) == 0 {
+		r.unparsed = append(r.unparsed, s)
+		return true
+	}
+	r.features = append(r.features, f)
+	r.parsed++
+	return true
+}
+
+// addSpanFeatures makes a feature of each code span of the subject:
+// "`::entry` and `::func` sub-qualifiers on `.param` space" (the spans
+// after " on " qualify each feature), "{`.f16x2`, `.bf16`} destination
+// formats" (those spans name the destination type only), a bare mnemonic
+// (every form, or those prose in front of it names).
+func (r *noteResult) addSpanFeatures(s, subject, lower string, base feature) {
 	var context [][][]string
 	if k := strings.Index(lower, " on "); k >= 0 {
 		if left := codeSpans(subject[:k]); len(left) > 0 {
@@ -350,8 +393,6 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 			subject = subject[:k]
 		}
 	}
-	// "{`.f16x2`, `.bf16`} destination formats": those spans name the
-	// destination type only.
 	dest := map[string]bool{}
 	for _, m := range destFormats.FindAllStringSubmatch(subject, -1) {
 		for _, sp := range codeSpans(m[1]) {
@@ -359,23 +400,7 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		}
 	}
 	spans := codeSpans(subject)
-	// "`vadd2`, `vsub2`, `varvg2`, ...": the notes misspell a mnemonic the
-	// section documents; read it as that mnemonic (the feature keeps the
-	// spelling of the notes).
-	corrected := map[string]string{}
-	for _, sp := range spans {
-		if !r.isMnemonic(sp) {
-			if m := r.misspelledMnemonic(sp, spans); m != "" {
-				corrected[sp] = m
-			}
-		}
-	}
-	allMnemonics := true
-	for _, sp := range spans {
-		if !r.isMnemonic(sp) && corrected[sp] == "" {
-			allMnemonics = false
-		}
-	}
+	corrected, allMnemonics := r.correctedMnemonics(spans)
 	complete := true
 	for _, sp := range spans {
 		if r.isMnemonic(sp) && !allMnemonics {
@@ -422,6 +447,28 @@ func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 		r.partly++
 		r.unparsed = append(r.unparsed, s)
 	}
+}
+
+// correctedMnemonics reads "`vadd2`, `vsub2`, `varvg2`, ...", where the
+// notes misspell a mnemonic the section documents, as that mnemonic (the
+// feature keeps the notes' spelling), and says whether every span is then
+// a mnemonic.
+func (r *noteResult) correctedMnemonics(spans []string) (corrected map[string]string, allMnemonics bool) {
+	corrected = map[string]string{}
+	for _, sp := range spans {
+		if !r.isMnemonic(sp) {
+			if m := r.misspelledMnemonic(sp, spans); m != "" {
+				corrected[sp] = m
+			}
+		}
+	}
+	allMnemonics = true
+	for _, sp := range spans {
+		if !r.isMnemonic(sp) && corrected[sp] == "" {
+			allMnemonics = false
+		}
+	}
+	return corrected, allMnemonics
 }
 
 // isMnemonic reports whether a span names a whole mnemonic of the section
@@ -534,10 +581,10 @@ func (f *feature) addElems(elems [][][]string, position string) {
 // sortOptions orders alternatives by version, then target.
 func sortOptions(opts []Option) {
 	sort.SliceStable(opts, func(i, j int) bool {
-		if c := compareVersions(opts[i].PTXVersion, opts[j].PTXVersion); c != 0 {
+		if c := ptxorder.CompareVersions(opts[i].PTXVersion, opts[j].PTXVersion); c != 0 {
 			return c < 0
 		}
-		return compareTargets(opts[i].MinTarget, opts[j].MinTarget) < 0
+		return ptxorder.CompareTargets(opts[i].MinTarget, opts[j].MinTarget) < 0
 	})
 }
 
@@ -561,7 +608,7 @@ func spanElements(span string) [][][]string {
 		// ".u8/.s8": one element, alternatives.
 		var alts [][]string
 		for _, a := range strings.Split(span, "/") {
-			if t := tokensOf(strings.TrimSpace(a)); len(t) > 0 {
+			if t := Tokens(strings.TrimSpace(a)); len(t) > 0 {
 				alts = append(alts, t)
 			}
 		}
@@ -583,7 +630,7 @@ func spanElements(span string) [][][]string {
 			var alts [][]string
 			for _, a := range strings.FieldsFunc(inner, func(r rune) bool { return r == '/' || r == ',' || r == '|' }) {
 				a = strings.TrimSpace(a)
-				if t := tokensOf(a); len(t) > 0 {
+				if t := Tokens(a); len(t) > 0 {
 					alts = append(alts, t)
 				}
 			}
@@ -671,28 +718,22 @@ func lowestTarget(s string) string {
 	best := ""
 	for _, m := range targetRe.FindAllStringSubmatch(s, -1) {
 		t := "sm_" + m[1] + m[2]
-		if best == "" || compareTargets(t, best) < 0 {
+		if best == "" || ptxorder.CompareTargets(t, best) < 0 {
 			best = t
 		}
 	}
 	return best
 }
 
-// compareTargets orders "sm_80" < "sm_90" < "sm_90a"; "" (unknown) sorts first.
-// Targets and versions are ordered as the PTX oracle orders them (one
-// owner: internal/oracle/ptxas).
-func compareTargets(a, b string) int  { return ptxas.CompareTargets(a, b) }
-func compareVersions(a, b string) int { return ptxas.CompareVersions(a, b) }
-
 func maxVersion(a, b string) string {
-	if compareVersions(a, b) >= 0 {
+	if ptxorder.CompareVersions(a, b) >= 0 {
 		return a
 	}
 	return b
 }
 
 func maxTarget(a, b string) string {
-	if compareTargets(a, b) >= 0 {
+	if ptxorder.CompareTargets(a, b) >= 0 {
 		return a
 	}
 	return b

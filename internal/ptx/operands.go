@@ -120,7 +120,7 @@ func operandNames(s string) []string {
 		flat.WriteByte(s[i])
 	}
 	var out []string
-	for _, p := range splitTop(flat.String(), ',') {
+	for _, p := range SplitTop(flat.String(), ',') {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}

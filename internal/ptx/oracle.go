@@ -1,9 +1,11 @@
 package ptx
 
 import (
-	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"slices"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // The checker's use of ptxas's verdicts (Form.Oracle, filled by the build):
@@ -61,7 +63,7 @@ func compileOracle(f *Form) *compiledOracle {
 		case strings.HasPrefix(ft.Feature, ","):
 			cf.operands = strings.Count(ft.Feature, ",")
 		case strings.HasPrefix(ft.Feature, "."):
-			cf.tokens = tokensOf(ft.Feature)
+			cf.tokens = Tokens(ft.Feature)
 		default:
 			continue // "|q", "!": no requirement of their own
 		}
@@ -145,10 +147,10 @@ func (c *compiledOracle) settle(r *Result, opts []Option, raised []string) {
 	for i := range opts {
 		// ptxas's oldest target and its oldest version cannot be tested
 		// below: an older documented value is kept.
-		if opts[i].MinTarget == o.FloorTarget && doc.MinTarget != "" && compareTargets(doc.MinTarget, o.FloorTarget) < 0 {
+		if opts[i].MinTarget == o.FloorTarget && doc.MinTarget != "" && ptxorder.CompareTargets(doc.MinTarget, o.FloorTarget) < 0 {
 			opts[i].MinTarget = doc.MinTarget
 		}
-		if opts[i].PTXVersion == o.FloorVersion && doc.PTXVersion != "" && compareVersions(doc.PTXVersion, o.FloorVersion) < 0 {
+		if opts[i].PTXVersion == o.FloorVersion && doc.PTXVersion != "" && ptxorder.CompareVersions(doc.PTXVersion, o.FloorVersion) < 0 {
 			opts[i].PTXVersion = doc.PTXVersion
 		}
 	}
@@ -177,7 +179,7 @@ func NamesOtherToken(msg, stmt, feature string) bool {
 		return true
 	}
 	mine := map[string]bool{}
-	for _, t := range tokensOf(feature) {
+	for _, t := range Tokens(feature) {
 		mine[t] = true
 	}
 	have := map[string]bool{}

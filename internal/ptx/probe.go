@@ -333,7 +333,7 @@ func parseOperandTemplate(s string) operandTemplate {
 			}
 		}
 		if c == '{' {
-			j := matchingClose(s, i)
+			j := MatchingClose(s, i)
 			inner := s[i+1 : j]
 			trimmed := strings.TrimSpace(inner)
 			if trimmed != "" && (strings.ContainsRune(",.!-", rune(trimmed[0])) || strings.HasSuffix(trimmed, ",")) {
@@ -367,10 +367,10 @@ func (t operandTemplate) render(tokens []string, opts map[int]bool, lengths, got
 	if text == "" {
 		return ""
 	}
-	ops := splitTop(text, ',')
+	ops := SplitTop(text, ',')
 	for i := range ops {
 		op := strings.TrimSpace(ops[i])
-		if isImmediateRole(tokens, i) && identRe.FindString(op) == op {
+		if isImmediateRole(tokens, i) && IdentRe.FindString(op) == op {
 			// "applypriority [a], size": size is the immediate 128.
 			ops[i] = immediateValue(op)
 			continue
@@ -421,16 +421,16 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 	case op == "":
 		return neg
 	case strings.HasPrefix(op, "["):
-		end := matchingClose(op, 0)
-		inner := splitTop(op[1:end], ',')
+		end := MatchingClose(op, 0)
+		inner := SplitTop(op[1:end], ',')
 		for k := range inner {
 			inner[k] = concreteAddressPart(strings.TrimSpace(inner[k]), k, tokens)
 		}
-		return neg + "[" + strings.Join(inner, ", ") + "]" + after(op, end)
+		return neg + "[" + strings.Join(inner, ", ") + "]" + AfterIndex(op, end)
 	case strings.HasPrefix(op, "("):
 		return op
 	case strings.HasPrefix(op, "{"):
-		inner := strings.TrimSpace(op[1:matchingClose(op, 0)])
+		inner := strings.TrimSpace(op[1:MatchingClose(op, 0)])
 		if inner == "disable-output-lane" {
 			// One mask word per 32 lanes of the CTA group's columns.
 			n := 4
@@ -441,7 +441,7 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 		}
 		// "{byte-id-a, thread-id-a}" of mma's block scaling: a pair of
 		// immediates, each replaced as a lone operand would be.
-		parts := splitTop(inner, ',')
+		parts := SplitTop(inner, ',')
 		changed := false
 		for k, p := range parts {
 			if v, ok := immediates[strings.TrimSpace(p)]; ok {
@@ -451,7 +451,7 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 			}
 		}
 		if changed {
-			return neg + "{" + strings.Join(parts, ", ") + "}" + after(op, matchingClose(op, 0))
+			return neg + "{" + strings.Join(parts, ", ") + "}" + AfterIndex(op, MatchingClose(op, 0))
 		}
 		return neg + op
 	}
@@ -465,7 +465,7 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 		// A special register of the instruction's width: "mov.u64 d,
 		// sreg" reads a 64-bit one.
 		for _, t := range tokens[1:] {
-			if isType(t) && typeBits("."+t) == 64 {
+			if isType(t) && TypeBits("."+t) == 64 {
 				return "%clock64"
 			}
 		}
@@ -477,7 +477,7 @@ func concreteOperand(op string, index int, tokens []string, lengths, got map[int
 	}
 	if strings.ContainsAny(op, "+") {
 		// "avar+imm", "sh + imm": the offset is an immediate.
-		return neg + renameIdent(op, "imm", "4")
+		return neg + RenameIdent(op, "imm", "4")
 	}
 	length := func(name string) (int, bool) {
 		n, vec := vectorLength(tokens, index, name)

@@ -99,15 +99,21 @@ var nameHints = map[string]string{
 	"d_tmem": ".b32", "a_tmem": ".b32", "scale_A_tmem": ".b32", "scale_B_tmem": ".b32", "sp_meta_tmem": ".b32",
 }
 
+// NameHint is the register type an operand named name holds wherever it
+// stands ("membermask" .b32), if its name says.
+func NameHint(name string) (string, bool) { t, ok := nameHints[name]; return t, ok }
+
+// Operand roles that are not register types: what the harness defines for
+// them.
 const (
-	roleLabel   = "label"
-	roleFunc    = "func"
-	roleTargets = "targets"
+	RoleLabel   = "label"
+	RoleFunc    = "func"
+	RoleTargets = "targets"
 )
 
-// operandRoles returns the register type of each of n operands of an
+// OperandRoles returns the register type of each of n operands of an
 // instruction of a documented mnemonic with these tokens.
-func operandRoles(mnemonic string, tokens []string, n int) []string {
+func OperandRoles(mnemonic string, tokens []string, n int) []string {
 	var types []string
 	for _, t := range tokens[1:] {
 		if isType(t) {
@@ -194,7 +200,7 @@ func roleType(code string, types []string) string {
 		if i < 0 || i >= len(types) {
 			i = len(types) - 1
 		}
-		return regType("." + types[i])
+		return RegType("." + types[i])
 	}
 	switch code {
 	case "$":
@@ -218,11 +224,11 @@ func roleType(code string, types []string) string {
 	case "Q":
 		return ".b128"
 	case "X":
-		return roleLabel
+		return RoleLabel
 	case "T":
-		return roleTargets
+		return RoleTargets
 	case "F":
-		return roleFunc
+		return RoleFunc
 	}
 	if len(code) == 1 && code[0] >= '0' && code[0] <= '9' {
 		return typ(int(code[0] - '0'))

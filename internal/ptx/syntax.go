@@ -138,7 +138,7 @@ func parseDefinition(s string) (definition, bool) {
 		}
 		rhs = rhs[o+1 : c]
 	}
-	for _, item := range splitTop(rhs, ',') {
+	for _, item := range SplitTop(rhs, ',') {
 		item = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(item), ";"))
 		item = strings.TrimRight(item, "*") // "::discard*", ".64x128b**": stars mark footnotes
 		if o := strings.IndexByte(item, '{'); o >= 0 {
@@ -185,8 +185,8 @@ func expandSuffixes(item string) []string {
 	return out
 }
 
-// splitTop splits s at sep outside (), [], {}.
-func splitTop(s string, sep byte) []string {
+// SplitTop splits s at sep outside (), [], {}.
+func SplitTop(s string, sep byte) []string {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -380,7 +380,7 @@ func (p *opParser) leaf(prefix string) (node, error) {
 	}
 	n := node{name: full, isVar: isVar, suffix: suffix}
 	for _, w := range expandSubVars(written, p.resolve) {
-		n.choices = append(n.choices, tokensOf(w))
+		n.choices = append(n.choices, Tokens(w))
 	}
 	return n, nil
 }
@@ -410,8 +410,8 @@ func expandSubVars(written []string, resolve resolver) []string {
 	return out
 }
 
-// tokensOf splits ".xorsign.abs" into [xorsign abs]; "::fill" stays whole.
-func tokensOf(written string) []string {
+// Tokens splits ".xorsign.abs" into [xorsign abs]; "::fill" stays whole.
+func Tokens(written string) []string {
 	w := strings.TrimPrefix(written, ".")
 	if w == "" {
 		return nil
@@ -491,7 +491,7 @@ func parseOperands(s string) operandShape {
 		if j, ok := optionalGroup(s, i); ok {
 			inner := strings.TrimLeft(s[i+1:j], " ")
 			inner = strings.TrimPrefix(inner, ",")
-			sh.optional = append(sh.optional, len(splitTop(inner, ',')))
+			sh.optional = append(sh.optional, len(SplitTop(inner, ',')))
 			i = j
 			continue
 		}
@@ -500,7 +500,7 @@ func parseOperands(s string) operandShape {
 	r := strings.TrimSpace(rest.String())
 	r = strings.TrimSuffix(r, ",")
 	if strings.TrimSpace(r) != "" {
-		sh.required = len(splitTop(r, ','))
+		sh.required = len(SplitTop(r, ','))
 	}
 	return sh
 }

@@ -138,13 +138,4 @@ func TestSplitStatements(t *testing.T) {
 	}
 }
 
-func TestVersionAndTargetOrder(t *testing.T) {
-	if compareVersions("8.10", "8.9") <= 0 || compareVersions("", "1.0") >= 0 {
-		t.Error("version order")
-	}
-	if compareTargets("sm_90a", "sm_90") <= 0 || compareTargets("sm_100f", "sm_90a") <= 0 || compareTargets("", "sm_10") >= 0 {
-		t.Error("target order")
-	}
-}
-
 func fixtureSectionsForFuzz() []ptxdoc.Section { return []ptxdoc.Section{fixtureSection()} }

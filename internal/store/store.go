@@ -39,7 +39,7 @@ type Reader interface {
 	// (compressed, ready to send), resolving name as Instruction does.
 	InstructionDoc(ctx context.Context, arch, name string) (Doc, error)
 	// Extra returns a named document the build stored beside the model
-	// ("concepts", "quality", "ptx_model"); errs.NotFound when absent.
+	// (keys.go names them); errs.NotFound when absent.
 	Extra(ctx context.Context, key string) ([]byte, error)
 	// Answer returns the answer the build stored for a page's request
 	// target (see Build.Answers); errs.NotFound when it stored none.

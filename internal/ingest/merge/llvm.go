@@ -15,6 +15,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/verify"
 	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
+	"github.com/gpuisa/gpuisa/internal/store/quality"
 )
 
 // Conflict facts recorded by the LLVM cross-checks. The quality report
@@ -808,49 +809,28 @@ func documentedConflict(f isa.Format, e *isa.Encoding, w, mask uint32, enc []byt
 	}}
 }
 
-// Disagreement is one identifier conflict in a flat form for reports.
-type Disagreement struct {
-	Arch, Name, Format string
-	AMD, LLVM          string // identifiers, "0x…"
-	Note               string
-	Prov               isa.Prov // where AMD states it
-}
-
 // Disagreements lists the identifier conflicts recorded on instructions.
-func Disagreements(insts []*isa.Instruction) []Disagreement {
-	var out []Disagreement
+func Disagreements(insts []*isa.Instruction) []quality.Disagreement {
+	var out []quality.Disagreement
 	for _, in := range insts {
 		for _, c := range in.Conflicts {
 			format, ok := strings.CutPrefix(c.Fact, FactIdentifierPrefix)
 			if !ok || len(c.Values) != 2 || c.CorrectedBy != "" {
 				continue
 			}
-			out = append(out, Disagreement{Arch: in.Arch, Name: in.Name, Format: format,
+			out = append(out, quality.Disagreement{Arch: in.Arch, Name: in.Name, Format: format,
 				AMD: c.Values[0].Value, LLVM: c.Values[1].Value, Note: c.Note, Prov: c.Values[0].Prov})
 		}
 	}
-	slices.SortFunc(out, func(a, b Disagreement) int {
+	slices.SortFunc(out, func(a, b quality.Disagreement) int {
 		return strings.Compare(a.Arch+" "+a.Name+" "+a.Format, b.Arch+" "+b.Name+" "+b.Format)
 	})
 	return out
 }
 
-// Correction is one fact of a document that an oracle corrected: the page
-// shows the oracle's value, the document's beside it.
-type Correction struct {
-	Arch     string   `json:"arch"`
-	Name     string   `json:"name"`
-	Fact     string   `json:"fact"`
-	Document string   `json:"document"` // the document's value
-	Shown    string   `json:"shown"`    // the oracle's value, shown as the fact
-	By       string   `json:"by"`       // the oracle's source id
-	Note     string   `json:"note"`
-	Prov     isa.Prov `json:"prov"` // where the document states its value
-}
-
 // Corrections lists the conflicts an oracle resolved (CorrectedBy set).
-func Corrections(insts []*isa.Instruction) []Correction {
-	var out []Correction
+func Corrections(insts []*isa.Instruction) []quality.Correction {
+	var out []quality.Correction
 	for _, in := range insts {
 		for _, c := range in.Conflicts {
 			if c.CorrectedBy == "" || len(c.Values) < 2 {
@@ -864,11 +844,11 @@ func Corrections(insts []*isa.Instruction) []Correction {
 					doc = v
 				}
 			}
-			out = append(out, Correction{Arch: in.Arch, Name: in.Name, Fact: c.Fact, Document: doc.Value,
+			out = append(out, quality.Correction{Arch: in.Arch, Name: in.Name, Fact: c.Fact, Document: doc.Value,
 				Shown: shown.Value, By: c.CorrectedBy, Note: c.Note, Prov: doc.Prov})
 		}
 	}
-	slices.SortFunc(out, func(a, b Correction) int {
+	slices.SortFunc(out, func(a, b quality.Correction) int {
 		return strings.Compare(a.Arch+" "+a.Name+" "+a.Fact, b.Arch+" "+b.Name+" "+b.Fact)
 	})
 	return out

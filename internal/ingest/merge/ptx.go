@@ -48,12 +48,7 @@ func PTX(instrs []ptx.Instruction, blocks map[string][]isa.Syntax, rel func(stri
 			}
 		}
 		for _, f := range p.Forms {
-			in.Forms = append(in.Forms, isa.Form{
-				Syntax: f.Syntax, Types: nonNil(f.Types), Modifiers: nonNil(append(append([]string(nil), f.Modifiers...), f.Scopes...)),
-				StateSpaces: nonNil(f.StateSpaces), MinTarget: f.MinTarget, PTXVersion: f.PTXVersion,
-				Description: f.Description,
-				Prov:        isa.Prov{Source: isa.SourcePTXDoc, File: rel(f.File), Line: f.Line},
-			})
+			in.Forms = append(in.Forms, f.PageForm(rel(f.File)))
 		}
 		for _, o := range p.Operands {
 			in.Operands = append(in.Operands, isa.Operand{
@@ -83,13 +78,6 @@ func ptxUnit(p ptx.Instruction) string {
 		return "Directive"
 	}
 	return "Instruction"
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // stripFences removes Markdown code-fence lines (```), which the PTX reader

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // Unit is one small kernel: module-scope declarations and one entry
@@ -449,7 +451,7 @@ func Compose(version, target string, units []Unit) (string, [][2]int) {
 		line += strings.Count(s, "\n")
 	}
 	write(".version " + version + "\n.target " + target + "\n")
-	if CompareVersions(version, "2.3") >= 0 {
+	if ptxorder.CompareVersions(version, "2.3") >= 0 {
 		write(".address_size 64\n")
 	}
 	ranges := make([][2]int, len(units))

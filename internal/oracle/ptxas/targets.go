@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/oracle/filecache"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // TargetInfo says which ptxas assembles a target and with which PTX ISA
@@ -121,7 +122,7 @@ func (s *Session) toolVersions(ctx context.Context, tool Tool) ([]string, error)
 		return vs, nil
 	}
 	var vs []string
-	for _, v := range VersionsUpTo(tool.MaxPTX) {
+	for _, v := range ptxorder.VersionsUpTo(tool.MaxPTX) {
 		src, _ := Compose(v, tool.Targets[0], []Unit{EmptyUnit})
 		stderr, _, err := s.runPTXAS(ctx, tool, tool.Targets[0], src, os.DevNull)
 		if err != nil {

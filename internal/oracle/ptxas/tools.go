@@ -16,7 +16,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"io"
 	"os"
 	"os/exec"
@@ -25,6 +24,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // Pinned wheels: the exact releases `gpuisa tools install` puts into the
@@ -163,7 +165,7 @@ func Find(ctx context.Context, opts FindOptions) (*Tools, error) {
 			t.PTXAS = append(t.PTXAS, tool)
 		}
 	}
-	sort.SliceStable(t.PTXAS, func(i, j int) bool { return compareVersions(t.PTXAS[i].Version, t.PTXAS[j].Version) > 0 })
+	sort.SliceStable(t.PTXAS, func(i, j int) bool { return ptxorder.CompareVersions(t.PTXAS[i].Version, t.PTXAS[j].Version) > 0 })
 	t.NVDisasm, t.NVDisasmVersion = findAux(ctx, "nvdisasm", opts.NVDisasm, "GPUISA_NVDISASM", opts.CacheDir)
 	t.CuObjdump, t.CuObjdumpVersion = findAux(ctx, "cuobjdump", "", "GPUISA_CUOBJDUMP", opts.CacheDir)
 	if len(t.PTXAS) == 0 {
@@ -260,7 +262,7 @@ func probe(ctx context.Context, path string) (Tool, error) {
 			tool.Targets = append(tool.Targets, m[1])
 		}
 	}
-	SortTargets(tool.Targets)
+	ptxorder.SortTargets(tool.Targets)
 	if len(tool.Targets) == 0 {
 		return Tool{}, fmt.Errorf("%s --help lists no sm_ targets", path)
 	}
@@ -310,7 +312,7 @@ func (t *Tools) Targets() []string {
 			}
 		}
 	}
-	SortTargets(out)
+	ptxorder.SortTargets(out)
 	return out
 }
 

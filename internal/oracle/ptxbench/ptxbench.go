@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 )
 
@@ -36,7 +37,7 @@ type Bench struct {
 // Make writes the kernels for stmt ("max.f32 d, a, b;") for target at
 // PTX ISA version: the destination and the first source must be plain
 // registers of one type, so the result can feed the next instruction.
-func Make(h *ptx.Harness, stmt, version, target string) (Bench, error) {
+func Make(h *ptxharness.Harness, stmt, version, target string) (Bench, error) {
 	stmt = strings.TrimSuffix(strings.TrimSpace(stmt), ";")
 	types, plain, err := h.RegisterTypes(stmt + ";")
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
-	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
@@ -17,7 +17,7 @@ import (
 // has ptxas (code generation for sm_90) accept them: at least 20 forms.
 func TestKernelsAssemble(t *testing.T) {
 	tools := testenv.PTXAS(t)
-	h := ptx.NewHarness(nil)
+	h := ptxharness.NewHarness(nil)
 	var units []ptxas.Unit
 	var names []string
 	for _, s := range DefaultStatements {
@@ -73,7 +73,7 @@ func TestKernelsAssemble(t *testing.T) {
 }
 
 func TestMakeRefusesWhatCannotChain(t *testing.T) {
-	h := ptx.NewHarness(nil)
+	h := ptxharness.NewHarness(nil)
 	for _, s := range []string{"setp.lt.f32 p, a, b;", "ld.global.f32 d, [a];", "cvt.f64.f32 d, a;"} {
 		if _, err := Make(h, s, "8.0", "sm_90"); err == nil {
 			t.Errorf("%s: a benchmark was made; its result cannot feed its next input", s)
@@ -89,7 +89,7 @@ func TestHostProgramCompiles(t *testing.T) {
 	if inc == "" || err != nil {
 		t.Skip("no cuda.h (gpuisa tools install puts it into the cache) or no g++: skipping the host program's compile check")
 	}
-	b, err := Make(ptx.NewHarness(nil), "fma.rn.f32 d, a, b, c;", "8.0", "sm_90")
+	b, err := Make(ptxharness.NewHarness(nil), "fma.rn.f32 d, a, b, c;", "8.0", "sm_90")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
@@ -16,7 +17,7 @@ import (
 func TestOperandClasses(t *testing.T) {
 	s := ptxas.NewSession(testenv.PTXAS(t), ptxas.DefaultCacheDir())
 	s.ParseOnly = true
-	h := ptx.NewHarness([]ptx.Instruction{{Name: "call", Kind: ptx.KindInstruction}, {Name: "brx.idx", Kind: ptx.KindInstruction},
+	h := ptxharness.NewHarness([]ptx.Instruction{{Name: "call", Kind: ptx.KindInstruction}, {Name: "brx.idx", Kind: ptx.KindInstruction},
 		{Name: "%tid", Kind: ptx.KindSpecialRegister}})
 	e, err := New(context.Background(), s, h, Options{})
 	if err != nil {
@@ -77,7 +78,7 @@ func TestOperandClasses(t *testing.T) {
 // complete statement of one or two registers, and says so; not of one
 // that leaves an operand out, nor of one with vectors.
 func TestCandidatesExhaustive(t *testing.T) {
-	decls := []ptx.Declared{{Name: "d", Type: ".b32", Operand: 0}, {Name: "a", Type: ".b32", Operand: 1}}
+	decls := []ptxharness.Declared{{Name: "d", Type: ".b32", Operand: 0}, {Name: "a", Type: ".b32", Operand: 1}}
 	cs, ok := candidates(Item{Stmt: ptx.Statement{Text: "cvt.f32.f32 d, a;"}, Complete: true}, decls, 24, true)
 	if !ok || len(cs) != 24 {
 		t.Errorf("two registers: %d candidates, exhaustive=%v; want all 24 other typings", len(cs), ok)

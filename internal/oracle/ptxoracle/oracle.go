@@ -21,7 +21,9 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // Item is one statement to check.
@@ -89,7 +91,7 @@ func (v Verdict) MinTarget() (target, version string, floor bool) {
 		if target == "" {
 			target = t.Target
 		}
-		if version == "" || ptxas.CompareVersions(t.MinPTX, version) < 0 {
+		if version == "" || ptxorder.CompareVersions(t.MinPTX, version) < 0 {
 			version, floor = t.MinPTX, t.Floor
 		}
 	}
@@ -112,13 +114,13 @@ type Options struct {
 // Engine checks items with one session.
 type Engine struct {
 	Session *ptxas.Session
-	Harness *ptx.Harness
+	Harness *ptxharness.Harness
 	Options Options
 	targets []ptxas.TargetInfo
 }
 
 // New returns an engine; it probes the targets ptxas knows.
-func New(ctx context.Context, s *ptxas.Session, h *ptx.Harness, opts Options) (*Engine, error) {
+func New(ctx context.Context, s *ptxas.Session, h *ptxharness.Harness, opts Options) (*Engine, error) {
 	ts, err := s.Targets(ctx)
 	if err != nil {
 		return nil, err
@@ -141,7 +143,7 @@ func (e *Engine) Targets() []ptxas.TargetInfo { return e.targets }
 func (e *Engine) GridVersion(t ptxas.TargetInfo) string {
 	best := ""
 	for _, v := range t.Versions {
-		if ptxas.CompareVersions(v, e.Options.DocVersion) <= 0 {
+		if ptxorder.CompareVersions(v, e.Options.DocVersion) <= 0 {
 			best = v
 		}
 	}
@@ -161,7 +163,7 @@ func (e *Engine) progress(step string, done, total int) {
 func (e *Engine) Check(ctx context.Context, items []Item) ([]Verdict, error) {
 	out := make([]Verdict, len(items))
 	units := make([]*ptxas.Unit, len(items))
-	decls := make([][]ptx.Declared, len(items))
+	decls := make([][]ptxharness.Declared, len(items))
 	for i, it := range items {
 		out[i].Stmt = it.Stmt
 		u, d, err := e.Harness.Unit(it.Stmt)
@@ -295,7 +297,7 @@ var registerTypes = []string{".b32", ".b64", ".b16", ".pred", ".b8"}
 // whether they are every typing the harness can write: registers are all
 // the statement names (onlyRegisters), no vector lengths vary, and every
 // combination of register types fits within limit.
-func candidates(it Item, decls []ptx.Declared, limit int, onlyRegisters bool) ([]candidate, bool) {
+func candidates(it Item, decls []ptxharness.Declared, limit int, onlyRegisters bool) ([]candidate, bool) {
 	var out []candidate
 	base := it.Stmt
 	if len(base.Decls) > 0 {
@@ -395,7 +397,7 @@ func candidates(it Item, decls []ptx.Declared, limit int, onlyRegisters bool) ([
 // search tries other typings for statements every target rejected for
 // their operands, round by round (one batch per target and round), and
 // re-assembles the grid for those it fixes.
-func (e *Engine) search(ctx context.Context, items []Item, out []Verdict, units []*ptxas.Unit, decls [][]ptx.Declared) error {
+func (e *Engine) search(ctx context.Context, items []Item, out []Verdict, units []*ptxas.Unit, decls [][]ptxharness.Declared) error {
 	type pending struct {
 		i          int
 		target     int

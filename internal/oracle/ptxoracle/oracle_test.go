@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
@@ -14,7 +15,7 @@ func engine(t *testing.T) *Engine {
 	t.Helper()
 	s := ptxas.NewSession(testenv.PTXAS(t), ptxas.DefaultCacheDir())
 	s.ParseOnly = true
-	e, err := New(context.Background(), s, ptx.NewHarness(nil), Options{})
+	e, err := New(context.Background(), s, ptxharness.NewHarness(nil), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

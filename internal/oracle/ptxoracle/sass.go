@@ -9,7 +9,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
-	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxharness"
 )
 
 // SASSTargets are the targets whose SASS the reference shows for every
@@ -103,7 +103,7 @@ func (e *Engine) sassOn(ctx context.Context, vs []Verdict, idx []int, info ptxas
 			continue
 		}
 		units = append(units, u)
-		bases = append(bases, ptx.Baseline(u))
+		bases = append(bases, ptxharness.Baseline(u))
 		which = append(which, i)
 	}
 	version := e.GridVersion(info)

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"sync"
 
-	protocol "github.com/tliron/glsp/protocol_3_16"
-
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 	"github.com/gpuisa/gpuisa/internal/store"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 // Diagnostic codes, also the code actions' keys.
@@ -249,7 +249,7 @@ func nthMnemonic(d *document, n, i int) (token, bool) {
 // ptxNeeds says what a valid statement needs beyond the file's .version
 // and .target, "" when the file gives it.
 func ptxNeeds(r ptx.Result, c fileContext) string {
-	lowVersion := c.ptxVersion != "" && r.PTXVersion != "" && compareVersions(c.ptxVersion, r.PTXVersion) < 0
+	lowVersion := c.ptxVersion != "" && r.PTXVersion != "" && ptxorder.CompareVersions(c.ptxVersion, r.PTXVersion) < 0
 	lowTarget := c.target != "" && r.MinTarget != "" && !r.Allows(c.target)
 	if !lowVersion && !lowTarget {
 		return ""

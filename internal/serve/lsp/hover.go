@@ -3,18 +3,17 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"net/url"
 	"regexp"
 	"sort"
-
 	"strings"
 
-	protocol "github.com/tliron/glsp/protocol_3_16"
-
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/ptx"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 	"github.com/gpuisa/gpuisa/internal/store/costview"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 // semanticsLines is how much pseudocode a hover shows before pointing at
@@ -349,7 +348,7 @@ func requirementLine(r ptx.Result, c fileContext) string {
 	}
 	s := fmt.Sprintf("**Needs** %s (%s)", need, who)
 	var short []string
-	if c.ptxVersion != "" && r.PTXVersion != "" && compareVersions(c.ptxVersion, r.PTXVersion) < 0 {
+	if c.ptxVersion != "" && r.PTXVersion != "" && ptxorder.CompareVersions(c.ptxVersion, r.PTXVersion) < 0 {
 		short = append(short, ".version "+c.ptxVersion)
 	}
 	if c.target != "" && !r.Allows(c.target) {
@@ -885,25 +884,4 @@ func joinNonEmpty(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(out, sep)
-}
-
-// compareVersions compares "7.0" and "6.5" numerically.
-func compareVersions(a, b string) int {
-	pa, pb := strings.SplitN(a, ".", 2), strings.SplitN(b, ".", 2)
-	for i := 0; i < 2; i++ {
-		var x, y int
-		if i < len(pa) {
-			x = atoi(pa[i])
-		}
-		if i < len(pb) {
-			y = atoi(pb[i])
-		}
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
 }

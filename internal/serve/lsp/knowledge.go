@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/amd/codecache"
-	"github.com/gpuisa/gpuisa/internal/ingest"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/store"
@@ -153,7 +152,7 @@ func (k *knowledge) homeOf(ctx context.Context, name string) (string, bool) {
 // checker, once.
 func (k *knowledge) loadPTX(ctx context.Context) error {
 	k.ptxOnce.Do(func() {
-		raw, err := k.db.Extra(ctx, ingest.ExtraPTXModel)
+		raw, err := k.db.Extra(ctx, store.KeyPTXModel)
 		if err != nil {
 			k.ptxErr = err
 			return

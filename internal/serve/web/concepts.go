@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 )
 
@@ -35,7 +36,7 @@ type conceptTheme struct {
 
 func (s *server) conceptCatalogue() (*conceptData, error) {
 	s.conceptsOnce.Do(func() {
-		raw, err := s.store.Extra(context.Background(), "concepts")
+		raw, err := s.store.Extra(context.Background(), store.KeyConcepts)
 		if err != nil {
 			if errs.KindOf(err) == errs.KindNotFound {
 				err = errs.NotFound(nil, "this database was built without the concept catalogue")

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
-
 	"github.com/gpuisa/gpuisa/internal/serve/web/webfake"
+	"github.com/gpuisa/gpuisa/internal/store"
+	"golang.org/x/net/html"
 )
 
 func TestConceptIndex(t *testing.T) {
@@ -145,7 +145,7 @@ func TestInstructionPagesLinkConcepts(t *testing.T) {
 
 func TestPagesWithoutCatalogue(t *testing.T) {
 	b := webfake.Build()
-	delete(b.Extras, "concepts")
+	delete(b.Extras, store.KeyConcepts)
 	s := testServer(t, webfake.Open(t, b), Options{})
 	rec := get(t, s, "/concepts")
 	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "built without the concept catalogue") {

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
-
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/serve/web/webfake"
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
+	"golang.org/x/net/html"
 )
 
 // section returns the page's <section aria-labelledby=id>.
@@ -257,7 +257,7 @@ func TestQualityPTXMoreLink(t *testing.T) {
 }
 
 // ptxasOrder is the order ptxas 13's and 12.9's targets sort in
-// (ptxas.SortTargets).
+// (ptxorder.SortTargets).
 var ptxasOrder = strings.Fields("sm_50 sm_52 sm_53 sm_60 sm_61 sm_62 sm_70 sm_72 sm_75 sm_80 sm_86 sm_87 sm_88 sm_89 sm_90 sm_90a " +
 	"sm_100 sm_100f sm_100a sm_101 sm_101f sm_101a sm_103 sm_103f sm_103a sm_107 sm_107f sm_107a sm_110 sm_110f sm_110a " +
 	"sm_120 sm_120f sm_120a sm_121 sm_121f sm_121a")
@@ -348,6 +348,6 @@ func qualityServer(t *testing.T, q quality.Report) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Extras[quality.Key] = raw
+	b.Extras[store.KeyQuality] = raw
 	return testServer(t, webfake.Open(t, b), Options{})
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
-	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // A PTX page shows what NVIDIA's assembler said about the instruction (the
@@ -140,7 +140,7 @@ func ptxPageView(in *isa.Instruction, targets []string) *ptxView {
 		universe[d.Target] = true
 	}
 	order := slices.Collect(maps.Keys(universe))
-	ptxas.SortTargets(order)
+	ptxorder.SortTargets(order)
 	floor := ""
 	if len(order) > 0 {
 		floor = order[0]
@@ -247,16 +247,16 @@ func instructionFacts(in *isa.Instruction, floor string) (version, target reqFac
 		if c == nil || c.Status != isa.PTXVerified {
 			continue
 		}
-		if pV == "" || ptxas.CompareVersions(c.PTXVersion, pV) < 0 {
+		if pV == "" || ptxorder.CompareVersions(c.PTXVersion, pV) < 0 {
 			pV, floorV = c.PTXVersion, c.Floor
 		}
-		if pT == "" || ptxas.CompareTargets(c.MinTarget, pT) < 0 {
+		if pT == "" || ptxorder.CompareTargets(c.MinTarget, pT) < 0 {
 			pT = c.MinTarget
 		}
-		if d := or(f.DocPTXVersion, f.PTXVersion); d != "" && (dV == "" || ptxas.CompareVersions(d, dV) < 0) {
+		if d := or(f.DocPTXVersion, f.PTXVersion); d != "" && (dV == "" || ptxorder.CompareVersions(d, dV) < 0) {
 			dV = d
 		}
-		if d := or(f.DocMinTarget, f.MinTarget); d != "" && (dT == "" || ptxas.CompareTargets(d, dT) < 0) {
+		if d := or(f.DocMinTarget, f.MinTarget); d != "" && (dT == "" || ptxorder.CompareTargets(d, dT) < 0) {
 			dT = d
 		}
 	}
@@ -264,8 +264,8 @@ func instructionFacts(in *isa.Instruction, floor string) (version, target reqFac
 		note := "not verified by ptxas"
 		return reqFact{Value: in.PTXVersion, Source: srcDoc, Note: note}, reqFact{Value: in.MinTarget, Source: srcDoc, Note: note}
 	}
-	version = settle(in.PTXVersion, pV, dV, ptxas.CompareVersions)
-	target = settle(in.MinTarget, pT, dT, ptxas.CompareTargets)
+	version = settle(in.PTXVersion, pV, dV, ptxorder.CompareVersions)
+	target = settle(in.MinTarget, pT, dT, ptxorder.CompareTargets)
 	if version.PTXAS != "" && floorV {
 		version.Note = "the lowest version ptxas can test"
 	}
@@ -350,11 +350,11 @@ func newFormRow(f isa.Form, floor string, order []string) formRow {
 		row.Target = reqFact{Value: f.MinTarget, Source: srcDoc}
 		row.Version = reqFact{Value: f.PTXVersion, Source: srcDoc}
 	} else {
-		row.Target = formFact(f.MinTarget, f.DocMinTarget, c.MinTarget, ptxas.CompareTargets)
+		row.Target = formFact(f.MinTarget, f.DocMinTarget, c.MinTarget, ptxorder.CompareTargets)
 		if row.Target.PTXAS != "" && row.Target.PTXAS == floor {
 			row.Target.Note = "the oldest target ptxas knows"
 		}
-		row.Version = formFact(f.PTXVersion, f.DocPTXVersion, c.PTXVersion, ptxas.CompareVersions)
+		row.Version = formFact(f.PTXVersion, f.DocPTXVersion, c.PTXVersion, ptxorder.CompareVersions)
 		if row.Version.PTXAS != "" && c.Floor {
 			row.Version.Note = "the lowest " + c.MinTarget + " allows"
 		}
@@ -459,7 +459,7 @@ func (g *grouper) groups() []modGroup {
 // targets only"), and lists both sides in full for the tooltip.
 func summarizeTargets(targets map[string]string) (summary, detail string) {
 	order := slices.Collect(maps.Keys(targets))
-	ptxas.SortTargets(order)
+	ptxorder.SortTargets(order)
 	return summarizeTargetsIn(order, targets)
 }
 
@@ -475,7 +475,7 @@ func summarizeTargetsIn(universe []string, targets map[string]string) (summary, 
 	}
 	if len(order) != len(targets) { // a target the universe lacks
 		order = slices.Collect(maps.Keys(targets))
-		ptxas.SortTargets(order)
+		ptxorder.SortTargets(order)
 	}
 	var sup, unsup []string
 	for _, t := range order {
@@ -515,18 +515,18 @@ func describeRange(order, sup []string) string {
 	hi := -1
 	for _, t := range sup {
 		in[t] = true
-		kinds[ptxas.TargetSuffix(t)] = true
-		hi = max(hi, ptxas.TargetNumber(t))
+		kinds[ptxorder.TargetSuffix(t)] = true
+		hi = max(hi, ptxorder.TargetNumber(t))
 	}
 	lo := slices.Index(order, sup[0])
 	var excluded []string // kinds in the range that are never supported
 	var except []string
 	seenKind := map[string]bool{}
 	for _, t := range order[lo:] {
-		if ptxas.TargetNumber(t) > hi {
+		if ptxorder.TargetNumber(t) > hi {
 			break
 		}
-		k := ptxas.TargetSuffix(t)
+		k := ptxorder.TargetSuffix(t)
 		if !kinds[k] {
 			if !seenKind[k] {
 				seenKind[k] = true
@@ -541,11 +541,11 @@ func describeRange(order, sup []string) string {
 	if len(except) > 3 {
 		return targetList(order, sup)
 	}
-	newest := ptxas.TargetNumber(order[len(order)-1])
+	newest := ptxorder.TargetNumber(order[len(order)-1])
 	first, last := sup[0], sup[len(sup)-1]
 	qualifier := ""
 	if len(excluded) > 0 {
-		first = fmt.Sprintf("sm_%d", ptxas.TargetNumber(first))
+		first = fmt.Sprintf("sm_%d", ptxorder.TargetNumber(first))
 		last = fmt.Sprintf("sm_%d", hi)
 		var names []string
 		for _, k := range []string{"", "f", "a"} {
@@ -708,7 +708,7 @@ func normalizeStatement(s string) string {
 func newSASSBlock(n int, stmt, from string, ss []isa.SASS) sassBlock {
 	b := sassBlock{ID: fmt.Sprintf("sass-%d", n), Statement: stmt, From: from}
 	ss = slices.Clone(ss)
-	slices.SortStableFunc(ss, func(a, b isa.SASS) int { return ptxas.CompareTargets(a.Target, b.Target) })
+	slices.SortStableFunc(ss, func(a, b isa.SASS) int { return ptxorder.CompareTargets(a.Target, b.Target) })
 	first := 0 // the tab shown first: the oldest target with a listing
 	for i, s := range ss {
 		if len(s.Lines) > 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
 )
 
@@ -18,7 +19,7 @@ import (
 
 func (s *server) qualityReport() (*quality.Report, error) {
 	s.qualityOnce.Do(func() {
-		raw, err := s.store.Extra(context.Background(), quality.Key)
+		raw, err := s.store.Extra(context.Background(), store.KeyQuality)
 		if err != nil {
 			if errs.KindOf(err) == errs.KindNotFound {
 				err = errs.NotFound(nil, "this database was built without the data-quality report")

@@ -7,18 +7,19 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/xvendor/semdiff"
 )
 
 // The differences by evaluation on concept pages: each relation's AMD
 // pseudocode and PTX model run on the same special-value corpus by the
-// build (package semdiff), stored in the semdiff.Key extra.
+// build (package semdiff), stored in the store.KeySemDifferences extra.
 
 // semDifferences loads the stored differences once; nil when the build
 // made none.
 func (s *server) semDifferences() *semdiff.Result {
 	s.semDiffOnce.Do(func() {
-		raw, err := s.store.Extra(context.Background(), semdiff.Key)
+		raw, err := s.store.Extra(context.Background(), store.KeySemDifferences)
 		if err != nil {
 			return
 		}

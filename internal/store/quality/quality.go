@@ -2,8 +2,9 @@
 // how much of what AMD documents LLVM's syntax pages describe and llvm-mc
 // accepts, what matches nothing on either side, which instructions LLVM
 // rejects, and where llvm-mc's encodings disagree with AMD's identifiers.
-// The build stores it in the database (extra "quality"); `gpuisa quality`
-// prints it.
+// The build computes it (internal/ingest, quality.go) and stores it in the
+// database (store.KeyQuality); this package holds its types and text, which
+// `gpuisa quality` and the /quality page read.
 package quality
 
 import (
@@ -11,12 +12,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
-
-// Key is the database extra the report is stored under.
-const Key = "quality"
 
 // ShareTarget is the share (in %) of a family's instructions that should
 // have an example llvm-mc accepted on one of the family's targets (under
@@ -61,7 +58,7 @@ type Report struct {
 	Sem *SemReport `json:"sem,omitempty"`
 }
 
-// LineageStats counts the machine-checked renames (see merge.Lineage).
+// LineageStats counts the machine-checked renames (see ingest/merge.Lineage).
 type LineageStats struct {
 	Links          int      `json:"links"`           // (family, spelling) pairs proved the same as another family's
 	Refused        int      `json:"refused"`         // links refused: a family would have two members of one lineage
@@ -99,7 +96,7 @@ type Family struct {
 	// examples gpuisa made from similar instructions' operands.
 	Synthesized int `json:"synthesized"`
 	// Generated counts the WithExample instructions whose examples llvm-mc
-	// wrote itself, disassembling AMD's encoding (merge.GeneratedProvenance).
+	// wrote itself, disassembling AMD's encoding (ingest/merge.GeneratedProvenance).
 	Generated int `json:"generated"`
 	// Spelled counts the Rejected instructions shown with an example in
 	// LLVM's spelling of their opcode; Share counts them as examples.
@@ -123,18 +120,42 @@ type Family struct {
 	GeneratedExamples []Item `json:"generated_examples"`
 	// Amendments are the facts gpuisa linked, filled in or moved back
 	// from other sources, by kind (Amend*).
-	Amendments    []Amendment          `json:"amendments"`
-	Compared      int                  `json:"compared"` // encodings compared with AMD's identifiers
-	Disagreements []merge.Disagreement `json:"disagreements"`
+	Amendments    []Amendment    `json:"amendments"`
+	Compared      int            `json:"compared"` // encodings compared with AMD's identifiers
+	Disagreements []Disagreement `json:"disagreements"`
 	// DisagreementGroups summarise Disagreements by format and differing bits.
 	DisagreementGroups []Group `json:"disagreement_groups,omitempty"`
 	// Corrected are the facts of AMD's guide (identifiers, layouts) or of
 	// LLVM's syntax pages (operands) that llvm-mc contradicts, which the
 	// pages show corrected (the oracle's value as the fact, the
 	// document's as the documented variant).
-	Corrected []merge.Correction `json:"corrected"`
+	Corrected []Correction `json:"corrected"`
 	// CorrectedGroups count Corrected by fact.
 	CorrectedGroups []Count `json:"corrected_groups,omitempty"`
+}
+
+// Disagreement is one identifier conflict in a flat form for reports:
+// llvm-mc's encoding of an instruction disagrees with AMD's identifier
+// (ingest/merge lists them from the model's conflicts).
+type Disagreement struct {
+	Arch, Name, Format string
+	AMD, LLVM          string // identifiers, "0x…"
+	Note               string
+	Prov               isa.Prov // where AMD states it
+}
+
+// Correction is one fact of a document that an oracle corrected: the page
+// shows the oracle's value, the document's beside it (ingest/merge lists
+// them from the model's conflicts).
+type Correction struct {
+	Arch     string   `json:"arch"`
+	Name     string   `json:"name"`
+	Fact     string   `json:"fact"`
+	Document string   `json:"document"` // the document's value
+	Shown    string   `json:"shown"`    // the oracle's value, shown as the fact
+	By       string   `json:"by"`       // the oracle's source id
+	Note     string   `json:"note"`
+	Prov     isa.Prov `json:"prov"` // where the document states its value
 }
 
 // Count is how many items share one key.
@@ -185,38 +206,6 @@ func (f Family) AmendmentCounts() map[string]int {
 	return out
 }
 
-// amendments lists what gpuisa linked, filled in or moved back for one
-// instruction.
-func amendments(in *isa.Instruction) []Amendment {
-	var out []Amendment
-	// The spellings and their families; the evidence is on the page.
-	var names []string
-	archs := map[string][]string{}
-	for _, r := range in.Related {
-		if r.Renamed && r.Evidence != "" {
-			if archs[r.Name] == nil {
-				names = append(names, r.Name)
-			}
-			archs[r.Name] = append(archs[r.Name], r.Arch)
-		}
-	}
-	if len(names) > 0 {
-		parts := make([]string, len(names))
-		for i, n := range names {
-			parts[i] = n + " in " + strings.Join(archs[n], ", ")
-		}
-		out = append(out, Amendment{Name: in.Name, Kind: AmendRename, Note: "the same instruction as " + strings.Join(parts, "; ")})
-	}
-	if f := in.DescriptionFrom; f != nil {
-		out = append(out, Amendment{Name: in.Name, Kind: AmendDescription,
-			Note: fmt.Sprintf("the guide gives %s; the description is %s's in %s", f.Why, f.Name, f.Arch)})
-	}
-	for _, r := range in.Repairs {
-		out = append(out, Amendment{Name: in.Name, Kind: AmendMovedText, Note: r})
-	}
-	return out
-}
-
 // Item is one instruction with a reason.
 type Item struct {
 	Name   string `json:"name"`
@@ -232,94 +221,22 @@ type Group struct {
 	Names  []string `json:"names"`
 }
 
-// Input is what Compute needs.
-type Input struct {
-	Report  Report // the run-wide fields, filled by the caller
-	Archs   []isa.Architecture
-	Insts   []*isa.Instruction
-	Syntax  map[string]*merge.SyntaxMatch // by arch id
-	Results map[*isa.Instruction]merge.Result
-	// FamilyTargets are each family's targets llvm-mc knows.
-	FamilyTargets map[string][]string
-	// LLVMAccepted says, per family, which LLVM-only names llvm-mc
-	// accepted on a family target.
-	LLVMAccepted map[string]map[string]bool
+// Summarize fills in what a family's lists and counts imply: the
+// disagreement groups, the correction counts, the share of instructions
+// with an example and, below target, why (from r's run-wide fields).
+func (f *Family) Summarize(r Report) {
+	f.DisagreementGroups = groups(f.Disagreements)
+	f.CorrectedGroups = countBy(f.Corrected)
+	if f.Instructions > 0 {
+		f.Share = 100 * float64(f.WithExample+f.Spelled) / float64(f.Instructions)
+	}
+	f.MeetsTarget = f.Share >= ShareTarget
+	if !f.MeetsTarget {
+		f.Explanation = explain(*f, r)
+	}
 }
 
-// Compute builds the report: one Family per AMD family, in display order.
-func Compute(in Input) Report {
-	r := in.Report
-	r.Families = nil
-	byArch := map[string][]*isa.Instruction{}
-	for _, ins := range in.Insts {
-		if ins.Vendor == isa.VendorAMD {
-			byArch[ins.Arch] = append(byArch[ins.Arch], ins)
-		}
-	}
-	archs := append([]isa.Architecture(nil), in.Archs...)
-	sort.SliceStable(archs, func(i, j int) bool { return archs[i].Order < archs[j].Order })
-	for _, a := range archs {
-		if a.Vendor != isa.VendorAMD {
-			continue
-		}
-		insts := byArch[a.ID]
-		sort.Slice(insts, func(i, j int) bool { return insts[i].Name < insts[j].Name })
-		f := Family{Arch: a.ID, Name: a.Name, Targets: in.FamilyTargets[a.ID], Instructions: len(insts),
-			UnmatchedAMD: []string{}, UnmatchedLLVM: []LLVMOnly{}, Rejected: []Item{}, Unverified: []Item{}, GeneratedExamples: []Item{},
-			Amendments: []Amendment{}, Disagreements: []merge.Disagreement{}, Corrected: []merge.Correction{}}
-		if m := in.Syntax[a.ID]; m != nil {
-			f.Pages = m.Pages
-			f.UnmatchedAMD = append(f.UnmatchedAMD, m.UnmatchedAMD...)
-			for _, n := range m.UnmatchedLLVM {
-				f.UnmatchedLLVM = append(f.UnmatchedLLVM, LLVMOnly{Name: n, Accepted: in.LLVMAccepted[a.ID][n]})
-			}
-		}
-		for _, ins := range insts {
-			if len(ins.Syntax) > 0 {
-				f.WithSyntax++
-			}
-			f.Amendments = append(f.Amendments, amendments(ins)...)
-			res := in.Results[ins]
-			f.Compared += res.Compared
-			switch {
-			case res.Verified:
-				f.WithExample++
-				switch {
-				case len(ins.Examples) == 0:
-				case merge.IsGenerated(ins.Examples[0]):
-					f.Generated++
-					f.GeneratedExamples = append(f.GeneratedExamples, Item{Name: ins.Name, Reason: ins.Examples[0].Asm})
-				case ins.Examples[0].Prov.Source == isa.SourceGPUISA:
-					f.Synthesized++
-				}
-			case res.Rejected:
-				reason := res.Reason
-				if res.Spelled && len(ins.Examples) > 0 {
-					f.Spelled++
-					reason += "; shown in LLVM's spelling: " + ins.Examples[0].Asm
-				}
-				f.Rejected = append(f.Rejected, Item{Name: ins.Name, Reason: reason})
-			default:
-				f.Unverified = append(f.Unverified, Item{Name: ins.Name, Reason: res.Reason})
-			}
-		}
-		f.Disagreements = append(f.Disagreements, merge.Disagreements(insts)...)
-		f.DisagreementGroups = groups(f.Disagreements)
-		f.Corrected = append(f.Corrected, merge.Corrections(insts)...)
-		f.CorrectedGroups = countBy(f.Corrected)
-		if f.Instructions > 0 {
-			f.Share = 100 * float64(f.WithExample+f.Spelled) / float64(f.Instructions)
-		}
-		f.MeetsTarget = f.Share >= ShareTarget
-		if !f.MeetsTarget {
-			f.Explanation = explain(f, r)
-		}
-		r.Families = append(r.Families, f)
-	}
-	return r
-}
-
-func groups(ds []merge.Disagreement) []Group {
+func groups(ds []Disagreement) []Group {
 	idx := map[string]int{}
 	patterns := map[string]map[string]bool{}
 	var out []Group
@@ -355,7 +272,7 @@ func groups(ds []merge.Disagreement) []Group {
 }
 
 // countBy counts corrections by fact, most first.
-func countBy(cs []merge.Correction) []Count {
+func countBy(cs []Correction) []Count {
 	idx := map[string]int{}
 	var out []Count
 	for _, c := range cs {

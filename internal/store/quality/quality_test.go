@@ -7,93 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
-// fixture is a made-up model: family "vega" with four instructions (two
-// verified, one rejected, one without syntax) and family "cdna5" with none
-// verified.
-func fixture() Input {
-	mk := func(arch, name string) *isa.Instruction {
-		return &isa.Instruction{Arch: arch, Name: name, Vendor: isa.VendorAMD}
-	}
-	a, b, c, d := mk("vega", "v_a"), mk("vega", "v_b"), mk("vega", "v_c"), mk("vega", "v_d")
-	a.Syntax = []isa.Syntax{{GFX: "GFX9"}}
-	b.Syntax = []isa.Syntax{{GFX: "GFX9"}}
-	c.Syntax = []isa.Syntax{{GFX: "GFX9"}}
-	b.Examples = []isa.Example{{Asm: "v_b v1", Prov: isa.Prov{Source: isa.SourceGPUISA}}}
-	a.Examples = []isa.Example{{Asm: "v_a v1, v2", Source: merge.GeneratedProvenance + " (VOP1 opcode 1), accepted by llvm-mc 22 on gfx900",
-		Prov: isa.Prov{Source: isa.SourceGPUISA}}}
-	c.Examples = []isa.Example{{Asm: "v_llvm_c v1", Source: merge.GeneratedProvenance + " (VOP1 opcode 2)" + merge.SpelledNote + "v_llvm_c",
-		Prov: isa.Prov{Source: isa.SourceGPUISA}}}
-	a.Conflicts = []isa.Conflict{{Fact: merge.FactIdentifierPrefix + "VOP3P", Values: []isa.ConflictValue{
-		{Value: "0xD3800000"}, {Value: "0xD3000000"}}, Note: "made up"}}
-	b.Conflicts = []isa.Conflict{{Fact: merge.FactIdentifierPrefix + "VOP3P", Values: []isa.ConflictValue{
-		{Value: "0xD3810000"}, {Value: "0xD3010000"}}}}
-	e := mk("cdna5", "v_e")
-	ptx := &isa.Instruction{Arch: "ptx", Name: "add", Vendor: isa.VendorNVIDIA}
-	return Input{
-		Report: Report{Verified: true, LLVMMC: "LLVM 22", Examples: "built", Targets: []string{"gfx900", "gfx1250"}},
-		Archs: []isa.Architecture{
-			{ID: "cdna5", Name: "CDNA 5", Vendor: isa.VendorAMD, Order: 6},
-			{ID: "vega", Name: "Vega", Vendor: isa.VendorAMD, Order: 12},
-			{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20},
-		},
-		Insts: []*isa.Instruction{d, c, b, a, e, ptx},
-		Syntax: map[string]*merge.SyntaxMatch{
-			"vega": {Arch: "vega", Pages: []string{"GFX9"}, UnmatchedAMD: []string{"v_d"}, UnmatchedLLVM: []string{"v_llvm1", "v_llvm2"}},
-		},
-		Results: map[*isa.Instruction]merge.Result{
-			a: {Verified: true, Compared: 1}, b: {Verified: true, Compared: 1},
-			c: {Rejected: true, Spelled: true, Reason: "llvm-mc rejects the name on gfx900: instruction not supported on this GPU"},
-			d: {Reason: "no LLVM syntax or test example for this name, so nothing to assemble"},
-			e: {Reason: "no LLVM syntax or test example for this name, so nothing to assemble"},
-		},
-		FamilyTargets: map[string][]string{"vega": {"gfx900"}, "cdna5": {"gfx1250"}},
-		LLVMAccepted:  map[string]map[string]bool{"vega": {"v_llvm2": true}},
-	}
-}
-
-func TestCompute(t *testing.T) {
-	r := Compute(fixture())
-	if len(r.Families) != 2 || r.Families[0].Arch != "cdna5" || r.Families[1].Arch != "vega" {
-		t.Fatalf("families %+v", r.Families)
-	}
-	v := r.Families[1]
-	if v.Instructions != 4 || v.WithSyntax != 3 || v.WithExample != 2 || v.Synthesized != 1 || v.Generated != 1 || v.Spelled != 1 ||
-		v.Share != 75 || v.MeetsTarget || len(v.GeneratedExamples) != 1 || v.GeneratedExamples[0].Reason != "v_a v1, v2" ||
-		!strings.Contains(v.Rejected[0].Reason, "shown in LLVM's spelling: v_llvm_c v1") {
-		t.Errorf("vega counts %+v", v)
-	}
-	if v.Compared != 2 || len(v.Rejected) != 1 || v.Rejected[0].Name != "v_c" || len(v.Unverified) != 1 || v.Unverified[0].Name != "v_d" {
-		t.Errorf("vega lists %+v", v)
-	}
-	if len(v.UnmatchedLLVM) != 2 || v.UnmatchedLLVM[0].Accepted || !v.UnmatchedLLVM[1].Accepted {
-		t.Errorf("LLVM only %+v", v.UnmatchedLLVM)
-	}
-	if len(v.Disagreements) != 2 || len(v.DisagreementGroups) != 1 || v.DisagreementGroups[0].Bits != "0x00800000" || v.DisagreementGroups[0].Count != 2 {
-		t.Errorf("disagreements %+v / %+v", v.Disagreements, v.DisagreementGroups)
-	}
-	if !strings.Contains(v.Explanation, "1 instructions are rejected") || !strings.Contains(v.Explanation, "1 have no LLVM syntax") {
-		t.Errorf("explanation %q", v.Explanation)
-	}
-	c5 := r.Families[0]
-	if c5.Share != 0 || !strings.Contains(c5.Explanation, "LLVM ships no syntax page for gfx1250") {
-		t.Errorf("cdna5 %+v", c5)
-	}
-	// The JSON form keeps empty lists as lists, for consumers.
-	raw, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(raw, []byte(`"unmatched_amd":[]`)) || !bytes.Contains(raw, []byte(`"share":75`)) {
-		t.Errorf("json %s", raw)
-	}
-}
-
 func TestGroupsWithVaryingBits(t *testing.T) {
-	g := groups([]merge.Disagreement{
+	g := groups([]Disagreement{
 		{Format: "DS", AMD: "0xD8000000", LLVM: "0xD8040000"},
 		{Format: "DS", AMD: "0xD8020000", LLVM: "0xD8080000"},
 	})
@@ -102,17 +20,8 @@ func TestGroupsWithVaryingBits(t *testing.T) {
 	}
 }
 
-func TestNotVerifiedExplanation(t *testing.T) {
-	in := fixture()
-	in.Report = Report{Notes: []string{"llvm-mc not found"}}
-	r := Compute(in)
-	if r.Families[1].Explanation != "not verified: llvm-mc not found" {
-		t.Errorf("explanation %q", r.Families[1].Explanation)
-	}
-}
-
 func TestRender(t *testing.T) {
-	r := Compute(fixture())
+	r := fixtureReport(t)
 	rendered(t, "summary", WriteSummary, r, "Verified with LLVM 22 on 2 gfx targets.", "vega", "75.0% *", "* vega: 75.0% below the 98% target")
 	rendered(t, "text", WriteText, r,
 		"== Vega (vega) — targets gfx900; LLVM pages GFX9",
@@ -144,7 +53,7 @@ func TestWrap(t *testing.T) {
 }
 
 func TestRenderPTX(t *testing.T) {
-	r := Compute(fixture())
+	r := fixtureReport(t)
 	r.PTX = &PTXReport{
 		Tools:    []string{"ptxas 1.2 (CUDA 1.2, sample): /x/ptxas", "nvdisasm 1.2: /x/nvdisasm"},
 		Verified: true, Targets: []string{"sm_50", "sm_90a"}, DocVersion: "9.1",
@@ -196,3 +105,159 @@ func rendered(t *testing.T, what string, write func(io.Writer, Report) error, r 
 	}
 	return b.String()
 }
+
+// fixtureReport is the report ingest computes from its made-up model
+// (ingest's TestComputeQuality): family "vega" with four instructions (two
+// verified, one rejected, one without syntax) and family "cdna5" with none
+// verified.
+func fixtureReport(t *testing.T) Report {
+	t.Helper()
+	var r Report
+	if err := json.Unmarshal([]byte(fixtureJSON), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+const fixtureJSON = `{
+	"llvm_mc": "LLVM 22",
+	"verified": true,
+	"examples": "built",
+	"targets": [
+		"gfx900",
+		"gfx1250"
+	],
+	"run": {
+		"lines": 0,
+		"processes": 0,
+		"assembled": 0,
+		"cache_hits": 0
+	},
+	"lineage": {
+		"links": 0,
+		"refused": 0,
+		"other_spellings": 0
+	},
+	"borrowed": 0,
+	"families": [
+		{
+			"arch": "cdna5",
+			"name": "CDNA 5",
+			"targets": [
+				"gfx1250"
+			],
+			"pages": null,
+			"instructions": 1,
+			"with_syntax": 0,
+			"with_example": 0,
+			"synthesized": 0,
+			"generated": 0,
+			"spelled": 0,
+			"share": 0,
+			"meets_target": false,
+			"explanation": "0.0% below the 98% target: LLVM ships no syntax page for gfx1250, so examples are only those built from other families' pages that llvm-mc accepts here; 1 have no LLVM syntax row or test example anywhere, so nothing to assemble",
+			"unmatched_amd": [],
+			"unmatched_llvm": [],
+			"rejected": [],
+			"unverified": [
+				{
+					"name": "v_e",
+					"reason": "no LLVM syntax or test example for this name, so nothing to assemble"
+				}
+			],
+			"generated_examples": [],
+			"amendments": [],
+			"compared": 0,
+			"disagreements": [],
+			"corrected": []
+		},
+		{
+			"arch": "vega",
+			"name": "Vega",
+			"targets": [
+				"gfx900"
+			],
+			"pages": [
+				"GFX9"
+			],
+			"instructions": 4,
+			"with_syntax": 3,
+			"with_example": 2,
+			"synthesized": 1,
+			"generated": 1,
+			"spelled": 1,
+			"share": 75,
+			"meets_target": false,
+			"explanation": "75.0% below the 98% target: 1 instructions are rejected by name on every target of the family; 1 have no LLVM syntax row or test example anywhere, so nothing to assemble",
+			"unmatched_amd": [
+				"v_d"
+			],
+			"unmatched_llvm": [
+				{
+					"name": "v_llvm1",
+					"accepted": false
+				},
+				{
+					"name": "v_llvm2",
+					"accepted": true
+				}
+			],
+			"rejected": [
+				{
+					"name": "v_c",
+					"reason": "llvm-mc rejects the name on gfx900: instruction not supported on this GPU; shown in LLVM's spelling: v_llvm_c v1"
+				}
+			],
+			"unverified": [
+				{
+					"name": "v_d",
+					"reason": "no LLVM syntax or test example for this name, so nothing to assemble"
+				}
+			],
+			"generated_examples": [
+				{
+					"name": "v_a",
+					"reason": "v_a v1, v2"
+				}
+			],
+			"amendments": [],
+			"compared": 2,
+			"disagreements": [
+				{
+					"Arch": "vega",
+					"Name": "v_a",
+					"Format": "VOP3P",
+					"AMD": "0xD3800000",
+					"LLVM": "0xD3000000",
+					"Note": "made up",
+					"Prov": {
+						"source": ""
+					}
+				},
+				{
+					"Arch": "vega",
+					"Name": "v_b",
+					"Format": "VOP3P",
+					"AMD": "0xD3810000",
+					"LLVM": "0xD3010000",
+					"Note": "",
+					"Prov": {
+						"source": ""
+					}
+				}
+			],
+			"disagreement_groups": [
+				{
+					"format": "VOP3P",
+					"bits": "0x00800000",
+					"count": 2,
+					"names": [
+						"v_a",
+						"v_b"
+					]
+				}
+			],
+			"corrected": []
+		}
+	]
+}`

@@ -9,7 +9,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/base/fuzzy"
 	"github.com/gpuisa/gpuisa/internal/isa"
-	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // Requirement sources of a PTX form.
@@ -82,7 +82,7 @@ func PTXOf(a isa.Architecture, insts []*isa.Instruction) *PTX {
 						pf.Supported = append(pf.Supported, t)
 					}
 				}
-				ptxas.SortTargets(pf.Supported)
+				ptxorder.SortTargets(pf.Supported)
 			}
 			for _, mc := range f.ModifierChecks {
 				if mc.Raises && mc.Check.Status == isa.PTXVerified {
@@ -96,7 +96,7 @@ func PTXOf(a isa.Architecture, insts []*isa.Instruction) *PTX {
 	for t := range grid {
 		p.Grid = append(p.Grid, t)
 	}
-	ptxas.SortTargets(p.Grid)
+	ptxorder.SortTargets(p.Grid)
 	sort.Slice(p.Instructions, func(i, j int) bool { return p.Instructions[i].Name < p.Instructions[j].Name })
 	return p
 }
@@ -108,7 +108,7 @@ func (p *PTX) Versions() []string {
 		out = append(out, r.Version)
 	}
 	if len(out) == 0 {
-		out = append(out, ptxas.KnownPTXVersions...)
+		out = append(out, ptxorder.KnownPTXVersions...)
 	}
 	return out
 }
@@ -130,7 +130,7 @@ func (p *PTX) Targets() []string {
 			out = append(out, t)
 		}
 	}
-	ptxas.SortTargets(out)
+	ptxorder.SortTargets(out)
 	return out
 }
 
@@ -226,7 +226,7 @@ func (p *PTX) VersionDiff(from, to string) (*Result, error) {
 	if from == "" {
 		r.From = Side{Name: "no PTX", Arch: "ptx"}
 	}
-	has := func(v, at string) bool { return at != "" && (v == "" || ptxas.CompareVersions(v, at) <= 0) }
+	has := func(v, at string) bool { return at != "" && (v == "" || ptxorder.CompareVersions(v, at) <= 0) }
 	p.history(r, func(v, _ string, _ []string, side string) []string {
 		at := from
 		if side == "to" {
@@ -238,11 +238,11 @@ func (p *PTX) VersionDiff(from, to string) (*Result, error) {
 		return nil
 	})
 	lo, hi := from, to
-	if ptxas.CompareVersions(lo, hi) > 0 {
+	if ptxorder.CompareVersions(lo, hi) > 0 {
 		lo, hi = hi, lo
 	}
 	for _, rel := range p.Releases {
-		if ptxas.CompareVersions(rel.Version, lo) > 0 && ptxas.CompareVersions(rel.Version, hi) <= 0 {
+		if ptxorder.CompareVersions(rel.Version, lo) > 0 && ptxorder.CompareVersions(rel.Version, hi) <= 0 {
 			r.Releases = append(r.Releases, rel)
 		}
 	}
@@ -350,8 +350,8 @@ func (p *PTX) NextVersion(v string) string {
 // first.
 func (p *PTX) PreviousTarget(t string) string {
 	ts := p.Targets()
-	if ptxas.TargetSuffix(t) != "" {
-		plain := fmt.Sprintf("sm_%d", ptxas.TargetNumber(t))
+	if ptxorder.TargetSuffix(t) != "" {
+		plain := fmt.Sprintf("sm_%d", ptxorder.TargetNumber(t))
 		if slices.Contains(ts, plain) {
 			return plain
 		}
@@ -359,7 +359,7 @@ func (p *PTX) PreviousTarget(t string) string {
 	}
 	prev := ""
 	for _, k := range ts {
-		if ptxas.TargetSuffix(k) == "" && ptxas.CompareTargets(k, t) < 0 {
+		if ptxorder.TargetSuffix(k) == "" && ptxorder.CompareTargets(k, t) < 0 {
 			prev = k
 		}
 	}
@@ -380,12 +380,12 @@ func (p *PTX) NextTarget(t string) string {
 // Generation is the targets a target names in a target diff: sm_90 is
 // sm_90 and sm_90a, sm_90a itself.
 func (p *PTX) Generation(t string) []string {
-	if ptxas.TargetSuffix(t) != "" {
+	if ptxorder.TargetSuffix(t) != "" {
 		return []string{t}
 	}
 	var out []string
 	for _, k := range p.Targets() {
-		if ptxas.TargetNumber(k) == ptxas.TargetNumber(t) {
+		if ptxorder.TargetNumber(k) == ptxorder.TargetNumber(t) {
 			out = append(out, k)
 		}
 	}
@@ -416,15 +416,15 @@ func DocAllows(min, t string) bool {
 	if min == "" {
 		return true
 	}
-	nm, nt := ptxas.TargetNumber(min), ptxas.TargetNumber(t)
+	nm, nt := ptxorder.TargetNumber(min), ptxorder.TargetNumber(t)
 	if nm < 0 || nt < 0 {
 		return false
 	}
-	switch ptxas.TargetSuffix(min) {
+	switch ptxorder.TargetSuffix(min) {
 	case "a":
 		return min == t
 	case "f":
-		return ptxas.TargetSuffix(t) != "" && nt/10 == nm/10 && nt >= nm
+		return ptxorder.TargetSuffix(t) != "" && nt/10 == nm/10 && nt >= nm
 	}
 	return nt >= nm
 }
@@ -515,7 +515,7 @@ func union(a, b []string) []string {
 			out = append(out, t)
 		}
 	}
-	ptxas.SortTargets(out)
+	ptxorder.SortTargets(out)
 	return out
 }
 

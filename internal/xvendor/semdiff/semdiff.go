@@ -22,9 +22,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 )
 
-// Key is the database extra the differences are stored under.
-const Key = "sem_differences"
-
 // Pair is one relation evaluated on one AMD family and PTX type.
 type Pair struct {
 	Concept  string `json:"concept"`

@@ -3,8 +3,8 @@ package webfake
 import (
 	"encoding/json"
 
-	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/costview"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
 )
@@ -77,7 +77,7 @@ func SampleQuality() quality.Report {
 				Rejected:      []quality.Item{{Name: "v_add_f32", Reason: "sample rejection"}},
 				Unverified:    []quality.Item{{Name: "s_mov_b32", Reason: "sample: no example"}},
 				Compared:      3,
-				Disagreements: []merge.Disagreement{{Arch: "cdna4", Name: "v_min_f32", Format: "VOP2",
+				Disagreements: []quality.Disagreement{{Arch: "cdna4", Name: "v_min_f32", Format: "VOP2",
 					AMD: "0x14000000", LLVM: "0x15000000", Note: "sample disagreement",
 					Prov: isa.Prov{Source: isa.SourceAMDManual, File: "sample/cdna4", Line: 77}}},
 				DisagreementGroups: []quality.Group{{Format: "VOP2", Bits: "0x01000000", Count: 1, Names: []string{"v_min_f32"}}},
@@ -86,7 +86,7 @@ func SampleQuality() quality.Report {
 				Arch: "rdna3", Name: "RDNA 3", Targets: []string{"gfx1100"}, Pages: []string{"GFX11"},
 				Instructions: 3, WithSyntax: 3, WithExample: 3, Share: 100, MeetsTarget: true,
 				UnmatchedAMD: []string{}, UnmatchedLLVM: []quality.LLVMOnly{}, Rejected: []quality.Item{},
-				Unverified: []quality.Item{}, Disagreements: []merge.Disagreement{},
+				Unverified: []quality.Item{}, Disagreements: []quality.Disagreement{},
 			},
 		},
 	}
@@ -104,7 +104,7 @@ func SampleExtras(archs []isa.Architecture, ins []*isa.Instruction) map[string][
 	if err != nil {
 		panic(err)
 	}
-	out := map[string][]byte{"concepts": cat, quality.Key: q}
+	out := map[string][]byte{store.KeyConcepts: cat, store.KeyQuality: q}
 	// Each AMD family's cost table, as the build stores it.
 	for _, a := range archs {
 		if a.Vendor != isa.VendorAMD {

@@ -1,4 +1,9 @@
-package ptxas
+// Package ptxorder is the PTX model's order of PTX ISA versions and sm_
+// targets, and the versions NVIDIA has released: the checker
+// (internal/ptx), the pages, the language server, the family diffs and the
+// ptxas runner all order them here. It is a leaf so the tool runner can
+// use it without the model (whose tests find ptxas through the runner).
+package ptxorder
 
 import (
 	"sort"
@@ -69,8 +74,6 @@ func CompareVersions(a, b string) int {
 	return cmpInt(na, nb)
 }
 
-func compareVersions(a, b string) int { return CompareVersions(a, b) }
-
 func versionKey(v string) (major, minor int) {
 	if v == "" {
 		return -1, 0
@@ -92,8 +95,8 @@ func cmpInt(a, b int) int {
 }
 
 // KnownPTXVersions are the PTX ISA versions NVIDIA has released, oldest
-// first; a tool accepts those up to its MaxPTX (and ptxas probes which
-// ones a target allows, see Session.MinVersion).
+// first; a ptxas accepts those up to its MaxPTX (and the ptxas runner
+// probes which ones a target allows).
 var KnownPTXVersions = []string{
 	"1.0", "1.1", "1.2", "1.3", "1.4", "1.5",
 	"2.0", "2.1", "2.2", "2.3",

@@ -1,21 +1,23 @@
-package ptx
+// Package ptxharness turns one PTX statement into a kernel ptxas can
+// assemble: every register it names is declared with the type its position
+// implies (bit-size types, which PTX lets stand for any type of that size),
+// labels and called functions are defined, inputs are loaded from a buffer
+// and results stored to it, so ptxas keeps the statement when it generates
+// code. The build's probes (internal/oracle/ptxoracle), the microbenchmarks
+// (internal/oracle/ptxbench) and the CLI's live check drive ptxas through it;
+// the PTX model (internal/ptx) names no tool.
+package ptxharness
 
 import (
 	"fmt"
-	"github.com/gpuisa/gpuisa/internal/base/lazyre"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/ptx"
 )
-
-// This file turns one PTX statement into a kernel ptxas can assemble: every
-// register it names is declared with the type its position implies (bit-size
-// types, which PTX lets stand for any type of that size), labels and called
-// functions are defined, inputs are loaded from a buffer and results stored
-// to it, so ptxas keeps the statement when it generates code.
 
 // statementMark ends the statement's line in a unit, so Baseline can take
 // it out.
@@ -55,15 +57,15 @@ type Harness struct {
 
 // NewHarness returns a harness that knows the special registers named by
 // the documentation's entries.
-func NewHarness(instrs []Instruction) *Harness {
+func NewHarness(instrs []ptx.Instruction) *Harness {
 	h := &Harness{specials: map[string]bool{}, mnemonics: map[string][][]string{}}
 	for _, in := range instrs {
-		if in.Kind == KindInstruction || in.Kind == "" {
-			if t := tokensOf(in.Name); len(t) > 0 {
+		if in.Kind == ptx.KindInstruction || in.Kind == "" {
+			if t := ptx.Tokens(in.Name); len(t) > 0 {
 				h.mnemonics[t[0]] = append(h.mnemonics[t[0]], t)
 			}
 		}
-		if in.Kind == KindSpecialRegister {
+		if in.Kind == ptx.KindSpecialRegister {
 			n := in.Name
 			if i := strings.IndexAny(n, "<"); i > 0 {
 				n = n[:i] // "%envreg<32>": %envreg0 ... are matched by prefix
@@ -117,7 +119,7 @@ type ident struct {
 // Unit builds the kernel for st. The statement text is kept as written,
 // but for identifiers PTX does not allow (the documentation's
 // "cache-policy" placeholders), which are renamed.
-func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
+func (h *Harness) Unit(st ptx.Statement) (ptxas.Unit, []Declared, error) {
 	text := strings.TrimSpace(st.Text)
 	if text == "" {
 		return ptxas.Unit{}, nil, fmt.Errorf("empty statement")
@@ -129,14 +131,14 @@ func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
 	if !strings.HasSuffix(text, ";") {
 		text += ";"
 	}
-	tokens, operands, err := ParseInstruction(text)
+	tokens, operands, err := ptx.ParseInstruction(text)
 	if err != nil {
 		return ptxas.Unit{}, nil, err
 	}
 	guard := guardOf(text)
-	declared := declaredNames(st.Decls)
+	declared := ptx.DeclaredNames(st.Decls)
 	mnemonic := h.mnemonic(tokens)
-	roles := operandRoles(mnemonic, tokens, len(operands))
+	roles := ptx.OperandRoles(mnemonic, tokens, len(operands))
 	ids := h.identifiers(mnemonic, operands, roles)
 	call := callShape{}
 	if mnemonic == "call" {
@@ -179,7 +181,7 @@ func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
 		case idFunc:
 			// Functions live at module scope, where every unit of a batch
 			// must name its own.
-			text = renameIdent(text, id.name, id.name+"_$U")
+			text = ptx.RenameIdent(text, id.name, id.name+"_$U")
 			module = append(module, funcDecl(id.name+"_$U", call.rets, call.args))
 			continue
 		case idParam:
@@ -215,7 +217,7 @@ func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
 			continue
 		}
 		if _, over := st.Types[id.name]; !over && (id.kind == idValue || id.kind == idAddr) {
-			if hint, ok := nameHints[id.name]; ok {
+			if hint, ok := ptx.NameHint(id.name); ok {
 				typ = hint
 			}
 		}
@@ -232,7 +234,7 @@ func (h *Harness) Unit(st Statement) (ptxas.Unit, []Declared, error) {
 		case typ == ".b128":
 			// No load or store: they would need PTX 8.3 themselves.
 		default:
-			bits := typeBits(typ)
+			bits := ptx.TypeBits(typ)
 			if bits < 16 && typ != ".b8" {
 				// Loads and stores move 8-bit values through .b16
 				// registers, but a .b8 register takes only a byte.
@@ -275,12 +277,12 @@ const calleeName = harnessPrefix + "f_$U"
 // OnlyRegisters reports whether all the harness chooses for st is the
 // types of registers: it names no label, function, parameter, handle or
 // target list, whose declarations are the harness's too.
-func (h *Harness) OnlyRegisters(st Statement) bool {
+func (h *Harness) OnlyRegisters(st ptx.Statement) bool {
 	text := sanitizeIdentifiers(strings.TrimSpace(st.Text))
 	if !strings.HasSuffix(text, ";") {
 		text += ";"
 	}
-	tokens, operands, err := ParseInstruction(text)
+	tokens, operands, err := ptx.ParseInstruction(text)
 	if err != nil {
 		return false
 	}
@@ -288,7 +290,7 @@ func (h *Harness) OnlyRegisters(st Statement) bool {
 	if mnemonic == "call" {
 		return false
 	}
-	for _, id := range h.identifiers(mnemonic, operands, operandRoles(mnemonic, tokens, len(operands))) {
+	for _, id := range h.identifiers(mnemonic, operands, ptx.OperandRoles(mnemonic, tokens, len(operands))) {
 		switch id.kind {
 		case idValue, idAddr, idPred, idVar:
 		default:
@@ -331,11 +333,11 @@ type callShape struct {
 func readCall(operands []string) callShape {
 	var c callShape
 	list := func(op string) int {
-		inner := strings.TrimSpace(op[1:matchingClose(op, 0)])
+		inner := strings.TrimSpace(op[1:ptx.MatchingClose(op, 0)])
 		if inner == "" {
 			return 0
 		}
-		parts := splitTop(inner, ',')
+		parts := ptx.SplitTop(inner, ',')
 		for _, p := range parts {
 			c.params = append(c.params, identsIn(p)...)
 		}
@@ -398,35 +400,17 @@ func (c callShape) tableDirective() string {
 	return ".callprototype " + ret + "_ (" + paramList("a", c.args) + ")"
 }
 
-// renameIdent replaces whole-identifier occurrences of old in s.
-func renameIdent(s, old, new string) string {
-	return identRe.ReplaceAllStringFunc(s, func(id string) string {
-		if id == old {
-			return new
-		}
-		return id
-	})
-}
-
-var identRe = lazyre.New(`[A-Za-z_$%][A-Za-z0-9_$]*(?:-[A-Za-z][A-Za-z0-9_]*)*`)
-
 // sanitizeIdentifiers renames "cache-policy" to "cache_policy": the
 // documentation writes placeholders PTX would read as subtractions.
 func sanitizeIdentifiers(s string) string {
-	return identRe.ReplaceAllStringFunc(s, func(id string) string {
+	return ptx.IdentRe.ReplaceAllStringFunc(s, func(id string) string {
 		return strings.ReplaceAll(id, "-", "_")
 	})
 }
 
 func guardOf(text string) string {
 	s := strings.TrimSpace(text)
-	for {
-		m := labelRe.FindStringIndex(s)
-		if m == nil {
-			break
-		}
-		s = strings.TrimSpace(s[m[1]:])
-	}
+	s = ptx.StripLabels(s)
 	if !strings.HasPrefix(s, "@") {
 		return ""
 	}
@@ -435,87 +419,6 @@ func guardOf(text string) string {
 		g = g[:sp]
 	}
 	return g
-}
-
-// declaredNames lists the names context declarations declare
-// (".reg .b32 r<4>, x;" declares r0..r3 and x).
-func declaredNames(decls []string) map[string]bool {
-	out := map[string]bool{}
-	for _, d := range decls {
-		d = strings.TrimSuffix(strings.TrimSpace(d), ";")
-		fields := strings.Fields(d)
-		// Skip the directive and type words.
-		i := 0
-		for i < len(fields) && strings.HasPrefix(fields[i], ".") {
-			i++
-		}
-		for _, n := range splitTop(strings.Join(fields[i:], " "), ',') {
-			n = strings.TrimSpace(n)
-			if k := strings.IndexAny(n, "[="); k >= 0 {
-				n = strings.TrimSpace(n[:k])
-			}
-			if k := strings.IndexByte(n, '<'); k > 0 {
-				count, _ := strconv.Atoi(strings.TrimSuffix(n[k+1:], ">"))
-				for j := 0; j < count && j < 1024; j++ {
-					out[n[:k]+strconv.Itoa(j)] = true
-				}
-				continue
-			}
-			if n != "" {
-				out[n] = true
-			}
-		}
-	}
-	return out
-}
-
-// typeBits is the size of a PTX type (".f16x2" 32, ".pred" 1).
-func typeBits(t string) int {
-	t = strings.TrimPrefix(t, ".")
-	if base, n, ok := strings.Cut(t, "x"); ok && base != "" {
-		// Packed types: ".f16x2", ".e4m3x4", ".b4x16".
-		if k, err := strconv.Atoi(n); err == nil && k > 0 {
-			return typeBits(base) * k
-		}
-	}
-	switch t {
-	case "pred":
-		return 1
-	case "bf16":
-		return 16
-	case "tf32":
-		return 32
-	case "e4m3", "e5m2", "e2m3", "e3m2", "ue8m0", "s2f6":
-		return 8
-	case "e2m1", "b4":
-		return 4
-	case "b6":
-		return 6
-	}
-	i := len(t)
-	for i > 0 && t[i-1] >= '0' && t[i-1] <= '9' {
-		i--
-	}
-	if n, err := strconv.Atoi(t[i:]); err == nil && n > 0 {
-		return n
-	}
-	return 32
-}
-
-// regType is the bit-size register type that holds a value of PTX type t.
-func regType(t string) string {
-	switch n := typeBits(t); {
-	case t == ".pred":
-		return ".pred"
-	case n <= 16:
-		return ".b16"
-	case n <= 32:
-		return ".b32"
-	case n <= 64:
-		return ".b64"
-	default:
-		return ".b128"
-	}
 }
 
 // identifiers finds every identifier of the operands with what it is.
@@ -529,9 +432,9 @@ func (h *Harness) identifiers(mn string, operands []string, roles []string) []id
 		if mn == "mov" && strings.HasPrefix(strings.TrimSpace(op), "{") {
 			// Packing and unpacking: each element is a part of the type.
 			open := strings.IndexByte(op, '{')
-			end := matchingClose(op, open)
-			if n := len(splitTop(op[open+1:end], ',')); n > 1 {
-				role = regType(".b" + strconv.Itoa(max(typeBits(role)/n, 16)))
+			end := ptx.MatchingClose(op, open)
+			if n := len(ptx.SplitTop(op[open+1:end], ',')); n > 1 {
+				role = ptx.RegType(".b" + strconv.Itoa(max(ptx.TypeBits(role)/n, 16)))
 			}
 		}
 		out = h.operandIdents(out, mn, op, i, role, false)
@@ -552,9 +455,9 @@ func (h *Harness) operandIdents(out []ident, mn, op string, index int, role stri
 	}
 	switch op[0] {
 	case '[':
-		end := matchingClose(op, 0)
+		end := ptx.MatchingClose(op, 0)
 		inner := op[1:end]
-		parts := splitTop(inner, ',')
+		parts := ptx.SplitTop(inner, ',')
 		for k, p := range parts {
 			p = strings.TrimSpace(p)
 			if k == 0 {
@@ -584,17 +487,17 @@ func (h *Harness) operandIdents(out []ident, mn, op string, index int, role stri
 		}
 		return out
 	case '{':
-		end := matchingClose(op, 0)
-		for _, p := range splitTop(op[1:end], ',') {
+		end := ptx.MatchingClose(op, 0)
+		for _, p := range ptx.SplitTop(op[1:end], ',') {
 			out = h.operandIdents(out, mn, p, index, role, inAddr)
 		}
-		if rest := strings.TrimSpace(after(op, end)); strings.HasPrefix(rest, "|") {
+		if rest := strings.TrimSpace(ptx.AfterIndex(op, end)); strings.HasPrefix(rest, "|") {
 			out = h.operandIdents(out, mn, rest[1:], index, ".pred", inAddr)
 		}
 		return out
 	case '(':
-		end := matchingClose(op, 0)
-		for _, p := range splitTop(op[1:end], ',') {
+		end := ptx.MatchingClose(op, 0)
+		for _, p := range ptx.SplitTop(op[1:end], ',') {
 			for _, id := range identsIn(p) {
 				out = append(out, ident{name: id, kind: idParam, operand: index})
 			}
@@ -631,11 +534,11 @@ func (h *Harness) operandIdents(out []ident, mn, op string, index int, role stri
 		}
 		kind := idValue
 		switch role {
-		case roleLabel:
+		case ptx.RoleLabel:
 			kind = idLabel
-		case roleFunc:
+		case ptx.RoleFunc:
 			kind = idFunc
-		case roleTargets:
+		case ptx.RoleTargets:
 			kind = idTargets
 		case ".pred":
 			kind = idPred
@@ -673,14 +576,14 @@ func (h *Harness) mnemonic(tokens []string) string {
 }
 
 func firstIdent(s string) string {
-	return identRe.FindString(s)
+	return ptx.IdentRe.FindString(s)
 }
 
 // identsIn returns the identifiers of an expression such as "a+4" or
 // "sh + imm", skipping numbers.
 func identsIn(expr string) []string {
 	var out []string
-	for _, m := range identRe.FindAllStringIndex(expr, -1) {
+	for _, m := range ptx.IdentRe.FindAllStringIndex(expr, -1) {
 		id := expr[m[0]:m[1]]
 		// Not the exponent or suffix of a number: "1e5", "0f3f800000".
 		if m[0] > 0 && (expr[m[0]-1] >= '0' && expr[m[0]-1] <= '9' || expr[m[0]-1] == '.') {
@@ -695,46 +598,20 @@ var numberRe = regexp.MustCompile(`^[-+]?(?:0[xX][0-9a-fA-F]+|0[fFdD][0-9a-fA-F]
 
 func isNumber(s string) bool { return numberRe.MatchString(strings.TrimSpace(s)) }
 
-// matchingClose returns the index of the bracket closing s[open], or
-// len(s) when it is not closed (s[open+1:end] is then the rest of s).
-func matchingClose(s string, open int) int {
-	depth := 0
-	for i := open; i < len(s); i++ {
-		switch s[i] {
-		case '[', '{', '(':
-			depth++
-		case ']', '}', ')':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return len(s)
-}
-
-// after returns what follows s[i], "" at the end.
-func after(s string, i int) string {
-	if i+1 >= len(s) {
-		return ""
-	}
-	return s[i+1:]
-}
-
 // RegisterTypes returns the register type the harness gives each operand
 // of text, and whether each operand is a plain register (not a vector,
 // address, immediate or special register): what a microbenchmark needs to
 // chain an instruction's result into its next input.
 func (h *Harness) RegisterTypes(text string) (types []string, plain []bool, err error) {
-	tokens, operands, err := ParseInstruction(sanitizeIdentifiers(text))
+	tokens, operands, err := ptx.ParseInstruction(sanitizeIdentifiers(text))
 	if err != nil {
 		return nil, nil, err
 	}
-	roles := operandRoles(h.mnemonic(tokens), tokens, len(operands))
+	roles := ptx.OperandRoles(h.mnemonic(tokens), tokens, len(operands))
 	for i, op := range operands {
 		op = strings.TrimSpace(op)
 		types = append(types, roles[i])
-		plain = append(plain, op != "" && identRe.MatchString(op) && identRe.FindString(op) == op && !h.isSpecial(op))
+		plain = append(plain, op != "" && ptx.IdentRe.MatchString(op) && ptx.IdentRe.FindString(op) == op && !h.isSpecial(op))
 	}
 	return types, plain, nil
 }
