@@ -15,8 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
-	"github.com/gpuisa/gpuisa/internal/ingest"
-	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/verify"
 	"github.com/gpuisa/gpuisa/internal/store"
@@ -25,7 +23,7 @@ import (
 
 // loadCatalogue reads the concept catalogue stored in the database and an
 // index of the database's instruction names.
-func loadCatalogue(ctx context.Context, db *store.DB) (*concepts.Catalogue, *merge.NameIndex, error) {
+func loadCatalogue(ctx context.Context, db *store.DB) (*concepts.Catalogue, *concepts.NameIndex, error) {
 	raw, err := db.Extra(ctx, store.KeyConcepts)
 	if err != nil {
 		return nil, nil, err
@@ -42,7 +40,7 @@ func loadCatalogue(ctx context.Context, db *store.DB) (*concepts.Catalogue, *mer
 	if err != nil {
 		return nil, nil, err
 	}
-	ix := merge.NewNameIndex(nil)
+	ix := concepts.NewNameIndex(nil)
 	archs, err := db.Archs(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -60,7 +58,7 @@ func loadCatalogue(ctx context.Context, db *store.DB) (*concepts.Catalogue, *mer
 }
 
 // openCatalogue opens the database and loads its concept catalogue.
-func (e *env) openCatalogue(ctx context.Context) (*concepts.Catalogue, *merge.NameIndex, func(), error) {
+func (e *env) openCatalogue(ctx context.Context) (*concepts.Catalogue, *concepts.NameIndex, func(), error) {
 	db, err := e.open()
 	if err != nil {
 		return nil, nil, nil, err
@@ -112,7 +110,7 @@ type noCounterpartJSON struct {
 
 // ConceptsJSON converts the catalogue for JSON output; AMD members list the
 // families that really have them.
-func conceptsJSON(cat *concepts.Catalogue, ix *merge.NameIndex) ([]conceptJSON, []noCounterpartJSON) {
+func conceptsJSON(cat *concepts.Catalogue, ix *concepts.NameIndex) ([]conceptJSON, []noCounterpartJSON) {
 	var out []conceptJSON
 	for _, k := range cat.Concepts {
 		c := conceptJSON{ID: k.ID, Name: k.Name, Description: k.Description, File: k.Pos.File, Line: k.Pos.Line,
@@ -397,7 +395,7 @@ func portVerdicts(ctx context.Context, db *store.DB, cat *concepts.Catalogue, fa
 	if d, err := os.UserCacheDir(); err == nil {
 		cacheDir = filepath.Join(d, "gpuisa")
 	}
-	v, err := ingest.AssembleProposals(ctx, cat, gfx, map[string]map[string]string{family: probes}, llvmMC, cacheDir)
+	v, err := concepts.AssembleProposals(ctx, cat, gfx, map[string]map[string]string{family: probes}, llvmMC, cacheDir)
 	if err != nil {
 		return nil, "Not verified: " + err.Error() + "."
 	}

@@ -56,7 +56,7 @@ func applyConcepts(dir string, insts []*isa.Instruction, prog Progress, partial 
 	if err != nil {
 		return nil, nil, nil, &errs.Error{Kind: errs.KindInvalid, Msg: "concept catalogue", Err: err}
 	}
-	ix := merge.NewNameIndex(insts)
+	ix := concepts.NewNameIndex(insts)
 	var problems []string
 	if findings := concepts.Validate(cat, ix); len(findings) > 0 {
 		var lines []string

@@ -143,16 +143,16 @@ func generateExamples(ctx context.Context, llvmMC, version string, archs []isa.A
 		g.explain(missing, nil, nil, famTargets, nil, probed)
 		return g, nil
 	}
-	var batch lineBatch
+	var batch verify.Batch
 	for _, l := range lines {
-		batch.add(l.asm)
+		batch.Add(l.asm)
 	}
-	res, err := verify.Run(ctx, batch.inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
+	res, err := verify.Run(ctx, batch.Inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
 	if err != nil {
 		return nil, err
 	}
-	g.stats = batch.stats(res)
-	for asm, i := range batch.index {
+	g.stats = runStats(&batch, res)
+	for asm, i := range batch.Index {
 		g.rows[asm] = res.Outcomes[i]
 	}
 	tIndex := targetIndex(targets)

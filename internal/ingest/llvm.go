@@ -149,7 +149,7 @@ type llvmPass struct {
 	famTargets                map[string][]string // by family, the targets llvm-mc knows
 
 	jobs     []llvmJob
-	batch    lineBatch
+	batch    verify.Batch
 	llvmOnly map[string][]merge.Candidate // by family "\x00" name, the candidates of a name only LLVM documents
 	vres     verify.Results
 	tIndex   map[string]int
@@ -304,9 +304,9 @@ func (p *llvmPass) planJobs() {
 		}
 		cands := p.pool.candidates(in, p.matches[in.Arch], p.famTargets[in.Arch])
 		for _, c := range cands {
-			p.batch.add(c.Asm)
+			p.batch.Add(c.Asm)
 		}
-		p.batch.add(in.Name)
+		p.batch.Add(in.Name)
 		p.jobs = append(p.jobs, llvmJob{in: in, arch: archByID[in.Arch], v: merge.Verification{
 			Targets: p.targets, Unknown: p.unknown, FamilyTargets: p.famTargets[in.Arch],
 			Candidates: cands, Probe: in.Name, Version: p.version,
@@ -318,7 +318,7 @@ func (p *llvmPass) planJobs() {
 			cands := p.pool.byName(name, arch, p.famTargets[arch])
 			p.llvmOnly[arch+"\x00"+name] = cands
 			for _, c := range cands {
-				p.batch.add(c.Asm)
+				p.batch.Add(c.Asm)
 			}
 		}
 	}
@@ -336,8 +336,8 @@ func (p *llvmPass) verifyCandidates() error {
 		}
 	}
 	p.res.LLVMMC, p.res.CacheDir = p.llvmMC, p.cacheDir
-	p.prog.Start(fmt.Sprintf("verifying %d lines with llvm-mc on %d targets", len(p.batch.inputs), len(p.targets)), len(p.targets))
-	vres, err := verify.Run(p.ctx, p.batch.inputs, p.targets, verify.Options{
+	p.prog.Start(fmt.Sprintf("verifying %d lines with llvm-mc on %d targets", len(p.batch.Inputs), len(p.targets)), len(p.targets))
+	vres, err := verify.Run(p.ctx, p.batch.Inputs, p.targets, verify.Options{
 		LLVMMC: p.llvmMC, CacheDir: p.cacheDir,
 		Progress: func(done, total int, target string) { p.prog.Advance(1) },
 	})
@@ -346,7 +346,7 @@ func (p *llvmPass) verifyCandidates() error {
 		return err
 	}
 	p.vres = vres
-	p.rep.Run = p.batch.stats(vres)
+	p.rep.Run = runStats(&p.batch, vres)
 	p.tIndex = targetIndex(vres.Targets)
 	return nil
 }
@@ -358,7 +358,7 @@ func (p *llvmPass) verifyCandidates() error {
 func (p *llvmPass) synthesizeCandidates() error {
 	batch, vres := &p.batch, p.vres
 	first := func(asm string) ([]verify.Outcome, bool) {
-		if i, ok := batch.index[asm]; ok {
+		if i, ok := batch.Index[asm]; ok {
 			return vres.Outcomes[i], true
 		}
 		return nil, false
@@ -382,7 +382,7 @@ func (p *llvmPass) synthesizeCandidates() error {
 		p.jobs[i].v.Candidates = append(p.jobs[i].v.Candidates, extra[p.jobs[i].in]...)
 	}
 	p.outcomes = func(asm string) ([]verify.Outcome, bool) {
-		if i, ok := batch.index[asm]; ok {
+		if i, ok := batch.Index[asm]; ok {
 			return vres.Outcomes[i], true
 		}
 		row, ok := stats.rows[asm]
@@ -793,7 +793,7 @@ func synthesize(ctx context.Context, jobs []job2, pool *candidatePool, nTargets 
 	keys := slices.Sorted(maps.Keys(groups))
 	for _, key := range keys {
 		targets := strings.Split(key, ",")
-		var batch lineBatch
+		var batch verify.Batch
 		for _, j := range groups[key] {
 			for _, ops := range pool.shapes(j.in.Name) {
 				asm := j.in.Name
@@ -802,15 +802,15 @@ func synthesize(ctx context.Context, jobs []job2, pool *candidatePool, nTargets 
 				}
 				c := merge.Candidate{Asm: asm, Source: SynthesizedProvenance, Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/build/llvm.go"}}
 				out[j.in] = append(out[j.in], c)
-				batch.add(asm)
+				batch.Add(asm)
 			}
 		}
-		r, err := verify.Run(ctx, batch.inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
+		r, err := verify.Run(ctx, batch.Inputs, targets, verify.Options{LLVMMC: llvmMC, CacheDir: cacheDir})
 		if err != nil {
 			return nil, st, err
 		}
-		st.Add(batch.stats(r))
-		for i, in := range batch.inputs {
+		st.Add(runStats(&batch, r))
+		for i, in := range batch.Inputs {
 			full := st.rows[in.Asm]
 			if full == nil {
 				full = make([]verify.Outcome, nTargets)
@@ -934,24 +934,7 @@ func (p *candidatePool) indexShapes() {
 	}
 }
 
-// lineBatch is one llvm-mc run's input: each assembly line once, in the
-// order first added, with where it stands in the run's outcomes.
-type lineBatch struct {
-	index  map[string]int
-	inputs []verify.Input
-}
-
-func (b *lineBatch) add(asm string) {
-	if b.index == nil {
-		b.index = map[string]int{}
-	}
-	if _, ok := b.index[asm]; !ok {
-		b.index[asm] = len(b.inputs)
-		b.inputs = append(b.inputs, verify.Input{Asm: asm})
-	}
-}
-
-// stats is what llvm-mc's run r over the batch did.
-func (b *lineBatch) stats(r verify.Results) quality.RunStats {
-	return quality.RunStats{Lines: len(b.inputs), Processes: r.Processes, Assembled: r.Assembled, CacheHits: r.CacheHits}
+// runStats is what llvm-mc's run r over the batch did.
+func runStats(b *verify.Batch, r verify.Results) quality.RunStats {
+	return quality.RunStats{Lines: len(b.Inputs), Processes: r.Processes, Assembled: r.Assembled, CacheHits: r.CacheHits}
 }

@@ -617,7 +617,7 @@ func TestConceptVerdicts(t *testing.T) {
 	if ok, known := v.Member("cdna3", "v_maximum_f32", "gfx942"); ok || known {
 		t.Errorf("v_maximum_f32 is no cdna3 instruction, yet has a verdict: ok %v known %v", ok, known)
 	}
-	ix := merge.NewNameIndex(m.insts)
+	ix := concepts.NewNameIndex(m.insts)
 	res := concepts.Port(cat, "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", concepts.Target{Arch: "cdna3", GFX: []string{"gfx942"}, Resolver: ix, Verdicts: &v})
 	for _, c := range res.Counterparts {
 		for _, f := range c.Forms {

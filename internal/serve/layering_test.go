@@ -4,7 +4,10 @@
 package serve_test
 
 import (
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,4 +57,34 @@ func isForbidden(dep string) bool {
 		}
 	}
 	return false
+}
+
+// buildCommands are the CLI's files that drive the pipeline (build, serve
+// — which builds a missing database — and verify); every other command reads
+// a database and, like the server, must not reach into ingest.
+var buildCommands = map[string]bool{"commands.go": true, "verify.go": true}
+
+// TestReadCommandsNeverImportIngest parses the CLI's files and fails on a
+// read command's file that imports ingest or an upstream reader.
+func TestReadCommandsNeverImportIngest(t *testing.T) {
+	dir := filepath.Join("..", "cli")
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) < 10 {
+		t.Fatalf("found %d CLI files (%v)", len(files), err)
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		if strings.HasSuffix(name, "_test.go") || buildCommands[name] {
+			continue
+		}
+		pf, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range pf.Imports {
+			if p := strings.Trim(im.Path.Value, `"`); isForbidden(p) {
+				t.Errorf("internal/cli/%s imports %s: a read command must not import the build or the upstream readers", name, strings.TrimPrefix(p, module))
+			}
+		}
+	}
 }

@@ -68,6 +68,24 @@ type Input struct {
 	Asm string
 }
 
+// Batch is one run's input: each assembly line once, in the order first
+// added, with where it stands in the run's outcomes (Index).
+type Batch struct {
+	Index  map[string]int
+	Inputs []Input
+}
+
+// Add puts asm in the batch unless it is there.
+func (b *Batch) Add(asm string) {
+	if b.Index == nil {
+		b.Index = map[string]int{}
+	}
+	if _, ok := b.Index[asm]; !ok {
+		b.Index[asm] = len(b.Inputs)
+		b.Inputs = append(b.Inputs, Input{Asm: asm})
+	}
+}
+
 // Outcome is what llvm-mc said about one instruction on one target.
 type Outcome struct {
 	Supported bool
