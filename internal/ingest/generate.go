@@ -185,7 +185,7 @@ func generateExamples(ctx context.Context, llvmMC, version string, archs []isa.A
 			Asm: l.asm, Own: true,
 			Source: fmt.Sprintf("%s (%s opcode %d), accepted by %s on %s", merge.GeneratedProvenance, l.format.Name, l.opcode,
 				assemblerName(version), strings.Join(ok, ", ")),
-			Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/build/generate.go"},
+			Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/ingest/generate.go"},
 		})
 	}
 	g.explain(missing, lines, g.rows, famTargets, tIndex, probed)

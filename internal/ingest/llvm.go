@@ -800,7 +800,7 @@ func synthesize(ctx context.Context, jobs []job2, pool *candidatePool, nTargets 
 				if ops != "" {
 					asm += " " + ops
 				}
-				c := merge.Candidate{Asm: asm, Source: SynthesizedProvenance, Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/build/llvm.go"}}
+				c := merge.Candidate{Asm: asm, Source: SynthesizedProvenance, Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/ingest/llvm.go"}}
 				out[j.in] = append(out[j.in], c)
 				batch.Add(asm)
 			}

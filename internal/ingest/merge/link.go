@@ -223,7 +223,7 @@ func LinkFamilies(insts []*isa.Instruction, links ...Lineage) []Lineage {
 					m.Aliases = appendAlias(m.Aliases, isa.Alias{
 						Name: r.Old,
 						Note: r.Note + "; earlier families and LLVM's assembler use " + r.Old,
-						Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/merge/link.go"},
+						Prov: isa.Prov{Source: isa.SourceGPUISA, File: "internal/ingest/merge/link.go"},
 					})
 				}
 			}
