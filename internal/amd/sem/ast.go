@@ -24,10 +24,14 @@ type (
 		Name string
 	}
 	// Lit is a literal with its value (typed when the text says so).
+	// Signed is a literal written with an explicit sign (+0.0, and the
+	// operand of -0.0): the guides compare with a signed zero literal to
+	// test the sign as well (see signedZero).
 	Lit struct {
 		pos
-		Text string
-		Val  Value
+		Text   string
+		Val    Value
+		Signed bool
 	}
 	// Str is a string statement ("Wait for all instructions to complete").
 	Str struct {

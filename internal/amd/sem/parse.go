@@ -243,7 +243,7 @@ func (p *parser) stmt() (Stmt, error) {
 			if err := checkTarget(x); err != nil {
 				return nil, &ParseError{at.Line, err.Error()}
 			}
-			one := &Lit{at, "1", Integer(1)}
+			one := &Lit{pos: at, Text: "1", Val: Integer(1)}
 			return &Assign{at, []Expr{x}, op[:1] + "=", one}, nil
 		}
 	}
@@ -489,6 +489,9 @@ func (p *parser) unary() (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if l, ok := x.(*Lit); ok && (t.text == "+" || t.text == "-") {
+			l.Signed = true
+		}
 		if t.text == "+" {
 			return x, nil
 		}
@@ -562,13 +565,13 @@ func (p *parser) primary() (Expr, error) {
 		if err != nil {
 			return nil, &ParseError{t.line, err.Error()}
 		}
-		return &Lit{at, t.text, v}, nil
+		return &Lit{pos: at, Text: t.text, Val: v}, nil
 	case tSized:
 		v, err := parseSized(t.text)
 		if err != nil {
 			return nil, &ParseError{t.line, err.Error()}
 		}
-		return &Lit{at, t.text, v}, nil
+		return &Lit{pos: at, Text: t.text, Val: v}, nil
 	case tCast:
 		ty, err := castTokenType(t)
 		if err != nil {
