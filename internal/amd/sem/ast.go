@@ -156,6 +156,10 @@ type Program struct {
 	// Examples are the guide's worked examples written after the code
 	// ("NAME(0x1, 0x2) => 0x3").
 	Examples []WorkedExample
+	// Matrix is the formula a matrix instruction's text states over whole
+	// matrices ("D = A (16x16) * B (16x16) + C (16x16)"), taken out of
+	// the statements: it says what is computed, not from which lanes.
+	Matrix string
 }
 
 // WorkedExample is one "NAME(args) => result" line of a guide.

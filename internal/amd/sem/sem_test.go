@@ -118,12 +118,15 @@ func TestParseErrorsArePerInstruction(t *testing.T) {
 
 func TestUnsupportedIsReportedNotGuessed(t *testing.T) {
 	for src, want := range map[string]string{
-		"MEM[ADDR].u32 = DATA.u32":         "MEM",
-		"D0.u32 = mystery(S0.u32)":         "unknown function mystery",
-		"D0.u32 = HW_REGISTERS[1].u32":     "HW_REGISTERS",
-		"eval \"D0.i32(16x16) = S0 * S1\"": "eval",
-		"D0.u32 = OVERFLOW_F32":            "unknown name OVERFLOW_F32",
-		"D0.u32 = v_other_b32(S0.u32)":     "v_other_b32",
+		"MEM[ADDR].u32 = DATA.u32":                                 "MEM",
+		"D0.u32 = mystery(S0.u32)":                                 "unknown function mystery",
+		"D0.u32 = HW_REGISTERS[1].u32":                             "HW_REGISTERS",
+		"eval \"D0.i32(16x16) = S0 * S1\"":                         "a matrix operation (D0.i32(16x16) = S0 * S1)",
+		"eval \"D0 = something in words\"":                         "eval of a prose string",
+		"D = A (16x16) * B (16x16) + C (16x16)\nsaved_exec = EXEC": "a matrix operation (D = A (16x16) * B (16x16) + C (16x16))",
+		"D = A (sparse 16x32) * B (32x16) + D (16x16)":             "not which lane and VGPR hold each element",
+		"D0.u32 = OVERFLOW_F32":                                    "unknown name OVERFLOW_F32",
+		"D0.u32 = v_other_b32(S0.u32)":                             "v_other_b32",
 	} {
 		in := Compile("rdna4", "v_x", src)
 		if in.Err != nil {
