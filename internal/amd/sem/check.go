@@ -448,8 +448,15 @@ func analyse(in *Instruction) *Analysis {
 		calls:      map[string]bool{},
 		widths:     map[string]int{},
 	}
-	if in.Prog.Matrix != "" {
+	switch {
+	case in.Prog.Matrix == "":
+	case isa.IsMatrix(in.Name):
 		an.addProblem("%s", matrixProblem(in.Prog.Matrix))
+	default:
+		// The guide's page carries another instruction's matrix formula
+		// (an extraction slip of its layout): neither run the rest as if
+		// complete nor call this instruction a matrix operation.
+		an.addProblem("the text also holds a matrix formula (%s), which is not this instruction's: the guide's page mixes in another instruction's text", in.Prog.Matrix)
 	}
 	an.bindings()
 	an.findFieldBases()
@@ -717,6 +724,9 @@ func (an *analyser) result() *Analysis {
 // the page says which lane and which VGPR of each operand holds which
 // matrix element (the layout is in the guide's matrix chapter, in prose
 // and tables), so there is no per-lane program to run.
+// MatrixProblem starts the reason a matrix operation is not executable.
+const MatrixProblem = "a matrix operation"
+
 // isMatrixProse is eval's string when it states a formula over matrices
 // ("D0.f32(16x16) = S0.f16(16x16) * S1.f16(16x16) + S2.f32(16x16)").
 func isMatrixProse(e Expr) bool {
@@ -727,7 +737,7 @@ func isMatrixProse(e Expr) bool {
 var matrixDimsRe = regexp.MustCompile(`\(\d+x\d+\)`)
 
 func matrixProblem(formula string) string {
-	return fmt.Sprintf("a matrix operation (%s): the pseudocode states the product over whole matrices, not which lane and VGPR hold each element of A, B, C and D, so it cannot be run lane by lane", formula)
+	return fmt.Sprintf(MatrixProblem+" (%s): the pseudocode states the product over whole matrices, not which lane and VGPR hold each element of A, B, C and D, so it cannot be run lane by lane", formula)
 }
 
 // isInstructionName says a called name looks like an instruction
