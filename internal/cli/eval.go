@@ -34,6 +34,7 @@ func newEvalCmd(e *env) *cobra.Command {
 		srcs               [4][]string
 		execMask, round    string
 		denorm, scc, vcc   string
+		m0                 string
 		wave, omod         int
 		noIEEE, clamp, jsn bool
 		trace              bool
@@ -41,7 +42,7 @@ func newEvalCmd(e *env) *cobra.Command {
 		opSel, opSelHi     uint64
 	)
 	cmd := &cobra.Command{
-		Use:   "eval ARCH MNEMONIC --s0 VALUE [--s1 VALUE] [--s2 VALUE] [--trace] [--json]",
+		Use:   "eval ARCH MNEMONIC --s0 VALUE [--s1 VALUE] [--s2 VALUE] [--s3 VALUE] [--trace] [--json]",
 		Short: "Run an AMD instruction's pseudocode on inputs: what it returns, per lane, with every assignment",
 		Long: `Eval runs the instruction's pseudocode from AMD's guide (RDNA 3, 3.5, 4, CDNA 3, 4, 5) on
 the given source values and prints the destinations, the wave-wide state it changed
@@ -50,7 +51,8 @@ the given source values and prints the destinations, the wave-wide state it chan
 A value is hex (0x7fc00000: the raw bits), binary (0b101), a decimal integer, or for a
 float source a decimal number (rounded to nearest even) or inf, -inf, -0, nan, -nan, snan,
 nan:0xPAYLOAD, snan:0xPAYLOAD, max, -max, min (smallest normal), denorm (smallest
-subnormal). A comma list gives one value per lane (the last repeats); lanes run are
+subnormal). Every source the pseudocode reads needs a value, and a source it does not
+read is refused. A comma list gives one value per lane (the last repeats); lanes run are
 those given, or --exec. The mode is a compute kernel's: IEEE mode on, round to nearest
 even, subnormals kept, unless --no-ieee, --round, --denorm flush say otherwise.
 
@@ -76,7 +78,7 @@ Instructions that touch memory, or whose text is prose, are not executable and s
 			}
 			in := SemLibrary(ctx, db, arch).Get(doc.Name)
 			req := sem.Request{Sources: map[string][]string{}, Exec: execMask, Wave: wave, Round: round, Denorm: denorm,
-				SCC: scc, VCC: vcc, Trace: trace}
+				SCC: scc, VCC: vcc, M0: m0, Trace: trace}
 			for i, vs := range srcs {
 				if len(vs) > 0 {
 					req.Sources[fmt.Sprintf("S%d", i)] = vs
@@ -127,6 +129,7 @@ Instructions that touch memory, or whose text is prose, are not executable and s
 	f.StringVar(&denorm, "denorm", "", "subnormals: keep or flush")
 	f.StringVar(&scc, "scc", "", "SCC before the instruction, 0 or 1")
 	f.StringVar(&vcc, "vcc", "", "VCC before the instruction, hex")
+	f.StringVar(&m0, "m0", "", "M0 before the instruction")
 	f.IntSliceVar(&absList, "abs", nil, "|x| on these sources (VOP3 abs)")
 	f.IntSliceVar(&negList, "neg", nil, "-x on these sources (VOP3 neg)")
 	f.BoolVar(&clamp, "clamp", false, "clamp the result to [0, 1]")

@@ -202,6 +202,8 @@ func (p *llvmPass) attachSyntax() error {
 		res.Documents = append(res.Documents, doc)
 	}
 	p.matches = merge.AttachLLVMSyntax(p.insts, p.pages, p.pageFile)
+	// The operands now say which VOP3 encodings write a carry-out.
+	merge.CarryOutLayouts(p.archs, p.insts)
 	for i := range p.archs {
 		if m := p.matches[p.archs[i].ID]; m != nil {
 			for _, gfx := range m.Pages {

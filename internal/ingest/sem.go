@@ -136,6 +136,8 @@ func problemKind(p string) string {
 	case strings.Contains(p, "Calc") && strings.Contains(p, "Addr"), strings.Contains(p, "MEM"), strings.Contains(p, "ADDR"),
 		strings.Contains(p, "LDS"), strings.Contains(p, "DATA"):
 		return "memory"
+	case strings.HasPrefix(p, sem.MatrixProblem):
+		return "matrix operation (no per-lane layout)"
 	case strings.Contains(p, "eval of a prose"), strings.Contains(p, "prose"):
 		return "prose"
 	case strings.HasPrefix(p, "calls "):

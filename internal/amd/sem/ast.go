@@ -24,10 +24,14 @@ type (
 		Name string
 	}
 	// Lit is a literal with its value (typed when the text says so).
+	// Signed is a literal written with an explicit sign (+0.0, and the
+	// operand of -0.0): the guides compare with a signed zero literal to
+	// test the sign as well (see signedZero).
 	Lit struct {
 		pos
-		Text string
-		Val  Value
+		Text   string
+		Val    Value
+		Signed bool
 	}
 	// Str is a string statement ("Wait for all instructions to complete").
 	Str struct {
@@ -152,6 +156,10 @@ type Program struct {
 	// Examples are the guide's worked examples written after the code
 	// ("NAME(0x1, 0x2) => 0x3").
 	Examples []WorkedExample
+	// Matrix is the formula a matrix instruction's text states over whole
+	// matrices ("D = A (16x16) * B (16x16) + C (16x16)"), taken out of
+	// the statements: it says what is computed, not from which lanes.
+	Matrix string
 }
 
 // WorkedExample is one "NAME(args) => result" line of a guide.

@@ -2,6 +2,7 @@ package sem
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -447,6 +448,16 @@ func analyse(in *Instruction) *Analysis {
 		calls:      map[string]bool{},
 		widths:     map[string]int{},
 	}
+	switch {
+	case in.Prog.Matrix == "":
+	case isa.IsMatrix(in.Name):
+		an.addProblem("%s", matrixProblem(in.Prog.Matrix))
+	default:
+		// The guide's page carries another instruction's matrix formula
+		// (an extraction slip of its layout): neither run the rest as if
+		// complete nor call this instruction a matrix operation.
+		an.addProblem("the text also holds a matrix formula (%s), which is not this instruction's: the guide's page mixes in another instruction's text", in.Prog.Matrix)
+	}
 	an.bindings()
 	an.findFieldBases()
 	an.uses()
@@ -665,7 +676,13 @@ func (an *analyser) useCall(x *Call) {
 	switch {
 	case an.lambdas[x.Fn]:
 	case x.Fn == "eval":
-		an.addProblem("eval of a prose string (matrix pseudocode in words)")
+		switch {
+		case an.in.Prog.Matrix != "":
+		case len(x.Args) == 1 && isMatrixProse(x.Args[0]):
+			an.addProblem("%s", matrixProblem(x.Args[0].(*Str).Text))
+		default:
+			an.addProblem("eval of a prose string (matrix pseudocode in words)")
+		}
 	case builtins[x.Fn].fn != nil:
 		an.calls[x.Fn] = true
 	case convRe.MatchString(x.Fn) && (&machine{inst: an.in}).conversionKnown(x.Fn):
@@ -700,6 +717,27 @@ func (an *analyser) result() *Analysis {
 	}
 	sort.Strings(a.Problems)
 	return a
+}
+
+// matrixProblem says why a matrix operation cannot be evaluated: the text
+// states the product over whole matrices, and neither it nor the rest of
+// the page says which lane and which VGPR of each operand holds which
+// matrix element (the layout is in the guide's matrix chapter, in prose
+// and tables), so there is no per-lane program to run.
+// MatrixProblem starts the reason a matrix operation is not executable.
+const MatrixProblem = "a matrix operation"
+
+// isMatrixProse is eval's string when it states a formula over matrices
+// ("D0.f32(16x16) = S0.f16(16x16) * S1.f16(16x16) + S2.f32(16x16)").
+func isMatrixProse(e Expr) bool {
+	s, ok := e.(*Str)
+	return ok && matrixDimsRe.MatchString(s.Text)
+}
+
+var matrixDimsRe = regexp.MustCompile(`\(\d+x\d+\)`)
+
+func matrixProblem(formula string) string {
+	return fmt.Sprintf(MatrixProblem+" (%s): the pseudocode states the product over whole matrices, not which lane and VGPR hold each element of A, B, C and D, so it cannot be run lane by lane", formula)
 }
 
 // isInstructionName says a called name looks like an instruction

@@ -10,7 +10,8 @@
 // compare on (internal/oracle/semoracle checks the results against LLVM's
 // constant folding).
 //
-// The text is evaluated as written: where a guide's pseudocode is wrong,
-// the evaluator is wrong the same way, and the oracle's tolerated table
-// says so.
+// The text is evaluated as written, read as AMD means it (a zero literal
+// written with its sign compares sign-exactly: signedZeroCompare): where a
+// guide's pseudocode is wrong, the evaluator is wrong the same way, and
+// the oracle's tolerated table says so.
 package sem

@@ -714,6 +714,9 @@ func (m *machine) special(x *Binary) (Value, bool, error) {
 		}
 	}
 	if x.Op == "==" || x.Op == "!=" {
+		if v, ok, err := m.signedZeroCompare(x); ok {
+			return v, true, err
+		}
 		if v, ok := x.Y.(*View); ok {
 			if id, ok := v.X.(*Ident); ok && id.Name == "DENORM" && v.T.Kind == KFloat {
 				a, err := m.eval(x.X)
@@ -728,6 +731,60 @@ func (m *machine) special(x *Binary) (Value, bool, error) {
 		}
 	}
 	return Value{}, false, nil
+}
+
+// signedZero reports whether e is a zero float literal written with a
+// sign (+0.0, -0.0) and which sign.
+func signedZero(e Expr) (neg, ok bool) {
+	if u, isU := e.(*Unary); isU && u.Op == "-" {
+		neg, ok = signedZero(u.X)
+		return !neg, ok
+	}
+	l, isLit := e.(*Lit)
+	if !isLit || !l.Signed || l.Val.T.Kind != KFloat || l.Val.u&^l.Val.T.Float.signBit() != 0 {
+		return false, false
+	}
+	return l.Val.u&l.Val.T.Float.signBit() != 0, true
+}
+
+// signedZeroCompare is x == +0.0, x == -0.0 (and !=, either side): a
+// comparison with a zero literal written with its sign tests the sign too.
+// The CDNA guides' V_MAX/V_MIN pick their result in branches that test
+// S0 == +0.0 && S1 == -0.0: read with IEEE equality (-0 equals +0) the
+// branches cannot tell the cases apart and max(-0, +0) returns -0, the
+// opposite of what they are written for. An unsigned 0.0 stays IEEE
+// equality (abs(x) == 0.0, x == 0.0 for either zero).
+func (m *machine) signedZeroCompare(x *Binary) (Value, bool, error) {
+	other, lit := x.X, x.Y
+	neg, ok := signedZero(lit)
+	if !ok {
+		other, lit = x.Y, x.X
+		if neg, ok = signedZero(lit); !ok {
+			return Value{}, false, nil
+		}
+	}
+	a, err := m.eval(other)
+	if err != nil || a.T.Kind != KFloat {
+		if err == nil {
+			// An integer compared with a signed zero: no sign to test.
+			var b Value
+			if b, err = m.eval(lit); err == nil {
+				var v Value
+				v, err = m.binary(x.Line, x.Op, a, b)
+				return v, true, err
+			}
+		}
+		return Value{}, true, err
+	}
+	f := a.T.Float
+	b := a.u & f.mask()
+	isZero := b&^f.signBit() == 0
+	exact := isZero && (b&f.signBit() != 0) == neg
+	if x.Op == "==" {
+		return Bool(exact), true, nil
+	}
+	// != is ordered, as everywhere: false on a NaN.
+	return Bool(!exact && !f.isNaN(b)), true, nil
 }
 
 // castSpecial is 1201'B(2.0 / PI): the binary fraction of 2/PI to that many

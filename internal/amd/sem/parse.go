@@ -29,6 +29,11 @@ var workedExampleRe = regexp.MustCompile(`^\s*([A-Za-z][A-Za-z0-9_]*)\s*\(([^()]
 // NaN." (V_CMP_CLASS's mask bits), prose about the code, not code.
 var legendRe = regexp.MustCompile(`^\s*\S+\s+--\s+[A-Za-z]`)
 
+// matrixRe is a matrix operation stated as a formula over whole matrices,
+// as the guides head MFMA, SMFMAC and WMMA pseudocode:
+// "D = A (32x1) * B (1x32) + C (32x32)", "A (sparse 16x32)".
+var matrixRe = regexp.MustCompile(`^\s*\w+\s*=\s*\w+\s*\((?:sparse\s+)?\d+x\d+\)\s*\*\s*\w+\s*\(\d+x\d+\)\s*\+\s*\w+\s*\(\d+x\d+\)\s*$`)
+
 // Parse parses one instruction's pseudocode. Worked example lines
 // ("NAME(args) => result") are taken out first and returned in
 // Program.Examples.
@@ -37,6 +42,12 @@ func Parse(src string) (*Program, error) {
 		return nil, &ParseError{1, fmt.Sprintf("pseudocode is %d bytes; at most %d", len(src), maxSourceLen)}
 	}
 	lines, examples := splitExamples(src)
+	var matrix string
+	for i, l := range lines {
+		if matrixRe.MatchString(l) {
+			matrix, lines[i] = strings.Join(strings.Fields(l), " "), ""
+		}
+	}
 	toks, err := lex(strings.Join(lines, "\n"))
 	if err != nil {
 		return nil, err
@@ -46,10 +57,10 @@ func Parse(src string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(body) == 0 {
+	if len(body) == 0 && matrix == "" {
 		return nil, &ParseError{1, "no statements"}
 	}
-	return &Program{Body: body, Examples: examples}, nil
+	return &Program{Body: body, Examples: examples, Matrix: matrix}, nil
 }
 
 // WorkedExamples returns the worked example lines of a page's text (also
@@ -243,7 +254,7 @@ func (p *parser) stmt() (Stmt, error) {
 			if err := checkTarget(x); err != nil {
 				return nil, &ParseError{at.Line, err.Error()}
 			}
-			one := &Lit{at, "1", Integer(1)}
+			one := &Lit{pos: at, Text: "1", Val: Integer(1)}
 			return &Assign{at, []Expr{x}, op[:1] + "=", one}, nil
 		}
 	}
@@ -489,6 +500,9 @@ func (p *parser) unary() (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if l, ok := x.(*Lit); ok && (t.text == "+" || t.text == "-") {
+			l.Signed = true
+		}
 		if t.text == "+" {
 			return x, nil
 		}
@@ -562,13 +576,13 @@ func (p *parser) primary() (Expr, error) {
 		if err != nil {
 			return nil, &ParseError{t.line, err.Error()}
 		}
-		return &Lit{at, t.text, v}, nil
+		return &Lit{pos: at, Text: t.text, Val: v}, nil
 	case tSized:
 		v, err := parseSized(t.text)
 		if err != nil {
 			return nil, &ParseError{t.line, err.Error()}
 		}
-		return &Lit{at, t.text, v}, nil
+		return &Lit{pos: at, Text: t.text, Val: v}, nil
 	case tCast:
 		ty, err := castTokenType(t)
 		if err != nil {

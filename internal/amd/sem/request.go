@@ -150,23 +150,23 @@ func Evaluate(in *Instruction, req Request) (*Response, error) {
 	resp := &Response{Arch: in.Arch, Name: in.Name, Mode: describeMode(mode, size), Lanes: []LaneOutput{}, Wave: []Output{},
 		Changes: []string{}, Trace: []Step{}}
 	srcs := in.Info.Sources()
+	if err := checkSources(in, srcs, req.Sources); err != nil {
+		return nil, err
+	}
 	for _, r := range srcs {
 		vs := req.Sources[r.Name]
 		t := inputType(r)
 		for l := 0; l < size; l++ {
-			var b uint64
-			if len(vs) > 0 {
-				text := vs[min(l, len(vs)-1)]
-				if len(text) > maxInputLen {
-					return nil, inputError("%s: a value of %d characters; at most %d", r.Name, len(text), maxInputLen)
-				}
-				b, err = ParseInput(text, t)
-				if err != nil {
-					return nil, inputError("%s: %v", r.Name, err)
-				}
+			text := vs[min(l, len(vs)-1)]
+			if len(text) > maxInputLen {
+				return nil, inputError("%s: a value of %d characters; at most %d", r.Name, len(text), maxInputLen)
+			}
+			b, err := ParseInput(text, t)
+			if err != nil {
+				return nil, inputError("%s: %v", r.Name, err)
 			}
 			if l < len(w.Lanes) {
-				w.Lanes[l][r.Name] = FromUint(b, Type{Kind: KBits, Width: r.Width})
+				w.Lanes[l][r.Name] = FromUint(b, Type{Kind: KBits, Width: max(r.Width, t.Width)})
 			}
 		}
 	}
@@ -213,6 +213,44 @@ func Evaluate(in *Instruction, req Request) (*Response, error) {
 	return resp, nil
 }
 
+// checkSources holds a request to the sources the pseudocode reads: each
+// must have a value (an operand left out is not zero: the hardware reads
+// whatever its register holds), and a value for a source the instruction
+// does not read is a mistake, not something to drop.
+func checkSources(in *Instruction, srcs []*RegInfo, given map[string][]string) error {
+	names := make([]string, 0, len(srcs))
+	reads := map[string]bool{}
+	for _, r := range srcs {
+		names = append(names, r.Name)
+		reads[r.Name] = true
+	}
+	sort.Strings(names)
+	list := strings.Join(names, ", ")
+	if list == "" {
+		list = "no source"
+	}
+	var extra []string
+	for name := range given {
+		if !reads[name] {
+			extra = append(extra, name)
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return inputError("%s does not read %s: its pseudocode reads %s", in.Name, strings.Join(extra, ", "), list)
+	}
+	var missing []string
+	for _, n := range names {
+		if len(given[n]) == 0 {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		return inputError("%s reads %s: no value given for %s", in.Name, list, strings.Join(missing, ", "))
+	}
+	return nil
+}
+
 // InputError is a request the caller got wrong (not the evaluator's fault).
 type InputError struct{ Msg string }
 
@@ -226,6 +264,12 @@ func inputError(format string, args ...any) error {
 // first views it as, its element type for a packed source (given as raw
 // bits), else an unsigned integer of its width.
 func inputType(r *RegInfo) Type {
+	if r.Type.Width == 0 && r.Width < 32 {
+		// Read only through bit slices (a shift amount S1[4 : 0]): the
+		// operand is still a whole 32-bit register, of which the
+		// pseudocode takes the low bits, so any 32-bit value is an input.
+		return Type{Kind: KBits, Width: 32}
+	}
 	if r.Type.Width > 0 && r.Type.Width == r.Width {
 		return r.Type
 	}

@@ -118,14 +118,22 @@ func TestParseErrorsArePerInstruction(t *testing.T) {
 
 func TestUnsupportedIsReportedNotGuessed(t *testing.T) {
 	for src, want := range map[string]string{
-		"MEM[ADDR].u32 = DATA.u32":         "MEM",
-		"D0.u32 = mystery(S0.u32)":         "unknown function mystery",
-		"D0.u32 = HW_REGISTERS[1].u32":     "HW_REGISTERS",
-		"eval \"D0.i32(16x16) = S0 * S1\"": "eval",
-		"D0.u32 = OVERFLOW_F32":            "unknown name OVERFLOW_F32",
-		"D0.u32 = v_other_b32(S0.u32)":     "v_other_b32",
+		"MEM[ADDR].u32 = DATA.u32":                                 "MEM",
+		"D0.u32 = mystery(S0.u32)":                                 "unknown function mystery",
+		"D0.u32 = HW_REGISTERS[1].u32":                             "HW_REGISTERS",
+		"eval \"D0.i32(16x16) = S0 * S1\"":                         "a matrix operation (D0.i32(16x16) = S0 * S1)",
+		"eval \"D0 = something in words\"":                         "eval of a prose string",
+		"D = A (16x16) * B (16x16) + C (16x16)\nsaved_exec = EXEC": "a matrix operation (D = A (16x16) * B (16x16) + C (16x16))",
+		"D = A (sparse 16x32) * B (32x16) + D (16x16)":             "not which lane and VGPR hold each element",
+		"D0.b32 = S0.b32\nD = A (16x128) * B (128x16) + C (16x16)": "which is not this instruction's",
+		"D0.u32 = OVERFLOW_F32":                                    "unknown name OVERFLOW_F32",
+		"D0.u32 = v_other_b32(S0.u32)":                             "v_other_b32",
 	} {
-		in := Compile("rdna4", "v_x", src)
+		name := "v_x"
+		if strings.HasPrefix(want, MatrixProblem) || strings.HasPrefix(want, "not which lane") {
+			name = "v_wmma_f32_16x16x16_f16"
+		}
+		in := Compile("rdna4", name, src)
 		if in.Err != nil {
 			t.Errorf("%q: parse error %v", src, in.Err)
 			continue

@@ -339,3 +339,72 @@ func FirstSentence(s string) string {
 }
 
 func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// vop3a and vop3b are the guides' names of the two VOP3 layouts of GCN 5,
+// CDNA 1-4 and RDNA 1-2: VOP3B has a scalar destination (SDST, bits
+// 14:8) where VOP3A has ABS, OPSEL and CLMP.
+const (
+	vop3a = "VOP3A"
+	vop3b = "VOP3B"
+)
+
+// CarryOutLayouts gives the VOP3B layout to the VOP3A encodings of the
+// instructions that write a scalar destination beside their vector one
+// (a carry-out: v_add_co_u32 vdst, sdst, ...). The guides state the VOP3
+// opcode of a VOP2 instruction by a rule ("VOP2 opcode + 0x100") and
+// that VOP3B is "used only for div_scale, integer add and subtract" (the
+// CDNA 1 guide lists those names), so the rule's encoding is VOP3A unless
+// something says otherwise; LLVM's syntax, which the model's operands
+// come from, says it: a vdst and a scalar destination are both outputs,
+// and llvm-mc encodes that scalar destination in SDST. It runs after the
+// operands are attached; without LLVM's syntax nothing changes.
+func CarryOutLayouts(archs []isa.Architecture, insts []*isa.Instruction) int {
+	formats := map[string]isa.Format{} // family -> its VOP3B format
+	for _, a := range archs {
+		for _, f := range a.Formats {
+			if f.Name == vop3b {
+				formats[a.ID] = f
+			}
+		}
+	}
+	changed := 0
+	for _, in := range insts {
+		f, ok := formats[in.Arch]
+		if !ok || !writesCarryOut(in.Operands) {
+			continue
+		}
+		for i := range in.Encodings {
+			e := &in.Encodings[i]
+			if e.Format != vop3a {
+				continue
+			}
+			e.Format = vop3b
+			if e.Name == vop3a {
+				e.Name = vop3b
+			}
+			encodingLayout(e, f, e.Opcode)
+			e.Fields = amdlayout.WithParts(in.Arch, in.Name, e.Fields)
+			e.IdentifierCheck = JoinNote(e.IdentifierCheck, "the VOP3B layout: LLVM's syntax writes a scalar destination beside the vector one, which VOP3B holds in SDST")
+			changed++
+		}
+	}
+	return changed
+}
+
+// writesCarryOut says the operands write a vector destination and a
+// scalar one (vcc or an SGPR pair).
+func writesCarryOut(ops []isa.Operand) bool {
+	vector, scalar := false, false
+	for _, o := range ops {
+		if !o.Output {
+			continue
+		}
+		switch strings.ToLower(o.OperandType) {
+		case "vdst":
+			vector = true
+		case "vcc", "sdst":
+			scalar = true
+		}
+	}
+	return vector && scalar
+}

@@ -39,7 +39,7 @@ func (s *server) semLibrary(ctx context.Context, arch string) *sem.Library {
 // evalRequest reads the query of /api/v1/eval (and of the try-it form).
 func evalRequest(q url.Values) (sem.Request, error) {
 	req := sem.Request{Sources: map[string][]string{}, Exec: q.Get("exec"), Round: q.Get("round"), Denorm: q.Get("denorm"),
-		SCC: q.Get("scc"), VCC: q.Get("vcc"), Trace: q.Get("trace") == "1" || q.Get("trace") == "true"}
+		SCC: q.Get("scc"), VCC: q.Get("vcc"), M0: q.Get("m0"), Trace: q.Get("trace") == "1" || q.Get("trace") == "true"}
 	for i := 0; i < 4; i++ {
 		key := "s" + strconv.Itoa(i)
 		if v := strings.TrimSpace(q.Get(key)); v != "" {
@@ -82,6 +82,15 @@ func evalRequest(q url.Values) (sem.Request, error) {
 			return req, errs.Invalid("omod %q: 0 to 3", v)
 		}
 		req.Mods.OMod = n
+	}
+	for key, set := range map[string]*uint64{"op_sel": &req.Mods.OpSel, "op_sel_hi": &req.Mods.OpSelHi} {
+		if v := q.Get(key); v != "" {
+			n, err := strconv.ParseUint(v, 0, 8)
+			if err != nil {
+				return req, errs.Invalid("%s %q: the OPSEL bits as a number, 0 to 0xff", key, v)
+			}
+			*set = n
+		}
 	}
 	return req, nil
 }

@@ -43,6 +43,10 @@ func TestAPIEval(t *testing.T) {
 		"/api/v1/eval?arch=ptx&name=max":                                        http.StatusBadRequest,
 		"/api/v1/eval?name=v_max_f32":                                           http.StatusBadRequest,
 		"/api/v1/eval?arch=cdna4&name=v_max_f32&s0=" + strings.Repeat("9", 100): http.StatusBadRequest,
+		"/api/v1/eval?arch=cdna4&name=v_max_f32&s0=1":                           http.StatusBadRequest, // S1 missing
+		"/api/v1/eval?arch=cdna4&name=v_max_f32&s0=1&s1=2&s3=4":                 http.StatusBadRequest, // S3 not read
+		"/api/v1/eval?arch=cdna4&name=v_max_f32&s0=1&s1=2&op_sel=zz":            http.StatusBadRequest,
+		"/api/v1/eval?arch=cdna4&name=v_max_f32&s0=1&s1=2&op_sel=0x3&m0=0x10":   http.StatusOK,
 	} {
 		if rec := get(t, s, path); rec.Code != want {
 			t.Errorf("%s: status %d, want %d: %s", path, rec.Code, want, rec.Body)

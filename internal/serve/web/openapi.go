@@ -83,7 +83,7 @@ var apiOperations = []apiOperation{
 		Params: []apiParam{
 			{Name: "arch", In: "query", Required: true, Type: "string", Description: "AMD family id or gfx target (rdna4, cdna3, gfx942)."},
 			{Name: "name", In: "query", Required: true, Type: "string", Description: "The instruction (v_max_num_f32)."},
-			{Name: "s0", In: "query", Type: "string", Description: "S0's value: hex bits (0x7fc00000), a decimal integer, or for a float a number or inf, -inf, -0, nan, snan, nan:0xPAYLOAD, max, min, denorm; a comma list gives one per lane (at most 80 characters a value)."},
+			{Name: "s0", In: "query", Type: "string", Description: "S0's value: hex bits (0x7fc00000), a decimal integer, or for a float a number or inf, -inf, -0, nan, snan, nan:0xPAYLOAD, max, min, denorm; a comma list gives one per lane (at most 80 characters a value). Every source the pseudocode reads needs a value; one it does not read is refused (400)."},
 			{Name: "s1", In: "query", Type: "string", Description: "S1's value, as s0."},
 			{Name: "s2", In: "query", Type: "string", Description: "S2's value, as s0."},
 			{Name: "s3", In: "query", Type: "string", Description: "S3's value, as s0."},
@@ -98,6 +98,9 @@ var apiOperations = []apiOperation{
 			{Name: "neg", In: "query", Type: "string", Description: "-x on these float sources (VOP3 neg): 0,1."},
 			{Name: "clamp", In: "query", Type: "string", Description: "1: clamp the float result to [0, 1]."},
 			{Name: "omod", In: "query", Type: "integer", Description: "Output modifier: 1 (*2), 2 (*4), 3 (/2)."},
+			{Name: "op_sel", In: "query", Type: "string", Description: "OPSEL bits as the pseudocode reads them (0x3)."},
+			{Name: "op_sel_hi", In: "query", Type: "string", Description: "OPSEL_HI bits as the pseudocode reads them."},
+			{Name: "m0", In: "query", Type: "string", Description: "M0 before the instruction."},
 			{Name: "trace", In: "query", Type: "string", Description: "1: list every assignment in order."},
 		}, Result: sem.Response{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/diff/{a}/{b}", ID: "diff",
