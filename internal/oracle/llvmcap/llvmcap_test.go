@@ -135,7 +135,6 @@ func TestLLVM14Survey(t *testing.T) {
 	}
 }
 
-
 // accepts14 asks LLVM 14's llvm-mc itself whether it knows target.
 func accepts14(t *testing.T, target string) bool {
 	out, err := exec.Command("/usr/lib/llvm-14/bin/llvm-mc", "-triple=amdgcn", "-mcpu="+target, "-o", "/dev/null").CombinedOutput()
