@@ -2,6 +2,8 @@ package llvmcap
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,5 +174,17 @@ func TestLLVM22Survey(t *testing.T) {
 	}
 	if n != len(isa.AllGFXTargets) {
 		t.Errorf("llvm-mc 22 knows %d of %d targets", n, len(isa.AllGFXTargets))
+	}
+}
+
+// TestInstallRefused: without apt-get on PATH, Install refuses at once
+// (the build then prints the command instead) and runs nothing.
+func TestInstallRefused(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	if ok, why := CanInstall(); ok || why == "" {
+		t.Fatalf("CanInstall = %v, %q without apt-get", ok, why)
+	}
+	if err := Install(context.Background(), Packages, io.Discard); !errors.Is(err, ErrCannotInstall) {
+		t.Errorf("Install = %v, want ErrCannotInstall", err)
 	}
 }
