@@ -135,6 +135,19 @@ func Missing() []string {
 	return out
 }
 
+// OffPath is the folder of an installed llvm-22 whose llvm-mc-22 is not on
+// PATH (the build then finds another llvm-mc, or none); "" otherwise.
+func OffPath() string {
+	if _, err := exec.LookPath("llvm-mc-22"); err == nil {
+		return ""
+	}
+	const dir = "/usr/lib/llvm-22/bin"
+	if _, err := os.Stat(dir + "/llvm-mc"); err == nil {
+		return dir
+	}
+	return ""
+}
+
 // CanInstall says whether Install may run: as root with apt-get on PATH;
 // else why not.
 func CanInstall() (bool, string) {
