@@ -27,7 +27,7 @@ func ensureLLVM(ctx context.Context, opts Options, log io.Writer) {
 		missing = slices.DeleteFunc(missing, func(p string) bool { return p == llvmcap.Packages[0] })
 	}
 	if dir := llvmcap.OffPath(); dir != "" && os.Getenv("GPUISA_LLVM_MC") == "" && !opts.NoVerify {
-		fmt.Fprintf(log, "llvm-22 is installed in %s but llvm-mc-22 is not on PATH: put /usr/bin or %s on PATH, or set GPUISA_LLVM_MC=%s/llvm-mc\n", dir, dir, dir)
+		fmt.Fprintf(log, "llvm-22 is installed in %s but llvm-mc-22 is not on PATH: put %s first on PATH, or set GPUISA_LLVM_MC=%s/llvm-mc (and GPUISA_LLVM_MCA, GPUISA_OPT)\n", dir, dir, dir)
 	}
 	if len(missing) == 0 {
 		return
