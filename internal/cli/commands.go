@@ -44,7 +44,7 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.concepts, "concepts", "", "concept catalogue directory to use instead of the built-in one")
 	fs.BoolVar(&f.noVerify, "no-verify", false, "do not run llvm-mc or ptxas (pages then say \"not yet verified\")")
 	fs.BoolVar(&f.noPTXAS, "no-ptxas", false, "do not run NVIDIA's ptxas (PTX pages then say \"not verified by ptxas\")")
-	fs.BoolVar(&f.noInstall, "no-install", false, "do not install NVIDIA's wheels into the cache when no ptxas is found")
+	fs.BoolVar(&f.noInstall, "no-install", false, "do not install NVIDIA's wheels into the cache when no ptxas is found, nor llvm-22 and llvm-22-doc with apt-get when missing")
 	fs.BoolVar(&f.allowPartial, "allow-partial", false, "build from incomplete sources, listing every missing or damaged file as a problem")
 	fs.StringSliceVar(&f.ptxas, "ptxas", nil, "ptxas binaries to use (default $GPUISA_PTXAS, else the cache's venv, else PATH)")
 	fs.StringVar(&f.nvdisasm, "nvdisasm", "", "nvdisasm binary (default $GPUISA_NVDISASM, else the cache's venv, else PATH)")
@@ -99,7 +99,8 @@ PTX ISA documentation (ptx-isa-*/), LLVM's AMDGPU syntax pages (llvm-22-doc) and
 concept catalogue — merges them, assembles an example of every AMD instruction with
 llvm-mc on every gfx target, every documented PTX form and example statement with
 NVIDIA's ptxas on every sm_ target (installing the pinned CUDA wheels into the cache
-when no ptxas is found and pip can reach the index; --no-install skips that), lists
+when no ptxas is found and pip can reach the index, and Debian's llvm-22 and llvm-22-doc
+with apt-get when they are missing and it runs as root; --no-install skips both), lists
 their SASS with nvdisasm (results are cached, so a rebuild only runs what changed) and
 writes one SQLite database.
 
@@ -107,7 +108,9 @@ Sources come from --sources, else $GPUISA_SOURCES, else ../shared/upstream. The
 database goes to --out, else --db, else $GPUISA_DB, else ./gpuisa.db. It is written to
 a temporary file and renamed into place: a failed or interrupted build leaves the
 previous database untouched. Exit status 3 names the upstream file and line that
-could not be parsed.
+could not be parsed. An LLVM older than 22 found instead is used only for what it can
+check; what it leaves unverified (families, targets, why, the fix) is printed once and
+shown on /quality and /about.
 
 Before reading, the sources are checked against what a complete tree holds: the
 twelve AMD guides (each holding every section its table of contents lists), the PTX

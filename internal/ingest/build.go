@@ -53,14 +53,16 @@ type Options struct {
 	// an upstream error.
 	AllowPartial bool
 	// NoPTXAS skips ptxas alone; NoInstall keeps the build from installing
-	// NVIDIA's wheels into the cache when no ptxas is found.
+	// NVIDIA's wheels into the cache when no ptxas is found, and Debian's
+	// llvm-22 and llvm-22-doc when they are missing (see ensureLLVM).
 	NoPTXAS, NoInstall bool
 	// PTXAS are ptxas binaries to use (default: $GPUISA_PTXAS, the cache's
 	// venv, PATH); NVDisasm likewise for nvdisasm.
 	PTXAS    []string
 	NVDisasm string
 	// Log receives messages a build prints outside its progress steps
-	// (installing NVIDIA's wheels); nil discards them.
+	// (installing NVIDIA's wheels or LLVM 22, what an older LLVM could not
+	// check); nil discards them.
 	Log io.Writer
 	// Timings is a results file of `gpuisa ptx bench` run on a GPU (else
 	// $GPUISA_TIMINGS); "" means none: PTX pages then show no measurement.
@@ -144,6 +146,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	src = gate.src
 	rep := &Report{Out: opts.Out, Problems: gate.problems}
 	var docs []isa.Document
+
+	log := opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	ensureLLVM(ctx, opts, log)
 
 	archs, insts, amdDocs, problems, err := loadAMD(ctx, src, opts.Progress)
 	if err != nil {
@@ -244,6 +252,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 	// The report also carries what the readers could not recover.
 	llvm.Report.ReaderProblems = rep.Problems
+	logGaps(log, &llvm.Report)
 	if extras[store.KeyQuality], err = json.Marshal(llvm.Report); err != nil {
 		return nil, err
 	}

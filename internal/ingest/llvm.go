@@ -2,11 +2,9 @@ package ingest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/oracle/llvmcap"
 	"github.com/gpuisa/gpuisa/internal/oracle/verify"
 	"github.com/gpuisa/gpuisa/internal/source/llvmdoc"
 	"github.com/gpuisa/gpuisa/internal/source/llvmtest"
@@ -177,6 +176,8 @@ func (p *llvmPass) attachSyntax() error {
 	if docDir == "" {
 		res.Problems = append(res.Problems, "llvm: LLVM's AMDGPU syntax pages not found (install llvm-22-doc or set GPUISA_LLVM_DOC): no LLVM syntax attached")
 		rep.Notes = append(rep.Notes, "LLVM's AMDGPU syntax pages were not found")
+		rep.Gaps = append(rep.Gaps, quality.OracleGap{Tool: "llvm-22-doc", Step: "LLVM syntax",
+			Text: "no LLVM syntax attached: LLVM's AMDGPU syntax pages (llvm-22-doc) not found", Fix: llvmcap.InstallCommand})
 	} else {
 		var err error
 		step(p.prog, "reading LLVM AMDGPU syntax pages", func() { p.pages, err = llvmdoc.ReadDir(docDir) })
@@ -246,6 +247,13 @@ func (p *llvmPass) findLLVMMC() string {
 	}
 	path, err := verify.FindLLVMMC()
 	if err != nil {
+		all := llvmcap.MissingTargets(nil)
+		g := quality.OracleGap{Tool: "llvm-mc", Step: quality.StepTargets, Fix: llvmcap.InstallCommand}
+		for _, f := range all {
+			g.Families, g.Targets = append(g.Families, f.Name), append(g.Targets, f.Targets...)
+		}
+		g.Text = strings.Join(g.Families, ", ") + ": not verified: llvm-mc not found"
+		p.rep.Gaps = append(p.rep.Gaps, g)
 		p.rep.Notes = append(p.rep.Notes, err.Error())
 		p.res.Problems = append(p.res.Problems, "llvm: "+err.Error()+": target compatibility not verified")
 		return ""
@@ -260,7 +268,7 @@ func (p *llvmPass) findTargets() error {
 	if err != nil {
 		return err
 	}
-	known, err := knownTargets(p.ctx, p.llvmMC)
+	known, err := verify.KnownTargets(p.ctx, p.llvmMC)
 	if err != nil {
 		return err
 	}
@@ -276,6 +284,10 @@ func (p *llvmPass) findTargets() error {
 		res.Problems = append(res.Problems, fmt.Sprintf("llvm: %s does not know %s: left out of the target matrices", version, strings.Join(unknown, ", ")))
 	}
 	rep.LLVMMC, rep.Verified, rep.Targets, rep.UnknownTargets = version, true, targets, unknown
+	for _, g := range llvmcap.DescribeGaps(llvmcap.Short("llvm-mc", version), llvmcap.MissingTargets(known)) {
+		rep.Gaps = append(rep.Gaps, quality.OracleGap{Tool: "llvm-mc", Version: version, Step: quality.StepTargets,
+			Families: g.Families, Targets: g.Targets, Text: g.Text, Fix: llvmcap.InstallCommand})
+	}
 	res.Documents = append(res.Documents, isa.Document{
 		Source: isa.SourceLLVMMC, File: filepath.Base(p.llvmMC), Title: "LLVM assembler (llvm-mc), run on every example for every gfx target",
 		Version: version, Attribution: "verified with the LLVM assembler", License: "Apache-2.0 WITH LLVM-exception",
@@ -552,25 +564,6 @@ func applyUnverified(archs []isa.Architecture, insts []*isa.Instruction, matches
 	}
 	rep.Borrowed = merge.BorrowDescriptions(insts)
 	*rep = computeQuality(qualityInput{Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: results})
-}
-
-// knownTargets asks llvm-mc which processors it knows.
-func knownTargets(ctx context.Context, llvmMC string) (map[string]bool, error) {
-	out, err := exec.CommandContext(ctx, llvmMC, "-triple=amdgcn", "-mcpu=help").CombinedOutput()
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) {
-		return nil, fmt.Errorf("%s -mcpu=help: %w", llvmMC, err)
-	}
-	known := map[string]bool{}
-	for _, line := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "gfx") {
-			known[f[0]] = true
-		}
-	}
-	if len(known) == 0 {
-		return nil, fmt.Errorf("%s -mcpu=help listed no gfx processor", llvmMC)
-	}
-	return known, nil
 }
 
 // lastElems keeps the last n elements of a path, with forward slashes, so

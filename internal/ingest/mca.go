@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/oracle/llvmcap"
 	"github.com/gpuisa/gpuisa/internal/oracle/mca"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
@@ -32,6 +33,16 @@ func applyMCA(ctx context.Context, opts Options, insts []*isa.Instruction, prog 
 			return nil, rep, nil
 		}
 		return nil, nil, err
+	}
+	// An llvm-mca that does not take the run's flags would fail the same
+	// way on every target: skipped, once, with the reason.
+	if ferr := mca.CheckFlags(ctx, path); ferr != nil {
+		version, _ := mca.Version(ctx, path)
+		tool := llvmcap.Short("llvm-mca", version)
+		rep.Notes = append(rep.Notes, "no cost from LLVM's scheduling model: "+tool+" "+ferr.Error())
+		rep.Gap = &quality.OracleGap{Tool: "llvm-mca", Version: version, Step: "cost model",
+			Text: "no cost from LLVM's scheduling model on any family: " + tool + " " + ferr.Error(), Fix: llvmcap.InstallCommand}
+		return nil, rep, nil
 	}
 	cacheDir := opts.CacheDir
 	if cacheDir == "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/amd/sem"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/oracle/llvmcap"
 	"github.com/gpuisa/gpuisa/internal/oracle/llvmfold"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 	"github.com/gpuisa/gpuisa/internal/oracle/semgpu"
@@ -164,6 +165,11 @@ func checkAgainstLLVM(ctx context.Context, opts Options, libs map[string]*sem.Li
 		}
 		return err
 	}
+	if gap := checkOpt(ctx, path, libs); gap != nil {
+		rep.Notes = append(rep.Notes, "not checked against LLVM's constant folding: "+gap.Text)
+		rep.Gap = gap
+		return nil
+	}
 	cacheDir := opts.CacheDir
 	if cacheDir == "" {
 		cacheDir = ptxas.DefaultCacheDir()
@@ -267,4 +273,37 @@ func applySemResults(opts Options, rep *quality.SemReport) error {
 	}
 	rep.Hardware = h
 	return nil
+}
+
+// checkOpt asks the opt found to fold a few AMDGPU intrinsics (one
+// process, on the first family's target): one older than the check needs
+// reads none of its queries or folds them otherwise, and is skipped with
+// the reason rather than given every family's queries.
+func checkOpt(ctx context.Context, path string, libs map[string]*sem.Library) *quality.OracleGap {
+	target := ""
+	for _, a := range isa.AMDArchIDs() {
+		if libs[a] != nil && semoracle.Target(a) != "" {
+			target = semoracle.Target(a)
+			break
+		}
+	}
+	if target == "" {
+		return nil
+	}
+	err := llvmfold.Capable(ctx, path, target)
+	if err == nil {
+		return nil
+	}
+	version, _ := llvmfold.Version(ctx, path)
+	var names []string
+	for _, a := range isa.AMDArchIDs() {
+		if libs[a] != nil {
+			if arch, ok := isa.LookupArch(a); ok {
+				names = append(names, arch.Name)
+			}
+		}
+	}
+	return &quality.OracleGap{Tool: "opt", Version: version, Step: "semantics check", Families: names,
+		Text: strings.Join(names, ", ") + ": pseudocode not checked against LLVM's constant folding: " + llvmcap.Short("opt", version) + ": " + err.Error(),
+		Fix:  llvmcap.InstallCommand}
 }

@@ -240,3 +240,44 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// probes are AMDGPU intrinsics of the kinds the semantics check folds,
+// written as Run writes its queries (no declarations: LLVM declares
+// intrinsics itself since release 20), with the answer LLVM 22 folds them
+// to, printed as it prints constants (vectors as "splat (...)").
+var probes = []struct {
+	q    Query
+	want string
+}{
+	{Query{"float", "%r = call float @llvm.amdgcn.fmed3.f32(float 1.0, float 3.0, float 2.0)"}, "float 2.000000e+00"},
+	{Query{"float", "%r = call float @llvm.amdgcn.fract.f32(float 2.5)"}, "float 5.000000e-01"},
+	{Query{"i1", "%r = call i1 @llvm.amdgcn.class.f32(float 1.0, i32 256)"}, "i1 true"},
+	{Query{"i32", "%r = call i32 @llvm.amdgcn.ubfe.i32(i32 255, i32 4, i32 4)"}, "i32 15"},
+	{Query{"<2 x half>", "%r = call <2 x half> @llvm.amdgcn.cvt.pkrtz(float 1.0, float 1.0)"}, "<2 x half> splat (half 0xH3C00)"},
+	{Query{"float", "%r = call float @llvm.amdgcn.frexp.mant.f32(float 8.0)"}, "float 5.000000e-01"},
+}
+
+// Capable says whether the opt at path folds the queries Run gives it as
+// the semantics check expects: one opt process over a few AMDGPU
+// intrinsics on target; an error names the first it does not read or
+// folds otherwise.
+func Capable(ctx context.Context, path, target string) error {
+	qs := make([]Query, len(probes))
+	for i, p := range probes {
+		qs[i] = p.q
+	}
+	ans, err := fold(ctx, path, target, qs)
+	if err != nil {
+		return fmt.Errorf("cannot read the queries: %w", err)
+	}
+	for i, p := range probes {
+		if !ans[i].Folded || ans[i].Value != p.want {
+			got := "does not fold it"
+			if ans[i].Folded {
+				got = "gives " + ans[i].Value
+			}
+			return fmt.Errorf("%s: %s, LLVM 22 gives %s", strings.TrimSpace(p.q.Body), got, p.want)
+		}
+	}
+	return nil
+}

@@ -83,6 +83,32 @@ func Version(ctx context.Context, path string) (string, error) {
 	return v, nil
 }
 
+// Flags are what every run passes besides the target: the full
+// instruction tables, and lines the model cannot read skipped rather than
+// ending the run. llvm-mca before LLVM 19 knows neither.
+var Flags = []string{"-instruction-tables=full", "-skip-unsupported-instructions=parse-failure"}
+
+// CheckFlags says whether the llvm-mca at path takes Flags: one process,
+// asked for its processor list with them; an error quotes what it said.
+func CheckFlags(ctx context.Context, path string) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, append([]string{"-mtriple=amdgcn", "-mcpu=help"}, Flags...)...)
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("mca: %s -mcpu=help: %w", filepath.Base(path), ctx.Err())
+	}
+	msg := strings.TrimSpace(string(out))
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return fmt.Errorf("does not take %s: %s", strings.Join(Flags, " "), msg)
+}
+
 // Options tune Run.
 type Options struct {
 	LLVMMCA  string // "" finds it
@@ -225,8 +251,7 @@ func analyse(ctx context.Context, path, target string, lines []string) ([]Cost, 
 		return nil, err
 	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, path, "-mtriple=amdgcn", "-mcpu="+target, "-instruction-tables=full",
-		"-skip-unsupported-instructions=parse-failure", in)
+	cmd := exec.CommandContext(ctx, path, append([]string{"-mtriple=amdgcn", "-mcpu=" + target}, append(Flags, in)...)...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
 	if ctx.Err() != nil {

@@ -63,6 +63,26 @@ func Version(ctx context.Context, llvmMC string) (string, error) {
 	return version, nil
 }
 
+// KnownTargets asks llvm-mc (one process, -mcpu=help) which gfx
+// processors it knows.
+func KnownTargets(ctx context.Context, llvmMC string) (map[string]bool, error) {
+	out, err := exec.CommandContext(ctx, llvmMC, "-triple=amdgcn", "-mcpu=help").CombinedOutput()
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		return nil, fmt.Errorf("%s -mcpu=help: %w", llvmMC, err)
+	}
+	known := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "gfx") {
+			known[f[0]] = true
+		}
+	}
+	if len(known) == 0 {
+		return nil, fmt.Errorf("%s -mcpu=help listed no gfx processor", llvmMC)
+	}
+	return known, nil
+}
+
 // Input is one instruction to assemble: a single line of assembly.
 type Input struct {
 	Asm string

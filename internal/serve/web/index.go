@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/store/quality"
 )
 
 // The pages people start from: the home page (search, then what people
@@ -69,10 +70,16 @@ type aboutView struct {
 	Archs []isa.Architecture
 	Docs  []isa.Document
 	Total int
+	// Gaps are what the build's oracles could not check (the quality
+	// report's), with the fix.
+	Gaps []quality.OracleGap
 }
 
 func (s *server) handleAbout(w http.ResponseWriter, r *http.Request) {
 	v := aboutView{Archs: s.archs, Docs: s.info.Documents}
+	if rep, err := s.qualityReport(); err == nil {
+		v.Gaps = rep.OracleGaps()
+	}
 	for _, a := range s.archs {
 		v.Total += a.Count
 	}

@@ -4,8 +4,10 @@ package quality
 // instructions: coverage per family and where AMD's guides state other
 // pass counts than the model.
 type CostReport struct {
-	LLVMMCA       string             `json:"llvm_mca,omitempty"` // version line, "" when it did not run
-	Notes         []string           `json:"notes,omitempty"`
+	LLVMMCA string   `json:"llvm_mca,omitempty"` // version line, "" when it did not run
+	Notes   []string `json:"notes,omitempty"`
+	// Gap is set when the llvm-mca found cannot model (an older release).
+	Gap           *OracleGap         `json:"gap,omitempty"`
 	Processes     int                `json:"processes"`
 	Analysed      int                `json:"analysed"`
 	CacheHits     int                `json:"cache_hits"`

@@ -38,7 +38,11 @@ type Report struct {
 	Targets []string `json:"targets,omitempty"`
 	// UnknownTargets are gfx targets gpuisa lists but llvm-mc does not know.
 	UnknownTargets []string `json:"unknown_targets,omitempty"`
-	Run            RunStats `json:"run"`
+	// Gaps are what the LLVM found could not check (families whose targets
+	// llvm-mc does not know, missing syntax pages), with the fix; the cost
+	// model's and the semantics check's are theirs (OracleGaps has all).
+	Gaps []OracleGap `json:"gaps,omitempty"`
+	Run  RunStats    `json:"run"`
 	// Lineage summarises the renames across generations that llvm-mc's
 	// verdicts proved.
 	Lineage LineageStats `json:"lineage"`

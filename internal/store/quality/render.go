@@ -26,6 +26,9 @@ func WriteSummary(w io.Writer, r Report) error {
 	for _, n := range r.Notes {
 		ew.printf("Note: %s\n", n)
 	}
+	for _, g := range r.OracleGaps() {
+		ew.printf("Not checked (%s, %s): %s\n", g.Tool, g.Step, g)
+	}
 	ew.printf("Examples: %s.\n", r.Examples)
 	if r.PTX != nil {
 		writePTXSummary(ew, r.PTX)

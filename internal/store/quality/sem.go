@@ -13,6 +13,8 @@ import (
 type SemReport struct {
 	Opt   string   `json:"opt,omitempty"` // opt's version line, "" when the oracle did not run
 	Notes []string `json:"notes,omitempty"`
+	// Gap is set when the opt found cannot fold as the check expects.
+	Gap *OracleGap `json:"gap,omitempty"`
 	// Families are the newer-dialect families (RDNA 3, 3.5, 4, CDNA 3, 4, 5).
 	Families []SemFamily `json:"families"`
 	// Groups are the oracle's numbers per instruction group.
