@@ -142,6 +142,33 @@ type format struct {
 	// dualX and dualY are the opcode tables of a VOPD/VOPD3 format's two
 	// halves, indexed by OPX and OPY (vopd.go).
 	dualX, dualY []*entry
+	// reserved are the bits of each dword that no field of the guide's
+	// layout covers: reserved, must be zero (llvm-mc's tables fix them at
+	// 0 and reject a word with one set). See reservedBits.
+	reserved [3]uint32
+}
+
+// reservedBits gives the bits of the first two dwords of fm that no field
+// of its layout covers and llvm-mc does not decode past (llvmIgnoredBits)
+// on generation gen. A third dword (a literal, an NSA address list, a
+// 96-bit guide layout's trailing offset) is left alone.
+func reservedBits(fm *format, gen int) [3]uint32 {
+	var covered [3]uint32
+	for _, f := range fm.Fields {
+		for _, r := range fieldRanges(f) {
+			for b := r.LSB; b <= r.MSB && b < 96; b++ {
+				covered[b/32] |= 1 << uint(b%32)
+			}
+		}
+	}
+	for _, b := range llvmIgnoredBits[ignoredKey{gen, fm.Name}] {
+		covered[b/32] |= 1 << uint(b%32)
+	}
+	var out [3]uint32
+	for i := 0; i < min(fm.words, 2); i++ {
+		out[i] = ^covered[i]
+	}
+	return out
 }
 
 func (fm *format) lookup(op uint32) *entry {
@@ -277,6 +304,7 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			fm.Width = 32
 		}
 		fm.words = max(1, min(3, (fm.Width+31)/32))
+		fm.reserved = reservedBits(fm, d.fam.gen)
 		formats[f.Name] = fm
 		key := [2]uint32{uint32(mask), uint32(value)}
 		g := byKey[key]
@@ -589,6 +617,11 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 	for i := fm.words; i < 3; i++ {
 		r.raw[i] = 0
 	}
+	for i, m := range fm.reserved {
+		if b := r.raw[i] & m; b != 0 {
+			return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: reserved bit %d is set (no field of the %s layout covers it; must be zero)", w0, fm.Name, en.name, 32*i+bits.TrailingZeros32(b), fm.Name)}
+		}
+	}
 	r.d, r.fm, r.en = d, fm, en
 	extra, err := r.render(code, offset+width)
 	if err != nil {
@@ -599,6 +632,10 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	case invalidOpSel:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: op_sel bits are set, but the instruction has no op_sel", w0, fm.Name, en.name)}
+	case invalidAlign:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: register tuple at v%d/a%d is misaligned: %s needs tuples at even registers", w0, fm.Name, en.name, r.invalidCode, r.invalidCode, d.arch.ID)}
+	case invalidLo128:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}
 	if width+extra > left {
 		// An image word without its 8-byte short form (MIMG layouts

@@ -30,6 +30,13 @@ type family struct {
 	// noGDS: CDNA 2-4 (gfx90a+) have no GDS; llvm-mc 22 ignores the DS GDS
 	// bit there and prints no gds.
 	noGDS bool
+	// alignedVGPRs: VGPR and AGPR tuples start at an even register
+	// (isa.TraitAlignedVGPRs); a misaligned one makes the word invalid.
+	alignedVGPRs bool
+	// lo128: 16-bit VGPR operands of VOP1/VOP2/VOPC name v0-v127 only
+	// (LLVM's VGPR_32_Lo128 class): gfx11+ targets decoded without true16
+	// names, where the field's bit 7 is no register half.
+	lo128 bool
 	// n32/n64 are names32/names64 as arrays: the decoder's hot path reads
 	// them without hashing.
 	n32, n64 [256]string
@@ -49,6 +56,7 @@ type family struct {
 
 func (f *family) named(info isa.ArchInfo) *family {
 	f.hwreg, f.msg = hwregNames(info), msgNames(info)
+	f.alignedVGPRs = info.Has(isa.TraitAlignedVGPRs)
 	return f
 }
 
@@ -117,6 +125,7 @@ func newFamily(arch string) (*family, error) {
 			// gfx12 and gfx1250 with the "fake16" instructions: 16-bit
 			// operands are whole VGPRs (v1) there.
 			f.trueSixteen = f.gen == 11
+			f.lo128 = !f.trueSixteen
 		}
 		f.matrixReuse = info.Has(isa.TraitMatrixReuse)
 		f.lit64 = info.Has(isa.TraitLiteral64)

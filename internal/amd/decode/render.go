@@ -57,6 +57,8 @@ const (
 	validWord       invalidKind = iota
 	invalidReserved             // an operand code the family reserves
 	invalidOpSel                // op_sel bits on an instruction without op_sel
+	invalidAlign                // a VGPR/AGPR tuple at an odd register (alignedVGPRs)
+	invalidLo128                // a 16-bit VOP1/VOP2/VOPC VGPR above v127 (lo128)
 )
 
 type span struct {
