@@ -645,6 +645,35 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 	return width + extra, nil
 }
 
+// BranchOffset reports whether the instruction at code[offset:] reads its
+// SIMM16 (bits 15:0) as a PC-relative branch offset — an SOPP branch, an
+// SOPK s_call_b64 or s_cbranch_i_fork (the shapes branch and call-fork) —
+// and gives SIMM16. s_cbranch_g_fork and s_cbranch_join take registers and
+// are no such branch.
+func (d *Decoder) BranchOffset(code []byte, offset int) (int16, bool) {
+	if offset < 0 || offset+4 > len(code) {
+		return 0, false
+	}
+	var raw [3]uint32
+	raw[0] = binary.LittleEndian.Uint32(code[offset:])
+	for _, g := range d.byTop[raw[0]>>23] {
+		if raw[0]&g.mask != g.value {
+			continue
+		}
+		for _, f := range g.formats {
+			if f.op == nil || f.words != 1 {
+				continue
+			}
+			if e := f.lookup(f.opField.get(&raw)); e != nil {
+				sh := d.ready(f, e).shape
+				return int16(raw[0]), sh == shBranch || sh == shCallFork
+			}
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
 // DecodeAll decodes every instruction of code. Like llvm-mc, it reports an
 // undecodable dword and goes on 4 bytes later.
 func (d *Decoder) DecodeAll(code []byte) ([]Inst, []error) {
