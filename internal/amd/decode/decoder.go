@@ -217,6 +217,8 @@ type entry struct {
 	// legacy16: v_mad_legacy_f16 and the other _legacy_f16 forms of GCN 5
 	// and CDNA, which have no op_sel in LLVM.
 	legacy16 bool
+	// bitop3: V_BITOP3 reads OMOD, ABS and NEG as its BITOP3 immediate.
+	bitop3 bool
 	// intDot: the integer dot products of 4- and 8-bit elements (no op_sel).
 	intDot    bool
 	dataRegs  int    // memory: registers of the data operand

@@ -1006,6 +1006,12 @@ func (r *renderer) renderVOP3() {
 	abs := r.f(fABS)
 	neg := r.f(fNEG)
 	opsel := r.f(fOPSEL)
+	bitop3 := -1
+	if en.bitop3 {
+		// The modifier fields hold the BITOP3 immediate (shapes.tsv).
+		bitop3 = r.f(fOMOD)<<6 | abs<<3 | neg
+		abs, neg = 0, 0
+	}
 	switch {
 	case s.origin == KindVOPC:
 		if en.shape != shCmpxNoDst {
@@ -1042,11 +1048,26 @@ func (r *renderer) renderVOP3() {
 	// .h names); without, only VOP3-only 16-bit instructions have the
 	// operand (the promoted VOP1/VOP2/VOPC ones ignore the bits, and so do
 	// the pre-gfx9 _legacy_f16 forms GCN 5 / CDNA keep).
+	if bitop3 > 0 {
+		r.mod()
+		r.str("bitop3:")
+		if bitop3 <= 9 {
+			r.dec(bitop3)
+		} else {
+			r.str("0x")
+			r.buf = strconv.AppendUint(r.buf, uint64(bitop3), 16)
+		}
+		r.end()
+	}
 	if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == KindOther) && !en.legacy16 {
 		r.mod()
 		r.str("op_sel:")
 		r.bitList(opsel, s.nsrc, true)
 		r.end()
+	}
+	if bitop3 >= 0 {
+		r.printClampOmod(r.f(fCLMP) == 1, 0)
+		return
 	}
 	r.clampOmod()
 }
