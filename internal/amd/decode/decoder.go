@@ -636,6 +636,10 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: op_sel bits are set, but the instruction has no op_sel", w0, fm.Name, en.name)}
 	case invalidAlign:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: register tuple at v%d/a%d is misaligned: %s needs tuples at even registers", w0, fm.Name, en.name, r.invalidCode, r.invalidCode, d.arch.ID)}
+	case invalidOMod:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: output modifier %d on an instruction without a float result", w0, fm.Name, en.name, r.invalidCode)}
+	case invalidDst:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: destination code %d names a constant, not a register", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidLo128:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}

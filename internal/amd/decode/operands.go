@@ -73,6 +73,11 @@ func (r *renderer) scalarText(code int, t opType) bool {
 func (r *renderer) sdst(code int, t opType) {
 	r.op()
 	if !r.scalarText(code, t) {
+		if k := r.fm.kind; k == KindVOP3 || k == KindVOP3B {
+			// A VOP3 scalar destination (a compare's mask, a carry-out)
+			// is a register; LLVM rejects a constant's code there.
+			r.mark(invalidDst, code)
+		}
 		r.srcText(code, t, 0)
 	}
 	r.end()

@@ -59,6 +59,8 @@ const (
 	invalidOpSel                // op_sel bits on an instruction without op_sel
 	invalidAlign                // a VGPR/AGPR tuple at an odd register (alignedVGPRs)
 	invalidLo128                // a 16-bit VOP1/VOP2/VOPC VGPR above v127 (lo128)
+	invalidOMod                 // an output modifier on an instruction without a float result
+	invalidDst                  // a VOP3 scalar destination code that names a constant
 )
 
 type span struct {
@@ -1030,6 +1032,13 @@ func (r *renderer) renderVOP3() {
 	}
 	if r.fm.kind == KindVOP3B {
 		r.sdst(r.f(fSDST), r.maskType())
+	}
+	// LLVM gives VOP3 forms an output modifier only when the result is a
+	// float (its VOPProfile's HasOMod): OMOD set elsewhere is invalid.
+	if omod := r.f(fOMOD); omod != 0 && s.dst.t != 'f' && bitop3 < 0 && s.origin != KindVOPC {
+		r.mark(invalidOMod, omod)
+	} else if omod != 0 && s.origin == KindVOPC {
+		r.mark(invalidOMod, omod)
 	}
 	for i := 0; i < s.nsrc && i < 3; i++ {
 		code := r.src0or(i)

@@ -7,7 +7,9 @@ package decode
 // words each) with one of them set. Some are fields LLVM reads and the
 // guides leave out (the gfx9 MIMG/SMEM bits, the gfx12 VFLAT/VGLOBAL/
 // VSCRATCH and VBUFFER layouts the guides draw 96 bits wide), the rest
-// bits LLVM leaves unchecked. Every other uncovered bit is reserved: a
+// bits LLVM leaves unchecked; the gfx12 memory formats' bit 7 (NV) and
+// bit 48 (the scale_offset bit) are read by the renderer where the guide
+// draws no field (bit12). Every other uncovered bit is reserved: a
 // word with one set is invalid (reservedBits).
 var llvmIgnoredBits = map[ignoredKey][]int{
 	{9, "EXP"}:       {13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25},
@@ -34,10 +36,10 @@ var llvmIgnoredBits = map[ignoredKey][]int{
 	{11, "SMEM"}:     {13, 15, 17, 53, 54, 55, 56},
 	{11, "VINTERP"}:  {23, 59, 60},
 	{12, "SMEM"}:     {19, 20, 25, 56},
-	{12, "VBUFFER"}:  {8, 9, 10, 11, 12, 13, 23, 24, 25, 40},
+	{12, "VBUFFER"}:  {7, 8, 9, 10, 11, 12, 13, 23, 24, 25, 40},
 	{12, "VDS"}:      {16},
 	{12, "VEXPORT"}:  {10, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25},
-	{12, "VFLAT"}:    {8, 9, 10, 11, 12, 13, 22, 23, 40, 41, 42, 43, 44, 45, 46, 47, 63},
+	{12, "VFLAT"}:    {7, 8, 9, 10, 11, 12, 13, 22, 23, 40, 41, 42, 43, 44, 45, 46, 47, 48, 63},
 	{12, "VGLOBAL"}:  {7, 8, 9, 10, 11, 12, 13, 22, 23, 40, 41, 42, 43, 44, 45, 46, 47, 48, 63},
 	{12, "VIMAGE"}:   {3, 7, 8, 9, 10, 11, 12, 13, 40}, // 8, 9, 40: decodetest/asm.tsv:104
 	{12, "VINTERP"}:  {21, 22, 23, 59, 60},
