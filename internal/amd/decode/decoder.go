@@ -150,9 +150,9 @@ type format struct {
 
 // reservedBits gives the bits of the first two dwords of fm that no field
 // of its layout covers and llvm-mc does not decode past (llvmIgnoredBits)
-// on generation gen. A third dword (a literal, an NSA address list, a
+// on generation gen of product line line. A third dword (a literal, an NSA address list, a
 // 96-bit guide layout's trailing offset) is left alone.
-func reservedBits(fm *format, gen int) [3]uint32 {
+func reservedBits(fm *format, gen int, line string) [3]uint32 {
 	var covered [3]uint32
 	for _, f := range fm.Fields {
 		for _, r := range fieldRanges(f) {
@@ -161,7 +161,7 @@ func reservedBits(fm *format, gen int) [3]uint32 {
 			}
 		}
 	}
-	for _, b := range llvmIgnoredBits[ignoredKey{gen, fm.Name}] {
+	for _, b := range llvmIgnoredBits[ignoredKey{gen, line, fm.Name}] {
 		covered[b/32] |= 1 << uint(b%32)
 	}
 	var out [3]uint32
@@ -306,7 +306,7 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			fm.Width = 32
 		}
 		fm.words = max(1, min(3, (fm.Width+31)/32))
-		fm.reserved = reservedBits(fm, d.fam.gen)
+		fm.reserved = reservedBits(fm, d.fam.gen, d.fam.line)
 		formats[f.Name] = fm
 		key := [2]uint32{uint32(mask), uint32(value)}
 		g := byKey[key]
@@ -640,6 +640,8 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: output modifier %d on an instruction without a float result", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidDst:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: destination code %d names a constant, not a register", w0, fm.Name, en.name, r.invalidCode)}
+	case invalidClass:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is outside the operand's register class", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidLo128:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}

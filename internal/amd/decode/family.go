@@ -13,8 +13,9 @@ import (
 // CDNA 4 guide, Table 65 "SOP2 Fields"; RDNA 3 guide, Table 77 "VOP2
 // Fields") and from the operand tables of the "Instruction Operands" chapter.
 type family struct {
-	gen         int // the encoding generation (isa.ArchInfo.Gen)
-	lastSGPR    int // highest SGPR code (101 on GCN/CDNA, 105 on RDNA)
+	gen         int    // the encoding generation (isa.ArchInfo.Gen)
+	line        string // the product line (isa.ArchInfo.Line)
+	lastSGPR    int    // highest SGPR code (101 on GCN/CDNA, 105 on RDNA)
 	names32     map[int]string
 	names64     map[int]string // names a code has when it starts a 64-bit operand
 	wave32      bool           // LLVM disassembles gfx10+ as wave32 by default: vcc_lo
@@ -57,6 +58,7 @@ type family struct {
 func (f *family) named(info isa.ArchInfo) *family {
 	f.hwreg, f.msg = hwregNames(info), msgNames(info)
 	f.alignedVGPRs = info.Has(isa.TraitAlignedVGPRs)
+	f.line = info.Line
 	return f
 }
 

@@ -61,6 +61,7 @@ const (
 	invalidLo128                // a 16-bit VOP1/VOP2/VOPC VGPR above v127 (lo128)
 	invalidOMod                 // an output modifier on an instruction without a float result
 	invalidDst                  // a VOP3 scalar destination code that names a constant
+	invalidClass                // an operand code outside its register class (a VGPR-only or SGPR-only operand)
 )
 
 type span struct {
