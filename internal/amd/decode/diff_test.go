@@ -393,8 +393,9 @@ func TestDifferentialLLVM(t *testing.T) {
 			}
 			// Rejections counted (both reject, or the same text): a floor
 			// under this round's rates (N=2000: 91-96% on every family,
-			// seeds 42 and 7; N=20000, more random words: 86-87% on Vega).
-			if rejFloor := 0.85; withRej < rejFloor {
+			// seeds 42 and 7; N=20000, more random words: 85.4-86.9% on Vega and
+			// CDNA 1, the families measured).
+			if rejFloor := 0.83; withRej < rejFloor {
 				t.Errorf("%s: agreement with rejections %.2f%%, below %.0f%%", arch, 100*withRej, 100*rejFloor)
 			}
 			if os.Getenv("GPUISA_DIFF_VERBOSE") != "" {
