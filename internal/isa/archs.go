@@ -148,6 +148,10 @@ const (
 	// TraitFP8FNUZ: the 8-bit float formats are the FNUZ ones (no negative
 	// zero, NaN 0x80; CDNA 3).
 	TraitFP8FNUZ
+	// TraitAlignedVGPRs: a VGPR or AGPR tuple (64 bits and wider) starts
+	// at an even register; llvm-mc flags v[1:2] (its *_Align2 register
+	// classes; CDNA 2-5, gfx90a on).
+	TraitAlignedVGPRs
 )
 
 // WaitCounters is a family's set of wait counters.
@@ -226,22 +230,22 @@ var archTable = []ArchInfo{
 	{ID: "cdna5", Name: "CDNA 5", Vendor: VendorAMD, Kind: KindNative, Order: 6,
 		Targets: []string{"gfx1250", "gfx1251"}, Gen: 12,
 		Line: LineCDNA, Parents: []string{"cdna4", "rdna4"}, Class: "cdna5",
-		Traits: TraitMatrixReuse | TraitLiteral64 | TraitGFX1250Names | TraitPseudocode | TraitNumMinMax,
+		Traits: TraitMatrixReuse | TraitLiteral64 | TraitGFX1250Names | TraitPseudocode | TraitNumMinMax | TraitAlignedVGPRs,
 		Waits:  waitsGen12, WaveSize: 64, VGPRGranule: 16, VGPRGranuleWave32: 16},
 	{ID: "cdna4", Name: "CDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 7,
 		Targets: []string{"gfx950"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna3"}, Class: "cdna4",
-		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode,
+		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode | TraitAlignedVGPRs,
 		Waits:  WaitRules{Counters: CountersVM}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
 	{ID: "cdna3", Name: "CDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 8,
 		Targets: []string{"gfx942"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna2"}, Class: "cdna3",
-		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode | TraitFP8FNUZ,
+		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode | TraitFP8FNUZ | TraitAlignedVGPRs,
 		Waits:  WaitRules{Counters: CountersVM, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
 	{ID: "cdna2", Name: "CDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 9,
 		Targets: []string{"gfx90a"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna1"}, Class: "cdna2",
-		Traits: TraitAccBit,
+		Traits: TraitAccBit | TraitAlignedVGPRs,
 		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
 	{ID: "cdna1", Name: "CDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 10,
 		Targets: []string{"gfx908"}, Gen: 9,

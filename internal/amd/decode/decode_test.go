@@ -46,7 +46,7 @@ func TestDecodeFixture(t *testing.T) {
 		{words(0x86847e6a), "s_and_b64 s[4:5], vcc, exec", 4, "SOP2"},
 		{words(0xbe84017c), "s_mov_b64 s[4:5], m0", 4, "SOP1"},
 		{words(0xbf810000), "s_endpgm", 4, "SOPP"},
-		{words(0xd2800005, 0x00020501), "v_add_f64 v[5:6], v[1:2], v[2:3]", 8, "VOP3A"},
+		{words(0xd2800004, 0x00020902), "v_add_f64 v[4:5], v[2:3], v[4:5]", 8, "VOP3A"},
 		{words(0xd10b8005, 0x20020501), "v_max_f32_e64 v5, -v1, v2 clamp", 8, "VOP3A"},
 		{words(0xd10b0105, 0x000204c1), "v_max_f32_e64 v5, |-1|, v2", 8, "VOP3A"},
 		{words(0xd10b0005, 0x200204c1), "v_max_f32_e64 v5, neg(-1), v2", 8, "VOP3A"},
@@ -91,6 +91,8 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{words(0x160a04ff), 0, "truncated literal"},
 		{words(0xd2800005), 0, "truncated VOP3A"},
+		// v[5:6]: the fixture family is cdna4, whose VGPR tuples start at an even register.
+		{words(0xd2800005, 0x00020501), 0, "register tuple at v5/a5 is misaligned"},
 		{[]byte{1, 2}, 0, "truncated"},
 		{words(0x7e000000 | 200<<9), 0, "no instruction with opcode 200"},
 		{words(0xf8000000), 0, "matches no encoding"},

@@ -142,6 +142,33 @@ type format struct {
 	// dualX and dualY are the opcode tables of a VOPD/VOPD3 format's two
 	// halves, indexed by OPX and OPY (vopd.go).
 	dualX, dualY []*entry
+	// reserved are the bits of each dword that no field of the guide's
+	// layout covers: reserved, must be zero (llvm-mc's tables fix them at
+	// 0 and reject a word with one set). See reservedBits.
+	reserved [3]uint32
+}
+
+// reservedBits gives the bits of the first two dwords of fm that no field
+// of its layout covers and llvm-mc does not decode past (llvmIgnoredBits)
+// on generation gen of product line line. A third dword (a literal, an NSA address list, a
+// 96-bit guide layout's trailing offset) is left alone.
+func reservedBits(fm *format, gen int, line string) [3]uint32 {
+	var covered [3]uint32
+	for _, f := range fm.Fields {
+		for _, r := range fieldRanges(f) {
+			for b := r.LSB; b <= r.MSB && b < 96; b++ {
+				covered[b/32] |= 1 << uint(b%32)
+			}
+		}
+	}
+	for _, b := range llvmIgnoredBits[ignoredKey{gen, line, fm.Name}] {
+		covered[b/32] |= 1 << uint(b%32)
+	}
+	var out [3]uint32
+	for i := 0; i < min(fm.words, 2); i++ {
+		out[i] = ^covered[i]
+	}
+	return out
 }
 
 func (fm *format) lookup(op uint32) *entry {
@@ -190,6 +217,8 @@ type entry struct {
 	// legacy16: v_mad_legacy_f16 and the other _legacy_f16 forms of GCN 5
 	// and CDNA, which have no op_sel in LLVM.
 	legacy16 bool
+	// bitop3: V_BITOP3 reads OMOD, ABS and NEG as its BITOP3 immediate.
+	bitop3 bool
 	// intDot: the integer dot products of 4- and 8-bit elements (no op_sel).
 	intDot    bool
 	dataRegs  int    // memory: registers of the data operand
@@ -277,6 +306,7 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			fm.Width = 32
 		}
 		fm.words = max(1, min(3, (fm.Width+31)/32))
+		fm.reserved = reservedBits(fm, d.fam.gen, d.fam.line)
 		formats[f.Name] = fm
 		key := [2]uint32{uint32(mask), uint32(value)}
 		g := byKey[key]
@@ -589,6 +619,11 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 	for i := fm.words; i < 3; i++ {
 		r.raw[i] = 0
 	}
+	for i, m := range fm.reserved {
+		if b := r.raw[i] & m; b != 0 {
+			return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: reserved bit %d is set (no field of the %s layout covers it; must be zero)", w0, fm.Name, en.name, 32*i+bits.TrailingZeros32(b), fm.Name)}
+		}
+	}
 	r.d, r.fm, r.en = d, fm, en
 	extra, err := r.render(code, offset+width)
 	if err != nil {
@@ -599,6 +634,16 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	case invalidOpSel:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: op_sel bits are set, but the instruction has no op_sel", w0, fm.Name, en.name)}
+	case invalidAlign:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: register tuple at v%d/a%d is misaligned: %s needs tuples at even registers", w0, fm.Name, en.name, r.invalidCode, r.invalidCode, d.arch.ID)}
+	case invalidOMod:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: output modifier %d on an instruction without a float result", w0, fm.Name, en.name, r.invalidCode)}
+	case invalidDst:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: destination code %d names a constant, not a register", w0, fm.Name, en.name, r.invalidCode)}
+	case invalidClass:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is outside the operand's register class", w0, fm.Name, en.name, r.invalidCode)}
+	case invalidLo128:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}
 	if width+extra > left {
 		// An image word without its 8-byte short form (MIMG layouts
@@ -606,6 +651,35 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width+extra, left)}
 	}
 	return width + extra, nil
+}
+
+// BranchOffset reports whether the instruction at code[offset:] reads its
+// SIMM16 (bits 15:0) as a PC-relative branch offset — an SOPP branch, an
+// SOPK s_call_b64 or s_cbranch_i_fork (the shapes branch and call-fork) —
+// and gives SIMM16. s_cbranch_g_fork and s_cbranch_join take registers and
+// are no such branch.
+func (d *Decoder) BranchOffset(code []byte, offset int) (int16, bool) {
+	if offset < 0 || offset+4 > len(code) {
+		return 0, false
+	}
+	var raw [3]uint32
+	raw[0] = binary.LittleEndian.Uint32(code[offset:])
+	for _, g := range d.byTop[raw[0]>>23] {
+		if raw[0]&g.mask != g.value {
+			continue
+		}
+		for _, f := range g.formats {
+			if f.op == nil || f.words != 1 {
+				continue
+			}
+			if e := f.lookup(f.opField.get(&raw)); e != nil {
+				sh := d.ready(f, e).shape
+				return int16(raw[0]), sh == shBranch || sh == shCallFork
+			}
+		}
+		return 0, false
+	}
+	return 0, false
 }
 
 // DecodeAll decodes every instruction of code. Like llvm-mc, it reports an

@@ -57,7 +57,7 @@ func TestDecodeGfx12Formats(t *testing.T) {
 		want string
 	}{
 		// vdst 3, wait_exp 2, clamp; src0 v4, src1 s5, src2 -1.0 (code 243) negated.
-		{"vinterp", words(0xcd000000|1<<15|2<<8|3, 256+4|5<<9|243<<18|4<<29), "v_interp_p10_f32 v3, v4, s5, neg(-1.0) clamp wait_exp:2"},
+		{"vinterp", words(0xcd000000|1<<15|2<<8|3, 256+4|(256+5)<<9|(256+6)<<18|4<<29), "v_interp_p10_f32 v3, v4, v5, -v6 clamp wait_exp:2"}, // llvm-mc-22: VINTERP sources are VGPRs
 		{"param load", words(0xce000000 | 1<<23 | 5<<16 | 7<<10 | 2<<8 | 9), "ds_param_load v9, attr7.z wait_va_vdst:5 wait_vm_vsrc:1"},
 		{"direct load", words(0xce000000 | 1<<20 | 2<<16 | 9), "ds_direct_load v9 wait_va_vdst:2 wait_vm_vsrc:0"},
 		// target pos0 (12), done, sources 1 and 3 enabled.

@@ -13,8 +13,9 @@ import (
 // CDNA 4 guide, Table 65 "SOP2 Fields"; RDNA 3 guide, Table 77 "VOP2
 // Fields") and from the operand tables of the "Instruction Operands" chapter.
 type family struct {
-	gen         int // the encoding generation (isa.ArchInfo.Gen)
-	lastSGPR    int // highest SGPR code (101 on GCN/CDNA, 105 on RDNA)
+	gen         int    // the encoding generation (isa.ArchInfo.Gen)
+	line        string // the product line (isa.ArchInfo.Line)
+	lastSGPR    int    // highest SGPR code (101 on GCN/CDNA, 105 on RDNA)
 	names32     map[int]string
 	names64     map[int]string // names a code has when it starts a 64-bit operand
 	wave32      bool           // LLVM disassembles gfx10+ as wave32 by default: vcc_lo
@@ -30,6 +31,13 @@ type family struct {
 	// noGDS: CDNA 2-4 (gfx90a+) have no GDS; llvm-mc 22 ignores the DS GDS
 	// bit there and prints no gds.
 	noGDS bool
+	// alignedVGPRs: VGPR and AGPR tuples start at an even register
+	// (isa.TraitAlignedVGPRs); a misaligned one makes the word invalid.
+	alignedVGPRs bool
+	// lo128: 16-bit VGPR operands of VOP1/VOP2/VOPC name v0-v127 only
+	// (LLVM's VGPR_32_Lo128 class): gfx11+ targets decoded without true16
+	// names, where the field's bit 7 is no register half.
+	lo128 bool
 	// n32/n64 are names32/names64 as arrays: the decoder's hot path reads
 	// them without hashing.
 	n32, n64 [256]string
@@ -49,6 +57,8 @@ type family struct {
 
 func (f *family) named(info isa.ArchInfo) *family {
 	f.hwreg, f.msg = hwregNames(info), msgNames(info)
+	f.alignedVGPRs = info.Has(isa.TraitAlignedVGPRs)
+	f.line = info.Line
 	return f
 }
 
@@ -117,6 +127,7 @@ func newFamily(arch string) (*family, error) {
 			// gfx12 and gfx1250 with the "fake16" instructions: 16-bit
 			// operands are whole VGPRs (v1) there.
 			f.trueSixteen = f.gen == 11
+			f.lo128 = !f.trueSixteen
 		}
 		f.matrixReuse = info.Has(isa.TraitMatrixReuse)
 		f.lit64 = info.Has(isa.TraitLiteral64)

@@ -10,11 +10,14 @@ import (
 // operands in the order of LLVM's syntax for the instruction, then the
 // offset and cache-policy modifiers in the order LLVM's printer writes them.
 
-// dataReg prints n VGPRs (or AGPRs when acc) starting at first.
+// dataReg prints n VGPRs (or AGPRs when acc) starting at first. LLVM 22
+// decodes a memory instruction's AGPR tuple (its AV_* classes through the
+// ACC bit) without the alignment check, so only a VGPR tuple can make the
+// word invalid here.
 func (r *renderer) dataReg(first, n int, acc bool) {
 	r.op()
 	if acc {
-		r.reg("a", first, n)
+		r.regUnchecked("a", first, n)
 	} else {
 		r.reg("v", first, n)
 	}
@@ -368,6 +371,11 @@ func (r *renderer) fieldValues() []FieldValue {
 func (r *renderer) bufferAddr() (idxen, offen bool) {
 	idxen, offen = r.f(fIDXEN) == 1, r.f(fOFFEN) == 1
 	switch {
+	case idxen && offen && r.fm.kind == KindMTBUF:
+		// LLVM 22's MTBUF address pair is the unaligned VReg_64 class.
+		r.op()
+		r.regUnchecked("v", r.f(fVADDR), 2)
+		r.end()
 	case idxen && offen:
 		r.dataReg(r.f(fVADDR), 2, false)
 	case idxen || offen:

@@ -476,6 +476,17 @@ func (r *renderer) renderMIMG12() {
 		r.str("]")
 	}
 	r.end()
+	// The resource and sampler are SGPR tuples other than null (LLVM's
+	// SReg_256_XNULL / SReg_128_XNULL): a VGPR, constant or null code is
+	// invalid.
+	for _, c := range [2]int{rsrc, samp} {
+		if c > 127 || r.d.fam.n32[c] == "null" {
+			r.mark(invalidClass, c)
+		}
+		if !vsample {
+			break
+		}
+	}
 	r.sdst(rsrc, opType{'b', 256})
 	if vsample {
 		r.sdst(samp, opType{'b', 128})

@@ -7,6 +7,14 @@ import (
 
 // reg appends a register or a register tuple: s5, s[2:3], v[0:3].
 func (r *renderer) reg(prefix string, first, n int) {
+	if n > 1 && first&1 == 1 && r.d != nil && r.d.fam.alignedVGPRs && (prefix == "v" || prefix == "a") {
+		r.mark(invalidAlign, first)
+	}
+	r.regUnchecked(prefix, first, n)
+}
+
+// regUnchecked is reg without the tuple-alignment check.
+func (r *renderer) regUnchecked(prefix string, first, n int) {
 	if len(prefix) == 1 {
 		r.buf = append(r.buf, prefix[0]) // v, s, a: no copy call
 	} else {
@@ -65,6 +73,11 @@ func (r *renderer) scalarText(code int, t opType) bool {
 func (r *renderer) sdst(code int, t opType) {
 	r.op()
 	if !r.scalarText(code, t) {
+		if k := r.fm.kind; k == KindVOP3 || k == KindVOP3B {
+			// A VOP3 scalar destination (a compare's mask, a carry-out)
+			// is a register; LLVM rejects a constant's code there.
+			r.mark(invalidDst, code)
+		}
 		r.srcText(code, t, 0)
 	}
 	r.end()
@@ -90,6 +103,7 @@ func (r *renderer) vgpr(n int, t opType) {
 // vgprText: on families with 16-bit VGPR halves (RDNA 3+), bit 7 of a
 // 16-bit operand's field in the 32-bit encodings selects .h.
 func (r *renderer) vgprText(n int, t opType) {
+	r.checkLo128(n, t)
 	if r.d.fam.trueSixteen && t.size == 16 {
 		if k := r.fm.kind; k == KindVOP1 || k == KindVOP2 || k == KindVOPC {
 			r.half16(n&0x7f, n&0x80 != 0)
@@ -99,6 +113,24 @@ func (r *renderer) vgprText(n int, t opType) {
 		return
 	}
 	r.reg("v", n, t.regs())
+}
+
+// checkLo128 marks the word invalid when a 16-bit VGPR of a VOP1, VOP2 or
+// VOPC field is above v127 on a lo128 family.
+func (r *renderer) checkLo128(v int, t opType) {
+	if !r.d.fam.lo128 || t.size != 16 || v < 128 {
+		return
+	}
+	if k := r.fm.kind; k == KindVOP1 || k == KindVOP2 || k == KindVOPC {
+		r.mark(invalidLo128, v)
+	}
+}
+
+// mark records the first reason the word is invalid.
+func (r *renderer) mark(k invalidKind, code int) {
+	if r.invalid == validWord {
+		r.invalid, r.invalidCode = k, code
+	}
 }
 
 // half16 appends a 16-bit VGPR half: v5.l or v5.h.
@@ -119,6 +151,7 @@ func (r *renderer) srcText(code int, t opType, hi int) {
 	switch {
 	case code >= 256:
 		v := code - 256
+		r.checkLo128(v, t)
 		if fam.trueSixteen && t.size == 16 {
 			switch r.fm.kind {
 			case KindVOP3, KindVOP3B:

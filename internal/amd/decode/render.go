@@ -57,6 +57,11 @@ const (
 	validWord       invalidKind = iota
 	invalidReserved             // an operand code the family reserves
 	invalidOpSel                // op_sel bits on an instruction without op_sel
+	invalidAlign                // a VGPR/AGPR tuple at an odd register (alignedVGPRs)
+	invalidLo128                // a 16-bit VOP1/VOP2/VOPC VGPR above v127 (lo128)
+	invalidOMod                 // an output modifier on an instruction without a float result
+	invalidDst                  // a VOP3 scalar destination code that names a constant
+	invalidClass                // an operand code outside its register class (a VGPR-only or SGPR-only operand)
 )
 
 type span struct {
@@ -1004,6 +1009,12 @@ func (r *renderer) renderVOP3() {
 	abs := r.f(fABS)
 	neg := r.f(fNEG)
 	opsel := r.f(fOPSEL)
+	bitop3 := -1
+	if en.bitop3 {
+		// The modifier fields hold the BITOP3 immediate (shapes.tsv).
+		bitop3 = r.f(fOMOD)<<6 | abs<<3 | neg
+		abs, neg = 0, 0
+	}
 	switch {
 	case s.origin == KindVOPC:
 		if en.shape != shCmpxNoDst {
@@ -1023,6 +1034,13 @@ func (r *renderer) renderVOP3() {
 	if r.fm.kind == KindVOP3B {
 		r.sdst(r.f(fSDST), r.maskType())
 	}
+	// LLVM gives VOP3 forms an output modifier only when the result is a
+	// float (its VOPProfile's HasOMod): OMOD set elsewhere is invalid.
+	if omod := r.f(fOMOD); omod != 0 && s.dst.t != 'f' && bitop3 < 0 && s.origin != KindVOPC {
+		r.mark(invalidOMod, omod)
+	} else if omod != 0 && s.origin == KindVOPC {
+		r.mark(invalidOMod, omod)
+	}
 	for i := 0; i < s.nsrc && i < 3; i++ {
 		code := r.src0or(i)
 		t := s.src[i]
@@ -1040,11 +1058,26 @@ func (r *renderer) renderVOP3() {
 	// .h names); without, only VOP3-only 16-bit instructions have the
 	// operand (the promoted VOP1/VOP2/VOPC ones ignore the bits, and so do
 	// the pre-gfx9 _legacy_f16 forms GCN 5 / CDNA keep).
+	if bitop3 > 0 {
+		r.mod()
+		r.str("bitop3:")
+		if bitop3 <= 9 {
+			r.dec(bitop3)
+		} else {
+			r.str("0x")
+			r.buf = strconv.AppendUint(r.buf, uint64(bitop3), 16)
+		}
+		r.end()
+	}
 	if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == KindOther) && !en.legacy16 {
 		r.mod()
 		r.str("op_sel:")
 		r.bitList(opsel, s.nsrc, true)
 		r.end()
+	}
+	if bitop3 >= 0 {
+		r.printClampOmod(r.f(fCLMP) == 1, 0)
+		return
 	}
 	r.clampOmod()
 }

@@ -28,17 +28,17 @@ import (
 // compiles for it: the decoder's kernels (global and LDS memory, branches,
 // a loop, f64, f16, DPP, atomics), LDS atomics and swizzles with nested
 // loops, and the family's matrix instructions (MFMA on CDNA 1-4, WMMA on
-// RDNA 3-4 and CDNA 5).
+// RDNA 3-4 and CDNA 5), and V_BITOP3 on CDNA 4-5.
 var compiledFamilies = []struct {
 	arch, mcpu string
 	extra      []string
 }{
 	{"vega", "gfx900", nil}, {"vega7", "gfx906", nil},
 	{"cdna1", "gfx908", []string{"mfma.ll"}}, {"cdna2", "gfx90a", []string{"mfma.ll"}},
-	{"cdna3", "gfx942", []string{"mfma.ll"}}, {"cdna4", "gfx950", []string{"mfma.ll"}},
+	{"cdna3", "gfx942", []string{"mfma.ll"}}, {"cdna4", "gfx950", []string{"mfma.ll", "bitop3.ll"}},
 	{"rdna1", "gfx1010", nil}, {"rdna2", "gfx1030", nil},
 	{"rdna3", "gfx1100", []string{"wmma-gfx11.ll"}}, {"rdna3.5", "gfx1150", []string{"wmma-gfx11.ll"}},
-	{"rdna4", "gfx1200", []string{"wmma-gfx12.ll"}}, {"cdna5", "gfx1250", []string{"wmma-gfx1250.ll"}},
+	{"rdna4", "gfx1200", []string{"wmma-gfx12.ll"}}, {"cdna5", "gfx1250", []string{"wmma-gfx1250.ll", "bitop3.ll"}},
 }
 
 var commonKernels = []string{"../decode/testdata/kernels.ll", "testdata/lds.ll"}
@@ -260,7 +260,7 @@ func TestCompiledListings(t *testing.T) {
 					}
 					gt := strings.Join(strings.Fields(g.text), " ")
 					if g.e.Err != "" {
-						gt = "<error: " + g.e.Err + ">"
+						gt = "<invalid: " + g.e.Err + ">"
 					}
 					if gt != w.text {
 						differ++

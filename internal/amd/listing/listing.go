@@ -97,13 +97,24 @@ type Entry struct {
 // Size is the entry's length in bytes (of one instruction of a run).
 func (e *Entry) Size() int { return len(e.Bytes) }
 
-// Display is the text with a branch target written as its label.
+// Display is the text with a branch target written as its label: the
+// last operand (the branch offset) is replaced, the others are kept
+// ("s_call_b64 s[30:31], .LBB0_1").
 func (e *Entry) Display() string {
 	if e.Target < 0 || e.TargetLabel == "" {
 		return e.Text
 	}
-	mn, _, _ := strings.Cut(e.Text, " ")
-	return mn + " " + e.TargetLabel
+	return branchHead(e.Text) + e.TargetLabel
+}
+
+// branchHead is a branch's text up to its last operand, the offset:
+// "s_call_b64 s[30:31], " or "s_branch ".
+func branchHead(text string) string {
+	if i := strings.LastIndex(text, ", "); i >= 0 {
+		return text[:i+2]
+	}
+	mn, _, _ := strings.Cut(text, " ")
+	return mn + " "
 }
 
 // Build reads in with fam into a listing.
@@ -168,6 +179,11 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, append
 			n = min(4, len(code)-off)
 		}
 		e.Bytes = code[off : off+n : off+n]
+		if err == nil {
+			if simm, ok := d.BranchOffset(code, off); ok {
+				e.Target = e.Addr + 4 + int64(simm)*4
+			}
+		}
 		out = append(out, e)
 		off += n
 	}
@@ -269,7 +285,9 @@ func resolveBranches(es []Entry) {
 		if e.Err != "" {
 			continue
 		}
-		if e.Target < 0 {
+		if e.Target < 0 && e.How != FromBytes {
+			// Decoded words had their branches found by the decoder
+			// (decodeCode); text is read by the mnemonic.
 			t, ok := branchTarget(e)
 			if !ok {
 				continue
@@ -460,9 +478,7 @@ func sameBranch(e *Entry, given string) bool {
 	if !isBranch(e.Text) {
 		return false
 	}
-	gm, _, _ := strings.Cut(given, " ")
-	m, _, _ := strings.Cut(e.Text, " ")
-	return gm == m
+	return normText(branchHead(given)) == normText(branchHead(e.Text))
 }
 
 func normText(s string) string {

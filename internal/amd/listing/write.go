@@ -143,7 +143,7 @@ func appendEntry(b []byte, e *Entry, width int) []byte {
 		b = append(b, e.Err...)
 		return b
 	case e.Err != "":
-		b = append(b, "<error: "...)
+		b = append(b, "<invalid: "...)
 		b = append(b, e.Err...)
 		b = append(b, '>')
 		return b
