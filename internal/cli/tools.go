@@ -37,7 +37,8 @@ func newToolsCmd(e *env) *cobra.Command {
 		Short: "Show the oracle tools gpuisa found (llvm-mc, ptxas, nvdisasm); `tools install` installs NVIDIA's",
 		Long: `Tools lists the machine oracles gpuisa checks its facts with and where it found them:
 llvm-mc-22 (Debian's llvm-22) for AMD, and NVIDIA's ptxas (CUDA 13 for sm_75 and newer,
-CUDA 12.9 for sm_50-sm_72), nvdisasm and cuobjdump for PTX.
+CUDA 12.9 for sm_50-sm_72), nvdisasm and cuobjdump for PTX, and nvcc with its front
+end (cicc) and headers, which compiles the PTX checker's corpus of CUDA kernels.
 
   gpuisa tools install   creates a Python virtual environment in gpuisa's cache
                          directory and installs the pinned NVIDIA wheels into it
@@ -63,6 +64,11 @@ CUDA 12.9 for sm_50-sm_72), nvdisasm and cuobjdump for PTX.
 			}
 			if tools.NVDisasm == "" {
 				fmt.Fprintln(e.stdout, "nvdisasm: not found (SASS listings need it; `gpuisa tools install`)")
+			}
+			if p := ptxas.NVCC(flags.options().CacheDir); p != "" {
+				fmt.Fprintln(e.stdout, "nvcc: "+p)
+			} else {
+				fmt.Fprintln(e.stdout, "nvcc: not found (the PTX checker's CUDA corpus needs it; `gpuisa tools install`)")
 			}
 			return nil
 		},
