@@ -29,6 +29,8 @@ type Checker struct {
 	sregs   sregTable
 	removed map[string]*Option
 	docs    string
+	// targetIntro is the PTX ISA version each target string came in.
+	targetIntro map[string]string
 }
 
 type probeHit struct {
@@ -57,7 +59,7 @@ type compiledForm struct {
 // NewChecker compiles the instruction entries' forms into patterns. Forms
 // whose syntax does not parse are skipped (Build reports them already).
 func NewChecker(instrs []Instruction) *Checker {
-	c := &Checker{byFirst: map[string][]*entry{}, probes: map[string]probeHit{}, sregs: buildSregs(instrs), removed: map[string]*Option{}, docs: docsVersion(instrs)}
+	c := &Checker{byFirst: map[string][]*entry{}, probes: map[string]probeHit{}, sregs: buildSregs(instrs), removed: map[string]*Option{}, docs: docsVersion(instrs), targetIntro: targetIntroductions(instrs)}
 	ambiguous := map[string]bool{}
 	for i := range instrs {
 		in := &instrs[i]

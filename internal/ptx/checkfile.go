@@ -39,9 +39,13 @@ type FileReport struct {
 	Invalid      int      `json:"invalid"`
 	// Unjudged counts statements the documents do not know in a file newer
 	// than they are (DocsVersion).
-	Unjudged    int      `json:"unjudged,omitempty"`
-	DocsVersion string   `json:"docs_version,omitempty"`
-	Results     []Result `json:"results"`
+	Unjudged    int    `json:"unjudged,omitempty"`
+	DocsVersion string `json:"docs_version,omitempty"`
+	// Header lists what is wrong with the file's .version and .target
+	// together (".target sm_90 needs PTX ISA 7.8; ..."): ptxas refuses
+	// the whole file.
+	Header  []string `json:"header,omitempty"`
+	Results []Result `json:"results"`
 }
 
 var (
@@ -184,6 +188,9 @@ func (c *Checker) CheckFile(name, src, target string) FileReport {
 	if target != "" {
 		ctx.Target, ctx.TargetFrom = target, "--target"
 		rep.Target = target
+	}
+	if p := c.headerProblem(version, firstSMTarget(fileTarget)); p != "" {
+		rep.Header = append(rep.Header, p)
 	}
 	if version != "" && c.docs != "" && ptxorder.CompareVersions(version, c.docs) > 0 {
 		rep.Warnings = append(rep.Warnings, "the file's .version "+version+" is newer than the PTX ISA "+c.docs+" the documents describe: statements they do not know are not judged, the others are judged by the documents and ptxas's recorded verdicts")

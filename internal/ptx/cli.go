@@ -94,7 +94,7 @@ func RunCheck(args []string, stdout, stderr io.Writer, instrs []Instruction, tar
 			}
 			writeReport(stdout, rep)
 		}
-		if rep.Invalid > 0 {
+		if rep.Invalid > 0 || len(rep.Header) > 0 {
 			code = 1
 		}
 	}
@@ -102,6 +102,9 @@ func RunCheck(args []string, stdout, stderr io.Writer, instrs []Instruction, tar
 }
 
 func writeReport(w io.Writer, rep FileReport) {
+	for _, h := range rep.Header {
+		fmt.Fprintf(w, "%s: invalid: %s\n", rep.File, h)
+	}
 	for _, r := range rep.Results {
 		loc := ""
 		if rep.File != "<argument>" {

@@ -41,6 +41,43 @@ func removalOf(notes []string) *Option {
 	return nil
 }
 
+// "Target strings `sm_32` and `sm_50` introduced in PTX ISA version 4.0."
+var (
+	targetIntroRe = lazyre.New("(?i)^Target strings? (.+?) introduced in PTX ISA version (\\d+\\.\\d+)")
+	targetSpanRe  = lazyre.New("`(sm_\\w+)`")
+)
+
+// targetIntroductions reads the .target directive's notes: the PTX ISA
+// version each target string was introduced in.
+func targetIntroductions(instrs []Instruction) map[string]string {
+	out := map[string]string{}
+	for i := range instrs {
+		if instrs[i].Kind != KindDirective || instrs[i].Name != ".target" {
+			continue
+		}
+		for _, n := range instrs[i].Notes {
+			m := targetIntroRe.FindStringSubmatch(n)
+			if m == nil {
+				continue
+			}
+			for _, t := range targetSpanRe.FindAllStringSubmatch(m[1], -1) {
+				out[t[1]] = m[2]
+			}
+		}
+	}
+	return out
+}
+
+// headerProblem says why a file's .version cannot go with its .target
+// ("" when it can or the notes do not say).
+func (c *Checker) headerProblem(version, target string) string {
+	intro := c.targetIntro[target]
+	if version == "" || intro == "" || ptxorder.CompareVersions(version, intro) >= 0 {
+		return ""
+	}
+	return ".target " + target + " needs PTX ISA " + intro + "; the file's .version is " + version
+}
+
 // docsVersion is the newest PTX ISA version the model's documents name:
 // the version they describe.
 func docsVersion(instrs []Instruction) string {
@@ -147,3 +184,7 @@ func TargetMeets(have, need string) bool {
 		return hn >= nn && hn/10 == nn/10 && (hs == "a" || hs == "f")
 	}
 }
+
+// TargetIntroduced is the PTX ISA version the notes say target came in
+// ("" when they do not say).
+func (c *Checker) TargetIntroduced(target string) string { return c.targetIntro[target] }
