@@ -51,6 +51,7 @@ type FileReport struct {
 var (
 	versionDirRe = lazyre.New(`^\s*\.version\s+(\d+\.\d+)`)
 	targetDirRe  = lazyre.New(`^\s*\.target\s+([^/\n]*)`)
+	labelOnlyRe  = lazyre.New(`^\s*[A-Za-z_$%][\w$]*\s*$`)
 )
 
 // SplitStatements finds the instructions in PTX text: comments, directives,
@@ -106,6 +107,12 @@ func SplitStatements(src string) (stmts []Statement, version, target string) {
 		case inString:
 		case c == ';':
 			emit()
+			continue
+		case c == ':' && depth == 0 && (i+1 >= len(src) || src[i+1] != ':') && labelOnlyRe.MatchString(cur.String()):
+			// A label ends: the statement after it starts on its own
+			// line, which may be a later one.
+			cur.Reset()
+			hasContent = false
 			continue
 		case c == '{':
 			t := strings.TrimSpace(cur.String())

@@ -117,3 +117,18 @@ func TestHeaderAndTargetFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestStatementLines: a statement after a label on a line of its own is
+// on its own line, as ptxas counts.
+func TestStatementLines(t *testing.T) {
+	stmts, _, _ := SplitStatements(".version 9.5\n.target sm_90\n.entry f() {\n$L__BB0_2:\n\tshl.b32 %r7, %r3, 2;\nL1: add.s32 %r1, %r2, %r3;\nld.shared::cta.u32 %r1, [%r2];\n}\n")
+	want := map[string]int{"shl.b32 %r7, %r3, 2": 5, "add.s32 %r1, %r2, %r3": 6, "ld.shared::cta.u32 %r1, [%r2]": 7}
+	if len(stmts) != 3 {
+		t.Fatalf("statements %+v", stmts)
+	}
+	for _, s := range stmts {
+		if want[s.Text] != s.Line {
+			t.Errorf("%q on line %d, want %d", s.Text, s.Line, want[s.Text])
+		}
+	}
+}

@@ -77,7 +77,8 @@ func (j *Judge) Save() error {
 type Verdict struct {
 	PTXASValid, CheckerValid bool
 	// Lines are the statement lines where the two differ, with what each
-	// said; Statements counts the statement lines compared.
+	// said; Statements counts the statement lines compared (a line with
+	// several statements counts once).
 	Lines      []LineDiff
 	Statements int
 	// ByGroup counts statement lines and agreements per mnemonic group
@@ -112,28 +113,49 @@ func Compare(rep ptx.FileReport, msgs []ptxas.LineMessage) Verdict {
 			bad[m.Line] = m.Message
 		}
 	}
+	// ptxas names lines, not statements: a line ("{ .reg .pred p;
+	// mbarrier.test_wait ... p, ...; selp.b32 ... }" from inline asm) is
+	// invalid for the checker when one of its statements is.
+	type lineVerdict struct {
+		r     ptx.Result // the first invalid statement, else the first
+		valid bool
+	}
+	byLine := map[int]*lineVerdict{}
+	var order []int
 	for _, r := range rep.Results {
 		if r.Unjudged {
 			continue
 		}
+		lv := byLine[r.Line]
+		if lv == nil {
+			lv = &lineVerdict{r: r, valid: true}
+			byLine[r.Line] = lv
+			order = append(order, r.Line)
+		}
+		if !r.Valid && lv.valid {
+			lv.r, lv.valid = r, false
+		}
+	}
+	for _, line := range order {
+		lv := byLine[line]
 		v.Statements++
-		msg, ptxasBad := bad[r.Line]
-		g := group(r.Text)
+		msg, ptxasBad := bad[line]
+		g := group(lv.r.Text)
 		c := v.ByGroup[g]
 		if c == nil {
 			c = &Count{}
 			v.ByGroup[g] = c
 		}
 		c.Lines++
-		if ptxasBad == !r.Valid {
+		if ptxasBad == !lv.valid {
 			c.Agree++
 			continue
 		}
 		why := "valid"
-		if !r.Valid {
-			why = r.Reason
+		if !lv.valid {
+			why = lv.r.Reason
 		}
-		v.Lines = append(v.Lines, LineDiff{Line: r.Line, Text: r.Text, PTXASValid: !ptxasBad, PTXAS: msg, Checker: why})
+		v.Lines = append(v.Lines, LineDiff{Line: line, Text: lv.r.Text, PTXASValid: !ptxasBad, PTXAS: msg, Checker: why})
 	}
 	sort.Slice(v.Lines, func(i, j int) bool { return v.Lines[i].Line < v.Lines[j].Line })
 	return v
