@@ -202,9 +202,11 @@ func (c *Checker) CheckFile(name, src, target string) FileReport {
 	if version != "" && c.docs != "" && ptxorder.CompareVersions(version, c.docs) > 0 {
 		rep.Warnings = append(rep.Warnings, "the file's .version "+version+" is newer than the PTX ISA "+c.docs+" the documents describe: statements they do not know are not judged, the others are judged by the documents and ptxas's recorded verdicts")
 	}
+	regs := readRegDecls(src)
 	for _, st := range stmts {
 		r := c.Check(st.Text)
 		r.Line = st.Line
+		c.checkRegisters(&r, regs)
 		if r.Valid {
 			// The file's needs are what its statements need, whatever
 			// the context says of them.

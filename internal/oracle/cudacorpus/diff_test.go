@@ -236,12 +236,19 @@ func parallel(n int, fn func(i int)) {
 // report logs the agreement and fails on every difference the table does
 // not tolerate, and on agreement under the acceptance's 99.5%.
 func report(t *testing.T, files []corpusFile, vs []Verdict, tol []tolerated, from string) {
-	groups := map[string]*Count{}
+	groups, kinds := map[string]*Count{}, map[string]*Count{}
 	var lines, agree, fileAgree, tolerated int
 	for i, v := range vs {
 		f := files[i]
+		if kinds[f.kind] == nil {
+			kinds[f.kind] = &Count{}
+		}
+		kinds[f.kind].Lines++
 		if v.PTXASValid == v.CheckerValid {
 			fileAgree++
+			kinds[f.kind].Agree++
+		} else if len(v.Lines) == 0 {
+			t.Logf("%s: file verdicts differ on no statement line: ptxas valid=%v, checker valid=%v", f.name, v.PTXASValid, v.CheckerValid)
 		}
 		for g, c := range v.ByGroup {
 			if groups[g] == nil {
@@ -262,6 +269,13 @@ func report(t *testing.T, files []corpusFile, vs []Verdict, tol []tolerated, fro
 	}
 	t.Logf("model from %s; %d files (%d nvcc outputs and mutants), %d statement lines", from, len(files), len(files), lines)
 	t.Logf("per file: %d of %d agree (%.2f%%)", fileAgree, len(files), pct(fileAgree, len(files)))
+	var kb strings.Builder
+	for _, k := range []string{"nvcc", MutTarget, MutVersion, MutDropSync, MutDropAlign, MutType, MutOperand, MutStateSpace} {
+		if c := kinds[k]; c != nil {
+			fmt.Fprintf(&kb, "  %-20s %5d files %7.2f%%\n", k, c.Lines, pct(c.Agree, c.Lines))
+		}
+	}
+	t.Logf("per file and kind:\n%s", kb.String())
 	t.Logf("per line: %d of %d agree (%.3f%%); %d differences tolerated by testdata/tolerated.txt", agree, lines, pct(agree, lines), tolerated)
 	names := make([]string, 0, len(groups))
 	for g := range groups {

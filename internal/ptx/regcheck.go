@@ -1,0 +1,153 @@
+package ptx
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+)
+
+// regDecls are a file's register declarations: ".reg .b32 %r<17>;"
+// declares %r0 ... %r16 as .b32, ".reg .f32 x, y;" x and y.
+type regDecls struct {
+	ranges map[string]regRange // by prefix ("%r")
+	names  map[string]string   // by name, the type (".f32")
+}
+
+type regRange struct {
+	typ string
+	n   int
+}
+
+var regDeclRe = lazyre.New(`(?m)^\s*\.reg\s+((?:\.v\d+\s+)?)\.(\w+)\s+([^;]+);`)
+
+// readRegDecls collects every .reg declaration of a file (names are
+// per function in PTX; nvcc's prefixes mean the same type in every one).
+// A name declared with two types is dropped: it proves nothing.
+func readRegDecls(src string) *regDecls {
+	d := &regDecls{ranges: map[string]regRange{}, names: map[string]string{}}
+	conflict := map[string]bool{}
+	for _, m := range regDeclRe.FindAllStringSubmatch(src, -1) {
+		if m[1] != "" {
+			continue // vector registers: not checked
+		}
+		typ := "." + m[2]
+		for _, n := range strings.Split(m[3], ",") {
+			n = strings.TrimSpace(n)
+			if k := strings.IndexByte(n, '<'); k > 0 && strings.HasSuffix(n, ">") {
+				cnt, err := strconv.Atoi(n[k+1 : len(n)-1])
+				if err != nil {
+					continue
+				}
+				p := n[:k]
+				if old, ok := d.ranges[p]; ok && old.typ != typ {
+					conflict[p] = true
+				}
+				d.ranges[p] = regRange{typ, max(cnt, d.ranges[p].n)}
+				continue
+			}
+			if old, ok := d.names[n]; ok && old != typ {
+				conflict[n] = true
+			}
+			d.names[n] = typ
+		}
+	}
+	for k := range conflict {
+		delete(d.ranges, k)
+		delete(d.names, k)
+	}
+	return d
+}
+
+// typeOf is a register's declared type, "" when not declared here.
+func (d *regDecls) typeOf(op string) string {
+	if t, ok := d.names[op]; ok {
+		return t
+	}
+	i := len(op)
+	for i > 0 && op[i-1] >= '0' && op[i-1] <= '9' {
+		i--
+	}
+	if i == len(op) || i == 0 {
+		return ""
+	}
+	r, ok := d.ranges[op[:i]]
+	if !ok {
+		return ""
+	}
+	if n, err := strconv.Atoi(op[i:]); err != nil || n >= r.n {
+		return ""
+	}
+	return r.typ
+}
+
+// checkRegisters applies PTX's operand type rules to a valid statement's
+// plain register operands where the operand takes the instruction's own
+// data type: a register of another size, or a floating-point register
+// for an integer type (or the reverse), is an arguments mismatch (a
+// bit-size register stands for any type of its size). ld, st and cvt may
+// use a wider register than their type, as the documents allow.
+func (c *Checker) checkRegisters(r *Result, d *regDecls) {
+	if !r.Valid || r.Mnemonic == "" {
+		return
+	}
+	tokens, operands, err := ParseInstruction(r.Text)
+	if err != nil {
+		return
+	}
+	var types []string
+	for _, t := range tokens[1:] {
+		if isType(t) {
+			types = append(types, t)
+		}
+	}
+	if len(types) == 0 {
+		return
+	}
+	codes := roleCodes(r.Mnemonic, tokens, len(types))
+	wider := tokens[0] == "ld" || tokens[0] == "st" || tokens[0] == "cvt"
+	for i, op := range operands {
+		code := codes[min(i, len(codes)-1)]
+		ti := -1
+		switch {
+		case code == "$":
+			ti = len(types) - 1
+		case len(code) == 1 && code[0] >= '0' && code[0] <= '9':
+			ti = min(int(code[0]-'0'), len(types)-1)
+		}
+		op = strings.TrimSpace(op)
+		if ti < 0 || op == "" || op[0] != '%' {
+			continue
+		}
+		rt := d.typeOf(op)
+		if rt == "" || rt == ".pred" || c.sregs.lookup(op) != nil {
+			continue
+		}
+		it := "." + types[ti]
+		if why := regMismatch(rt, it, wider); why != "" {
+			r.Valid, r.Rule = false, "operand"
+			r.Reason = "operand " + op + " is declared " + rt + ": " + why + " for ." + types[ti]
+			return
+		}
+	}
+}
+
+// regMismatch compares a register's declared type to the type an
+// instruction reads it as.
+func regMismatch(reg, typ string, widerOK bool) string {
+	if typ == ".pred" {
+		return "" // predicates are checked by the grammar
+	}
+	rb, tb := TypeBits(reg), TypeBits(typ)
+	if rb == 0 || tb == 0 {
+		return ""
+	}
+	if rb != tb && !(widerOK && rb > tb) {
+		return "a " + strconv.Itoa(rb) + "-bit register"
+	}
+	rk, tk := reg[1], typ[1]
+	if rk != 'b' && tk != 'b' && (rk == 'f') != (tk == 'f') && rb == tb && !strings.Contains(typ, "x2") {
+		return "a register of another kind"
+	}
+	return ""
+}
