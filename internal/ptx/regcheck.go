@@ -12,7 +12,14 @@ import (
 type regDecls struct {
 	ranges map[string]regRange // by prefix ("%r")
 	names  map[string]string   // by name, the type (".f32")
+	// spaces are the state spaces of the file's variables and
+	// parameters ("_Z1kPf_param_0" -> "param", "smem" -> "shared").
+	spaces map[string]string
 }
+
+// varDeclRe finds variable and parameter declarations: ".param .u64 .ptr
+// .align 1 NAME", ".shared .align 16 .b8 NAME[..]", ".global .u32 NAME".
+var varDeclRe = lazyre.New(`\.(param|shared|global|const|local)((?:\s+\.[\w:]+(?:\s+\d+)?)+)\s+([A-Za-z_$][\w$]*)`)
 
 type regRange struct {
 	typ string
@@ -25,8 +32,14 @@ var regDeclRe = lazyre.New(`(?m)^\s*\.reg\s+((?:\.v\d+\s+)?)\.(\w+)\s+([^;]+);`)
 // per function in PTX; nvcc's prefixes mean the same type in every one).
 // A name declared with two types is dropped: it proves nothing.
 func readRegDecls(src string) *regDecls {
-	d := &regDecls{ranges: map[string]regRange{}, names: map[string]string{}}
 	conflict := map[string]bool{}
+	d := &regDecls{ranges: map[string]regRange{}, names: map[string]string{}, spaces: map[string]string{}}
+	for _, m := range varDeclRe.FindAllStringSubmatch(src, -1) {
+		if old, ok := d.spaces[m[3]]; ok && old != m[1] {
+			conflict[m[3]] = true
+		}
+		d.spaces[m[3]] = m[1]
+	}
 	for _, m := range regDeclRe.FindAllStringSubmatch(src, -1) {
 		if m[1] != "" {
 			continue // vector registers: not checked
@@ -55,6 +68,7 @@ func readRegDecls(src string) *regDecls {
 	for k := range conflict {
 		delete(d.ranges, k)
 		delete(d.names, k)
+		delete(d.spaces, k)
 	}
 	return d
 }
@@ -104,6 +118,10 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls) {
 	if len(types) == 0 {
 		return
 	}
+	if why := d.spaceMismatch(tokens, operands); why != "" {
+		r.Valid, r.Rule, r.Reason = false, "operand", why
+		return
+	}
 	codes := roleCodes(r.Mnemonic, tokens, len(types))
 	wider := tokens[0] == "ld" || tokens[0] == "st" || tokens[0] == "cvt"
 	for i, op := range operands {
@@ -148,6 +166,35 @@ func regMismatch(reg, typ string, widerOK bool) string {
 	rk, tk := reg[1], typ[1]
 	if rk != 'b' && tk != 'b' && (rk == 'f') != (tk == 'f') && rb == tb && !strings.Contains(typ, "x2") {
 		return "a register of another kind"
+	}
+	return ""
+}
+
+// spaceMismatch: an address "[name]" or "[name+8]" of a variable declared
+// in one state space, read by an instruction naming another.
+func (d *regDecls) spaceMismatch(tokens, operands []string) string {
+	space := ""
+	for _, t := range tokens[1:] {
+		if isStateSpace(t) {
+			space, _, _ = strings.Cut(t, "::")
+			break
+		}
+	}
+	if space == "" {
+		return ""
+	}
+	for _, op := range operands {
+		op = strings.TrimSpace(op)
+		if len(op) < 3 || op[0] != '[' || op[len(op)-1] != ']' {
+			continue
+		}
+		name := op[1 : len(op)-1]
+		if k := strings.IndexAny(name, "+-"); k >= 0 {
+			name = name[:k]
+		}
+		if vs, ok := d.spaces[strings.TrimSpace(name)]; ok && vs != space {
+			return "address " + op + " is a ." + vs + " variable; the instruction reads ." + space
+		}
 	}
 	return ""
 }
