@@ -31,6 +31,8 @@ type Checker struct {
 	docs    string
 	// targetIntro is the PTX ISA version each target string came in.
 	targetIntro map[string]string
+	// vocabulary holds every token some documented form can write.
+	vocabulary map[string]bool
 }
 
 type probeHit struct {
@@ -59,7 +61,7 @@ type compiledForm struct {
 // NewChecker compiles the instruction entries' forms into patterns. Forms
 // whose syntax does not parse are skipped (Build reports them already).
 func NewChecker(instrs []Instruction) *Checker {
-	c := &Checker{byFirst: map[string][]*entry{}, probes: map[string]probeHit{}, sregs: buildSregs(instrs), removed: map[string]*Option{}, docs: docsVersion(instrs), targetIntro: targetIntroductions(instrs)}
+	c := &Checker{byFirst: map[string][]*entry{}, probes: map[string]probeHit{}, sregs: buildSregs(instrs), removed: map[string]*Option{}, docs: docsVersion(instrs), targetIntro: targetIntroductions(instrs), vocabulary: map[string]bool{}}
 	ambiguous := map[string]bool{}
 	for i := range instrs {
 		in := &instrs[i]
@@ -87,6 +89,9 @@ func NewChecker(instrs []Instruction) *Checker {
 				}
 			}
 			possibleTokens(nodes, cf.poss)
+			for t := range cf.poss {
+				c.vocabulary[t] = true
+			}
 			e.forms = append(e.forms, cf)
 		}
 		if len(e.tokens) == 0 {

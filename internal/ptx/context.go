@@ -119,7 +119,7 @@ func (c *Checker) judge(r *Result, ctx Context) {
 	}
 	newer := ctx.Version != "" && c.docs != "" && ptxorder.CompareVersions(ctx.Version, c.docs) > 0
 	if !r.Valid {
-		if newer && r.Verified == "" && (strings.HasPrefix(r.Reason, "unknown mnemonic") || strings.HasPrefix(r.Reason, "unknown modifier")) {
+		if newer && r.Verified == "" && c.newVocabulary(r) {
 			r.Unjudged = true
 			r.Reason = "not judged: " + r.Reason + " in the PTX ISA " + c.docs + " documents; the file's .version " + ctx.Version + " is newer"
 		}
@@ -166,6 +166,29 @@ func (c *Checker) judge(r *Result, ctx Context) {
 	if len(r.RaisedBy) > 0 {
 		r.Reason += " (because of " + strings.Join(r.RaisedBy, ", ") + ")"
 	}
+}
+
+// newVocabulary reports whether a rejected statement uses a mnemonic or
+// token no documented form writes: what a later PTX ISA may have added.
+// A token the documents know from other forms (a type, a modifier) is
+// judged by them.
+func (c *Checker) newVocabulary(r *Result) bool {
+	if !strings.HasPrefix(r.Reason, "unknown mnemonic") && !strings.HasPrefix(r.Reason, "unknown modifier") {
+		return false
+	}
+	if r.Mnemonic == "" {
+		return true
+	}
+	tokens, _, err := ParseInstruction(r.Text)
+	if err != nil {
+		return false
+	}
+	for _, t := range tokens[1:] {
+		if !c.vocabulary[t] {
+			return true
+		}
+	}
+	return false
 }
 
 // TargetMeets reports whether code for target have may use a feature that
