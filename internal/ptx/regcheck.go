@@ -1,6 +1,7 @@
 package ptx
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -124,6 +125,7 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls) {
 	}
 	codes := roleCodes(r.Mnemonic, tokens, len(types))
 	wider := tokens[0] == "ld" || tokens[0] == "st" || tokens[0] == "cvt"
+	vector := slices.ContainsFunc(tokens[1:], func(t string) bool { return t == "v2" || t == "v4" || t == "v8" })
 	for i, op := range operands {
 		code := codes[min(i, len(codes)-1)]
 		ti := -1
@@ -134,18 +136,32 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls) {
 			ti = min(int(code[0]-'0'), len(types)-1)
 		}
 		op = strings.TrimSpace(op)
-		if ti < 0 || op == "" || op[0] != '%' {
+		if ti < 0 || op == "" {
 			continue
 		}
-		rt := d.typeOf(op)
-		if rt == "" || rt == ".pred" || c.sregs.lookup(op) != nil {
-			continue
+		// A vector operand of a .v2/.v4 instruction: each element takes
+		// the type (mov's "{lo, hi}" packs parts of it instead).
+		elems := []string{op}
+		if op[0] == '{' && op[len(op)-1] == '}' {
+			if !vector {
+				continue
+			}
+			elems = SplitTop(op[1:len(op)-1], ',')
 		}
-		it := "." + types[ti]
-		if why := regMismatch(rt, it, wider); why != "" {
-			r.Valid, r.Rule = false, "operand"
-			r.Reason = "operand " + op + " is declared " + rt + ": " + why + " for ." + types[ti]
-			return
+		for _, el := range elems {
+			el = strings.TrimSpace(el)
+			if el == "" || el[0] != '%' || c.sregs.lookup(el) != nil {
+				continue
+			}
+			rt := d.typeOf(el)
+			if rt == "" {
+				continue
+			}
+			if why := regMismatch(rt, "."+types[ti], wider); why != "" {
+				r.Valid, r.Rule = false, "operand"
+				r.Reason = "operand " + el + " is declared " + rt + ": " + why + " for ." + types[ti]
+				return
+			}
 		}
 	}
 }
@@ -153,19 +169,22 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls) {
 // regMismatch compares a register's declared type to the type an
 // instruction reads it as.
 func regMismatch(reg, typ string, widerOK bool) string {
+	if (reg == ".pred") != (typ == ".pred") {
+		return "a predicate and a data type"
+	}
 	if typ == ".pred" {
-		return "" // predicates are checked by the grammar
+		return ""
 	}
 	rb, tb := TypeBits(reg), TypeBits(typ)
 	if rb == 0 || tb == 0 {
 		return ""
 	}
+	rk, tk := reg[1], typ[1]
+	if rk != 'b' && tk != 'b' && (rk == 'f') != (tk == 'f') && !strings.Contains(typ, "x2") {
+		return "a register of another kind"
+	}
 	if rb != tb && !(widerOK && rb > tb) {
 		return "a " + strconv.Itoa(rb) + "-bit register"
-	}
-	rk, tk := reg[1], typ[1]
-	if rk != 'b' && tk != 'b' && (rk == 'f') != (tk == 'f') && rb == tb && !strings.Contains(typ, "x2") {
-		return "a register of another kind"
 	}
 	return ""
 }
