@@ -236,6 +236,13 @@ func StripLabels(s string) string {
 
 // Check checks one instruction string.
 func (c *Checker) Check(text string) Result {
+	r, _, _ := c.checkParsed(text)
+	return r
+}
+
+// checkParsed is Check, also returning the statement's opcode tokens and
+// operands (nil when it does not parse) for the file's own rules.
+func (c *Checker) checkParsed(text string) (Result, []string, []string) {
 	r := Result{Text: strings.TrimSpace(text)}
 	tokens, operands, err := ParseInstruction(text)
 	if err != nil {
@@ -243,7 +250,7 @@ func (c *Checker) Check(text string) Result {
 		if len(r.Text) > 120 { // a refused statement is not echoed whole
 			r.Text = r.Text[:120] + "…"
 		}
-		return r
+		return r, nil, nil
 	}
 	// The memo's key: the opcode as written (the result's Note depends on
 	// the order) and the operands' shapes (ptxas's verdicts do).
@@ -260,7 +267,7 @@ func (c *Checker) Check(text string) Result {
 	if v, ok := c.memo.Load(key); ok {
 		res := v.(Result)
 		res.Text = r.Text
-		return res
+		return res, tokens, operands
 	}
 	res := c.check(r, tokens, operands)
 	if res.Valid {
@@ -270,7 +277,7 @@ func (c *Checker) Check(text string) Result {
 		}
 	}
 	c.memo.Store(key, res)
-	return res
+	return res, tokens, operands
 }
 
 func (c *Checker) check(r Result, tokens, operands []string) Result {

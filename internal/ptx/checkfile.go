@@ -204,9 +204,9 @@ func (c *Checker) CheckFile(name, src, target string) FileReport {
 	}
 	regs := readRegDecls(src)
 	for _, st := range stmts {
-		r := c.Check(st.Text)
+		r, tokens, operands := c.checkParsed(st.Text)
 		r.Line = st.Line
-		c.checkRegisters(&r, regs)
+		c.checkRegisters(&r, regs, tokens, operands)
 		if r.Valid {
 			// The file's needs are what its statements need, whatever
 			// the context says of them.

@@ -20,14 +20,14 @@ type regDecls struct {
 
 // varDeclRe finds variable and parameter declarations: ".param .u64 .ptr
 // .align 1 NAME", ".shared .align 16 .b8 NAME[..]", ".global .u32 NAME".
-var varDeclRe = lazyre.New(`\.(param|shared|global|const|local)((?:\s+\.[\w:]+(?:\s+\d+)?)+)\s+([A-Za-z_$][\w$]*)`)
+var varDeclRe = lazyre.New(`^\.(param|shared|global|const|local)((?:\s+\.[\w:]+(?:\s+\d+)?)+)\s+([A-Za-z_$][\w$]*)`)
 
 type regRange struct {
 	typ string
 	n   int
 }
 
-var regDeclRe = lazyre.New(`(?m)^\s*\.reg\s+((?:\.v\d+\s+)?)\.(\w+)\s+([^;]+);`)
+var regDeclRe = lazyre.New(`^\.reg\s+((?:\.v\d+\s+)?)\.(\w+)\s+([^;]+);`)
 
 // readRegDecls collects every .reg declaration of a file (names are
 // per function in PTX; nvcc's prefixes mean the same type in every one).
@@ -35,35 +35,29 @@ var regDeclRe = lazyre.New(`(?m)^\s*\.reg\s+((?:\.v\d+\s+)?)\.(\w+)\s+([^;]+);`)
 func readRegDecls(src string) *regDecls {
 	conflict := map[string]bool{}
 	d := &regDecls{ranges: map[string]regRange{}, names: map[string]string{}, spaces: map[string]string{}}
-	for _, m := range varDeclRe.FindAllStringSubmatch(src, -1) {
-		if old, ok := d.spaces[m[3]]; ok && old != m[1] {
-			conflict[m[3]] = true
+	// Declarations start their line: only those lines are searched.
+	for len(src) > 0 {
+		line := src
+		if nl := strings.IndexByte(src, '\n'); nl >= 0 {
+			line, src = src[:nl], src[nl+1:]
+		} else {
+			src = ""
 		}
-		d.spaces[m[3]] = m[1]
-	}
-	for _, m := range regDeclRe.FindAllStringSubmatch(src, -1) {
-		if m[1] != "" {
-			continue // vector registers: not checked
+		line = strings.TrimLeft(line, " \t")
+		if len(line) < 4 || line[0] != '.' {
+			continue
 		}
-		typ := "." + m[2]
-		for _, n := range strings.Split(m[3], ",") {
-			n = strings.TrimSpace(n)
-			if k := strings.IndexByte(n, '<'); k > 0 && strings.HasSuffix(n, ">") {
-				cnt, err := strconv.Atoi(n[k+1 : len(n)-1])
-				if err != nil {
-					continue
-				}
-				p := n[:k]
-				if old, ok := d.ranges[p]; ok && old.typ != typ {
-					conflict[p] = true
-				}
-				d.ranges[p] = regRange{typ, max(cnt, d.ranges[p].n)}
-				continue
+		if strings.HasPrefix(line, ".reg") {
+			if m := regDeclRe.FindStringSubmatch(line); m != nil {
+				d.addRegs(m, conflict)
 			}
-			if old, ok := d.names[n]; ok && old != typ {
-				conflict[n] = true
+			continue
+		}
+		if m := varDeclRe.FindStringSubmatch(line); m != nil {
+			if old, ok := d.spaces[m[3]]; ok && old != m[1] {
+				conflict[m[3]] = true
 			}
-			d.names[n] = typ
+			d.spaces[m[3]] = m[1]
 		}
 	}
 	for k := range conflict {
@@ -72,6 +66,33 @@ func readRegDecls(src string) *regDecls {
 		delete(d.spaces, k)
 	}
 	return d
+}
+
+// addRegs records one ".reg .TYPE names;" declaration.
+func (d *regDecls) addRegs(m []string, conflict map[string]bool) {
+	if m[1] != "" {
+		return // vector registers: not checked
+	}
+	typ := "." + m[2]
+	for _, n := range strings.Split(m[3], ",") {
+		n = strings.TrimSpace(n)
+		if k := strings.IndexByte(n, '<'); k > 0 && strings.HasSuffix(n, ">") {
+			cnt, err := strconv.Atoi(n[k+1 : len(n)-1])
+			if err != nil {
+				continue
+			}
+			p := n[:k]
+			if old, ok := d.ranges[p]; ok && old.typ != typ {
+				conflict[p] = true
+			}
+			d.ranges[p] = regRange{typ, max(cnt, d.ranges[p].n)}
+			continue
+		}
+		if old, ok := d.names[n]; ok && old != typ {
+			conflict[n] = true
+		}
+		d.names[n] = typ
+	}
 }
 
 // typeOf is a register's declared type, "" when not declared here.
@@ -102,12 +123,8 @@ func (d *regDecls) typeOf(op string) string {
 // for an integer type (or the reverse), is an arguments mismatch (a
 // bit-size register stands for any type of its size). ld, st and cvt may
 // use a wider register than their type, as the documents allow.
-func (c *Checker) checkRegisters(r *Result, d *regDecls) {
-	if !r.Valid || r.Mnemonic == "" {
-		return
-	}
-	tokens, operands, err := ParseInstruction(r.Text)
-	if err != nil {
+func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []string) {
+	if !r.Valid || r.Mnemonic == "" || len(tokens) == 0 || len(d.ranges)+len(d.names)+len(d.spaces) == 0 {
 		return
 	}
 	var types []string
