@@ -17,7 +17,7 @@ func newPTXCmd(e *env) *cobra.Command {
 		Short: "PTX tools (check, sass)",
 	}
 	check := &cobra.Command{
-		Use:   "check 'INSTRUCTION;' | FILE.ptx [--json]",
+		Use:   "check 'INSTRUCTION;' | FILE.ptx [--target sm_XX] [--ptxas] [--json]",
 		Short: "Check PTX against NVIDIA's documented forms",
 		Long: `Check validates PTX against the syntax forms of NVIDIA's PTX ISA documentation.
 
@@ -25,8 +25,13 @@ With an instruction ('max.NaN.f32 d, a, b;') it says whether a documented form a
 it — or why not: unknown mnemonic, unknown modifier, a modifier not allowed with this
 type, the wrong number of operands — and for valid ones the minimum PTX ISA version and
 sm_ target it needs. With a .ptx file it checks every instruction and reports the
-overall minimum .version/.target, the lines that raise it, and a warning where the
-file's own .version/.target is too low.
+overall minimum .version/.target and the lines that raise it. A statement is judged
+where it is assembled: with the file's .version and .target, or the targets of
+--target, a statement that needs a later target or version ("needs sm_80; the file's
+.target is sm_75"), or whose form that target and version no longer support (shfl
+without .sync on sm_70 and later from PTX ISA 6.4), is invalid. Special registers
+count with their own version, target and type. A file whose .version is newer than
+the documents says so, and statements the documents do not know are not judged.
 
 The rules come from the documentation, corrected by ptxas's verdicts on every form and
 modifier where the database was built with ptxas. With --ptxas the real assembler also
@@ -34,7 +39,9 @@ runs, on the file as written or on the instruction in a small kernel, for the ta
 of --target (default: the file's .target, or every target ptxas knows), and both
 verdicts are reported.
 
-Exit status: 0 when every instruction is valid, 1 when one is not, 2 on unusable input.`,
+Exit status: 0 when every instruction is valid, 1 when one is not, 2 on unusable input.
+
+` + ptx.CheckUsage,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args, err := takeDBFlag(e, args)
@@ -63,7 +70,7 @@ Exit status: 0 when every instruction is valid, 1 when one is not, 2 on unusable
 			if err != nil {
 				return err
 			}
-			code := ptx.RunCheck(rest, e.stdout, e.stderr, instrs)
+			code := ptx.RunCheck(rest, e.stdout, e.stderr, instrs, targets...)
 			if live && code != 2 {
 				liveCode, err := runPTXASCheck(cmd.Context(), e, instrs, rest, targets)
 				if err != nil {

@@ -43,7 +43,8 @@ its version and what it covers: for AMD Debian's llvm-22 (llvm-mc: the gfx targe
 knows; llvm-mca: the cost model; opt: the constant folding the pseudocode is held to;
 llc and llvm-objdump: the tests' listings) and llvm-22-doc (LLVM's syntax pages); for
 PTX NVIDIA's ptxas (CUDA 13 for sm_75 and newer, CUDA 12.9 for sm_50-sm_72), nvdisasm
-and cuobjdump. An older LLVM is named with what it cannot check (the families whose
+and cuobjdump, and nvcc with its front end (cicc) and headers, which compiles the PTX
+checker's corpus of CUDA kernels. An older LLVM is named with what it cannot check (the families whose
 targets llvm-mc does not know), and every missing tool with the command that fixes it.
 
   gpuisa tools install   installs llvm-22 and llvm-22-doc with apt-get when they are
@@ -72,6 +73,11 @@ targets llvm-mc does not know), and every missing tool with the command that fix
 			}
 			if tools.CuObjdump == "" {
 				fmt.Fprintln(e.stdout, "cuobjdump: not found; to install: gpuisa tools install")
+			}
+			if p := ptxas.NVCC(flags.options().CacheDir); p != "" {
+				fmt.Fprintln(e.stdout, "nvcc: "+p)
+			} else {
+				fmt.Fprintln(e.stdout, "nvcc: not found (the PTX checker's CUDA corpus needs it; `gpuisa tools install`)")
 			}
 			return nil
 		},

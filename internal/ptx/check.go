@@ -23,6 +23,16 @@ type Checker struct {
 	// memo caches verdicts by opcode and operand count: real PTX repeats a
 	// few hundred opcodes over and over.
 	memo sync.Map
+	// sregs are the special registers; removed the (version, target) from
+	// which an entry's forms are gone, by entry name; docs the PTX ISA
+	// version the documents describe.
+	sregs   sregTable
+	removed map[string]*Option
+	docs    string
+	// targetIntro is the PTX ISA version each target string came in.
+	targetIntro map[string]string
+	// vocabulary holds every token some documented form can write.
+	vocabulary map[string]bool
 }
 
 type probeHit struct {
@@ -51,7 +61,7 @@ type compiledForm struct {
 // NewChecker compiles the instruction entries' forms into patterns. Forms
 // whose syntax does not parse are skipped (Build reports them already).
 func NewChecker(instrs []Instruction) *Checker {
-	c := &Checker{byFirst: map[string][]*entry{}, probes: map[string]probeHit{}}
+	c := &Checker{byFirst: map[string][]*entry{}, probes: map[string]probeHit{}, sregs: buildSregs(instrs), removed: map[string]*Option{}, docs: docsVersion(instrs), targetIntro: targetIntroductions(instrs), vocabulary: map[string]bool{}}
 	ambiguous := map[string]bool{}
 	for i := range instrs {
 		in := &instrs[i]
@@ -59,6 +69,9 @@ func NewChecker(instrs []Instruction) *Checker {
 			continue
 		}
 		e := &entry{name: in.Name, tokens: Tokens(in.Name)}
+		if rm := removalOf(in.Notes); rm != nil {
+			c.removed[in.Name] = rm
+		}
 		for j := range in.Forms {
 			f := &in.Forms[j]
 			nodes, operands, err := f.pattern()
@@ -76,6 +89,9 @@ func NewChecker(instrs []Instruction) *Checker {
 				}
 			}
 			possibleTokens(nodes, cf.poss)
+			for t := range cf.poss {
+				c.vocabulary[t] = true
+			}
 			e.forms = append(e.forms, cf)
 		}
 		if len(e.tokens) == 0 {
@@ -129,6 +145,15 @@ type Result struct {
 	// Verified is "ptxas" when the version and target are ptxas's verdicts
 	// recorded in the database, "" when they come from the notes alone.
 	Verified string `json:"verified,omitempty"`
+	// RemovedFrom is the PTX ISA version and target from which the notes
+	// say the form is no longer supported (shfl without .sync).
+	RemovedFrom *Option `json:"removed_from,omitempty"`
+	// Unjudged marks a statement the documents do not know in a file whose
+	// .version is newer than they are: not counted invalid.
+	Unjudged bool `json:"unjudged,omitempty"`
+	// Rule names the context's rule that made a statement the documents
+	// accept invalid: "target", "version" or "removed".
+	Rule string `json:"rule,omitempty"`
 }
 
 // parsedInstr is one instruction split into opcode tokens and operands.
@@ -211,6 +236,13 @@ func StripLabels(s string) string {
 
 // Check checks one instruction string.
 func (c *Checker) Check(text string) Result {
+	r, _, _ := c.checkParsed(text)
+	return r
+}
+
+// checkParsed is Check, also returning the statement's opcode tokens and
+// operands (nil when it does not parse) for the file's own rules.
+func (c *Checker) checkParsed(text string) (Result, []string, []string) {
 	r := Result{Text: strings.TrimSpace(text)}
 	tokens, operands, err := ParseInstruction(text)
 	if err != nil {
@@ -218,7 +250,7 @@ func (c *Checker) Check(text string) Result {
 		if len(r.Text) > 120 { // a refused statement is not echoed whole
 			r.Text = r.Text[:120] + "…"
 		}
-		return r
+		return r, nil, nil
 	}
 	// The memo's key: the opcode as written (the result's Note depends on
 	// the order) and the operands' shapes (ptxas's verdicts do).
@@ -227,16 +259,25 @@ func (c *Checker) Check(text string) Result {
 	for _, o := range operands {
 		kb.WriteByte('/')
 		kb.WriteString(shapeOf(o))
+		if c.sregs.lookup(o) != nil {
+			kb.WriteString("=" + o) // special registers differ in type and need
+		}
 	}
 	key := kb.String()
 	if v, ok := c.memo.Load(key); ok {
 		res := v.(Result)
 		res.Text = r.Text
-		return res
+		return res, tokens, operands
 	}
 	res := c.check(r, tokens, operands)
+	if res.Valid {
+		c.sregs.apply(&res, tokens, operands)
+		if rm := c.removed[res.Mnemonic]; rm != nil {
+			res.RemovedFrom = rm
+		}
+	}
 	c.memo.Store(key, res)
-	return res
+	return res, tokens, operands
 }
 
 func (c *Checker) check(r Result, tokens, operands []string) Result {
@@ -767,18 +808,14 @@ func countsText(counts []int) string {
 
 // Allows reports whether a valid result's requirements allow target: some
 // (version, target) option's target is no newer, and an "a" or "f" target
-// is met only by itself.
+// is met as TargetMeets says.
 func (r Result) Allows(target string) bool {
 	opts := r.Alternatives
 	if len(opts) == 0 {
 		opts = []Option{{PTXVersion: r.PTXVersion, MinTarget: r.MinTarget}}
 	}
-	tn := ptxorder.TargetNumber(target)
 	for _, o := range opts {
-		if o.MinTarget == "" {
-			return true
-		}
-		if ptxorder.TargetNumber(o.MinTarget) <= tn && (ptxorder.TargetSuffix(o.MinTarget) == "" || o.MinTarget == target) {
+		if o.MinTarget == "" || TargetMeets(target, o.MinTarget) {
 			return true
 		}
 	}

@@ -37,12 +37,21 @@ type FileReport struct {
 	Warnings     []string `json:"warnings,omitempty"`
 	Valid        int      `json:"valid"`
 	Invalid      int      `json:"invalid"`
-	Results      []Result `json:"results"`
+	// Unjudged counts statements the documents do not know in a file newer
+	// than they are (DocsVersion).
+	Unjudged    int    `json:"unjudged,omitempty"`
+	DocsVersion string `json:"docs_version,omitempty"`
+	// Header lists what is wrong with the file's .version and .target
+	// together (".target sm_90 needs PTX ISA 7.8; ..."): ptxas refuses
+	// the whole file.
+	Header  []string `json:"header,omitempty"`
+	Results []Result `json:"results"`
 }
 
 var (
 	versionDirRe = lazyre.New(`^\s*\.version\s+(\d+\.\d+)`)
 	targetDirRe  = lazyre.New(`^\s*\.target\s+([^/\n]*)`)
+	labelOnlyRe  = lazyre.New(`^\s*[A-Za-z_$%][\w$]*\s*$`)
 )
 
 // SplitStatements finds the instructions in PTX text: comments, directives,
@@ -98,6 +107,12 @@ func SplitStatements(src string) (stmts []Statement, version, target string) {
 		case inString:
 		case c == ';':
 			emit()
+			continue
+		case c == ':' && depth == 0 && (i+1 >= len(src) || src[i+1] != ':') && labelOnlyRe.MatchString(cur.String()):
+			// A label ends: the statement after it starts on its own
+			// line, which may be a later one.
+			cur.Reset()
+			hasContent = false
 			continue
 		case c == '{':
 			t := strings.TrimSpace(cur.String())
@@ -165,37 +180,59 @@ func stripComments(s string) string {
 	return b.String()
 }
 
-// CheckSource checks every instruction of a PTX file's text.
+// CheckSource checks every instruction of a PTX file's text where the
+// file's own .version and .target say it is assembled.
 func (c *Checker) CheckSource(name, src string) FileReport {
-	stmts, version, target := SplitStatements(src)
-	rep := FileReport{File: name, Version: version, Target: firstSMTarget(target), Results: make([]Result, 0, len(stmts))}
+	return c.CheckFile(name, src, "")
+}
+
+// CheckFile is CheckSource with target ("sm_75", from --target) in place
+// of the file's .target when it is not "".
+func (c *Checker) CheckFile(name, src, target string) FileReport {
+	stmts, version, fileTarget := SplitStatements(src)
+	rep := FileReport{File: name, Version: version, Target: firstSMTarget(fileTarget), DocsVersion: c.docs, Results: make([]Result, 0, len(stmts))}
+	ctx := Context{Version: version, Target: rep.Target}
+	if target != "" {
+		ctx.Target, ctx.TargetFrom = target, "--target"
+		rep.Target = target
+	}
+	if p := c.headerProblem(version, firstSMTarget(fileTarget)); p != "" {
+		rep.Header = append(rep.Header, p)
+	}
+	if version != "" && c.docs != "" && ptxorder.CompareVersions(version, c.docs) > 0 {
+		rep.Warnings = append(rep.Warnings, "the file's .version "+version+" is newer than the PTX ISA "+c.docs+" the documents describe: statements they do not know are not judged, the others are judged by the documents and ptxas's recorded verdicts")
+	}
+	regs := readRegDecls(src)
 	for _, st := range stmts {
-		r := c.Check(st.Text)
+		r, tokens, operands := c.checkParsed(st.Text)
 		r.Line = st.Line
-		if rep.Target != "" && len(r.Alternatives) > 1 {
-			// Several (version, target) pairs: take the first the file's
-			// own .target satisfies.
-			for _, o := range r.Alternatives {
-				if o.MinTarget == "" || !targetTooLow(rep.Target, o.MinTarget) {
-					r.PTXVersion, r.MinTarget = o.PTXVersion, o.MinTarget
-					break
-				}
+		c.checkRegisters(&r, regs, tokens, operands)
+		if r.Valid {
+			// The file's needs are what its statements need, whatever
+			// the context says of them.
+			need := r
+			if ctx.Target != "" && len(r.Alternatives) > 1 {
+				c.judge(&need, Context{Target: ctx.Target})
 			}
+			raiseNeed(&rep.NeedsVersion, &rep.VersionLines, need.PTXVersion, st.Line, ptxorder.CompareVersions)
+			raiseNeed(&rep.NeedsTarget, &rep.TargetLines, need.MinTarget, st.Line, ptxorder.CompareTargets)
 		}
+		c.judge(&r, ctx)
 		rep.Results = append(rep.Results, r)
-		if !r.Valid {
+		switch {
+		case r.Valid:
+			rep.Valid++
+		case r.Unjudged:
+			rep.Unjudged++
+		default:
 			rep.Invalid++
-			continue
 		}
-		rep.Valid++
-		raiseNeed(&rep.NeedsVersion, &rep.VersionLines, r.PTXVersion, st.Line, ptxorder.CompareVersions)
-		raiseNeed(&rep.NeedsTarget, &rep.TargetLines, r.MinTarget, st.Line, ptxorder.CompareTargets)
 	}
 	if rep.Version != "" && rep.NeedsVersion != "" && ptxorder.CompareVersions(rep.Version, rep.NeedsVersion) < 0 {
 		rep.Warnings = append(rep.Warnings, "the file's .version "+rep.Version+" is lower than the PTX ISA "+rep.NeedsVersion+" its instructions need (lines "+joinInts(rep.VersionLines)+")")
 	}
-	if rep.Target != "" && rep.NeedsTarget != "" && targetTooLow(rep.Target, rep.NeedsTarget) {
-		rep.Warnings = append(rep.Warnings, "the file's .target "+rep.Target+" is lower than the "+rep.NeedsTarget+" its instructions need (lines "+joinInts(rep.TargetLines)+")")
+	if rep.Target != "" && rep.NeedsTarget != "" && !TargetMeets(rep.Target, rep.NeedsTarget) {
+		rep.Warnings = append(rep.Warnings, "the target "+rep.Target+" is lower than the "+rep.NeedsTarget+" its instructions need (lines "+joinInts(rep.TargetLines)+")")
 	}
 	return rep
 }

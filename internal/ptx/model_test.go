@@ -105,7 +105,7 @@ func TestCheckFile(t *testing.T) {
 	var out, errOut bytes.Buffer
 	code := RunCheck([]string{filepath.Join("testdata", "sample.ptx"), "--json"}, &out, &errOut, instrs)
 	if code != 1 {
-		t.Fatalf("exit %d, want 1 (max.relu.u32 is invalid); stderr %s", code, errOut.String())
+		t.Fatalf("exit %d, want 1 (max.relu.u32 is invalid, max.NaN needs sm_80); stderr %s", code, errOut.String())
 	}
 	var rep FileReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
@@ -114,13 +114,19 @@ func TestCheckFile(t *testing.T) {
 	if rep.Version != "7.0" || rep.Target != "sm_75" {
 		t.Errorf("file .version/.target = %s/%s", rep.Version, rep.Target)
 	}
-	if rep.Invalid != 1 || rep.Valid != 7 {
-		t.Errorf("valid %d invalid %d, want 7 and 1: %+v", rep.Valid, rep.Invalid, rep.Results)
+	// max.NaN.f32 needs sm_80: invalid on the file's sm_75.
+	if rep.Invalid != 2 || rep.Valid != 6 {
+		t.Errorf("valid %d invalid %d, want 6 and 2: %+v", rep.Valid, rep.Invalid, rep.Results)
+	}
+	for _, r := range rep.Results {
+		if r.Line == 19 && (r.Valid || r.Rule != "target" || !strings.Contains(r.Reason, "needs sm_80; the file's .target is sm_75")) {
+			t.Errorf("line 19: %+v, want invalid: needs sm_80 on the file's sm_75", r)
+		}
 	}
 	if rep.NeedsVersion != "7.0" || rep.NeedsTarget != "sm_80" || fmt.Sprint(rep.TargetLines) != "[19]" {
 		t.Errorf("needs %s %s lines %v", rep.NeedsVersion, rep.NeedsTarget, rep.TargetLines)
 	}
-	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], ".target sm_75") {
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "target sm_75") {
 		t.Errorf("warnings %v", rep.Warnings)
 	}
 }

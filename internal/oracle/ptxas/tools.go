@@ -40,6 +40,12 @@ var Wheels = []Wheel{
 	// Headers only (cuda.h): the microbenchmarks' host program is checked
 	// against them (internal/oracle/ptxbench).
 	{Package: "nvidia-cuda-runtime", Version: "13.5.37", Binary: "nvidia/cu13/include/cuda.h"},
+	// nvcc's front end (cicc), its CUDA C++ headers (crt) and the C++
+	// library headers (cccl): nvcc (in nvidia-cuda-nvcc) compiles the
+	// project's CUDA kernels to PTX, the checker's corpus (NVCC).
+	{Package: "nvidia-nvvm", Version: "13.5.37", Binary: "nvidia/cu13/nvvm/bin/cicc"},
+	{Package: "nvidia-cuda-crt", Version: "13.5.37", Binary: "nvidia/cu13/include/crt/host_defines.h"},
+	{Package: "nvidia-cuda-cccl", Version: "13.3.5.0.6", Binary: "nvidia/cu13/include/cccl/cuda/std/version"},
 }
 
 // Wheel is one pinned package from the Python package index.
@@ -367,6 +373,29 @@ func Install(ctx context.Context, cacheDir string, log io.Writer) error {
 		return fmt.Errorf("ptxas: pip install into %s: %w", venv, err)
 	}
 	return nil
+}
+
+// NVCC returns nvcc of the cache's virtual environment when its front end
+// (cicc) and headers are installed beside it ("" otherwise).
+func NVCC(cacheDir string) string {
+	for _, sp := range sitePackages(cacheDir) {
+		nvcc := filepath.Join(sp, "nvidia", "cu13", "bin", "nvcc")
+		ok := fileExists(nvcc)
+		for _, w := range Wheels {
+			if w.Package == "nvidia-nvvm" || w.Package == "nvidia-cuda-crt" {
+				ok = ok && fileExists(filepath.Join(sp, filepath.FromSlash(w.Binary)))
+			}
+		}
+		if ok {
+			return nvcc
+		}
+	}
+	return ""
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // CUDAInclude returns the folder holding cuda.h in the cache's virtual

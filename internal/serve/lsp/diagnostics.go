@@ -218,6 +218,10 @@ func diagnosePTX(ctx context.Context, k *knowledge, d *document, c fileContext, 
 			continue
 		}
 		switch {
+		case r.Unjudged:
+			out = append(out, diag(d, n, t.start, t.end, protocol.DiagnosticSeverityInformation, codePTXInvalid, r.Reason, nil))
+		case !r.Valid && (r.Rule == "target" || r.Rule == "version"):
+			out = append(out, diag(d, n, t.start, t.end, protocol.DiagnosticSeverityError, codePTXNeeds, strings.TrimSuffix(r.Text, ";")+": "+r.Reason, nil))
 		case !r.Valid:
 			out = append(out, diag(d, n, t.start, t.end, protocol.DiagnosticSeverityError, codePTXInvalid, r.Reason, nil))
 		default:

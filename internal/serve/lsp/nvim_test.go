@@ -117,7 +117,7 @@ func TestNeovim(t *testing.T) {
 	}
 	for _, c := range []struct{ file, hover, diag, item string }{
 		{"amd", "VOP2 opcode 11", "not supported on gfx950", "v_max_f32"},
-		{"ptx", "max{.ftz}{.NaN}{.xorsign.abs}.f32", "needs PTX 7.0 and sm_80", ".NaN"},
+		{"ptx", "max{.ftz}{.NaN}{.xorsign.abs}.f32", "needs PTX ISA 7.0 and sm_80", ".NaN"},
 	} {
 		g := got[c.file]
 		if !strings.Contains(g.Hover, c.hover) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/amd/sem"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/xvendor/famdiff"
 )
 
@@ -78,6 +79,12 @@ var apiOperations = []apiOperation{
 			amdArchQuery,
 			{Name: "asm", In: "query", Required: true, Type: "string", Description: "One instruction, at most 512 characters: v_max_f32 v5, -1, v2."},
 		}, Result: EncodeResult{}, Errors: []int{400, 404}},
+	{Path: "/api/v1/ptx/check", ID: "checkPTX",
+		Summary: "Check PTX (one statement or a whole file) against the documented forms and ptxas's recorded verdicts, as `gpuisa ptx check` does: per statement valid or why not, the PTX ISA version and target it needs; a statement that needs a later target or version than the file's .version/.target (or target), or whose form they no longer support, is invalid.",
+		Params: []apiParam{
+			{Name: "ptx", In: "query", Required: true, Type: "string", Description: "PTX text, at most 64 KiB: 'max.NaN.f32 d, a, b;' or a file with .version and .target."},
+			{Name: "target", In: "query", Type: "string", Description: "Judge for this sm_ target instead of the file's .target (sm_75)."},
+		}, Result: ptx.FileReport{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/eval", ID: "eval",
 		Summary: "Run an AMD instruction's pseudocode (its guide's, RDNA 3 and later, CDNA 3 and later) on the inputs given: per lane the sources as read and the destinations written, the wave-wide masks and state it changed (SCC, VCC, EXEC, TRAPSTS), and with trace every assignment. The pseudocode is evaluated as written; instructions that touch memory or whose text is prose answer 400 saying why.",
 		Params: []apiParam{

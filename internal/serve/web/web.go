@@ -35,6 +35,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/amd/codecache"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
 	"github.com/gpuisa/gpuisa/internal/xvendor/famdiff"
@@ -102,6 +103,10 @@ type server struct {
 
 	// codecs are the families' decoders, encoders and notes.
 	codecs *codecache.Cache
+
+	ptxCheckOnce sync.Once
+	ptxCheck     *ptx.Checker
+	ptxCheckErr  error
 
 	conceptsOnce sync.Once
 	concepts     *conceptData
@@ -264,6 +269,7 @@ func (s *server) routes() {
 	s.api("GET /api/v1/decode", s.apiDecode)
 	s.api("GET /api/v1/encode", s.apiEncode)
 	s.api("GET /api/v1/eval", s.apiEval)
+	s.api("GET /api/v1/ptx/check", s.apiPTXCheck)
 	s.api("GET /api/v1/diff/{a}/{b}", s.apiDiff)
 	s.api("GET /api/v1/openapi.json", s.apiOpenAPI)
 	s.api("GET /api/asm/{arch}/{opcode}", s.apiAsmDoc)

@@ -1,0 +1,236 @@
+package ptx
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+)
+
+// regDecls are a file's register declarations: ".reg .b32 %r<17>;"
+// declares %r0 ... %r16 as .b32, ".reg .f32 x, y;" x and y.
+type regDecls struct {
+	ranges map[string]regRange // by prefix ("%r")
+	names  map[string]string   // by name, the type (".f32")
+	// spaces are the state spaces of the file's variables and
+	// parameters ("_Z1kPf_param_0" -> "param", "smem" -> "shared").
+	spaces map[string]string
+}
+
+// varDeclRe finds variable and parameter declarations: ".param .u64 .ptr
+// .align 1 NAME", ".shared .align 16 .b8 NAME[..]", ".global .u32 NAME".
+var varDeclRe = lazyre.New(`^\.(param|shared|global|const|local)((?:\s+\.[\w:]+(?:\s+\d+)?)+)\s+([A-Za-z_$][\w$]*)`)
+
+type regRange struct {
+	typ string
+	n   int
+}
+
+var regDeclRe = lazyre.New(`^\.reg\s+((?:\.v\d+\s+)?)\.(\w+)\s+([^;]+);`)
+
+// readRegDecls collects every .reg declaration of a file (names are
+// per function in PTX; nvcc's prefixes mean the same type in every one).
+// A name declared with two types is dropped: it proves nothing.
+func readRegDecls(src string) *regDecls {
+	conflict := map[string]bool{}
+	d := &regDecls{ranges: map[string]regRange{}, names: map[string]string{}, spaces: map[string]string{}}
+	// Declarations start their line: only those lines are searched.
+	for len(src) > 0 {
+		line := src
+		if nl := strings.IndexByte(src, '\n'); nl >= 0 {
+			line, src = src[:nl], src[nl+1:]
+		} else {
+			src = ""
+		}
+		line = strings.TrimLeft(line, " \t")
+		if len(line) < 4 || line[0] != '.' {
+			continue
+		}
+		if strings.HasPrefix(line, ".reg") {
+			if m := regDeclRe.FindStringSubmatch(line); m != nil {
+				d.addRegs(m, conflict)
+			}
+			continue
+		}
+		if m := varDeclRe.FindStringSubmatch(line); m != nil {
+			if old, ok := d.spaces[m[3]]; ok && old != m[1] {
+				conflict[m[3]] = true
+			}
+			d.spaces[m[3]] = m[1]
+		}
+	}
+	for k := range conflict {
+		delete(d.ranges, k)
+		delete(d.names, k)
+		delete(d.spaces, k)
+	}
+	return d
+}
+
+// addRegs records one ".reg .TYPE names;" declaration.
+func (d *regDecls) addRegs(m []string, conflict map[string]bool) {
+	if m[1] != "" {
+		return // vector registers: not checked
+	}
+	typ := "." + m[2]
+	for _, n := range strings.Split(m[3], ",") {
+		n = strings.TrimSpace(n)
+		if k := strings.IndexByte(n, '<'); k > 0 && strings.HasSuffix(n, ">") {
+			cnt, err := strconv.Atoi(n[k+1 : len(n)-1])
+			if err != nil {
+				continue
+			}
+			p := n[:k]
+			if old, ok := d.ranges[p]; ok && old.typ != typ {
+				conflict[p] = true
+			}
+			d.ranges[p] = regRange{typ, max(cnt, d.ranges[p].n)}
+			continue
+		}
+		if old, ok := d.names[n]; ok && old != typ {
+			conflict[n] = true
+		}
+		d.names[n] = typ
+	}
+}
+
+// typeOf is a register's declared type, "" when not declared here.
+func (d *regDecls) typeOf(op string) string {
+	if t, ok := d.names[op]; ok {
+		return t
+	}
+	i := len(op)
+	for i > 0 && op[i-1] >= '0' && op[i-1] <= '9' {
+		i--
+	}
+	if i == len(op) || i == 0 {
+		return ""
+	}
+	r, ok := d.ranges[op[:i]]
+	if !ok {
+		return ""
+	}
+	if n, err := strconv.Atoi(op[i:]); err != nil || n >= r.n {
+		return ""
+	}
+	return r.typ
+}
+
+// checkRegisters applies PTX's operand type rules to a valid statement's
+// plain register operands where the operand takes the instruction's own
+// data type: a register of another size, or a floating-point register
+// for an integer type (or the reverse), is an arguments mismatch (a
+// bit-size register stands for any type of its size). ld, st and cvt may
+// use a wider register than their type, as the documents allow.
+func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []string) {
+	if !r.Valid || r.Mnemonic == "" || len(tokens) == 0 || len(d.ranges)+len(d.names)+len(d.spaces) == 0 {
+		return
+	}
+	var types []string
+	for _, t := range tokens[1:] {
+		if isType(t) {
+			types = append(types, t)
+		}
+	}
+	if len(types) == 0 {
+		return
+	}
+	if why := d.spaceMismatch(tokens, operands); why != "" {
+		r.Valid, r.Rule, r.Reason = false, "operand", why
+		return
+	}
+	codes := roleCodes(r.Mnemonic, tokens, len(types))
+	wider := tokens[0] == "ld" || tokens[0] == "st" || tokens[0] == "cvt"
+	vector := slices.ContainsFunc(tokens[1:], func(t string) bool { return t == "v2" || t == "v4" || t == "v8" })
+	for i, op := range operands {
+		code := codes[min(i, len(codes)-1)]
+		ti := -1
+		switch {
+		case code == "$":
+			ti = len(types) - 1
+		case len(code) == 1 && code[0] >= '0' && code[0] <= '9':
+			ti = min(int(code[0]-'0'), len(types)-1)
+		}
+		op = strings.TrimSpace(op)
+		if ti < 0 || op == "" {
+			continue
+		}
+		// A vector operand of a .v2/.v4 instruction: each element takes
+		// the type (mov's "{lo, hi}" packs parts of it instead).
+		elems := []string{op}
+		if op[0] == '{' && op[len(op)-1] == '}' {
+			if !vector {
+				continue
+			}
+			elems = SplitTop(op[1:len(op)-1], ',')
+		}
+		for _, el := range elems {
+			el = strings.TrimSpace(el)
+			if el == "" || el[0] != '%' || c.sregs.lookup(el) != nil {
+				continue
+			}
+			rt := d.typeOf(el)
+			if rt == "" {
+				continue
+			}
+			if why := regMismatch(rt, "."+types[ti], wider); why != "" {
+				r.Valid, r.Rule = false, "operand"
+				r.Reason = "operand " + el + " is declared " + rt + ": " + why + " for ." + types[ti]
+				return
+			}
+		}
+	}
+}
+
+// regMismatch compares a register's declared type to the type an
+// instruction reads it as.
+func regMismatch(reg, typ string, widerOK bool) string {
+	if (reg == ".pred") != (typ == ".pred") {
+		return "a predicate and a data type"
+	}
+	if typ == ".pred" {
+		return ""
+	}
+	rb, tb := TypeBits(reg), TypeBits(typ)
+	if rb == 0 || tb == 0 {
+		return ""
+	}
+	rk, tk := reg[1], typ[1]
+	if rk != 'b' && tk != 'b' && (rk == 'f') != (tk == 'f') && !strings.Contains(typ, "x2") {
+		return "a register of another kind"
+	}
+	if rb != tb && !(widerOK && rb > tb) {
+		return "a " + strconv.Itoa(rb) + "-bit register"
+	}
+	return ""
+}
+
+// spaceMismatch: an address "[name]" or "[name+8]" of a variable declared
+// in one state space, read by an instruction naming another.
+func (d *regDecls) spaceMismatch(tokens, operands []string) string {
+	space := ""
+	for _, t := range tokens[1:] {
+		if isStateSpace(t) {
+			space, _, _ = strings.Cut(t, "::")
+			break
+		}
+	}
+	if space == "" {
+		return ""
+	}
+	for _, op := range operands {
+		op = strings.TrimSpace(op)
+		if len(op) < 3 || op[0] != '[' || op[len(op)-1] != ']' {
+			continue
+		}
+		name := op[1 : len(op)-1]
+		if k := strings.IndexAny(name, "+-"); k >= 0 {
+			name = name[:k]
+		}
+		if vs, ok := d.spaces[strings.TrimSpace(name)]; ok && vs != space {
+			return "address " + op + " is a ." + vs + " variable; the instruction reads ." + space
+		}
+	}
+	return ""
+}
