@@ -205,7 +205,7 @@ func readsModuleBank(lines []SASSLine) bool {
 var (
 	labelRe    = lazyre.New(`\.L_x_(\d+)\b`)
 	internalRe = lazyre.New(`\$__internal_(\d+)_\$`)
-	kernelRe     = lazyre.New(`\bgpuisa_u(\d+)\b`)
+	kernelRe   = lazyre.New(`\bgpuisa_u(\d+)\b`)
 )
 
 // normalise makes a kernel's listing what it would be alone in its cubin,
