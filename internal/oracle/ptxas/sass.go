@@ -51,10 +51,12 @@ type Listing struct {
 const sassFormat = "s2"
 
 // sassBatch bounds the units compiled into one cubin and listed by one
-// nvdisasm process: a build's corpus is one cubin per target. A listing
-// does not depend on its batch-mates (normalise), so the bound only
-// trades memory for processes.
-const sassBatch = 5000
+// nvdisasm process. A listing does not depend on its batch-mates
+// (normalise), so the bound is only a cost: fewer, larger processes, but a
+// unit that fails code generation is found by splitting its batch (about
+// twice the batch recompiled), and one cubin per target (5000) made a
+// build's listing step several times slower than batches of 500.
+const sassBatch = 500
 
 // ErrNoDisassembler is returned when nvdisasm is missing.
 var ErrNoDisassembler = errors.New("nvdisasm not found")
