@@ -59,7 +59,16 @@ func (f *buildFlags) options(out string, log io.Writer, prog ingest.Progress) in
 	return ingest.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
 		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify, AllowPartial: f.allowPartial,
 		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings,
-		SemResults: f.semResults, Progress: prog, Answers: prerender(f.noPrerender, prog)}
+		SemResults: f.semResults, Progress: prog, Answers: prerender(f.noPrerender, prog), AnswersBy: answersBy(f.noPrerender)}
+}
+
+// answersBy is the identity of the build's page renderer (web.RendererID:
+// the binary's), "" with --no-prerender.
+func answersBy(off bool) string {
+	if off {
+		return ""
+	}
+	return web.RendererID()
 }
 
 // prerender is the build's page renderer: the web server's (web.Prerender),

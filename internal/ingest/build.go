@@ -76,6 +76,10 @@ type Options struct {
 	// server's first request for a page is then a row read); nil stores
 	// none and the server renders each page on its first request.
 	Answers store.AnswerFunc
+	// AnswersBy is the identity Answers stamps on its answers (its
+	// renderer's version): the previous database at Out keeps its answers
+	// when that renderer rendered them from the same rows (store.Build).
+	AnswersBy string
 }
 
 // Progress reports the pipeline's steps.
@@ -292,7 +296,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return opts.Answers(ctx, r, put)
 		}
 	}
-	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras, Answers: answers}); err != nil {
+	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras, Answers: answers, AnswersBy: opts.AnswersBy}); err != nil {
 		return nil, fmt.Errorf("write %s: %w", opts.Out, err)
 	}
 	rowsWritten()

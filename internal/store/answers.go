@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
@@ -34,7 +35,8 @@ const maxAnswer = 8 << 20
 // what it returns, in key order (the same database gives the same file).
 // The rows are complete and committed; the Reader is closed before the
 // answers are written, so it never sees the file change under it.
-func writeAnswers(ctx context.Context, db *sql.DB, tmpName string, render AnswerFunc) error {
+// A renderer other than want (when set) is refused.
+func writeAnswers(ctx context.Context, db *sql.DB, tmpName string, render AnswerFunc, want string) error {
 	r, err := Open(tmpName)
 	if err != nil {
 		return err
@@ -50,6 +52,8 @@ func writeAnswers(ctx context.Context, db *sql.DB, tmpName string, render Answer
 			return fmt.Errorf("answer %s rendered twice", a.Key)
 		case a.Renderer == "" || (renderer != "" && a.Renderer != renderer):
 			return fmt.Errorf("answer %s: renderer %q, want one renderer for every answer", a.Key, a.Renderer)
+		case want != "" && a.Renderer != want:
+			return fmt.Errorf("answer %s: renderer %q, want %q (Build.AnswersBy)", a.Key, a.Renderer, want)
 		case len(a.Gzip) > maxAnswer:
 			return nil
 		}
@@ -84,6 +88,49 @@ func writeAnswers(ctx context.Context, db *sql.DB, tmpName string, render Answer
 		}
 	}
 	return tx.Commit()
+}
+
+// reuseAnswers copies the answers of the database at prev into db (whose
+// rows are written) when renderer rendered them from the same rows: the
+// same schema, the same 'build' row (its id is a hash of every document
+// and extra) and the same answers_renderer. It reports whether it did; a
+// missing, older or unreadable previous file is no error (the answers are
+// then rendered).
+func reuseAnswers(ctx context.Context, db *sql.DB, prev, renderer string) (bool, error) {
+	if renderer == "" {
+		return false, nil
+	}
+	if _, err := os.Stat(prev); err != nil {
+		return false, nil
+	}
+	if _, err := db.ExecContext(ctx, "ATTACH DATABASE ? AS prev", "file:"+prev+"?mode=ro"); err != nil {
+		return false, nil
+	}
+	defer db.ExecContext(ctx, "DETACH DATABASE prev")
+	var version int
+	var same int
+	err := db.QueryRowContext(ctx, "PRAGMA prev.user_version").Scan(&version)
+	if err != nil || version != SchemaVersion {
+		return false, nil
+	}
+	err = db.QueryRowContext(ctx, `SELECT count(*) FROM meta m, prev.meta p, prev.meta r
+		WHERE m.key = 'build' AND p.key = 'build' AND m.value = p.value
+		AND r.key = 'answers_renderer' AND r.value = ?`, renderer).Scan(&same)
+	if err != nil || same != 1 {
+		return false, nil
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES('answers_renderer', ?)", renderer); err != nil {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO answers(key, content_type, gz) SELECT key, content_type, gz FROM prev.answers ORDER BY key"); err != nil {
+		return false, err
+	}
+	return true, tx.Commit()
 }
 
 // Answer returns the stored answer for a request target; errs.NotFound when

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,6 +69,60 @@ func TestAnswersRefuseMixedOrDuplicate(t *testing.T) {
 		}
 		if _, serr := Open(path); serr == nil {
 			t.Errorf("%s: a refused build left a database", name)
+		}
+	}
+}
+
+// TestAnswersReusedFromTheSameRows: a build onto the file a build of the
+// same rows by the same renderer wrote copies its answers instead of
+// rendering, and the file is byte for byte the rendered one; other rows, or
+// another renderer, or no renderer named, render.
+func TestAnswersReusedFromTheSameRows(t *testing.T) {
+	ctx := context.Background()
+	renders := 0
+	build := func(version, by string) *Build {
+		b := answersBuild(Answer{Key: "/b", ContentType: "text/html", Gzip: []byte("b " + version), Renderer: by},
+			Answer{Key: "/a", ContentType: "text/html", Gzip: []byte("a " + version), Renderer: by})
+		render := b.Answers
+		b.Answers = func(ctx context.Context, r Reader, put func(Answer) error) error {
+			renders++
+			return render(ctx, r, put)
+		}
+		b.Info.Version = version
+		b.AnswersBy = by
+		return b
+	}
+	dir := t.TempDir()
+	out, fresh := filepath.Join(dir, "out.db"), filepath.Join(dir, "fresh.db")
+	for _, step := range []struct {
+		version, by string
+		render      bool
+	}{
+		{"v1", "r1", true},  // nothing to reuse
+		{"v1", "r1", false}, // the same rows, the same renderer
+		{"v2", "r1", true},  // other rows
+		{"v2", "r2", true},  // another renderer
+		{"v2", "r2", false},
+	} {
+		renders = 0
+		if err := Write(ctx, out, build(step.version, step.by)); err != nil {
+			t.Fatal(err)
+		}
+		if got := renders == 1; got != step.render {
+			t.Errorf("%s by %s: rendered %v, want %v", step.version, step.by, got, step.render)
+		}
+		os.Remove(fresh)
+		if err := Write(ctx, fresh, build(step.version, step.by)); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := os.ReadFile(out)
+		b, _ := os.ReadFile(fresh)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s by %s: the database (%d bytes) is not the freshly rendered one (%d bytes)", step.version, step.by, len(a), len(b))
+		}
+		got, err := openAt(t, out).Answer(ctx, "/a")
+		if err != nil || string(got.Gzip) != "a "+step.version || got.Renderer != step.by {
+			t.Errorf("%s by %s: /a = %+v, %v", step.version, step.by, got, err)
 		}
 	}
 }

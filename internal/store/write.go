@@ -45,6 +45,13 @@ type Build struct {
 	// before the file is renamed into place, so a database and its
 	// prerendered pages are always one generation.
 	Answers AnswerFunc
+	// AnswersBy, when set, is the identity Answers stamps on every answer
+	// (its renderer's version). Write then reuses the answers of the
+	// database already at its path when that renderer rendered them from
+	// the same rows (the same 'build' row: its id hashes every document):
+	// a page is a function of the rows and the renderer, so the copy is
+	// byte for byte the page a render would give, at the cost of a copy.
+	AnswersBy string
 }
 
 // Write writes b as a new database at path. It writes a temporary file in the
@@ -94,8 +101,14 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 		return err
 	}
 	if answers != nil {
-		if err := writeAnswers(ctx, db, tmpName, answers); err != nil {
+		reused, err := reuseAnswers(ctx, db, path, b.AnswersBy)
+		if err != nil {
 			return err
+		}
+		if !reused {
+			if err := writeAnswers(ctx, db, tmpName, answers, b.AnswersBy); err != nil {
+				return err
+			}
 		}
 	}
 	if _, err := db.ExecContext(ctx, "VACUUM"); err != nil {

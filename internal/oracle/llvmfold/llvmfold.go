@@ -4,7 +4,8 @@
 // to constants; `opt -passes=instcombine -mtriple=amdgcn -mcpu=gfxN`
 // folds what it can and the function's return value is the answer. One
 // opt process per target reads every query; answers are cached by (opt
-// version, target, query) like the llvm-mc verification. LLVM's folding
+// version, target, query) like the llvm-mc verification, one answer per
+// query. LLVM's folding
 // is an oracle for IEEE arithmetic and for the AMDGPU intrinsics it
 // folds; its NaN payloads follow LLVM's rules and it ignores
 // flush-to-zero modes.
@@ -14,11 +15,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -78,21 +76,25 @@ type Stats struct {
 }
 
 // cacheFormat changes when the way answers are read changes.
-const cacheFormat = "f2"
+const cacheFormat = "f3"
 
-// keepBatches bounds the batches kept per target: a corpus change makes a
-// new batch; the oldest is dropped.
-const keepBatches = 4
+// keepRuns bounds the cache: an answer no run that folded something needed
+// in its last keepRuns saves is dropped, so a changed corpus does not grow
+// the file forever.
+const keepRuns = 4
 
-// batch is one cached run: its digest, when it ran (a counter), answers.
-type batch struct {
-	Seq     int
-	Answers []Answer
+// entry is one cached answer and the last save (a counter) that used it.
+type entry struct {
+	Seq    int
+	Answer Answer
 }
 
 // Run answers every query on the target (gfx1200) in one opt process.
-// The answers are cached as a batch, keyed by the digest of the queries:
-// the same queries again (a rebuild, a test rerun) cost no process.
+// Answers are cached one per query, keyed by (opt version, target, query)
+// like llvm-mc's verdicts: a rebuild asks opt only the queries it has not
+// answered before (none when the corpus is unchanged). instcombine folds
+// each function on its own, so a query's answer does not depend on the
+// others in its process.
 func Run(ctx context.Context, target string, qs []Query, opts Options) ([]Answer, Stats, error) {
 	var st Stats
 	path := opts.Opt
@@ -110,48 +112,68 @@ func Run(ctx context.Context, target string, qs []Query, opts Options) ([]Answer
 	if len(qs) == 0 {
 		return nil, st, nil
 	}
-	h := sha256.New()
-	for _, q := range qs {
-		io.WriteString(h, q.key())
-		h.Write([]byte{0})
-	}
-	digest := hex.EncodeToString(h.Sum(nil))
 	file := ""
 	if opts.CacheDir != "" {
 		file = filecache.Path(opts.CacheDir, "opt-"+version, "fold-"+target+"-"+cacheFormat)
 	}
-	cache, err := filecache.Load[batch](file)
+	cache, err := filecache.Load[entry](file)
 	if err != nil {
 		return nil, st, fmt.Errorf("llvmfold: %w", err)
 	}
-	if b, ok := cache[digest]; ok && len(b.Answers) == len(qs) {
-		st.CacheHits = len(qs)
-		return b.Answers, st, nil
+	ans := make([]Answer, len(qs))
+	var todo []Query
+	var todoIdx []int
+	seen := map[string]int{} // a query asked twice goes to opt once
+	for i, q := range qs {
+		if e, ok := cache[q.key()]; ok {
+			ans[i] = e.Answer
+			st.CacheHits++
+			continue
+		}
+		if _, ok := seen[q.key()]; !ok {
+			seen[q.key()] = len(todo)
+			todo = append(todo, q)
+		}
+		todoIdx = append(todoIdx, i)
 	}
-	ans, err := fold(ctx, path, target, qs)
+	if len(todo) == 0 {
+		return ans, st, nil
+	}
+	got, err := fold(ctx, path, target, todo)
 	if err != nil {
 		return nil, st, err
 	}
 	st.Processes++
-	st.Folded = len(qs)
-	seq := 0
-	for _, b := range cache {
-		seq = max(seq, b.Seq)
+	st.Folded = len(todo)
+	for _, i := range todoIdx {
+		ans[i] = got[seen[qs[i].key()]]
 	}
-	cache[digest] = batch{Seq: seq + 1, Answers: ans}
-	for len(cache) > keepBatches {
-		oldest := ""
-		for k, b := range cache {
-			if oldest == "" || b.Seq < cache[oldest].Seq {
-				oldest = k
-			}
-		}
-		delete(cache, oldest)
-	}
-	if err := filecache.Save(file, cache); err != nil {
-		return nil, st, fmt.Errorf("llvmfold: %w", err)
+	if err := saveCache(file, cache, qs, ans); err != nil {
+		return nil, st, err
 	}
 	return ans, st, nil
+}
+
+// saveCache stores this run's answers in cache, marks them used by a new
+// save and drops the answers no recent save used.
+func saveCache(file string, cache map[string]entry, qs []Query, ans []Answer) error {
+	seq := 0
+	for _, e := range cache {
+		seq = max(seq, e.Seq)
+	}
+	seq++
+	for i, q := range qs {
+		cache[q.key()] = entry{Seq: seq, Answer: ans[i]}
+	}
+	for k, e := range cache {
+		if e.Seq <= seq-keepRuns {
+			delete(cache, k)
+		}
+	}
+	if err := filecache.Save(file, cache); err != nil {
+		return fmt.Errorf("llvmfold: %w", err)
+	}
+	return nil
 }
 
 // fold runs opt once over the queries, one function each.

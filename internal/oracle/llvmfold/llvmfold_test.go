@@ -70,3 +70,40 @@ func TestRun(t *testing.T) {
 		t.Errorf("second run: %+v, %v", st, err)
 	}
 }
+
+// TestRunCachesEachQuery: a corpus that gains a query asks opt only the new
+// one, and every answer is the one a cold run gives (instcombine folds each
+// function alone, so a query's neighbours do not change its answer).
+func TestRunCachesEachQuery(t *testing.T) {
+	path, err := Find()
+	if err != nil {
+		t.Skipf("no opt: %v", err)
+	}
+	ctx := context.Background()
+	a := Query{Ret: "float", Body: "%r = call float @llvm.fma.f32(float 2.0, float 3.0, float 1.0)"}
+	b := Query{Ret: "i32", Body: "%r = call i32 @llvm.amdgcn.ubfe.i32(i32 305419896, i32 4, i32 8)"}
+	c := Query{Ret: "float", Body: "%r = call float @llvm.minnum.f32(float 0x7FF8000000000000, float 2.0)"}
+	dir := t.TempDir()
+	if _, _, err := Run(ctx, "gfx1200", []Query{a, b}, Options{Opt: path, CacheDir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	warm, st, err := Run(ctx, "gfx1200", []Query{c, a, c, b}, Options{Opt: path, CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Processes != 1 || st.Folded != 1 || st.CacheHits != 2 {
+		t.Errorf("stats %+v, want one process folding the one new query", st)
+	}
+	cold, _, err := Run(ctx, "gfx1200", []Query{c, a, c, b}, Options{Opt: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cold {
+		if warm[i] != cold[i] {
+			t.Errorf("query %d: cached %+v, cold %+v", i, warm[i], cold[i])
+		}
+	}
+	if !warm[0].Folded || warm[0] != warm[2] {
+		t.Errorf("the repeated query: %+v, %+v", warm[0], warm[2])
+	}
+}

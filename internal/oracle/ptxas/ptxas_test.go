@@ -125,3 +125,54 @@ func TestDisassembleSplitsFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestDisassembleIndependentOfBatch: a kernel's listing is the same alone
+// in its cubin and among others — labels and the internal functions ptxas
+// links in are numbered per kernel, the kernel is named as if alone, and a
+// kernel that reads its module's symbols from the constant bank is listed
+// alone — so a build's SASS does not depend on what the cache held.
+func TestDisassembleIndependentOfBatch(t *testing.T) {
+	tools := testenv.PTXAS(t)
+	if tools.NVDisasm == "" {
+		t.Skip("nvdisasm not installed: skipping the SASS listing test")
+	}
+	io := ".visible .entry $U(.param .u64 io)\n{\n.reg .b64 p;\n.reg .b32 a, b, d;\n.reg .f64 x, y, z;\n.reg .pred q;\nld.param.u64 p, [io];\nld.global.b32 a, [p+4];\nld.global.b32 b, [p+8];\n"
+	loop := io + "L1:\nadd.s32 a, a, b;\nsetp.lt.s32 q, a, 100;\n@q bra L1;\nst.global.b32 [p], a;\nret;\n}"
+	div := io + "ld.global.f64 x, [p+16];\nld.global.f64 y, [p+24];\ndiv.rn.f64 z, x, y;\nst.global.f64 [p], z;\nret;\n}"
+	global := ptxas.Unit{Module: ".global .align 4 .b32 $U_g[4];\n.global .align 4 .b32 $U_h[4];",
+		Entry: io + "mov.u64 p, $U_h;\nld.global.b32 a, [p];\nmov.u64 p, $U_g;\nst.global.b32 [p], a;\nret;\n}"}
+	want := []ptxas.Unit{{Entry: loop}, {Entry: div}, global}
+	filler := []ptxas.Unit{
+		{Entry: io + "L2:\nsub.s32 a, a, b;\nsetp.gt.s32 q, a, 7;\n@q bra L2;\nst.global.b32 [p], a;\nret;\n}"},
+		{Entry: io + "ld.global.f64 x, [p+32];\ndiv.rn.f64 z, y, x;\nst.global.f64 [p], z;\nret;\n}"},
+		{Module: ".global .align 8 .b64 $U_k[8];", Entry: io + "mov.u64 p, $U_k;\nst.global.b32 [p+12], a;\nret;\n}"},
+	}
+	ctx := context.Background()
+	for _, target := range []string{"sm_80", "sm_90"} {
+		var alone []ptxas.Listing
+		for _, u := range want {
+			res, err := ptxas.NewSession(tools, "").Disassemble(ctx, "8.0", target, []ptxas.Unit{u})
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone = append(alone, res[0])
+		}
+		batch := []ptxas.Unit{filler[0], filler[1], want[0], filler[2], want[1], filler[0], want[2]}
+		res, err := ptxas.NewSession(tools, "").Disassemble(ctx, "8.0", target, batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, i := range []int{2, 4, 6} {
+			a, b := alone[k], res[i]
+			if !a.OK || !b.OK || len(a.Lines) != len(b.Lines) {
+				t.Errorf("%s unit %d: alone %v (%d lines), batched %v (%d lines)", target, k, a.OK, len(a.Lines), b.OK, len(b.Lines))
+				continue
+			}
+			for j := range a.Lines {
+				if a.Lines[j] != b.Lines[j] {
+					t.Errorf("%s unit %d line %d: alone %+v, batched %+v", target, k, j, a.Lines[j], b.Lines[j])
+				}
+			}
+		}
+	}
+}

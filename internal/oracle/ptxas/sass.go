@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +47,18 @@ type Listing struct {
 	Lines []SASSLine `json:"lines,omitempty"`
 }
 
+// sassFormat changes when the way listings are read or normalised changes.
+const sassFormat = "s2"
+
+// sassBatch bounds the units compiled into one cubin and listed by one
+// nvdisasm process. A listing does not depend on its batch-mates
+// (normalise), so the bound is only a cost: fewer, larger processes, but a
+// unit that fails code generation is found by splitting its batch (about
+// twice the batch recompiled): with one cubin per target (5000) the step
+// had not finished after 14 minutes on a loaded 2-core machine, where
+// batches of 500 take about 2 minutes cold.
+const sassBatch = 500
+
 // ErrNoDisassembler is returned when nvdisasm is missing.
 var ErrNoDisassembler = errors.New("nvdisasm not found")
 
@@ -62,7 +75,7 @@ func (s *Session) Disassemble(ctx context.Context, version, target string, units
 	}
 	path := ""
 	if s.CacheDir != "" {
-		path = filecache.Path(s.CacheDir, "ptxas-"+tool.Version, "sass-"+target+"-"+s.Tools.NVDisasmVersion+"-"+cacheFormat)
+		path = filecache.Path(s.CacheDir, "ptxas-"+tool.Version, "sass-"+target+"-"+s.Tools.NVDisasmVersion+"-"+cacheFormat+sassFormat)
 	}
 	s.mu.Lock()
 	cache, err := filecache.Load[Listing](path)
@@ -80,8 +93,8 @@ func (s *Session) Disassemble(ctx context.Context, version, target string, units
 		}
 		todo = append(todo, i)
 	}
-	for start := 0; start < len(todo); start += 500 {
-		idx := todo[start:min(start+500, len(todo))]
+	for start := 0; start < len(todo); start += sassBatch {
+		idx := todo[start:min(start+sassBatch, len(todo))]
 		err := runAt(units, idx, out, func(batch []Unit) ([]Listing, error) {
 			return s.disassembleBatch(ctx, tool, version, target, batch)
 		})
@@ -158,13 +171,98 @@ func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, targ
 	}
 	funcs := splitFunctions(listing)
 	for k, i := range goodIdx {
-		lines, ok := funcs["gpuisa_u"+strconv.Itoa(k)]
-		out[i] = Listing{OK: ok, Lines: lines}
+		own := "gpuisa_u" + strconv.Itoa(k)
+		lines, ok := funcs[own]
+		if ok && len(good) > 1 && readsModuleBank(lines) {
+			// Where a module's symbols sit in its constant bank depends
+			// on the other kernels of the cubin: list this one alone.
+			solo, err := s.disassembleBatch(ctx, tool, version, target, good[k:k+1])
+			if err != nil {
+				return nil, err
+			}
+			out[i] = solo[0]
+			continue
+		}
+		out[i] = Listing{OK: ok, Lines: normalise(lines, own)}
 		if !ok {
 			out[i].Error = "nvdisasm printed no code for this kernel"
 		}
 	}
 	return out, nil
+}
+
+// moduleBank is the constant bank that holds the addresses of a module's
+// symbols (sm_70 and newer): its offsets depend on every symbol of the
+// cubin.
+const moduleBank = "c[0x4]["
+
+func readsModuleBank(lines []SASSLine) bool {
+	for _, l := range lines {
+		if strings.Contains(l.Text, moduleBank) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	labelRe    = lazyre.New(`\.L_x_(\d+)\b`)
+	internalRe = lazyre.New(`\$__internal_(\d+)_\$`)
+	kernelRe   = lazyre.New(`\bgpuisa_u(\d+)\b`)
+)
+
+// normalise makes a kernel's listing what it would be alone in its cubin,
+// whatever shared the batch: nvdisasm numbers labels (.L_x_N) and ptxas
+// the internal functions it links in ($__internal_N_$...) across the
+// whole cubin, and the kernel's own name is its place in the batch. Labels
+// and internal functions are renumbered from 0 in the order of their
+// numbers, and the kernel is named gpuisa_u0, as a cubin of one prints
+// them. The encodings are left as they are: branches and calls are
+// relative to the instruction and the helpers are placed in the kernel's
+// own section, so they do not change with the batch.
+func normalise(lines []SASSLine, own string) []SASSLine {
+	labels, internals := numbering(lines, labelRe), numbering(lines, internalRe)
+	ownIdx := strings.TrimPrefix(own, "gpuisa_u")
+	out := make([]SASSLine, len(lines))
+	for i, l := range lines {
+		t := labelRe.ReplaceAllStringFunc(l.Text, func(m string) string {
+			return ".L_x_" + strconv.Itoa(labels[labelRe.FindStringSubmatch(m)[1]])
+		})
+		t = internalRe.ReplaceAllStringFunc(t, func(m string) string {
+			return "$__internal_" + strconv.Itoa(internals[internalRe.FindStringSubmatch(m)[1]]) + "_$"
+		})
+		t = kernelRe.ReplaceAllStringFunc(t, func(m string) string {
+			if kernelRe.FindStringSubmatch(m)[1] == ownIdx {
+				return "gpuisa_u0"
+			}
+			return m
+		})
+		l.Text = t
+		out[i] = l
+	}
+	return out
+}
+
+// numbering ranks the distinct numbers re's first group matches in lines:
+// the smallest is 0.
+func numbering(lines []SASSLine, re *lazyre.Regexp) map[string]int {
+	var nums []int
+	seen := map[string]bool{}
+	for _, l := range lines {
+		for _, m := range re.FindAllStringSubmatch(l.Text, -1) {
+			if !seen[m[1]] {
+				seen[m[1]] = true
+				n, _ := strconv.Atoi(m[1])
+				nums = append(nums, n)
+			}
+		}
+	}
+	sort.Ints(nums)
+	rank := make(map[string]int, len(nums))
+	for i, n := range nums {
+		rank[strconv.Itoa(n)] = i
+	}
+	return rank
 }
 
 func lastLine(s string) string {

@@ -140,6 +140,11 @@ var (
 	rendererVal  string
 )
 
+// RendererID is the identity the build's pages carry (rendererID): the
+// build keeps the previous database's pages when this renderer made them
+// from the same rows (store.Build.AnswersBy).
+func RendererID() string { return rendererID() }
+
 // rendererID identifies this program's renderer: the Go build ID of the
 // running executable (it changes with any change to the code, templates or
 // static assets compiled into it), else the executable's path and size and

@@ -3,6 +3,8 @@ package web
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -119,5 +121,37 @@ func TestStoredAnswersOfAnotherRenderer(t *testing.T) {
 		if got := body == marker; got != tc.stored {
 			t.Errorf("renderer %q: served the stored answer %v, want %v (%.80q)", tc.renderer, got, tc.stored, body)
 		}
+	}
+}
+
+// TestStoredAnswersReusedByTheNextBuild: a build of the same rows onto the
+// database the previous build wrote keeps its pages without rendering, and
+// the file is byte for byte a fresh build's.
+func TestStoredAnswersReusedByTheNextBuild(t *testing.T) {
+	ctx := context.Background()
+	renders := 0
+	build := func() *store.Build {
+		b := webfake.Build()
+		b.AnswersBy = RendererID()
+		b.Answers = func(ctx context.Context, r store.Reader, put func(store.Answer) error) error {
+			renders++
+			return Prerender(ctx, r, put, PrerenderOptions{})
+		}
+		return b
+	}
+	dir := t.TempDir()
+	out, fresh := filepath.Join(dir, "out.db"), filepath.Join(dir, "fresh.db")
+	for _, p := range []string{out, out, fresh} {
+		if err := store.Write(ctx, p, build()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if renders != 2 {
+		t.Errorf("rendered %d times, want 2 (the second build onto %s reuses)", renders, out)
+	}
+	a, _ := os.ReadFile(out)
+	b, _ := os.ReadFile(fresh)
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("the database with reused pages (%d bytes) is not a fresh build's (%d bytes)", len(a), len(b))
 	}
 }
