@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,29 +12,14 @@ import (
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/llvmcap"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
+	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
 // llvm14Path puts wrappers of LLVM 14's tools alone on PATH, each logging
 // its arguments; it skips loudly without LLVM 14.
 func llvm14Path(t *testing.T) (log string) {
 	t.Helper()
-	const bin = "/usr/lib/llvm-14/bin"
-	dir := t.TempDir()
-	log = filepath.Join(dir, "calls.log")
-	for _, name := range []string{"llvm-mc", "llvm-mca", "opt"} {
-		real := filepath.Join(bin, name)
-		if _, err := os.Stat(real); err != nil {
-			t.Skipf("SKIP: LLVM 14 not installed (%s missing): the old-LLVM build steps were not checked", real)
-		}
-		script := "#!/bin/sh\necho \"" + name + " $*\" >> " + log + "\nexec " + real + " \"$@\"\n"
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, env := range []string{"GPUISA_LLVM_MC", "GPUISA_LLVM_MCA", "GPUISA_OPT"} {
-		t.Setenv(env, "")
-	}
-	t.Setenv("PATH", dir)
+	_, log = testenv.LLVM14Only(t, "llvm-mc", "llvm-mca", "opt")
 	return log
 }
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/verify"
+	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
 func TestMajorOf(t *testing.T) {
@@ -70,25 +70,7 @@ func TestDescribeGaps(t *testing.T) {
 // it skips loudly when LLVM 14 is not installed.
 func llvm14Only(t *testing.T) (dir, log string) {
 	t.Helper()
-	const bin = "/usr/lib/llvm-14/bin"
-	dir = t.TempDir()
-	log = filepath.Join(dir, "calls.log")
-	for _, name := range []string{"llvm-mc", "llvm-mca", "opt", "llc", "llvm-objdump"} {
-		real := filepath.Join(bin, name)
-		if _, err := os.Stat(real); err != nil {
-			t.Skipf("SKIP: LLVM 14 not installed (%s missing; apt-get install llvm-14): the old-LLVM capability checks did not run", real)
-		}
-		script := "#!/bin/sh\necho \"" + name + " $*\" >> " + log + "\nexec " + real + " \"$@\"\n"
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, env := range []string{"GPUISA_LLVM_MC", "GPUISA_LLVM_MCA", "GPUISA_OPT"} {
-		t.Setenv(env, "")
-	}
-	// The wrappers' shell is named by its path: the PATH holds them alone.
-	t.Setenv("PATH", dir)
-	return dir, log
+	return testenv.LLVM14Only(t, "llvm-mc", "llvm-mca", "opt", "llc", "llvm-objdump")
 }
 
 // TestLLVM14Survey: where only LLVM 14 is found, every family whose
