@@ -474,11 +474,22 @@ func TestPTXCheck(t *testing.T) {
 	if code != 1 || !strings.Contains(out, ".relu") {
 		t.Errorf("max.relu.u32: exit %d: %s", code, out)
 	}
-	file := filepath.Join(t.TempDir(), "k.ptx")
-	os.WriteFile(file, []byte(".version 6.0\n.target sm_70\n.entry k() {\n  max.NaN.f32 %f1, %f2, %f3;\n  ret;\n}\n"), 0o644)
-	out, errOut, code := run(t, "ptx", "check", file, "--db", testDB)
-	if code != 0 || !strings.Contains(out+errOut, "7.0") {
-		t.Errorf("file: exit %d: %s %s", code, out, errOut)
+	// A file whose .version and .target are too low for a statement fails
+	// the check (ptxas rejects it), naming what the statement needs and
+	// what the file says; the same statement under a high enough header
+	// passes.
+	dir := t.TempDir()
+	low, high := filepath.Join(dir, "low.ptx"), filepath.Join(dir, "high.ptx")
+	body := ".entry k() {\n  .reg .f32 %f<4>;\n  max.NaN.f32 %f1, %f2, %f3;\n  ret;\n}\n"
+	os.WriteFile(low, []byte(".version 6.0\n.target sm_70\n"+body), 0o644)
+	os.WriteFile(high, []byte(".version 7.0\n.target sm_80\n"+body), 0o644)
+	out, errOut, code := run(t, "ptx", "check", low, "--db", testDB)
+	if code != 1 || !strings.Contains(out, "needs PTX ISA 7.0 and sm_80") || !strings.Contains(out, ".target is sm_70") {
+		t.Errorf("low.ptx: exit %d: %s %s", code, out, errOut)
+	}
+	out, errOut, code = run(t, "ptx", "check", high, "--db", testDB)
+	if code != 0 || !strings.Contains(out, "valid") {
+		t.Errorf("high.ptx: exit %d: %s %s", code, out, errOut)
 	}
 }
 
