@@ -11,6 +11,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -438,5 +440,46 @@ func TestAnswerCacheEvictsByBytes(t *testing.T) {
 	nilCache.put("a", mk())
 	if nilCache.get("a") != nil {
 		t.Error("disabled cache returned an entry")
+	}
+}
+
+// TestOpenAPISchemasResolve holds the document's schemas to what they
+// describe: every $ref names a schema, no schema is only a reference (the
+// Error schema once referred to itself), and every struct type an
+// operation answers with has a schema of its own (two types of one name,
+// ptx.Result and famdiff.Result, once shared one).
+func TestOpenAPISchemasResolve(t *testing.T) {
+	raw, err := openAPIDocument()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range doc.Components.Schemas {
+		if _, only := s["$ref"]; only && len(s) == 1 {
+			t.Errorf("schema %s is only a reference (%v)", name, s["$ref"])
+		}
+	}
+	for _, ref := range regexp.MustCompile(`"#/components/schemas/([^"]+)"`).FindAllSubmatch(raw, -1) {
+		if _, ok := doc.Components.Schemas[string(ref[1])]; !ok {
+			t.Errorf("$ref to %s, which the document does not define", ref[1])
+		}
+	}
+	set := &schemaSet{defs: map[string]any{}, owner: map[string]reflect.Type{}}
+	for _, op := range apiOperations {
+		schemaOf(reflect.TypeOf(op.Result), set)
+	}
+	seen := map[reflect.Type]string{}
+	for name, typ := range set.owner {
+		if other, dup := seen[typ]; dup {
+			t.Errorf("%v has two schemas, %s and %s", typ, other, name)
+		}
+		seen[typ] = name
 	}
 }

@@ -79,12 +79,6 @@ var apiOperations = []apiOperation{
 			amdArchQuery,
 			{Name: "asm", In: "query", Required: true, Type: "string", Description: "One instruction, at most 512 characters: v_max_f32 v5, -1, v2."},
 		}, Result: EncodeResult{}, Errors: []int{400, 404}},
-	{Path: "/api/v1/ptx/check", ID: "checkPTX",
-		Summary: "Check PTX (one statement or a whole file) against the documented forms and ptxas's recorded verdicts, as `gpuisa ptx check` does: per statement valid or why not, the PTX ISA version and target it needs; a statement that needs a later target or version than the file's .version/.target (or target), or whose form they no longer support, is invalid.",
-		Params: []apiParam{
-			{Name: "ptx", In: "query", Required: true, Type: "string", Description: "PTX text, at most 64 KiB: 'max.NaN.f32 d, a, b;' or a file with .version and .target."},
-			{Name: "target", In: "query", Type: "string", Description: "Judge for this sm_ target instead of the file's .target (sm_75)."},
-		}, Result: ptx.FileReport{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/eval", ID: "eval",
 		Summary: "Run an AMD instruction's pseudocode (its guide's, RDNA 3 and later, CDNA 3 and later) on the inputs given: per lane the sources as read and the destinations written, the wave-wide masks and state it changed (SCC, VCC, EXEC, TRAPSTS), and with trace every assignment. The pseudocode is evaluated as written; instructions that touch memory or whose text is prose answer 400 saying why.",
 		Params: []apiParam{
@@ -116,6 +110,14 @@ var apiOperations = []apiOperation{
 			{Name: "a", In: "path", Required: true, Type: "string", Description: "The older side: a family id, gfx target or product (rdna3, gfx942, mi300x), ptx:VERSION, or an sm_ target."},
 			{Name: "b", In: "path", Required: true, Type: "string", Description: "The newer side, of the same kind as a."},
 		}, Result: famdiff.Result{}, Errors: []int{400, 404}},
+	// After diff: famdiff.Result keeps the schema name "Result" it was
+	// published under; ptx.Result, registered later, is PtxResult.
+	{Path: "/api/v1/ptx/check", ID: "checkPTX",
+		Summary: "Check PTX (one statement or a whole file) against the documented forms and ptxas's recorded verdicts, as `gpuisa ptx check` does: per statement valid or why not, the PTX ISA version and target it needs; a statement that needs a later target or version than the file's .version/.target (or target), or whose form they no longer support, is invalid.",
+		Params: []apiParam{
+			{Name: "ptx", In: "query", Required: true, Type: "string", Description: "PTX text, at most 64 KiB: 'max.NaN.f32 d, a, b;' or a file with .version and .target."},
+			{Name: "target", In: "query", Type: "string", Description: "Judge for this sm_ target instead of the file's .target (sm_75)."},
+		}, Result: ptx.FileReport{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/openapi.json", ID: "getOpenAPI", Summary: "This document.", Result: map[string]any{}},
 	{Path: "/api/asm/{arch}/{opcode}", ID: "getAsmDoc",
 		Summary: "Compiler Explorer's assembly documentation (AssemblyInstructionInfo: tooltip, html, url) for one opcode; 404 {\"error\": \"Unknown opcode 'X'\"} like Compiler Explorer's own endpoint.",
@@ -180,9 +182,9 @@ var fieldDocs = map[string]string{
 
 // openAPIDocument builds the OpenAPI 3.1 document.
 func openAPIDocument() ([]byte, error) {
-	schemas := map[string]any{}
+	schemas := &schemaSet{defs: map[string]any{}, owner: map[string]reflect.Type{}}
 	paths := map[string]any{}
-	schemas["Error"] = schemaOf(reflect.TypeOf(apiError{}), schemas)
+	schemaOf(reflect.TypeOf(apiError{}), schemas)
 	for _, op := range apiOperations {
 		var params []any
 		for _, p := range op.Params {
@@ -219,7 +221,7 @@ func openAPIDocument() ([]byte, error) {
 			"description": "AMD GPU native ISAs and NVIDIA PTX, one JSON document per instruction. Answers carry an ETag keyed to the database build.",
 		},
 		"paths":      paths,
-		"components": map[string]any{"schemas": schemas},
+		"components": map[string]any{"schemas": schemas.defs},
 	}
 	return json.MarshalIndent(doc, "", "  ")
 }
@@ -229,9 +231,33 @@ func itoa(n int) string {
 	return string(b)
 }
 
+// schemaSet is the document's named schemas and the Go type each name
+// stands for: two types of one name (ptx.Result and famdiff.Result) must
+// not share a schema, or one endpoint's answer would be described by the
+// other's.
+type schemaSet struct {
+	defs  map[string]any
+	owner map[string]reflect.Type
+}
+
+// name is t's schema name: its Go name, or, when another type registered
+// that name first, the name prefixed with its package's (PtxResult).
+func (s *schemaSet) name(t reflect.Type) string {
+	name := t.Name()
+	if name == "apiError" {
+		name = "Error"
+	}
+	if o, ok := s.owner[name]; ok && o != t {
+		pkg := t.PkgPath()
+		pkg = pkg[strings.LastIndex(pkg, "/")+1:]
+		name = strings.ToUpper(pkg[:1]) + pkg[1:] + name
+	}
+	return name
+}
+
 // schemaOf returns the JSON Schema of t, registering named struct types in
 // schemas and referring to them by $ref.
-func schemaOf(t reflect.Type, schemas map[string]any) any {
+func schemaOf(t reflect.Type, schemas *schemaSet) any {
 	switch t.Kind() {
 	case reflect.Pointer:
 		return schemaOf(t.Elem(), schemas)
@@ -254,23 +280,21 @@ func schemaOf(t reflect.Type, schemas map[string]any) any {
 	case reflect.Interface:
 		return map[string]any{}
 	case reflect.Struct:
-		name := t.Name()
-		if name == "" {
+		if t.Name() == "" {
 			return structSchema(t, schemas)
 		}
-		if name == "apiError" {
-			name = "Error"
-		}
-		if _, ok := schemas[name]; !ok {
-			schemas[name] = nil // placeholder breaks recursion
-			schemas[name] = structSchema(t, schemas)
+		name := schemas.name(t)
+		if _, ok := schemas.owner[name]; !ok {
+			schemas.owner[name] = t
+			schemas.defs[name] = nil // placeholder breaks recursion
+			schemas.defs[name] = structSchema(t, schemas)
 		}
 		return map[string]any{"$ref": "#/components/schemas/" + name}
 	}
 	return map[string]any{}
 }
 
-func structSchema(t reflect.Type, schemas map[string]any) map[string]any {
+func structSchema(t reflect.Type, schemas *schemaSet) map[string]any {
 	props := map[string]any{}
 	var required []string
 	var walk func(reflect.Type)
