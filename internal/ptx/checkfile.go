@@ -252,16 +252,6 @@ func raiseNeed(need *string, lines *[]int, stmt string, line int, compare func(a
 	}
 }
 
-// targetTooLow compares by number; an "a"/"f" suffix on the need only counts
-// when the numbers are equal and the file's target lacks it.
-func targetTooLow(have, need string) bool {
-	hn, nn := ptxorder.TargetNumber(have), ptxorder.TargetNumber(need)
-	if hn != nn {
-		return hn < nn
-	}
-	return ptxorder.CompareTargets(have, need) < 0
-}
-
 func firstSMTarget(t string) string {
 	for _, p := range strings.Split(t, ",") {
 		p = strings.TrimSpace(p)

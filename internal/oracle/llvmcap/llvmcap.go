@@ -15,8 +15,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -35,19 +33,6 @@ const InstallCommand = "apt-get install -y --no-install-recommends llvm-22 llvm-
 // Fix is the advice a report gives where an older or missing LLVM left
 // something unchecked.
 const Fix = "install LLVM 22: " + InstallCommand + " (as root; `gpuisa build` runs it itself when it may)"
-
-var majorRe = regexp.MustCompile(`LLVM version (\d+)\.`)
-
-// MajorOf reads the release from a version line ("Debian LLVM version
-// 14.0.6" is 14); 0 when it names none.
-func MajorOf(version string) int {
-	m := majorRe.FindStringSubmatch(version)
-	if m == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
 
 // Short is a version line without its vendor: "llvm-mc 14.0.6".
 func Short(tool, version string) string {
@@ -124,10 +109,8 @@ func DescribeGaps(tool string, gaps []FamilyGap) []Gap {
 // its AMDGPU pages are not in /usr/share/doc.
 func Missing() []string {
 	var out []string
-	if _, err := exec.LookPath("llvm-mc-22"); err != nil {
-		if _, err := os.Stat("/usr/lib/llvm-22/bin/llvm-mc"); err != nil {
-			out = append(out, Packages[0])
-		}
+	if !onPath() && OffPath() == "" {
+		out = append(out, Packages[0])
 	}
 	if st, err := os.Stat("/usr/share/doc/llvm-22-doc/html/AMDGPU"); err != nil || !st.IsDir() {
 		out = append(out, Packages[1])
@@ -138,14 +121,22 @@ func Missing() []string {
 // OffPath is the folder of an installed llvm-22 whose llvm-mc-22 is not on
 // PATH (the build then finds another llvm-mc, or none); "" otherwise.
 func OffPath() string {
-	if _, err := exec.LookPath("llvm-mc-22"); err == nil {
+	if onPath() {
 		return ""
 	}
-	const dir = "/usr/lib/llvm-22/bin"
-	if _, err := os.Stat(dir + "/llvm-mc"); err == nil {
-		return dir
+	if _, err := os.Stat(llvm22Bin + "/llvm-mc"); err == nil {
+		return llvm22Bin
 	}
 	return ""
+}
+
+// llvm22Bin is where Debian's llvm-22 puts its unsuffixed tools.
+const llvm22Bin = "/usr/lib/llvm-22/bin"
+
+// onPath says whether llvm-22's llvm-mc-22 is on PATH.
+func onPath() bool {
+	_, err := exec.LookPath("llvm-mc-22")
+	return err == nil
 }
 
 // CanInstall says whether Install may run: as root with apt-get on PATH;

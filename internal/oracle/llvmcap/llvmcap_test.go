@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -169,4 +171,16 @@ func TestInstallRefused(t *testing.T) {
 	if err := Install(context.Background(), Packages, io.Discard); !errors.Is(err, ErrCannotInstall) {
 		t.Errorf("Install = %v, want ErrCannotInstall", err)
 	}
+}
+
+// MajorOf reads the release from a version line ("Debian LLVM version
+// 14.0.6" is 14); 0 when it names none. The build decides by capability,
+// never by release number: only the tests read it.
+func MajorOf(version string) int {
+	m := regexp.MustCompile(`LLVM version (\d+)\.`).FindStringSubmatch(version)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
 }

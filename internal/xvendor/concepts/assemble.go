@@ -36,7 +36,8 @@ func AssembleProposals(ctx context.Context, cat *Catalogue, targets []string, pr
 		}
 	}
 	for family, byName := range probes {
-		famTargets := isaTargets(family)
+		fam, _ := isa.LookupArch(family)
+		famTargets := fam.Targets
 		for name, asm := range byName {
 			for t, target := range res.Targets {
 				// A rejected probe proves nothing about the member when it
@@ -70,11 +71,4 @@ func anySupported(os []verify.Outcome) bool {
 		}
 	}
 	return false
-}
-
-func isaTargets(family string) []string {
-	if a, ok := isa.LookupArch(family); ok {
-		return a.Targets
-	}
-	return nil
 }
