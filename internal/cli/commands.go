@@ -3,11 +3,8 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"sort"
@@ -34,6 +31,9 @@ type buildFlags struct {
 	noPrerender                                    bool
 	ptxas                                          []string
 	nvdisasm, timings, semResults                  string
+	// provisional is what the database left unverified (serve's own
+	// passes; no flag sets it).
+	provisional string
 }
 
 func (f *buildFlags) register(fs *pflag.FlagSet) {
@@ -59,7 +59,8 @@ func (f *buildFlags) options(out string, log io.Writer, prog ingest.Progress) in
 	return ingest.Options{Sources: f.sources, Out: out, LLVMDocDir: f.llvmDoc, LLVMProject: f.llvmProject,
 		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify, AllowPartial: f.allowPartial,
 		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings,
-		SemResults: f.semResults, Progress: prog, Answers: prerender(f.noPrerender, prog), AnswersBy: answersBy(f.noPrerender)}
+		SemResults: f.semResults, Progress: prog, Answers: prerender(f.noPrerender, prog), AnswersBy: answersBy(f.noPrerender),
+		Provisional: f.provisional}
 }
 
 // answersBy is the identity of the build's page renderer (web.RendererID:
@@ -194,101 +195,6 @@ func (p *barProgress) Start(step string, total int) {
 func (p *barProgress) Advance(n int) { _ = p.bar.Add(n) }
 func (p *barProgress) Done() {
 	_ = p.bar.Finish()
-}
-
-func newServeCmd(e *env) *cobra.Command {
-	var addr string
-	var bf buildFlags
-	var rebuild, logRequests, fastPath bool
-	var cacheMB int
-	var watch time.Duration
-	cmd := &cobra.Command{
-		Use:   "serve [--addr :8080] [--db FILE]",
-		Short: "Serve the reference website and JSON API",
-		Long: `Serve opens the database read-only and serves the website and the JSON API
-(/api/v1/...). When the database does not exist yet (or with --rebuild) it is first
-built from the sources (--sources, $GPUISA_SOURCES or ../shared/upstream). The server
-stops cleanly on SIGINT/SIGTERM.
-
-Updating a running site: run "gpuisa build --out FILE" onto the served file. The build
-writes a new file and renames it into place; serve checks the path every --watch
-interval, opens and validates the new file (SQLite header, schema version, build info)
-and swaps to it whole: every answer comes from one database, and the X-Gpuisa-Build
-header and the ETags name the build that produced it. Requests already running finish
-on the old file. When the file is deleted, unreadable or not a valid database, serve
-goes on answering from the database it has open and /healthz answers 503 with the
-reason, until a valid file is back at the path.
-
-Every page and API answer is rendered once and kept, compressed, for the database it
-came from (--page-cache-mb bounds the memory); a GET or HEAD of a kept answer is
-written straight from those bytes by a small HTTP/1.1 loop in front of Go's net/http
-(--fast-path=false turns it off), everything else goes to net/http. Request sizes are
-bounded: headers 64 KiB, search queries 200 characters, decode input 8 KiB of text
-(1 KiB of machine code), encode input 512 characters.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			if _, err := os.Stat(e.dbPath); rebuild || errors.Is(err, os.ErrNotExist) {
-				if _, err := runBuild(ctx, e, &bf, e.dbPath, false); err != nil {
-					return err
-				}
-			}
-			logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-			if watch <= 0 {
-				watch = -1
-			}
-			site, err := web.Open(e.dbPath, web.Options{Logger: logger, LogRequests: logRequests,
-				CacheBytes: cacheBytes(cacheMB), WatchInterval: watch})
-			if err != nil {
-				return err
-			}
-			defer site.Close()
-			srv := web.NewServer(addr, site)
-			ln, err := net.Listen("tcp", addr)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "serving %s (build %s) on http://%s/\n", e.dbPath, site.BuildID(), displayAddr(ln.Addr()))
-			if fastPath && !logRequests {
-				ln = site.Listener(ln)
-			}
-			errc := make(chan error, 1)
-			go func() { errc <- srv.Serve(ln) }()
-			select {
-			case err := <-errc:
-				return err
-			case <-ctx.Done():
-				shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				return srv.Shutdown(shut)
-			}
-		},
-	}
-	cmd.Flags().StringVar(&addr, "addr", ":8080", "address to listen on")
-	bf.register(cmd.Flags())
-	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "rebuild the database before serving")
-	cmd.Flags().IntVar(&cacheMB, "page-cache-mb", web.DefaultCacheBytes>>20, "memory for kept pages and API answers, in MiB (0 turns the cache off)")
-	cmd.Flags().DurationVar(&watch, "watch", time.Second, "how often to check the database file for a new build (0: never)")
-	cmd.Flags().BoolVar(&logRequests, "log-requests", false, "log one line per request to stderr (turns the fast path off)")
-	cmd.Flags().BoolVar(&fastPath, "fast-path", true, "answer requests for kept pages without net/http (see web.Site.Listener)")
-	return cmd
-}
-
-// cacheBytes converts the --page-cache-mb flag to web.Options.CacheBytes,
-// where zero means the default and a negative value turns the cache off.
-func cacheBytes(mb int) int {
-	if mb <= 0 {
-		return -1
-	}
-	return mb << 20
-}
-
-func displayAddr(a net.Addr) string {
-	s := a.String()
-	if strings.HasPrefix(s, "[::]:") {
-		return "localhost:" + strings.TrimPrefix(s, "[::]:")
-	}
-	return s
 }
 
 var _ = http.StatusOK

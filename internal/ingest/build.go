@@ -80,6 +80,10 @@ type Options struct {
 	// renderer's version): the previous database at Out keeps its answers
 	// when that renderer rendered them from the same rows (store.Build).
 	AnswersBy string
+	// Provisional is what this build leaves for a later one to verify
+	// (isa.BuildInfo.Provisional): serve builds such a database for its
+	// first answers and verifies it in the background.
+	Provisional string
 }
 
 // Progress reports the pipeline's steps.
@@ -278,7 +282,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Counts = counts
-	info := isa.BuildInfo{Version: Version, Documents: docs, Counts: counts}
+	info := isa.BuildInfo{Version: Version, Documents: docs, Counts: counts, Provisional: opts.Provisional}
 	if epoch := os.Getenv("SOURCE_DATE_EPOCH"); epoch != "" {
 		var sec int64
 		if _, err := fmt.Sscan(epoch, &sec); err == nil {

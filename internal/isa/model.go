@@ -610,4 +610,9 @@ type BuildInfo struct {
 	Version   string         `json:"version"` // gpuisa version
 	Documents []Document     `json:"documents"`
 	Counts    map[string]int `json:"counts"` // arch -> instructions
+	// Provisional says what a database built for a first serve's answers
+	// has not verified yet ("" for a build that ran every oracle it was
+	// asked to): that serve runs the oracle passes in the background and
+	// swaps to each database they write.
+	Provisional string `json:"provisional,omitempty"`
 }

@@ -245,6 +245,11 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 			return err
 		}
 	}
+	if info.Provisional != "" {
+		// Its pages say what is unverified: an ETag of the verified
+		// database's same rows must not match them.
+		hash.Write([]byte("provisional:" + info.Provisional))
+	}
 	info.ID = hex.EncodeToString(hash.Sum(nil))[:16]
 	infoDoc, err := json.Marshal(info)
 	if err != nil {

@@ -73,18 +73,29 @@ type aboutView struct {
 	// Gaps are what the build's oracles could not check (the quality
 	// report's), with the fix.
 	Gaps []quality.OracleGap
+	// Provisional is what the database has not verified yet;
+	// Verification is the background passes' progress (nil: none runs).
+	Provisional  string
+	Verification *Verification
 }
 
+// handleAbout is kept like every page, except while this serve verifies in
+// the background: then it shows the progress as of the request.
 func (s *server) handleAbout(w http.ResponseWriter, r *http.Request) {
-	v := aboutView{Archs: s.archs, Docs: s.info.Documents}
+	v := aboutView{Archs: s.archs, Docs: s.info.Documents, Provisional: s.info.Provisional, Verification: s.verification()}
 	if rep, err := s.qualityReport(); err == nil {
 		v.Gaps = rep.OracleGaps()
 	}
 	for _, a := range s.archs {
 		v.Total += a.Count
 	}
-	s.render(w, r, http.StatusOK, "about", page{Title: "About this reference",
-		Description: "The vendors' documents and tools every page of gpuisa is built from.", Data: v})
+	p := page{Title: "About this reference",
+		Description: "The vendors' documents and tools every page of gpuisa is built from.", Data: v}
+	if v.Verification != nil {
+		s.renderUnkept(w, r, "about", p)
+		return
+	}
+	s.render(w, r, http.StatusOK, "about", p)
 }
 
 // --- family index and category pages ---

@@ -43,6 +43,8 @@ var (
 var apiOperations = []apiOperation{
 	{Path: "/api/v1/info", ID: "getInfo", Summary: "Describe the database build: id, date, documents, counts.",
 		Result: isa.BuildInfo{}},
+	{Path: "/api/v1/status", ID: "getStatus", Summary: "The build being served and, when it is provisional (the documents' facts only, served while the oracle passes run in the background), how far verification has got; never cached.",
+		Result: statusAnswer{}},
 	{Path: "/api/v1/archs", ID: "listArchs", Summary: "List the families in display order, with their formats.",
 		Result: []isa.Architecture{}},
 	{Path: "/api/v1/archs/{arch}", ID: "getArch", Summary: "Describe one family.",

@@ -201,22 +201,39 @@ const htmlType = "text/html; charset=utf-8"
 // render executes a page template into memory and sends it; a 200 page is
 // kept (see answer) and not rendered again.
 func (s *server) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	body, ok := s.execute(w, r, name, p)
+	if !ok {
+		return
+	}
+	if status == http.StatusOK {
+		s.sendOK(w, r, htmlType, body)
+		return
+	}
+	s.send(w, r, response{status: status, contentType: htmlType, body: body})
+}
+
+// renderUnkept sends a 200 page that changes while the database does not
+// (no-store, never kept).
+func (s *server) renderUnkept(w http.ResponseWriter, r *http.Request, name string, p page) {
+	if body, ok := s.execute(w, r, name, p); ok {
+		s.send(w, r, response{status: http.StatusOK, contentType: htmlType, body: body})
+	}
+}
+
+// execute renders page template name, answering 500 when it cannot.
+func (s *server) execute(w http.ResponseWriter, r *http.Request, name string, p page) ([]byte, bool) {
 	t, ok := s.pages.byName[name]
 	if !ok {
 		s.fail(w, r, fmt.Errorf("web: no template %q", name))
-		return
+		return nil, false
 	}
 	p.Build = s.info
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
 		s.fail(w, r, fmt.Errorf("web: rendering %s: %w", name, err))
-		return
+		return nil, false
 	}
-	if status == http.StatusOK {
-		s.sendOK(w, r, htmlType, buf.Bytes())
-		return
-	}
-	s.send(w, r, response{status: status, contentType: htmlType, body: buf.Bytes()})
+	return buf.Bytes(), true
 }
 
 // fail answers an unexpected error with a plain 500 and logs it.

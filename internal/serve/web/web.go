@@ -59,6 +59,9 @@ type Options struct {
 	// WatchInterval is how often a Site checks its path for a new
 	// database file; zero means every second, negative never.
 	WatchInterval time.Duration
+	// Verification reports the oracle passes a serve runs in the background
+	// over a provisional database (see Verification); nil when it runs none.
+	Verification func() Verification
 }
 
 // DefaultCacheBytes is the default memory for kept answers: answers are
@@ -82,6 +85,8 @@ type server struct {
 	// health says why the database file is not what is served ("" when
 	// it is); nil means the store is fixed (New).
 	health func() string
+	// verify is Options.Verification.
+	verify func() Verification
 	info   isa.BuildInfo
 	etag   string // weak ETag of every page and API answer of this build
 	// buildHeader is the BuildHeader value, info.ID.
@@ -182,6 +187,7 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 		store:       r,
 		log:         log,
 		logRequests: opts.LogRequests,
+		verify:      opts.Verification,
 		info:        info,
 		etag:        `W/"` + sanitizeETag(info.ID) + "." + assetHash[:12] + `"`,
 		buildHeader: []string{sanitizeETag(info.ID)},
@@ -260,6 +266,7 @@ func (s *server) routes() {
 	s.diffRoutes()
 
 	s.api("GET /api/v1/info", s.apiInfo)
+	s.api("GET /api/v1/status", s.apiStatus)
 	s.api("GET /api/v1/archs", s.apiArchs)
 	s.api("GET /api/v1/archs/{arch}", s.apiArch)
 	s.api("GET /api/v1/archs/{arch}/instructions", s.apiList)

@@ -9,6 +9,9 @@
 // - A family index filters by text, category, unit and format.
 // - A PTX page's forms filter by type or modifier, and load the rest of a
 //   long table in place; the counterparts' family picker retargets links.
+// - While the database is provisional (the documents' facts, served while
+//   the oracle passes run), the banner shows verification's progress and
+//   says when a more-verified database is being served.
 (function () {
   "use strict";
 
@@ -389,7 +392,32 @@
     });
   }
 
+  function setupVerifyBanner() {
+    var banner = document.getElementById("verify-banner");
+    if (!banner || !window.fetch) return;
+    var out = banner.querySelector(".progress");
+    var build = banner.getAttribute("data-build");
+    function poll() {
+      fetch("/api/v1/status", { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (st) {
+        if (st.build !== build) {
+          out.textContent = st.provisional ? "A further verification pass has landed: " : "The verified database is being served now: ";
+          var a = document.createElement("a");
+          a.href = location.href; a.textContent = "reload this page";
+          out.appendChild(a);
+          return;
+        }
+        if (!st.verification) {
+          out.textContent = "This server runs no verification: gpuisa build (or serve) verifies it.";
+          return;
+        }
+        out.textContent = st.summary;
+        if (st.verification.running) setTimeout(poll, 3000);
+      }).catch(function () { setTimeout(poll, 10000); });
+    }
+    poll();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
-    setupSlash(); setupSearch(); setupFilter(); setupForms(); setupPicker();
+    setupSlash(); setupSearch(); setupFilter(); setupForms(); setupPicker(); setupVerifyBanner();
   });
 })();
