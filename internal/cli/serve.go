@@ -34,8 +34,8 @@ When the database does not exist yet (or with --rebuild), serve first builds it 
 the sources (--sources, $GPUISA_SOURCES or ../shared/upstream) with the documents'
 facts alone, which takes seconds, and answers every page from that provisional
 database (a banner says what is not verified yet) while the oracle passes run in the
-background: llvm-mc and llvm-mca first, then ptxas and nvdisasm with every page
-rendered. Each pass writes a more-verified database onto the path and the server swaps
+background: llvm-mc, llvm-mca and opt first (a minute or two with empty caches), then
+ptxas and nvdisasm with every page rendered into the database (several minutes). Each pass writes a more-verified database onto the path and the server swaps
 to it whole; /about and /api/v1/status show the progress and /healthz stays 200.
 Stopped before the last pass lands, the next serve finds the provisional database and
 verifies it again. With --no-verify serve builds the unverified database and stops
@@ -188,11 +188,12 @@ type verifyPass struct {
 // before ptxas's and nvdisasm's (several): AMD's pages are verified long
 // before PTX's. Only the last renders every page into the database.
 func verifyPasses(bf *buildFlags) []verifyPass {
-	last := verifyPass{name: "every oracle, pages rendered", set: func(*buildFlags) {}}
+	last := verifyPass{name: "ptxas, nvdisasm, pages", set: func(*buildFlags) {}}
 	if bf.noPTXAS {
+		last.name = "llvm-mc, llvm-mca, opt, pages"
 		return []verifyPass{last}
 	}
-	llvm := verifyPass{name: "llvm-mc and llvm-mca", left: "PTX forms not yet assembled by ptxas, no SASS listings yet",
+	llvm := verifyPass{name: "llvm-mc, llvm-mca, opt", left: "PTX forms not yet assembled by ptxas, no SASS listings yet",
 		set: func(f *buildFlags) { f.noPTXAS, f.noPrerender = true, true }}
 	return []verifyPass{llvm, last}
 }

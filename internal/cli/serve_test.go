@@ -100,7 +100,7 @@ func TestServeAnswersFirstAndVerifiesInBackground(t *testing.T) {
 		t.Error("no request was made during verification")
 	}
 	logged := log.String()
-	for _, want := range []string{"verification pass 1 of 2: llvm-mc and llvm-mca landed", "verification pass 2 of 2: every oracle, pages rendered landed"} {
+	for _, want := range []string{"verification pass 1 of 2: llvm-mc, llvm-mca, opt landed", "verification pass 2 of 2: ptxas, nvdisasm, pages landed"} {
 		if !strings.Contains(logged, want) {
 			t.Errorf("log lacks %q:\n%s", want, logged)
 		}

@@ -192,12 +192,25 @@ func Check(ctx context.Context, libs map[string]*sem.Library, tol []Tolerance, o
 			return nil, err
 		}
 	}
+	// Each family's AMD side is evaluated (in parallel within it), then
+	// the families' opt processes run side by side, one per core: each is
+	// one single-threaded process over the family's queries.
+	type famWork struct {
+		fam     string
+		work    []*pending
+		skipped []Result
+		qs      []llvmfold.Query
+		ans     []llvmfold.Answer
+		st      llvmfold.Stats
+		err     error
+	}
+	var all []*famWork
 	for _, fam := range fams {
 		lib := libs[fam]
 		if lib == nil {
 			continue
 		}
-		var work []*pending
+		fw := &famWork{fam: fam}
 		for _, op := range Ops() {
 			for _, n := range op.Names {
 				in := lib.Get(n)
@@ -212,29 +225,45 @@ func Check(ctx context.Context, libs map[string]*sem.Library, tol []Tolerance, o
 					} else {
 						r.ErrorText += ": " + in.Info.Problems[0]
 					}
-					rep.Results = append(rep.Results, *r)
+					fw.skipped = append(fw.skipped, *r)
 					continue
 				}
-				work = append(work, &pending{res: r, op: op, in: in})
+				fw.work = append(fw.work, &pending{res: r, op: op, in: in})
 			}
 		}
-		evaluate(work, random)
-		var qs []llvmfold.Query
-		for _, p := range work {
-			qs = append(qs, p.queries...)
+		evaluate(fw.work, random)
+		for _, p := range fw.work {
+			fw.qs = append(fw.qs, p.queries...)
 		}
-		ans, st, err := llvmfold.Run(ctx, Target(fam), qs, llvmfold.Options{Opt: path, CacheDir: opts.CacheDir})
-		if err != nil {
-			return nil, err
+		all = append(all, fw)
+	}
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for _, fw := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			fw.ans, fw.st, fw.err = llvmfold.Run(ctx, Target(fw.fam), fw.qs, llvmfold.Options{Opt: path, CacheDir: opts.CacheDir})
+		}()
+	}
+	wg.Wait()
+	for _, fw := range all {
+		if fw.err != nil {
+			return nil, fw.err
 		}
-		rep.Opt = st.Version
-		rep.Stats.Version = st.Version
-		rep.Stats.Processes += st.Processes
-		rep.Stats.Folded += st.Folded
-		rep.Stats.CacheHits += st.CacheHits
+		// The results keep the order of a one-family-at-a-time run: the
+		// unexecutable ones as they were met, then the compared ones.
+		rep.Results = append(rep.Results, fw.skipped...)
+		rep.Opt = fw.st.Version
+		rep.Stats.Version = fw.st.Version
+		rep.Stats.Processes += fw.st.Processes
+		rep.Stats.Folded += fw.st.Folded
+		rep.Stats.CacheHits += fw.st.CacheHits
 		k := 0
-		for _, p := range work {
-			compare(p, ans[k:k+len(p.queries)], tol)
+		for _, p := range fw.work {
+			compare(p, fw.ans[k:k+len(p.queries)], tol)
 			k += len(p.queries)
 			rep.Results = append(rep.Results, *p.res)
 		}

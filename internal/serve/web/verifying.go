@@ -15,7 +15,7 @@ import (
 type Verification struct {
 	// Running is true until the last pass has landed or one failed.
 	Running bool `json:"running"`
-	// Pass is the pass running now, "2 of 2: ptxas and nvdisasm".
+	// Pass is the pass running now, "2 of 2: ptxas, nvdisasm, pages".
 	Pass string `json:"pass,omitempty"`
 	// Step is the build step running now with its progress, as the build
 	// log prints it: "verifying PTX forms with ptxas on 37 targets".
@@ -27,7 +27,7 @@ type Verification struct {
 	Started time.Time `json:"started"`
 	Elapsed string    `json:"elapsed"`
 	// Landed are the passes whose database is being served or was, oldest
-	// first, with how long each took: "1 of 2: llvm-mc and llvm-mca (2m10s)".
+	// first, with how long each took: "1 of 2: llvm-mc, llvm-mca, opt (2m10s)".
 	Landed []string `json:"landed,omitempty"`
 	// Failed is why the last pass did not land ("" when none failed); the
 	// site goes on serving the generation it has.
@@ -42,11 +42,11 @@ func (v Verification) Summary() string {
 	case !v.Running:
 		return "verification finished in " + v.Elapsed
 	case v.Step == "":
-		return "pass " + v.Pass + ": starting"
+		return "starting (pass " + v.Pass + ")"
 	case v.Total > 1:
-		return fmt.Sprintf("pass %s: %s: %d of %d", v.Pass, v.Step, v.Done, v.Total)
+		return fmt.Sprintf("%s: %d of %d (pass %s)", v.Step, v.Done, v.Total, v.Pass)
 	}
-	return fmt.Sprintf("pass %s: %s", v.Pass, v.Step)
+	return fmt.Sprintf("%s (pass %s)", v.Step, v.Pass)
 }
 
 // statusAnswer is /api/v1/status: the build being served and, while serve

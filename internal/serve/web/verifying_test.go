@@ -37,7 +37,7 @@ func TestProvisionalDatabaseShowsVerificationProgress(t *testing.T) {
 	b := webfake.Build()
 	b.Info.Provisional = "the documents' facts alone"
 	fv := &fakeVerification{}
-	fv.set(Verification{Running: true, Pass: "1 of 2: llvm-mc and llvm-mca", Step: "verifying lines with llvm-mc on 47 targets", Done: 12, Total: 47, Started: time.Now()})
+	fv.set(Verification{Running: true, Pass: "1 of 2: llvm-mc, llvm-mca, opt", Step: "verifying lines with llvm-mc on 47 targets", Done: 12, Total: 47, Started: time.Now()})
 	s := testServer(t, webfake.Open(t, b), Options{Verification: fv.get})
 
 	doc := mustPage(t, s, "/amdgpu/cdna4/v_max_f32")
@@ -59,20 +59,20 @@ func TestProvisionalDatabaseShowsVerificationProgress(t *testing.T) {
 	}
 	st := status()
 	if st.Build != s.info.ID || st.Provisional == "" || st.Verification == nil ||
-		st.Summary != "pass 1 of 2: llvm-mc and llvm-mca: verifying lines with llvm-mc on 47 targets: 12 of 47" {
+		st.Summary != "verifying lines with llvm-mc on 47 targets: 12 of 47 (pass 1 of 2: llvm-mc, llvm-mca, opt)" {
 		t.Errorf("status while running: %+v", st)
 	}
 	if body := get(t, s, "/about").Body.String(); !strings.Contains(body, "12 of 47") || !strings.Contains(body, `id="verification"`) {
 		t.Errorf("/about does not show the progress")
 	}
 
-	fv.set(Verification{Running: true, Pass: "2 of 2: every oracle, pages rendered", Step: "assembling PTX statements with ptxas", Done: 12, Total: 37,
-		Started: time.Now(), Landed: []string{"1 of 2: llvm-mc and llvm-mca (1m5s)"}})
+	fv.set(Verification{Running: true, Pass: "2 of 2: ptxas, nvdisasm, pages", Step: "assembling PTX statements with ptxas", Done: 12, Total: 37,
+		Started: time.Now(), Landed: []string{"1 of 2: llvm-mc, llvm-mca, opt (1m5s)"}})
 	if st := status(); !strings.Contains(st.Summary, "ptxas: 12 of 37") {
 		t.Errorf("status after the first pass: %q", st.Summary)
 	}
 	body := get(t, s, "/about").Body.String()
-	if !strings.Contains(body, "ptxas: 12 of 37") || !strings.Contains(body, "llvm-mc and llvm-mca (1m5s)") {
+	if !strings.Contains(body, "ptxas: 12 of 37") || !strings.Contains(body, "llvm-mc, llvm-mca, opt (1m5s)") {
 		t.Errorf("/about was kept from before, or lacks the landed pass")
 	}
 	if get(t, s, "/about").Header().Get("Cache-Control") != "no-store" {
