@@ -95,6 +95,10 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 	}
 	rep.Verified = true
 	rep.Run.Statements = len(c.items)
+	// The verdicts are in; the listings below keep caches of their own.
+	if err := session.Release(); err != nil {
+		return nil, err
+	}
 
 	sassFor := c.sassWanted()
 	prog.Start(fmt.Sprintf("disassembling %d statements with nvdisasm", len(sassFor)), len(SASSTargets))

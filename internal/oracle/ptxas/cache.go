@@ -2,6 +2,7 @@ package ptxas
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/oracle/filecache"
@@ -41,8 +42,47 @@ func (s *Session) cache(tool Tool, target string) (*fileCache, error) {
 		return nil, fmt.Errorf("ptxas: %w", err)
 	}
 	c.entries = m
+	c.shareMessages()
 	s.caches[key] = c
 	return c, nil
+}
+
+// shareMessages makes the outcomes that carry the same messages share one
+// copy of them: a target's cache holds tens of thousands of outcomes but a
+// few thousand distinct messages ("Feature 'x' requires .target sm_90 or
+// higher"), and decoding gives each its own.
+func (c *fileCache) shareMessages() {
+	seen := map[string][]string{}
+	share := func(msgs []string) []string {
+		if len(msgs) == 0 {
+			return nil
+		}
+		k := strings.Join(msgs, "\x00")
+		if got, ok := seen[k]; ok {
+			return got
+		}
+		seen[k] = msgs
+		return msgs
+	}
+	for k, o := range c.entries {
+		o.Errors, o.Warnings = share(o.Errors), share(o.Warnings)
+		c.entries[k] = o
+	}
+}
+
+// Release saves and drops every cache the session holds in memory (the
+// next use reloads it): a build calls it when its PTX step is over.
+func (s *Session) Release() error {
+	s.init()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, c := range s.caches {
+		if err := c.save(); err != nil {
+			return err
+		}
+		delete(s.caches, k)
+	}
+	return nil
 }
 
 func (c *fileCache) get(key string) (Outcome, bool) {

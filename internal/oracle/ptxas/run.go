@@ -124,21 +124,37 @@ func (s *Session) init() {
 
 // Run assembles every job, jobs in parallel, and returns one outcome per
 // unit of each job. progress, when set, is called after each job (calls
-// never overlap).
+// never overlap). Jobs that share one slice of units (a grid: the same
+// statements on every target) share its cache keys, taken once; at most
+// twice as many jobs as ptxas processes are in flight, so their lookups and
+// results do not all sit in memory at once.
 func (s *Session) Run(ctx context.Context, jobs []Job, progress func(done, total int)) ([][]Outcome, error) {
 	s.init()
 	out := make([][]Outcome, len(jobs))
+	keysOf := map[*Unit][]string{}
+	for _, j := range jobs {
+		if len(j.Units) > 0 && keysOf[&j.Units[0]] == nil {
+			keysOf[&j.Units[0]] = unitKeys(j.Units)
+		}
+	}
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
 		firstErr error
 		done     int
+		inFlight = make(chan struct{}, 2*cap(s.slots))
 	)
 	for i, j := range jobs {
 		wg.Add(1)
+		inFlight <- struct{}{}
 		go func() {
 			defer wg.Done()
-			res, err := s.Assemble(ctx, j.Version, j.Target, j.Units)
+			defer func() { <-inFlight }()
+			var keys []string
+			if len(j.Units) > 0 {
+				keys = keysOf[&j.Units[0]]
+			}
+			res, err := s.assemble(ctx, j.Version, j.Target, j.Units, keys)
 			mu.Lock()
 			defer mu.Unlock()
 			out[i] = res
@@ -155,11 +171,24 @@ func (s *Session) Run(ctx context.Context, jobs []Job, progress func(done, total
 	return out, firstErr
 }
 
+func unitKeys(units []Unit) []string {
+	keys := make([]string, len(units))
+	for i, u := range units {
+		keys[i] = u.Key()
+	}
+	return keys
+}
+
 // Assemble returns ptxas's outcome for every unit with PTX ISA version
 // and target: cached answers first, the rest in as few ptxas processes as
 // the batch limit allows.
 func (s *Session) Assemble(ctx context.Context, version, target string, units []Unit) ([]Outcome, error) {
 	s.init()
+	return s.assemble(ctx, version, target, units, unitKeys(units))
+}
+
+// assemble is Assemble with the units' keys (Unit.Key) already taken.
+func (s *Session) assemble(ctx context.Context, version, target string, units []Unit, unitKeys []string) ([]Outcome, error) {
 	tool, ok := s.Tools.ToolFor(target)
 	if !ok {
 		return nil, fmt.Errorf("ptxas: no ptxas compiles for %s", target)
@@ -169,28 +198,30 @@ func (s *Session) Assemble(ctx context.Context, version, target string, units []
 		return nil, err
 	}
 	out := make([]Outcome, len(units))
-	keys := make([]string, len(units))
 	var todo []int
+	todoKeys := map[int]string{}
 	pending := map[string]int{} // key -> first unit index with it
-	for i, u := range units {
-		keys[i] = version + ":" + u.Key()
-		if o, ok := cache.get(keys[i]); ok {
+	for i := range units {
+		key := version + ":" + unitKeys[i]
+		if o, ok := cache.get(key); ok {
 			out[i] = o
 			s.hits.Add(1)
 			continue
 		}
-		if _, dup := pending[keys[i]]; dup {
+		if _, dup := pending[key]; dup {
+			todoKeys[i] = key
 			continue
 		}
 		s.mu.Lock()
-		f, known := s.fatal[tool.Version+":"+u.Key()]
+		f, known := s.fatal[tool.Version+":"+unitKeys[i]]
 		s.mu.Unlock()
 		if known {
 			out[i] = f
-			cache.put(keys[i], f)
+			cache.put(key, f)
 			continue
 		}
-		pending[keys[i]] = i
+		pending[key] = i
+		todoKeys[i] = key
 		todo = append(todo, i)
 	}
 	if len(todo) > 0 {
@@ -201,18 +232,18 @@ func (s *Session) Assemble(ctx context.Context, version, target string, units []
 			return nil, err
 		}
 		for _, i := range todo {
-			cache.put(keys[i], out[i])
+			cache.put(todoKeys[i], out[i])
 			if out[i].Fatal && isSyntaxError(out[i]) {
 				s.mu.Lock()
-				s.fatal[tool.Version+":"+units[i].Key()] = out[i]
+				s.fatal[tool.Version+":"+unitKeys[i]] = out[i]
 				s.mu.Unlock()
 			}
 		}
 		if err := cache.save(); err != nil {
 			return nil, err
 		}
-		for i := range units {
-			if j, ok := pending[keys[i]]; ok && j != i {
+		for i, key := range todoKeys {
+			if j := pending[key]; j != i {
 				out[i] = out[j]
 			}
 		}

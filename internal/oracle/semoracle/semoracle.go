@@ -192,83 +192,91 @@ func Check(ctx context.Context, libs map[string]*sem.Library, tol []Tolerance, o
 			return nil, err
 		}
 	}
-	// Each family's AMD side is evaluated (in parallel within it), then
-	// the families' opt processes run side by side, one per core: each is
-	// one single-threaded process over the family's queries.
-	type famWork struct {
-		fam     string
-		work    []*pending
-		skipped []Result
-		qs      []llvmfold.Query
-		ans     []llvmfold.Answer
+	// Families run side by side, one per core: each evaluates its AMD
+	// side, folds the queries in one single-threaded opt process and
+	// compares, so its cases are dropped before the next family starts.
+	type famRun struct {
+		results []Result
 		st      llvmfold.Stats
 		err     error
 	}
-	var all []*famWork
-	for _, fam := range fams {
+	runs := make([]famRun, len(fams))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, fam := range fams {
 		lib := libs[fam]
 		if lib == nil {
 			continue
 		}
-		fw := &famWork{fam: fam}
-		for _, op := range Ops() {
-			for _, n := range op.Names {
-				in := lib.Get(n)
-				if in == nil {
-					continue
-				}
-				r := &Result{Arch: fam, Name: n, Group: op.Group, Tolerated: map[string]int{}, TolExamples: map[string]Example{}}
-				if !in.Executable() {
-					r.ErrorText = "not executable"
-					if in.Err != nil {
-						r.ErrorText += ": " + in.Err.Error()
-					} else {
-						r.ErrorText += ": " + in.Info.Problems[0]
-					}
-					fw.skipped = append(fw.skipped, *r)
-					continue
-				}
-				fw.work = append(fw.work, &pending{res: r, op: op, in: in})
-			}
-		}
-		evaluate(fw.work, random)
-		for _, p := range fw.work {
-			fw.qs = append(fw.qs, p.queries...)
-		}
-		all = append(all, fw)
-	}
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for _, fw := range all {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			fw.ans, fw.st, fw.err = llvmfold.Run(ctx, Target(fw.fam), fw.qs, llvmfold.Options{Opt: path, CacheDir: opts.CacheDir})
+			r := &runs[i]
+			r.results, r.st, r.err = checkFamily(ctx, fam, lib, tol, random, path, opts.CacheDir)
 		}()
 	}
 	wg.Wait()
-	for _, fw := range all {
-		if fw.err != nil {
-			return nil, fw.err
+	for i, fam := range fams {
+		r := runs[i]
+		if libs[fam] == nil {
+			continue
 		}
-		// The results keep the order of a one-family-at-a-time run: the
-		// unexecutable ones as they were met, then the compared ones.
-		rep.Results = append(rep.Results, fw.skipped...)
-		rep.Opt = fw.st.Version
-		rep.Stats.Version = fw.st.Version
-		rep.Stats.Processes += fw.st.Processes
-		rep.Stats.Folded += fw.st.Folded
-		rep.Stats.CacheHits += fw.st.CacheHits
-		k := 0
-		for _, p := range fw.work {
-			compare(p, fw.ans[k:k+len(p.queries)], tol)
-			k += len(p.queries)
-			rep.Results = append(rep.Results, *p.res)
+		if r.err != nil {
+			return nil, r.err
 		}
+		rep.Results = append(rep.Results, r.results...)
+		rep.Opt = r.st.Version
+		rep.Stats.Version = r.st.Version
+		rep.Stats.Processes += r.st.Processes
+		rep.Stats.Folded += r.st.Folded
+		rep.Stats.CacheHits += r.st.CacheHits
 	}
 	return rep, nil
+}
+
+// checkFamily compares one family's instructions with LLVM: the ones that
+// cannot run as they are met, then the compared ones.
+func checkFamily(ctx context.Context, fam string, lib *sem.Library, tol []Tolerance, random int, opt, cacheDir string) ([]Result, llvmfold.Stats, error) {
+	var results []Result
+	var work []*pending
+	for _, op := range Ops() {
+		for _, n := range op.Names {
+			in := lib.Get(n)
+			if in == nil {
+				continue
+			}
+			r := &Result{Arch: fam, Name: n, Group: op.Group, Tolerated: map[string]int{}, TolExamples: map[string]Example{}}
+			if !in.Executable() {
+				r.ErrorText = "not executable"
+				if in.Err != nil {
+					r.ErrorText += ": " + in.Err.Error()
+				} else {
+					r.ErrorText += ": " + in.Info.Problems[0]
+				}
+				results = append(results, *r)
+				continue
+			}
+			work = append(work, &pending{res: r, op: op, in: in})
+		}
+	}
+	evaluate(work, random)
+	var qs []llvmfold.Query
+	for _, p := range work {
+		qs = append(qs, p.queries...)
+	}
+	ans, st, err := llvmfold.Run(ctx, Target(fam), qs, llvmfold.Options{Opt: opt, CacheDir: cacheDir})
+	if err != nil {
+		return nil, st, err
+	}
+	k := 0
+	for _, p := range work {
+		compare(p, ans[k:k+len(p.queries)], tol)
+		k += len(p.queries)
+		results = append(results, *p.res)
+	}
+	return results, st, nil
 }
 
 // evaluate runs the AMD side of every pending check and writes its queries.
