@@ -1,8 +1,12 @@
 package sem
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -130,6 +134,21 @@ func NewLibrary(arch string, sources map[string]string) *Library {
 		l.sources[strings.ToLower(n)] = s
 	}
 	return l
+}
+
+// Fingerprint is a hash of every pseudocode the library holds, "" for a
+// library that fetches its sources on demand (NewLibraryFunc): what a
+// result computed from the whole library may be kept under.
+func (l *Library) Fingerprint() string {
+	if l.load != nil {
+		return ""
+	}
+	h := sha256.New()
+	h.Write([]byte(l.Arch))
+	for _, n := range slices.Sorted(maps.Keys(l.sources)) {
+		fmt.Fprintf(h, "\x00%s\x00%d\x00%s", n, len(l.sources[n]), l.sources[n])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Names lists the instructions with pseudocode given to NewLibrary (or

@@ -10,7 +10,10 @@ package semoracle
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"path"
@@ -21,7 +24,9 @@ import (
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/amd/sem"
+	"github.com/gpuisa/gpuisa/internal/base/selfid"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/oracle/filecache"
 	"github.com/gpuisa/gpuisa/internal/oracle/llvmfold"
 )
 
@@ -239,6 +244,23 @@ func Check(ctx context.Context, libs map[string]*sem.Library, tol []Tolerance, o
 // checkFamily compares one family's instructions with LLVM: the ones that
 // cannot run as they are met, then the compared ones.
 func checkFamily(ctx context.Context, fam string, lib *sem.Library, tol []Tolerance, random int, opt, cacheDir string) ([]Result, llvmfold.Stats, error) {
+	kept, err := keptCheck(ctx, fam, lib, tol, random, opt, cacheDir)
+	if err != nil {
+		return nil, llvmfold.Stats{}, err
+	}
+	if res, st, ok := kept.load(); ok {
+		return res, st, nil
+	}
+	res, st, queries, err := runFamily(ctx, fam, lib, tol, random, opt, cacheDir)
+	if err == nil {
+		err = kept.save(res, queries)
+	}
+	return res, st, err
+}
+
+// runFamily is checkFamily without the kept results; queries is how many
+// it asked opt (cached or not).
+func runFamily(ctx context.Context, fam string, lib *sem.Library, tol []Tolerance, random int, opt, cacheDir string) ([]Result, llvmfold.Stats, int, error) {
 	var results []Result
 	var work []*pending
 	for _, op := range Ops() {
@@ -268,7 +290,7 @@ func checkFamily(ctx context.Context, fam string, lib *sem.Library, tol []Tolera
 	}
 	ans, st, err := llvmfold.Run(ctx, Target(fam), qs, llvmfold.Options{Opt: opt, CacheDir: cacheDir})
 	if err != nil {
-		return nil, st, err
+		return nil, st, 0, err
 	}
 	k := 0
 	for _, p := range work {
@@ -276,7 +298,78 @@ func checkFamily(ctx context.Context, fam string, lib *sem.Library, tol []Tolera
 		k += len(p.queries)
 		results = append(results, *p.res)
 	}
-	return results, st, nil
+	return results, st, len(qs), nil
+}
+
+// keptFamily is a family's whole check kept in the cache: evaluating the
+// AMD side of every case takes most of a warm build's check (opt's answers
+// are cached per query), and it depends on nothing but the code, the
+// family's pseudocode, the tolerances, the number of random cases and opt.
+type keptFamily struct {
+	file, key string
+	version   string
+}
+
+// keptEntry is one kept check: its results as JSON (the form the report
+// stores them in, so a kept result reads back exactly) and how many
+// queries it asked opt.
+type keptEntry struct {
+	Results []byte
+	Queries int
+}
+
+func keptCheck(ctx context.Context, fam string, lib *sem.Library, tol []Tolerance, random int, opt, cacheDir string) (*keptFamily, error) {
+	code, lib64 := selfid.ID(), lib.Fingerprint()
+	if cacheDir == "" || code == "" || lib64 == "" {
+		return &keptFamily{}, nil
+	}
+	version, err := llvmfold.Version(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	tolJSON, err := json.Marshal(tol)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%s\x00", code, version, fam, random, lib64)
+	h.Write(tolJSON)
+	return &keptFamily{file: filecache.Path(cacheDir, "opt-"+version, "semcheck-"+fam), key: hex.EncodeToString(h.Sum(nil)), version: version}, nil
+}
+
+// load returns the kept results, with the statistics a run whose every
+// query opt's cache answered reports.
+func (k *keptFamily) load() ([]Result, llvmfold.Stats, bool) {
+	if k.file == "" {
+		return nil, llvmfold.Stats{}, false
+	}
+	m, err := filecache.Load[keptEntry](k.file)
+	e, ok := m[k.key]
+	if err != nil || !ok {
+		return nil, llvmfold.Stats{}, false
+	}
+	var res []Result
+	if json.Unmarshal(e.Results, &res) != nil {
+		return nil, llvmfold.Stats{}, false
+	}
+	st := llvmfold.Stats{Version: k.version}
+	if e.Queries > 0 {
+		st.CacheHits = e.Queries
+	}
+	return res, st, true
+}
+
+// save keeps this check alone: a check of other code or pseudocode is
+// not asked for again.
+func (k *keptFamily) save(res []Result, queries int) error {
+	if k.file == "" {
+		return nil
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	return filecache.Save(k.file, map[string]keptEntry{k.key: {Results: b, Queries: queries}})
 }
 
 // evaluate runs the AMD side of every pending check and writes its queries.

@@ -2,16 +2,15 @@ package web
 
 import (
 	"context"
-	"debug/elf"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/base/selfid"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
@@ -135,39 +134,15 @@ func (s *server) storedAnswer(ctx context.Context, key string) *answer {
 	return s.cache.put(key, newGzipAnswer(st.ContentType, s.etag, s.maxAge, st.Gzip))
 }
 
-var (
-	rendererOnce sync.Once
-	rendererVal  string
-)
-
 // RendererID is the identity the build's pages carry (rendererID): the
 // build keeps the previous database's pages when this renderer made them
 // from the same rows (store.Build.AnswersBy).
 func RendererID() string { return rendererID() }
 
-// rendererID identifies this program's renderer: the Go build ID of the
-// running executable (it changes with any change to the code, templates or
-// static assets compiled into it), else the executable's path and size and
-// modification time.
+// rendererID identifies this program's renderer: its code (selfid.ID).
 func rendererID() string {
-	rendererOnce.Do(func() {
-		exe, err := os.Executable()
-		if err != nil {
-			rendererVal = "unknown"
-			return
-		}
-		if f, err := elf.Open(exe); err == nil {
-			defer f.Close()
-			if sec := f.Section(".note.go.buildid"); sec != nil {
-				if b, err := sec.Data(); err == nil && len(b) > 16 {
-					rendererVal = "go:" + strings.TrimRight(string(b[16:]), "\x00")
-					return
-				}
-			}
-		}
-		if fi, err := os.Stat(exe); err == nil {
-			rendererVal = fmt.Sprintf("exe:%s:%d:%d", exe, fi.Size(), fi.ModTime().UnixNano())
-		}
-	})
-	return rendererVal
+	if id := selfid.ID(); id != "" {
+		return id
+	}
+	return "unknown"
 }
