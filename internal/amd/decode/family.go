@@ -98,6 +98,7 @@ func newFamily(arch string) (*family, error) {
 		// as null on every gfx9 target, and prints no SMEM nv bit there.
 		f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
 		f.names32[125] = "null"
+		f.names64[125] = "null" // and as a 64-bit operand (s_load_dwordx2 null, ...)
 		f.noNV = true
 		f.scBits = info.Has(isa.TraitCacheSC)
 		f.accRegs = info.Has(isa.TraitAccBit)

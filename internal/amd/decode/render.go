@@ -49,6 +49,8 @@ type renderer struct {
 	// error.
 	invalid     invalidKind
 	invalidCode int
+	// invalidField is the field an invalidUnused word sets.
+	invalidField fieldID
 }
 
 type invalidKind uint8
@@ -62,6 +64,7 @@ const (
 	invalidOMod                 // an output modifier on an instruction without a float result
 	invalidDst                  // a VOP3 scalar destination code that names a constant
 	invalidClass                // an operand code outside its register class (a VGPR-only or SGPR-only operand)
+	invalidUnused               // a field of an operand or modifier the instruction lacks is not zero
 )
 
 type span struct {
