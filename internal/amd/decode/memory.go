@@ -223,6 +223,27 @@ func (r *renderer) renderFLAT() {
 	if lds {
 		r.modStr("lds")
 	}
+	r.flatAbsent(lds)
+}
+
+// flatAbsent marks a gfx9-11 FLAT/GLOBAL/SCRATCH word invalid where LLVM
+// 22's encoding fixes a bit the instruction has no use for: LDS on an
+// instruction whose syntax lists no lds, and the SADDR field of a FLAT
+// (segment 0) instruction, which has no scalar address: LLVM writes 0 there
+// on gfx9 and the "off" code (null) on gfx10+.
+func (r *renderer) flatAbsent(lds bool) {
+	if lds && r.en.memFlags&mfNoLDS != 0 {
+		r.absent(fLDS)
+	}
+	if r.fm.seg != segFlat || r.en.memOps&moKnown == 0 {
+		return
+	}
+	switch saddr := r.f(fSADDR); {
+	case r.d.fam.gen == 9:
+		r.absent(fSADDR)
+	case !r.isOff(saddr):
+		r.markField(fSADDR)
+	}
 }
 
 // cachePolicy prints the cache bits as LLVM does: sc0 nt sc1 on CDNA 3/4,

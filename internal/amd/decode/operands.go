@@ -156,8 +156,16 @@ func (r *renderer) absent(ids ...fieldID) {
 			return
 		}
 		if r.has(id) && r.f(id) != 0 {
-			r.invalid, r.invalidCode, r.invalidField = invalidUnused, r.f(id), id
+			r.markField(id)
 		}
+	}
+}
+
+// markField marks the word invalid for the value of field id: a value
+// LLVM's encoding of the instruction fixes (see absent).
+func (r *renderer) markField(id fieldID) {
+	if r.invalid == validWord {
+		r.invalid, r.invalidCode, r.invalidField = invalidUnused, r.f(id), id
 	}
 }
 
