@@ -185,6 +185,7 @@ func (d *Decoder) ready(fm *format, en *entry) *entry {
 	en.once.Do(func() {
 		d.prepare(fm, en)
 		en.sig = d.signatureOf(fm, en)
+		en.inputMods = d.inputMods(fm, en)
 	})
 	return en
 }
@@ -235,6 +236,9 @@ type entry struct {
 	// LDSDIR parameter load (attrN.c); thStore: a store's TH names;
 	// typed: a typed buffer (tbuffer) whatever its format.
 	interpF16, interpP10, ldsParam, thStore, typed bool
+	// inputMods: a VOP3 instruction LLVM gives source modifiers (ABS,
+	// NEG); see inputMods.
+	inputMods bool
 	// cacheBits: a cache-control buffer instruction that takes the GLC
 	// bit though it prints none (CDNA 2's buffer_wbl2; shapes.tsv).
 	cacheBits bool
