@@ -65,7 +65,7 @@ func (r *renderer) scalarText(code int, t opType) bool {
 		return false
 	}
 	if n > 1 && fam.n64[code] != "" {
-		if n > 2 {
+		if n > 2 && code != fam.null {
 			r.mark(invalidClass, code) // xnack_mask as a 128-bit resource
 		}
 		r.str(fam.n64[code])
@@ -82,6 +82,9 @@ func (r *renderer) scalarText(code int, t opType) bool {
 	}
 	return false
 }
+
+// (null, fam.null, names a register of every width in LLVM: SGPR_NULL64
+// to SGPR_NULL512.)
 
 // llvmSGPRs is the size of LLVM's SGPR file on every generation (s0-s105,
 // SIRegisterInfo.td): a tuple reaching past s105 names no register, so
