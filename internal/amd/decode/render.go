@@ -559,6 +559,9 @@ func (r *renderer) renderSOPP() {
 	imm := r.f(fSIMM16)
 	switch r.en.shape {
 	case shNoOperands:
+		// LLVM's SOPP encodings of an instruction without an immediate
+		// (s_barrier, s_wakeup) fix SIMM16 at 0.
+		r.absent(fSIMM16)
 	case shEndpgm:
 		if imm != 0 {
 			r.op()
