@@ -320,14 +320,14 @@ func (r *renderer) renderMUBUF() {
 	}
 }
 
-// bufAbsent marks a gfx9-11 buffer word invalid where it sets a bit that
+// bufAbsent marks a buffer word invalid where it sets a bit that
 // LLVM 22's encoding of the instruction fixes at zero (its pseudos fix
 // OFFEN, IDXEN, LDS and TFE per variant, and the cache bits an
 // instruction has no operand for):
 //   - LDS on an instruction whose syntax lists no lds (only the dword and
 //     sub-dword loads and buffer_load_format_x have LDS forms);
 //   - TFE on an atomic, a typed (tbuffer) access or an LDS load: LLVM 22
-//     has TFE forms of the untyped loads and stores only;
+//     has TFE forms of the untyped loads and stores only (gfx9-12);
 //   - DLC on an RDNA 1-2 atomic (gfx10's atomics take glc and slc only);
 //   - on a cache-control instruction (buffer_wbinvl1, buffer_gl0_inv):
 //     OFFEN, IDXEN, LDS, TFE, GLC and DLC. CDNA 3/4 print the cache bits
@@ -473,6 +473,11 @@ func (r *renderer) bufferAddr() (idxen, offen bool) {
 // idxen/offen and a non-zero immediate offset. srsrc is the resource's
 // SGPR code (the older formats store it divided by four).
 func (r *renderer) bufferRest(srsrc int, typed, idxen, offen bool) {
+	if srsrc > 127 {
+		// gfx12's 9-bit RSRC field can name a VGPR or a constant; the
+		// resource is an SGPR quad (LLVM's SReg_128).
+		r.mark(invalidClass, srsrc)
+	}
 	r.sdst(srsrc, opType{'b', 128})
 	r.src(r.f(fSOFFSET), opType{'b', 32}, 0)
 	if typed {
