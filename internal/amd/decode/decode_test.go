@@ -44,7 +44,7 @@ func TestDecodeFixture(t *testing.T) {
 		{words(0x7e0a026a), "v_mov_b32_e32 v5, vcc_lo", 4, "VOP1"},
 		{words(0x80050281), "s_add_u32 s5, 1, s2", 4, "SOP2"},
 		{words(0x86847e6a), "s_and_b64 s[4:5], vcc, exec", 4, "SOP2"},
-		{words(0xbe84017c), "s_mov_b64 s[4:5], m0", 4, "SOP1"},
+		{words(0xbe84017e), "s_mov_b64 s[4:5], exec", 4, "SOP1"},
 		{words(0xbf810000), "s_endpgm", 4, "SOPP"},
 		{words(0xd2800004, 0x00020902), "v_add_f64 v[4:5], v[2:3], v[4:5]", 8, "VOP3A"},
 		{words(0xd10b8005, 0x20020501), "v_max_f32_e64 v5, -v1, v2 clamp", 8, "VOP3A"},
@@ -59,6 +59,27 @@ func TestDecodeFixture(t *testing.T) {
 		}
 		if in.Text() != c.text || n != c.n || in.Encoding != c.enc {
 			t.Errorf("% x: got %q (%d bytes, %s), want %q (%d, %s)", c.code, in.Text(), n, in.Encoding, c.text, c.n, c.enc)
+		}
+	}
+}
+
+// TestDecodeRejectsFixture: words llvm-mc 22 rejects on gfx900 come out
+// as errors, not text.
+func TestDecodeRejectsFixture(t *testing.T) {
+	a, ins := fixture()
+	d, err := New(a, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		code []byte
+		why  string
+	}{
+		{words(0xbe84017c), "m0 is no 64-bit operand (s_mov_b64 s[4:5], m0)"},
+		{words(0xbe84017f), "exec_hi is no 64-bit operand"},
+	} {
+		if in, _, err := d.Decode(c.code, 0); err == nil {
+			t.Errorf("% x: decoded %q; want a rejection: %s", c.code, in.Text(), c.why)
 		}
 	}
 }

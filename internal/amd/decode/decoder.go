@@ -185,6 +185,7 @@ func (d *Decoder) ready(fm *format, en *entry) *entry {
 	en.once.Do(func() {
 		d.prepare(fm, en)
 		en.sig = d.signatureOf(fm, en)
+		en.inputMods = d.inputMods(fm, en)
 	})
 	return en
 }
@@ -235,7 +236,13 @@ type entry struct {
 	// LDSDIR parameter load (attrN.c); thStore: a store's TH names;
 	// typed: a typed buffer (tbuffer) whatever its format.
 	interpF16, interpP10, ldsParam, thStore, typed bool
-	mimg                                           mimgInfo
+	// inputMods: a VOP3 instruction LLVM gives source modifiers (ABS,
+	// NEG); see inputMods.
+	inputMods bool
+	// cacheBits: a cache-control buffer instruction that takes the GLC
+	// bit though it prints none (CDNA 2's buffer_wbl2; shapes.tsv).
+	cacheBits bool
+	mimg      mimgInfo
 	// facts are what the rules table said (the entries tables print
 	// which row decided what).
 	facts *facts
@@ -642,6 +649,8 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: destination code %d names a constant, not a register", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidClass:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is outside the operand's register class", w0, fm.Name, en.name, r.invalidCode)}
+	case invalidUnused:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: field %s holds %d, but the instruction has no such operand or modifier (must be zero)", w0, fm.Name, en.name, fieldName(fm, r.invalidField), r.invalidCode)}
 	case invalidLo128:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}

@@ -84,6 +84,39 @@ func loadTolerances(t *testing.T) []tolerance {
 	return out
 }
 
+// knownExtra is a class of words llvm-mc rejects (or flags) that the
+// decoder still prints, read from testdata/known-extra.tsv: family (or *),
+// format, a regexp on the decoder's text, and why the rule is not there.
+// Such words are counted and reported per class, never as agreement.
+type knownExtra struct {
+	arch, format string
+	re           *regexp.Regexp
+	reason       string
+}
+
+func loadKnownExtra(t *testing.T) []knownExtra {
+	var out []knownExtra
+	for _, r := range testenv.ReadTable(t, "testdata/known-extra.tsv", "\t", 4) {
+		re, err := regexp.Compile(r.Fields[2])
+		if err != nil {
+			t.Fatalf("testdata/known-extra.tsv:%d: %v", r.Line, err)
+		}
+		out = append(out, knownExtra{r.Fields[0], r.Fields[1], re, r.Fields[3]})
+	}
+	return out
+}
+
+// knownClass is the reason of the first known-extra class the decoder's
+// text of a word in format fm on arch falls in, or "".
+func knownClass(ks []knownExtra, arch, fm, text string) string {
+	for _, k := range ks {
+		if (k.arch == "*" || k.arch == arch) && (k.format == "*" || k.format == fm) && k.re.MatchString(text) {
+			return k.reason
+		}
+	}
+	return ""
+}
+
 // corpus makes n lines: first the encodings llvm-mc produced for the
 // model's verified examples on mcpu (Examples and TargetDetails, at most
 // maxExamples of them), then lines of 16 random bytes: half uniformly
@@ -196,7 +229,10 @@ type familyStats struct {
 	bothReject, flagged int
 	byFormat            map[string][2]int // agree+tolerated, accepted
 	byReason            map[string]int
-	samples             []string
+	// byKnown counts the words llvm-mc rejects and the decoder prints, by
+	// their class in testdata/known-extra.tsv (disagreements, reported).
+	byKnown map[string]int
+	samples []string
 }
 
 // allFamilies are the AMD families llvm-mc 22 disassembles, with the gfx
@@ -220,6 +256,7 @@ func TestDifferentialLLVM(t *testing.T) {
 		t.Skip("llvm-mc-22 not on PATH: install llvm-22 to run the differential test")
 	}
 	tols := loadTolerances(t)
+	known := loadKnownExtra(t)
 	n := 2000
 	seed := int64(42)
 	if v, err := strconv.ParseInt(os.Getenv("GPUISA_DIFF_SEED"), 10, 64); err == nil {
@@ -262,7 +299,7 @@ func TestDifferentialLLVM(t *testing.T) {
 				defer f.Close()
 				dump = f
 			}
-			st := familyStats{byFormat: map[string][2]int{}, byReason: map[string]int{}}
+			st := familyStats{byFormat: map[string][2]int{}, byReason: map[string]int{}, byKnown: map[string]int{}}
 			exAgree, exAccepted := 0, 0
 			for i, l := range lines {
 				// llvm-mc reads one stream in which six s_nop 0x1234
@@ -296,6 +333,13 @@ func TestDifferentialLLVM(t *testing.T) {
 					continue
 				case !r.OK:
 					st.extra++
+					if derr == nil {
+						if k := knownClass(known, arch, in.Encoding, in.Text()); k != "" {
+							st.byKnown[k]++
+						} else {
+							st.byKnown["(no class in testdata/known-extra.tsv)"]++
+						}
+					}
 					if os.Getenv("GPUISA_DIFF_VERBOSE") == "extra" && len(st.samples) < 4000 {
 						st.samples = append(st.samples, fmt.Sprintf("%-8s %s\n   llvm: rejects %s\n   ours: %s (%d)", in.Encoding, asmtext.FormatBytes(l[:min(len(l), size)]), raw, in.Text(), size))
 					}
@@ -366,6 +410,9 @@ func TestDifferentialLLVM(t *testing.T) {
 			for _, r := range reasons {
 				t.Logf("  tolerated %5d: %s", st.byReason[r], r)
 			}
+			for _, k := range slices.Sorted(maps.Keys(st.byKnown)) {
+				t.Logf("  llvm-mc rejects, we print %5d: %s", st.byKnown[k], k)
+			}
 			// Guard against regressions on VALU, SALU and SMEM: a floor
 			// just under what every family reaches in the default and the
 			// full (GPUISA_DIFF_N=20000) run (99.83% or more in the full
@@ -392,10 +439,13 @@ func TestDifferentialLLVM(t *testing.T) {
 				t.Errorf("%s: agreement on all formats %.2f%%, below %.0f%%", arch, 100*rate, 100*overallFloor)
 			}
 			// Rejections counted (both reject, or the same text): a floor
-			// under this round's rates (N=2000: 91-96% on every family,
-			// seeds 42 and 7; N=20000, more random words: 85.4-86.9% on Vega and
-			// CDNA 1, the families measured).
-			if rejFloor := 0.83; withRej < rejFloor {
+			// under this round's rates (N=2000: 96.1-99.7% on every family,
+			// seeds 42 and 7, after the absent-operand, buffer, FLAT,
+			// scalar-class and source-modifier rules; N=20000: 94.95% on
+			// RDNA 4, 96.0% on CDNA 2, 96.2% on CDNA 5, the lowest). The
+			// words llvm-mc rejects and we print are reported by their
+			// class in testdata/known-extra.tsv.
+			if rejFloor := 0.93; withRej < rejFloor {
 				t.Errorf("%s: agreement with rejections %.2f%%, below %.0f%%", arch, 100*withRej, 100*rejFloor)
 			}
 			if os.Getenv("GPUISA_DIFF_VERBOSE") != "" {

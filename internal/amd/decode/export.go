@@ -298,4 +298,5 @@ func (r *renderer) renderBUF12() {
 	if tfe {
 		r.modStr("tfe")
 	}
+	r.bufAbsent()
 }

@@ -16,6 +16,7 @@ type family struct {
 	gen         int    // the encoding generation (isa.ArchInfo.Gen)
 	line        string // the product line (isa.ArchInfo.Line)
 	lastSGPR    int    // highest SGPR code (101 on GCN/CDNA, 105 on RDNA)
+	null        int    // the code LLVM decodes as null (125; 124 on gfx11+)
 	names32     map[int]string
 	names64     map[int]string // names a code has when it starts a 64-bit operand
 	wave32      bool           // LLVM disassembles gfx10+ as wave32 by default: vcc_lo
@@ -85,7 +86,7 @@ func newFamily(arch string) (*family, error) {
 	}
 	switch info.Gen {
 	case 9:
-		f := &family{gen: 9, lastSGPR: 101, sdwa: 249, dpp: 250, dpp8: -1, dpp8fi: -1}
+		f := &family{gen: 9, lastSGPR: 101, null: 125, sdwa: 249, dpp: 250, dpp8: -1, dpp8fi: -1}
 		f.names32 = map[int]string{
 			102: "flat_scratch_lo", 103: "flat_scratch_hi", 104: "xnack_mask_lo", 105: "xnack_mask_hi",
 			106: "vcc_lo", 107: "vcc_hi", 124: "m0", 126: "exec_lo", 127: "exec_hi",
@@ -98,6 +99,7 @@ func newFamily(arch string) (*family, error) {
 		// as null on every gfx9 target, and prints no SMEM nv bit there.
 		f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
 		f.names32[125] = "null"
+		f.names64[125] = "null" // and as a 64-bit operand (s_load_dwordx2 null, ...)
 		f.noNV = true
 		f.scBits = info.Has(isa.TraitCacheSC)
 		f.accRegs = info.Has(isa.TraitAccBit)
@@ -106,7 +108,7 @@ func newFamily(arch string) (*family, error) {
 		f.waveShifts = !f.rowNewBcast
 		return f.index().named(info), nil
 	case 10, 11, 12:
-		f := &family{gen: info.Gen, lastSGPR: 105, wave32: true, sdwa: 249, dpp: 250, dpp8: 233, dpp8fi: 234, vop3Lit: true}
+		f := &family{gen: info.Gen, lastSGPR: 105, null: 125, wave32: true, sdwa: 249, dpp: 250, dpp8: 233, dpp8fi: 234, vop3Lit: true}
 		f.names32 = map[int]string{
 			106: "vcc_lo", 107: "vcc_hi", 124: "m0", 125: "null", 126: "exec_lo", 127: "exec_hi",
 			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
@@ -122,6 +124,7 @@ func newFamily(arch string) (*family, error) {
 			f.names32[124], f.names32[125] = "null", "m0"
 			delete(f.names64, 125)
 			f.names64[124] = "null"
+			f.null = 124
 			f.sdwa = -1
 			// llvm-mc 22 decodes gfx11 with real true16 (v1.l / v1.h) but
 			// gfx12 and gfx1250 with the "fake16" instructions: 16-bit

@@ -197,3 +197,14 @@ func (c *compiledField) width() int {
 	}
 	return w
 }
+
+// fieldName is the layout's name of the field id of fm ("DATA1"), for
+// error messages.
+func fieldName(fm *format, id fieldID) string {
+	for _, f := range fm.Fields {
+		if fid, ok := fieldAliases[strings.ToUpper(f.Name)]; ok && fid == id {
+			return f.Name
+		}
+	}
+	return "?"
+}

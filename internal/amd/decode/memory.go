@@ -61,6 +61,7 @@ func (r *renderer) renderDS() {
 	if en.memOps&moData1 != 0 {
 		r.dataReg(r.f(fDATA1), regs(2, n), acc)
 	}
+	r.dsAbsent()
 	o0, o1 := r.f(fOFFSET0), r.f(fOFFSET1)
 	if two {
 		if o0 != 0 {
@@ -87,6 +88,30 @@ func (r *renderer) renderDS() {
 	}
 	if r.f(fGDS) == 1 && (!r.d.fam.noGDS || en.memFlags&mfGWS != 0) {
 		r.modStr("gds")
+	}
+}
+
+// dsAbsent marks the word invalid when it sets the field of a DS operand
+// the instruction does not have (LLVM's DS encodings write 0 there): the
+// result of a store, the data of a load, the second data operand of a
+// one-data atomic, the address of a GWS or append instruction; a GWS
+// instruction's data sits in the ADDR bits, so its DATA0 field is unused.
+func (r *renderer) dsAbsent() {
+	en := r.en
+	if en.memOps&moVdst == 0 {
+		r.absent(fVDST)
+	}
+	if en.memOps&moAddr == 0 && (en.memFlags&mfGWS == 0 || en.memOps&moData0 == 0) {
+		r.absent(fADDR)
+	}
+	if en.memOps&moData0 == 0 || en.memFlags&mfGWS != 0 {
+		r.absent(fDATA0)
+	}
+	if en.memOps&moData1 == 0 {
+		r.absent(fDATA1)
+	}
+	if en.memOps&(moVdst|moData0) == 0 {
+		r.absent(fACC) // the ACC bit selects AGPRs for vdst or data0
 	}
 }
 
@@ -198,6 +223,27 @@ func (r *renderer) renderFLAT() {
 	if lds {
 		r.modStr("lds")
 	}
+	r.flatAbsent(lds)
+}
+
+// flatAbsent marks a gfx9-11 FLAT/GLOBAL/SCRATCH word invalid where LLVM
+// 22's encoding fixes a bit the instruction has no use for: LDS on an
+// instruction whose syntax lists no lds, and the SADDR field of a FLAT
+// (segment 0) instruction, which has no scalar address: LLVM writes 0 there
+// on gfx9 and the "off" code (null) on gfx10+.
+func (r *renderer) flatAbsent(lds bool) {
+	if lds && r.en.memFlags&mfNoLDS != 0 {
+		r.absent(fLDS)
+	}
+	if r.fm.seg != segFlat || r.en.memOps&moKnown == 0 {
+		return
+	}
+	switch saddr := r.f(fSADDR); {
+	case r.d.fam.gen == 9:
+		r.absent(fSADDR)
+	case !r.isOff(saddr):
+		r.markField(fSADDR)
+	}
 }
 
 // cachePolicy prints the cache bits as LLVM does: sc0 nt sc1 on CDNA 3/4,
@@ -243,12 +289,14 @@ func (r *renderer) renderMUBUF() {
 		if fam.scBits {
 			r.cachePolicy()
 		}
+		r.bufAbsent()
 		return
 	}
 	if fam.gen >= 12 {
 		r.renderBUF12()
 		return
 	}
+	r.bufAbsent()
 	n := en.dataRegs
 	if en.memFlags&mfCmpswap != 0 {
 		n *= 2
@@ -269,6 +317,40 @@ func (r *renderer) renderMUBUF() {
 	}
 	if tfe {
 		r.modStr("tfe")
+	}
+}
+
+// bufAbsent marks a buffer word invalid where it sets a bit that
+// LLVM 22's encoding of the instruction fixes at zero (its pseudos fix
+// OFFEN, IDXEN, LDS and TFE per variant, and the cache bits an
+// instruction has no operand for):
+//   - LDS on an instruction whose syntax lists no lds (only the dword and
+//     sub-dword loads and buffer_load_format_x have LDS forms);
+//   - TFE on an atomic, a typed (tbuffer) access or an LDS load: LLVM 22
+//     has TFE forms of the untyped loads and stores only (gfx9-12);
+//   - DLC on an RDNA 1-2 atomic (gfx10's atomics take glc and slc only);
+//   - on a cache-control instruction (buffer_wbinvl1, buffer_gl0_inv):
+//     OFFEN, IDXEN, LDS, TFE, GLC and DLC. CDNA 3/4 print the cache bits
+//     of buffer_wbl2 and buffer_inv (cachePolicy), so they are read there.
+func (r *renderer) bufAbsent() {
+	en := r.en
+	fam := r.d.fam
+	lds := r.has(fLDS) && r.f(fLDS) == 1
+	if lds && en.memFlags&mfNoLDS != 0 {
+		r.absent(fLDS)
+	}
+	if en.memOps&^moKnown == 0 {
+		r.absent(fOFFEN, fIDXEN, fLDS, fTFE)
+		if !fam.scBits && !en.cacheBits {
+			r.absent(fGLC, fDLC)
+		}
+		return
+	}
+	if en.shape == shAtomic || en.typed || lds {
+		r.absent(fTFE)
+	}
+	if en.shape == shAtomic && fam.gen == 10 {
+		r.absent(fDLC)
 	}
 }
 
@@ -391,6 +473,11 @@ func (r *renderer) bufferAddr() (idxen, offen bool) {
 // idxen/offen and a non-zero immediate offset. srsrc is the resource's
 // SGPR code (the older formats store it divided by four).
 func (r *renderer) bufferRest(srsrc int, typed, idxen, offen bool) {
+	if srsrc > 127 {
+		// gfx12's 9-bit RSRC field can name a VGPR or a constant; the
+		// resource is an SGPR quad (LLVM's SReg_128).
+		r.mark(invalidClass, srsrc)
+	}
 	r.sdst(srsrc, opType{'b', 128})
 	r.src(r.f(fSOFFSET), opType{'b', 32}, 0)
 	if typed {

@@ -49,9 +49,15 @@ func (r *renderer) scalarText(code int, t opType) bool {
 	}
 	switch {
 	case code <= fam.lastSGPR:
+		if align(code, 0)+n > llvmSGPRs {
+			r.mark(invalidClass, code) // s[104:107]: past s105
+		}
 		r.reg("s", align(code, 0), n)
 		return true
 	case code >= ttmpFirst && code <= ttmpLast:
+		if align(code, ttmpFirst)+n-1 > ttmpLast {
+			r.mark(invalidClass, code) // ttmp[12:27]: past ttmp15
+		}
 		r.reg("ttmp", align(code, ttmpFirst)-ttmpFirst, n)
 		return true
 	}
@@ -59,15 +65,31 @@ func (r *renderer) scalarText(code int, t opType) bool {
 		return false
 	}
 	if n > 1 && fam.n64[code] != "" {
+		if n > 2 && code != fam.null {
+			r.mark(invalidClass, code) // xnack_mask as a 128-bit resource
+		}
 		r.str(fam.n64[code])
 		return true
 	}
 	if fam.n32[code] != "" {
+		if n > 1 {
+			// exec_hi or m0 as a 64-bit operand: LLVM's 64-bit and wider
+			// scalar classes hold no such register.
+			r.mark(invalidClass, code)
+		}
 		r.str(fam.n32[code])
 		return true
 	}
 	return false
 }
+
+// (null, fam.null, names a register of every width in LLVM: SGPR_NULL64
+// to SGPR_NULL512.)
+
+// llvmSGPRs is the size of LLVM's SGPR file on every generation (s0-s105,
+// SIRegisterInfo.td): a tuple reaching past s105 names no register, so
+// llvm-mc rejects the word.
+const llvmSGPRs = 106
 
 // sdst prints a scalar destination (SDST, SDATA, SBASE) as one operand.
 func (r *renderer) sdst(code int, t opType) {
@@ -123,6 +145,30 @@ func (r *renderer) checkLo128(v int, t opType) {
 	}
 	if k := r.fm.kind; k == KindVOP1 || k == KindVOP2 || k == KindVOPC {
 		r.mark(invalidLo128, v)
+	}
+}
+
+// absent marks the word invalid when a field of an operand or modifier
+// the instruction does not have is not zero: LLVM's encodings fix such a
+// field at 0 (its Real classes write !if(ps.has_X, X, 0)), so llvm-mc
+// decodes no instruction from a word that sets it. A field the format
+// lacks is skipped.
+func (r *renderer) absent(ids ...fieldID) {
+	for _, id := range ids {
+		if r.invalid != validWord {
+			return
+		}
+		if r.has(id) && r.f(id) != 0 {
+			r.markField(id)
+		}
+	}
+}
+
+// markField marks the word invalid for the value of field id: a value
+// LLVM's encoding of the instruction fixes (see absent).
+func (r *renderer) markField(id fieldID) {
+	if r.invalid == validWord {
+		r.invalid, r.invalidCode, r.invalidField = invalidUnused, r.f(id), id
 	}
 }
 

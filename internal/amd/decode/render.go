@@ -49,6 +49,8 @@ type renderer struct {
 	// error.
 	invalid     invalidKind
 	invalidCode int
+	// invalidField is the field an invalidUnused word sets.
+	invalidField fieldID
 }
 
 type invalidKind uint8
@@ -62,6 +64,7 @@ const (
 	invalidOMod                 // an output modifier on an instruction without a float result
 	invalidDst                  // a VOP3 scalar destination code that names a constant
 	invalidClass                // an operand code outside its register class (a VGPR-only or SGPR-only operand)
+	invalidUnused               // a field of an operand or modifier the instruction lacks is not zero
 )
 
 type span struct {
@@ -556,6 +559,9 @@ func (r *renderer) renderSOPP() {
 	imm := r.f(fSIMM16)
 	switch r.en.shape {
 	case shNoOperands:
+		// LLVM's SOPP encodings of an instruction without an immediate
+		// (s_barrier, s_wakeup) fix SIMM16 at 0.
+		r.absent(fSIMM16)
 	case shEndpgm:
 		if imm != 0 {
 			r.op()
@@ -1054,6 +1060,9 @@ func (r *renderer) renderVOP3() {
 		}
 		r.srcMods(code, t, opsel>>uint(i)&1, a, n)
 	}
+	if bitop3 < 0 {
+		r.vop3ModsAbsent(abs, neg)
+	}
 	// op_sel: with true16 LLVM prints it whenever it is set (besides the
 	// .h names); without, only VOP3-only 16-bit instructions have the
 	// operand (the promoted VOP1/VOP2/VOPC ones ignore the bits, and so do
@@ -1080,6 +1089,32 @@ func (r *renderer) renderVOP3() {
 		return
 	}
 	r.clampOmod()
+}
+
+// vop3ModsAbsent marks a VOP3 word invalid when it sets ABS or NEG bits
+// LLVM's encoding fixes at 0: its VOP3 profiles give input modifiers only
+// to an instruction with a float source (HasModifiers; v_cndmask_b32's
+// two data sources too; on gfx11+ a 16-bit instruction with op_sel, whose
+// op_sel bits LLVM keeps in the same source-modifier operands: entry.
+// inputMods), and only to the sources it has, so an integer
+// instruction's bits and a missing source's bit must be zero. (An integer
+// source of an instruction that has modifiers keeps its bits: llvm-mc
+// reads and drops them, v_cvt_pk_u8_f32.)
+func (r *renderer) vop3ModsAbsent(abs, neg int) {
+	s := r.en.sig
+	allowed := 0
+	if r.en.inputMods {
+		allowed = 1<<uint(min(s.nsrc, 3)) - 1
+	}
+	if r.en.shape == shCndmask {
+		allowed = 3 // src0 and src1; src2 is the lane mask
+	}
+	switch {
+	case abs&^allowed != 0:
+		r.markField(fABS)
+	case neg&^allowed != 0:
+		r.markField(fNEG)
+	}
 }
 
 // renderInterpVOP3 prints the VOP3 interpolation forms of GCN 5 and
@@ -1223,6 +1258,19 @@ func (r *renderer) renderVOP3P() {
 	}
 	if r.f(fCLMP) == 1 {
 		r.modStr("clamp")
+	}
+	if !r.en.wmma && s.nsrc < 3 {
+		// A missing source's op_sel, neg and neg_hi bits are fixed at 0
+		// in LLVM's VOP3P encodings (its op_sel_hi bit is not checked).
+		missing := 7 &^ full
+		switch {
+		case r.f(fOPSEL)&missing != 0:
+			r.markField(fOPSEL)
+		case r.f(fNEG)&missing != 0:
+			r.markField(fNEG)
+		case r.f(fNEGHI)&missing != 0:
+			r.markField(fNEGHI)
+		}
 	}
 }
 

@@ -109,7 +109,7 @@ var ruleKeys = map[string]string{
 	"wmma": "", "sparse": "", "fmt-scaled": "", "fmt-fixed": "", "blgp-neg": "",
 	"data": "int", "sbase": "int", "prefetch": "", "pc-rel": "",
 	"mem": "text", "lane-addr": "", "ds-returns": "", "ds-two-data": "",
-	"two-addr": "", "double-dst": "", "cmpswap": "", "swizzle": "", "gws": "", "typed": "", "th": "text", "sdwa-pad": "", "bitop3": "",
+	"two-addr": "", "double-dst": "", "cache-bits": "", "cmpswap": "", "swizzle": "", "gws": "", "typed": "", "th": "text", "sdwa-pad": "", "bitop3": "",
 	"mimg": "text", "mimg-args": "text", "mimg-lod": "", "mimg-no-coords": "",
 	"pk16": "", "dot": "", "pk-f32": "", "srcs-vop3": "int", "srcs-vop2": "int", "wide": "text",
 	"dst": "type", "src0": "type", "src1": "type", "src2": "type", "srcs": "type",

@@ -275,6 +275,10 @@ const (
 	mfCmpswap                        // the data operand holds compare and swap values
 	mfSwizzle                        // ds_swizzle: the offset is a pattern
 	mfGWS                            // ds_gws_*: data0 sits in the ADDR bits
+	// mfNoLDS: the instruction's LLVM syntax lists no lds modifier (a
+	// buffer load without an LDS form, a store, an atomic): llvm-mc
+	// decodes no such word with the LDS bit set.
+	mfNoLDS
 )
 
 // segment is what the SEG field of a FLAT-family format says.
@@ -376,6 +380,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		}
 		en.thStore = f.get("th") == "store"
 		en.typed = fm.kind == KindMTBUF || f.has("typed")
+		en.cacheBits = f.has("cache-bits")
 		for _, fl := range [...]struct {
 			key string
 			f   memFlags
@@ -383,6 +388,9 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 			if f.has(fl.key) {
 				en.memFlags |= fl.f
 			}
+		}
+		if syntaxLacks(en.instr, "lds") {
+			en.memFlags |= mfNoLDS
 		}
 		// Two addresses and no data operand: the destination holds both
 		// items read.
@@ -396,6 +404,23 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	case KindSOP2, KindVOP2, KindVOPD, KindVOPD3:
 		en.kconst = en.shape == shMadmk || en.shape == shMadak
 	}
+}
+
+// syntaxLacks says the model has LLVM's syntax for the instruction and
+// none of its lines lists the modifier mod; false where it has no syntax
+// (a build without LLVM's syntax pages decides nothing from them).
+func syntaxLacks(in *isa.Instruction, mod string) bool {
+	if in == nil || len(in.Syntax) == 0 {
+		return false
+	}
+	for _, s := range in.Syntax {
+		for _, m := range s.Modifiers {
+			if m == mod {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // llvmName is the name LLVM prints for an instruction: its LLVMName alias

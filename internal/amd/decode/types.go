@@ -444,3 +444,23 @@ func wmmaSizes(s *signature, name string, gen int) {
 		grow(&s.src[2], M*N*out/32)
 	}
 }
+
+// inputMods says whether LLVM gives a VOP3 instruction source modifiers
+// (ABS, NEG): its profile has them when a source is a float (the type the
+// name gives last: v_cvt_f32_i32 reads an integer and has none,
+// v_cvt_pk_u8_f32 reads a float and has them) and, on gfx11+, when the
+// instruction has op_sel, which LLVM keeps in the same operands. The
+// model's operand types do not tell floats from untyped bits reliably
+// (v_cvt_pkrtz_f16_f32's sources are B32 there), so the name decides.
+func (d *Decoder) inputMods(fm *format, en *entry) bool {
+	if fm.kind != KindVOP3 && fm.kind != KindVOP3B {
+		return false
+	}
+	if ts := typesOf(en.name); len(ts) > 0 {
+		if t := ts[len(ts)-1].t; t == 'f' || t == 'h' {
+			return true
+		}
+	}
+	s := en.sig
+	return d.fam.gen >= 11 && s.has16() && !en.legacy16
+}
