@@ -108,6 +108,17 @@ func LoadTable(b []byte) (*Table, error) {
 	return t, nil
 }
 
+// gob numbers the types a process encodes in the order it first meets
+// them, and the numbers are in the bytes: a build that had read a gob
+// cache of another type first wrote other bytes for the same notes. Meeting
+// the notes' types while the package initialises gives them the same
+// numbers in every run of a binary.
+func init() {
+	if err := gob.NewEncoder(io.Discard).Encode(&Notes{Notes: []Note{{Cost: []TargetCost{{}}, Counterparts: []Counterpart{{}}}}}); err != nil {
+		panic(err)
+	}
+}
+
 // pack writes v as gob, deflate-compressed: a family's table is a few
 // tens of kilobytes and decodes in milliseconds.
 func pack(v any) ([]byte, error) {
