@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 )
 
 // Budgets that stop runaway programs (a loop bound read from an input).
@@ -908,9 +909,23 @@ func piBits(f *FloatFormat) uint64 {
 	return f.FromBigFloat(pi, RoundNearestEven)
 }
 
+// twoOverPis keeps twoOverPiBits' answers by width: PI to a few thousand
+// bits takes milliseconds, and v_sin/v_cos-style pseudocode reads the
+// constant on every evaluation.
+var twoOverPis sync.Map // int -> *big.Int
+
 // twoOverPiBits returns floor(2/PI * 2^n): the first n bits of 2/PI's
-// binary fraction.
+// binary fraction. Callers must not modify the result.
 func twoOverPiBits(n int) *big.Int {
+	if z, ok := twoOverPis.Load(n); ok {
+		return z.(*big.Int)
+	}
+	z := computeTwoOverPiBits(n)
+	twoOverPis.Store(n, z)
+	return z
+}
+
+func computeTwoOverPiBits(n int) *big.Int {
 	prec := uint(n + 64)
 	pi := bigPi(prec)
 	two := new(big.Float).SetPrec(prec).SetInt64(2)
