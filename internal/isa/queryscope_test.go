@@ -13,20 +13,20 @@ func TestScopeOf(t *testing.T) {
 	}
 	ix := NewProcessorIndex(archs)
 	for q, want := range map[string]QueryScope{
-		"v_max_f32 cdna3":      {Arch: "cdna3", Words: "cdna3", Rest: "v_max_f32"},
-		"CDNA 3 v_max_f32":     {Arch: "cdna3", Words: "CDNA 3", Rest: "v_max_f32"},
-		"gfx1100 v_max":        {Arch: "rdna3", Words: "gfx1100", Target: "gfx1100", Rest: "v_max"},
-		"MI300X mfma":          {Arch: "cdna3", Words: "MI300X", Target: "gfx942", Rest: "mfma"},
-		"RX 7900 XTX wmma":     {Arch: "rdna3", Words: "RX 7900 XTX", Target: "gfx1100", Rest: "wmma"},
-		"H100 wgmma":           {Arch: "ptx", Words: "H100", Target: "sm_90", Rest: "wgmma"},
-		"shuffle on RTX 4090":  {Arch: "ptx", Words: "RTX 4090", Target: "sm_89", Rest: "shuffle on"},
-		"ptx barrier":          {Arch: "ptx", Words: "ptx", Rest: "barrier"},
-		"sm_75 mma":            {Arch: "ptx", Words: "sm_75", Target: "sm_75", Rest: "mma"},
-		"atomic max 64-bit":    {},
-		"4090 shuffle":         {},
-		"MI300X":               {},
-		"cdna3":                {},
-		"fused multiply add":   {},
+		"v_max_f32 cdna3":     {Arch: "cdna3", Words: "cdna3", Rest: "v_max_f32"},
+		"CDNA 3 v_max_f32":    {Arch: "cdna3", Words: "CDNA 3", Rest: "v_max_f32"},
+		"gfx1100 v_max":       {Arch: "rdna3", Words: "gfx1100", Target: "gfx1100", Rest: "v_max"},
+		"MI300X mfma":         {Arch: "cdna3", Words: "MI300X", Target: "gfx942", Rest: "mfma"},
+		"RX 7900 XTX wmma":    {Arch: "rdna3", Words: "RX 7900 XTX", Target: "gfx1100", Rest: "wmma"},
+		"H100 wgmma":          {Arch: "ptx", Words: "H100", Target: "sm_90", Rest: "wgmma"},
+		"shuffle on RTX 4090": {Arch: "ptx", Words: "RTX 4090", Target: "sm_89", Rest: "shuffle on"},
+		"ptx barrier":         {Arch: "ptx", Words: "ptx", Rest: "barrier"},
+		"sm_75 mma":           {Arch: "ptx", Words: "sm_75", Target: "sm_75", Rest: "mma"},
+		"atomic max 64-bit":   {},
+		"4090 shuffle":        {},
+		"MI300X":              {},
+		"cdna3":               {},
+		"fused multiply add":  {},
 	} {
 		if got := ix.ScopeOf(q); got != want {
 			t.Errorf("ScopeOf(%q) = %+v, want %+v", q, got, want)

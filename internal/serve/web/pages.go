@@ -821,4 +821,3 @@ func targetRows(in *isa.Instruction) ([]targetRow, bool) {
 	}
 	return rows, true
 }
-
