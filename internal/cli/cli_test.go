@@ -347,17 +347,22 @@ func TestNamesAreCaseAndSuffixTolerant(t *testing.T) {
 
 func TestSearch(t *testing.T) {
 	needDB(t)
+	var lastTargets []isa.ProcessorMatch
 	search := func(args ...string) []isa.SearchHit {
 		t.Helper()
 		out, errOut, code := run(t, append(append([]string{"search"}, args...), "--json", "--db", testDB)...)
 		if code != 0 {
 			t.Fatalf("search %v: exit %d: %s", args, code, errOut)
 		}
-		var hits []isa.SearchHit
-		if err := json.Unmarshal([]byte(out), &hits); err != nil {
+		var doc struct {
+			Hits    []isa.SearchHit      `json:"hits"`
+			Targets []isa.ProcessorMatch `json:"targets"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
 			t.Fatal(err)
 		}
-		return hits
+		lastTargets = doc.Targets
+		return doc.Hits
 	}
 	if hits := search("v_max"); len(hits) == 0 || hits[0].Name != "v_max_f32" {
 		t.Errorf("v_max: first hit %+v, want v_max_f32", first(hits))
@@ -380,6 +385,10 @@ func TestSearch(t *testing.T) {
 	}
 	// Query syntax characters are plain text, never an FTS5 error.
 	search(`"AND OR NEAR( * -`)
+	// The JSON holds what the text lists: a product's targets.
+	if search("MI300X"); len(lastTargets) == 0 || lastTargets[0].Target != "gfx942" {
+		t.Errorf("MI300X --json: targets %+v, want gfx942", lastTargets)
+	}
 }
 
 func first(h []isa.SearchHit) any {

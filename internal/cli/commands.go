@@ -290,7 +290,10 @@ func newSearchCmd(e *env) *cobra.Command {
 operation ("count leading zeros", "popcount", "wmma": gpuisa's synonym table), and by
 words of their descriptions. A query that is machine code (hex words such as 0x160a04c1,
 or an llvm-mc byte list) is also decoded on every AMD family (--arch: on that one); the
-decoded instructions come first, each with the families that read the words the same way.`,
+decoded instructions come first, each with the families that read the words the same way.
+A family, gfx or sm_ target, or product among the words scopes the search ("v_max_f32 cdna3",
+"MI300X mfma", "H100 wgmma"); a product alone lists its targets. --json prints
+{"query", "scope", "targets", "hits"}: what the text lists, in its order.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: e.withDB(func(cmd *cobra.Command, args []string, db *store.DB) error {
 			q := strings.Join(args, " ")
@@ -306,10 +309,7 @@ decoded instructions come first, each with the families that read the words the 
 			}
 			hits = append(decoded, hits...)
 			if asJSON {
-				if hits == nil {
-					hits = []isa.SearchHit{}
-				}
-				return e.writeJSON(hits)
+				return e.writeJSON(searchDocument(db, q, hits, targets))
 			}
 			if len(hits) == 0 && len(targets) == 0 {
 				fmt.Fprintln(e.stderr, "no matches")
@@ -338,6 +338,30 @@ decoded instructions come first, each with the families that read the words the 
 	cmd.Flags().StringVar(&arch, "arch", "", "search one family only")
 	cmd.Flags().IntVar(&limit, "limit", 20, "maximum number of results")
 	return cmd
+}
+
+// searchJSON is what `search --json` prints: what the text lists, in its
+// order (the targets a product names, then the decoded words and the
+// hits), with the keys of /api/v1/search's answer.
+type searchJSON struct {
+	Query   string               `json:"query"`
+	Scope   *web.SearchScope     `json:"scope,omitempty"`
+	Targets []isa.ProcessorMatch `json:"targets"`
+	Hits    []isa.SearchHit      `json:"hits"`
+}
+
+func searchDocument(db *store.DB, q string, hits []isa.SearchHit, targets []isa.ProcessorMatch) searchJSON {
+	doc := searchJSON{Query: q, Targets: targets, Hits: hits}
+	if sc := db.ScopeOf(q); sc.Arch != "" {
+		doc.Scope = &web.SearchScope{Arch: sc.Arch, Words: sc.Words, Target: sc.Target}
+	}
+	if doc.Targets == nil {
+		doc.Targets = []isa.ProcessorMatch{}
+	}
+	if doc.Hits == nil {
+		doc.Hits = []isa.SearchHit{}
+	}
+	return doc
 }
 
 func truncate(s string, n int) string {

@@ -17,10 +17,13 @@ func TestSearchDecodesMachineCode(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var hits []isa.SearchHit
-	if err := json.Unmarshal([]byte(out), &hits); err != nil {
+	var doc struct {
+		Hits []isa.SearchHit `json:"hits"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
+	hits := doc.Hits
 	var maxHit *isa.SearchHit
 	for i := range hits {
 		if hits[i].Name == "v_max_f32" {

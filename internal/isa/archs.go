@@ -48,6 +48,10 @@ type ArchInfo struct {
 	// WaveSize is the wave the pseudocode evaluator runs: 32 on RDNA, 64
 	// on GCN and CDNA.
 	WaveSize int
+	// CEKey is Compiler Explorer's instruction-set key for the family
+	// ("amd_rdna3_5", "ptx"): what its assembly documentation asks
+	// /api/asm/{arch}/{opcode} for. "" where Compiler Explorer has none.
+	CEKey string
 	// VGPRGranule is the allocation granule of the kernel descriptor's
 	// GRANULATED_WORKITEM_VGPR_COUNT in wave64 and in wave32
 	// (AMDGPUUsage, compute_pgm_rsrc1).
@@ -207,47 +211,47 @@ var (
 // processor table (llvm-mc -mcpu=help); LLVM 22 dropped gfx940 and gfx941,
 // so CDNA 3 is gfx942 alone.
 var archTable = []ArchInfo{
-	{ID: "rdna4", Name: "RDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 1,
+	{ID: "rdna4", CEKey: "amd_rdna4", Name: "RDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 1,
 		Targets: []string{"gfx1200", "gfx1201"}, Gen: 12,
 		Line: LineRDNA, Parents: []string{"rdna3.5"}, Class: "rdna4",
 		Traits: TraitPseudocode | TraitNumMinMax, Waits: waitsGen12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
-	{ID: "rdna3.5", Name: "RDNA 3.5", Vendor: VendorAMD, Kind: KindNative, Order: 2, Aliases: []string{"rdna35"},
+	{ID: "rdna3.5", CEKey: "amd_rdna3_5", Name: "RDNA 3.5", Vendor: VendorAMD, Kind: KindNative, Order: 2, Aliases: []string{"rdna35"},
 		Targets: []string{"gfx1150", "gfx1151", "gfx1152", "gfx1153"}, Gen: 11,
 		Line: LineRDNA, Parents: []string{"rdna3"}, Class: "rdna3-5",
 		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
-	{ID: "rdna3", Name: "RDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 3,
+	{ID: "rdna3", CEKey: "amd_rdna3", Name: "RDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 3,
 		Targets: []string{"gfx1100", "gfx1101", "gfx1102", "gfx1103"}, Gen: 11,
 		Line: LineRDNA, Parents: []string{"rdna2"}, Class: "rdna3",
 		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
-	{ID: "rdna2", Name: "RDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 4,
+	{ID: "rdna2", CEKey: "amd_rdna2", Name: "RDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 4,
 		Targets: []string{"gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036"}, Gen: 10,
 		Line: LineRDNA, Parents: []string{"rdna1"}, Class: "rdna2",
 		Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
-	{ID: "rdna1", Name: "RDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 5,
+	{ID: "rdna1", CEKey: "amd_rdna1", Name: "RDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 5,
 		Targets: []string{"gfx1010", "gfx1011", "gfx1012", "gfx1013"}, Gen: 10,
 		Line: LineRDNA, Parents: []string{"vega7"}, Class: "rdna1",
 		Traits: TraitXNACKMaskHwreg | TraitNoDepCtrHoldCnt, Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
-	{ID: "cdna5", Name: "CDNA 5", Vendor: VendorAMD, Kind: KindNative, Order: 6,
+	{ID: "cdna5", CEKey: "amd_cdna5", Name: "CDNA 5", Vendor: VendorAMD, Kind: KindNative, Order: 6,
 		Targets: []string{"gfx1250", "gfx1251"}, Gen: 12,
 		Line: LineCDNA, Parents: []string{"cdna4", "rdna4"}, Class: "cdna5",
 		Traits: TraitMatrixReuse | TraitLiteral64 | TraitGFX1250Names | TraitPseudocode | TraitNumMinMax | TraitAlignedVGPRs,
 		Waits:  waitsGen12, WaveSize: 64, VGPRGranule: 16, VGPRGranuleWave32: 16},
-	{ID: "cdna4", Name: "CDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 7,
+	{ID: "cdna4", CEKey: "amd_cdna4", Name: "CDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 7,
 		Targets: []string{"gfx950"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna3"}, Class: "cdna4",
 		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode | TraitAlignedVGPRs,
 		Waits:  WaitRules{Counters: CountersVM}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
-	{ID: "cdna3", Name: "CDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 8,
+	{ID: "cdna3", CEKey: "amd_cdna3", Name: "CDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 8,
 		Targets: []string{"gfx942"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna2"}, Class: "cdna3",
 		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode | TraitFP8FNUZ | TraitAlignedVGPRs,
 		Waits:  WaitRules{Counters: CountersVM, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
-	{ID: "cdna2", Name: "CDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 9,
+	{ID: "cdna2", CEKey: "amd_cdna2", Name: "CDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 9,
 		Targets: []string{"gfx90a"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna1"}, Class: "cdna2",
 		Traits: TraitAccBit | TraitAlignedVGPRs,
 		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
-	{ID: "cdna1", Name: "CDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 10,
+	{ID: "cdna1", CEKey: "amd_cdna1", Name: "CDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 10,
 		Targets: []string{"gfx908"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"vega7"}, Class: "cdna1",
 		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
@@ -259,7 +263,7 @@ var archTable = []ArchInfo{
 		Targets: []string{"gfx900", "gfx902", "gfx904", "gfx909", "gfx90c"}, Gen: 9,
 		Line: LineGCN, Class: "vega",
 		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
-	{ID: "ptx", Name: "PTX", Vendor: VendorNVIDIA, Kind: KindVirtual, Order: 20, Class: "ptx"},
+	{ID: "ptx", CEKey: "ptx", Name: "PTX", Vendor: VendorNVIDIA, Kind: KindVirtual, Order: 20, Class: "ptx"},
 }
 
 // AllGFXTargets is every AMD gfx target the LLVM 22 assembler knows, oldest
@@ -337,12 +341,12 @@ func ArchIDsWith(t Trait) []string {
 }
 
 // LookupArch finds a family by id, case-insensitively. It also accepts a gfx
-// target name ("gfx942") and a few spellings users type ("rdna35",
-// "rdna_3.5", "CDNA 4").
+// target name ("gfx942"), a few spellings users type ("rdna35",
+// "rdna_3.5", "CDNA 4") and Compiler Explorer's key ("amd_rdna3_5").
 func LookupArch(s string) (ArchInfo, bool) {
 	k := normalizeArch(s)
 	for _, a := range archTable {
-		if a.ID == k || normalizeArch(a.Name) == k || slices.Contains(a.Aliases, k) {
+		if a.ID == k || normalizeArch(a.Name) == k || slices.Contains(a.Aliases, k) || a.CEKey != "" && normalizeArch(a.CEKey) == k {
 			return a, true
 		}
 		for _, t := range a.Targets {

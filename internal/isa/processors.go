@@ -38,14 +38,16 @@ func NewProcessorIndex(archs []Architecture) *ProcessorIndex {
 	seen := map[string]bool{}
 	add := func(key, arch, target, matched string) {
 		id := key + "\x00" + arch + " " + target
-		if len(key) >= 3 && !seen[id] {
+		if keyLongEnough(key) && !seen[id] {
 			seen[id] = true
 			ix.byKey[key] = append(ix.byKey[key], ProcessorMatch{Arch: arch, Target: target, Matched: matched})
 		}
 	}
 	for _, a := range archs {
 		for _, p := range a.Processors {
-			for _, prod := range p.Products {
+			// The target's own name leads to it too ("gfx942", "sm_90").
+			add(productKey(p.Target), a.ID, p.Target, p.Target)
+			for _, prod := range ProductsOf(a, p) {
 				for _, k := range productKeys(prod) {
 					add(k, a.ID, p.Target, prod)
 				}
@@ -68,6 +70,13 @@ func NewProcessorIndex(archs []Architecture) *ProcessorIndex {
 // Match returns the targets q names (see MatchProcessors).
 func (ix *ProcessorIndex) Match(q string) []ProcessorMatch {
 	return slices.Clone(ix.byKey[productKey(q)])
+}
+
+// keyLongEnough: a key of three characters or more, or of two with a
+// letter and a digit ("T4", "A2": NVIDIA names products so); shorter keys
+// would match stray words.
+func keyLongEnough(key string) bool {
+	return len(key) >= 3 || len(key) == 2 && strings.IndexFunc(key, unicode.IsDigit) >= 0 && strings.IndexFunc(key, unicode.IsLetter) >= 0
 }
 
 // productKeys are the keys a product answers to: its name, or its last

@@ -52,6 +52,13 @@ type DB struct {
 	names   []string
 	aliases map[string]map[string]string
 
+	// stems groups names by their operation, for the variants a query's
+	// qualifiers ask for (queryrank.go); procs reads the families, targets
+	// and products a query names. Both are built on first use.
+	stems     stemIndex
+	procsOnce sync.Once
+	procs     *isa.ProcessorIndex
+
 	// text is the full-text index, built once (PrepareSearch).
 	textOnce sync.Once
 	text     *textIndex
@@ -479,10 +486,14 @@ func (s *DB) InstructionDoc(ctx context.Context, arch, name string) (Doc, error)
 	return NewDoc(canon, n, doc)
 }
 
-// Search ranks matches for q. Name matches come first (exact, prefix, then
+// Search ranks matches for q. A family, target or product among its words
+// ("v_max_f32 cdna3", "gfx1100 v_max", "MI300X mfma") scopes it to that
+// family, over opts.Arch. Name matches come first (exact, prefix, then
 // typos), with the instructions the synonym table gives for what the query
 // calls an operation ("popcount") among them, then full-text matches over
-// summaries, descriptions and semantics.
+// summaries, descriptions and semantics; the query's qualifier words
+// ("f16", "64-bit", "shared") rank the variants that carry them
+// (queryrank.go).
 func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.SearchHit, error) {
 	q = strings.TrimSpace(q)
 	if q == "" {
@@ -503,29 +514,65 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 		}
 		arch = a
 	}
-	lower := strings.ToLower(q)
-	var hits []isa.SearchHit
-	if !strings.ContainsAny(lower, " \t") {
-		hits = s.nameHits(arch, lower)
-		// PTX is written with modifiers ("cvt.rni.s32.f32"): when the whole
-		// text names nothing, its longest documented dotted prefix does.
-		for parts := strings.Split(lower, "."); len(hits) == 0 && len(parts) > 1; parts = parts[:len(parts)-1] {
-			prefix := strings.Join(parts[:len(parts)-1], ".")
-			for _, h := range s.nameHits(arch, prefix) {
-				if h.Why == "name" {
-					h.Why = "mnemonic of " + q
-					hits = append(hits, h)
-				}
-			}
-		}
+	if sc := s.ScopeOf(q); sc.Arch != "" {
+		arch, q = sc.Arch, sc.Rest
 	}
-	hits = append(hits, s.synonymHits(arch, q)...)
+	lower := strings.ToLower(q)
+	qw := readQuery(lower)
+	hits := s.nameMatches(arch, q, lower, &qw)
+	hits = append(hits, s.synonymHits(arch, q, &qw)...)
 	hits = append(hits, s.textHits(arch, lower)...)
+	for i := range hits {
+		hits[i].Score += qw.boost(strings.ToLower(hits[i].Name))
+	}
 	hits = dedupe(hits, arch == "", s.archOrder())
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}
 	return hits, nil
+}
+
+// ScopeOf returns the family q's own words name (isa.ProcessorIndex.ScopeOf
+// over this database's families and their products).
+func (s *DB) ScopeOf(q string) isa.QueryScope {
+	s.procsOnce.Do(func() { s.procs = isa.NewProcessorIndex(s.archs) })
+	return s.procs.ScopeOf(q)
+}
+
+// nameMatches are the name hits of a query of one word, or of the one word
+// a query has besides its qualifiers ("v_max" of "v_max f16").
+func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit {
+	if strings.ContainsAny(lower, " \t") {
+		if qw.core == "" || strings.Contains(qw.core, " ") {
+			return nil
+		}
+		hits := s.nameHits(arch, qw.core)
+		if len(qw.quals) > 0 {
+			// "packed add f16": the word is the operation, one part of
+			// the name the qualifiers complete (v_pk_add_f16), not any
+			// name that happens to contain it.
+			for i, h := range hits {
+				if h.Why == "name contains" && slices.Contains(nameParts(strings.ToLower(h.Name)), qw.core) {
+					hits[i].Score += 20
+					hits[i].Why = "name part"
+				}
+			}
+		}
+		return hits
+	}
+	hits := s.nameHits(arch, lower)
+	// PTX is written with modifiers ("cvt.rni.s32.f32"): when the whole
+	// text names nothing, its longest documented dotted prefix does.
+	for parts := strings.Split(lower, "."); len(hits) == 0 && len(parts) > 1; parts = parts[:len(parts)-1] {
+		prefix := strings.Join(parts[:len(parts)-1], ".")
+		for _, h := range s.nameHits(arch, prefix) {
+			if h.Why == "name" {
+				h.Why = "mnemonic of " + q
+				hits = append(hits, h)
+			}
+		}
+	}
+	return hits
 }
 
 func (s *DB) archOrder() map[string]int {

@@ -7,26 +7,93 @@ import (
 
 // Scores of synonym hits by how the query matched the phrase: an exact
 // phrase ranks just below an exact name, a phrase inside a longer query with
-// name prefixes, a phrase being typed below them.
-var synonymScore = [...]float64{synonyms.Exact: 95, synonyms.Contains: 78, synonyms.Prefix: 65}
+// name prefixes, a phrase being typed below them, and one word of several
+// ("barrier" of "wave barrier") just above description matches. The second
+// row scores the matches of the query's core (its words less qualifiers:
+// "fma" of "fma bf16"), a little below the whole query's.
+var synonymScore = [2][synonyms.Prefix + 1]float64{
+	{synonyms.Exact: 95, synonyms.Contains: 78, synonyms.Word: 42, synonyms.Prefix: 65},
+	{synonyms.Exact: 90, synonyms.Contains: 76, synonyms.Word: 42, synonyms.Prefix: 63},
+}
+
+// synonymMatch is one group a query matched, scored.
+type synonymMatch struct {
+	synonyms.Match
+	score float64
+}
+
+// synonymMatches are the table's groups for the whole query and for its
+// core, each group once at its best score, best first. A group matched
+// only through qualifier words ("shared memory" of "shared memory store
+// 128-bit", "lds" of "wait for lds") counts only when no other group
+// matched: the qualifier then ranks the other group's instructions.
+func synonymMatches(q string, qw *queryWords) []synonymMatch {
+	var out, qualOnly []synonymMatch
+	seen := map[*synonyms.Group]int{}
+	for row, text := range []string{q, qw.core} {
+		if text == "" || row == 1 && text == q {
+			continue
+		}
+		for _, m := range synonyms.Default().Match(text) {
+			sm := synonymMatch{Match: m, score: synonymScore[row][m.Kind]}
+			if i, ok := seen[m.Group]; ok {
+				if out[i].score < sm.score {
+					out[i] = sm
+				}
+				continue
+			}
+			if onlyQualifiers(m.Phrase) {
+				qualOnly = append(qualOnly, sm)
+				continue
+			}
+			seen[m.Group] = len(out)
+			out = append(out, sm)
+		}
+	}
+	if len(out) == 0 {
+		return qualOnly
+	}
+	return out
+}
 
 // synonymHits returns the instructions the synonym table gives for q, in
-// the table's order (its likeliest instruction first), in arch or in every
-// family.
-func (s *DB) synonymHits(arch, q string) []isa.SearchHit {
+// the table's order (its likeliest instruction first), each followed by
+// the siblings the query's qualifiers ask for, in arch or in every family.
+func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 	var hits []isa.SearchHit
-	for _, m := range synonyms.Default().Match(q) {
+	for _, m := range synonymMatches(q, qw) {
 		why := "synonym: " + m.Phrase
 		for i, member := range m.Group.Members {
-			for j, name := range synonyms.Expand(member, s.names) {
-				score := synonymScore[m.Kind] - 0.1*float64(i) - 0.01*float64(j)
-				for _, k := range s.byName[name] {
-					if e := s.entries[k]; arch == "" || e.Arch == arch {
-						hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: score, Why: why})
+			// A pattern's names in order, counting only those arch has:
+			// a family's first v_mfma_ is its likeliest, wherever it
+			// stands among every family's.
+			j := -1
+			for _, name := range synonyms.Expand(member, s.names) {
+				if !s.hasName(arch, name) {
+					continue
+				}
+				j++
+				score := m.score - 0.1*float64(i) - 0.01*float64(j)
+				names := append([]string{name}, s.siblings(name, qw)...)
+				for k, n := range names {
+					for _, e := range s.byName[n] {
+						if e := s.entries[e]; arch == "" || e.Arch == arch {
+							hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: score - 0.001*float64(k), Why: why})
+						}
 					}
 				}
 			}
 		}
 	}
 	return hits
+}
+
+// hasName says whether arch ("" for any family) has an instruction name.
+func (s *DB) hasName(arch, name string) bool {
+	for _, k := range s.byName[name] {
+		if arch == "" || s.entries[k].Arch == arch {
+			return true
+		}
+	}
+	return false
 }

@@ -32,6 +32,20 @@ type SearchResult struct {
 	// Targets are the gfx targets the query names as a product or another
 	// name in LLVM's processor table ("MI300X": gfx942, CDNA 3).
 	Targets []isa.ProcessorMatch `json:"targets,omitempty"`
+	// Scope is the family the query's own words name ("v_max_f32 cdna3",
+	// "MI300X mfma", "H100 wgmma"), which the hits are from.
+	Scope *SearchScope `json:"scope,omitempty"`
+	// Incomplete says on which families machine code that does not decode
+	// there ends in the start of a longer instruction (the first word of a
+	// 64-bit VOP3 alone).
+	Incomplete []IncompleteWord `json:"incomplete,omitempty"`
+}
+
+// SearchScope is the family a query's words name.
+type SearchScope struct {
+	Arch   string `json:"arch"`             // the family
+	Words  string `json:"words"`            // the words that named it: "cdna3", "RTX 4090"
+	Target string `json:"target,omitempty"` // the target they named: "gfx1100", "sm_90"
 }
 
 func (s *server) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
@@ -139,15 +153,19 @@ func (s *server) apiSearch(w http.ResponseWriter, r *http.Request) {
 	arch := r.URL.Query().Get("arch")
 	decoded := s.decodeQuery(q, s.decodeArch(r.Context(), arch))
 	hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
-	targets := s.processors.Match(q)
-	if err != nil && (len(decoded) == 0 && len(targets) == 0 || errs.HTTPStatus(err) == http.StatusInternalServerError) {
+	res := SearchResult{Query: q, Arch: arch, Hits: hits, Decoded: decoded, Targets: s.processors.Match(q)}
+	res.Incomplete = s.incompleteWords(q, s.decodeArch(r.Context(), arch))
+	if sc := s.processors.ScopeOf(q); sc.Arch != "" {
+		res.Scope = &SearchScope{Arch: sc.Arch, Words: sc.Words, Target: sc.Target}
+	}
+	if err != nil && (len(decoded) == 0 && len(res.Targets) == 0 && len(res.Incomplete) == 0 || errs.HTTPStatus(err) == http.StatusInternalServerError) {
 		s.apiFail(w, r, err)
 		return
 	}
-	if hits == nil {
-		hits = []isa.SearchHit{}
+	if res.Hits == nil {
+		res.Hits = []isa.SearchHit{}
 	}
-	s.sendJSON(w, r, SearchResult{Query: q, Arch: arch, Hits: hits, Decoded: decoded, Targets: targets})
+	s.sendJSON(w, r, res)
 }
 
 func (s *server) apiOpenAPI(w http.ResponseWriter, r *http.Request) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
 	"sort"
@@ -11,14 +12,19 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
 // Compiler Explorer's assembly documentation: /api/asm/{arch}/{opcode}
 // answers {tooltip, html, url} exactly as its AssemblyInstructionInfo, so a
 // Compiler Explorer instance can take its AMDGPU and PTX documentation from
-// a gpuisa server. Arch ids: "amdgpu" (the newest family that has the
-// opcode), "amdgpu/rdna3" and the other family ids (also bare: "rdna3",
-// "gfx942"), and "ptx". Unknown opcodes are 404 {"error": "Unknown opcode
+// a gpuisa server. Arch ids: Compiler Explorer's own instruction-set keys
+// ("amd_cdna3", "amd_rdna3_5", "ptx": each family's CEKey in the family
+// table), "amdgpu/rdna3" and the other family ids (also bare: "rdna3",
+// "gfx942"), and "amdgpu". Bare "amdgpu" names no family: it answers the
+// newest family that has the opcode, and says so, with the families whose
+// encoding of it differs, in both the tooltip and the html. A PTX opcode
+// written with modifiers ("max.NaN.f32") shows the form they select. Unknown opcodes are 404 {"error": "Unknown opcode
 // 'X'"} as Compiler Explorer's own endpoint answers, with gpuisa's
 // suggestions beside.
 
@@ -50,7 +56,8 @@ func (s *server) asmDoc(w http.ResponseWriter, r *http.Request, arch, opcode str
 	}
 	var in *isa.Instruction
 	var err error
-	if strings.EqualFold(arch, "amdgpu") {
+	bare := strings.EqualFold(arch, "amdgpu")
+	if bare {
 		in, err = s.newestWith(r, opcode)
 	} else {
 		a, aerr := s.lookupArch(ctx, arch)
@@ -74,7 +81,7 @@ func (s *server) asmDoc(w http.ResponseWriter, r *http.Request, arch, opcode str
 		s.apiFail(w, r, err)
 		return
 	}
-	doc, err := s.asmDocOf(r, in)
+	doc, err := s.asmDocOf(r, in, opcode, bare)
 	if err != nil {
 		s.apiFail(w, r, err)
 		return
@@ -121,6 +128,7 @@ var asmDocTemplate = template.Must(template.New("asmdoc").Parse(
 		`{{if .Operands}}<p>Operands: {{range $i, $o := .Operands}}{{if $i}}, {{end}}<code>{{$o.Name}}</code> {{$o.Role}}{{end}}</p>{{end}}` +
 		`{{if .Forms}}<p>{{.Forms}}</p>{{end}}` +
 		`{{if .Opcodes}}<p>Opcodes by family: {{.Opcodes}}</p>{{end}}` +
+		`{{with .Bare}}<p>“amdgpu” names no family: this is {{.Family}}, the newest with the instruction.{{if .Differs}} Its encoding differs in {{.Differs}}; ask for {{.Key}} (Compiler Explorer's key) and the like for theirs.{{end}}</p>{{end}}` +
 		`{{range .Counterparts}}<p>{{.}}</p>{{end}}` +
 		`<p><small>From {{.Source}}; gpuisa.</small></p>`))
 
@@ -132,6 +140,7 @@ type asmDocView struct {
 	Operands     []asmDocOperand
 	Forms        string
 	Opcodes      string
+	Bare         *bareNote
 	Counterparts []string
 	Source       string
 }
@@ -141,7 +150,7 @@ type asmDocOperand struct{ Name, Role string }
 // asmDocOf renders one instruction in Compiler Explorer's format; every
 // upstream string is escaped by html/template (PTX prose through the
 // pages' Markdown renderer, which drops raw HTML and links).
-func (s *server) asmDocOf(r *http.Request, in *isa.Instruction) (AsmDoc, error) {
+func (s *server) asmDocOf(r *http.Request, in *isa.Instruction, opcode string, bare bool) (AsmDoc, error) {
 	a, err := s.lookupArch(r.Context(), in.Arch)
 	if err != nil {
 		return AsmDoc{}, err
@@ -154,7 +163,12 @@ func (s *server) asmDocOf(r *http.Request, in *isa.Instruction) (AsmDoc, error) 
 	if in.Kind == isa.KindVirtual {
 		v.Summary = markdownHTML(in.Summary)
 		tooltip = plainMarkdown(in.Summary)
-		if n := len(in.Forms); n > 0 {
+		if f := ptxFormOf(in, opcode); f != nil {
+			v.Syntax = f.Syntax
+			version, target := writtenNeeds(f, opcode)
+			tooltip += " [" + f.Syntax + " — PTX ISA " + orDash(version) + ", " + orDash(target) + "]"
+			v.Forms = fmt.Sprintf("The form of %s: %s; as written, from PTX ISA %s and %s; %d documented forms.", opcode, f.Syntax, orDash(version), orDash(target), len(in.Forms))
+		} else if n := len(in.Forms); n > 0 {
 			v.Forms = fmt.Sprintf("%d documented forms (the first: %s), from PTX ISA %s and %s.", n, in.Forms[0].Syntax, orDash(in.PTXVersion), orDash(in.MinTarget))
 		}
 	} else {
@@ -166,8 +180,14 @@ func (s *server) asmDocOf(r *http.Request, in *isa.Instruction) (AsmDoc, error) 
 			tooltip += fmt.Sprintf(" [%s: %s]", a.Name, strings.Join(v.Encodings, ", "))
 		}
 		v.Opcodes = opcodesLine(s.archs, in.Opcodes)
+		if bare {
+			v.Bare = s.bareNote(in)
+			if v.Bare.Differs != "" {
+				tooltip += fmt.Sprintf(" (amdgpu: %s, the newest family with it; the encoding differs in %s)", a.Name, v.Bare.Differs)
+			}
+		}
 	}
-	if len(in.Syntax) > 0 {
+	if len(in.Syntax) > 0 && v.Syntax == "" {
 		v.Syntax = in.Syntax[0].Text
 	}
 	for _, o := range in.Operands {
@@ -283,5 +303,109 @@ func cors(w http.ResponseWriter, r *http.Request) bool {
 	}
 	h.Set("Access-Control-Max-Age", "86400")
 	w.WriteHeader(http.StatusNoContent)
+	return true
+}
+
+// bareNote says what bare "amdgpu" resolved to: the family, the families
+// whose opcodes for the instruction differ from its, and the Compiler
+// Explorer key of the first of them.
+type bareNote struct{ Family, Differs, Key string }
+
+func (s *server) bareNote(in *isa.Instruction) *bareNote {
+	n := &bareNote{Family: archName(in.Arch)}
+	var differ []string
+	for _, a := range s.archs {
+		ops, ok := in.Opcodes[a.ID]
+		if a.ID == in.Arch || !ok || maps.Equal(ops, in.Opcodes[in.Arch]) {
+			continue
+		}
+		differ = append(differ, a.Name)
+		if info, ok := isa.ArchByID(a.ID); ok && n.Key == "" {
+			n.Key = info.CEKey
+		}
+	}
+	n.Differs = strings.Join(differ, ", ")
+	if n.Key == "" {
+		n.Key = "amd_<family>"
+	}
+	return n
+}
+
+// ptxFormOf is the form of a PTX instruction that the modifiers written
+// after its mnemonic select ("max.NaN.f32": the .f32 form with .NaN), nil
+// when none are written or none fits. A written type must be the form's
+// type; modifiers count for the form that takes them; the first form of
+// the best count wins.
+func ptxFormOf(in *isa.Instruction, opcode string) *isa.Form {
+	rest, ok := strings.CutPrefix(strings.ToLower(opcode), strings.ToLower(in.Name))
+	if !ok || rest == "" {
+		return nil
+	}
+	written := strings.FieldsFunc(rest, func(r rune) bool { return r == '.' })
+	types := map[string]bool{}
+	for _, f := range in.Forms {
+		for _, t := range f.Types {
+			types[strings.ToLower(strings.TrimPrefix(t, "."))] = true
+		}
+	}
+	var best *isa.Form
+	bestScore := 0
+	for i := range in.Forms {
+		f := &in.Forms[i]
+		has := map[string]bool{}
+		for _, m := range append(append([]string(nil), f.Types...), f.Modifiers...) {
+			for _, part := range strings.FieldsFunc(strings.ToLower(m), func(r rune) bool { return r == '.' }) {
+				has[part] = true
+			}
+		}
+		score := 0
+		for _, w := range written {
+			switch {
+			case has[w]:
+				score++
+			case types[w]:
+				score = -1 // another form's type
+			}
+			if score < 0 {
+				break
+			}
+		}
+		if score > bestScore {
+			best, bestScore = f, score
+		}
+	}
+	return best
+}
+
+// writtenNeeds is what the opcode as written needs: the form's PTX ISA
+// version and target, raised by each written modifier that ptxas found
+// needs more (.NaN of max's f32 form: PTX ISA 7.0, sm_80).
+func writtenNeeds(f *isa.Form, opcode string) (version, target string) {
+	version, target = f.PTXVersion, f.MinTarget
+	written := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(opcode), func(r rune) bool { return r == '.' }) {
+		written[w] = true
+	}
+	for _, m := range f.ModifierChecks {
+		parts := strings.FieldsFunc(strings.ToLower(m.Modifier), func(r rune) bool { return r == '.' })
+		if !m.Raises || len(parts) == 0 || !allWritten(parts, written) {
+			continue
+		}
+		if c := m.Check; c.PTXVersion != "" && (version == "" || ptxorder.CompareVersions(c.PTXVersion, version) > 0) {
+			version = c.PTXVersion
+		}
+		if c := m.Check; c.MinTarget != "" && (target == "" || ptxorder.CompareTargets(c.MinTarget, target) > 0) {
+			target = c.MinTarget
+		}
+	}
+	return version, target
+}
+
+func allWritten(parts []string, written map[string]bool) bool {
+	for _, p := range parts {
+		if !written[p] {
+			return false
+		}
+	}
 	return true
 }

@@ -26,6 +26,8 @@ func TestAsmDocsGolden(t *testing.T) {
 		"/api/asm/rdna4/v_max_f32",
 		"/api/asm/ptx/max",
 		"/api/asm/ptx/MAX.NaN.F32",
+		"/api/asm/amd_cdna3/v_max_f32",
+		"/api/asm/ptx/max.u32",
 		"/api/asm/amdgpu/v_bogus_f32",
 		"/api/asm/ptx/mxa",
 		"/api/asm/x86/mov",
@@ -66,14 +68,14 @@ func TestAsmDocsGolden(t *testing.T) {
 		t.Errorf("answers differ from %s; if intended, rerun with -update:\n%s", golden, body)
 	}
 	// The contract itself, beside the golden file.
-	for _, p := range paths[:6] {
+	for _, p := range paths[:8] {
 		var doc map[string]any
 		json.Unmarshal(got[p].Body, &doc)
 		if got[p].Status != 200 || len(doc) != 3 || doc["tooltip"] == "" || doc["html"] == "" || !strings.HasPrefix(doc["url"].(string), "http://example.com/") {
 			t.Errorf("%s: %d %v", p, got[p].Status, doc)
 		}
 	}
-	for _, p := range paths[6:] {
+	for _, p := range paths[8:] {
 		var doc map[string]any
 		json.Unmarshal(got[p].Body, &doc)
 		if got[p].Status != 404 || doc["error"] == nil || got[p].CORS != "*" {
@@ -89,7 +91,7 @@ func TestAsmDocEscapes(t *testing.T) {
 		Operands: []isa.Operand{{Name: "<b>", Output: true}},
 		Concepts: []isa.ConceptRef{{Name: "<i>c</i>", Relation: "equivalent", Members: []isa.Member{{Arch: "ptx", Name: "<img src=x>"}}}}}
 	req := httptest.NewRequest(http.MethodGet, "/api/asm/cdna4/v_x", nil)
-	doc, err := s.asmDocOf(req, in)
+	doc, err := s.asmDocOf(req, in, "v_x", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,5 +147,63 @@ func TestAsmDocsRealDB(t *testing.T) {
 		if !strings.Contains(doc.HTML, c.html) || !strings.Contains(doc.URL, c.url) || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
 			t.Errorf("%s: %+v", c.path, doc)
 		}
+	}
+}
+
+// TestCompilerExplorerKeys: every GPU key of Compiler Explorer's list (a
+// fixture in its format) is one family's CEKey, every family's CEKey is in
+// the list, and the endpoint answers each key the sample store has.
+func TestCompilerExplorerKeys(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "ce_instructionsets.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, ok := strings.CutPrefix(strings.TrimSpace(line), "'"); ok {
+			keys = append(keys, strings.TrimSuffix(k, "',"))
+		}
+	}
+	byKey := map[string]string{}
+	for _, a := range isa.Archs() {
+		if a.CEKey != "" {
+			byKey[a.CEKey] = a.ID
+		}
+	}
+	s := newTestServer(t)
+	have := map[string]bool{}
+	for _, a := range s.archs {
+		have[a.ID] = true
+	}
+	gpu := 0
+	for _, k := range keys {
+		if !strings.HasPrefix(k, "amd_") && k != "ptx" {
+			continue
+		}
+		gpu++
+		id, ok := byKey[k]
+		if !ok {
+			t.Errorf("Compiler Explorer's %s is no family's CEKey", k)
+			continue
+		}
+		delete(byKey, k)
+		if !have[id] {
+			continue
+		}
+		op := "v_max_f32"
+		if id == "ptx" {
+			op = "max"
+		}
+		rec := get(t, s, "/api/asm/"+k+"/"+op)
+		var doc AsmDoc
+		if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &doc) != nil || !strings.Contains(doc.URL, "/"+id+"/") && id != "ptx" {
+			t.Errorf("/api/asm/%s/%s: %d %s", k, op, rec.Code, rec.Body.String())
+		}
+	}
+	if gpu < 11 {
+		t.Errorf("%d GPU keys read from the fixture", gpu)
+	}
+	for k, id := range byKey {
+		t.Errorf("%s's CEKey %s is not in Compiler Explorer's list", id, k)
 	}
 }

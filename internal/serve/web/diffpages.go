@@ -553,7 +553,7 @@ func (s *server) targetHits(q string) []targetHit {
 		for _, a := range s.archs {
 			for _, p := range a.Processors {
 				if a.ID == m.Arch && p.Target == m.Target {
-					h.Products = p.Products
+					h.Products = isa.ProductsOf(a, p)
 				}
 			}
 		}

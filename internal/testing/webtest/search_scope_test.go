@@ -46,6 +46,14 @@ func TestInstantSearchScopedToFamily(t *testing.T) {
 	if len(got) == 0 || got[0].Arch == "ptx" {
 		t.Errorf("suggestions for v_max_f32 on a PTX page: %+v", got)
 	}
+	// An exact name is offered in every family that has it.
+	archs := map[string]bool{}
+	for _, h := range suggest("/", "v_max_f32") {
+		archs[h.Arch] = true
+	}
+	if len(archs) < 3 {
+		t.Errorf("suggestions for v_max_f32 on the home page offer %d families: %v", len(archs), archs)
+	}
 	// Enter on an exact name opens it in the family browsed, though RDNA 3
 	// has a v_max_f32 too.
 	b.do(t, chromedp.Navigate(b.base+"/amdgpu/cdna4/s_mov_b32"), chromedp.WaitVisible(chromedp.CSS("#q")),

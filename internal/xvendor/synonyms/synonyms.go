@@ -31,6 +31,7 @@ type Group struct {
 const (
 	Exact    = iota // the query is the phrase
 	Contains        // the query contains the (several-word) phrase
+	Word            // one of the query's words is the (one-word) phrase: "wave barrier"
 	Prefix          // the query is the start of the phrase (typing)
 )
 
@@ -108,7 +109,7 @@ func (t *Table) Match(query string) []Match {
 	if q == "" {
 		return nil
 	}
-	var out [3][]Match
+	var out [Prefix + 1][]Match
 	for gi := range t.Groups {
 		g := &t.Groups[gi]
 		best, phrase := -1, ""
@@ -119,6 +120,8 @@ func (t *Table) Match(query string) []Match {
 				kind = Exact
 			case strings.Contains(p, " ") && strings.Contains(" "+q+" ", " "+p+" "):
 				kind = Contains
+			case strings.Contains(q, " ") && strings.Contains(" "+q+" ", " "+p+" "):
+				kind = Word
 			case len(q) >= minPrefix && strings.HasPrefix(p, q):
 				kind = Prefix
 			}
@@ -130,7 +133,11 @@ func (t *Table) Match(query string) []Match {
 			out[best] = append(out[best], Match{Group: g, Phrase: phrase, Kind: best})
 		}
 	}
-	return append(append(out[Exact], out[Contains]...), out[Prefix]...)
+	var all []Match
+	for _, ms := range out {
+		all = append(all, ms...)
+	}
+	return all
 }
 
 // normalize lower-cases, keeps the characters instruction names and C

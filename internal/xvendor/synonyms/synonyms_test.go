@@ -31,7 +31,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestMatch(t *testing.T) {
-	tab, err := Parse("# comment\ncount leading zeros | clz => v_clz_i32_u32 clz\npopcount | population count => v_bcnt_u32_b32\nwmma => v_wmma_*\n")
+	tab, err := Parse("# comment\ncount leading zeros | clz => v_clz_i32_u32 clz\npopcount | population count => v_bcnt_u32_b32\nwmma => v_wmma_*\nbarrier => s_barrier\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,6 +45,7 @@ func TestMatch(t *testing.T) {
 		{"count leading zeros of a u64", "count leading zeros", Contains},
 		{"popcou", "popcount", Prefix},
 		{"wmma", "wmma", Exact},
+		{"wave barrier", "barrier", Word}, // one word of several
 	} {
 		m := tab.Match(c.q)
 		if len(m) == 0 || m[0].Phrase != c.phrase || m[0].Kind != c.kind {

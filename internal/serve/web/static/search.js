@@ -149,8 +149,19 @@
         if (mine && !exact && h.name.toLowerCase() === q.toLowerCase()) exact = e;
         out.push(e);
       }
+      // An exact name offers its page in every family that has it (the
+      // answer over every family lists them in h.archs), newest first.
+      function addEach(h) {
+        if (h.name.toLowerCase() !== q.toLowerCase() || !h.archs || h.archs.length < 2) {
+          if (out.length < 10) add(h, h.arch === arch);
+          return;
+        }
+        h.archs.forEach(function (a) {
+          if (out.length < 14) add({ name: h.name, arch: a, summary: h.summary }, a === arch);
+        });
+      }
       ((here && here.hits) || []).forEach(function (h) { add(h, true); });
-      ((all && all.hits) || []).forEach(function (h) { if (out.length < 10) add(h, h.arch === arch); });
+      ((all && all.hits) || []).forEach(addEach);
       return out;
     }
 

@@ -1,0 +1,72 @@
+package isa
+
+import (
+	"strings"
+	"unicode"
+)
+
+// QueryScope is the family a search's own words name: "v_max_f32 cdna3",
+// "gfx1100 v_max", "MI300X mfma", "H100 wgmma".
+type QueryScope struct {
+	Arch   string // the family
+	Words  string // the words that named it, as typed: "cdna3", "RTX 4090"
+	Target string // the target they named ("gfx1100", "sm_90"); "" for a family
+	Rest   string // the query without those words
+}
+
+// maxScopeWords is the longest run of words tried as a family, target or
+// product name ("AMD Instinct MI300X", "GeForce RTX 4090").
+const maxScopeWords = 4
+
+// ScopeOf finds the words of q that name a family ("cdna3", "CDNA 3",
+// "rdna3.5", "ptx"), a target ("gfx1100", "sm_90") or a product whose
+// targets are all in one family ("MI300X", "RTX 4090"), the longest run
+// first, and returns them with the rest of the query. It returns the zero
+// scope when no words name one, or when nothing else is left: a query
+// that is only a product is answered by its targets (Match), not scoped.
+// A product name counts inside a longer query only with a letter and a
+// digit in it, so that a number ("64", "4090") stays a search word.
+func (ix *ProcessorIndex) ScopeOf(q string) QueryScope {
+	words := strings.Fields(q)
+	for n := min(maxScopeWords, len(words)-1); n >= 1; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			phrase := strings.Join(words[i:i+n], " ")
+			sc, ok := ix.scopeOfPhrase(phrase)
+			if !ok {
+				continue
+			}
+			sc.Words = phrase
+			sc.Rest = strings.Join(append(append([]string(nil), words[:i]...), words[i+n:]...), " ")
+			return sc
+		}
+	}
+	return QueryScope{}
+}
+
+func (ix *ProcessorIndex) scopeOfPhrase(phrase string) (QueryScope, bool) {
+	if a, ok := LookupArch(phrase); ok {
+		sc := QueryScope{Arch: a.ID}
+		for _, t := range a.Targets {
+			if strings.EqualFold(t, phrase) {
+				sc.Target = t
+			}
+		}
+		return sc, true
+	}
+	key := productKey(phrase)
+	if strings.IndexFunc(key, unicode.IsLetter) < 0 || strings.IndexFunc(key, unicode.IsDigit) < 0 {
+		return QueryScope{}, false
+	}
+	ms := ix.byKey[key]
+	arch, ok := ArchOfProcessors(ms)
+	if !ok {
+		return QueryScope{}, false
+	}
+	sc := QueryScope{Arch: arch, Target: ms[0].Target}
+	for _, m := range ms[1:] {
+		if m.Target != sc.Target {
+			sc.Target = ""
+		}
+	}
+	return sc, true
+}
