@@ -206,6 +206,8 @@ type entry struct {
 	// v_interp_mov reads a parameter, not a VGPR; the f16 forms but
 	// p1ll read a second VGPR.
 	interpMov, interpSrc2 bool
+	// vgprSrc0: a VOP1 whose source is VGPR-only in LLVM's syntax (vsrc).
+	vgprSrc0 bool
 	// wmma marks gfx12 WMMA/SWMMAC, whose op_sel bits are index_key and
 	// matrix reuse hints, not operand halves; sparse is SWMMAC.
 	wmma, sparse bool

@@ -251,6 +251,20 @@ func (r *renderer) renderFLAT12() {
 		}
 	}
 	r.cachePolicy12(r.bit12(fSCALEOFF, 48), th, r.f(fSCOPE), r.bit12(fNV, 7), k)
+	r.flat12Absent(off)
+}
+
+// flat12Absent is flatAbsent for gfx12's VFLAT/VGLOBAL/VSCRATCH: SVE
+// (bit 49) belongs to SCRATCH addressing, and LLVM writes 0 there for
+// FLAT and GLOBAL; a FLAT instruction whose syntax has no scalar base
+// (RDNA 4's; CDNA 5's FLAT takes one) has the "off" code, null, in SADDR.
+func (r *renderer) flat12Absent(saddrOff bool) {
+	if r.fm.seg != segScratch {
+		r.absent(fSVE)
+	}
+	if r.fm.seg == segFlat && r.en.memOps&moSaddr == 0 && !saddrOff {
+		r.markField(fSADDR)
+	}
 }
 
 // thKindOf says which TH names apply: atomic, store or load.

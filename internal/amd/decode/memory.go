@@ -11,17 +11,31 @@ import (
 // offset and cache-policy modifiers in the order LLVM's printer writes them.
 
 // dataReg prints n VGPRs (or AGPRs when acc) starting at first. LLVM 22
-// decodes a memory instruction's AGPR tuple (its AV_* classes through the
-// ACC bit) without the alignment check, so only a VGPR tuple can make the
-// word invalid here.
+// checks an AGPR tuple's alignment (on the families that align tuples) in
+// the buffer formats and in FLAT loads, stores and non-returning atomics,
+// whose data classes are the aligned AV_* ones; it decodes a DS
+// instruction's and a returning FLAT atomic's AGPR tuple without the
+// check (the differential test's accepted words).
 func (r *renderer) dataReg(first, n int, acc bool) {
 	r.op()
-	if acc {
-		r.regUnchecked("a", first, n)
-	} else {
+	switch {
+	case !acc:
 		r.reg("v", first, n)
+	case r.fm.kind == KindDS || r.fm.kind == KindFLAT && r.en.shape == shAtomic && r.flatReturns():
+		r.regUnchecked("a", first, n)
+	default:
+		r.reg("a", first, n)
 	}
 	r.end()
+}
+
+// flatReturns says a FLAT atomic returns the old value (GLC, or SC0 on
+// CDNA 3/4).
+func (r *renderer) flatReturns() bool {
+	if r.d.fam.scBits {
+		return r.f(fSC0) == 1
+	}
+	return r.f(fGLC) == 1
 }
 
 func (r *renderer) acc() bool { return r.d.fam.accRegs && r.has(fACC) && r.f(fACC) == 1 }
@@ -228,12 +242,18 @@ func (r *renderer) renderFLAT() {
 
 // flatAbsent marks a gfx9-11 FLAT/GLOBAL/SCRATCH word invalid where LLVM
 // 22's encoding fixes a bit the instruction has no use for: LDS on an
-// instruction whose syntax lists no lds, and the SADDR field of a FLAT
+// instruction whose syntax lists no lds, gfx11's SVE outside SCRATCH, and
+// the SADDR field of a FLAT
 // (segment 0) instruction, which has no scalar address: LLVM writes 0 there
 // on gfx9 and the "off" code (null) on gfx10+.
 func (r *renderer) flatAbsent(lds bool) {
 	if lds && r.en.memFlags&mfNoLDS != 0 {
 		r.absent(fLDS)
+	}
+	if r.d.fam.gen == 11 && r.fm.seg != segScratch {
+		// gfx11's bit 55 is SVE, which only SCRATCH addressing has; LLVM
+		// writes 0 there for FLAT and GLOBAL.
+		r.absent(fSVE)
 	}
 	if r.fm.seg != segFlat || r.en.memOps&moKnown == 0 {
 		return
@@ -396,6 +416,11 @@ func (r *renderer) renderMAI() {
 	for i := 0; i < 3; i++ {
 		code := r.f(srcFields[i])
 		t := opType{'b', 32 * sizes[i]}
+		if (i < 2 || en.shape == shSparse) && maiNotAV(code, fam.lastSGPR) {
+			// LLVM's A and B operands (and a sparse MFMA's index) are
+			// AV_* classes: a VGPR or an AGPR, never an SGPR or a constant.
+			r.mark(invalidClass, code)
+		}
 		if code >= 256 && (i < 2 && accAB>>uint(i)&1 == 1 || i == 2 && accCD && en.shape != shSparse) {
 			r.op()
 			r.reg("a", code-256, sizes[i])
@@ -495,4 +520,18 @@ func (r *renderer) bufferRest(srsrc int, typed, idxen, offen bool) {
 		r.dec(o)
 		r.end()
 	}
+}
+
+// maiNotAV says a 9-bit source code names an SGPR or a constant (inline
+// or literal), which LLVM 22 rejects in an MFMA's A/B operand. The
+// special registers' codes (null, src_execz...) it decodes there anyway
+// (the differential test's accepted words), so they are not rejected.
+func maiNotAV(code, lastSGPR int) bool {
+	switch {
+	case code <= lastSGPR:
+		return true
+	case code >= 128 && code <= 208, code >= 240 && code <= 248, code == literalCode:
+		return true
+	}
+	return false
 }

@@ -710,8 +710,10 @@ func (r *renderer) renderSMEM() {
 	base := r.f(fSBASE) << 1
 	baseSize := en.baseBits
 	sdata := r.f(fSDATA)
+	r.smemAbsent()
 	switch en.shape {
 	case shSMEMTime:
+		r.smemDataClass(sdata, 2)
 		r.sdst(sdata, opType{'b', 64})
 		return
 	case shSMEMWaveID:
@@ -728,6 +730,7 @@ func (r *renderer) renderSMEM() {
 		r.u16(sdata)
 		r.end()
 	default:
+		r.smemDataClass(sdata, en.dataRegs)
 		r.sdst(sdata, opType{'b', 32 * en.dataRegs})
 	}
 	r.sdst(base, opType{'b', baseSize})
@@ -945,8 +948,16 @@ func (r *renderer) renderVOP1() {
 	s := r.en.sig
 	switch r.en.shape {
 	case shNoOperands:
+		// v_nop, v_clrexcp, v_pipeflush: LLVM's VOP1 encoding writes 0 to
+		// the VDST and SRC0 fields of an instruction without operands.
+		if r.extra == "" {
+			r.absent(fVDST, fSRC0)
+		}
 		return
 	case shReadlane:
+		if d := r.f(fVDST); r.d.fam.n32[d] == "" && d > r.d.fam.lastSGPR && (d < ttmpFirst || d > ttmpLast) {
+			r.mark(invalidDst, d) // the result is an SGPR (SReg_32), not a constant's code
+		}
 		r.sdst(r.f(fVDST), opType{'b', 32})
 	case shAccMov:
 		r.op()
@@ -963,6 +974,11 @@ func (r *renderer) renderVOP1() {
 		return
 	default:
 		r.vgpr(r.f(fVDST), s.dst)
+	}
+	if src := r.f(fSRC0); r.extra == "" && src < 256 && (r.en.vgprSrc0 || r.en.shape == shReadlane && r.d.fam.n32[src] != "src_lds_direct") {
+		// A VGPR-only source (v_swap_b32's vsrc; v_readfirstlane_b32's
+		// VRegOrLds_32, a VGPR or lds_direct) given a scalar or constant.
+		r.mark(invalidClass, src)
 	}
 	r.src(r.f(fSRC0), s.src[0], 0)
 }

@@ -333,6 +333,8 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	}
 	en.shape = shapeByName[f.get("shape")]
 	switch fm.kind {
+	case KindVOP1:
+		en.vgprSrc0 = syntaxVGPRSource(en.instr)
 	case KindSMEM:
 		en.dataRegs = max(1, f.num("data"))
 		prefetch, pcRel, baseBits := smemOperandsOf(en.instr)
@@ -539,4 +541,43 @@ func memOpsList(v string) memOps {
 		}
 	}
 	return m
+}
+
+// syntaxVGPRSource says every line of LLVM's syntax for the instruction
+// outside its DPP and SDWA forms (whose source is a VGPR by nature) names
+// the first source vsrc or vdata: a VGPR-only operand (v_swap_b32 vdst,
+// vsrc; v_permlane64_b32 vdst, vdata), where a scalar or constant code is
+// outside the operand's class. The lines are told apart by their
+// modifiers, which the prepared tables keep (codec.Facts drops the text).
+func syntaxVGPRSource(in *isa.Instruction) bool {
+	if in == nil {
+		return false
+	}
+	seen := false
+	for _, sx := range in.Syntax {
+		if extSyntax(sx.Modifiers) {
+			continue
+		}
+		if len(sx.Operands) < 2 {
+			return false
+		}
+		switch name, _, _ := strings.Cut(sx.Operands[1], ":"); name {
+		case "vsrc", "vsrc0", "vdata":
+			seen = true
+		default:
+			return false
+		}
+	}
+	return seen
+}
+
+// extSyntax says a syntax line's modifiers are a DPP or SDWA form's.
+func extSyntax(mods []string) bool {
+	for _, m := range mods {
+		switch m {
+		case "dpp16_ctrl", "dpp8_sel", "dpp_ctrl", "dpp32_ctrl", "dpp64_ctrl", "src0_sel", "dst_sel":
+			return true
+		}
+	}
+	return false
 }
