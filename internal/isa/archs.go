@@ -66,6 +66,18 @@ func (a ArchInfo) RefTarget() string {
 	return a.Targets[0]
 }
 
+// ConstantBusLimit is how many scalar values (SGPRs, special scalar
+// registers, literals) one VALU instruction may read: one on GCN 5 and
+// CDNA (encoding generation 9), two from GFX10 on (LLVM's
+// getConstantBusLimit; the 64-bit shifts' single value on GFX10+ is not
+// modelled).
+func (a ArchInfo) ConstantBusLimit() int {
+	if a.Gen >= 10 {
+		return 2
+	}
+	return 1
+}
+
 // Has says whether the family has trait t.
 func (a ArchInfo) Has(t Trait) bool { return a.Traits&t == t }
 

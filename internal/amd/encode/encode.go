@@ -133,6 +133,7 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	ops, mods := splitOperands(rest)
 	var tried []string
 	var unsupported []string
+	var busErr error // an encoding that reads back but reads too many scalar values
 	for _, t := range tmpls {
 		if t.Kind == decode.KindMAI {
 			b, err := e.encodeMAI(t, asm, ops, mods)
@@ -172,10 +173,17 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 				continue
 			}
 			if e.accepts(in, t, layout, mn, asm) {
+				if err := constantBus(in, t, e.d.Arch()); err != nil {
+					busErr = err
+					continue
+				}
 				return b, nil
 			}
 			tried = append(tried, fmt.Sprintf("%s gives %q", t.Format.Name, in.Text()))
 		}
+	}
+	if busErr != nil {
+		return nil, fmt.Errorf("%s: %w", asm, busErr)
 	}
 	if len(tried) == 0 && len(unsupported) > 0 {
 		return nil, fmt.Errorf("%s: encoding %s is not supported yet", base, strings.Join(unsupported, "/"))

@@ -1,0 +1,109 @@
+package encode
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/amd/decode"
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// A VALU instruction reads its scalar values (SGPRs, the special scalar
+// registers, a literal) over the constant bus, which carries one value per
+// instruction on GCN 5 and CDNA and two from GFX10 on (LLVM's
+// getConstantBusLimit). The same register read twice is one value; inline
+// constants and VGPRs do not use the bus. llvm-mc refuses a line over the
+// limit ("invalid operand (violates constant bus restrictions)"); so does
+// the encoder, naming the values.
+
+// valuKinds are the encodings the limit applies to.
+var valuKinds = map[decode.Kind]bool{
+	decode.KindVOP1: true, decode.KindVOP2: true, decode.KindVOPC: true,
+	decode.KindVOP3: true, decode.KindVOP3B: true, decode.KindVOP3P: true,
+}
+
+// sourceFields are the operand fields that may name a scalar value.
+var sourceFields = []string{"SRC0", "SRC1", "SRC2"}
+
+// Source operand codes (the 9-bit SRC fields) that are scalar values on the
+// bus: SGPRs and the special scalar registers up to EXEC (null, 125 from
+// GFX10 on, reads nothing), src_*_base/limit and pops_exiting_wave_id,
+// vccz, execz, scc, and the literal.
+func scalarCode(code uint64, gen int) bool {
+	switch {
+	case code <= 124, code == 126, code == 127:
+		return true
+	case code == 125:
+		return gen < 10
+	case code >= 235 && code <= 239, code >= 251 && code <= 253, code == 255:
+		return true
+	}
+	return false
+}
+
+// constantBus checks in, an encoding of a VALU line, against the family's
+// limit; nil when it is within it.
+func constantBus(in decode.Inst, t decode.Template, arch isa.Architecture) error {
+	if !valuKinds[t.Kind] {
+		return nil
+	}
+	info, ok := isa.LookupArch(arch.ID)
+	if !ok {
+		return nil
+	}
+	limit := info.ConstantBusLimit()
+	seen := map[uint64]bool{}
+	for _, f := range in.Fields {
+		for _, name := range sourceFields {
+			if f.Name == name && scalarCode(f.Value, info.Gen) && (f.Value != 0 || readsS0(in.Operands)) {
+				seen[f.Value] = true
+			}
+		}
+	}
+	// VOP2's carry-in and v_cndmask's mask: VCC read without a field
+	// (the line's last operand).
+	if t.Kind == decode.KindVOP2 && len(in.Operands) > 0 {
+		if last := in.Operands[len(in.Operands)-1]; last == "vcc" || last == "vcc_lo" {
+			seen[106] = true
+		}
+	}
+	if len(seen) <= limit {
+		return nil
+	}
+	var reads []string
+	for _, op := range in.Operands[min(1, len(in.Operands)):] {
+		if scalarText(op) {
+			reads = append(reads, op)
+		}
+	}
+	values := "one scalar value"
+	if limit > 1 {
+		values = fmt.Sprintf("%d scalar values", limit)
+	}
+	return fmt.Errorf("%s reads at most %s per VALU instruction (the constant bus); this line reads %d (%s)",
+		info.Name, values, len(seen), strings.Join(reads, ", "))
+}
+
+// readsS0 says whether a source operand names s0: the encoder leaves the
+// source fields an instruction lacks (v_readlane's SRC2) at 0, s0's code.
+func readsS0(ops []string) bool {
+	for _, op := range ops[min(1, len(ops)):] {
+		op = strings.TrimLeft(op, "-|")
+		if op == "s0" || strings.HasPrefix(op, "s[0:") {
+			return true
+		}
+	}
+	return false
+}
+
+// scalarText says whether a printed source operand is a scalar value: an
+// SGPR, a special scalar register or a literal (for the message only).
+func scalarText(op string) bool {
+	op = strings.TrimLeft(op, "-|")
+	switch {
+	case strings.HasPrefix(op, "s"), strings.HasPrefix(op, "ttmp"), strings.HasPrefix(op, "vcc"),
+		strings.HasPrefix(op, "exec"), op == "m0", strings.HasPrefix(op, "flat_scratch"), strings.HasPrefix(op, "0x"):
+		return !strings.HasPrefix(op, "sext")
+	}
+	return false
+}
