@@ -37,6 +37,9 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 			continue
 		}
 		notes := parseNotes(sec.PTXISANotes, sec.PTXISANotesLine, sec.TargetISANotes, sec.TargetISANotesLine, sec.Mnemonics)
+		if sec.Kind == ptxdoc.KindSpecialRegister {
+			notes.unparsed = withoutSregNotes(notes.unparsed, sregNotes(sec))
+		}
 		forms, probs := sectionForms(sec, notes)
 		problems = append(problems, probs...)
 		used := map[string]bool{}
@@ -102,6 +105,11 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 		}
 		if !versionKnown {
 			in.PTXVersion = ""
+		}
+		if in.Kind == KindSpecialRegister {
+			if need, ok := sregEntryNeed(in); ok {
+				in.PTXVersion, in.MinTarget = need.PTXVersion, need.MinTarget
+			}
 		}
 		if !targetKnown && in.Kind == KindInstruction {
 			// Say so rather than leave the reader guessing: the notes give
@@ -227,8 +235,25 @@ func sectionForms(sec ptxdoc.Section, notes noteResult) (map[string][]builtForm,
 			}
 		}
 	}
+	var sregs []sregNote
+	if sec.Kind == ptxdoc.KindSpecialRegister {
+		sregs = sregNotes(sec)
+	}
 	for _, b := range blocks {
 		for _, st := range b.stmts {
+			if sec.Kind == ptxdoc.KindSpecialRegister {
+				for _, f := range sregForms(st, Option{PTXVersion: notes.baseVersion, MinTarget: notes.baseTarget}, sregs) {
+					f.Description = firstNonEmpty(st.comment, f.Description, b.cb.Caption)
+					f.File, f.Line = sec.File, st.line
+					// The section documents its registers together: each
+					// entry lists every declaration (sregEntryNeed picks
+					// the entry's own minimum).
+					for _, m := range sec.Mnemonics {
+						out[m] = append(out[m], builtForm{Form: f})
+					}
+				}
+				continue
+			}
 			if sec.Kind != ptxdoc.KindInstruction || !checkable(sec.Mnemonics) {
 				m := sec.Mnemonics[0]
 				for _, cand := range sec.Mnemonics {
