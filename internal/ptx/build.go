@@ -254,6 +254,11 @@ func sectionForms(sec ptxdoc.Section, notes noteResult) (map[string][]builtForm,
 				}
 				continue
 			}
+			if sec.Kind == ptxdoc.KindDirective && !directiveLine(st.text, sec.Mnemonics) {
+				// Prose ("dwarf-lines have the following formats: ...")
+				// or the format of an operand, not a form of the directive.
+				continue
+			}
 			if sec.Kind != ptxdoc.KindInstruction || !checkable(sec.Mnemonics) {
 				m := sec.Mnemonics[0]
 				for _, cand := range sec.Mnemonics {
@@ -387,6 +392,24 @@ func startsWithMnemonic(op string, mnemonics []string, resolve resolver) bool {
 	}
 	_, ok := resolve(first)
 	return ok
+}
+
+// labelPrefixRe is the label a directive line may start with
+// ("Label: .branchtargets list-of-labels;").
+var labelPrefixRe = regexp.MustCompile(`^[A-Za-z_$][\w$]*:\s*`)
+
+// directiveLine reports whether a statement of a directive's syntax block
+// is a form of it: it starts, after an optional label, with one of the
+// section's directives ("@@DWARF" for "@@dwarf") followed by a boundary.
+// Code blocks also hold prose and the formats of a directive's operands.
+func directiveLine(text string, mnemonics []string) bool {
+	t := labelPrefixRe.ReplaceAllString(strings.TrimSpace(text), "")
+	for _, m := range mnemonics {
+		if len(t) >= len(m) && strings.EqualFold(t[:len(m)], m) && (len(t) == len(m) || strings.ContainsRune(" \t{(;", rune(t[len(m)]))) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitMnemonicVariable turns "vop2.dtype..." (vop2 = {vadd2, vsub2, ...})
