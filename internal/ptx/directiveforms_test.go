@@ -15,8 +15,8 @@ func TestDirectiveLine(t *testing.T) {
 		"Label: .branchtargets list-of-labels ;":                         true,
 		"@@DWARF dwarf-string":                                           true,
 		"dwarf-lines have the following formats: .b8 byte-list .b16 ...": false,
-		".b8 byte-list":                                                  false,
-		".sectionx name":                                                 false,
+		".b8 byte-list":  false,
+		".sectionx name": false,
 	} {
 		if got := directiveLine(text, []string{".section", ".branchtargets", "@@dwarf"}); got != want {
 			t.Errorf("directiveLine(%q) = %v, want %v", text, got, want)
