@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx"
 )
 
 // show prints a form ptxas rejects as rejected, never with the
@@ -26,5 +28,31 @@ func TestFormRequirement(t *testing.T) {
 	old := isa.Form{PTXVersion: "6.3", MinTarget: "sm_72", Check: &isa.PTXCheck{Status: isa.PTXRejected}}
 	if got := formRequirement(old); !strings.HasPrefix(got, "rejected by ptxas (documented: PTX 6.3, sm_72)") {
 		t.Errorf("rejected form of an older database: %q", got)
+	}
+}
+
+// `ptx check --help` lists every flag the command takes in one Flags
+// section: those its own parser reads (ptx.CheckUsage names them) and the
+// global --db.
+func TestPTXCheckHelpListsEveryFlag(t *testing.T) {
+	out, _, code := run(t, "ptx", "check", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	flags := regexp.MustCompile(`(?m)^\s+(--[a-z][a-z-]*)`).FindAllStringSubmatch(ptx.CheckUsage, -1)
+	if len(flags) < 4 {
+		t.Fatalf("CheckUsage names %d flags", len(flags))
+	}
+	_, section, ok := strings.Cut(out, "\nFlags:\n")
+	if !ok {
+		t.Fatalf("no Flags section:\n%s", out)
+	}
+	for _, f := range flags {
+		if !strings.Contains(section, f[1]+" ") {
+			t.Errorf("--help does not list %s:\n%s", f[1], section)
+		}
+	}
+	if strings.Count(out, "Flags:\n") != 2 { // the command's and the global ones
+		t.Errorf("want one Flags section and the global one:\n%s", out)
 	}
 }
