@@ -467,7 +467,7 @@ func printInstruction(w io.Writer, in *isa.Instruction) error {
 	if len(in.Forms) > 0 {
 		fmt.Fprintf(bw, "\nForms (%d)\n", len(in.Forms))
 		for _, f := range in.Forms {
-			fmt.Fprintf(bw, "  %-60s PTX %-4s %s\n", f.Syntax, f.PTXVersion, f.MinTarget)
+			fmt.Fprintf(bw, "  %-60s %s\n", f.Syntax, formRequirement(f))
 		}
 	}
 	if in.Semantics != "" {
@@ -565,3 +565,24 @@ func indent(s, prefix string) string {
 }
 
 var _ = errs.ExitCode
+
+// formRequirement is what a PTX form needs, as show prints it: a form
+// ptxas rejects on every target needs nothing it could meet, so it says
+// so, with the documentation's claim beside.
+func formRequirement(f isa.Form) string {
+	if f.Check == nil || f.Check.Status != isa.PTXRejected {
+		return fmt.Sprintf("PTX %-4s %s", f.PTXVersion, f.MinTarget)
+	}
+	s := "rejected by ptxas"
+	v, t := f.DocPTXVersion, f.DocMinTarget
+	if v == "" && t == "" { // a database from before rejected forms lost their requirements
+		v, t = f.PTXVersion, f.MinTarget
+	}
+	if v != "" || t != "" {
+		s += " (documented: PTX " + strings.TrimSpace(v+", "+t) + ")"
+	}
+	if f.Check != nil && f.Check.Message != "" {
+		s += ": " + f.Check.Message
+	}
+	return s
+}

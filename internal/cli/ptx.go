@@ -39,9 +39,7 @@ runs, on the file as written or on the instruction in a small kernel, for the ta
 of --target (default: the file's .target, or every target ptxas knows), and both
 verdicts are reported.
 
-Exit status: 0 when every instruction is valid, 1 when one is not, 2 on unusable input.
-
-` + ptx.CheckUsage,
+Exit status: 0 when every instruction is valid, 1 when one is not, 2 on unusable input.`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args, err := takeDBFlag(e, args)
@@ -84,6 +82,12 @@ Exit status: 0 when every instruction is valid, 1 when one is not, 2 on unusable
 			return nil
 		},
 	}
+	// RunE parses the flags itself (they may come anywhere, and an
+	// instruction's operands may look like flags); they are declared here
+	// so that --help lists every one in cobra's one Flags section.
+	check.Flags().StringSlice("target", nil, "judge as assembled for these targets, sm_XX[,sm_YY] (in place of the file's .target);\na statement that needs a later target is invalid there")
+	check.Flags().Bool("ptxas", false, "also run NVIDIA's ptxas on the input and report its verdict")
+	check.Flags().Bool("json", false, "write the report as JSON")
 	cmd.AddCommand(check, newPTXSASSCmd(e))
 	for _, sub := range ptxSubcommands {
 		cmd.AddCommand(sub(e))

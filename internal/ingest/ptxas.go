@@ -385,17 +385,20 @@ func (a *ptxApplier) form(m *ptx.Instruction, f int, form *isa.Form, in *isa.Ins
 	rep := a.rep
 	if len(fc.probes) == 0 {
 		form.Check = &isa.PTXCheck{Statement: form.Syntax, Status: isa.PTXNotVerified, Message: "gpuisa could not write a statement for this form"}
+		form.Status = isa.PTXNotVerified
 		rep.FormsNotVerified++
 		rep.NotVerified = append(rep.NotVerified, quality.PTXFinding{Mnemonic: m.Name, Statement: form.Syntax, Message: form.Check.Message, Prov: form.Prov})
 		return
 	}
 	chk, repIdx := a.formCheck(fc)
 	form.Check = &chk
+	form.Status = chk.Status
 	switch chk.Status {
 	case isa.PTXVerified:
 		rep.FormsVerified++
 	case isa.PTXRejected:
 		rep.FormsRejected++
+		rejectForm(form)
 		rep.RejectedForms = append(rep.RejectedForms, quality.PTXFinding{Mnemonic: m.Name, Statement: chk.Statement, Message: chk.Message, Prov: form.Prov})
 	default:
 		rep.FormsNotVerified++
@@ -425,6 +428,21 @@ func (a *ptxApplier) form(m *ptx.Instruction, f int, form *isa.Form, in *isa.Ins
 	}
 	features := a.optionalParts(m, form, chk, fc.probes)
 	m.Forms[f].Oracle = a.formOracle(chk, features, fc)
+}
+
+// rejectForm takes the requirements off a form ptxas rejects on every
+// target (the documents' syntax line spells out combinations their prose
+// forbids, such as wmma's mixed .s8/.u8 operands): showing "PTX 6.3,
+// sm_72" beside it would say it assembles there. The documentation's
+// values stay as its variant.
+func rejectForm(form *isa.Form) {
+	if form.MinTarget != "" {
+		form.DocMinTarget = form.MinTarget
+	}
+	if form.PTXVersion != "" {
+		form.DocPTXVersion = form.PTXVersion
+	}
+	form.MinTarget, form.PTXVersion = "", ""
 }
 
 // formCheck is ptxas's check of a form with probes: its representative

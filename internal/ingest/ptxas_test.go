@@ -457,3 +457,43 @@ func TestPTXFormsNotVerified(t *testing.T) {
 		}
 	}
 }
+
+// A form ptxas rejects on every target keeps no requirement a reader
+// could take for "assembles from here" (issue 27: wmma.mma's mixed
+// .s8/.u8 and .s4/.u4 forms were shown as PTX 6.3, sm_72); the
+// documentation's claim stays in the Doc fields.
+func TestPTXRejectedFormsHaveNoRequirements(t *testing.T) {
+	f := ptxOracleFixture(t)
+	rejected := 0
+	for _, in := range f.insts {
+		for _, fm := range in.Forms {
+			if fm.Check == nil {
+				continue // not a statement ptxas judges (a special register, a directive)
+			}
+			if fm.Status != fm.Check.Status {
+				t.Errorf("%s: form %q: status %q, check %+v", in.Name, fm.Syntax, fm.Status, fm.Check)
+				continue
+			}
+			if fm.Status != isa.PTXRejected {
+				continue
+			}
+			rejected++
+			if fm.MinTarget != "" || fm.PTXVersion != "" {
+				t.Errorf("%s: rejected form %q still needs PTX %s, %s", in.Name, fm.Syntax, fm.PTXVersion, fm.MinTarget)
+			}
+		}
+	}
+	mixed := 0
+	for _, fm := range f.instr("wmma.mma").Forms {
+		if strings.Contains(fm.Syntax, ".s8.u8.") || strings.Contains(fm.Syntax, ".u4.s4.") {
+			mixed++
+			if fm.Status != isa.PTXRejected || fm.DocMinTarget == "" {
+				t.Errorf("wmma.mma %q: status %q, documented target %q; want rejected with the documentation's kept", fm.Syntax, fm.Status, fm.DocMinTarget)
+			}
+		}
+	}
+	if mixed != 2 {
+		t.Errorf("wmma.mma: %d mixed-type forms, want 2", mixed)
+	}
+	t.Logf("%d forms rejected on every target", rejected)
+}

@@ -492,11 +492,18 @@ type Form struct {
 	// MinTarget and PTXVersion are the form's requirements: ptxas's when
 	// it verified the form (Check), else what the documentation states;
 	// DocMinTarget/DocPTXVersion keep the documentation's where it differs.
+	// A form ptxas rejects on every target has no requirement to meet:
+	// both are empty, the documentation's kept in the Doc fields.
 	MinTarget     string `json:"min_target"`
 	PTXVersion    string `json:"ptx_version"`
 	DocMinTarget  string `json:"doc_min_target,omitempty"`
 	DocPTXVersion string `json:"doc_ptx_version,omitempty"`
 	Description   string `json:"description,omitempty"`
+	// Status is ptxas's verdict on the form (Check.Status) where it
+	// judged one, so that a reader of the form's requirements sees at
+	// once that a rejected form has none: "verified" | "rejected" |
+	// "not-verified"; empty when ptxas was not run.
+	Status string `json:"status,omitempty"`
 	// Targets is ptxas's verdict per sm_ target ("supported" |
 	// "unsupported") on the form's statement; empty when not verified.
 	Targets map[string]string `json:"targets,omitempty"`

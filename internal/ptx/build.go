@@ -37,6 +37,9 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 			continue
 		}
 		notes := parseNotes(sec.PTXISANotes, sec.PTXISANotesLine, sec.TargetISANotes, sec.TargetISANotesLine, sec.Mnemonics)
+		if sec.Kind == ptxdoc.KindSpecialRegister {
+			notes.unparsed = withoutSregNotes(notes.unparsed, sregNotes(sec))
+		}
 		forms, probs := sectionForms(sec, notes)
 		problems = append(problems, probs...)
 		used := map[string]bool{}
@@ -102,6 +105,11 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 		}
 		if !versionKnown {
 			in.PTXVersion = ""
+		}
+		if in.Kind == KindSpecialRegister {
+			if need, ok := sregEntryNeed(in); ok {
+				in.PTXVersion, in.MinTarget = need.PTXVersion, need.MinTarget
+			}
 		}
 		if !targetKnown && in.Kind == KindInstruction {
 			// Say so rather than leave the reader guessing: the notes give
@@ -227,8 +235,30 @@ func sectionForms(sec ptxdoc.Section, notes noteResult) (map[string][]builtForm,
 			}
 		}
 	}
+	var sregs []sregNote
+	if sec.Kind == ptxdoc.KindSpecialRegister {
+		sregs = sregNotes(sec)
+	}
 	for _, b := range blocks {
 		for _, st := range b.stmts {
+			if sec.Kind == ptxdoc.KindSpecialRegister {
+				for _, f := range sregForms(st, Option{PTXVersion: notes.baseVersion, MinTarget: notes.baseTarget}, sregs) {
+					f.Description = firstNonEmpty(st.comment, f.Description, b.cb.Caption)
+					f.File, f.Line = sec.File, st.line
+					// The section documents its registers together: each
+					// entry lists every declaration (sregEntryNeed picks
+					// the entry's own minimum).
+					for _, m := range sec.Mnemonics {
+						out[m] = append(out[m], builtForm{Form: f})
+					}
+				}
+				continue
+			}
+			if sec.Kind == ptxdoc.KindDirective && !directiveLine(st.text, sec.Mnemonics) {
+				// Prose ("dwarf-lines have the following formats: ...")
+				// or the format of an operand, not a form of the directive.
+				continue
+			}
 			if sec.Kind != ptxdoc.KindInstruction || !checkable(sec.Mnemonics) {
 				m := sec.Mnemonics[0]
 				for _, cand := range sec.Mnemonics {
@@ -362,6 +392,24 @@ func startsWithMnemonic(op string, mnemonics []string, resolve resolver) bool {
 	}
 	_, ok := resolve(first)
 	return ok
+}
+
+// labelPrefixRe is the label a directive line may start with
+// ("Label: .branchtargets list-of-labels;").
+var labelPrefixRe = regexp.MustCompile(`^[A-Za-z_$][\w$]*:\s*`)
+
+// directiveLine reports whether a statement of a directive's syntax block
+// is a form of it: it starts, after an optional label, with one of the
+// section's directives ("@@DWARF" for "@@dwarf") followed by a boundary.
+// Code blocks also hold prose and the formats of a directive's operands.
+func directiveLine(text string, mnemonics []string) bool {
+	t := labelPrefixRe.ReplaceAllString(strings.TrimSpace(text), "")
+	for _, m := range mnemonics {
+		if len(t) >= len(m) && strings.EqualFold(t[:len(m)], m) && (len(t) == len(m) || strings.ContainsRune(" \t{(;", rune(t[len(m)]))) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitMnemonicVariable turns "vop2.dtype..." (vop2 = {vadd2, vsub2, ...})

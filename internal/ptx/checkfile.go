@@ -116,6 +116,13 @@ func SplitStatements(src string) (stmts []Statement, version, target string) {
 			continue
 		case c == '{':
 			t := strings.TrimSpace(cur.String())
+			if depth > 0 || strings.HasSuffix(t, "=") {
+				// A variable's initializer (".global .b8 s[3] = {1, 2, 3};"),
+				// nested ones included ({{1, 2}, {3, 4}}),
+				// not a block: it belongs to the declaration it ends.
+				depth++
+				break
+			}
 			if t == "" || t[0] == '.' || strings.HasSuffix(t, ":") || strings.HasSuffix(t, ")") {
 				emit()
 				continue

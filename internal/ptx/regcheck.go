@@ -122,7 +122,8 @@ func (d *regDecls) typeOf(op string) string {
 // data type: a register of another size, or a floating-point register
 // for an integer type (or the reverse), is an arguments mismatch (a
 // bit-size register stands for any type of its size). ld, st and cvt may
-// use a wider register than their type, as the documents allow.
+// use a wider register than their type, as the documents allow, and any
+// instruction an 8-bit type.
 func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []string) {
 	if !r.Valid || r.Mnemonic == "" || len(tokens) == 0 || len(d.ranges)+len(d.names)+len(d.spaces) == 0 {
 		return
@@ -174,7 +175,12 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []stri
 			if rt == "" {
 				continue
 			}
-			if why := regMismatch(rt, "."+types[ti], wider); why != "" {
+			// 8-bit values always sit in wider registers outside ld, st
+			// and cvt too (suld.b.v4.b8 into .b16 registers): the
+			// documents restrict sub-word types to those three, and the
+			// instructions they list 8-bit types for anyway read and
+			// write them in wider registers, as ptxas accepts.
+			if why := regMismatch(rt, "."+types[ti], wider || TypeBits("."+types[ti]) == 8); why != "" {
 				r.Valid, r.Rule = false, "operand"
 				r.Reason = "operand " + el + " is declared " + rt + ": " + why + " for ." + types[ti]
 				return
@@ -199,6 +205,13 @@ func regMismatch(reg, typ string, widerOK bool) string {
 	rk, tk := reg[1], typ[1]
 	if rk != 'b' && tk != 'b' && (rk == 'f') != (tk == 'f') && !strings.Contains(typ, "x2") {
 		return "a register of another kind"
+	}
+	// A wider register holds a narrower bit-size or integer type; a
+	// floating-point type needs its own size unless the register is
+	// bit-size (the documents' "Operand Size Exceeding Instruction-Type
+	// Size": cvt.f64.f16 reads a .b16 or .f16 register, not an .f32 one).
+	if widerOK && tk == 'f' && rk != 'b' {
+		widerOK = false
 	}
 	if rb != tb && !(widerOK && rb > tb) {
 		return "a " + strconv.Itoa(rb) + "-bit register"

@@ -138,4 +138,15 @@ func TestSplitStatements(t *testing.T) {
 	}
 }
 
+// A variable's initializer is part of its declaration, across lines and
+// nested, not a block of statements (nvcc writes printf strings and
+// function tables so).
+func TestSplitStatementsInitializers(t *testing.T) {
+	src := ".global .align 1 .b8 $str[4] = {98, 108,\n 111, 0};\n.global .u64 tab[2] = {f, g};\n.const .b32 m[2][2] = {{1, 2}, {3, 4}};\n.entry k()\n{\n  ret;\n}\n"
+	stmts, _, _ := SplitStatements(src)
+	if len(stmts) != 1 || stmts[0].Text != "ret" || stmts[0].Line != 7 {
+		t.Errorf("got %+v, want the one ret on line 7", stmts)
+	}
+}
+
 func fixtureSectionsForFuzz() []ptxdoc.Section { return []ptxdoc.Section{fixtureSection()} }

@@ -23,7 +23,8 @@ import (
 )
 
 var (
-	corpusTargets = flag.String("corpus.targets", "sm_75,sm_80,sm_90,sm_100,sm_120", "targets nvcc compiles the corpus for (comma list, or \"all\" for every one nvcc supports)")
+	// sm_90a: wgmma and setmaxnreg exist only on the architecture-specific target.
+	corpusTargets = flag.String("corpus.targets", "sm_75,sm_80,sm_90,sm_90a,sm_100,sm_120", "targets nvcc compiles the corpus for (comma list, or \"all\" for every one nvcc supports)")
 	corpusSeed    = flag.Int64("corpus.seed", 1, "seed of the statements mutated")
 	corpusPerKind = flag.Int("corpus.perkind", 2, "mutants of each statement kind per file")
 )

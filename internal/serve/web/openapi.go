@@ -155,6 +155,7 @@ var fieldDocs = map[string]string{
 	"Instruction.conflicts":      "Facts the sources disagree on, each with every source's value (for PTX: the documentation's and ptxas's minimum version and target of a form).",
 	"Form.min_target":            "The form's oldest target: ptxas's where it contradicts the documentation or the documentation is silent (doc_min_target then keeps the documentation's).",
 	"Form.ptx_version":           "The form's lowest PTX ISA version, settled like min_target.",
+	"Form.status":                "ptxas's verdict on the form: verified | rejected (on every target: min_target and ptx_version are then empty, doc_* keep the documentation's) | not-verified; absent when ptxas was not run.",
 	"Form.doc_min_target":        "The documentation's minimum target, where it differs from min_target.",
 	"Form.doc_ptx_version":       "The documentation's PTX ISA version, where it differs from ptx_version.",
 	"Form.targets":               "ptxas's verdict on the form's statement per sm_ target (supported | unsupported); absent when not verified.",

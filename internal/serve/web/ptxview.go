@@ -347,8 +347,10 @@ func newFormRow(f isa.Form, floor string, order []string) formRow {
 	}
 	row.Status, row.Statement, row.Message, row.Tool = c.Status, c.Statement, c.Message, c.Tool
 	if c.Status != isa.PTXVerified {
-		row.Target = reqFact{Value: f.MinTarget, Source: srcDoc}
-		row.Version = reqFact{Value: f.PTXVersion, Source: srcDoc}
+		// A rejected form's requirements are empty; the row still shows
+		// what the documentation claims, beside ptxas's rejection.
+		row.Target = reqFact{Value: or(f.DocMinTarget, f.MinTarget), Source: srcDoc}
+		row.Version = reqFact{Value: or(f.DocPTXVersion, f.PTXVersion), Source: srcDoc}
 	} else {
 		row.Target = formFact(f.MinTarget, f.DocMinTarget, c.MinTarget, ptxorder.CompareTargets)
 		if row.Target.PTXAS != "" && row.Target.PTXAS == floor {
