@@ -264,6 +264,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if extras[store.KeyQuality], err = json.Marshal(llvm.Report); err != nil {
 		return nil, err
 	}
+	hashAs := map[string][]byte{}
+	if hashAs[store.KeyQuality], err = json.Marshal(llvm.Report.WithoutRunCounters()); err != nil {
+		return nil, err
+	}
 
 	codecProblems, err := prepareCodecs(opts, archs, insts, extras)
 	if err != nil {
@@ -300,7 +304,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return opts.Answers(ctx, r, put)
 		}
 	}
-	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras, Answers: answers, AnswersBy: opts.AnswersBy}); err != nil {
+	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras, HashAs: hashAs, Answers: answers, AnswersBy: opts.AnswersBy}); err != nil {
 		return nil, fmt.Errorf("write %s: %w", opts.Out, err)
 	}
 	rowsWritten()

@@ -96,6 +96,26 @@ func TestWriteIsDeterministic(t *testing.T) {
 	}
 }
 
+// An extra's HashAs bytes stand for it in the build id: two builds whose
+// quality reports differ only in their run counters are one build.
+func TestBuildIDHashesExtrasAsGiven(t *testing.T) {
+	id := func(stored string, hashAs map[string][]byte) string {
+		b := sampleBuild()
+		b.Extras = map[string][]byte{"report": []byte(stored)}
+		b.HashAs = hashAs
+		info, _ := writeOpen(t, b).Info(context.Background())
+		return info.ID
+	}
+	same := map[string][]byte{"report": []byte(`{"processes":0}`)}
+	cold, warm := id(`{"processes":12}`, same), id(`{"processes":0}`, same)
+	if cold != warm {
+		t.Errorf("run counters changed the build id: %s vs %s", cold, warm)
+	}
+	if plain := id(`{"processes":12}`, nil); plain == cold {
+		t.Errorf("without HashAs the stored bytes are not hashed")
+	}
+}
+
 func TestWriteFailureKeepsPrevious(t *testing.T) {
 	path := writeSample(t)
 	before, _ := os.ReadFile(path)

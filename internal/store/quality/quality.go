@@ -344,3 +344,24 @@ func (r Report) CorrectedTotal() int {
 	}
 	return n
 }
+
+// WithoutRunCounters is the report with the counts that describe how the
+// build ran rather than what it found — processes started, inputs sent,
+// answers taken from the caches — set to zero: a build with empty caches
+// and one with full caches find the same facts, and the database's build
+// id is taken over this form so that both are the same build (ETags stay
+// valid, stored pages are kept).
+func (r Report) WithoutRunCounters() Report {
+	r.Run.Processes, r.Run.Assembled, r.Run.CacheHits = 0, 0, 0
+	if r.Cost != nil {
+		c := *r.Cost
+		c.Processes, c.Analysed, c.CacheHits = 0, 0, 0
+		r.Cost = &c
+	}
+	if r.PTX != nil {
+		p := *r.PTX
+		p.Run.Processes, p.Run.Assembled, p.Run.CacheHits = 0, 0, 0
+		r.PTX = &p
+	}
+	return r
+}
