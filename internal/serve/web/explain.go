@@ -120,15 +120,22 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 	var raw []byte
 	switch r.Method {
 	case http.MethodPost:
-		r.Body = http.MaxBytesReader(w, r.Body, maxExplainInput+64<<10)
-		if err := r.ParseMultipartForm(maxExplainInput + 64<<10); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
+		// ParseForm first: ParseMultipartForm drops its error (a
+		// urlencoded body over the limit) and reports only "not multipart".
+		err := r.ParseForm()
+		if err == nil {
+			err = r.ParseMultipartForm(maxRequestBody)
+		}
+		if err != nil && !errors.Is(err, http.ErrNotMultipart) {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
 				v.Error = fmt.Sprintf("The upload is larger than %s; gpuisa explain FILE reads larger files.", v.MaxInput)
 				s.renderExplain(w, r, http.StatusRequestEntityTooLarge, v)
 				return
 			}
-			v.Error = "The form could not be read: " + err.Error()
+			// The parser's words name its internals, not the user's mistake.
+			v.Error = "The form could not be read: post it as multipart/form-data or application/x-www-form-urlencoded."
 			s.renderExplain(w, r, http.StatusBadRequest, v)
 			return
 		}
@@ -162,6 +169,7 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(raw) > maxExplainInput {
 		v.Error = fmt.Sprintf("The input is larger than %s; gpuisa explain FILE reads larger files.", v.MaxInput)
+		v.Text = "" // a page as large as the paste helps no one
 		s.renderExplain(w, r, http.StatusRequestEntityTooLarge, v)
 		return
 	}
