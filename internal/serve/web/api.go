@@ -137,7 +137,7 @@ func (s *server) apiSearch(w http.ResponseWriter, r *http.Request) {
 		s.apiFail(w, r, errs.Invalid("missing query parameter q"))
 		return
 	}
-	if len(q) > maxQueryLen {
+	if queryTooLong(q) {
 		s.apiFail(w, r, errs.Invalid("query longer than %d characters", maxQueryLen))
 		return
 	}
