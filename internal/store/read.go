@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"modernc.org/sqlite/vfs"
 
@@ -499,7 +500,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	if q == "" {
 		return nil, errs.Invalid("empty search query")
 	}
-	if len(q) > 200 {
+	if utf8.RuneCountInString(q) > 200 { // characters, as said: "é" is one
 		return nil, errs.Invalid("search query longer than 200 characters")
 	}
 	limit := opts.Limit

@@ -60,7 +60,11 @@ func (s *server) sendJSON(w http.ResponseWriter, r *http.Request, v any) {
 func (s *server) apiFail(w http.ResponseWriter, r *http.Request, err error) {
 	status := errs.HTTPStatus(err)
 	msg := err.Error()
-	if status == http.StatusInternalServerError {
+	if status == http.StatusInternalServerError && databaseDamaged(err) {
+		s.log.Error("database unreadable", "path", r.URL.Path, "err", err)
+		status, msg = http.StatusServiceUnavailable, damagedMessage
+		w.Header().Set("Retry-After", "5")
+	} else if status == http.StatusInternalServerError {
 		s.log.Error("internal error", "path", r.URL.Path, "err", err)
 		msg = "internal error"
 	}
@@ -137,7 +141,7 @@ func (s *server) apiSearch(w http.ResponseWriter, r *http.Request) {
 		s.apiFail(w, r, errs.Invalid("missing query parameter q"))
 		return
 	}
-	if len(q) > maxQueryLen {
+	if queryTooLong(q) {
 		s.apiFail(w, r, errs.Invalid("query longer than %d characters", maxQueryLen))
 		return
 	}

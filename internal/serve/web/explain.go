@@ -120,15 +120,22 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 	var raw []byte
 	switch r.Method {
 	case http.MethodPost:
-		r.Body = http.MaxBytesReader(w, r.Body, maxExplainInput+64<<10)
-		if err := r.ParseMultipartForm(maxExplainInput + 64<<10); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+		r.Body = http.MaxBytesReader(w, r.Body, maxRequestBody)
+		// ParseForm first: ParseMultipartForm drops its error (a
+		// urlencoded body over the limit) and reports only "not multipart".
+		err := r.ParseForm()
+		if err == nil {
+			err = r.ParseMultipartForm(maxRequestBody)
+		}
+		if err != nil && !errors.Is(err, http.ErrNotMultipart) {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
 				v.Error = fmt.Sprintf("The upload is larger than %s; gpuisa explain FILE reads larger files.", v.MaxInput)
 				s.renderExplain(w, r, http.StatusRequestEntityTooLarge, v)
 				return
 			}
-			v.Error = "The form could not be read: " + err.Error()
+			// The parser's words name its internals, not the user's mistake.
+			v.Error = "The form could not be read: post it as multipart/form-data or application/x-www-form-urlencoded."
 			s.renderExplain(w, r, http.StatusBadRequest, v)
 			return
 		}
@@ -162,6 +169,7 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(raw) > maxExplainInput {
 		v.Error = fmt.Sprintf("The input is larger than %s; gpuisa explain FILE reads larger files.", v.MaxInput)
+		v.Text = "" // a page as large as the paste helps no one
 		s.renderExplain(w, r, http.StatusRequestEntityTooLarge, v)
 		return
 	}
@@ -170,6 +178,12 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 	}
 	err := s.explainInto(r.Context(), &v, raw)
 	if errors.Is(err, context.Canceled) {
+		return
+	}
+	var tooMany tooManyInstructions
+	if errors.As(err, &tooMany) {
+		v.Error, v.Text = err.Error(), "" // the page is not the input again
+		s.renderExplain(w, r, http.StatusRequestEntityTooLarge, v)
 		return
 	}
 	if err != nil {
@@ -248,12 +262,8 @@ func (s *server) runExplain(ctx context.Context, raw []byte, arch, also string) 
 	if err != nil {
 		return nil, errs.Invalid("%v", err)
 	}
-	code := 0
-	for _, u := range in.Units {
-		code += len(u.Code)/4 + len(u.Lines)
-	}
-	if code > maxExplainInstructions {
-		return nil, errs.Invalid("about %d instructions: the page explains at most %d per request; gpuisa explain FILE reads it all", code, maxExplainInstructions)
+	if n := instructionsIn(in); n > maxExplainInstructions {
+		return nil, tooManyInstructions(n)
 	}
 	choice := listing.Choice{}
 	if a := strings.TrimSpace(arch); a != "" {
@@ -294,6 +304,34 @@ func (s *server) runExplain(ctx context.Context, raw []byte, arch, also string) 
 		return nil, err
 	}
 	return explain.Explain(l, ns, explain.Options{Also: alsoList}), nil
+}
+
+// instructionsIn bounds the instructions in decodes: a line written as
+// an instruction is one, and machine code (a section, or a line of bare
+// bytes — consecutive hex-word lines merge into one) is at most one per
+// 4 bytes, the shortest AMD encoding. Counting lines let a paste of hex
+// words through any cap.
+func instructionsIn(in *listing.Input) int {
+	n := 0
+	for _, u := range in.Units {
+		n += (len(u.Code) + 3) / 4
+		for _, l := range u.Lines {
+			if l.Text != "" {
+				n++
+			} else {
+				n += (len(l.Bytes) + 3) / 4
+			}
+		}
+	}
+	return n
+}
+
+// tooManyInstructions is the input over maxExplainInstructions: 413, in
+// words that do not repeat the input.
+type tooManyInstructions int
+
+func (n tooManyInstructions) Error() string {
+	return fmt.Sprintf("The input holds about %d instructions: the page explains at most %d per request; gpuisa explain FILE reads it all.", int(n), maxExplainInstructions)
 }
 
 // alsoTargets reads the "also" field: gfx targets separated by commas or

@@ -92,3 +92,31 @@ func TestExplainLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainCapsInstructionsNotLines: hex words, which merge into one
+// line of bytes, count one instruction a word, so a paste over the cap is
+// refused (413) in a short page that does not repeat it; so are pastes
+// over the byte limit, urlencoded as well as multipart.
+func TestExplainCapsInstructionsNotLines(t *testing.T) {
+	s := newTestServer(t)
+	check := func(name string, rec *httptest.ResponseRecorder, says, input string) {
+		t.Helper()
+		body := rec.Body.String()
+		if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(body, says) || strings.Contains(body, input) || len(body) > 64<<10 {
+			t.Errorf("%s: %d, %d bytes, says %q: %v, echoes the input: %v", name, rec.Code, len(body), says,
+				strings.Contains(body, says), strings.Contains(body, input))
+		}
+	}
+	for _, word := range []string{"0x160a04c1\n", "c1 04 0a 16\n"} {
+		paste := strings.Repeat(word, maxExplainInstructions+10)
+		rec := postExplain(t, s, map[string]string{"arch": "cdna4", "text": paste}, "", nil)
+		check(strings.TrimSpace(word)+" words", rec, "at most 65536 per request", strings.Repeat(word, 3))
+	}
+	big := strings.Repeat("0x160a04c1 ", maxExplainInput/11+10)
+	check("multipart paste over 4 MB", postExplain(t, s, map[string]string{"text": big}, "", nil), "larger than 4 MB", strings.Repeat("0x160a04c1 ", 3))
+	req := httptest.NewRequest(http.MethodPost, "/explain", strings.NewReader(url.Values{"text": {big + big}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	check("urlencoded paste over the limit", rec, "larger than 4 MB", "0x160a04c1+0x160a04c1")
+}

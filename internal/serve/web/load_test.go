@@ -1,9 +1,11 @@
 package web
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -234,4 +236,103 @@ func peakRSS() string {
 		}
 	}
 	return "unknown"
+}
+
+// TestSlowUploadsHoldNoRenderSlot: two clients trickling POST /explain
+// bodies (each over 3 s) while every render slot there is would be theirs
+// if a body were read inside one; a GET for an uncached search still
+// answers at once, and the uploads are explained when they arrive.
+func TestSlowUploadsHoldNoRenderSlot(t *testing.T) {
+	s := newTestServer(t)
+	s.renderSlots = make(chan struct{}, 2) // as many as the slow clients
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	form := "arch=cdna4&text=0x160a04c1&pad=" + strings.Repeat("a", 300)
+	const chunks, every = 30, 100 * time.Millisecond // 3 s a body
+	type result struct {
+		status int
+		took   time.Duration
+		err    error
+	}
+	done := make(chan result, 2)
+	start := time.Now()
+	for range 2 {
+		go func() {
+			conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+			if err != nil {
+				done <- result{err: err}
+				return
+			}
+			defer conn.Close()
+			fmt.Fprintf(conn, "POST /explain HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n", len(form))
+			step := len(form) / chunks // at least chunks writes
+			for i := 0; i < len(form); i += step {
+				time.Sleep(every)
+				if _, err := io.WriteString(conn, form[i:min(i+step, len(form))]); err != nil {
+					done <- result{err: err}
+					return
+				}
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				done <- result{err: err}
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			done <- result{status: resp.StatusCode, took: time.Since(start)}
+		}()
+	}
+	time.Sleep(500 * time.Millisecond) // both uploads under way
+	t0 := time.Now()
+	resp, err := http.Get(ts.URL + "/search?q=" + url.QueryEscape("max f32 slow upload"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if took := time.Since(t0); resp.StatusCode != http.StatusOK || took > time.Second {
+		t.Errorf("GET /search during two slow uploads: %d after %v; it must not wait for them", resp.StatusCode, took)
+	}
+	for range 2 {
+		r := <-done
+		if r.err != nil || r.status != http.StatusOK || r.took < 3*time.Second {
+			t.Errorf("slow upload: %d after %v, %v (want 200 after its 3 s body)", r.status, r.took, r.err)
+		}
+	}
+}
+
+// TestUploadReadErrorsNameNoSocket: a body that stops short, or does not
+// arrive before the server's read timeout, is answered in plain words
+// (400, 408) that carry no socket address.
+func TestUploadReadErrorsNameNoSocket(t *testing.T) {
+	s := newTestServer(t)
+	ts := httptest.NewUnstartedServer(s)
+	ts.Config.ReadTimeout = 500 * time.Millisecond
+	ts.Start()
+	defer ts.Close()
+	for _, c := range []struct {
+		name   string
+		status int
+		hangUp bool
+	}{{"timeout", http.StatusRequestTimeout, false}, {"short", http.StatusBadRequest, true}} {
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(conn, "POST /explain HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000\r\n\r\n--b\r\n")
+		if c.hangUp {
+			conn.(*net.TCPConn).CloseWrite()
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		conn.Close()
+		if resp.StatusCode != c.status || strings.Contains(string(body), "127.0.0.1") || strings.Contains(string(body), "tcp") {
+			t.Errorf("%s: %d %q (want %d in plain words)", c.name, resp.StatusCode, body, c.status)
+		}
+	}
 }

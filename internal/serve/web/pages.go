@@ -238,9 +238,35 @@ func (s *server) execute(w http.ResponseWriter, r *http.Request, name string, p 
 
 // fail answers an unexpected error with a plain 500 and logs it.
 func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if databaseDamaged(err) {
+		s.log.Error("database unreadable", "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", "5")
+		s.send(w, r, response{status: http.StatusServiceUnavailable, contentType: "text/plain; charset=utf-8",
+			body: []byte(damagedMessage + "\n")})
+		return
+	}
 	s.log.Error("internal error", "path", r.URL.Path, "err", err)
 	s.send(w, r, response{status: http.StatusInternalServerError, contentType: "text/plain; charset=utf-8",
 		body: []byte("internal error\n")})
+}
+
+// damagedMessage answers a request the database file could not serve.
+const damagedMessage = "The database file could not be read (it was damaged or changed under the server); try again shortly."
+
+// databaseDamaged says whether err is SQLite finding its file damaged,
+// not a database or unreadable (SQLITE_CORRUPT, SQLITE_NOTADB,
+// SQLITE_IOERR): the file was rewritten in place under the server. That
+// is the server's state, not a bug: 503, not 500.
+func databaseDamaged(err error) bool {
+	var c interface{ Code() int }
+	if !errors.As(err, &c) {
+		return false
+	}
+	switch c.Code() & 0xff { // extended codes keep the primary in the low byte
+	case 10, 11, 26:
+		return true
+	}
+	return false
 }
 
 // notFoundView is the data of the 404 page.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpuisa/gpuisa/internal/amd/decode"
 	"github.com/gpuisa/gpuisa/internal/base/errs"
@@ -56,6 +57,10 @@ type searchHitView struct {
 
 const maxQueryLen = 200
 
+// queryTooLong says whether q is over maxQueryLen characters: runes, as
+// the message says and a user counts them ("é" is two bytes).
+func queryTooLong(q string) bool { return utf8.RuneCountInString(q) > maxQueryLen }
+
 // searchShortcut is where a search in one family goes straight to: the
 // page of the instruction q names there (an alias or an assembler
 // spelling included), or the decoding of q when it is machine code that
@@ -80,7 +85,7 @@ func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	switch {
 	case q == "":
-	case len(q) > maxQueryLen:
+	case queryTooLong(q):
 		v.Error = fmt.Sprintf("The query is longer than %d characters.", maxQueryLen)
 		status = http.StatusBadRequest
 	default:

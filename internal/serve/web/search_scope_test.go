@@ -1,6 +1,8 @@
 package web
 
 import (
+	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -47,5 +49,24 @@ func TestSearchScopedToTheFamilyBrowsed(t *testing.T) {
 	body := text(mustPage(t, s, "/search?q=v_max_num_f32&arch=cdna4"))
 	if !strings.Contains(body, "Nothing in CDNA 4: these are from every family.") || !strings.Contains(body, "RDNA 4") {
 		t.Errorf("a scoped search with no hit does not widen: %.400s", body)
+	}
+}
+
+// TestQueryLimitCountsCharacters: the 200-character limit counts
+// characters, not bytes: 101 "é" (202 bytes) is a query, 201 is refused,
+// on the page and in the API alike.
+func TestQueryLimitCountsCharacters(t *testing.T) {
+	s := newTestServer(t)
+	for _, c := range []struct {
+		n      int
+		status int
+	}{{101, http.StatusOK}, {maxQueryLen, http.StatusOK}, {maxQueryLen + 1, http.StatusBadRequest}} {
+		q := url.QueryEscape(strings.Repeat("é", c.n))
+		for _, path := range []string{"/search?q=", "/api/v1/search?q="} {
+			rec := get(t, s, path+q)
+			if rec.Code != c.status || (c.status == http.StatusOK && strings.Contains(rec.Body.String(), "longer than")) {
+				t.Errorf("%s%d × é: %d (want %d)", path, c.n, rec.Code, c.status)
+			}
+		}
 	}
 }

@@ -200,6 +200,12 @@ func (s *Site) Reload() {
 	g, err := s.openGeneration()
 	if err != nil {
 		s.failed = id
+		if old := cur.db.FileID(); id.Dev == old.Dev && id.Ino == old.Ino {
+			// Written over in place (cp, not a rename): the file the
+			// served build reads is the damaged one, so say so.
+			s.setProblem(fmt.Sprintf("database file %s changed in place under build %s (%v): answers it cannot read get 503; rename a valid build into place", s.path, cur.srv.info.ID, err))
+			return
+		}
 		s.setProblem(fmt.Sprintf("new database at %s not served (%v); serving build %s", s.path, err, cur.srv.info.ID))
 		return
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -267,5 +268,37 @@ func TestSiteClosesRetiredGenerations(t *testing.T) {
 	}
 	if _, err := old.db.Instruction(context.Background(), "cdna4", "v_max_f32"); err == nil {
 		t.Error("the retired generation's database is still open")
+	}
+}
+
+// sqliteCoded is an error with SQLite's result code, as modernc's.
+type sqliteCoded int
+
+func (c sqliteCoded) Error() string { return fmt.Sprintf("sqlite error %d", int(c)) }
+func (c sqliteCoded) Code() int     { return int(c) }
+
+// TestDamagedDatabaseAnswers503: a read the database file fails
+// (corrupt, not a database, I/O: a file rewritten in place) is the
+// server's state, answered 503 with a short message, not 500; other
+// errors stay 500.
+func TestDamagedDatabaseAnswers503(t *testing.T) {
+	s := newTestServer(t)
+	for _, c := range []struct {
+		err    error
+		status int
+	}{
+		{fmt.Errorf("store: reading: %w", sqliteCoded(11)), http.StatusServiceUnavailable},
+		{sqliteCoded(26), http.StatusServiceUnavailable},
+		{sqliteCoded(10 | 2<<8), http.StatusServiceUnavailable}, // SQLITE_IOERR_READ
+		{sqliteCoded(1), http.StatusInternalServerError},
+		{errors.New("other"), http.StatusInternalServerError},
+	} {
+		for name, fail := range map[string]func(http.ResponseWriter, *http.Request, error){"page": s.fail, "api": s.apiFail} {
+			rec := httptest.NewRecorder()
+			fail(rec, httptest.NewRequest(http.MethodGet, "/x", nil), c.err)
+			if rec.Code != c.status || (c.status == http.StatusServiceUnavailable && !strings.Contains(rec.Body.String(), "could not be read")) {
+				t.Errorf("%s %v: %d %q (want %d)", name, c.err, rec.Code, rec.Body, c.status)
+			}
+		}
 	}
 }

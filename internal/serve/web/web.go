@@ -20,10 +20,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime"
 	"strings"
@@ -401,6 +403,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	// A body is read before the render slot is taken: a client trickling
+	// an upload must hold only its own connection, never a slot that every
+	// uncached answer waits for.
+	if r.Method == http.MethodPost && !bufferBody(rec, r) {
+		return
+	}
 	// Rendering is CPU work: more at once than there are cores only adds
 	// memory (each holds a document and a page) and latency.
 	if p := r.URL.Path; p != "/healthz" && !strings.HasPrefix(p, "/static/") {
@@ -412,6 +420,45 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// into an error.
 	s.mux.ServeHTTP(rec, r.WithContext(context.WithoutCancel(r.Context())))
 }
+
+// maxRequestBody bounds a request body: the largest any route takes (an
+// /explain upload with its form fields).
+const maxRequestBody = maxExplainInput + 64<<10
+
+// bufferBody reads r's body, at most maxRequestBody bytes, into memory and
+// puts it back as r.Body. A body over the limit is put back as its first
+// bytes followed by the *http.MaxBytesError, so the handler answers its own
+// 413. A body that does not arrive is answered here, false: 408 when it
+// timed out, else 400, in words that name no socket (the read error does).
+func bufferBody(w http.ResponseWriter, r *http.Request) bool {
+	if r.Body == nil || r.Body == http.NoBody {
+		return true
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBody))
+	r.Body.Close()
+	var tooBig *http.MaxBytesError
+	switch {
+	case err == nil:
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		return true
+	case errors.As(err, &tooBig):
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), errReader{err}))
+		return true
+	}
+	w.Header().Set("Connection", "close")
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		http.Error(w, "The request body did not arrive in time.", http.StatusRequestTimeout)
+		return false
+	}
+	http.Error(w, "The request body could not be read (the connection ended before it was complete).", http.StatusBadRequest)
+	return false
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 type statusRecorder struct {
 	http.ResponseWriter
