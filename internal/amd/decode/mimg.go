@@ -104,6 +104,9 @@ var mimgTokens = map[string]mimgToken{"": mtNone, "lz": mtNone, "c": mtExtra, "o
 // length differs from the format's width (a guide's MIMG table that
 // includes the NSA dword describes 12 bytes; a word without NSA has 8).
 func (r *renderer) renderMIMG(code []byte, next int) (int, error) {
+	if err := r.mimgSamplerUnused(); err != nil {
+		return 0, err
+	}
 	if g := r.d.fam.gen; (g == 10 || g == 11) && r.has(fDIM) {
 		if r.f(fNSA) != 0 {
 			return r.renderMIMGNSA(code, next-r.fm.Width/8)
@@ -520,6 +523,23 @@ func (r *renderer) renderMIMG12() {
 			r.modStr(m.name)
 		}
 	}
+}
+
+// mimgSamplerUnused rejects a GCN 5 / CDNA / RDNA 1-3 image word whose
+// instruction takes no sampler but whose SSAMP field is not zero: LLVM's
+// encodings of those instructions fix the field to zero, so llvm-mc 22
+// rejects such a word (flipping any SSAMP bit of an image_load,
+// image_store or image_atomic word on gfx900, gfx90a and gfx1100 makes it
+// invalid). RDNA 4's VIMAGE has no sampler field.
+func (r *renderer) mimgSamplerUnused() error {
+	cl := r.en.mimg.class
+	if cl == mimgSampler || cl == mimgGather || !r.has(fSSAMP) {
+		return nil
+	}
+	if s := r.f(fSSAMP); s != 0 {
+		return fmt.Errorf("0x%08x: %s takes no sampler, but its SSAMP field is %d", r.raw[0], r.en.mnemonic, s)
+	}
+	return nil
 }
 
 // mimgResource prints an image instruction's resource and sampler

@@ -123,3 +123,26 @@ func TestTruncatedNSA(t *testing.T) {
 		t.Errorf("NSA word short of its address dwords: error %v, want truncated", err)
 	}
 }
+
+func TestMIMGSamplerUnused(t *testing.T) {
+	// SSAMP set on an instruction without a sampler: llvm-mc 22 rejects
+	// the word (the first two, from the differential test's seed 42); a
+	// sampler's SSAMP is its operand.
+	for _, tc := range []struct {
+		arch, word string
+		reject     bool
+	}{
+		{"cdna2", "0x4e,0x2d,0x20,0xf0,0x52,0x7d,0xa4,0x92", true},  // image_store, SSAMP 21
+		{"vega", "0x00,0x01,0x00,0xf0,0x01,0x02,0x20,0x00", true},   // image_load, SSAMP 1
+		{"rdna3", "0x00,0x01,0x00,0xf0,0x02,0x01,0x01,0x04", true},  // image_load, SSAMP 1
+		{"cdna2", "0x00,0x00,0x80,0xf0,0x02,0x01,0x61,0x00", false}, // image_sample v1, v2, s[4:11], s[12:15]
+		{"vega", "0x00,0x01,0x00,0xf0,0x01,0x02,0x00,0x00", false},  // image_load, SSAMP 0
+	} {
+		d := loadFamily(t, tc.arch)
+		b, _ := ParseInput([]byte(tc.word))
+		in, _, err := d.Decode(b, 0)
+		if (err != nil) != tc.reject {
+			t.Errorf("%s %s: %q, error %v; want rejected %v", tc.arch, tc.word, in.Text(), err, tc.reject)
+		}
+	}
+}
