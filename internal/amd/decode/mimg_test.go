@@ -146,3 +146,23 @@ func TestMIMGSamplerUnused(t *testing.T) {
 		}
 	}
 }
+
+func TestMIMGFixedBVH(t *testing.T) {
+	// RDNA 4 BVH queries with a fixed bit changed: llvm-mc 22 rejects them
+	// (image_bvh_intersect_ray with DIM 1, with TFE; unchanged it prints).
+	d := loadFamily(t, "rdna4")
+	for _, tc := range []struct {
+		word   string
+		reject bool
+	}{
+		{"0x10,0x40,0xc6,0xd3,0x00,0x00,0x00,0x0c,0x04,0x05,0x06,0x09", false},
+		{"0x11,0x40,0xc6,0xd3,0x00,0x00,0x00,0x0c,0x04,0x05,0x06,0x09", true},
+		{"0x10,0x40,0xc6,0xd3,0x00,0x00,0x80,0x0c,0x04,0x05,0x06,0x09", true},
+	} {
+		b, _ := ParseInput([]byte(tc.word))
+		in, _, err := d.Decode(b, 0)
+		if (err != nil) != tc.reject {
+			t.Errorf("%s: %q, error %v; want rejected %v", tc.word, in.Text(), err, tc.reject)
+		}
+	}
+}
