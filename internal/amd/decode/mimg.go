@@ -434,6 +434,9 @@ func (r *renderer) renderMIMG12() error {
 			}
 		}
 	}
+	if r.fm.Name == "VIMAGE" && cl != mimgBVH && r.raw[1]&mimgVaddr4Unused != 0 {
+		return fmt.Errorf("0x%08x: %s has no fifth address field, but VADDR4 is %d", r.raw[0], r.en.mnemonic, r.raw[1]>>24)
+	}
 	if !args.ok {
 		r.partial = true
 		return nil
@@ -549,7 +552,19 @@ const mimgFallback12 = 0xd3a0
 // bit 3 are not checked.
 var mimgFixed12 = map[mimgClass]struct{ mask, value [2]uint32 }{
 	mimgBVH: {mask: [2]uint32{0xf7, 0x3f << 18}, value: [2]uint32{0x10, 0}},
+	// Atomics have no d16 form: D16 (bit 5) is 0 (image_atomic_add_uint
+	// and image_atomic_xor tried on gfx1200).
+	mimgAtomic:  {mask: [2]uint32{0x20, 0}},
+	mimgCmpswap: {mask: [2]uint32{0x20, 0}},
 }
+
+// mimgVaddr4Unused is VADDR4's place (the top byte of the second dword)
+// in RDNA 4's VIMAGE words: LLVM decodes them with at most four address
+// fields, so llvm-mc 22 rejects a word other than a BVH query's with any
+// bit of it set (every bit of it flipped on image_atomic_add_uint, and
+// image_load_mip with five addresses, which llvm-mc does not assemble
+// either).
+const mimgVaddr4Unused = 0xff << 24
 
 // mimgSamplerUnused rejects a GCN 5 / CDNA / RDNA 1-3 image word whose
 // instruction takes no sampler but whose SSAMP field is not zero: LLVM's
