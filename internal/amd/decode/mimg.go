@@ -437,6 +437,12 @@ func (r *renderer) renderMIMG12() error {
 	if r.fm.Name == "VIMAGE" && cl != mimgBVH && r.raw[1]&mimgVaddr4Unused != 0 {
 		return fmt.Errorf("0x%08x: %s has no fifth address field, but VADDR4 is %d", r.raw[0], r.en.mnemonic, r.raw[1]>>24)
 	}
+	// Likewise VSAMPLE's VADDR3 (the top byte of the third dword) when the
+	// instruction has no variant with four or more addresses
+	// (image_sample_lz on gfx1200: every bit of it flipped is rejected).
+	if r.fm.Name == "VSAMPLE" && args.ok && mimgAddrSizes(cl, args) < 1<<4 && r.raw[2]>>24 != 0 {
+		return fmt.Errorf("0x%08x: %s has at most three addresses, but VADDR3 is %d", r.raw[0], r.en.mnemonic, r.raw[2]>>24)
+	}
 	if !args.ok {
 		r.partial = true
 		return nil
