@@ -31,6 +31,7 @@ const (
 	mimgGather                   // gather4*: four data registers
 	mimgAtomic
 	mimgCmpswap
+	mimgBVH // image_bvh*: ray-tracing queries with a fixed layout
 )
 
 // mimgInfo is what an image instruction's name says about its operands,
@@ -43,7 +44,7 @@ type mimgInfo struct {
 }
 
 var mimgClasses = map[string]mimgClass{"": mimgPlain, "plain": mimgPlain, "sampler": mimgSampler, "gather": mimgGather,
-	"atomic": mimgAtomic, "cmpswap": mimgCmpswap}
+	"atomic": mimgAtomic, "cmpswap": mimgCmpswap, "bvh": mimgBVH}
 
 // mimgOf reads an image instruction's class and address arguments: the
 // rules table gives the class and the prefix after which the name lists
@@ -104,6 +105,9 @@ var mimgTokens = map[string]mimgToken{"": mtNone, "lz": mtNone, "c": mtExtra, "o
 // length differs from the format's width (a guide's MIMG table that
 // includes the NSA dword describes 12 bytes; a word without NSA has 8).
 func (r *renderer) renderMIMG(code []byte, next int) (int, error) {
+	if err := r.mimgSamplerUnused(); err != nil {
+		return 0, err
+	}
 	if g := r.d.fam.gen; (g == 10 || g == 11) && r.has(fDIM) {
 		if r.f(fNSA) != 0 {
 			return r.renderMIMGNSA(code, next-r.fm.Width/8)
@@ -111,8 +115,7 @@ func (r *renderer) renderMIMG(code []byte, next int) (int, error) {
 		return r.renderMIMG10(), nil
 	}
 	if r.d.fam.gen == 12 && (r.fm.Name == "VIMAGE" || r.fm.Name == "VSAMPLE") {
-		r.renderMIMG12()
-		return 0, nil
+		return 0, r.renderMIMG12()
 	}
 	if r.d.fam.gen != 9 || !r.has(fDA) {
 		r.partial = true // a layout not rendered yet
@@ -422,11 +425,27 @@ func mimgDataRegs(cl mimgClass, dmask int, d16, tfe bool) (n, smallest, largest 
 // printed without brackets. RSRC and SAMP are 9-bit operand codes, so
 // llvm-mc also prints VGPR tuples and inline constants there; the literal
 // code (255) stays Partial.
-func (r *renderer) renderMIMG12() {
+func (r *renderer) renderMIMG12() error {
 	cl, args := r.en.mimg.class, r.en.mimg.args
+	if f, ok := mimgFixed12[cl]; ok && r.raw[0]>>16 != mimgFallback12 {
+		for i, m := range f.mask {
+			if r.raw[i]&m != f.value[i] {
+				return fmt.Errorf("0x%08x: %s fixes bits 0x%08x of dword %d to 0x%08x", r.raw[0], r.en.mnemonic, m, i, f.value[i])
+			}
+		}
+	}
+	if r.fm.Name == "VIMAGE" && cl != mimgBVH && r.raw[1]&mimgVaddr4Unused != 0 {
+		return fmt.Errorf("0x%08x: %s has no fifth address field, but VADDR4 is %d", r.raw[0], r.en.mnemonic, r.raw[1]>>24)
+	}
+	// Likewise VSAMPLE's VADDR3 (the top byte of the third dword) when the
+	// instruction has no variant with four or more addresses
+	// (image_sample_lz on gfx1200: every bit of it flipped is rejected).
+	if r.fm.Name == "VSAMPLE" && args.ok && mimgAddrSizes(cl, args) < 1<<4 && r.raw[2]>>24 != 0 {
+		return fmt.Errorf("0x%08x: %s has at most three addresses, but VADDR3 is %d", r.raw[0], r.en.mnemonic, r.raw[2]>>24)
+	}
 	if !args.ok {
 		r.partial = true
-		return
+		return nil
 	}
 	vsample := r.fm.Name == "VSAMPLE"
 	dim := r.f(fDIM)
@@ -439,7 +458,7 @@ func (r *renderer) renderMIMG12() {
 	if rsrc == 255 || (vsample && samp == 255) {
 		// llvm-mc prints a literal it does not read from the word.
 		r.partial = true
-		return
+		return nil
 	}
 	// The model names the address fields VADDR0-VADDR4, which the shared
 	// field table does not map; their bits are fixed by both layouts.
@@ -520,6 +539,54 @@ func (r *renderer) renderMIMG12() {
 			r.modStr(m.name)
 		}
 	}
+	return nil
+}
+
+// mimgFallback12 is the top half of the RDNA 4 VIMAGE words that llvm-mc
+// 22 reads as an 8-byte v_fma_mix_f32 when they break mimgFixed12's rules
+// (every byte-1 value tried on gfx1200, with the BVH opcodes it covers);
+// the decoder does not model that fallback and keeps printing them as the
+// image instruction.
+const mimgFallback12 = 0xd3a0
+
+// mimgFixed12 are the bits (mask and value per dword) LLVM's RDNA 4
+// encodings fix for a class of VIMAGE instruction; llvm-mc 22 rejects a
+// word with any of them different. The BVH queries (image_bvh*;
+// image_bvh_intersect_ray, bvh64 and bvh_dual swept bit by bit on
+// gfx1200) fix DIM (bits 0-2) to 0, R128 (bit 4) to 1, D16, A16 and NV
+// (bits 5-7) to 0, and TH, SCOPE and TFE (bits 50-55) to 0; dmask and
+// bit 3 are not checked.
+var mimgFixed12 = map[mimgClass]struct{ mask, value [2]uint32 }{
+	mimgBVH: {mask: [2]uint32{0xf7, 0x3f << 18}, value: [2]uint32{0x10, 0}},
+	// Atomics have no d16 form: D16 (bit 5) is 0 (image_atomic_add_uint
+	// and image_atomic_xor tried on gfx1200).
+	mimgAtomic:  {mask: [2]uint32{0x20, 0}},
+	mimgCmpswap: {mask: [2]uint32{0x20, 0}},
+}
+
+// mimgVaddr4Unused is VADDR4's place (the top byte of the second dword)
+// in RDNA 4's VIMAGE words: LLVM decodes them with at most four address
+// fields, so llvm-mc 22 rejects a word other than a BVH query's with any
+// bit of it set (every bit of it flipped on image_atomic_add_uint, and
+// image_load_mip with five addresses, which llvm-mc does not assemble
+// either).
+const mimgVaddr4Unused = 0xff << 24
+
+// mimgSamplerUnused rejects a GCN 5 / CDNA / RDNA 1-3 image word whose
+// instruction takes no sampler but whose SSAMP field is not zero: LLVM's
+// encodings of those instructions fix the field to zero, so llvm-mc 22
+// rejects such a word (flipping any SSAMP bit of an image_load,
+// image_store or image_atomic word on gfx900, gfx90a and gfx1100 makes it
+// invalid). RDNA 4's VIMAGE has no sampler field.
+func (r *renderer) mimgSamplerUnused() error {
+	cl := r.en.mimg.class
+	if cl == mimgSampler || cl == mimgGather || !r.has(fSSAMP) {
+		return nil
+	}
+	if s := r.f(fSSAMP); s != 0 {
+		return fmt.Errorf("0x%08x: %s takes no sampler, but its SSAMP field is %d", r.raw[0], r.en.mnemonic, s)
+	}
+	return nil
 }
 
 // mimgResource prints an image instruction's resource and sampler
