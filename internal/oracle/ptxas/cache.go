@@ -57,7 +57,10 @@ func (c *fileCache) shareMessages() {
 		if len(msgs) == 0 {
 			return nil
 		}
-		k := strings.Join(msgs, "\x00")
+		k := msgs[0] // most outcomes carry one message: no join
+		if len(msgs) > 1 {
+			k = strings.Join(msgs, "\x00")
+		}
 		if got, ok := seen[k]; ok {
 			return got
 		}

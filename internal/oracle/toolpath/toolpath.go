@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Find returns the path of the tool: $env when set and found, else the
@@ -45,16 +46,33 @@ func FindLLVM(notFound error, env string, names ...string) (string, error) {
 var llvmVersionRe = regexp.MustCompile(`LLVM version \S+`)
 
 // LLVMVersion runs an LLVM tool (llvm-mc, llvm-mca, opt) with --version and
-// returns its version line ("Debian LLVM version 22.1.8").
+// returns its version line ("Debian LLVM version 22.1.8"). The answer is
+// kept per executable (path, size, modification time): a build asks it of
+// the same opt once per family, and a tool installed or replaced while the
+// process runs is asked again.
 func LLVMVersion(ctx context.Context, path string) (string, error) {
+	key := ""
+	if st, err := os.Stat(path); err == nil {
+		key = fmt.Sprintf("%s\x00%d\x00%d", path, st.Size(), st.ModTime().UnixNano())
+		if v, ok := versions.Load(key); ok {
+			return v.(string), nil
+		}
+	}
 	out, err := exec.CommandContext(ctx, path, "--version").Output()
 	if err != nil {
 		return "", fmt.Errorf("%s --version: %w", path, err)
 	}
 	for _, l := range strings.Split(string(out), "\n") {
 		if llvmVersionRe.MatchString(l) {
-			return strings.TrimSpace(l), nil
+			v := strings.TrimSpace(l)
+			if key != "" {
+				versions.Store(key, v)
+			}
+			return v, nil
 		}
 	}
 	return "", fmt.Errorf("%s --version printed no LLVM version", path)
 }
+
+// versions are LLVMVersion's answers by executable.
+var versions sync.Map

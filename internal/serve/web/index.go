@@ -79,8 +79,8 @@ type aboutView struct {
 	Verification *Verification
 }
 
-// handleAbout is kept like every page, except while this serve verifies in
-// the background: then it shows the progress as of the request.
+// handleAbout is kept like every page, except while this serve's background
+// verification runs: then it shows the progress as of the request.
 func (s *server) handleAbout(w http.ResponseWriter, r *http.Request) {
 	v := aboutView{Archs: s.archs, Docs: s.info.Documents, Provisional: s.info.Provisional, Verification: s.verification()}
 	if rep, err := s.qualityReport(); err == nil {
@@ -91,7 +91,7 @@ func (s *server) handleAbout(w http.ResponseWriter, r *http.Request) {
 	}
 	p := page{Title: "About this reference",
 		Description: "The vendors' documents and tools every page of gpuisa is built from.", Data: v}
-	if v.Verification != nil {
+	if v.Verification != nil && v.Verification.Running {
 		s.renderUnkept(w, r, "about", p)
 		return
 	}
