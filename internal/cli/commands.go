@@ -98,7 +98,7 @@ func prerender(off bool, prog ingest.Progress) store.AnswerFunc {
 
 func newBuildCmd(e *env) *cobra.Command {
 	var bf buildFlags
-	var out string
+	var out, cpuProfile, memProfile string
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "build [--sources DIR] [--out FILE]",
@@ -135,12 +135,21 @@ among the upstream problems (gpuisa quality, /quality).`,
 			if out == "" {
 				out = e.dbPath
 			}
-			_, err := runBuild(cmd.Context(), e, &bf, out, quiet)
+			stop, err := startProfiles(cpuProfile, memProfile)
+			if err != nil {
+				return err
+			}
+			_, err = runBuild(cmd.Context(), e, &bf, out, quiet)
+			if perr := stop(); err == nil {
+				err = perr
+			}
 			return err
 		},
 	}
 	bf.register(cmd.Flags())
 	cmd.Flags().StringVar(&out, "out", "", "database file to write")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof reads it)")
+	cmd.Flags().StringVar(&memProfile, "memprofile", "", "write a heap profile (in-use and allocated) at the end of the build to this file")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print only errors")
 	return cmd
 }
