@@ -149,7 +149,7 @@ among the upstream problems (gpuisa quality, /quality).`,
 	bf.register(cmd.Flags())
 	cmd.Flags().StringVar(&out, "out", "", "database file to write")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof reads it)")
-	cmd.Flags().StringVar(&memProfile, "memprofile", "", "write a heap profile (in-use and allocated) at the end of the build to this file")
+	cmd.Flags().StringVar(&memProfile, "memprofile", "", "write a heap profile of the build, taken near its largest in-use heap, to this file")
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print only errors")
 	return cmd
 }
