@@ -41,6 +41,9 @@ func liveEngine(ctx context.Context, instrs []ptx.Instruction, flags ptxasFlags)
 // checker's, on the file as written or on one instruction.
 func runPTXASCheck(ctx context.Context, e *env, instrs []ptx.Instruction, args, targets []string) (int, error) {
 	eng, err := liveEngine(ctx, instrs, ptxasFlags{})
+	if eng != nil {
+		defer eng.Session.Release() // keeps what ptxas said for the next run
+	}
 	if err != nil {
 		return 2, err
 	}
@@ -216,6 +219,9 @@ instruction on every target asked for.`,
 				return err
 			}
 			eng, err := liveEngine(ctx, instrs, flags)
+			if eng != nil {
+				defer eng.Session.Release() // keeps what ptxas said for the next run
+			}
 			if err != nil {
 				return err
 			}

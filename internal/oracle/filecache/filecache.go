@@ -6,9 +6,11 @@
 package filecache
 
 import (
+	"bufio"
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,11 +52,24 @@ func Load[V any](path string) (map[string]V, error) {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	defer f.Close()
-	if err := gob.NewDecoder(f).Decode(&m); err != nil {
-		return map[string]V{}, nil
+	// The file is a sequence of maps (Save's chunks; older files hold
+	// one): each is decoded into m, which gob adds to.
+	dec := gob.NewDecoder(bufio.NewReader(f))
+	for {
+		err := dec.Decode(&m)
+		if errors.Is(err, io.EOF) {
+			return m, nil
+		}
+		if err != nil {
+			return map[string]V{}, nil
+		}
 	}
-	return m, nil
 }
+
+// saveChunk bounds the entries encoded as one gob value: gob buffers a
+// whole value before writing it, and one map of a target's ptxas outcomes
+// was 80 MB of a cold build's peak heap.
+const saveChunk = 4096
 
 // Save writes m to path atomically; path "" does nothing.
 func Save[V any](path string, m map[string]V) error {
@@ -68,7 +83,7 @@ func Save[V any](path string, m map[string]V) error {
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	if err := gob.NewEncoder(tmp).Encode(m); err != nil {
+	if err := encodeChunks(tmp, m); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return fmt.Errorf("cache %s: %w", path, err)
@@ -81,4 +96,26 @@ func Save[V any](path string, m map[string]V) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
+}
+
+// encodeChunks writes m as maps of at most saveChunk entries.
+func encodeChunks[V any](w io.Writer, m map[string]V) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	enc := gob.NewEncoder(bw)
+	chunk := make(map[string]V, min(len(m), saveChunk))
+	for k, v := range m {
+		chunk[k] = v
+		if len(chunk) == saveChunk {
+			if err := enc.Encode(chunk); err != nil {
+				return err
+			}
+			clear(chunk)
+		}
+	}
+	if len(chunk) > 0 || len(m) == 0 {
+		if err := enc.Encode(chunk); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gpuisa/gpuisa/internal/oracle/filecache"
 )
@@ -19,8 +20,18 @@ type fileCache struct {
 	path    string
 	mu      sync.Mutex
 	entries map[string]Outcome
-	dirty   bool
+	// messages holds one copy of each distinct message list (shared).
+	messages map[string][]string
+	dirty    bool
+	saved    time.Time // the last save; zero before the first
 }
+
+// saveEvery spaces a cache's saves while jobs keep adding to it: a save
+// encodes the whole map (tens of thousands of outcomes), and a build runs
+// hundreds of jobs per target (the version search's rounds), which saved
+// after each job cost 28 CPU-s of a cold build. Release saves what is
+// left; a crash loses at most this much of ptxas's work.
+const saveEvery = 20 * time.Second
 
 func (s *Session) cache(tool Tool, target string) (*fileCache, error) {
 	s.mu.Lock()
@@ -41,7 +52,7 @@ func (s *Session) cache(tool Tool, target string) (*fileCache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ptxas: %w", err)
 	}
-	c.entries = m
+	c.entries, c.messages = m, map[string][]string{}
 	c.shareMessages()
 	s.caches[key] = c
 	return c, nil
@@ -52,25 +63,33 @@ func (s *Session) cache(tool Tool, target string) (*fileCache, error) {
 // few thousand distinct messages ("Feature 'x' requires .target sm_90 or
 // higher"), and decoding gives each its own.
 func (c *fileCache) shareMessages() {
-	seen := map[string][]string{}
-	share := func(msgs []string) []string {
-		if len(msgs) == 0 {
-			return nil
-		}
-		k := msgs[0] // most outcomes carry one message: no join
-		if len(msgs) > 1 {
-			k = strings.Join(msgs, "\x00")
-		}
-		if got, ok := seen[k]; ok {
-			return got
-		}
-		seen[k] = msgs
-		return msgs
-	}
 	for k, o := range c.entries {
-		o.Errors, o.Warnings = share(o.Errors), share(o.Warnings)
+		o.Errors, o.Warnings = c.shared(o.Errors), c.shared(o.Warnings)
 		c.entries[k] = o
 	}
+}
+
+// shared returns the one copy of msgs the cache keeps. The first copy is
+// cloned: a new outcome's messages are substrings of all of ptxas's
+// output for its batch, which would otherwise stay in memory with them
+// (115 MB at a cold build's peak).
+func (c *fileCache) shared(msgs []string) []string {
+	if len(msgs) == 0 {
+		return nil
+	}
+	k := msgs[0] // most outcomes carry one message: no join
+	if len(msgs) > 1 {
+		k = strings.Join(msgs, "\x00")
+	}
+	if got, ok := c.messages[k]; ok {
+		return got
+	}
+	kept := make([]string, len(msgs))
+	for i, m := range msgs {
+		kept[i] = strings.Clone(m)
+	}
+	c.messages[strings.Clone(k)] = kept
+	return kept
 }
 
 // Release saves and drops every cache the session holds in memory (the
@@ -98,8 +117,20 @@ func (c *fileCache) get(key string) (Outcome, bool) {
 func (c *fileCache) put(key string, o Outcome) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	o.Errors, o.Warnings = c.shared(o.Errors), c.shared(o.Warnings)
 	c.entries[key] = o
 	c.dirty = true
+}
+
+// saveIfDue saves c when it has not been saved for saveEvery.
+func (c *fileCache) saveIfDue() error {
+	c.mu.Lock()
+	due := c.dirty && time.Since(c.saved) >= saveEvery
+	c.mu.Unlock()
+	if !due {
+		return nil
+	}
+	return c.save()
 }
 
 func (c *fileCache) save() error {
@@ -111,6 +142,6 @@ func (c *fileCache) save() error {
 	if err := filecache.Save(c.path, c.entries); err != nil {
 		return fmt.Errorf("ptxas: %w", err)
 	}
-	c.dirty = false
+	c.dirty, c.saved = false, time.Now()
 	return nil
 }

@@ -239,7 +239,7 @@ func (s *Session) assemble(ctx context.Context, version, target string, units []
 				s.mu.Unlock()
 			}
 		}
-		if err := cache.save(); err != nil {
+		if err := cache.saveIfDue(); err != nil {
 			return nil, err
 		}
 		for i, key := range todoKeys {
