@@ -2,6 +2,7 @@ package ptxas_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -129,8 +130,9 @@ func TestDisassembleSplitsFunctions(t *testing.T) {
 // TestDisassembleIndependentOfBatch: a kernel's listing is the same alone
 // in its cubin and among others — labels and the internal functions ptxas
 // links in are numbered per kernel, the kernel is named as if alone, and a
-// kernel that reads its module's symbols from the constant bank is listed
-// alone — so a build's SASS does not depend on what the cache held.
+// kernel that reads its module's symbols from the constant bank has them
+// moved to the slots they have alone (not compiled again alone) — so a
+// build's SASS does not depend on what the cache held.
 func TestDisassembleIndependentOfBatch(t *testing.T) {
 	tools := testenv.PTXAS(t)
 	if tools.NVDisasm == "" {
@@ -141,37 +143,75 @@ func TestDisassembleIndependentOfBatch(t *testing.T) {
 	div := io + "ld.global.f64 x, [p+16];\nld.global.f64 y, [p+24];\ndiv.rn.f64 z, x, y;\nst.global.f64 [p], z;\nret;\n}"
 	global := ptxas.Unit{Module: ".global .align 4 .b32 $U_g[4];\n.global .align 4 .b32 $U_h[4];",
 		Entry: io + "mov.u64 p, $U_h;\nld.global.b32 a, [p];\nmov.u64 p, $U_g;\nst.global.b32 [p], a;\nret;\n}"}
-	want := []ptxas.Unit{{Entry: loop}, {Entry: div}, global}
+	// A symbol declared first but whose address is never loaded, and one
+	// read at an offset from its address.
+	unused := ptxas.Unit{Module: ".global .align 4 .b32 $U_a[4];\n.global .align 4 .b32 $U_b[4];",
+		Entry: io + "mov.u64 p, $U_b;\nld.global.b32 a, [p+8];\nst.global.b32 [p], a;\nret;\n}"}
+	shifted := ptxas.Unit{Module: ".global .align 4 .b32 $U_c[8];",
+		Entry: io + "mov.u64 p, $U_c+12;\nst.global.b32 [p], a;\nret;\n}"}
+	// A .const variable: bank 3, whose offsets depend on the batch too.
+	constant := ptxas.Unit{Module: ".const .align 4 .b32 $U_k[4];", Entry: io + "ld.const.b32 a, [$U_k+4];\nst.global.b32 [p], a;\nret;\n}"}
+	want := []ptxas.Unit{{Entry: loop}, {Entry: div}, global, unused, shifted, constant}
 	filler := []ptxas.Unit{
 		{Entry: io + "L2:\nsub.s32 a, a, b;\nsetp.gt.s32 q, a, 7;\n@q bra L2;\nst.global.b32 [p], a;\nret;\n}"},
 		{Entry: io + "ld.global.f64 x, [p+32];\ndiv.rn.f64 z, y, x;\nst.global.f64 [p], z;\nret;\n}"},
 		{Module: ".global .align 8 .b64 $U_k[8];", Entry: io + "mov.u64 p, $U_k;\nst.global.b32 [p+12], a;\nret;\n}"},
+		{Module: ".const .align 8 .b64 $U_c[4];", Entry: io + "ld.const.b32 a, [$U_c+8];\nst.global.b32 [p], a;\nret;\n}"},
 	}
 	ctx := context.Background()
-	for _, target := range []string{"sm_80", "sm_90"} {
+	for _, target := range []string{"sm_80", "sm_90", "sm_100"} {
 		var alone []ptxas.Listing
 		for _, u := range want {
-			res, err := ptxas.NewSession(tools, "").Disassemble(ctx, "8.0", target, []ptxas.Unit{u})
+			res, err := ptxas.NewSession(tools, "").Disassemble(ctx, ptxFor(target), target, []ptxas.Unit{u})
 			if err != nil {
 				t.Fatal(err)
 			}
 			alone = append(alone, res[0])
 		}
-		batch := []ptxas.Unit{filler[0], filler[1], want[0], filler[2], want[1], filler[0], want[2]}
-		res, err := ptxas.NewSession(tools, "").Disassemble(ctx, "8.0", target, batch)
-		if err != nil {
-			t.Fatal(err)
+		// The kernels that read module symbols are relocated, not
+		// compiled and listed again alone: one process for the batch.
+		batch := []ptxas.Unit{filler[0], filler[1], want[0], filler[2], want[1], filler[0], want[2], want[4]}
+		checkBatch(t, tools, target, batch, map[int]ptxas.Listing{2: alone[0], 4: alone[1], 6: alone[2], 7: alone[4]}, 1)
+		// A variable whose address nothing loads leaves a slot no read
+		// names: the bank's readers are listed alone.
+		checkBatch(t, tools, target, []ptxas.Unit{filler[2], want[3]}, map[int]ptxas.Listing{1: alone[3]}, 0)
+		checkBatch(t, tools, target, []ptxas.Unit{filler[3], want[5]}, map[int]ptxas.Listing{1: alone[5]}, 0)
+	}
+}
+
+// ptxFor is a PTX ISA version the target allows (sm_100 needs 8.6); on
+// sm_100 the 64-bit loads of the module bank are LDCU, whose offset field
+// counts 8-byte units.
+func ptxFor(target string) string {
+	if target == "sm_100" {
+		return "8.6"
+	}
+	return "8.0"
+}
+
+// checkBatch lists batch on target and holds the listings at the indexes
+// of want to theirs; processes, when not 0, is the ptxas processes the
+// session may run.
+func checkBatch(t *testing.T, tools *ptxas.Tools, target string, batch []ptxas.Unit, want map[int]ptxas.Listing, processes int64) {
+	t.Helper()
+	s := ptxas.NewSession(tools, "")
+	res, err := s.Disassemble(context.Background(), ptxFor(target), target, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (GPUISA_VERIFY_BANK_RELOCATION lists relocated kernels alone too.)
+	if n := s.Stats().Processes; processes > 0 && n != processes && os.Getenv("GPUISA_VERIFY_BANK_RELOCATION") == "" {
+		t.Errorf("%s: %d ptxas processes for one batch, want %d", target, n, processes)
+	}
+	for i, a := range want {
+		b := res[i]
+		if !a.OK || !b.OK || len(a.Lines) != len(b.Lines) {
+			t.Errorf("%s unit %d: alone %v (%d lines), batched %v (%d lines)", target, i, a.OK, len(a.Lines), b.OK, len(b.Lines))
+			continue
 		}
-		for k, i := range []int{2, 4, 6} {
-			a, b := alone[k], res[i]
-			if !a.OK || !b.OK || len(a.Lines) != len(b.Lines) {
-				t.Errorf("%s unit %d: alone %v (%d lines), batched %v (%d lines)", target, k, a.OK, len(a.Lines), b.OK, len(b.Lines))
-				continue
-			}
-			for j := range a.Lines {
-				if a.Lines[j] != b.Lines[j] {
-					t.Errorf("%s unit %d line %d: alone %+v, batched %+v", target, k, j, a.Lines[j], b.Lines[j])
-				}
+		for j := range a.Lines {
+			if a.Lines[j] != b.Lines[j] {
+				t.Errorf("%s unit %d line %d: alone %+v, batched %+v", target, i, j, a.Lines[j], b.Lines[j])
 			}
 		}
 	}

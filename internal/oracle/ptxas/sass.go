@@ -183,18 +183,39 @@ func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, targ
 		return nil, err
 	}
 	funcs := splitFunctions(listing)
+	slots, err := moduleSlots(cubin)
+	if err != nil {
+		return nil, err
+	}
+	kernels := make([][]SASSLine, len(good))
+	for k := range good {
+		kernels[k] = funcs["gpuisa_u"+strconv.Itoa(k)]
+	}
+	slotsOf, slotsKnown := ownSlots(slots, kernels)
 	for k, i := range goodIdx {
 		own := "gpuisa_u" + strconv.Itoa(k)
 		lines, ok := funcs[own]
 		if ok && len(good) > 1 && readsModuleBank(lines) {
 			// Where a module's symbols sit in its constant bank depends
-			// on the other kernels of the cubin: list this one alone.
-			solo, err := s.disassembleBatch(ctx, tool, version, target, good[k:k+1])
-			if err != nil {
-				return nil, err
+			// on the other kernels of the cubin: move them to where they
+			// are when the kernel is alone, or list it alone.
+			var moved []SASSLine
+			relocated := false
+			if slotsKnown {
+				moved, relocated = relocateModuleBank(lines, slotsOf[k])
 			}
-			out[i] = solo[0]
-			continue
+			if !relocated || verifyRelocation {
+				solo, err := s.disassembleBatch(ctx, tool, version, target, good[k:k+1])
+				if err != nil {
+					return nil, err
+				}
+				if verifyRelocation {
+					reportRelocation(target, relocated, normalise(moved, own), solo[0], lines)
+				}
+				out[i] = solo[0]
+				continue
+			}
+			lines = moved
 		}
 		out[i] = Listing{OK: ok, Lines: normalise(lines, own)}
 		if !ok {
@@ -202,20 +223,6 @@ func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, targ
 		}
 	}
 	return out, nil
-}
-
-// moduleBank is the constant bank that holds the addresses of a module's
-// symbols (sm_70 and newer): its offsets depend on every symbol of the
-// cubin.
-const moduleBank = "c[0x4]["
-
-func readsModuleBank(lines []SASSLine) bool {
-	for _, l := range lines {
-		if strings.Contains(l.Text, moduleBank) {
-			return true
-		}
-	}
-	return false
 }
 
 var (
@@ -234,34 +241,46 @@ var (
 // relative to the instruction and the helpers are placed in the kernel's
 // own section, so they do not change with the batch.
 func normalise(lines []SASSLine, own string) []SASSLine {
-	labels, internals := numbering(lines, labelRe), numbering(lines, internalRe)
+	labels, internals := numbering(lines, labelRe, ".L_x_"), numbering(lines, internalRe, "$__internal_")
 	ownIdx := strings.TrimPrefix(own, "gpuisa_u")
 	out := make([]SASSLine, len(lines))
 	for i, l := range lines {
-		t := labelRe.ReplaceAllStringFunc(l.Text, func(m string) string {
-			return ".L_x_" + strconv.Itoa(labels[labelRe.FindStringSubmatch(m)[1]])
-		})
-		t = internalRe.ReplaceAllStringFunc(t, func(m string) string {
-			return "$__internal_" + strconv.Itoa(internals[internalRe.FindStringSubmatch(m)[1]]) + "_$"
-		})
-		t = kernelRe.ReplaceAllStringFunc(t, func(m string) string {
-			if kernelRe.FindStringSubmatch(m)[1] == ownIdx {
-				return "gpuisa_u0"
-			}
-			return m
-		})
+		t := l.Text
+		// Most lines name nothing: the expressions run only where the
+		// name's literal part is.
+		if strings.Contains(t, ".L_x_") {
+			t = labelRe.ReplaceAllStringFunc(t, func(m string) string {
+				return ".L_x_" + strconv.Itoa(labels[labelRe.FindStringSubmatch(m)[1]])
+			})
+		}
+		if strings.Contains(t, "$__internal_") {
+			t = internalRe.ReplaceAllStringFunc(t, func(m string) string {
+				return "$__internal_" + strconv.Itoa(internals[internalRe.FindStringSubmatch(m)[1]]) + "_$"
+			})
+		}
+		if strings.Contains(t, "gpuisa_u") {
+			t = kernelRe.ReplaceAllStringFunc(t, func(m string) string {
+				if kernelRe.FindStringSubmatch(m)[1] == ownIdx {
+					return "gpuisa_u0"
+				}
+				return m
+			})
+		}
 		l.Text = t
 		out[i] = l
 	}
 	return out
 }
 
-// numbering ranks the distinct numbers re's first group matches in lines:
-// the smallest is 0.
-func numbering(lines []SASSLine, re *lazyre.Regexp) map[string]int {
+// numbering ranks the distinct numbers re's first group matches in lines
+// (those holding literal, the expression's fixed part): the smallest is 0.
+func numbering(lines []SASSLine, re *lazyre.Regexp, literal string) map[string]int {
 	var nums []int
 	seen := map[string]bool{}
 	for _, l := range lines {
+		if !strings.Contains(l.Text, literal) {
+			continue
+		}
 		for _, m := range re.FindAllStringSubmatch(l.Text, -1) {
 			if !seen[m[1]] {
 				seen[m[1]] = true
@@ -300,12 +319,6 @@ func (s *Session) nvdisasm(ctx context.Context, cubin string) (string, error) {
 	return string(out), nil
 }
 
-var (
-	sectionRe = lazyre.New(`^\s*\.section\s+\.text\.([A-Za-z_$][\w$]*),`)
-	instrRe   = lazyre.New(`^\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*/\*\s*(0x[0-9a-f]+)\s*\*/\s*$`)
-	hexOnlyRe = lazyre.New(`^\s*/\*\s*(0x[0-9a-f]+)\s*\*/\s*$`)
-)
-
 // splitFunctions reads nvdisasm's "-c -hex" listing into each function's
 // instructions, without the trailing padding (NOPs after the last
 // branch-to-self).
@@ -316,21 +329,21 @@ func splitFunctions(listing string) map[string][]SASSLine {
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		l := sc.Text()
-		if m := sectionRe.FindStringSubmatch(l); m != nil {
-			cur = m[1]
+		if name, ok := sectionName(l); ok {
+			cur = name
 			continue
 		}
 		if cur == "" {
 			continue
 		}
-		if m := instrRe.FindStringSubmatch(l); m != nil {
-			text := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[1]), ";"))
-			out[cur] = append(out[cur], SASSLine{Text: text, Encoding: m[2]})
+		if text, enc, ok := instructionLine(l); ok {
+			text = strings.TrimSpace(strings.TrimSuffix(text, ";"))
+			out[cur] = append(out[cur], SASSLine{Text: text, Encoding: enc})
 			continue
 		}
-		if m := hexOnlyRe.FindStringSubmatch(l); m != nil && len(out[cur]) > 0 {
+		if word, ok := encodingLine(l); ok && len(out[cur]) > 0 {
 			last := &out[cur][len(out[cur])-1]
-			last.Encoding += " " + m[1]
+			last.Encoding += " " + word
 			last.Control = control(last.Encoding)
 		}
 	}

@@ -1,0 +1,281 @@
+package ptxas
+
+import (
+	"debug/elf"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/base/lazyre"
+)
+
+// moduleBank is the constant bank that holds the addresses of a module's
+// symbols (sm_70 and newer): its offsets depend on every symbol of the
+// cubin.
+const moduleBank = "c[0x4]["
+
+// constBank holds the module's .const variables: their offsets, too,
+// depend on every kernel of the cubin. Kernels that read it are listed
+// alone (about one statement per target).
+const constBank = "c[0x3]["
+
+// readsModuleBank reports whether a kernel reads a bank whose offsets
+// depend on its batch-mates.
+func readsModuleBank(lines []SASSLine) bool {
+	for _, l := range lines {
+		if strings.Contains(l.Text, moduleBank) || strings.Contains(l.Text, constBank) {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleBankRe matches a read of bank 4 at an immediate offset, the only
+// form a symbol's address is loaded with ("c[0x4][RZ]" is offset 0).
+var moduleBankRe = lazyre.New(`c\[0x4\]\[(RZ|0x[0-9a-f]+)\]`)
+
+// Bank operands of the 128-bit encodings (sm_70 and newer): the offset at
+// bits [53:40] of the low word, counted as encodesBankRead says;
+// the bank at [58:54].
+const (
+	bankOffsetShift = 40
+	bankOffsetMask  = 1<<14 - 1
+	bankShift       = 54
+	bankMask        = 1<<5 - 1
+)
+
+// relocateModuleBank returns a kernel's lines with its reads of the module
+// bank moved to the offsets they have when the kernel is alone in its
+// cubin, so that a batch of kernels is listed once instead of once per
+// kernel that takes a symbol's address (an nvdisasm process costs about
+// 0.8 CPU-s however small its cubin). The bank holds one 64-bit slot per
+// variable whose address the module takes, in the order the module
+// declares them (the cubin's relocations of .nv.constant4 list the
+// slots), so alone the kernel's own slots (ownSlots) are the batch's in
+// the same order, from offset 0. The offset is rewritten in the text and
+// in the encoding. It reports false, and the kernel is listed alone, where
+// a read is not of the one form it knows (an indexed read, a pre-sm_70
+// encoding, a field that does not hold the printed offset) or not of one
+// of its own slots.
+func relocateModuleBank(lines []SASSLine, own []uint64) ([]SASSLine, bool) {
+	moved := func(off int) (int, bool) {
+		for i, slot := range own {
+			if uint64(off) >= slot && uint64(off) < slot+8 {
+				return 8*i + off - int(slot), true
+			}
+		}
+		return 0, false
+	}
+	out := make([]SASSLine, len(lines))
+	for i, l := range lines {
+		if strings.Contains(l.Text, constBank) {
+			return nil, false
+		}
+		out[i] = l
+		off, shift, ok, reads := bankRead(l)
+		if !reads {
+			continue
+		}
+		to, mine := moved(off)
+		if !ok || !mine || to%(1<<shift) != 0 {
+			return nil, false
+		}
+		m := moduleBankRe.FindStringSubmatchIndex(l.Text)
+		printed := "0x" + strconv.FormatInt(int64(to), 16)
+		if to == 0 && indexedBankRead(l) {
+			printed = "RZ"
+		}
+		l.Text = l.Text[:m[2]] + printed + l.Text[m[3]:]
+		l.Encoding = withBankOffset(l.Encoding, to, shift)
+		out[i] = l
+	}
+	return out, true
+}
+
+// bankRead reports whether l reads the module bank and, when it does so
+// in the one form relocation knows, the offset.
+func bankRead(l SASSLine) (off, shift int, known, reads bool) {
+	n := strings.Count(l.Text, moduleBank)
+	if n == 0 {
+		return 0, 0, false, false
+	}
+	m := moduleBankRe.FindStringSubmatch(l.Text)
+	if n != 1 || m == nil {
+		return 0, 0, false, true
+	}
+	off = bankOffset(m[1])
+	if off < 0 {
+		return 0, 0, false, true
+	}
+	shift, ok := encodesBankRead(l.Encoding, off)
+	return off, shift, ok, true
+}
+
+// ownSlots gives each kernel of a batch the slots it reads. Variables
+// declared in a kernel are named by ptxas's counter ($__x__15), not by
+// the kernel, so a slot's kernel is known from the reads alone: that
+// holds only when every slot is read by exactly one kernel. Otherwise (a
+// variable whose address no instruction loads, a slot two kernels read)
+// ok is false and the batch's kernels that read the bank are listed alone.
+func ownSlots(slots []uint64, kernels [][]SASSLine) (own [][]uint64, ok bool) {
+	slotOf := func(off int) (uint64, bool) {
+		for _, s := range slots {
+			if uint64(off) >= s && uint64(off) < s+8 {
+				return s, true
+			}
+		}
+		return 0, false
+	}
+	reader := map[uint64]int{}
+	own = make([][]uint64, len(kernels))
+	for k, lines := range kernels {
+		for _, l := range lines {
+			off, _, known, reads := bankRead(l)
+			if !reads {
+				continue
+			}
+			if !known {
+				continue // this kernel is listed alone (relocateModuleBank)
+			}
+			s, found := slotOf(off)
+			if !found {
+				continue
+			}
+			if r, seen := reader[s]; seen && r != k {
+				return nil, false
+			}
+			if _, seen := reader[s]; !seen {
+				reader[s] = k
+				own[k] = append(own[k], s)
+			}
+		}
+	}
+	if len(reader) != len(slots) {
+		return nil, false
+	}
+	for k := range own {
+		slices.Sort(own[k])
+	}
+	return own, true
+}
+
+// moduleSlots reads the offsets of the module bank's slots from a cubin's
+// relocations, in offset order.
+func moduleSlots(cubin string) ([]uint64, error) {
+	f, err := elf.Open(cubin)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// ptxas writes RELA entries (offset, info, addend) for some targets
+	// and REL entries (offset, info) for others.
+	rel, entry := f.Section(".rela.nv.constant4"), 24
+	if rel == nil {
+		rel, entry = f.Section(".rel.nv.constant4"), 16
+	}
+	if rel == nil {
+		return nil, nil
+	}
+	data, err := rel.Data()
+	if err != nil {
+		return nil, err
+	}
+	var out []uint64
+	for k := 0; k+entry <= len(data); k += entry {
+		out = append(out, f.ByteOrder.Uint64(data[k:]))
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// indexedBankRead reports whether the instruction reads the bank through
+// an index register (LDC's Ra), which nvdisasm prints alone when the
+// offset is 0 ("c[0x4][RZ]") where MOV prints "c[0x4][0x0]".
+func indexedBankRead(l SASSLine) bool {
+	op := l.Opcode()
+	return op == "LDC" || strings.HasPrefix(op, "LDC.")
+}
+
+// bankOffset reads a printed bank offset; -1 when it is not one.
+func bankOffset(s string) int {
+	if s == "RZ" {
+		return 0
+	}
+	n, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 32)
+	if err != nil || n%4 != 0 || n>>2 > bankOffsetMask {
+		return -1
+	}
+	return int(n)
+}
+
+// The offset field counts words (shift 2: LDC, MOV, IMAD...) or, in
+// sm_100's LDCU, 64-bit units (shift 3): encodesBankRead finds which holds
+// for the printed offset.
+
+// encodesBankRead reports whether a 128-bit encoding's bank operand is
+// bank 4 at off, and the shift its offset field is counted with.
+func encodesBankRead(encoding string, off int) (shift int, ok bool) {
+	words := strings.Fields(encoding)
+	if len(words) != 2 {
+		return 0, false
+	}
+	lo, err := strconv.ParseUint(strings.TrimPrefix(words[0], "0x"), 16, 64)
+	if err != nil || lo>>bankShift&bankMask != 4 {
+		return 0, false
+	}
+	field := lo >> bankOffsetShift & bankOffsetMask
+	for _, shift := range []int{2, 3} {
+		if off%(1<<shift) == 0 && field == uint64(off>>shift) {
+			return shift, true
+		}
+	}
+	return 0, false
+}
+
+func withBankOffset(encoding string, off, shift int) string {
+	words := strings.Fields(encoding)
+	lo, _ := strconv.ParseUint(strings.TrimPrefix(words[0], "0x"), 16, 64)
+	lo = lo&^(bankOffsetMask<<bankOffsetShift) | uint64(off>>shift)<<bankOffsetShift
+	words[0] = fmt.Sprintf("0x%016x", lo)
+	return strings.Join(words, " ")
+}
+
+// verifyRelocation (GPUISA_VERIFY_BANK_RELOCATION=1) lists every relocated
+// kernel alone as well and reports each difference on stderr: the check
+// that relocation gives what a kernel alone gives, over a whole build.
+var verifyRelocation = os.Getenv("GPUISA_VERIFY_BANK_RELOCATION") != ""
+
+func reportRelocation(target string, relocated bool, moved []SASSLine, solo Listing, batched []SASSLine) {
+	if !relocated {
+		fmt.Fprintf(os.Stderr, "bank relocation %s: not relocated\n", target)
+		for _, l := range batched {
+			if strings.Contains(l.Text, moduleBank) {
+				fmt.Fprintf(os.Stderr, "  %q %s\n", l.Text, l.Encoding)
+			}
+		}
+		return
+	}
+	same := solo.OK && len(solo.Lines) == len(moved)
+	for j := 0; same && j < len(moved); j++ {
+		same = moved[j] == solo.Lines[j]
+	}
+	if same {
+		fmt.Fprintf(os.Stderr, "bank relocation %s: same\n", target)
+		return
+	}
+	fmt.Fprintf(os.Stderr, "bank relocation %s: DIFFERS\n", target)
+	for j := 0; j < max(len(moved), len(solo.Lines)); j++ {
+		var a, b SASSLine
+		if j < len(moved) {
+			a = moved[j]
+		}
+		if j < len(solo.Lines) {
+			b = solo.Lines[j]
+		}
+		if a != b {
+			fmt.Fprintf(os.Stderr, "  relocated %q %s\n  alone     %q %s\n", a.Text, a.Encoding, b.Text, b.Encoding)
+		}
+	}
+}
