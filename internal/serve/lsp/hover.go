@@ -523,7 +523,7 @@ func wordHover(ctx context.Context, k *knowledge, d *document, c fileContext, ba
 	}
 	operand := operandText(stmt, tok)
 	if reg := registerClass(operand); reg != "" {
-		return registerHover(k, family, in, mnemonic, operand, reg, tok.operand)
+		return registerHover(k, family, in, mnemonic, operand, reg, int(tok.operand))
 	}
 	if in != nil {
 		return modifierHover(in, tok.text)
