@@ -393,3 +393,39 @@ func TestFullPublicationSaysWhereItStopped(t *testing.T) {
 		t.Errorf("last diagnostic %q, want it to say %q", last, want)
 	}
 }
+
+// TestNotificationsRightAfterInitialize: a client that sends initialized
+// and didOpen before initialize's answer has them handled (initialize
+// runs on the read loop, the requests after it on their own goroutines).
+func TestNotificationsRightAfterInitialize(t *testing.T) {
+	db := sampleDB(t)
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	c := &pipeClient{t: t, w: fromClient, in: make(chan message, 64), done: make(chan struct{}), logs: &syncBuffer{}}
+	go func() {
+		serve(Options{DB: db, Log: c.logs}, conn{toServer, fromServer})
+		close(c.done)
+	}()
+	go func() {
+		r := bufio.NewReader(toClient)
+		for {
+			var m message
+			if (jsonrpc2.VSCodeObjectCodec{}).ReadObject(r, &m) != nil {
+				close(c.in)
+				return
+			}
+			c.in <- m
+		}
+	}()
+	defer func() { fromClient.Close(); <-c.done; toClient.Close() }()
+	c.send(1, "initialize", map[string]any{"capabilities": map[string]any{}})
+	c.notify("initialized", map[string]any{})
+	c.open("file:///early.s", "\tv_mxa_f32 v1, v2, v3\n", 1)
+	m := c.next("diagnostics of the file opened before initialize's answer", func(m message) bool { _, ok := m.diagnostics(); return ok })
+	if p, _ := m.diagnostics(); len(p.Diagnostics) != 1 {
+		t.Errorf("diagnostics %+v, want the unknown mnemonic", p.Diagnostics)
+	}
+	if logs := c.logs.String(); strings.Contains(logs, "not initialized") {
+		t.Errorf("the server refused messages after initialize:\n%s", logs)
+	}
+}

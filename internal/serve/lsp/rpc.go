@@ -48,6 +48,13 @@ func (d *dispatcher) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonr
 		d.cancel(req)
 		return
 	}
+	if req.Method == "initialize" {
+		// Inline: a client may send initialized and didOpen before the
+		// answer, and those need the server initialized.
+		result, err := d.call(ctx, conn, req)
+		d.reply(ctx, conn, req, result, err, false)
+		return
+	}
 	if req.Notif {
 		if _, err := d.call(ctx, conn, req); err != nil {
 			fmt.Fprintf(d.s.log, "gpuisa lsp: %s: %v\n", req.Method, err)
@@ -69,18 +76,23 @@ func (d *dispatcher) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonr
 		delete(d.pending, req.ID)
 		cancelled := p.cancelled
 		d.mu.Unlock()
-		switch {
-		case cancelled:
-			err = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: codeRequestCancelled, Message: "cancelled"})
-		case err != nil:
-			err = conn.ReplyWithError(ctx, req.ID, asRPCError(err))
-		default:
-			err = conn.Reply(ctx, req.ID, result)
-		}
-		if err != nil && err != jsonrpc2.ErrClosed {
-			fmt.Fprintf(d.s.log, "gpuisa lsp: answering %s: %v\n", req.Method, err)
-		}
+		d.reply(ctx, conn, req, result, err, cancelled)
 	}()
+}
+
+// reply answers a request: cancelled, failed or with its result.
+func (d *dispatcher) reply(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, err error, cancelled bool) {
+	switch {
+	case cancelled:
+		err = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: codeRequestCancelled, Message: "cancelled"})
+	case err != nil:
+		err = conn.ReplyWithError(ctx, req.ID, asRPCError(err))
+	default:
+		err = conn.Reply(ctx, req.ID, result)
+	}
+	if err != nil && err != jsonrpc2.ErrClosed {
+		fmt.Fprintf(d.s.log, "gpuisa lsp: answering %s: %v\n", req.Method, err)
+	}
 }
 
 // cancel cancels the request $/cancelRequest names, if it still runs.
