@@ -91,11 +91,11 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 		memo.put(key, v)
 		return v
 	}
-	for n, l := range d.lines {
+	for n := range d.lines {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return out // a newer version is on its way
 		}
-		for _, t := range l.tokens {
+		for _, t := range d.tokensOf(n) {
 			if t.kind != tokMnemonic {
 				continue
 			}
@@ -251,7 +251,7 @@ func diagnosePTX(ctx context.Context, k *knowledge, d *document, c fileContext, 
 // nthMnemonic is the i-th instruction mnemonic of line n, or of the line
 // a statement that began there continues to.
 func nthMnemonic(d *document, n, i int) (token, bool) {
-	for _, t := range d.lines[n].tokens {
+	for _, t := range d.tokensOf(n) {
 		if t.kind == tokMnemonic {
 			if i == 0 {
 				return t, true
