@@ -55,12 +55,16 @@ func (d *dispatcher) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonr
 		d.reply(ctx, conn, req, result, err, false)
 		return
 	}
+	if req.Method == "exit" {
+		// After shutdown glsp's Handler calls every message, exit too,
+		// "not initialized": nothing to say.
+		d.call(ctx, conn, req)
+		conn.Close()
+		return
+	}
 	if req.Notif {
 		if _, err := d.call(ctx, conn, req); err != nil {
 			fmt.Fprintf(d.s.log, "gpuisa lsp: %s: %v\n", req.Method, err)
-		}
-		if req.Method == "exit" {
-			conn.Close()
 		}
 		return
 	}
