@@ -9,11 +9,13 @@ import (
 )
 
 // Edits are coalesced: the worker starts on a change once the client has
-// sent none for settleDelay, and at the latest maxSettle after the first
-// one waiting, so that steady typing still gets diagnostics.
+// sent none for settleDelay (a person typing pauses longer between keys,
+// so each pause is diagnosed), and at the latest maxSettle after it began
+// waiting, so that a stream of changes without pauses (a tool, a
+// replace-all) still gets diagnostics now and then.
 const (
 	settleDelay = 30 * time.Millisecond
-	maxSettle   = 300 * time.Millisecond
+	maxSettle   = time.Second
 )
 
 // file is one open file: the latest text the client sent, and a worker

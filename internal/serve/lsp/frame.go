@@ -91,12 +91,15 @@ func (f *frameStream) ReadObject(v any) error {
 		if body == nil {
 			continue // skipped, and answered
 		}
-		if !json.Valid(body) {
-			f.reject(body, codeParseError, "the message body is not JSON")
-			continue
-		}
 		if err := json.Unmarshal(body, v); err != nil {
-			f.reject(body, codeInvalidRequest, "the message is not a JSON-RPC 2.0 message: "+err.Error())
+			// Unmarshal checks the whole body is JSON before it decodes
+			// any of it, so v is untouched when it is not.
+			var syntax *json.SyntaxError
+			if errors.As(err, &syntax) {
+				f.reject(body, codeParseError, "the message body is not JSON")
+			} else {
+				f.reject(body, codeInvalidRequest, "the message is not a JSON-RPC 2.0 message: "+err.Error())
+			}
 			continue
 		}
 		return nil
