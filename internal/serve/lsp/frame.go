@@ -121,7 +121,7 @@ func (f *frameStream) readFrame() ([]byte, error) {
 			}
 			return nil, err
 		}
-		if i := strings.Index(strings.ToLower(line), "content-length:"); i > 0 || skipped > 0 {
+		if i := indexContentLength(line); i > 0 || skipped > 0 {
 			// The previous frame was longer than it said, or junk came
 			// in between: start this frame afresh at its header.
 			if i < 0 {
@@ -284,6 +284,19 @@ func topLevelID(body []byte) (json.RawMessage, bool) {
 		}
 	}
 	return nil, false
+}
+
+// indexContentLength is where "Content-Length:" starts in line, in any
+// case, -1 for nowhere. (strings.ToLower would move the offsets of a line
+// with non-ASCII bytes.)
+func indexContentLength(line string) int {
+	const h = "content-length:"
+	for i := 0; i+len(h) <= len(line); i++ {
+		if strings.EqualFold(line[i:i+len(h)], h) {
+			return i
+		}
+	}
+	return -1
 }
 
 // excerpt bounds what a log line quotes of the client's bytes.

@@ -246,6 +246,11 @@ func TestDamagedFramesAreSkipped(t *testing.T) {
 	c.raw(strings.Repeat("x", 100000) + "\r\n")
 	probe(18)
 
+	// Junk with non-ASCII bytes that change length when lower-cased,
+	// right before a header.
+	c.raw("\xc4\xb0\xe2\x84\xaaİK")
+	probe(19)
+
 	select {
 	case <-c.done:
 		t.Fatal("the server ended")
