@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"errors"
-	"os"
-
 	"github.com/spf13/cobra"
 
-	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/serve/lsp"
 )
 
@@ -31,11 +27,11 @@ arrive as initializationOptions or workspace/didChangeConfiguration:
 {"gpuisa": {"target": "gfx942", "verify": false, "url": "http://localhost:8080"}}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := os.Stat(e.dbPath); errors.Is(err, os.ErrNotExist) {
-				return errs.NotFound(nil, "database %s does not exist; run `gpuisa build` first or pass --db", e.dbPath)
-			}
+			// A missing database is not an exit: the server starts and
+			// says so to the editor (an exit shows only as "client quit").
 			opts.DB = e.dbPath
 			opts.Log = e.stderr
+			opts.In, opts.Out = e.stdin, e.stdout
 			return lsp.Run(opts)
 		},
 	}

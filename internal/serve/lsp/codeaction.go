@@ -35,7 +35,7 @@ func codeActions(ctx context.Context, k *knowledge, d *document, c fileContext, 
 		return out
 	}
 	for n := int(p.Range.Start.Line); n <= int(p.Range.End.Line) && n < len(d.lines); n++ {
-		for _, t := range d.lines[n].tokens {
+		for _, t := range d.tokensOf(n) {
 			if t.kind != tokMnemonic {
 				continue
 			}

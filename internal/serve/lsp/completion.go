@@ -32,13 +32,9 @@ func complete(ctx context.Context, k *knowledge, d *document, c fileContext, pos
 	}
 	word := text[ws:]
 	before := strings.TrimSpace(text[:ws])
-	for {
-		// Labels before the instruction ("L1: v_...", "$L: max...").
-		m := labelDefRe.FindStringIndex(before)
-		if m == nil || m[1] != len(before) || strings.HasPrefix(before, ".") {
-			break
-		}
-		before = strings.TrimSpace(before[:m[0]])
+	// A label before the instruction ("L1: v_...", "$L: max...").
+	if m := labelDefLen(before); m > 0 && m == len(before) && !strings.HasPrefix(before, ".") {
+		before = ""
 	}
 	if c.lang == langPTX {
 		if i := strings.LastIndexAny(before, ";{}"); i >= 0 {

@@ -21,6 +21,7 @@ const (
 	codePTXNeeds    = "ptx-needs-newer"
 	codeTarget      = "unknown-target"
 	codeAssembler   = "assembler"
+	codeCapped      = "too-many-diagnostics"
 )
 
 // maxDiagnostics bounds one publication: a file of garbage should not
@@ -90,8 +91,11 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 		memo.put(key, v)
 		return v
 	}
-	for n, l := range d.lines {
-		for _, t := range l.tokens {
+	for n := range d.lines {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return out // a newer version is on its way
+		}
+		for _, t := range d.tokensOf(n) {
 			if t.kind != tokMnemonic {
 				continue
 			}
@@ -99,13 +103,20 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 			if v == nil {
 				continue
 			}
-			out = append(out, diag(d, n, t.start, t.end, v.severity, v.code, v.msg, v.data))
 			if len(out) >= maxDiagnostics {
-				return out
+				return append(out, capped(d, n))
 			}
+			out = append(out, diag(d, n, t.start, t.end, v.severity, v.code, v.msg, v.data))
 		}
 	}
 	return out
+}
+
+// capped is the diagnostic that ends a full publication: where checking
+// stopped, so that a clean rest of the file is not taken for checked.
+func capped(d *document, n int) protocol.Diagnostic {
+	return diag(d, n, 0, 0, protocol.DiagnosticSeverityInformation, codeCapped,
+		fmt.Sprintf("gpuisa stopped after %d diagnostics: none from line %d on is shown", maxDiagnostics, n+1), nil)
 }
 
 // verdictMemo remembers verdicts on spellings for one family and target;
@@ -212,6 +223,10 @@ func diagnosePTX(ctx context.Context, k *knowledge, d *document, c fileContext, 
 		if n < 0 || n >= len(d.lines) {
 			continue
 		}
+		if len(out) >= maxDiagnostics {
+			out = append(out, capped(d, n))
+			break
+		}
 		t, ok := nthMnemonic(d, n, cursor[n])
 		cursor[n]++
 		if !ok {
@@ -229,9 +244,6 @@ func diagnosePTX(ctx context.Context, k *knowledge, d *document, c fileContext, 
 				out = append(out, diag(d, n, t.start, t.end, protocol.DiagnosticSeverityError, codePTXNeeds, msg, nil))
 			}
 		}
-		if len(out) >= maxDiagnostics {
-			break
-		}
 	}
 	return out
 }
@@ -239,7 +251,7 @@ func diagnosePTX(ctx context.Context, k *knowledge, d *document, c fileContext, 
 // nthMnemonic is the i-th instruction mnemonic of line n, or of the line
 // a statement that began there continues to.
 func nthMnemonic(d *document, n, i int) (token, bool) {
-	for _, t := range d.lines[n].tokens {
+	for _, t := range d.tokensOf(n) {
 		if t.kind == tokMnemonic {
 			if i == 0 {
 				return t, true

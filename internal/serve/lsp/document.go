@@ -5,6 +5,7 @@ import (
 	"iter"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -64,6 +65,10 @@ type document struct {
 	// ptxOpen is set while parsing when a PTX instruction goes on past
 	// its line's end.
 	ptxOpen bool
+	// scratch is where parse builds a line's tokens.
+	scratch []token
+	// lazy is set for a file too large to keep its tokens (lazyTokens).
+	lazy bool
 }
 
 // publishedVersion is the version diagnostics are for.
@@ -78,7 +83,8 @@ func (d *document) publishedVersion() *protocol.UInteger {
 // line is one source line and what it holds.
 type line struct {
 	text   string
-	tokens []token
+	tokens []token // nil in a lazy document: see tokensOf
+	state  uint8   // where the line starts (inBlockComment, ...)
 }
 
 // token kinds.
@@ -92,16 +98,18 @@ const (
 )
 
 // token is a span of one line, in bytes.
+// A file holds millions of them: the small fields are small (48 bytes
+// a token instead of 64).
 type token struct {
-	kind       int
-	start, end int
 	text       string
+	start, end int
 	// operand is the index of the operand a word belongs to (0 is the
 	// first operand), -1 outside operands.
-	operand int
+	operand int32
 	// stmt numbers the instruction the token belongs to on its line
 	// (VOPD's "X :: Y" and PTX's "a; b;" hold two).
-	stmt int
+	stmt int32
+	kind int8
 }
 
 type regDecl struct {
@@ -115,30 +123,86 @@ type regDecl struct {
 
 // parse builds a document from text.
 func parse(uri, lang, text string, version int32) *document {
-	d := &document{uri: uri, lang: lang, version: version, text: text, labels: map[string]int{}}
+	return parseText(uri, lang, text, version, len(text) > lazyTokens)
+}
+
+// lazyTokens: a file larger than this keeps no tokens; each line's are
+// scanned again when asked for (tokensOf). Kept tokens take 15-20 times
+// the text they cover: 0.6 GB for a 31 MB file, held while it is open.
+const lazyTokens = 4 << 20
+
+// Where a line starts: inside a block comment, kernel metadata, or a
+// PTX statement a line above left open.
+const (
+	inBlockComment = 1 << iota
+	inMetadata
+	inPTXStatement
+)
+
+func parseText(uri, lang, text string, version int32, lazy bool) *document {
+	d := &document{uri: uri, lang: lang, version: version, text: text, labels: map[string]int{}, lazy: lazy}
 	if len(text) > maxDocument {
 		return d
 	}
 	raw := strings.Split(text, "\n")
 	d.lines = make([]line, len(raw))
-	inBlock := false // inside a /* */ comment
-	inMeta := false  // inside .amdgpu_metadata's YAML
+	var state uint8
 	for i, s := range raw {
 		s = strings.TrimSuffix(s, "\r")
-		d.lines[i].text = s
-		if lang == langAMD {
-			if t := strings.TrimSpace(s); inMeta || metadataStart(t) {
-				inMeta = !metadataEnd(t)
-				continue
-			}
+		d.lines[i].text, d.lines[i].state = s, state
+		var toks []token
+		toks, state = d.scanLine(s, i, state)
+		// Tokens are built in one buffer and kept at their exact size:
+		// growing each line's slice cost more than the tokens.
+		if len(toks) > 0 && !lazy {
+			d.lines[i].tokens = slices.Clone(toks)
 		}
-		if lang == langPTX {
-			d.lines[i].tokens, inBlock = d.scanPTX(s, i, inBlock)
-		} else {
-			d.lines[i].tokens, inBlock = d.scanAMD(s, i, inBlock)
+		d.scratch = toks[:0]
+	}
+	d.scratch = nil
+	return d
+}
+
+// scanLine tokenises line n, which starts in state, into d.scratch; it
+// returns the tokens and the state the next line starts in.
+func (d *document) scanLine(s string, n int, state uint8) ([]token, uint8) {
+	if d.lang == langAMD {
+		if t := strings.TrimSpace(s); state&inMetadata != 0 || metadataStart(t) {
+			if metadataEnd(t) {
+				return nil, state &^ inMetadata
+			}
+			return nil, state | inMetadata
 		}
 	}
-	return d
+	inBlock := state&inBlockComment != 0
+	d.ptxOpen = state&inPTXStatement != 0
+	var toks []token
+	if d.lang == langPTX {
+		toks, inBlock = d.scanPTX(s, n, inBlock)
+	} else {
+		toks, inBlock = d.scanAMD(s, n, inBlock)
+	}
+	next := state &^ (inBlockComment | inPTXStatement)
+	if inBlock {
+		next |= inBlockComment
+	}
+	if d.ptxOpen {
+		next |= inPTXStatement
+	}
+	return toks, next
+}
+
+// tokensOf is line n's tokens.
+func (d *document) tokensOf(n int) []token {
+	if !d.lazy {
+		return d.lines[n].tokens
+	}
+	// Scan again on a copy: scanning notes labels, targets and
+	// declarations, which parse has noted already, and requests on one
+	// document run concurrently.
+	tmp := document{uri: d.uri, lang: d.lang, labels: map[string]int{}, target: d.target, comment: d.comment, ptxVersion: d.ptxVersion}
+	toks, _ := tmp.scanLine(d.lines[n].text, n, d.lines[n].state)
+	return toks
 }
 
 var (
@@ -146,9 +210,90 @@ var (
 	commentTargetRe = lazyre.New(`(?:gpuisa:\s*target\s*=\s*|-mcpu=)(gfx[0-9a-z]+|sm_[0-9]+[af]?)`)
 	ptxVersionRe    = lazyre.New(`^\s*\.version\s+(\d+\.\d+)`)
 	ptxTargetRe     = lazyre.New(`^\s*\.target\s+([^/\n;]*)`)
-	labelDefRe      = lazyre.New(`^[A-Za-z_.$@][\w.$@]*:`)
-	wordRe          = lazyre.New(`%?[A-Za-z_.$@][\w.$@]*(?::[\w.]+)?|-?\d[\w.]*`)
 )
+
+// The scanners below match by hand what these expressions say; they run
+// on every line of every version of a file, where the regexp package
+// took a third of the time of parsing a 31 MB file.
+//
+//	labelDefLen: ^[A-Za-z_.$@][\w.$@]*:
+//	wordEndAt:   %?[A-Za-z_.$@][\w.$@]*(?::[\w.]+)?|-?\d[\w.]*
+//
+// TestScannersMatchTheirExpressions holds them to those expressions.
+
+func isIdentStart(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '.' || c == '$' || c == '@'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isWordDot is [\w.].
+func isWordDot(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || isDigit(c) || c == '_' || c == '.'
+}
+
+func isIdentChar(c byte) bool { return isWordDot(c) || c == '$' || c == '@' }
+
+// labelDefLen is the length of the "name:" s starts with, 0 for none.
+func labelDefLen(s string) int {
+	if s == "" || !isIdentStart(s[0]) {
+		return 0
+	}
+	j := 1
+	for j < len(s) && isIdentChar(s[j]) {
+		j++
+	}
+	if j < len(s) && s[j] == ':' {
+		return j + 1
+	}
+	return 0
+}
+
+// wordEndAt is the end of the word that starts at s[i], -1 for none.
+func wordEndAt(s string, i int) int {
+	j := i
+	if s[j] == '%' {
+		j++
+	}
+	if j < len(s) && isIdentStart(s[j]) {
+		j++
+		for j < len(s) && isIdentChar(s[j]) {
+			j++
+		}
+		if j+1 < len(s) && s[j] == ':' && isWordDot(s[j+1]) {
+			j += 2
+			for j < len(s) && isWordDot(s[j]) {
+				j++
+			}
+		}
+		return j
+	}
+	j = i
+	if s[j] == '-' {
+		j++
+	}
+	if j < len(s) && isDigit(s[j]) {
+		j++
+		for j < len(s) && isWordDot(s[j]) {
+			j++
+		}
+		return j
+	}
+	return -1
+}
+
+// words yields the start and end of each word in s[a:b], left to right.
+func words(s string, a, b int, yield func(start, end int)) {
+	w := s[:b]
+	for i := a; i < b; {
+		if e := wordEndAt(w, i); e > i {
+			yield(i, e)
+			i = e
+		} else {
+			i++
+		}
+	}
+}
 
 // metadataStart and metadataEnd bound the YAML documents a code object
 // carries (kernel metadata), which are not instructions.
@@ -208,6 +353,7 @@ func (d *document) noteComment(s string) {
 // tokens so far: its comment, if any, which it notes.
 func (d *document) scanComment(s, lang string, inBlock bool) (start, end int, open bool, toks []token) {
 	start, end, open = codeEnd(s, lang, inBlock)
+	toks = d.scratch[:0]
 	if end < len(s) {
 		d.noteComment(s[end:])
 		toks = append(toks, token{kind: tokComment, start: end, end: len(s), text: s[end:], operand: -1})
@@ -220,16 +366,16 @@ func (d *document) scanAMD(s string, n int, inBlock bool) ([]token, bool) {
 	start, end, open, toks := d.scanComment(s, langAMD, inBlock)
 	i := skipSpace(s, start, end)
 	for i < end {
-		m := labelDefRe.FindStringIndex(s[i:end])
-		if m == nil {
+		m := labelDefLen(s[i:end])
+		if m == 0 {
 			break
 		}
-		name := s[i : i+m[1]-1]
-		toks = append(toks, token{kind: tokLabelDef, start: i, end: i + m[1] - 1, text: name, operand: -1})
+		name := s[i : i+m-1]
+		toks = append(toks, token{kind: tokLabelDef, start: i, end: i + m - 1, text: name, operand: -1})
 		if _, dup := d.labels[name]; !dup {
 			d.labels[name] = n
 		}
-		i = skipSpace(s, i+m[1], end)
+		i = skipSpace(s, i+m, end)
 	}
 	if i >= end {
 		return toks, open
@@ -254,7 +400,7 @@ func (d *document) scanAMD(s string, n int, inBlock bool) ([]token, bool) {
 	// VOPD: "v_dual_mul_f32 v0, v1, v2 :: v_dual_add_f32 v3, v4, v5".
 	stmt := 0
 	for _, part := range splitDual(s, i, end) {
-		toks = append(toks, instructionTokens(s, part[0], part[1], stmt, false)...)
+		toks = instructionTokens(toks, s, part[0], part[1], stmt, false)
 		stmt++
 	}
 	return toks, open
@@ -273,17 +419,18 @@ func splitDual(s string, start, end int) [][2]int {
 	}
 }
 
-// instructionTokens tokenises "mnemonic op, op, op modifiers" in s[start:end].
-func instructionTokens(s string, start, end, stmt int, ptx bool) []token {
+// instructionTokens appends the tokens of "mnemonic op, op, op
+// modifiers" in s[start:end] to toks.
+func instructionTokens(toks []token, s string, start, end, stmt int, ptx bool) []token {
 	i := skipSpace(s, start, end)
 	if i >= end {
-		return nil
+		return toks
 	}
 	j := i
 	for j < end && s[j] != ' ' && s[j] != '\t' {
 		j++
 	}
-	toks := []token{{kind: tokMnemonic, start: i, end: j, text: s[i:j], operand: -1, stmt: stmt}}
+	toks = append(toks, token{kind: tokMnemonic, start: i, end: j, text: s[i:j], operand: -1, stmt: int32(stmt)})
 	op := 0
 	k := skipSpace(s, j, end)
 	opStart := k
@@ -296,10 +443,10 @@ func instructionTokens(s string, start, end, stmt int, ptx bool) []token {
 			b--
 		}
 		if a < b {
-			toks = append(toks, token{kind: tokOperand, start: a, end: b, text: s[a:b], operand: op, stmt: stmt})
-			for _, w := range wordRe.FindAllStringIndex(s[a:b], -1) {
-				toks = append(toks, token{kind: tokWord, start: a + w[0], end: a + w[1], text: s[a+w[0] : a+w[1]], operand: op, stmt: stmt})
-			}
+			toks = append(toks, token{kind: tokOperand, start: a, end: b, text: s[a:b], operand: int32(op), stmt: int32(stmt)})
+			words(s, a, b, func(ws, we int) {
+				toks = append(toks, token{kind: tokWord, start: ws, end: we, text: s[ws:we], operand: int32(op), stmt: int32(stmt)})
+			})
 		}
 	}
 	for comma := range operandCommas(s, k, end) {
@@ -360,9 +507,9 @@ func (d *document) scanPTX(s string, n int, inBlock bool) ([]token, bool) {
 		} else {
 			d.ptxOpen = false
 		}
-		for _, w := range wordRe.FindAllStringIndex(s[i:i+j], -1) {
-			toks = append(toks, token{kind: tokWord, start: i + w[0], end: i + w[1], text: s[i+w[0] : i+w[1]], operand: -1, stmt: -1})
-		}
+		words(s, i, i+j, func(ws, we int) {
+			toks = append(toks, token{kind: tokWord, start: ws, end: we, text: s[ws:we], operand: -1, stmt: -1})
+		})
 		i += j + 1
 	}
 	for i < end {
@@ -390,22 +537,22 @@ func (d *document) scanPTX(s string, n int, inBlock bool) ([]token, bool) {
 		}
 		st := i
 		for st < j {
-			m := labelDefRe.FindStringIndex(s[st:j])
-			if m == nil || strings.HasPrefix(s[st:j], ".") {
+			m := labelDefLen(s[st:j])
+			if m == 0 || strings.HasPrefix(s[st:j], ".") {
 				break
 			}
-			name := s[st : st+m[1]-1]
-			toks = append(toks, token{kind: tokLabelDef, start: st, end: st + m[1] - 1, text: name, operand: -1, stmt: stmt})
+			name := s[st : st+m-1]
+			toks = append(toks, token{kind: tokLabelDef, start: st, end: st + m - 1, text: name, operand: -1, stmt: int32(stmt)})
 			if _, dup := d.labels[name]; !dup {
 				d.labels[name] = n
 			}
-			st = skipSpace(s, st+m[1], j)
+			st = skipSpace(s, st+m, j)
 		}
 		switch {
 		case st >= j:
 		case s[st] == '.':
 			e := wordEnd(s, st, j)
-			toks = append(toks, token{kind: tokDirective, start: st, end: e, text: s[st:e], operand: -1, stmt: stmt})
+			toks = append(toks, token{kind: tokDirective, start: st, end: e, text: s[st:e], operand: -1, stmt: int32(stmt)})
 			d.noteDecl(s, st, j, n)
 		case s[st] == '@':
 			// Guard predicate: "@%p1 bra L;" or "@!p ...".
@@ -417,10 +564,10 @@ func (d *document) scanPTX(s string, n int, inBlock bool) ([]token, bool) {
 			if ws < g && s[ws] == '!' {
 				ws++
 			}
-			toks = append(toks, token{kind: tokWord, start: ws, end: g, text: s[ws:g], operand: -1, stmt: stmt})
-			toks = append(toks, instructionTokens(s, g, j, stmt, true)...)
+			toks = append(toks, token{kind: tokWord, start: ws, end: g, text: s[ws:g], operand: -1, stmt: int32(stmt)})
+			toks = instructionTokens(toks, s, g, j, stmt, true)
 		default:
-			toks = append(toks, instructionTokens(s, st, j, stmt, true)...)
+			toks = instructionTokens(toks, s, st, j, stmt, true)
 		}
 		// An instruction without its ';' on this line continues on the next.
 		d.ptxOpen = j >= end && st < j && s[st] != '.'
@@ -543,7 +690,7 @@ func (d *document) tokenAt(n, col int) (token, bool) {
 	}
 	var best token
 	found := false
-	for _, t := range d.lines[n].tokens {
+	for _, t := range d.tokensOf(n) {
 		if col < t.start || col > t.end {
 			continue
 		}
@@ -562,17 +709,17 @@ func (d *document) statement(n, col int) []token {
 		return nil
 	}
 	stmt := -1
-	for _, t := range d.lines[n].tokens {
+	for _, t := range d.tokensOf(n) {
 		if t.kind == tokMnemonic && t.start <= col {
-			stmt = t.stmt
+			stmt = int(t.stmt)
 		}
 	}
 	if stmt < 0 {
 		return nil
 	}
 	var out []token
-	for _, t := range d.lines[n].tokens {
-		if t.stmt == stmt && t.kind != tokComment && t.kind != tokLabelDef {
+	for _, t := range d.tokensOf(n) {
+		if int(t.stmt) == stmt && t.kind != tokComment && t.kind != tokLabelDef {
 			out = append(out, t)
 		}
 	}

@@ -35,11 +35,11 @@ func encodingAt(line string, col int) (text string, start, end int, ok bool) {
 // hasEncodings says whether a document carries machine code in comments
 // (worth building the family's decoder for before the first hover).
 func hasEncodings(d *document) bool {
-	for i, l := range d.lines {
+	for i := range d.lines {
 		if i > 2000 {
 			break
 		}
-		for _, t := range l.tokens {
+		for _, t := range d.tokensOf(i) {
 			if t.kind == tokComment && (strings.Contains(t.text, "encoding: [") || objdumpWordsRe.MatchString(t.text)) {
 				return true
 			}

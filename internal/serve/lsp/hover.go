@@ -523,7 +523,7 @@ func wordHover(ctx context.Context, k *knowledge, d *document, c fileContext, ba
 	}
 	operand := operandText(stmt, tok)
 	if reg := registerClass(operand); reg != "" {
-		return registerHover(k, family, in, mnemonic, operand, reg, tok.operand)
+		return registerHover(k, family, in, mnemonic, operand, reg, int(tok.operand))
 	}
 	if in != nil {
 		return modifierHover(in, tok.text)
@@ -712,7 +712,7 @@ func labelHover(d *document, name string) string {
 func statementText(d *document, n int, tok token) string {
 	line := d.lines[n].text
 	end := len(line)
-	for _, t := range d.lines[n].tokens {
+	for _, t := range d.tokensOf(n) {
 		if t.kind == tokComment && t.start < end {
 			end = t.start
 		}
@@ -723,7 +723,7 @@ func statementText(d *document, n int, tok token) string {
 	}
 	for m := n + 1; m < len(d.lines) && m <= n+20; m++ {
 		next := d.lines[m].text
-		for _, t := range d.lines[m].tokens {
+		for _, t := range d.tokensOf(m) {
 			if t.kind == tokComment {
 				next = next[:t.start]
 				break

@@ -31,7 +31,7 @@ func (d *document) labelLocation(name string) (protocol.Location, bool) {
 	if !ok {
 		return protocol.Location{}, false
 	}
-	for _, t := range d.lines[n].tokens {
+	for _, t := range d.tokensOf(n) {
 		if t.kind == tokLabelDef && t.text == name {
 			return protocol.Location{URI: d.uri, Range: *d.rangeOf(n, t.start, t.end)}, true
 		}
@@ -67,8 +67,8 @@ func references(d *document, pos protocol.Position, withDecl bool) []protocol.Lo
 			out = append(out, protocol.Location{URI: d.uri, Range: *d.rangeOf(decl.line, decl.start, decl.end)})
 		}
 	}
-	for i, l := range d.lines {
-		for _, t := range l.tokens {
+	for i := range d.lines {
+		for _, t := range d.tokensOf(i) {
 			if t.kind == tokWord && t.text == name {
 				out = append(out, protocol.Location{URI: d.uri, Range: *d.rangeOf(i, t.start, t.end)})
 			}
@@ -117,7 +117,7 @@ func documentSymbols(d *document) []protocol.DocumentSymbol {
 				continue
 			}
 		}
-		for _, t := range l.tokens {
+		for _, t := range d.tokensOf(i) {
 			if t.kind != tokLabelDef {
 				continue
 			}

@@ -80,7 +80,7 @@ func (v *verifier) schedule(notify glsp.NotifyFunc, d *document, c fileContext, 
 		if err != nil {
 			found = []protocol.Diagnostic{diag(d, 0, 0, 0, protocol.DiagnosticSeverityInformation, codeAssembler, "gpuisa.verify: "+err.Error(), nil)}
 		}
-		all := append(append([]protocol.Diagnostic{}, base...), found...)
+		all := mergeAssembler(base, found)
 		notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: d.publishedVersion(), Diagnostics: all})
 	}()
 }
@@ -185,4 +185,46 @@ found:
 		out = append(out, dg)
 	}
 	return out, nil
+}
+
+// mergeAssembler adds the assembler's diagnostics to gpuisa's own, one
+// message per problem: an assembler diagnostic is left out when one
+// before it says the same on the same range, or when gpuisa already
+// reports an error on a range it overlaps (gpuisa's names the spelling
+// the target takes; llvm-mc's "instruction not supported on this GPU",
+// worded otherwise, read as a second, contradicting problem).
+func mergeAssembler(base, found []protocol.Diagnostic) []protocol.Diagnostic {
+	all := append([]protocol.Diagnostic{}, base...)
+	type said struct {
+		r   protocol.Range
+		msg string
+	}
+	seen := map[said]bool{}
+	for _, b := range base {
+		seen[said{b.Range, b.Message}] = true
+	}
+next:
+	for _, f := range found {
+		if seen[said{f.Range, f.Message}] {
+			continue
+		}
+		for _, b := range base {
+			if b.Severity != nil && *b.Severity == protocol.DiagnosticSeverityError && overlaps(b.Range, f.Range) {
+				continue next
+			}
+		}
+		seen[said{f.Range, f.Message}] = true
+		all = append(all, f)
+	}
+	return all
+}
+
+// overlaps reports whether two ranges share a position (a point range
+// shares its one position).
+func overlaps(a, b protocol.Range) bool {
+	return !before(a.End, b.Start) && !before(b.End, a.Start)
+}
+
+func before(p, q protocol.Position) bool {
+	return p.Line < q.Line || p.Line == q.Line && p.Character < q.Character
 }
