@@ -130,9 +130,11 @@ type server struct {
 
 	cache *answerCache
 	// rendering dedupes concurrent renders of one answer; renderSlots
-	// bounds how many requests render at once.
+	// bounds how many requests render at once; uploadSlots bounds how
+	// many of those are uploads (uploadShare).
 	rendering   inflight
 	renderSlots chan struct{}
+	uploadSlots chan struct{}
 	// noStoredAnswers is set once the database's stored answers turn out
 	// to be another program's (prerender.go).
 	noStoredAnswers atomic.Bool
@@ -183,9 +185,11 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 	if cacheBytes == 0 {
 		cacheBytes = DefaultCacheBytes
 	}
+	slots := max(2, runtime.GOMAXPROCS(0))
 	s := &server{
 		cache:       newAnswerCache(cacheBytes),
-		renderSlots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		renderSlots: make(chan struct{}, slots),
+		uploadSlots: make(chan struct{}, uploadShare(slots)),
 		store:       r,
 		log:         log,
 		logRequests: opts.LogRequests,
@@ -410,8 +414,15 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Rendering is CPU work: more at once than there are cores only adds
-	// memory (each holds a document and a page) and latency.
+	// memory (each holds a document and a page) and latency. An upload
+	// takes its share first, so uploads (an /explain of 4 MB renders for
+	// seconds) hold at most that share and every other answer always
+	// has slots of its own.
 	if p := r.URL.Path; p != "/healthz" && !strings.HasPrefix(p, "/static/") {
+		if r.Method == http.MethodPost {
+			s.uploadSlots <- struct{}{}
+			defer func() { <-s.uploadSlots }()
+		}
 		s.renderSlots <- struct{}{}
 		defer func() { <-s.renderSlots }()
 	}
@@ -419,6 +430,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// half-closes) mid-render must not leave a page unrendered or turn it
 	// into an error.
 	s.mux.ServeHTTP(rec, r.WithContext(context.WithoutCancel(r.Context())))
+}
+
+// uploadShare is how many of slots render slots uploads may hold at
+// once: half, at least one, and always at least one fewer than all, so
+// a page, search or API answer never waits for an upload's render.
+func uploadShare(slots int) int {
+	return max(1, min(slots/2, slots-1))
 }
 
 // maxRequestBody bounds a request body: the largest any route takes (an

@@ -1,0 +1,161 @@
+package web
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// slowBody is an upload that arrives a few bytes at a time, a pause
+// before each: a client on a poor link, or one holding a connection on
+// purpose.
+type slowBody struct {
+	data  []byte
+	chunk int
+	every time.Duration
+}
+
+func (b *slowBody) Read(p []byte) (int, error) {
+	if len(b.data) == 0 {
+		return 0, io.EOF
+	}
+	time.Sleep(b.every)
+	n := copy(p[:min(len(p), b.chunk)], b.data)
+	b.data = b.data[n:]
+	return n, nil
+}
+
+// getTimed GETs u and returns the status and how long the answer took.
+func getTimed(t *testing.T, u string) (int, time.Duration) {
+	t.Helper()
+	t0 := time.Now()
+	resp, err := (&http.Client{Timeout: 20 * time.Second}).Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, time.Since(t0)
+}
+
+// TestSlowUploadsDoNotQueueSearch: two, then twenty, clients upload to
+// POST /explain at about 100 bytes/s (3 s a body), more than there are
+// render slots; an uncached /search answers while every one of them is
+// still in flight, and each upload is explained once it has arrived.
+// The times are logged, not bounded: on a loaded machine a wall-clock
+// bound says more about the machine than about admission.
+func TestSlowUploadsDoNotQueueSearch(t *testing.T) {
+	s := newTestServer(t)
+	s.renderSlots = make(chan struct{}, 2)
+	s.uploadSlots = make(chan struct{}, uploadShare(2))
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	form := "arch=cdna4&text=0x160a04c1&pad=" + strings.Repeat("a", 270)
+	for _, clients := range []int{2, 20} {
+		t.Run(fmt.Sprint(clients), func(t *testing.T) {
+			_, unloaded := getTimed(t, ts.URL+"/search?q="+url.QueryEscape(fmt.Sprintf("max f32 unloaded %d", clients)))
+			var finished atomic.Int32
+			var wg sync.WaitGroup
+			errs := make(chan string, clients)
+			for range clients {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					defer finished.Add(1)
+					body := &slowBody{data: []byte(form), chunk: 10, every: 100 * time.Millisecond}
+					resp, err := http.Post(ts.URL+"/explain", "application/x-www-form-urlencoded", body)
+					if err != nil {
+						errs <- err.Error()
+						return
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						errs <- fmt.Sprintf("status %d", resp.StatusCode)
+					}
+				}()
+			}
+			time.Sleep(500 * time.Millisecond) // every upload under way
+			status, loaded := getTimed(t, ts.URL+"/search?q="+url.QueryEscape(fmt.Sprintf("max f32 loaded %d", clients)))
+			inFlight := clients - int(finished.Load())
+			t.Logf("%d slow uploads: uncached /search %v unloaded, %v with %d uploads in flight", clients, unloaded, loaded, inFlight)
+			if status != http.StatusOK || inFlight != clients {
+				t.Errorf("GET /search: %d with %d of %d uploads still in flight; it must answer while all are", status, inFlight, clients)
+			}
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Errorf("slow upload: %s (want 200 once its body arrived)", e)
+			}
+		})
+	}
+}
+
+// TestUploadsHoldAtMostTheirShare: uploads whose render takes long (a
+// 4 MB /explain renders for seconds) take at most uploadShare of the
+// render slots at once; an uncached GET answers while they hold them,
+// and the uploads kept waiting render once the share frees.
+func TestUploadsHoldAtMostTheirShare(t *testing.T) {
+	s := newTestServer(t)
+	s.renderSlots = make(chan struct{}, 4)
+	s.uploadSlots = make(chan struct{}, uploadShare(4))
+	release := make(chan struct{})
+	var rendering, most atomic.Int32
+	s.mux.HandleFunc("POST /test/slow-render", func(w http.ResponseWriter, r *http.Request) {
+		n := rendering.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		<-release
+		rendering.Add(-1)
+	})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free() // before ts.Close, which waits for the handlers
+	const uploads = 6
+	var wg sync.WaitGroup
+	for range uploads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := http.Post(ts.URL+"/test/slow-render", "text/plain", strings.NewReader("0x7e020280"))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+		}()
+	}
+	for deadline := time.Now().Add(10 * time.Second); rendering.Load() < int32(uploadShare(4)) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // room for any upload over the share to start rendering
+	for _, q := range []string{"max f32 share", "min f32 share", "add u32 share"} {
+		if status, took := getTimed(t, ts.URL+"/search?q="+url.QueryEscape(q)); status != http.StatusOK {
+			t.Errorf("GET /search?q=%s while uploads render: %d after %v", q, status, took)
+		}
+	}
+	if got := most.Load(); got != int32(uploadShare(4)) {
+		t.Errorf("%d uploads rendered at once with 4 slots; want their share, %d", got, uploadShare(4))
+	}
+	free()
+	wg.Wait()
+}
+
+// TestUploadShareLeavesSlots: whatever the core count, uploads may hold
+// at least one slot and never all of them.
+func TestUploadShareLeavesSlots(t *testing.T) {
+	for slots := 2; slots <= 256; slots++ {
+		if n := uploadShare(slots); n < 1 || n >= slots {
+			t.Errorf("uploadShare(%d) = %d; want 1 ≤ n < %d", slots, n, slots)
+		}
+	}
+}
