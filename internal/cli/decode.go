@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/amd/codeobj"
 	"github.com/gpuisa/gpuisa/internal/amd/listing"
 	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/serve/explain"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
@@ -71,7 +73,7 @@ type listingFlags struct {
 
 // runListing parses flags, reads the input, builds the listing and
 // writes it; explain passes annotate to add its notes.
-func (e *env) runListing(ctx context.Context, name string, args []string, explain func(ctx context.Context, c *codecache.Cache, l *listing.Listing, f listingFlags) error) error {
+func (e *env) runListing(ctx context.Context, name string, args []string, annotate func(ctx context.Context, c *codecache.Cache, l *listing.Listing, f listingFlags) error) error {
 	oneShotGC()
 	args, err := takeDBFlag(e, args)
 	if err != nil {
@@ -85,7 +87,7 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	fs.BoolVar(&f.fields, "fields", false, "print every field of every instruction")
 	fs.BoolVar(&f.noColl, "no-collapse", false, "print padding runs word by word")
-	if explain != nil {
+	if annotate != nil {
 		fs.StringVar(&f.also, "also", "", "other gfx targets (comma-separated) to check every instruction against")
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -96,13 +98,8 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 		fmt.Fprintf(e.stderr, "usage: gpuisa %s [--arch ARCH] [--json] (HEXWORDS... | FILE | -)\n", name)
 		return exitCode(2)
 	}
-	if explain == nil && !f.json && !f.fields {
-		if done, err := e.streamListing(ctx, pos, f); done {
-			return err
-		}
-	}
-	raw, err := e.readInput(pos)
-	if err != nil {
+	raw, done, err := e.listingInput(ctx, pos, f, annotate == nil && !f.json && !f.fields)
+	if done || err != nil {
 		return err
 	}
 	cache, closeDB, err := e.codecs()
@@ -115,6 +112,13 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 	if err != nil {
 		return errs.Invalid("%v", err)
 	}
+	if annotate != nil {
+		// Refused before the listing is built: explaining holds every
+		// instruction with its notes, decoding streams.
+		if err := explain.Bound(in); err != nil {
+			return errs.Invalid("%v", err)
+		}
+	}
 	choice := listing.Choice{Arch: f.arch, Target: f.target}
 	get := func(arch string) (listing.Codec, error) { return familyCodec(ctx, cache, arch) }
 	arch, chosen, err := listing.ChooseFamily(in, choice, machinesErr, get)
@@ -125,13 +129,13 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 	if err != nil {
 		return err
 	}
-	opts := listing.Options{Fields: f.fields || f.json || explain != nil, NoCollapse: f.noColl}
+	opts := listing.Options{Fields: f.fields || f.json || annotate != nil, NoCollapse: f.noColl}
 	l := listing.Build(in, arch, fam, opts)
 	l.Chosen = chosen
 	l.SetTarget(in, choice)
 	switch {
-	case explain != nil:
-		err = explain(ctx, cache, l, f)
+	case annotate != nil:
+		err = annotate(ctx, cache, l, f)
 	case f.json:
 		err = listing.WriteJSON(e.stdout, l)
 	default:
@@ -144,6 +148,74 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 		return exitCode(1)
 	}
 	return nil
+}
+
+// listingInput reads the input; when the listing may be streamed (plain
+// decode) raw machine code over listing.StreamAbove is listed here a
+// piece at a time, done, from a file or from standard input alike.
+func (e *env) listingInput(ctx context.Context, pos []string, f listingFlags, stream bool) (raw []byte, done bool, err error) {
+	if !stream {
+		raw, err = e.readInput(pos)
+		return raw, false, err
+	}
+	if len(pos) == 1 && pos[0] == "-" {
+		small, path, size, err := e.spoolStdin()
+		if err != nil || path == "" {
+			return small, false, err
+		}
+		defer os.Remove(path)
+		if done, err := e.streamListing(ctx, []string{path}, f); done {
+			return nil, true, err
+		}
+		if size > codeobj.MaxInput { // a code object or text: read whole, within its limits
+			return nil, false, errs.Invalid("standard input is larger than %d MB", codeobj.MaxInput>>20)
+		}
+		raw, err = os.ReadFile(path)
+		return raw, false, err
+	}
+	if done, err := e.streamListing(ctx, pos, f); done {
+		return nil, true, err
+	}
+	raw, err = e.readInput(pos)
+	return raw, false, err
+}
+
+// maxStdinSpool bounds the standard input decode keeps on disk to list
+// it a piece at a time; a file by path is listed whatever its size.
+const maxStdinSpool = 1 << 30
+
+// spoolStdin reads standard input for decode: up to listing.StreamAbove
+// bytes are kept in memory (small); more go to a temporary file (path,
+// the caller removes it, size bytes), so raw machine code from a pipe is
+// listed a piece at a time as from a path rather than held whole (100 MB
+// had taken 7 GB).
+func (e *env) spoolStdin() (small []byte, path string, size int64, err error) {
+	head, err := io.ReadAll(io.LimitReader(e.stdin, listing.StreamAbove+1))
+	if err != nil {
+		return nil, "", 0, fmt.Errorf("reading standard input: %w", err)
+	}
+	if len(head) <= listing.StreamAbove {
+		return head, "", int64(len(head)), nil
+	}
+	f, err := os.CreateTemp("", "gpuisa-stdin-*")
+	if err != nil {
+		return nil, "", 0, err
+	}
+	defer f.Close()
+	n, err := io.Copy(f, io.LimitReader(io.MultiReader(bytes.NewReader(head), e.stdin), maxStdinSpool+1))
+	if err == nil {
+		err = f.Close()
+	}
+	switch {
+	case err != nil:
+		err = fmt.Errorf("reading standard input: %w", err)
+	case n > maxStdinSpool:
+		err = errs.Invalid("standard input is larger than %d MB: pass the file by its path", maxStdinSpool>>20)
+	default:
+		return nil, f.Name(), n, nil
+	}
+	os.Remove(f.Name())
+	return nil, "", 0, err
 }
 
 // streamListing lists a file of raw machine code larger than
