@@ -26,10 +26,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gpuisa/gpuisa/internal/amd/asmtext"
 	"github.com/gpuisa/gpuisa/internal/amd/decode"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
@@ -95,25 +95,11 @@ const MaxText = 1024
 // start.
 type TooLongError struct {
 	Len   int
-	Start string // Excerpt of the text
+	Start string // errs.Excerpt of the text
 }
 
 func (e *TooLongError) Error() string {
 	return fmt.Sprintf("%d characters starting %q is longer than any instruction (at most %d)", e.Len, e.Start, MaxText)
-}
-
-// Excerpt is the start of s an error may quote: at most 40 bytes, cut at a
-// character boundary, with "..." when s is longer.
-func Excerpt(s string) string {
-	const n = 40
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
 }
 
 // Encode assembles one instruction.
@@ -133,7 +119,7 @@ var asmSuffixes = []string{isa.SuffixE32, isa.SuffixE64, isa.SuffixSDWA, isa.Suf
 // whether the right bytes were among them when the check failed).
 func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	if len(asm) > MaxText {
-		return nil, &TooLongError{Len: len(asm), Start: Excerpt(asm)}
+		return nil, &TooLongError{Len: len(asm), Start: errs.Excerpt(asm)}
 	}
 	asm = normalize(asm)
 	if asm == "" {

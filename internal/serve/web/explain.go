@@ -27,6 +27,10 @@ const (
 	// maxPermalinkText bounds the pasted text a permalink carries in its
 	// URL; larger inputs and code objects are posted, without one.
 	maxPermalinkText = 4096
+	// maxErrorEcho bounds the paste an error page keeps in its box to
+	// correct: a listing of a few hundred lines stays, a 4 MB paste does
+	// not come back as a 4 MB page (errors quote only an excerpt).
+	maxErrorEcho = 16 << 10
 	// maxExplainRows bounds the rows a page shows (the kernel summaries
 	// count every instruction; gpuisa explain prints them all): a row with
 	// its field view is 2-3 KB of HTML.
@@ -193,6 +197,9 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v.Error = err.Error()
+		if len(v.Text) > maxErrorEcho {
+			v.Text = "" // the error names the line; the page is not the paste again
+		}
 		s.renderExplain(w, r, status, v)
 		return
 	}
