@@ -1,11 +1,14 @@
 package web
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -157,5 +160,64 @@ func TestUploadShareLeavesSlots(t *testing.T) {
 		if n := uploadShare(slots); n < 1 || n >= slots {
 			t.Errorf("uploadShare(%d) = %d; want 1 ≤ n < %d", slots, n, slots)
 		}
+	}
+}
+
+// TestConcurrentHexPastesStayBounded: six 4 MB pastes of hex words at once
+// (381,300 instructions each, which had been explained whole: +670 MB a
+// paste) are each refused 413 by the instruction cap in a short page,
+// and the heap sampled while they are served stays far below what
+// explaining them would take.
+func TestConcurrentHexPastesStayBounded(t *testing.T) {
+	s := newTestServer(t)
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	paste := strings.Repeat("0x7e020280\n", (maxExplainInput-1024)/11)
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	mw.WriteField("arch", "cdna4")
+	mw.WriteField("text", paste)
+	mw.Close()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := http.Post(ts.URL+"/explain", mw.FormDataContentType(), bytes.NewReader(form.Bytes()))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusRequestEntityTooLarge || len(body) > 64<<10 || !strings.Contains(string(body), fmt.Sprintf("at most %d", maxExplainInstructions)) {
+				t.Errorf("paste %d: %d, %d bytes; want 413 naming the cap in a short page", i, resp.StatusCode, len(body))
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	t.Logf("six 4 MB hex pastes at once: heap in use peaked at %d MB", peak.Load()>>20)
+	if p := peak.Load(); p > 500<<20 {
+		t.Errorf("heap in use peaked at %d MB serving six refused pastes; want under 500 MB", p>>20)
 	}
 }
