@@ -85,3 +85,37 @@ func TestExplainRefusesOverTheCap(t *testing.T) {
 		t.Errorf("3 words: exit %d, stderr %q, out %.400q; want them explained", code, stderr, out)
 	}
 }
+
+// TestDecodeHexTextStreams: a hex dump over listing.StreamAbove is listed
+// a piece at a time from its bytes, as raw code is (60 MB of hex words
+// had taken 1.9 GB read whole), every word decoded as written; its lines
+// of 32 bytes put a line's end exactly at the 64 KiB the format is judged
+// by, where the text had been taken for raw bytes and its characters
+// decoded as machine code.
+func TestDecodeHexTextStreams(t *testing.T) {
+	db := fixtureDB(t)
+	line := "0x160a04c1 0x160a04c1 ;pad.....\n"
+	if len(line) != 32 {
+		t.Fatalf("line of %d bytes; the test needs 32", len(line))
+	}
+	lines := listing.StreamAbove/len(line) + 1024
+	file := filepath.Join(t.TempDir(), "code.hex")
+	if err := os.WriteFile(file, []byte(strings.Repeat(line, lines)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runStdin(nil, "decode", "--db", db, "--arch", "cdna4", file)
+	if code != 0 || !strings.Contains(firstLines(out, 1), "listed in pieces") {
+		t.Fatalf("exit %d, stderr %q, %q; want the streamed listing", code, stderr, firstLines(out, 2))
+	}
+	if n := strings.Count(out, "v_max_f32_e32 v5, -1, v2"); n != 2*lines || strings.Contains(out, "invalid") {
+		t.Errorf("%d of %d words decoded as v_max_f32 (invalid ones: %v)", n, 2*lines, strings.Contains(out, "invalid"))
+	}
+	mixed := strings.Repeat(line, lines) + "v_max_f32 v5, -1, v2\n"
+	if err := os.WriteFile(file, []byte(mixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = runStdin(nil, "decode", "--db", db, "--arch", "cdna4", file)
+	if code != 0 || strings.Contains(firstLines(out, 1), "listed in pieces") || strings.Count(out, "v_max_f32_e32 v5, -1, v2") != 2*lines+1 {
+		t.Errorf("hex words then an instruction: exit %d, %q; want it read whole, every line listed", code, firstLines(out, 1))
+	}
+}

@@ -237,9 +237,25 @@ func (e *env) streamListing(ctx context.Context, pos []string, f listingFlags) (
 	head := make([]byte, 64<<10)
 	n, _ := io.ReadFull(file, head)
 	head = head[:n]
+	// The head ends at a line's end: a line or a character cut in two
+	// must not make text look like raw bytes, or raw bytes like text.
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		head = head[:i+1]
+	}
 	in, err := listing.Parse(head, codeobj.Machines{})
 	if err != nil || in.Kind != listing.KindBytes || codeobj.IsCodeObject(head) {
 		return false, nil // a code object or text: read whole, within its limits
+	}
+	src, size := io.ReadSeeker(file), st.Size()
+	if len(in.Units) != 1 || len(in.Units[0].Code) == 0 {
+		// Hex text: its bytes are listed from a file of raw code.
+		raw, n, ok, err := bareCodeFile(file)
+		if err != nil || !ok {
+			return err != nil, err
+		}
+		defer os.Remove(raw.Name())
+		defer raw.Close()
+		src, size = raw, n
 	}
 	cache, closeDB, err := e.codecs()
 	if err != nil {
@@ -256,17 +272,38 @@ func (e *env) streamListing(ctx context.Context, pos []string, f listingFlags) (
 	if err != nil {
 		return true, err
 	}
-	if _, err := file.Seek(0, io.SeekStart); err != nil {
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
 		return true, err
 	}
 	// Each piece is garbage once written: the default collector keeps the
 	// heap near the live piece (oneShotGC's 400% would not).
 	debug.SetGCPercent(100)
-	_, failed, err := listing.Stream(e.stdout, file, st.Size(), arch, fam, listing.Options{NoCollapse: f.noColl})
+	_, failed, err := listing.Stream(e.stdout, src, size, arch, fam, listing.Options{NoCollapse: f.noColl})
 	if err == nil && failed > 0 {
 		err = exitCode(1)
 	}
 	return true, err
+}
+
+// bareCodeFile writes the machine code of file, text whose every line is
+// bare bytes, to a temporary file (the caller closes and removes it) of n
+// bytes; ok is false, and nothing is left behind, when a line is anything
+// else.
+func bareCodeFile(file *os.File) (raw *os.File, n int64, ok bool, err error) {
+	if _, err := file.Seek(0, io.SeekStart); err != nil {
+		return nil, 0, false, err
+	}
+	raw, err = os.CreateTemp("", "gpuisa-code-*")
+	if err != nil {
+		return nil, 0, false, err
+	}
+	n, ok, err = listing.BareCode(raw, file)
+	if err != nil || !ok {
+		raw.Close()
+		os.Remove(raw.Name())
+		return nil, 0, false, err
+	}
+	return raw, n, true, nil
 }
 
 // readInput reads "-" (standard input), one file, or the arguments
