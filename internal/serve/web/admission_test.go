@@ -221,3 +221,56 @@ func TestConcurrentHexPastesStayBounded(t *testing.T) {
 		t.Errorf("heap in use peaked at %d MB serving six refused pastes; want under 500 MB", p>>20)
 	}
 }
+
+// TestUploadBodiesHeldAreBounded: with room for two bodies, three slow
+// uploads read at most two bodies at once (the third waits before its
+// first byte is read, holding no memory and no render slot); an uncached
+// GET answers meanwhile, and all three are explained.
+func TestUploadBodiesHeldAreBounded(t *testing.T) {
+	s := newTestServer(t)
+	s.bodySlots = make(chan struct{}, 2)
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	form := "arch=cdna4&text=0x160a04c1&pad=" + strings.Repeat("a", 70)
+	var wg sync.WaitGroup
+	var most atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		for {
+			if n := int32(len(s.bodySlots)); n > most.Load() {
+				most.Store(n)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			body := &slowBody{data: []byte(form), chunk: 10, every: 100 * time.Millisecond}
+			resp, err := http.Post(ts.URL+"/explain", "application/x-www-form-urlencoded", body)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("slow upload: %d; want 200", resp.StatusCode)
+			}
+		}()
+	}
+	time.Sleep(300 * time.Millisecond)
+	if status, took := getTimed(t, ts.URL+"/search?q="+url.QueryEscape("max f32 bodies")); status != http.StatusOK {
+		t.Errorf("GET /search while bodies wait: %d after %v", status, took)
+	}
+	wg.Wait()
+	close(done)
+	if got := most.Load(); got != 2 {
+		t.Errorf("at most %d bodies held at once with room for 2; want 2", got)
+	}
+}

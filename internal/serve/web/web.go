@@ -135,6 +135,9 @@ type server struct {
 	rendering   inflight
 	renderSlots chan struct{}
 	uploadSlots chan struct{}
+	// bodySlots bounds the request bodies held in memory at once (each
+	// up to maxRequestBody, from its first byte to the answer's end).
+	bodySlots chan struct{}
 	// noStoredAnswers is set once the database's stored answers turn out
 	// to be another program's (prerender.go).
 	noStoredAnswers atomic.Bool
@@ -190,6 +193,7 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 		cache:       newAnswerCache(cacheBytes),
 		renderSlots: make(chan struct{}, slots),
 		uploadSlots: make(chan struct{}, uploadShare(slots)),
+		bodySlots:   make(chan struct{}, maxBodiesHeld),
 		store:       r,
 		log:         log,
 		logRequests: opts.LogRequests,
@@ -410,8 +414,19 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A body is read before the render slot is taken: a client trickling
 	// an upload must hold only its own connection, never a slot that every
 	// uncached answer waits for.
-	if r.Method == http.MethodPost && !bufferBody(rec, r) {
-		return
+	if r.Method == http.MethodPost {
+		// Bodies wait for a place before a byte is read: reading first
+		// holds only a connection, but every waiting body would be
+		// memory. A waiting upload holds no render slot either.
+		select {
+		case s.bodySlots <- struct{}{}:
+			defer func() { <-s.bodySlots }()
+		case <-r.Context().Done():
+			return
+		}
+		if !bufferBody(rec, r) {
+			return
+		}
 	}
 	// Rendering is CPU work: more at once than there are cores only adds
 	// memory (each holds a document and a page) and latency. An upload
@@ -438,6 +453,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func uploadShare(slots int) int {
 	return max(1, min(slots/2, slots-1))
 }
+
+// maxBodiesHeld bounds the request bodies in memory at once: 64 of the
+// largest are 260 MB; more uploads wait, holding only their connections
+// (and meet the server's read timeout if the wait is long).
+const maxBodiesHeld = 64
 
 // maxRequestBody bounds a request body: the largest any route takes (an
 // /explain upload with its form fields).
