@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -272,5 +273,59 @@ func TestUploadBodiesHeldAreBounded(t *testing.T) {
 	close(done)
 	if got := most.Load(); got != 2 {
 		t.Errorf("at most %d bodies held at once with room for 2; want 2", got)
+	}
+}
+
+// TestOneClientHoldsItsShareOfBodies: one client address trickling four
+// uploads holds at most its share (two, here) of the bodies in memory;
+// an upload from another address is read and answered at once, before
+// the first client's are done; no address is remembered afterwards.
+func TestOneClientHoldsItsShareOfBodies(t *testing.T) {
+	s := newTestServer(t)
+	s.clientBodies = clientShares{per: 2}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	form := "arch=cdna4&text=0x160a04c1&pad=" + strings.Repeat("a", 170)
+	var wg sync.WaitGroup
+	var finished atomic.Int32
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer finished.Add(1)
+			body := &slowBody{data: []byte(form), chunk: 10, every: 100 * time.Millisecond} // 2 s
+			resp, err := http.Post(ts.URL+"/explain", "application/x-www-form-urlencoded", body)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("slow upload: %d; want 200", resp.StatusCode)
+			}
+		}()
+	}
+	time.Sleep(300 * time.Millisecond)
+	if held := len(s.bodySlots); held != 2 {
+		t.Errorf("one client's four uploads hold %d bodies; want its share, 2", held)
+	}
+	// Another address: 127.0.0.2 is loopback too.
+	other := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{DialContext: (&net.Dialer{
+		LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}).DialContext}}
+	resp, err := other.Post(ts.URL+"/explain", "application/x-www-form-urlencoded", strings.NewReader(form))
+	if err != nil {
+		t.Skipf("no second loopback address: %v", err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if done := finished.Load(); resp.StatusCode != http.StatusOK || done != 0 {
+		t.Errorf("upload from another address: %d with %d of the first client's 4 done; want 200 before any", resp.StatusCode, done)
+	}
+	wg.Wait()
+	s.clientBodies.mu.Lock()
+	defer s.clientBodies.mu.Unlock()
+	if n := len(s.clientBodies.m); n != 0 {
+		t.Errorf("%d client addresses still recorded after every upload ended; want none", n)
 	}
 }

@@ -136,8 +136,10 @@ type server struct {
 	renderSlots chan struct{}
 	uploadSlots chan struct{}
 	// bodySlots bounds the request bodies held in memory at once (each
-	// up to maxRequestBody, from its first byte to the answer's end).
-	bodySlots chan struct{}
+	// up to maxRequestBody, from its first byte to the answer's end);
+	// clientBodies gives each client address its share of them.
+	bodySlots    chan struct{}
+	clientBodies clientShares
 	// noStoredAnswers is set once the database's stored answers turn out
 	// to be another program's (prerender.go).
 	noStoredAnswers atomic.Bool
@@ -190,24 +192,25 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 	}
 	slots := max(2, runtime.GOMAXPROCS(0))
 	s := &server{
-		cache:       newAnswerCache(cacheBytes),
-		renderSlots: make(chan struct{}, slots),
-		uploadSlots: make(chan struct{}, uploadShare(slots)),
-		bodySlots:   make(chan struct{}, maxBodiesHeld),
-		store:       r,
-		log:         log,
-		logRequests: opts.LogRequests,
-		verify:      opts.Verification,
-		info:        info,
-		etag:        `W/"` + sanitizeETag(info.ID) + "." + assetHash[:12] + `"`,
-		buildHeader: []string{sanitizeETag(info.ID)},
-		maxAge:      fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())),
-		pages:       pages,
-		static:      static,
-		mux:         http.NewServeMux(),
-		archs:       archs,
-		processors:  isa.NewProcessorIndex(archs),
-		codecs:      codecache.New(r),
+		cache:        newAnswerCache(cacheBytes),
+		renderSlots:  make(chan struct{}, slots),
+		uploadSlots:  make(chan struct{}, uploadShare(slots)),
+		bodySlots:    make(chan struct{}, maxBodiesHeld),
+		clientBodies: clientShares{per: maxBodiesHeld / 4},
+		store:        r,
+		log:          log,
+		logRequests:  opts.LogRequests,
+		verify:       opts.Verification,
+		info:         info,
+		etag:         `W/"` + sanitizeETag(info.ID) + "." + assetHash[:12] + `"`,
+		buildHeader:  []string{sanitizeETag(info.ID)},
+		maxAge:       fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())),
+		pages:        pages,
+		static:       static,
+		mux:          http.NewServeMux(),
+		archs:        archs,
+		processors:   isa.NewProcessorIndex(archs),
+		codecs:       codecache.New(r),
 	}
 	s.routes()
 	return s, nil
@@ -417,7 +420,14 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		// Bodies wait for a place before a byte is read: reading first
 		// holds only a connection, but every waiting body would be
-		// memory. A waiting upload holds no render slot either.
+		// memory. A waiting upload holds no render slot either. A client
+		// waits for its own share first, so one address trickling many
+		// uploads cannot hold every place.
+		release, ok := s.clientBodies.acquire(r.Context(), clientHost(r.RemoteAddr))
+		if !ok {
+			return
+		}
+		defer release()
 		select {
 		case s.bodySlots <- struct{}{}:
 			defer func() { <-s.bodySlots }()
@@ -458,6 +468,58 @@ func uploadShare(slots int) int {
 // largest are 260 MB; more uploads wait, holding only their connections
 // (and meet the server's read timeout if the wait is long).
 const maxBodiesHeld = 64
+
+// clientShares bounds how many of something each client address holds
+// at once. Behind a proxy every client has the proxy's address and they
+// share one share: their uploads are bounded by it, their GETs are not.
+type clientShares struct {
+	per int
+	mu  sync.Mutex
+	m   map[string]*clientShare
+}
+
+type clientShare struct {
+	slots chan struct{}
+	users int // holding or waiting; the entry goes with the last
+}
+
+// acquire waits for one of host's places; release gives it back. ok is
+// false, with nothing held, when ctx ends first.
+func (c *clientShares) acquire(ctx context.Context, host string) (release func(), ok bool) {
+	c.mu.Lock()
+	sh := c.m[host]
+	if sh == nil {
+		if c.m == nil {
+			c.m = map[string]*clientShare{}
+		}
+		sh = &clientShare{slots: make(chan struct{}, c.per)}
+		c.m[host] = sh
+	}
+	sh.users++
+	c.mu.Unlock()
+	leave := func() {
+		c.mu.Lock()
+		if sh.users--; sh.users == 0 {
+			delete(c.m, host)
+		}
+		c.mu.Unlock()
+	}
+	select {
+	case sh.slots <- struct{}{}:
+		return func() { <-sh.slots; leave() }, true
+	case <-ctx.Done():
+		leave()
+		return nil, false
+	}
+}
+
+// clientHost is the address part of a RemoteAddr ("127.0.0.1:5000").
+func clientHost(remote string) string {
+	if h, _, err := net.SplitHostPort(remote); err == nil {
+		return h
+	}
+	return remote
+}
 
 // maxRequestBody bounds a request body: the largest any route takes (an
 // /explain upload with its form fields).
