@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/amd/codeobj"
 	"github.com/gpuisa/gpuisa/internal/amd/listing"
 	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/serve/explain"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
@@ -71,7 +73,7 @@ type listingFlags struct {
 
 // runListing parses flags, reads the input, builds the listing and
 // writes it; explain passes annotate to add its notes.
-func (e *env) runListing(ctx context.Context, name string, args []string, explain func(ctx context.Context, c *codecache.Cache, l *listing.Listing, f listingFlags) error) error {
+func (e *env) runListing(ctx context.Context, name string, args []string, annotate func(ctx context.Context, c *codecache.Cache, l *listing.Listing, f listingFlags) error) error {
 	oneShotGC()
 	args, err := takeDBFlag(e, args)
 	if err != nil {
@@ -85,7 +87,7 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	fs.BoolVar(&f.fields, "fields", false, "print every field of every instruction")
 	fs.BoolVar(&f.noColl, "no-collapse", false, "print padding runs word by word")
-	if explain != nil {
+	if annotate != nil {
 		fs.StringVar(&f.also, "also", "", "other gfx targets (comma-separated) to check every instruction against")
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -96,13 +98,8 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 		fmt.Fprintf(e.stderr, "usage: gpuisa %s [--arch ARCH] [--json] (HEXWORDS... | FILE | -)\n", name)
 		return exitCode(2)
 	}
-	if explain == nil && !f.json && !f.fields {
-		if done, err := e.streamListing(ctx, pos, f); done {
-			return err
-		}
-	}
-	raw, err := e.readInput(pos)
-	if err != nil {
+	raw, done, err := e.listingInput(ctx, pos, f, annotate == nil && !f.json && !f.fields)
+	if done || err != nil {
 		return err
 	}
 	cache, closeDB, err := e.codecs()
@@ -115,6 +112,13 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 	if err != nil {
 		return errs.Invalid("%v", err)
 	}
+	if annotate != nil {
+		// Refused before the listing is built: explaining holds every
+		// instruction with its notes, decoding streams.
+		if err := explain.Bound(in); err != nil {
+			return errs.Invalid("%v", err)
+		}
+	}
 	choice := listing.Choice{Arch: f.arch, Target: f.target}
 	get := func(arch string) (listing.Codec, error) { return familyCodec(ctx, cache, arch) }
 	arch, chosen, err := listing.ChooseFamily(in, choice, machinesErr, get)
@@ -125,13 +129,13 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 	if err != nil {
 		return err
 	}
-	opts := listing.Options{Fields: f.fields || f.json || explain != nil, NoCollapse: f.noColl}
+	opts := listing.Options{Fields: f.fields || f.json || annotate != nil, NoCollapse: f.noColl}
 	l := listing.Build(in, arch, fam, opts)
 	l.Chosen = chosen
 	l.SetTarget(in, choice)
 	switch {
-	case explain != nil:
-		err = explain(ctx, cache, l, f)
+	case annotate != nil:
+		err = annotate(ctx, cache, l, f)
 	case f.json:
 		err = listing.WriteJSON(e.stdout, l)
 	default:
@@ -144,6 +148,74 @@ func (e *env) runListing(ctx context.Context, name string, args []string, explai
 		return exitCode(1)
 	}
 	return nil
+}
+
+// listingInput reads the input; when the listing may be streamed (plain
+// decode) raw machine code over listing.StreamAbove is listed here a
+// piece at a time, done, from a file or from standard input alike.
+func (e *env) listingInput(ctx context.Context, pos []string, f listingFlags, stream bool) (raw []byte, done bool, err error) {
+	if !stream {
+		raw, err = e.readInput(pos)
+		return raw, false, err
+	}
+	if len(pos) == 1 && pos[0] == "-" {
+		small, path, size, err := e.spoolStdin()
+		if err != nil || path == "" {
+			return small, false, err
+		}
+		defer os.Remove(path)
+		if done, err := e.streamListing(ctx, []string{path}, f); done {
+			return nil, true, err
+		}
+		if size > codeobj.MaxInput { // a code object or text: read whole, within its limits
+			return nil, false, errs.Invalid("standard input is larger than %d MB", codeobj.MaxInput>>20)
+		}
+		raw, err = os.ReadFile(path)
+		return raw, false, err
+	}
+	if done, err := e.streamListing(ctx, pos, f); done {
+		return nil, true, err
+	}
+	raw, err = e.readInput(pos)
+	return raw, false, err
+}
+
+// maxStdinSpool bounds the standard input decode keeps on disk to list
+// it a piece at a time; a file by path is listed whatever its size.
+const maxStdinSpool = 1 << 30
+
+// spoolStdin reads standard input for decode: up to listing.StreamAbove
+// bytes are kept in memory (small); more go to a temporary file (path,
+// the caller removes it, size bytes), so raw machine code from a pipe is
+// listed a piece at a time as from a path rather than held whole (100 MB
+// had taken 7 GB).
+func (e *env) spoolStdin() (small []byte, path string, size int64, err error) {
+	head, err := io.ReadAll(io.LimitReader(e.stdin, listing.StreamAbove+1))
+	if err != nil {
+		return nil, "", 0, fmt.Errorf("reading standard input: %w", err)
+	}
+	if len(head) <= listing.StreamAbove {
+		return head, "", int64(len(head)), nil
+	}
+	f, err := os.CreateTemp("", "gpuisa-stdin-*")
+	if err != nil {
+		return nil, "", 0, err
+	}
+	defer f.Close()
+	n, err := io.Copy(f, io.LimitReader(io.MultiReader(bytes.NewReader(head), e.stdin), maxStdinSpool+1))
+	if err == nil {
+		err = f.Close()
+	}
+	switch {
+	case err != nil:
+		err = fmt.Errorf("reading standard input: %w", err)
+	case n > maxStdinSpool:
+		err = errs.Invalid("standard input is larger than %d MB: pass the file by its path", maxStdinSpool>>20)
+	default:
+		return nil, f.Name(), n, nil
+	}
+	os.Remove(f.Name())
+	return nil, "", 0, err
 }
 
 // streamListing lists a file of raw machine code larger than
@@ -165,9 +237,25 @@ func (e *env) streamListing(ctx context.Context, pos []string, f listingFlags) (
 	head := make([]byte, 64<<10)
 	n, _ := io.ReadFull(file, head)
 	head = head[:n]
+	// The head ends at a line's end: a line or a character cut in two
+	// must not make text look like raw bytes, or raw bytes like text.
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		head = head[:i+1]
+	}
 	in, err := listing.Parse(head, codeobj.Machines{})
 	if err != nil || in.Kind != listing.KindBytes || codeobj.IsCodeObject(head) {
 		return false, nil // a code object or text: read whole, within its limits
+	}
+	src, size := io.ReadSeeker(file), st.Size()
+	if len(in.Units) != 1 || len(in.Units[0].Code) == 0 {
+		// Hex text: its bytes are listed from a file of raw code.
+		raw, n, ok, err := bareCodeFile(file)
+		if err != nil || !ok {
+			return err != nil, err
+		}
+		defer os.Remove(raw.Name())
+		defer raw.Close()
+		src, size = raw, n
 	}
 	cache, closeDB, err := e.codecs()
 	if err != nil {
@@ -184,17 +272,38 @@ func (e *env) streamListing(ctx context.Context, pos []string, f listingFlags) (
 	if err != nil {
 		return true, err
 	}
-	if _, err := file.Seek(0, io.SeekStart); err != nil {
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
 		return true, err
 	}
 	// Each piece is garbage once written: the default collector keeps the
 	// heap near the live piece (oneShotGC's 400% would not).
 	debug.SetGCPercent(100)
-	_, failed, err := listing.Stream(e.stdout, file, st.Size(), arch, fam, listing.Options{NoCollapse: f.noColl})
+	_, failed, err := listing.Stream(e.stdout, src, size, arch, fam, listing.Options{NoCollapse: f.noColl})
 	if err == nil && failed > 0 {
 		err = exitCode(1)
 	}
 	return true, err
+}
+
+// bareCodeFile writes the machine code of file, text whose every line is
+// bare bytes, to a temporary file (the caller closes and removes it) of n
+// bytes; ok is false, and nothing is left behind, when a line is anything
+// else.
+func bareCodeFile(file *os.File) (raw *os.File, n int64, ok bool, err error) {
+	if _, err := file.Seek(0, io.SeekStart); err != nil {
+		return nil, 0, false, err
+	}
+	raw, err = os.CreateTemp("", "gpuisa-code-*")
+	if err != nil {
+		return nil, 0, false, err
+	}
+	n, ok, err = listing.BareCode(raw, file)
+	if err != nil || !ok {
+		raw.Close()
+		os.Remove(raw.Name())
+		return nil, 0, false, err
+	}
+	return raw, n, true, nil
 }
 
 // readInput reads "-" (standard input), one file, or the arguments

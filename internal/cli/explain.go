@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -34,6 +35,9 @@ XDL/VALU/VMEM mix; a model, not a measurement).
 A .ptx file (or PTX text) is explained with each statement's minimum PTX ISA version
 and sm_ target (as gpuisa ptx check gives them) and its AMD counterparts (as gpuisa port
 gives them, for --arch/--target or any family).
+
+` + fmt.Sprintf(`Explain takes at most %d instructions at a time (each is held with its notes until
+the listing is written); gpuisa decode lists machine code of any size.`, explain.MaxInstructions) + `
 Exit status: 0, 1 when some bytes did not decode, 2 on unusable input.`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 )
 
 // Split splits rest (the text after the mnemonic) at every comma outside
@@ -57,13 +59,13 @@ func ReadBytes(s string) ([]byte, error) {
 	for _, el := range strings.Split(s, ",") {
 		toks := strings.Fields(el)
 		if len(toks) == 0 {
-			return nil, fmt.Errorf("an empty element in the byte list %q", s)
+			return nil, fmt.Errorf("an empty element in the byte list %q", errs.Excerpt(s))
 		}
 		for _, tok := range toks {
 			h := strings.TrimPrefix(strings.TrimPrefix(tok, "0x"), "0X")
 			v, err := strconv.ParseUint(h, 16, 8)
 			if err != nil || len(h) > 2 {
-				return nil, fmt.Errorf("%q in a byte list is not a byte", tok)
+				return nil, fmt.Errorf("%q in a byte list is not a byte", errs.Excerpt(tok))
 			}
 			out = append(out, byte(v))
 		}

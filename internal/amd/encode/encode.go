@@ -29,6 +29,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/amd/asmtext"
 	"github.com/gpuisa/gpuisa/internal/amd/decode"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
@@ -84,6 +85,23 @@ var supported = map[decode.Kind]bool{decode.KindVOP1: true, decode.KindVOP2: tru
 	decode.KindVOP3B: true, decode.KindVOP3P: true, decode.KindSOP1: true, decode.KindSOP2: true, decode.KindSOPK: true,
 	decode.KindSOPC: true, decode.KindSOPP: true, decode.KindSMEM: true, decode.KindVOPD: true, decode.KindVOPD3: true}
 
+// MaxText bounds an instruction's text: the longest AMD instruction with
+// every modifier written is under 200 characters, and the encoder's errors
+// quote what they were given (a 50 MB line had been quoted whole, four
+// times over).
+const MaxText = 1024
+
+// TooLongError is a text longer than MaxText: its words quote only its
+// start.
+type TooLongError struct {
+	Len   int
+	Start string // errs.Excerpt of the text
+}
+
+func (e *TooLongError) Error() string {
+	return fmt.Sprintf("%d characters starting %q is longer than any instruction (at most %d)", e.Len, e.Start, MaxText)
+}
+
 // Encode assembles one instruction.
 func (e *Encoder) Encode(asm string) ([]byte, error) {
 	return e.encode(asm, nil)
@@ -100,6 +118,9 @@ var asmSuffixes = []string{isa.SuffixE32, isa.SuffixE64, isa.SuffixSDWA, isa.Suf
 // encoding it builds, before the decoder's check (the tests use it to tell
 // whether the right bytes were among them when the check failed).
 func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
+	if len(asm) > MaxText {
+		return nil, &TooLongError{Len: len(asm), Start: errs.Excerpt(asm)}
+	}
 	asm = normalize(asm)
 	if asm == "" {
 		return nil, errors.New("empty instruction")

@@ -579,6 +579,14 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 		return
 	}
 	b, err := fam.Enc.Encode(text)
+	var tooLong *encode.TooLongError
+	if errors.As(err, &tooLong) {
+		// The listing shows the line's start, as the error does, not a
+		// line no instruction could be.
+		e.How, e.Err, e.Text = FromTextAlone, err.Error(), tooLong.Start
+		e.Name = mnemonicName(tooLong.Start)
+		return
+	}
 	if err != nil {
 		e.How, e.Err = FromTextAlone, err.Error()
 		e.Name = mnemonicName(text)

@@ -206,3 +206,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestOverlongLineIsShownByItsStart: a text line longer than any
+// instruction is listed by its start, with an error that quotes only
+// that, so a one-line 50 MB input is not echoed into the listing or its
+// errors.
+func TestOverlongLineIsShownByItsStart(t *testing.T) {
+	long := "v_max_f32 v5, -1, " + strings.Repeat("v2", encode.MaxText)
+	l := build(t, "s_nop 0\n"+long+"\n")
+	es := l.Sections[0].Entries
+	if len(es) != 2 {
+		t.Fatalf("%d entries; want 2", len(es))
+	}
+	e := es[1]
+	if len(e.Text) > 64 || len(e.Err) > 200 || !strings.Contains(e.Err, "longer than any instruction") || e.Name != "v_max_f32" {
+		t.Errorf("overlong line: text %.100q (%d bytes), name %q, error %.300q; want its start and a short error", e.Text, len(e.Text), e.Name, e.Err)
+	}
+	var out bytes.Buffer
+	if err := listing.WriteText(&out, l, listing.WriteOptions{}); err != nil || out.Len() > 1024 {
+		t.Errorf("listing of the overlong line: %d bytes, %v; want it short", out.Len(), err)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/amd/asmtext"
 	"github.com/gpuisa/gpuisa/internal/amd/codeobj"
 	"github.com/gpuisa/gpuisa/internal/amd/decode"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 )
 
 // Kinds of input, as Parse recognises them.
@@ -329,7 +330,7 @@ func parseLine(s string) (parsedLine, lineKind, error) {
 		}
 		b, err := asmtext.ReadBytes(enc)
 		if err != nil {
-			return l, kind, fmt.Errorf("encoding %s: %w", strings.TrimSpace(enc), err)
+			return l, kind, fmt.Errorf("encoding %s: %w", errs.Excerpt(strings.TrimSpace(enc)), err)
 		}
 		l.Bytes, kind = b, lineMC
 		s = s[:i]
@@ -430,7 +431,7 @@ func parseLine(s string) (parsedLine, lineKind, error) {
 			}
 		}
 		if first := strings.Fields(text)[0]; !validMnemonic(first) {
-			return l, kind, fmt.Errorf("%q is neither machine code nor an instruction", first)
+			return l, kind, fmt.Errorf("%q is neither machine code nor an instruction", errs.Excerpt(first))
 		}
 		l.Text = text
 	}

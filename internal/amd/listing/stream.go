@@ -2,6 +2,7 @@ package listing
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -84,4 +85,34 @@ func Stream(w io.Writer, r io.Reader, size int64, arch string, fam Codec, opts O
 	}
 	bw.WriteString("\n")
 	return listed, failed, bw.Flush()
+}
+
+// BareCode writes to w the machine code of text whose every line is bare
+// bytes (hex words, byte lists, comments, blank lines: what Parse reads as
+// one run of bytes), a line at a time, so a large hex dump can be
+// streamed as raw code (60 MB of hex words had taken 1.9 GB read whole).
+// ok is false, with w holding part of it, at the first line that is
+// anything else or longer than 64 KiB; the input is then read whole.
+func BareCode(w io.Writer, r io.Reader) (n int64, ok bool, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var code []byte
+	for {
+		line, rerr := br.ReadSlice('\n')
+		if rerr == bufio.ErrBufferFull {
+			return n, false, nil
+		}
+		if rerr != nil && rerr != io.EOF {
+			return n, false, rerr
+		}
+		var bare bool
+		if code, bare = bareBytes(bytes.TrimSuffix(line, []byte("\n")), code[:0]); !bare {
+			return n, false, nil
+		}
+		bw.Write(code)
+		n += int64(len(code))
+		if rerr == io.EOF {
+			return n, true, bw.Flush()
+		}
+	}
 }

@@ -2,6 +2,7 @@ package listing_test
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -50,6 +51,22 @@ func TestStreamListsAsBuild(t *testing.T) {
 	for i := range a {
 		if a[i] != b[i] {
 			t.Fatalf("line %d: streamed %q, whole %q", i, a[i], b[i])
+		}
+	}
+}
+
+// TestBareCode: hex words, byte lists, comments and blank lines become
+// their bytes; a line that is anything else stops the conversion.
+func TestBareCode(t *testing.T) {
+	var out bytes.Buffer
+	n, ok, err := listing.BareCode(&out, strings.NewReader("0x160a04c1 ; a word\n\n[0x80, 0x02, 0x02, 0x7e]\n// note\nc1 04 0a 16"))
+	want := []byte{0xc1, 0x04, 0x0a, 0x16, 0x80, 0x02, 0x02, 0x7e, 0xc1, 0x04, 0x0a, 0x16}
+	if err != nil || !ok || n != int64(len(want)) || !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("BareCode = %d, %v, %v, % x; want % x", n, ok, err, out.Bytes(), want)
+	}
+	for _, in := range []string{"0x160a04c1\ns_nop 0\n", "000048: 160a04c1\n", strings.Repeat("0", 70<<10) + "\n"} {
+		if _, ok, err := listing.BareCode(io.Discard, strings.NewReader(in)); ok || err != nil {
+			t.Errorf("BareCode(%.30q) = %v, %v; want not bare", in, ok, err)
 		}
 	}
 }

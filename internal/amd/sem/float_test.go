@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -224,6 +225,32 @@ func TestNativeAgreesWithExact(t *testing.T) {
 					t.Fatalf("%s %#x %c %#x: native %#x, exact %#x", f.Name, a, op, b, fast, exactBits)
 				}
 			}
+		}
+	}
+}
+
+// TestSignallingNaNPayload: snan with no payload is the format's first
+// signalling NaN; snan:0x0 (infinity's bits) is refused rather than
+// silently given another payload; other payloads are kept as written.
+func TestSignallingNaNPayload(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want uint64
+		err  string
+	}{
+		{"snan", 0x7fa00000, ""},
+		{"snan:0x1", 0x7f800001, ""},
+		{"-snan:0x5", 0xff800005, ""},
+		{"snan:0x0", 0, "non-zero payload"},
+		{"snan:0", 0, "non-zero payload"},
+		{"nan:0x0", 0x7fc00000, ""},
+	} {
+		got, err := parseFloatText(c.in, &F32)
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: %#x, %v; want an error saying %q", c.in, got, err, c.err)
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("%s: %#x, %v; want %#x", c.in, got, err, c.want)
 		}
 	}
 }

@@ -418,6 +418,11 @@ func parseFloatText(s string, f *FloatFormat) (uint64, error) {
 		}
 		b := f.expMax()<<uint(f.ManBits) | p | sign
 		if kind == "snan" {
+			if hasPayload && p == 0 {
+				// Payload 0 with the quiet bit clear is infinity: using
+				// another payload would answer a question not asked.
+				return 0, fmt.Errorf("a signalling NaN needs a non-zero payload (snan:0x0 is infinity's bits); write snan for snan:0x%x", f.quietBit()>>1)
+			}
 			if p == 0 {
 				b |= f.quietBit() >> 1 // a signalling NaN needs a payload bit
 			}

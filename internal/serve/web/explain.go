@@ -27,14 +27,17 @@ const (
 	// maxPermalinkText bounds the pasted text a permalink carries in its
 	// URL; larger inputs and code objects are posted, without one.
 	maxPermalinkText = 4096
+	// maxErrorEcho bounds the paste an error page keeps in its box to
+	// correct: a listing of a few hundred lines stays, a 4 MB paste does
+	// not come back as a 4 MB page (errors quote only an excerpt).
+	maxErrorEcho = 16 << 10
 	// maxExplainRows bounds the rows a page shows (the kernel summaries
 	// count every instruction; gpuisa explain prints them all): a row with
 	// its field view is 2-3 KB of HTML.
 	maxExplainRows = 1000
 	// maxExplainInstructions bounds the instructions one request decodes
-	// with their fields (about 2 KB each while the page is made: 145,000
-	// took 350 MB).
-	maxExplainInstructions = 65536
+	// with their fields: gpuisa explain's bound (explain.Bound).
+	maxExplainInstructions = explain.MaxInstructions
 )
 
 // explainSlots bounds the explanations made at once in this process, so a
@@ -180,9 +183,10 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 	if errors.Is(err, context.Canceled) {
 		return
 	}
-	var tooMany tooManyInstructions
+	var tooMany *explain.TooMany
 	if errors.As(err, &tooMany) {
-		v.Error, v.Text = err.Error(), "" // the page is not the input again
+		v.Error = fmt.Sprintf("The input holds about %d instructions: the page explains at most %d per request, as gpuisa explain does; gpuisa decode FILE lists any number.", tooMany.Count, maxExplainInstructions)
+		v.Text = "" // the page is not the input again
 		s.renderExplain(w, r, http.StatusRequestEntityTooLarge, v)
 		return
 	}
@@ -193,6 +197,9 @@ func (s *server) handleExplain(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v.Error = err.Error()
+		if len(v.Text) > maxErrorEcho {
+			v.Text = "" // the error names the line; the page is not the paste again
+		}
 		s.renderExplain(w, r, status, v)
 		return
 	}
@@ -262,8 +269,8 @@ func (s *server) runExplain(ctx context.Context, raw []byte, arch, also string) 
 	if err != nil {
 		return nil, errs.Invalid("%v", err)
 	}
-	if n := instructionsIn(in); n > maxExplainInstructions {
-		return nil, tooManyInstructions(n)
+	if err := explain.Bound(in); err != nil {
+		return nil, err
 	}
 	choice := listing.Choice{}
 	if a := strings.TrimSpace(arch); a != "" {
@@ -304,34 +311,6 @@ func (s *server) runExplain(ctx context.Context, raw []byte, arch, also string) 
 		return nil, err
 	}
 	return explain.Explain(l, ns, explain.Options{Also: alsoList}), nil
-}
-
-// instructionsIn bounds the instructions in decodes: a line written as
-// an instruction is one, and machine code (a section, or a line of bare
-// bytes — consecutive hex-word lines merge into one) is at most one per
-// 4 bytes, the shortest AMD encoding. Counting lines let a paste of hex
-// words through any cap.
-func instructionsIn(in *listing.Input) int {
-	n := 0
-	for _, u := range in.Units {
-		n += (len(u.Code) + 3) / 4
-		for _, l := range u.Lines {
-			if l.Text != "" {
-				n++
-			} else {
-				n += (len(l.Bytes) + 3) / 4
-			}
-		}
-	}
-	return n
-}
-
-// tooManyInstructions is the input over maxExplainInstructions: 413, in
-// words that do not repeat the input.
-type tooManyInstructions int
-
-func (n tooManyInstructions) Error() string {
-	return fmt.Sprintf("The input holds about %d instructions: the page explains at most %d per request; gpuisa explain FILE reads it all.", int(n), maxExplainInstructions)
 }
 
 // alsoTargets reads the "also" field: gfx targets separated by commas or

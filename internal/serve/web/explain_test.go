@@ -120,3 +120,27 @@ func TestExplainCapsInstructionsNotLines(t *testing.T) {
 	s.ServeHTTP(rec, req)
 	check("urlencoded paste over the limit", rec, "larger than 4 MB", "0x160a04c1+0x160a04c1")
 }
+
+// TestExplainErrorPagesEchoAnExcerpt: a large paste that cannot be read
+// (4 MB of brackets, a line that is neither code nor an instruction) is
+// answered 400 with a short page: the error quotes the line's start and
+// the box is not refilled with the paste; a small paste stays in the box
+// to be corrected.
+func TestExplainErrorPagesEchoAnExcerpt(t *testing.T) {
+	s := newTestServer(t)
+	for name, paste := range map[string]string{
+		"brackets":   strings.Repeat("[", maxExplainInput-100),
+		"one line":   strings.Repeat("[0x", maxExplainInput/4),
+		"many lines": strings.Repeat("@@@@ nothing\n", maxExplainInput/16),
+	} {
+		rec := postExplain(t, s, map[string]string{"arch": "cdna4", "text": paste}, "", nil)
+		if body := rec.Body.String(); rec.Code != http.StatusBadRequest || len(body) > 64<<10 || strings.Contains(body, paste[:400]) {
+			t.Errorf("%s: %d, %d bytes; want 400 in a short page that does not repeat the paste", name, rec.Code, len(body))
+		}
+	}
+	small := "@@@@ nothing\n"
+	rec := postExplain(t, s, map[string]string{"arch": "cdna4", "text": small}, "", nil)
+	if body := rec.Body.String(); rec.Code != http.StatusBadRequest || !strings.Contains(body, ">"+small) {
+		t.Errorf("small paste: %d; want 400 with the paste kept in the box", rec.Code)
+	}
+}

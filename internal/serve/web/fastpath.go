@@ -128,20 +128,25 @@ func (l *fastListener) serve(c net.Conn) {
 			return
 		default:
 		}
-		c.SetReadDeadline(time.Now().Add(fastIdleTimeout))
-		// Between requests net/http waits for four bytes and closes
-		// quietly on less; before the first it reads the request at once.
-		wait := 1
+		// Between requests net/http waits IdleTimeout for four bytes and
+		// closes quietly on less, then gives the head ReadHeaderTimeout;
+		// the first request's head has ReadHeaderTimeout from the start,
+		// so a connection that sends nothing is closed after it, not held
+		// for the idle timeout.
+		wait, deadline := 1, time.Now().Add(fastHeadTimeout)
 		if answered {
-			wait = 4
+			wait, deadline = 4, time.Now().Add(fastIdleTimeout)
 		}
+		c.SetReadDeadline(deadline)
 		if _, err := fc.br.Peek(wait); err != nil {
 			if answered || fc.br.Buffered() == 0 {
 				c.Close()
 				return
 			}
 		}
-		c.SetReadDeadline(time.Now().Add(fastHeadTimeout))
+		if answered {
+			c.SetReadDeadline(time.Now().Add(fastHeadTimeout))
+		}
 		head, err := readHead(fc.br)
 		if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 			c.Close() // as net/http does when a head takes too long

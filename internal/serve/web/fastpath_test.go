@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -244,4 +245,33 @@ func FuzzFastPath(f *testing.F) {
 			t.Fatalf("fast path answered\n%.1000s\nnet/http answered\n%.1000s", got, want)
 		}
 	})
+}
+
+// TestFastPathClosesSilentConnections: a connection that sends nothing is
+// closed after the head timeout, as net/http closes it (5 s), not held
+// for the idle timeout between requests (120 s); both paths alike.
+func TestFastPathClosesSilentConnections(t *testing.T) {
+	p := newFastPair(t)
+	var wg sync.WaitGroup
+	for name, addr := range map[string]string{"net/http": p.plain, "fast path": p.fast} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer c.Close()
+			start := time.Now()
+			c.SetReadDeadline(start.Add(fastHeadTimeout + 10*time.Second))
+			_, err = c.Read(make([]byte, 1))
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				t.Errorf("%s: a silent connection still open after %v", name, time.Since(start))
+			} else if took := time.Since(start); took < fastHeadTimeout/2 {
+				t.Errorf("%s: closed after %v (%v); want the head timeout, %v", name, took, err, fastHeadTimeout)
+			}
+		}()
+	}
+	wg.Wait()
 }

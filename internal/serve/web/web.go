@@ -130,9 +130,16 @@ type server struct {
 
 	cache *answerCache
 	// rendering dedupes concurrent renders of one answer; renderSlots
-	// bounds how many requests render at once.
+	// bounds how many requests render at once; uploadSlots bounds how
+	// many of those are uploads (uploadShare).
 	rendering   inflight
 	renderSlots chan struct{}
+	uploadSlots chan struct{}
+	// bodySlots bounds the request bodies held in memory at once (each
+	// up to maxRequestBody, from its first byte to the answer's end);
+	// clientBodies gives each client address its share of them.
+	bodySlots    chan struct{}
+	clientBodies clientShares
 	// noStoredAnswers is set once the database's stored answers turn out
 	// to be another program's (prerender.go).
 	noStoredAnswers atomic.Bool
@@ -183,23 +190,27 @@ func newServer(r store.Reader, opts Options) (*server, error) {
 	if cacheBytes == 0 {
 		cacheBytes = DefaultCacheBytes
 	}
+	slots := max(2, runtime.GOMAXPROCS(0))
 	s := &server{
-		cache:       newAnswerCache(cacheBytes),
-		renderSlots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
-		store:       r,
-		log:         log,
-		logRequests: opts.LogRequests,
-		verify:      opts.Verification,
-		info:        info,
-		etag:        `W/"` + sanitizeETag(info.ID) + "." + assetHash[:12] + `"`,
-		buildHeader: []string{sanitizeETag(info.ID)},
-		maxAge:      fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())),
-		pages:       pages,
-		static:      static,
-		mux:         http.NewServeMux(),
-		archs:       archs,
-		processors:  isa.NewProcessorIndex(archs),
-		codecs:      codecache.New(r),
+		cache:        newAnswerCache(cacheBytes),
+		renderSlots:  make(chan struct{}, slots),
+		uploadSlots:  make(chan struct{}, uploadShare(slots)),
+		bodySlots:    make(chan struct{}, maxBodiesHeld),
+		clientBodies: clientShares{per: maxBodiesHeld / 4},
+		store:        r,
+		log:          log,
+		logRequests:  opts.LogRequests,
+		verify:       opts.Verification,
+		info:         info,
+		etag:         `W/"` + sanitizeETag(info.ID) + "." + assetHash[:12] + `"`,
+		buildHeader:  []string{sanitizeETag(info.ID)},
+		maxAge:       fmt.Sprintf("public, max-age=%d", int(maxAge.Seconds())),
+		pages:        pages,
+		static:       static,
+		mux:          http.NewServeMux(),
+		archs:        archs,
+		processors:   isa.NewProcessorIndex(archs),
+		codecs:       codecache.New(r),
 	}
 	s.routes()
 	return s, nil
@@ -406,12 +417,37 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A body is read before the render slot is taken: a client trickling
 	// an upload must hold only its own connection, never a slot that every
 	// uncached answer waits for.
-	if r.Method == http.MethodPost && !bufferBody(rec, r) {
-		return
+	if r.Method == http.MethodPost {
+		// Bodies wait for a place before a byte is read: reading first
+		// holds only a connection, but every waiting body would be
+		// memory. A waiting upload holds no render slot either. A client
+		// waits for its own share first, so one address trickling many
+		// uploads cannot hold every place.
+		release, ok := s.clientBodies.acquire(r.Context(), clientHost(r.RemoteAddr))
+		if !ok {
+			return
+		}
+		defer release()
+		select {
+		case s.bodySlots <- struct{}{}:
+			defer func() { <-s.bodySlots }()
+		case <-r.Context().Done():
+			return
+		}
+		if !bufferBody(rec, r) {
+			return
+		}
 	}
 	// Rendering is CPU work: more at once than there are cores only adds
-	// memory (each holds a document and a page) and latency.
+	// memory (each holds a document and a page) and latency. An upload
+	// takes its share first, so uploads (an /explain of 4 MB renders for
+	// seconds) hold at most that share and every other answer always
+	// has slots of its own.
 	if p := r.URL.Path; p != "/healthz" && !strings.HasPrefix(p, "/static/") {
+		if r.Method == http.MethodPost {
+			s.uploadSlots <- struct{}{}
+			defer func() { <-s.uploadSlots }()
+		}
 		s.renderSlots <- struct{}{}
 		defer func() { <-s.renderSlots }()
 	}
@@ -419,6 +455,70 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// half-closes) mid-render must not leave a page unrendered or turn it
 	// into an error.
 	s.mux.ServeHTTP(rec, r.WithContext(context.WithoutCancel(r.Context())))
+}
+
+// uploadShare is how many of slots render slots uploads may hold at
+// once: half, at least one, and always at least one fewer than all, so
+// a page, search or API answer never waits for an upload's render.
+func uploadShare(slots int) int {
+	return max(1, min(slots/2, slots-1))
+}
+
+// maxBodiesHeld bounds the request bodies in memory at once: 64 of the
+// largest are 260 MB; more uploads wait, holding only their connections
+// (and meet the server's read timeout if the wait is long).
+const maxBodiesHeld = 64
+
+// clientShares bounds how many of something each client address holds
+// at once. Behind a proxy every client has the proxy's address and they
+// share one share: their uploads are bounded by it, their GETs are not.
+type clientShares struct {
+	per int
+	mu  sync.Mutex
+	m   map[string]*clientShare
+}
+
+type clientShare struct {
+	slots chan struct{}
+	users int // holding or waiting; the entry goes with the last
+}
+
+// acquire waits for one of host's places; release gives it back. ok is
+// false, with nothing held, when ctx ends first.
+func (c *clientShares) acquire(ctx context.Context, host string) (release func(), ok bool) {
+	c.mu.Lock()
+	sh := c.m[host]
+	if sh == nil {
+		if c.m == nil {
+			c.m = map[string]*clientShare{}
+		}
+		sh = &clientShare{slots: make(chan struct{}, c.per)}
+		c.m[host] = sh
+	}
+	sh.users++
+	c.mu.Unlock()
+	leave := func() {
+		c.mu.Lock()
+		if sh.users--; sh.users == 0 {
+			delete(c.m, host)
+		}
+		c.mu.Unlock()
+	}
+	select {
+	case sh.slots <- struct{}{}:
+		return func() { <-sh.slots; leave() }, true
+	case <-ctx.Done():
+		leave()
+		return nil, false
+	}
+}
+
+// clientHost is the address part of a RemoteAddr ("127.0.0.1:5000").
+func clientHost(remote string) string {
+	if h, _, err := net.SplitHostPort(remote); err == nil {
+		return h
+	}
+	return remote
 }
 
 // maxRequestBody bounds a request body: the largest any route takes (an
