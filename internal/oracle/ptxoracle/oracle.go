@@ -519,16 +519,60 @@ func (e *Engine) search(ctx context.Context, items []Item, out []Verdict, units 
 	return nil
 }
 
+// versionProbe is the search for one (statement, accepting target)'s
+// lowest PTX ISA version: indexes into the target's Versions, lo rejected
+// (or -1), hi accepted.
+type versionProbe struct {
+	i, t   int
+	lo, hi int
+	// guess, when at least 0, is the index tried next with the one below
+	// it, from the version another target's search found: a statement's
+	// lowest version is mostly the same on every target that allows it.
+	guess int
+	// wait holds a probe back until its statement's lead probe (the one
+	// searched first) has its answer.
+	wait bool
+}
+
+func (p *versionProbe) done() bool { return p.hi == 0 || p.hi-p.lo <= 1 }
+
+// tries returns the version indexes this round assembles for p.
+func (p *versionProbe) tries() []int {
+	switch {
+	case p.wait:
+		return nil
+	case p.lo < 0:
+		return []int{0} // first the floor
+	case p.guess >= 0 && p.guess-1 > p.lo:
+		return []int{p.guess - 1, p.guess}
+	case p.guess >= 0:
+		return []int{p.guess}
+	}
+	return []int{(p.lo + p.hi) / 2}
+}
+
+// record narrows p by ptxas's answers at the indexes tries returned.
+func (p *versionProbe) record(tried []int, ok []bool) {
+	for k, v := range tried {
+		if ok[k] && v < p.hi {
+			p.hi = v
+		}
+		if !ok[k] && v > p.lo {
+			p.lo = v
+		}
+	}
+	p.guess = -1
+}
+
 // minVersions finds, for every accepting target, the lowest PTX ISA
 // version that accepts: first the target's oldest version (most
-// statements are older than the target), then a binary search between it
-// and the grid's version.
+// statements are older than the target), then a binary search on one
+// target per statement (its lead); the statement's other targets then try
+// the version the lead found and the one below it, and search only where
+// that does not settle it. Every answer is ptxas's: the guess decides only
+// which versions are asked first.
 func (e *Engine) minVersions(ctx context.Context, out []Verdict, units []*ptxas.Unit) error {
-	type probe struct {
-		i, t   int
-		lo, hi int // indexes into the target's Versions: lo rejected (or -1), hi accepted
-	}
-	var probes []*probe
+	var probes []*versionProbe
 	for i := range out {
 		if units[i] == nil {
 			continue
@@ -537,64 +581,142 @@ func (e *Engine) minVersions(ctx context.Context, out []Verdict, units []*ptxas.
 			if !r.OK {
 				continue
 			}
-			vs := e.targets[t].Versions
-			hi := indexOf(vs, r.Version)
+			hi := indexOf(e.targets[t].Versions, r.Version)
 			if hi <= 0 {
 				out[i].Targets[t].MinPTX, out[i].Targets[t].Floor = r.Version, true
 				continue
 			}
-			probes = append(probes, &probe{i: i, t: t, lo: -1, hi: hi})
+			probes = append(probes, &versionProbe{i: i, t: t, lo: -1, hi: hi, guess: -1})
 		}
 	}
 	step := "finding the lowest PTX ISA version per target"
 	for round := 0; len(probes) > 0; round++ {
-		e.progress(step, round, 7)
-		type key struct{ t, v int }
-		groups := map[key][]*probe{}
-		for _, p := range probes {
-			mid := 0 // first the floor
-			if p.lo >= 0 {
-				mid = (p.lo + p.hi) / 2
-			}
-			groups[key{p.t, mid}] = append(groups[key{p.t, mid}], p)
-		}
-		var jobs []ptxas.Job
-		var order [][]*probe
-		var mids []int
-		for k, ps := range groups {
-			j := ptxas.Job{Version: e.targets[k.t].Versions[k.v], Target: e.targets[k.t].Target}
-			for _, p := range ps {
-				j.Units = append(j.Units, *units[p.i])
-			}
-			jobs = append(jobs, j)
-			order = append(order, ps)
-			mids = append(mids, k.v)
-		}
-		res, err := e.Session.Run(ctx, jobs, nil)
-		if err != nil {
+		e.progress(step, min(round, 6), 7)
+		if err := e.versionRound(ctx, probes, units); err != nil {
 			return err
 		}
-		var next []*probe
-		for j := range jobs {
-			for k, p := range order[j] {
-				if res[j][k].OK {
-					p.hi = mids[j]
-				} else {
-					p.lo = mids[j]
-				}
-				if p.hi == 0 || p.hi-p.lo <= 1 {
-					vs := e.targets[p.t].Versions
-					out[p.i].Targets[p.t].MinPTX = vs[p.hi]
-					out[p.i].Targets[p.t].Floor = p.hi == 0
-					continue
-				}
-				next = append(next, p)
+		var next []*versionProbe
+		for _, p := range probes {
+			if p.done() {
+				vs := e.targets[p.t].Versions
+				out[p.i].Targets[p.t].MinPTX, out[p.i].Targets[p.t].Floor = vs[p.hi], p.hi == 0
+				continue
 			}
+			next = append(next, p)
 		}
 		probes = next
+		e.lead(round, probes, out)
 	}
 	e.progress(step, 7, 7)
 	return nil
+}
+
+// versionRound assembles every probe's tries, one ptxas job per (target,
+// version), and records the answers.
+func (e *Engine) versionRound(ctx context.Context, probes []*versionProbe, units []*ptxas.Unit) error {
+	type key struct{ t, v int }
+	type entry struct {
+		p *versionProbe
+		k int // index into p's tries
+	}
+	groups := map[key][]entry{}
+	tries := make([][]int, len(probes))
+	for n, p := range probes {
+		tries[n] = p.tries()
+		for k, v := range tries[n] {
+			groups[key{p.t, v}] = append(groups[key{p.t, v}], entry{p, k})
+		}
+	}
+	keys := slices.SortedFunc(maps.Keys(groups), func(a, b key) int {
+		if a.t != b.t {
+			return a.t - b.t
+		}
+		return a.v - b.v
+	})
+	jobs := make([]ptxas.Job, len(keys))
+	for j, k := range keys {
+		jobs[j] = ptxas.Job{Version: e.targets[k.t].Versions[k.v], Target: e.targets[k.t].Target}
+		for _, en := range groups[k] {
+			jobs[j].Units = append(jobs[j].Units, *units[en.p.i])
+		}
+	}
+	res, err := e.Session.Run(ctx, jobs, nil)
+	if err != nil {
+		return err
+	}
+	answers := map[*versionProbe][]bool{}
+	for n, p := range probes {
+		answers[p] = make([]bool, len(tries[n]))
+	}
+	for j, k := range keys {
+		for u, en := range groups[k] {
+			answers[en.p][en.k] = res[j][u].OK
+		}
+	}
+	for n, p := range probes {
+		if !p.wait {
+			p.record(tries[n], answers[p])
+		}
+	}
+	return nil
+}
+
+// lead, after the floor round, holds back all but one unsettled probe per
+// statement (the one with the most versions to search); once a lead is
+// settled, the statement's waiting probes guess its version.
+func (e *Engine) lead(round int, probes []*versionProbe, out []Verdict) {
+	byStmt := map[int][]*versionProbe{}
+	for _, p := range probes {
+		byStmt[p.i] = append(byStmt[p.i], p)
+	}
+	for i, ps := range byStmt {
+		if round == 0 {
+			lead := ps[0]
+			for _, p := range ps[1:] {
+				if p.hi-p.lo > lead.hi-lead.lo {
+					lead = p
+				}
+			}
+			for _, p := range ps {
+				p.wait = p != lead
+			}
+			continue
+		}
+		searching := false
+		for _, p := range ps {
+			searching = searching || !p.wait
+		}
+		if searching {
+			continue
+		}
+		found := ""
+		for _, t := range out[i].Targets {
+			if t.MinPTX != "" && !t.Floor {
+				found = t.MinPTX
+			}
+		}
+		for _, p := range ps {
+			p.wait = false
+			p.guess = e.guessIndex(p, found)
+		}
+	}
+}
+
+// guessIndex is the index of the target's lowest version at or above v
+// that the search has not ruled out; -1 when there is none.
+func (e *Engine) guessIndex(p *versionProbe, v string) int {
+	if v == "" {
+		return -1
+	}
+	for k, x := range e.targets[p.t].Versions {
+		if ptxorder.CompareVersions(x, v) >= 0 {
+			if k > p.lo && k <= p.hi {
+				return k
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 func indexOf(list []string, s string) int {
