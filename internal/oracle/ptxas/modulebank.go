@@ -33,8 +33,9 @@ func readsModuleBank(lines []SASSLine) bool {
 }
 
 // moduleBankRe matches a read of bank 4 at an immediate offset, the only
-// form a symbol's address is loaded with ("c[0x4][RZ]" is offset 0).
-var moduleBankRe = lazyre.New(`c\[0x4\]\[(RZ|0x[0-9a-f]+)\]`)
+// form a symbol's address is loaded with ("c[0x4][RZ]" and "c[0x4][URZ]"
+// are offset 0).
+var moduleBankRe = lazyre.New(`c\[0x4\]\[(RZ|URZ|0x[0-9a-f]+)\]`)
 
 // Bank operands of the 128-bit encodings (sm_70 and newer): the offset at
 // bits [53:40] of the low word, counted as encodesBankRead says;
@@ -84,8 +85,8 @@ func relocateModuleBank(lines []SASSLine, own []uint64) ([]SASSLine, bool) {
 		}
 		m := moduleBankRe.FindStringSubmatchIndex(l.Text)
 		printed := "0x" + strconv.FormatInt(int64(to), 16)
-		if to == 0 && indexedBankRead(l) {
-			printed = "RZ"
+		if to == 0 {
+			printed = zeroIndex(l)
 		}
 		l.Text = l.Text[:m[2]] + printed + l.Text[m[3]:]
 		l.Encoding = withBankOffset(l.Encoding, to, shift)
@@ -190,17 +191,23 @@ func moduleSlots(cubin string) ([]uint64, error) {
 	return slices.Compact(out), nil
 }
 
-// indexedBankRead reports whether the instruction reads the bank through
-// an index register (LDC's Ra), which nvdisasm prints alone when the
-// offset is 0 ("c[0x4][RZ]") where MOV prints "c[0x4][0x0]".
-func indexedBankRead(l SASSLine) bool {
-	op := l.Opcode()
-	return op == "LDC" || strings.HasPrefix(op, "LDC.")
+// zeroIndex is how nvdisasm prints a bank read at offset 0 through an
+// index register: LDC's Ra as "RZ", sm_100's LDCU's uniform one as "URZ";
+// other instructions (MOV, IMAD) print "0x0".
+func zeroIndex(l SASSLine) string {
+	op, _, _ := strings.Cut(l.Opcode(), ".")
+	switch op {
+	case "LDC":
+		return "RZ"
+	case "LDCU":
+		return "URZ"
+	}
+	return "0x0"
 }
 
 // bankOffset reads a printed bank offset; -1 when it is not one.
 func bankOffset(s string) int {
-	if s == "RZ" {
+	if s == "RZ" || s == "URZ" {
 		return 0
 	}
 	n, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 32)
@@ -278,4 +285,38 @@ func reportRelocation(target string, relocated bool, moved []SASSLine, solo List
 			fmt.Fprintf(os.Stderr, "  relocated %q %s\n  alone     %q %s\n", a.Text, a.Encoding, b.Text, b.Encoding)
 		}
 	}
+}
+
+// warnedLineRe finds the line a ptxas warning names, in either of its
+// spellings ("k.ptx, line 13; warning : ..." and "... 32-bit address on
+// line '13' ...").
+var warnedLineRe = lazyre.New(`\bline '?(\d+)'?`)
+
+// warnedUnits returns the units of a batch that ptxas warned about, by
+// the source lines (Compose's ranges) its warnings name. A warning in a
+// batch can be fatal alone — "Program uses 32-bit address ... conflicting
+// with .address_size 64" is, for "mov.b32 d, avar" — so such a unit is
+// listed alone, as it would be if it were the only one.
+func warnedUnits(stderr string, ranges [][2]int) map[int]bool {
+	out := map[int]bool{}
+	for _, l := range strings.Split(stderr, "\n") {
+		if !strings.Contains(l, "warning") {
+			continue
+		}
+		for _, m := range warnedLineRe.FindAllStringSubmatch(l, -1) {
+			n, _ := strconv.Atoi(m[1])
+			if k, found := slices.BinarySearchFunc(ranges, n, func(r [2]int, n int) int {
+				switch {
+				case n < r[0]:
+					return 1
+				case n >= r[1]:
+					return -1
+				}
+				return 0
+			}); found {
+				out[k] = true
+			}
+		}
+	}
+	return out
 }

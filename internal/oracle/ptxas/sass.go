@@ -146,7 +146,7 @@ func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, targ
 	}
 	defer os.RemoveAll(dir)
 	cubin := filepath.Join(dir, "k.cubin")
-	src, _ := Compose(version, target, good)
+	src, ranges := Compose(version, target, good)
 	stderr, _, err := s.runPTXAS(ctx, tool, target, src, cubin)
 	if err != nil {
 		return nil, err
@@ -192,6 +192,7 @@ func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, targ
 		kernels[k] = funcs["gpuisa_u"+strconv.Itoa(k)]
 	}
 	slotsOf, slotsKnown := ownSlots(slots, kernels)
+	warned := warnedUnits(stderr, ranges)
 	for k, i := range goodIdx {
 		own := "gpuisa_u" + strconv.Itoa(k)
 		lines, ok := funcs[own]
@@ -201,7 +202,7 @@ func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, targ
 			// are when the kernel is alone, or list it alone.
 			var moved []SASSLine
 			relocated := false
-			if slotsKnown {
+			if slotsKnown && !warned[k] {
 				moved, relocated = relocateModuleBank(lines, slotsOf[k])
 			}
 			if !relocated || verifyRelocation {
