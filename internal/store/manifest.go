@@ -186,7 +186,9 @@ func (s *DB) quickCheck(ctx context.Context) error {
 			return fmt.Errorf("SQLite's quick_check: %w", err)
 		}
 		if line != "ok" {
-			problems = append(problems, line)
+			// Findings are lines, under a heading naming the schema.
+			line = strings.TrimSpace(strings.TrimPrefix(line, "*** in database main ***"))
+			problems = append(problems, strings.ReplaceAll(line, "\n", "; "))
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -87,6 +87,9 @@ type server struct {
 	// health says why the database file is not what is served ("" when
 	// it is); nil means the store is fixed (New).
 	health func() string
+	// healthNote, when set, is what /healthz adds to "ok BUILD" ("" for
+	// nothing): a new file being validated.
+	healthNote func() string
 	// verify is Options.Verification.
 	verify func() Verification
 	info   isa.BuildInfo
@@ -586,8 +589,14 @@ func (s *server) handleHealth(w http.ResponseWriter, r *http.Request) {
 			body: []byte("degraded: " + problem + "\n")})
 		return
 	}
+	body := "ok " + s.info.ID
+	if s.healthNote != nil {
+		if note := s.healthNote(); note != "" {
+			body += " (" + note + ")"
+		}
+	}
 	s.send(w, r, response{status: http.StatusOK, contentType: "text/plain; charset=utf-8",
-		body: []byte("ok " + s.info.ID + "\n")})
+		body: []byte(body + "\n")})
 }
 
 // staticFile is an embedded asset with its precompressed body.
