@@ -26,7 +26,7 @@ import (
 //
 // A generation is served from a private copy of the file (store.OpenCopy),
 // validated in full before its first answer (store.DB.Verify: SQLite's
-// quick_check and the build's manifest): a file written over in place, or
+// integrity_check and the build's manifest): a file written over in place, or
 // damaged in the middle with its header intact, is refused while the
 // generation already serving goes on answering from its own copy.
 type Site struct {
