@@ -180,7 +180,7 @@ func (s *Site) Problem() string { return *s.problem.Load() }
 
 func (s *Site) healthProblem() string { return s.Problem() }
 
-// healthNote is what /healthz adds while all is well: a new file being
+// healthNote is what /healthz adds to its answer: a new file being
 // validated.
 func (s *Site) healthNote() string { return *s.validating.Load() }
 

@@ -87,7 +87,7 @@ type server struct {
 	// health says why the database file is not what is served ("" when
 	// it is); nil means the store is fixed (New).
 	health func() string
-	// healthNote, when set, is what /healthz adds to "ok BUILD" ("" for
+	// healthNote, when set, is what /healthz adds to its answer ("" for
 	// nothing): a new file being validated.
 	healthNote func() string
 	// verify is Options.Verification.
@@ -584,19 +584,19 @@ func (s *server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	} else if _, err := s.store.Info(r.Context()); err != nil {
 		problem = "database unavailable: " + err.Error()
 	}
-	if problem != "" {
-		s.send(w, r, response{status: http.StatusServiceUnavailable, contentType: "text/plain; charset=utf-8",
-			body: []byte("degraded: " + problem + "\n")})
-		return
-	}
-	body := "ok " + s.info.ID
+	note := ""
 	if s.healthNote != nil {
-		if note := s.healthNote(); note != "" {
-			body += " (" + note + ")"
+		if n := s.healthNote(); n != "" {
+			note = " (" + n + ")"
 		}
 	}
+	if problem != "" {
+		s.send(w, r, response{status: http.StatusServiceUnavailable, contentType: "text/plain; charset=utf-8",
+			body: []byte("degraded: " + problem + note + "\n")})
+		return
+	}
 	s.send(w, r, response{status: http.StatusOK, contentType: "text/plain; charset=utf-8",
-		body: []byte(body + "\n")})
+		body: []byte("ok " + s.info.ID + note + "\n")})
 }
 
 // staticFile is an embedded asset with its precompressed body.
