@@ -5,12 +5,14 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestOpenStaysOnItsFile: a DB reads the file it opened, whatever a build
@@ -209,4 +211,37 @@ func TestOpenCopyKeepsItsBytes(t *testing.T) {
 	if id, _ := Stat(path); id == s.FileID() {
 		t.Error("the file written over has the identity of the one copied")
 	}
+}
+
+// TestOpenCopyRefusesAFileBeingWritten: a file whose identity changes while
+// it is copied (here its modification time, as any write changes it) is
+// ErrChanging, never a DB over a copy that may mix two files.
+func TestOpenCopyRefusesAFileBeingWritten(t *testing.T) {
+	path := writeBuild(t, paddedBuild(4<<20))
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		base := time.Now()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			os.Chtimes(path, base, base.Add(time.Duration(i)*time.Millisecond))
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	for try := 0; try < 100; try++ {
+		s, err := OpenCopy(path)
+		if errors.Is(err, ErrChanging) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+	}
+	t.Error("100 copies of a file changing all the while, none refused")
 }
