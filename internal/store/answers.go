@@ -119,6 +119,12 @@ func reuseAnswers(ctx context.Context, db *sql.DB, prev, renderer string) (bool,
 	if err != nil || same != 1 {
 		return false, nil
 	}
+	// The previous file is usually the one being served, and may have been
+	// damaged since it was built: a copy of damaged answers would be
+	// summed into the new manifest and served as valid.
+	if !attachedTableIntact(ctx, db, "prev", "answers") {
+		return false, nil
+	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err

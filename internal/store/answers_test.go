@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,5 +125,45 @@ func TestAnswersReusedFromTheSameRows(t *testing.T) {
 		if err != nil || string(got.Gzip) != "a "+step.version || got.Renderer != step.by {
 			t.Errorf("%s by %s: /a = %+v, %v", step.version, step.by, got, err)
 		}
+	}
+}
+
+// TestAnswersNotReusedFromADamagedFile: answers that no longer add up to
+// the previous file's manifest (changed in place since it was built) are
+// rendered again, not copied into the new database.
+func TestAnswersNotReusedFromADamagedFile(t *testing.T) {
+	ctx := context.Background()
+	renders := 0
+	build := func() *Build {
+		b := answersBuild(Answer{Key: "/a", ContentType: "text/html", Gzip: []byte("a"), Renderer: "r1"})
+		render := b.Answers
+		b.Answers = func(ctx context.Context, r Reader, put func(Answer) error) error {
+			renders++
+			return render(ctx, r, put)
+		}
+		b.AnswersBy = "r1"
+		return b
+	}
+	out := filepath.Join(t.TempDir(), "out.db")
+	writeAt(t, out, build())
+	db, err := sql.Open("sqlite", "file:"+out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("UPDATE answers SET gz = 'damaged' WHERE key = '/a'"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	renders = 0
+	writeAt(t, out, build())
+	if renders != 1 {
+		t.Errorf("rendered %d times, want once: the damaged answers were reused", renders)
+	}
+	s := openAt(t, out)
+	if got, err := s.Answer(ctx, "/a"); err != nil || string(got.Gzip) != "a" {
+		t.Errorf("/a = %q, %v", got.Gzip, err)
+	}
+	if err := s.Verify(ctx); err != nil {
+		t.Error(err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -183,4 +184,71 @@ func openBound(f *os.File) (string, *vfs.FS, error) {
 	// immutable: a build never changes a file in place, so SQLite need not
 	// lock it or look for journals.
 	return "file:" + boundName + "?vfs=" + name + "&mode=ro&immutable=1&_pragma=query_only(1)", fsys, nil
+}
+
+// OpenCopy opens a private copy of the database at path: the copy is taken
+// now, and the DB reads only it. Open's binding to the inode protects a
+// server from a build renaming a new file into place, but not from the file
+// being written over in place (`cp other.db served.db`): SQLite reads
+// pages lazily, so the served DB would read the new bytes. A private copy
+// keeps the bytes that were validated for as long as they are served.
+// The file changing while it is copied is an error (ErrChanging): the copy
+// could mix two files.
+func OpenCopy(path string) (*DB, error) {
+	src, id, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	cp, err := privateCopy(src, path)
+	if err != nil {
+		return nil, fmt.Errorf("copying database %s: %w", path, err)
+	}
+	st, err := src.Stat()
+	if err == nil && fileID(st) != id {
+		err = fmt.Errorf("database %s: %w", path, ErrChanging)
+	}
+	if err == nil {
+		if st, err = cp.Stat(); err == nil {
+			err = checkHeader(cp, st.Size())
+		}
+	}
+	if err != nil {
+		cp.Close()
+		return nil, err
+	}
+	return openOn(path, cp, id)
+}
+
+// ErrChanging is OpenCopy's error for a file written to while it was
+// copied.
+var ErrChanging = errors.New("the file changed while it was being copied (written in place)")
+
+// privateCopy copies src into a file no other process can reach: created
+// beside path (the same file system, where copy_file_range may share
+// extents rather than copy bytes) or else in the temporary directory, and
+// unlinked at once, so its space returns when the DB closes it, even if the
+// process dies. On disk, not in memory: a database is hundreds of
+// megabytes, a swap holds two generations, and the kernel's page cache
+// keeps the hot pages of a file anyway. io.Copy between two files is
+// copy_file_range on Linux: no bytes pass through this process.
+func privateCopy(src *os.File, path string) (*os.File, error) {
+	var firstErr error
+	for _, dir := range []string{filepath.Dir(path), os.TempDir()} {
+		cp, err := os.CreateTemp(dir, ".gpuisa-served-*.db")
+		if err == nil {
+			os.Remove(cp.Name())
+			if _, err = src.Seek(0, io.SeekStart); err == nil {
+				_, err = io.Copy(cp, src)
+			}
+			if err == nil {
+				return cp, nil
+			}
+			cp.Close()
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	return nil, firstErr
 }

@@ -5,12 +5,14 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestOpenStaysOnItsFile: a DB reads the file it opened, whatever a build
@@ -155,4 +157,91 @@ func TestInstructionDocIsTheAPIDocument(t *testing.T) {
 	if err != nil || !bytes.Equal(unzipped, want) {
 		t.Errorf("gzip form: %v", err)
 	}
+}
+
+// TestOpenCopyKeepsItsBytes: a DB opened with OpenCopy reads the bytes the
+// file had when it opened, whatever is written over the file in place
+// later (another build's bytes, a truncated copy, random bytes in the
+// middle), from every connection of its pool, and still verifies.
+func TestOpenCopyKeepsItsBytes(t *testing.T) {
+	path := writeBuild(t, paddedBuild(1<<20))
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenCopy(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	first, _ := s.Info(ctx)
+	other, err := os.ReadFile(writeSample(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	middle := append([]byte(nil), good...)
+	for i := len(middle) / 3; i < 2*len(middle)/3; i++ {
+		middle[i] ^= 0x5a
+	}
+	for name, data := range map[string][]byte{"another build": other, "truncated": good[:len(good)/2], "damaged middle": middle} {
+		// In place: the same inode, as cp writes it.
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		errc := make(chan error, 64)
+		for i := 0; i < 64; i++ {
+			go func() {
+				_, err := s.Instruction(ctx, "cdna4", "v_fma_f32")
+				errc <- err
+			}()
+		}
+		for i := 0; i < 64; i++ {
+			if err := <-errc; err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if err := s.Verify(ctx); err != nil {
+			t.Errorf("%s: the copy does not verify: %v", name, err)
+		}
+		if info, _ := s.Info(ctx); info.ID != first.ID {
+			t.Errorf("%s: build id changed from %s to %s", name, first.ID, info.ID)
+		}
+	}
+	if id, _ := Stat(path); id == s.FileID() {
+		t.Error("the file written over has the identity of the one copied")
+	}
+}
+
+// TestOpenCopyRefusesAFileBeingWritten: a file whose identity changes while
+// it is copied (here its modification time, as any write changes it) is
+// ErrChanging, never a DB over a copy that may mix two files.
+func TestOpenCopyRefusesAFileBeingWritten(t *testing.T) {
+	path := writeBuild(t, paddedBuild(4<<20))
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		base := time.Now()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			os.Chtimes(path, base, base.Add(time.Duration(i)*time.Millisecond))
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	for try := 0; try < 100; try++ {
+		s, err := OpenCopy(path)
+		if errors.Is(err, ErrChanging) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+	}
+	t.Error("100 copies of a file changing all the while, none refused")
 }

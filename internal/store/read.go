@@ -84,6 +84,12 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	return openOn(path, f, id)
+}
+
+// openOn opens the database in f, which it then owns; id is the identity
+// of the file at path it came from.
+func openOn(path string, f *os.File, id FileID) (*DB, error) {
 	dsn, fsys, err := openBound(f)
 	if err != nil {
 		f.Close()

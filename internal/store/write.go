@@ -115,6 +115,10 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 			}
 		}
 	}
+	// The manifest is the last row written: it sums every other one.
+	if err := writeManifest(ctx, db); err != nil {
+		return err
+	}
 	if _, err := db.ExecContext(ctx, "VACUUM"); err != nil {
 		return err
 	}

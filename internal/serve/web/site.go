@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -22,6 +23,12 @@ import (
 // and the old one closes when its last request finishes. While the file at
 // the path is missing, unreadable or invalid, the current generation keeps
 // serving and /healthz answers 503 with the reason.
+//
+// A generation is served from a private copy of the file (store.OpenCopy),
+// validated in full before its first answer (store.DB.Verify: SQLite's
+// integrity_check and the build's manifest): a file written over in place, or
+// damaged in the middle with its header intact, is refused while the
+// generation already serving goes on answering from its own copy.
 type Site struct {
 	path string
 	opts Options
@@ -34,6 +41,9 @@ type Site struct {
 	// failed is the identity of a file that did not open, so a broken file
 	// is reported once and retried only when the path changes again.
 	failed store.FileID
+	// validating names the new file being copied and validated ("" when
+	// none is): /healthz says so while the current generation answers.
+	validating atomic.Pointer[string]
 
 	reloadMu sync.Mutex
 	stop     chan struct{}
@@ -79,13 +89,14 @@ const defaultWatchInterval = time.Second
 func Open(path string, opts Options) (*Site, error) {
 	s := &Site{path: path, opts: opts, stop: make(chan struct{})}
 	s.log = newLogger(opts.Logger)
+	ok := ""
+	s.problem.Store(&ok)
+	s.validating.Store(&ok)
 	g, err := s.openGeneration()
 	if err != nil {
 		return nil, err
 	}
 	s.cur.Store(g)
-	ok := ""
-	s.problem.Store(&ok)
 	if opts.WatchInterval >= 0 {
 		interval := opts.WatchInterval
 		if interval == 0 {
@@ -97,10 +108,28 @@ func Open(path string, opts Options) (*Site, error) {
 	return s, nil
 }
 
+// openGeneration opens a private copy of the file at the path and
+// validates all of it before anything is derived from it: a page that
+// fails later would be a 503, or a wrong 404 where damage reads as a
+// missing row. A database built before manifests is served after SQLite's
+// check alone, with a warning.
 func (s *Site) openGeneration() (*dbGeneration, error) {
-	db, err := store.Open(s.path)
+	db, err := store.OpenCopy(s.path)
+	if databaseDamaged(err) {
+		return nil, fmt.Errorf("database %s is damaged: %w", s.path, err)
+	}
 	if err != nil {
 		return nil, err
+	}
+	start := time.Now()
+	switch err := db.Verify(context.Background()); {
+	case errors.Is(err, store.ErrNoManifest):
+		s.log.Warn("database", "path", s.path, "validated", err)
+	case err != nil:
+		db.Close()
+		return nil, fmt.Errorf("database %s is damaged: %w", s.path, err)
+	default:
+		s.log.Info("database validated", "path", s.path, "took", time.Since(start).Round(time.Millisecond))
 	}
 	srv, err := newServer(db, s.opts)
 	if err != nil {
@@ -108,6 +137,7 @@ func (s *Site) openGeneration() (*dbGeneration, error) {
 		return nil, err
 	}
 	srv.health = s.healthProblem
+	srv.healthNote = s.healthNote
 	g := &dbGeneration{srv: srv, db: db}
 	g.refs.Store(1)
 	// What every kind of page needs from the database as a whole — the
@@ -149,6 +179,10 @@ func (s *Site) BuildID() string { return s.cur.Load().srv.info.ID }
 func (s *Site) Problem() string { return *s.problem.Load() }
 
 func (s *Site) healthProblem() string { return s.Problem() }
+
+// healthNote is what /healthz adds to its answer: a new file being
+// validated.
+func (s *Site) healthNote() string { return *s.validating.Load() }
 
 // Close stops watching and closes the database once no request uses it.
 func (s *Site) Close() error {
@@ -197,13 +231,23 @@ func (s *Site) Reload() {
 	case id == s.failed:
 		return // reported when it was first seen
 	}
+	note := fmt.Sprintf("validating a new database file at %s (%s); serving build %s", s.path, id, cur.srv.info.ID)
+	s.validating.Store(&note)
 	g, err := s.openGeneration()
+	none := ""
+	s.validating.Store(&none)
 	if err != nil {
+		if errors.Is(err, store.ErrChanging) {
+			// Retried at the next tick, when the writer may be done.
+			s.setProblem(fmt.Sprintf("database file %s is being written in place (%v); serving build %s from its private copy", s.path, err, cur.srv.info.ID))
+			return
+		}
 		s.failed = id
 		if old := cur.db.FileID(); id.Dev == old.Dev && id.Ino == old.Ino {
-			// Written over in place (cp, not a rename): the file the
-			// served build reads is the damaged one, so say so.
-			s.setProblem(fmt.Sprintf("database file %s changed in place under build %s (%v): answers it cannot read get 503; rename a valid build into place", s.path, cur.srv.info.ID, err))
+			// Written over in place (cp, not a rename): the served build
+			// reads its own copy, so it is unharmed, but the file is not
+			// what is served.
+			s.setProblem(fmt.Sprintf("database file %s changed in place and was refused, not served (%v); serving build %s from its private copy", s.path, err, cur.srv.info.ID))
 			return
 		}
 		s.setProblem(fmt.Sprintf("new database at %s not served (%v); serving build %s", s.path, err, cur.srv.info.ID))

@@ -87,6 +87,9 @@ type server struct {
 	// health says why the database file is not what is served ("" when
 	// it is); nil means the store is fixed (New).
 	health func() string
+	// healthNote, when set, is what /healthz adds to its answer ("" for
+	// nothing): a new file being validated.
+	healthNote func() string
 	// verify is Options.Verification.
 	verify func() Verification
 	info   isa.BuildInfo
@@ -681,13 +684,19 @@ func (s *server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	} else if _, err := s.store.Info(r.Context()); err != nil {
 		problem = "database unavailable: " + err.Error()
 	}
+	note := ""
+	if s.healthNote != nil {
+		if n := s.healthNote(); n != "" {
+			note = " (" + n + ")"
+		}
+	}
 	if problem != "" {
 		s.send(w, r, response{status: http.StatusServiceUnavailable, contentType: "text/plain; charset=utf-8",
-			body: []byte("degraded: " + problem + "\n")})
+			body: []byte("degraded: " + problem + note + "\n")})
 		return
 	}
 	s.send(w, r, response{status: http.StatusOK, contentType: "text/plain; charset=utf-8",
-		body: []byte("ok " + s.info.ID + "\n")})
+		body: []byte("ok " + s.info.ID + note + "\n")})
 }
 
 // staticFile is an embedded asset with its precompressed body.
