@@ -245,6 +245,8 @@ type entry struct {
 	// bit though it prints none (CDNA 2's buffer_wbl2; shapes.tsv).
 	cacheBits bool
 	mimg      mimgInfo
+	// prof is the VOP3P operand profile the rules give (profile.go), or nil.
+	prof *opProfile
 	// facts are what the rules table said (the entries tables print
 	// which row decided what).
 	facts *facts

@@ -1231,6 +1231,9 @@ func (r *renderer) renderVOP3P() {
 	for i := 0; i < s.nsrc; i++ {
 		r.src(r.src0or(i), s.src[i], 0)
 	}
+	if p := r.en.prof; p != nil {
+		r.checkProfile(p, s.nsrc)
+	}
 	if r.en.wmma {
 		r.wmmaModifiers(opsel, opselHi)
 		opsel, opselHi = 0, full
@@ -1256,9 +1259,12 @@ func (r *renderer) renderVOP3P() {
 		r.bitList(opselHi, s.nsrc, false)
 		r.end()
 	}
-	intNoNeg := s.src[0].t == 'i' && r.d.fam.gen >= 12
+	// gfx12 integer packed math takes no neg modifiers in LLVM; an
+	// operand profile says which it takes (integer WMMA's neg_lo says
+	// signed).
+	intNoNeg := s.src[0].t == 'i' && r.d.fam.gen >= 12 && r.en.prof == nil
 	if intNoNeg {
-		neg = 0 // gfx12 integer packed math takes no neg modifiers in LLVM
+		neg = 0
 	}
 	if neg&full != 0 {
 		r.mod()
@@ -1310,7 +1316,7 @@ func (r *renderer) wmmaModifiers(opsel, opselHi int) {
 		r.dec(k)
 		r.end()
 	}
-	if r.d.fam.matrixReuse {
+	if r.d.fam.matrixReuse && (r.en.prof == nil || r.en.prof.reuse) {
 		if opsel>>2&1 == 1 {
 			r.modStr("matrix_a_reuse")
 		}
