@@ -9,7 +9,8 @@ import (
 // An operand profile is what LLVM's encoding of one VOP3P instruction lets
 // each source and modifier hold, from the rules table (shapes.tsv): the
 // register classes of the sources (src-class=), the source modifier bits
-// (neg-lo=, neg-hi=), the clamp bit (clamp=), the op_sel bits a sparse
+// (neg-lo=, neg-hi=), the clamp bit (clamp=), op_sel and op_sel_hi
+// fixed (op-sel=none) but for the op_sel bits a sparse
 // matrix instruction keeps its index key in (index-key=) and whether
 // op_sel[2] and op_sel_hi[2] are matrix reuse hints (reuse). A word that
 // sets what the profile does not allow is one llvm-mc rejects (or flags
@@ -22,8 +23,14 @@ type opProfile struct {
 	// neg_hi bits may be set.
 	negLo, negHi uint8
 	noClamp      bool
-	indexKey     int // op_sel bits holding the index key (SWMMAC)
-	reuse        bool
+	// opSelNone: op_sel is fixed at 0 and op_sel_hi at 1 (op-sel=none),
+	// but for the index key and reuse bits.
+	opSelNone bool
+	// opSelHiIgnored: op_sel is fixed at 0 and LLVM reads past op_sel_hi
+	// (op-sel=hi-ignored: RDNA 3 WMMA with a 32-bit result).
+	opSelHiIgnored bool
+	indexKey       int // op_sel bits holding the index key (SWMMAC)
+	reuse          bool
 }
 
 // Operand classes of a source code (srcClass).
@@ -48,7 +55,7 @@ func srcClass(code int) uint8 {
 }
 
 // profileKeys are the rule keys that make an operand profile.
-var profileKeys = []string{"src-class", "neg-lo", "neg-hi", "clamp", "index-key", "reuse"}
+var profileKeys = []string{"src-class", "neg-lo", "neg-hi", "clamp", "op-sel", "index-key", "reuse"}
 
 // checkProfileFact says what is wrong with one profile fact of a rule
 // (parseRules calls it, so profileOf reads only valid values).
@@ -112,6 +119,15 @@ func profileOf(f *facts) (*opProfile, error) {
 	default:
 		return nil, fmt.Errorf("clamp=%q: yes or no", v)
 	}
+	switch v := f.get("op-sel"); v {
+	case "":
+	case "none":
+		p.opSelNone = true
+	case "hi-ignored":
+		p.opSelHiIgnored = true
+	default:
+		return nil, fmt.Errorf("op-sel=%q: none or hi-ignored (or no fact)", v)
+	}
 	if v := f.get("index-key"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > 2 {
@@ -160,8 +176,11 @@ func (r *renderer) checkProfile(p *opProfile, nsrc int) {
 	if p.noClamp && r.f(fCLMP) != 0 {
 		r.markField(fCLMP)
 	}
-	if r.en.fmtScaled || r.en.fmtFixed {
-		return // op_sel and op_sel_hi hold the matrix formats
+	if p.opSelHiIgnored && r.f(fOPSEL) != 0 {
+		r.markField(fOPSEL)
+	}
+	if !p.opSelNone || r.en.fmtScaled || r.en.fmtFixed {
+		return // op_sel and op_sel_hi are free, or hold the matrix formats
 	}
 	allowed, fixedHi := 1<<uint(p.indexKey)-1, 7
 	if p.reuse && r.d.fam.matrixReuse {

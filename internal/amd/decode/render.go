@@ -1234,6 +1234,9 @@ func (r *renderer) renderVOP3P() {
 	if p := r.en.prof; p != nil {
 		r.checkProfile(p, s.nsrc)
 	}
+	if p := r.en.prof; p != nil && p.opSelHiIgnored {
+		opsel, opselHi = 0, full
+	}
 	if r.en.wmma {
 		r.wmmaModifiers(opsel, opselHi)
 		opsel, opselHi = 0, full
@@ -1259,12 +1262,9 @@ func (r *renderer) renderVOP3P() {
 		r.bitList(opselHi, s.nsrc, false)
 		r.end()
 	}
-	// gfx12 integer packed math takes no neg modifiers in LLVM; an
-	// operand profile says which it takes (integer WMMA's neg_lo says
-	// signed).
-	intNoNeg := s.src[0].t == 'i' && r.d.fam.gen >= 12 && r.en.prof == nil
-	if intNoNeg {
-		neg = 0
+	nh := r.f(fNEGHI)
+	if r.en.negIgnored {
+		neg, nh = 0, 0
 	}
 	if neg&full != 0 {
 		r.mod()
@@ -1272,7 +1272,7 @@ func (r *renderer) renderVOP3P() {
 		r.bitList(neg, s.nsrc, false)
 		r.end()
 	}
-	if nh := r.f(fNEGHI); nh&full != 0 && !intNoNeg {
+	if nh&full != 0 {
 		r.mod()
 		r.str("neg_hi:")
 		r.bitList(nh, s.nsrc, false)

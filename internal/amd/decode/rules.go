@@ -113,7 +113,7 @@ var ruleKeys = map[string]string{
 	"two-addr": "", "double-dst": "", "cache-bits": "", "cmpswap": "", "swizzle": "", "gws": "", "typed": "", "th": "text", "sdwa-pad": "", "bitop3": "",
 	"mimg": "text", "mimg-args": "text", "mimg-lod": "", "mimg-no-coords": "",
 	"pk16": "", "dot": "", "pk-f32": "", "srcs-vop3": "int", "srcs-vop2": "int", "wide": "text",
-	"src-class": "text", "neg-lo": "text", "neg-hi": "text", "clamp": "text", "index-key": "int", "reuse": "",
+	"src-class": "text", "neg-lo": "text", "neg-hi": "text", "clamp": "text", "op-sel": "text", "index-key": "int", "reuse": "", "neg-ignored": "",
 	"dst": "type", "src0": "type", "src1": "type", "src2": "type", "srcs": "type",
 }
 

@@ -357,6 +357,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		en.fmtScaled, en.fmtFixed = f.has("fmt-scaled"), f.has("fmt-fixed")
 		en.blgpNeg = f.has("blgp-neg")
 		en.prof, _ = profileOf(&f) // parseRules checked the values
+		en.negIgnored = f.has("neg-ignored")
 		if en.shape == shMFMA || en.shape == shSparse {
 			// The model's tuple sizes; the mnemonic's M x N x K where it
 			// has none.
