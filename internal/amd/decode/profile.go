@@ -157,6 +157,28 @@ func bitString(v string) (uint8, error) {
 	return m, nil
 }
 
+// checkClasses marks the word invalid where a scalar, VOP1 or VOP3 source
+// is outside the class the operand profile gives it (src-class=; VOP3P
+// words are checked by checkProfile).
+func (r *renderer) checkClasses(p *opProfile) {
+	var ids []fieldID
+	switch r.fm.kind {
+	case KindSOP1, KindSOP2, KindSOPC:
+		ids = []fieldID{fSSRC0, fSSRC1}
+	case KindVOP1:
+		ids = []fieldID{fSRC0}
+	case KindVOP3, KindVOP3B:
+		ids = []fieldID{fSRC0, fSRC1, fSRC2}
+	}
+	for i, id := range ids {
+		if c := p.class[i]; c != 0 && r.has(id) {
+			if code := r.f(id); srcClass(code)&c == 0 {
+				r.mark(invalidClass, code)
+			}
+		}
+	}
+}
+
 // checkProfile marks the word invalid where a VOP3P word sets what the
 // entry's operand profile does not allow (see opProfile); nsrc sources.
 func (r *renderer) checkProfile(p *opProfile, nsrc int) {

@@ -260,6 +260,9 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 			extra = 8
 		}
 	}
+	if p := en.prof; p != nil && r.fm.kind != KindVOP3P {
+		r.checkClasses(p)
+	}
 	switch r.fm.kind {
 	case KindSOP2:
 		r.renderSOP2()
