@@ -374,6 +374,20 @@ func (r *renderer) bufAbsent() {
 	}
 }
 
+// accAbsent marks a v_accvgpr_read/write word invalid where it sets the
+// modifier bits LLVM 22's encoding of the accumulator moves fixes at 0:
+// bits 13:8 (NEG_HI and OP_SEL, or CBSZ and ABID in the MAI layout) and
+// bits 63:61 (NEG, or BLGP). OP_SEL_HI, CLAMP and the unused SRC1/SRC2
+// fields are read past.
+func (r *renderer) accAbsent() {
+	switch {
+	case r.raw[0]>>8&0x3f != 0:
+		r.mark(invalidUnused, int(r.raw[0]>>8&0x3f))
+	case r.raw[1]>>29 != 0:
+		r.mark(invalidUnused, int(r.raw[1]>>29))
+	}
+}
+
 // renderMAI prints VOP3P-MAI (MFMA) instructions: vdst, src0, src1, src2
 // with AGPRs where ACC_CD / ACC select them (always for vdst and src2 on
 // CDNA 1), and the cbsz/abid/blgp modifiers. Register counts come from the
@@ -385,12 +399,17 @@ func (r *renderer) renderMAI() {
 	accAB := r.f(fACC)
 	switch en.shape {
 	case shAccRead: // v_accvgpr_read_b32 vN, aM
+		r.accAbsent()
+		if r.f(fSRC0) < 256 {
+			r.mark(invalidClass, r.f(fSRC0)) // the source is an AGPR (AGPR_32)
+		}
 		r.vgpr(r.f(fVDST), opType{'b', 32})
 		r.op()
 		r.reg("a", r.f(fSRC0)&0xff, 1)
 		r.end()
 		return
 	case shAccWrite: // v_accvgpr_write_b32 aN, src
+		r.accAbsent()
 		r.op()
 		r.reg("a", r.f(fVDST), 1)
 		r.end()
