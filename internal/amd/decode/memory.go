@@ -242,13 +242,19 @@ func (r *renderer) renderFLAT() {
 
 // flatAbsent marks a gfx9-11 FLAT/GLOBAL/SCRATCH word invalid where LLVM
 // 22's encoding fixes a bit the instruction has no use for: LDS on an
-// instruction whose syntax lists no lds, gfx11's SVE outside SCRATCH, and
+// instruction whose syntax lists no lds, ACC on an instruction without a
+// data operand (CDNA 2+), gfx11's SVE outside SCRATCH, and
 // the SADDR field of a FLAT
 // (segment 0) instruction, which has no scalar address: LLVM writes 0 there
 // on gfx9 and the "off" code (null) on gfx10+.
 func (r *renderer) flatAbsent(lds bool) {
 	if lds && r.en.memFlags&mfNoLDS != 0 {
 		r.absent(fLDS)
+	}
+	if r.d.fam.accRegs && r.en.memOps&moKnown != 0 && r.en.memOps&(moVdst|moVdstOpt|moData0) == 0 {
+		// No data operand (the LDS loads, global_load_lds_dword): LLVM
+		// writes 0 to the ACC bit that would select its AGPRs.
+		r.absent(fACC)
 	}
 	if r.d.fam.gen == 11 && r.fm.seg != segScratch {
 		// gfx11's bit 55 is SVE, which only SCRATCH addressing has; LLVM
