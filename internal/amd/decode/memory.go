@@ -354,6 +354,7 @@ func (r *renderer) renderMUBUF() {
 //     sub-dword loads and buffer_load_format_x have LDS forms);
 //   - TFE on an atomic, a typed (tbuffer) access or an LDS load: LLVM 22
 //     has TFE forms of the untyped loads and stores only (gfx9-12);
+//   - ACC on a CDNA 2+ LDS load; lds_direct (or on gfx9 a literal) as SOFFSET;
 //   - DLC on an RDNA 1-2 atomic (gfx10's atomics take glc and slc only);
 //   - on a cache-control instruction (buffer_wbinvl1, buffer_gl0_inv):
 //     OFFEN, IDXEN, LDS, TFE, GLC and DLC. CDNA 3/4 print the cache bits
@@ -374,6 +375,14 @@ func (r *renderer) bufAbsent() {
 	}
 	if en.shape == shAtomic || en.typed || lds {
 		r.absent(fTFE)
+	}
+	if lds && fam.accRegs {
+		r.absent(fACC) // an LDS load writes no VGPR or AGPR
+	}
+	if so := r.f(fSOFFSET); r.has(fSOFFSET) && (so == literalCode && fam.gen == 9 || so == fam.ldsDirect) {
+		// SOFFSET is an SReg_32 operand: no lds_direct, and on gfx9 no
+		// literal (gfx10+ reads one, llvm-mc 22).
+		r.mark(invalidClass, so)
 	}
 	if en.shape == shAtomic && fam.gen == 10 {
 		r.absent(fDLC)
