@@ -39,6 +39,7 @@ const (
 	classS                   // an SGPR, trap temporary or named scalar register
 	classK                   // an inline constant (integers 128-208, floats 240-248)
 	classL                   // the literal (255)
+	classC                   // a named constant register (src_scc, src_shared_base, ...: codes 230-239, 251-254)
 )
 
 // srcClass is the operand class of a 9-bit source code.
@@ -50,6 +51,8 @@ func srcClass(code int) uint8 {
 		return classK
 	case code == literalCode:
 		return classL
+	case code >= 128:
+		return classC
 	}
 	return classS
 }
@@ -92,8 +95,10 @@ func profileOf(f *facts) (*opProfile, error) {
 					p.class[i] |= classK
 				case 'l':
 					p.class[i] |= classL
+				case 'c':
+					p.class[i] |= classC
 				default:
-					return nil, fmt.Errorf("src-class=%q: class letters are v s k l", v)
+					return nil, fmt.Errorf("src-class=%q: class letters are v s k l c", v)
 				}
 			}
 		}
