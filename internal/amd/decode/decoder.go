@@ -245,6 +245,11 @@ type entry struct {
 	// bit though it prints none (CDNA 2's buffer_wbl2; shapes.tsv).
 	cacheBits bool
 	mimg      mimgInfo
+	// negIgnored: a VOP3P instruction without neg modifiers whose NEG and
+	// NEG_HI bits LLVM reads past (prints nothing for).
+	negIgnored bool
+	// prof is the VOP3P operand profile the rules give (profile.go), or nil.
+	prof *opProfile
 	// facts are what the rules table said (the entries tables print
 	// which row decided what).
 	facts *facts

@@ -318,6 +318,16 @@ func (r *renderer) renderSDWA() bool {
 			omod = int(r.x(l, xOMOD))
 		}
 		r.printClampOmod(l.cf[xCLMP].n != 0 && r.x(l, xCLMP) == 1, omod)
+	}
+	if r.fm.kind != KindVOPC && r.en.facts != nil && r.en.facts.has("sdwa-pad") {
+		// The FP8 conversions to f32 write a whole dword and have no SDWA
+		// destination operands in LLVM 22: it prints no dst_sel or
+		// dst_unused, reads past DST_U and rejects a DST_SEL other than
+		// DWORD (6).
+		if sel := r.x(l, xDSTSEL); sel != 6 {
+			r.mark(invalidUnused, int(sel))
+		}
+	} else if r.fm.kind != KindVOPC {
 		r.mod()
 		r.str("dst_sel:")
 		r.str(selNames[r.x(l, xDSTSEL)&7])

@@ -13,22 +13,25 @@ import (
 // CDNA 4 guide, Table 65 "SOP2 Fields"; RDNA 3 guide, Table 77 "VOP2
 // Fields") and from the operand tables of the "Instruction Operands" chapter.
 type family struct {
-	gen         int    // the encoding generation (isa.ArchInfo.Gen)
-	line        string // the product line (isa.ArchInfo.Line)
-	lastSGPR    int    // highest SGPR code (101 on GCN/CDNA, 105 on RDNA)
-	null        int    // the code LLVM decodes as null (125; 124 on gfx11+)
-	names32     map[int]string
-	names64     map[int]string // names a code has when it starts a 64-bit operand
-	wave32      bool           // LLVM disassembles gfx10+ as wave32 by default: vcc_lo
-	sdwa        int            // src0 code announcing an SDWA dword (-1: none)
-	dpp         int            // src0 code announcing a DPP (DPP16) dword
-	dpp8        int            // src0 code announcing a DPP8 dword (-1: none)
-	dpp8fi      int            // src0 code announcing a DPP8 dword with FI set (-1: none)
-	vop3Lit     bool           // VOP3/VOP3P may take a 32-bit literal (gfx10+)
-	trueSixteen bool           // 16-bit VGPR halves are named v1.l / v1.h (gfx11+)
-	matrixReuse bool           // gfx1250: WMMA op_sel[2] / op_sel_hi[2] are matrix_a_reuse / matrix_b_reuse
-	lit64       bool           // gfx1250: source code 254 announces a 64-bit literal (VOP1/VOP2/VOPC, SALU)
-	noNV        bool           // SMEM bit 15 (NV) is not printed (gfx940+)
+	gen      int    // the encoding generation (isa.ArchInfo.Gen)
+	line     string // the product line (isa.ArchInfo.Line)
+	lastSGPR int    // highest SGPR code (101 on GCN/CDNA, 105 on RDNA)
+	null     int    // the code LLVM decodes as null (125; 124 on gfx11+)
+	names32  map[int]string
+	names64  map[int]string // names a code has when it starts a 64-bit operand
+	// ldsDirect is the code of src_lds_direct, which LLVM's scalar
+	// source classes (SSrc_b32, SSrc_b64) do not hold.
+	ldsDirect   int
+	wave32      bool // LLVM disassembles gfx10+ as wave32 by default: vcc_lo
+	sdwa        int  // src0 code announcing an SDWA dword (-1: none)
+	dpp         int  // src0 code announcing a DPP (DPP16) dword
+	dpp8        int  // src0 code announcing a DPP8 dword (-1: none)
+	dpp8fi      int  // src0 code announcing a DPP8 dword with FI set (-1: none)
+	vop3Lit     bool // VOP3/VOP3P may take a 32-bit literal (gfx10+)
+	trueSixteen bool // 16-bit VGPR halves are named v1.l / v1.h (gfx11+)
+	matrixReuse bool // gfx1250: WMMA op_sel[2] / op_sel_hi[2] are matrix_a_reuse / matrix_b_reuse
+	lit64       bool // gfx1250: source code 254 announces a 64-bit literal (VOP1/VOP2/VOPC, SALU)
+	noNV        bool // SMEM bit 15 (NV) is not printed (gfx940+)
 	// noGDS: CDNA 2-4 (gfx90a+) have no GDS; llvm-mc 22 ignores the DS GDS
 	// bit there and prints no gds.
 	noGDS bool
@@ -79,6 +82,19 @@ func (f *family) index() *family {
 
 const literalCode = 255
 
+// addConst64 gives the 64-bit names LLVM 22 decodes for the constant and
+// flat-scratch-base codes (llvm-mc 22, every generation): the base's low
+// code, src_pops_exiting_wave_id, src_vccz, src_execz and src_scc start a
+// 64-bit operand under their own names; src_flat_scratch_base_hi and
+// src_lds_direct do not (a 64-bit operand there is rejected, srcText), and
+// src_lds_direct is no scalar source at all.
+func (f *family) addConst64() {
+	for _, c := range [...]int{230, 239, 251, 252, 253} {
+		f.names64[c] = f.names32[c]
+	}
+	f.ldsDirect = 254
+}
+
 func newFamily(arch string) (*family, error) {
 	info, ok := isa.ArchByID(arch)
 	if !ok || info.Vendor != isa.VendorAMD {
@@ -98,6 +114,7 @@ func newFamily(arch string) (*family, error) {
 		// LLVM 22 decodes codes 230/231 as the flat-scratch base and 125
 		// as null on every gfx9 target, and prints no SMEM nv bit there.
 		f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
+		f.addConst64()
 		f.names32[125] = "null"
 		f.names64[125] = "null" // and as a 64-bit operand (s_load_dwordx2 null, ...)
 		f.noNV = true
@@ -118,6 +135,7 @@ func newFamily(arch string) (*family, error) {
 			235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit"}
 		// LLVM 22 reads codes 230/231 as the flat-scratch base on gfx10 too.
 		f.names32[230], f.names32[231] = "src_flat_scratch_base_lo", "src_flat_scratch_base_hi"
+		f.addConst64()
 		if f.gen >= 11 {
 			// RDNA 3 swapped M0 and NULL (RDNA 3 guide, "SSRC0" code list: 124 NULL, 125 M0)
 			// and dropped SDWA.

@@ -242,13 +242,19 @@ func (r *renderer) renderFLAT() {
 
 // flatAbsent marks a gfx9-11 FLAT/GLOBAL/SCRATCH word invalid where LLVM
 // 22's encoding fixes a bit the instruction has no use for: LDS on an
-// instruction whose syntax lists no lds, gfx11's SVE outside SCRATCH, and
+// instruction whose syntax lists no lds, ACC on an instruction without a
+// data operand (CDNA 2+), gfx11's SVE outside SCRATCH, and
 // the SADDR field of a FLAT
 // (segment 0) instruction, which has no scalar address: LLVM writes 0 there
 // on gfx9 and the "off" code (null) on gfx10+.
 func (r *renderer) flatAbsent(lds bool) {
 	if lds && r.en.memFlags&mfNoLDS != 0 {
 		r.absent(fLDS)
+	}
+	if r.d.fam.accRegs && r.en.memOps&moKnown != 0 && r.en.memOps&(moVdst|moVdstOpt|moData0) == 0 {
+		// No data operand (the LDS loads, global_load_lds_dword): LLVM
+		// writes 0 to the ACC bit that would select its AGPRs.
+		r.absent(fACC)
 	}
 	if r.d.fam.gen == 11 && r.fm.seg != segScratch {
 		// gfx11's bit 55 is SVE, which only SCRATCH addressing has; LLVM
@@ -348,6 +354,7 @@ func (r *renderer) renderMUBUF() {
 //     sub-dword loads and buffer_load_format_x have LDS forms);
 //   - TFE on an atomic, a typed (tbuffer) access or an LDS load: LLVM 22
 //     has TFE forms of the untyped loads and stores only (gfx9-12);
+//   - ACC on a CDNA 2+ LDS load; lds_direct (or on gfx9 a literal) as SOFFSET;
 //   - DLC on an RDNA 1-2 atomic (gfx10's atomics take glc and slc only);
 //   - on a cache-control instruction (buffer_wbinvl1, buffer_gl0_inv):
 //     OFFEN, IDXEN, LDS, TFE, GLC and DLC. CDNA 3/4 print the cache bits
@@ -369,8 +376,30 @@ func (r *renderer) bufAbsent() {
 	if en.shape == shAtomic || en.typed || lds {
 		r.absent(fTFE)
 	}
+	if lds && fam.accRegs {
+		r.absent(fACC) // an LDS load writes no VGPR or AGPR
+	}
+	if so := r.f(fSOFFSET); r.has(fSOFFSET) && (so == literalCode && fam.gen == 9 || so == fam.ldsDirect) {
+		// SOFFSET is an SReg_32 operand: no lds_direct, and on gfx9 no
+		// literal (gfx10+ reads one, llvm-mc 22).
+		r.mark(invalidClass, so)
+	}
 	if en.shape == shAtomic && fam.gen == 10 {
 		r.absent(fDLC)
+	}
+}
+
+// accAbsent marks a v_accvgpr_read/write word invalid where it sets the
+// modifier bits LLVM 22's encoding of the accumulator moves fixes at 0:
+// bits 13:8 (NEG_HI and OP_SEL, or CBSZ and ABID in the MAI layout) and
+// bits 63:61 (NEG, or BLGP). OP_SEL_HI, CLAMP and the unused SRC1/SRC2
+// fields are read past.
+func (r *renderer) accAbsent() {
+	switch {
+	case r.raw[0]>>8&0x3f != 0:
+		r.mark(invalidUnused, int(r.raw[0]>>8&0x3f))
+	case r.raw[1]>>29 != 0:
+		r.mark(invalidUnused, int(r.raw[1]>>29))
 	}
 }
 
@@ -385,12 +414,17 @@ func (r *renderer) renderMAI() {
 	accAB := r.f(fACC)
 	switch en.shape {
 	case shAccRead: // v_accvgpr_read_b32 vN, aM
+		r.accAbsent()
+		if r.f(fSRC0) < 256 {
+			r.mark(invalidClass, r.f(fSRC0)) // the source is an AGPR (AGPR_32)
+		}
 		r.vgpr(r.f(fVDST), opType{'b', 32})
 		r.op()
 		r.reg("a", r.f(fSRC0)&0xff, 1)
 		r.end()
 		return
 	case shAccWrite: // v_accvgpr_write_b32 aN, src
+		r.accAbsent()
 		r.op()
 		r.reg("a", r.f(fVDST), 1)
 		r.end()

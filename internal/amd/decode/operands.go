@@ -105,6 +105,15 @@ func (r *renderer) sdst(code int, t opType) {
 	r.end()
 }
 
+// scalarKind says whether k is a scalar ALU format (SOP1, SOP2, SOPC, SOPK).
+func scalarKind(k Kind) bool {
+	switch k {
+	case KindSOP1, KindSOP2, KindSOPC, KindSOPK:
+		return true
+	}
+	return false
+}
+
 // ssrc prints an 8-bit scalar source (SSRC0/SSRC1) as one operand.
 func (r *renderer) ssrc(code int, t opType) { r.src(code, t, 0) }
 
@@ -243,6 +252,12 @@ func (r *renderer) srcText(code int, t opType, hi int) {
 		if t.regs() > 1 && fam.n64[code] != "" {
 			r.str(fam.n64[code])
 			return
+		}
+		if t.regs() > 1 || code == fam.ldsDirect && scalarKind(r.fm.kind) {
+			// No 64-bit register by that name (src_flat_scratch_base_hi,
+			// src_lds_direct), or lds_direct as a scalar source: LLVM's
+			// class for the operand does not hold it.
+			r.mark(invalidClass, code)
 		}
 		r.str(fam.n32[code])
 		return

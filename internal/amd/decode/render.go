@@ -260,6 +260,9 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 			extra = 8
 		}
 	}
+	if p := en.prof; p != nil && r.fm.kind != KindVOP3P {
+		r.checkClasses(p)
+	}
 	switch r.fm.kind {
 	case KindSOP2:
 		r.renderSOP2()
@@ -1231,6 +1234,12 @@ func (r *renderer) renderVOP3P() {
 	for i := 0; i < s.nsrc; i++ {
 		r.src(r.src0or(i), s.src[i], 0)
 	}
+	if p := r.en.prof; p != nil {
+		r.checkProfile(p, s.nsrc)
+	}
+	if p := r.en.prof; p != nil && p.opSelHiIgnored {
+		opsel, opselHi = 0, full
+	}
 	if r.en.wmma {
 		r.wmmaModifiers(opsel, opselHi)
 		opsel, opselHi = 0, full
@@ -1256,9 +1265,9 @@ func (r *renderer) renderVOP3P() {
 		r.bitList(opselHi, s.nsrc, false)
 		r.end()
 	}
-	intNoNeg := s.src[0].t == 'i' && r.d.fam.gen >= 12
-	if intNoNeg {
-		neg = 0 // gfx12 integer packed math takes no neg modifiers in LLVM
+	nh := r.f(fNEGHI)
+	if r.en.negIgnored {
+		neg, nh = 0, 0
 	}
 	if neg&full != 0 {
 		r.mod()
@@ -1266,7 +1275,7 @@ func (r *renderer) renderVOP3P() {
 		r.bitList(neg, s.nsrc, false)
 		r.end()
 	}
-	if nh := r.f(fNEGHI); nh&full != 0 && !intNoNeg {
+	if nh&full != 0 {
 		r.mod()
 		r.str("neg_hi:")
 		r.bitList(nh, s.nsrc, false)
@@ -1310,7 +1319,7 @@ func (r *renderer) wmmaModifiers(opsel, opselHi int) {
 		r.dec(k)
 		r.end()
 	}
-	if r.d.fam.matrixReuse {
+	if r.d.fam.matrixReuse && (r.en.prof == nil || r.en.prof.reuse) {
 		if opsel>>2&1 == 1 {
 			r.modStr("matrix_a_reuse")
 		}

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,6 +113,7 @@ var ruleKeys = map[string]string{
 	"two-addr": "", "double-dst": "", "cache-bits": "", "cmpswap": "", "swizzle": "", "gws": "", "typed": "", "th": "text", "sdwa-pad": "", "bitop3": "",
 	"mimg": "text", "mimg-args": "text", "mimg-lod": "", "mimg-no-coords": "",
 	"pk16": "", "dot": "", "pk-f32": "", "srcs-vop3": "int", "srcs-vop2": "int", "wide": "text",
+	"src-class": "text", "neg-lo": "text", "neg-hi": "text", "clamp": "text", "op-sel": "text", "index-key": "int", "reuse": "", "neg-ignored": "",
 	"dst": "type", "src0": "type", "src1": "type", "src2": "type", "srcs": "type",
 }
 
@@ -198,6 +200,11 @@ func parseRules(text string) ([]rule, error) {
 			case "type":
 				if _, ok := parseTypeFact(v); !ok {
 					return nil, fmt.Errorf("shapes.tsv:%d: %s=%q is not an operand type", i+1, k, v)
+				}
+			}
+			if slices.Contains(profileKeys, k) {
+				if err := checkProfileFact(k, v); err != nil {
+					return nil, fmt.Errorf("shapes.tsv:%d: %v", i+1, err)
 				}
 			}
 			r.facts = append(r.facts, fact{k, v})

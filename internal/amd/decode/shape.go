@@ -332,6 +332,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		}
 	}
 	en.shape = shapeByName[f.get("shape")]
+	en.prof, _ = profileOf(&f) // parseRules checked the values
 	switch fm.kind {
 	case KindVOP1:
 		en.vgprSrc0 = syntaxVGPRSource(en.instr)
@@ -356,6 +357,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		en.wmma, en.sparse = f.has("wmma"), f.has("sparse")
 		en.fmtScaled, en.fmtFixed = f.has("fmt-scaled"), f.has("fmt-fixed")
 		en.blgpNeg = f.has("blgp-neg")
+		en.negIgnored = f.has("neg-ignored")
 		if en.shape == shMFMA || en.shape == shSparse {
 			// The model's tuple sizes; the mnemonic's M x N x K where it
 			// has none.

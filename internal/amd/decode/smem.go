@@ -11,8 +11,9 @@ package decode
 //   - gfx11: such instructions have no cache policy either: LLVM writes
 //     0 to GLC (bit 14) and DLC (bit 13).
 //   - gfx12: a buffer access (the 128-bit resource base) takes an unsigned
-//     offset (LLVM's decoder reads a negative IOFFSET as invalid), and a
-//     prefetch's SDATA holds a 5-bit line count (bits 11-12 are 0).
+//     offset (LLVM's decoder reads a negative IOFFSET as invalid), a
+//     prefetch's SDATA holds a 5-bit line count and s_atc_probe's a 5-bit
+//     probe mode (bits 11-12 are 0; gfx10-gfx11 and gfx9 take 7 bits).
 func (r *renderer) smemAbsent() {
 	en := r.en
 	gen := r.d.fam.gen
@@ -28,7 +29,7 @@ func (r *renderer) smemAbsent() {
 		if en.baseBits == 128 && r.f(fOFFSET)>>23&1 == 1 {
 			r.markField(fOFFSET)
 		}
-		if (en.shape == shPrefetch || en.shape == shPrefetchPCRel) && r.f(fSDATA) >= 32 {
+		if (en.shape == shPrefetch || en.shape == shPrefetchPCRel || en.shape == shATCProbe) && r.f(fSDATA) >= 32 {
 			r.markField(fSDATA)
 		}
 	}
