@@ -7,14 +7,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
 )
 
 // The source gate checks a source tree against what a complete one holds
@@ -28,6 +31,14 @@ import (
 //     sections after the cut);
 //   - the PTX ISA documentation tree (ptx-isa-*/): its index.json, every
 //     directory the index lists, and at least one instruction section;
+//     every directory's own index.json, and every file and directory it
+//     lists; every instruction, special-register and directive section
+//     complete as the reader (ptxdoc) reads it: its code blocks closed and
+//     the subsections such a section has (Syntax, Description, PTX ISA
+//     Notes, Target ISA Notes, Examples; see ptxdoc.Section.Missing);
+//   - the release notes against the release history: every PTX ISA version
+//     the history table names, from the oldest with a note on, has its
+//     "Changes in PTX ISA Version" note;
 //   - amd-mrisa-xml/*.xml and *.zip, when present;
 //   - every file a regular file (no devices, FIFOs or sockets, which are
 //     never opened), within a size limit, readable; Markdown and JSON valid
@@ -53,6 +64,11 @@ type sourceGap struct {
 	// family is the AMD family the gap costs (all of it), "ptx" for the
 	// PTX tree as a whole, "" for one PTX file or an extra directory.
 	family string
+	// keep is set for a gap that loses facts but leaves the file readable
+	// (an instruction without its section, a section cut short, a release
+	// without its note): with AllowPartial the file stays in the tree, the
+	// readers take what it holds, and the gap is recorded.
+	keep bool
 }
 
 func (g sourceGap) String() string {
@@ -358,14 +374,108 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 			gaps = append(gaps, *g)
 			continue
 		}
-		gaps = append(gaps, checkText(rel, data)...)
+		text := checkText(rel, data)
+		gaps = append(gaps, text...)
 		if strings.Contains(rel, "/9_instruction_set/") {
 			sections++
+		}
+		if len(text) == 0 {
+			gaps = append(gaps, checkPTXSection(root, rel, data)...)
 		}
 	}
 	if sections == 0 {
 		gaps = append(gaps, sourceGap{file: root + "/9_instruction_set", why: "no instruction sections", family: "ptx"})
 	}
+	gaps = append(gaps, checkPTXIndexes(src, dir)...)
+	gaps = append(gaps, checkReleaseNotes(src, dir)...)
+	return gaps
+}
+
+// checkPTXSection holds one section file documenting an instruction,
+// special register or directive to what a complete one holds (see
+// ptxdoc.Section.Missing), as the reader reads it.
+func checkPTXSection(root, rel string, data []byte) []sourceGap {
+	inDoc := strings.TrimPrefix(rel, root+"/")
+	kind := ptxdoc.KindForPath(inDoc)
+	if kind == "" || path.Base(rel) == "overview.md" {
+		return nil
+	}
+	sec, _, err := ptxdoc.Parse(inDoc, data)
+	if err != nil {
+		return []sourceGap{{file: rel, why: "cannot be read as a PTX section: " + err.Error()}}
+	}
+	if len(sec.Mnemonics) == 0 {
+		return nil // background sections (tcgen05 layouts and the like) have no fixed shape
+	}
+	sec.Kind = kind
+	missing := sec.Missing()
+	if len(missing) == 0 {
+		return nil
+	}
+	line := sec.OpenFence
+	if line == 0 {
+		line = bytes.Count(data, []byte("\n")) + 1 // where the file ends
+	}
+	return []sourceGap{{file: rel, line: line, keep: true, why: fmt.Sprintf("the section on %s lacks %s (cut short?)", strings.Join(sec.Mnemonics, ", "), strings.Join(missing, ", "))}}
+}
+
+// ptxIndex is a directory's index.json in the PTX documentation tree.
+type ptxIndex struct {
+	Directories []struct {
+		Name string `json:"name"`
+	} `json:"directories"`
+	Files []struct {
+		Filename string `json:"filename"`
+	} `json:"files"`
+}
+
+// checkPTXIndexes holds every directory of the PTX tree to its own
+// index.json: each file and directory an index lists must be there, and
+// each listed directory must have its index. (The root's index names
+// chapters by number; checkPTXTree checks those.)
+func checkPTXIndexes(src, dir string) []sourceGap {
+	var gaps []sourceGap
+	var walk func(d string, top bool)
+	walk = func(d string, top bool) {
+		rel := relPath(src, d)
+		data, g := readSource(src, rel+"/index.json", maxPTXBytes)
+		if g != nil {
+			if !top {
+				gaps = append(gaps, *g)
+			}
+			return
+		}
+		var idx ptxIndex
+		if err := json.Unmarshal(data, &idx); err != nil {
+			gaps = append(gaps, sourceGap{file: rel + "/index.json", why: "not a directory index: " + err.Error()})
+			return
+		}
+		for _, f := range idx.Files {
+			if f.Filename == "" || strings.ContainsAny(f.Filename, "/\\") {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(d, f.Filename)); err != nil {
+				gaps = append(gaps, sourceGap{file: rel + "/" + f.Filename, why: "listed in " + rel + "/index.json but missing"})
+			}
+		}
+		for _, sub := range idx.Directories {
+			if sub.Name == "" || strings.ContainsAny(sub.Name, "/\\") || sub.Name == ".." {
+				continue
+			}
+			p := filepath.Join(d, sub.Name)
+			if top {
+				p = chapterDir(d, sub.Name)
+			}
+			if st, err := os.Stat(p); err != nil || !st.IsDir() {
+				if !top { // the root's chapters are checked by number
+					gaps = append(gaps, sourceGap{file: rel + "/" + sub.Name, why: "listed in " + rel + "/index.json but missing"})
+				}
+				continue
+			}
+			walk(p, false)
+		}
+	}
+	walk(dir, true)
 	return gaps
 }
 
@@ -376,6 +486,9 @@ func partialTree(src string, gaps []sourceGap) (string, error) {
 	lostFamily := map[string]bool{}
 	lostFile := map[string]bool{}
 	for _, g := range gaps {
+		if g.keep {
+			continue
+		}
 		if g.family != "" {
 			lostFamily[g.family] = true
 		} else {
@@ -431,4 +544,65 @@ func partialTree(src string, gaps []sourceGap) (string, error) {
 		return "", err
 	}
 	return tree, nil
+}
+
+// chapterDir is the directory of the root's chapter name: the index names
+// chapters by number and a short title the directory may spell longer.
+func chapterDir(root, name string) string {
+	p := filepath.Join(root, name)
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	num, _, _ := strings.Cut(name, "_")
+	if entries, err := os.ReadDir(root); err == nil {
+		for _, e := range entries {
+			if n, _, ok := strings.Cut(e.Name(), "_"); ok && n == num && e.IsDir() {
+				return filepath.Join(root, e.Name())
+			}
+		}
+	}
+	return p
+}
+
+// checkReleaseNotes holds the release notes to the versions the release
+// history names: every PTX ISA version in the history table has its own
+// "Changes in PTX ISA Version" note.
+func checkReleaseNotes(src, dir string) []sourceGap {
+	rels, history, err := ptxdoc.ReadReleases(dir)
+	root := relPath(src, dir)
+	if err != nil {
+		return []sourceGap{{file: root + "/" + ptxdoc.ReleasesDir, why: "the release notes cannot be read: " + err.Error()}}
+	}
+	if history == "" {
+		return []sourceGap{{file: root + "/" + ptxdoc.ReleasesDir + "/overview.md", why: "missing: no release history"}}
+	}
+	// NVIDIA's notes begin with PTX ISA 2.0 (the history table goes back
+	// to 1.0): every version from the oldest one with a note on, through
+	// the newest the history names, has one.
+	first := -1
+	for i, r := range rels {
+		if r.NotesFile != "" && (first < 0 || versionLess(r.Version, rels[first].Version)) {
+			first = i
+		}
+	}
+	var gaps []sourceGap
+	for _, r := range rels {
+		if r.NotesFile == "" && (first < 0 || !versionLess(r.Version, rels[first].Version)) {
+			gaps = append(gaps, sourceGap{file: root + "/" + history, line: r.Line, keep: true, why: fmt.Sprintf("the release history names PTX ISA %s, whose release note (Changes in PTX ISA Version %s) is missing", r.Version, r.Version)})
+		}
+	}
+	return gaps
+}
+
+// versionLess orders "major.minor" versions numerically.
+func versionLess(a, b string) bool {
+	num := func(v string) (int, int) {
+		maj, min, _ := strings.Cut(v, ".")
+		x, _ := strconv.Atoi(maj)
+		y, _ := strconv.Atoi(min)
+		return x, y
+	}
+	am, an := num(a)
+	bm, bn := num(b)
+	return am < bm || am == bm && an < bn
 }

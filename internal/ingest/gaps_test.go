@@ -1,0 +1,155 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuisa/gpuisa/internal/base/errs"
+)
+
+// The source-gap tests damage a linked copy of the real tree (only the
+// damaged file is a real copy) in ways that lose facts without making any
+// file unreadable, and hold the gate to naming the file and what is
+// missing, with exit status 3.
+
+const ptxRoot = "ptx-isa-9.1"
+
+// gapTree links the real sources into a temporary directory.
+func gapTree(t *testing.T) string {
+	t.Helper()
+	src := upstreamDir(t)
+	dir := filepath.Join(t.TempDir(), "sources")
+	linkTree(t, src, dir)
+	return dir
+}
+
+// wantGap runs the build over dir and requires exit status 3 with an
+// error naming want (and a line after it when line is set), within a few
+// seconds, leaving the previous database as it was.
+func wantGap(t *testing.T, dir, want string, line bool) {
+	t.Helper()
+	out, before := previousDatabase(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := Run(ctx, Options{Sources: dir, Out: out, NoVerify: true})
+	if err == nil {
+		t.Fatal("the build succeeded over a tree with a gap")
+	}
+	if errs.ExitCode(err) != 3 {
+		t.Errorf("exit status %d, want 3: %v", errs.ExitCode(err), err)
+	}
+	msg := err.Error()
+	i := strings.Index(msg, want)
+	if i < 0 {
+		t.Fatalf("error %q does not say %q", msg, want)
+	}
+	if line {
+		rest := msg[i+len(want):]
+		if rest == "" || rest[0] < '1' || rest[0] > '9' {
+			t.Errorf("error %q names no line after %q", msg, want)
+		}
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v to fail", d)
+	}
+	if after, _ := os.ReadFile(out); !bytes.Equal(before, after) {
+		t.Error("the failed build changed the previous database")
+	}
+	t.Logf("%v", err)
+}
+
+func TestGapPTXFileCutInHalf(t *testing.T) {
+	dir := gapTree(t)
+	rel := ptxRoot + "/9_instruction_set/97_instructions/9719_miscellaneous_instructions/97195_miscellaneous_instructions_setmaxnreg.md"
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	b := readLinked(t, p)
+	replaceFile(t, p, b[:len(b)/2])
+	wantGap(t, dir, rel+":", true)
+}
+
+func TestGapPTXFileCutInsideCode(t *testing.T) {
+	dir := gapTree(t)
+	rel := ptxRoot + "/9_instruction_set/97_instructions/971_integer_arithmetic_instructions/9711_integer_arithmetic_instructions_add.md"
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	b := readLinked(t, p)
+	last := bytes.LastIndex(b, []byte("```"))
+	replaceFile(t, p, b[:last])
+	wantGap(t, dir, rel+":", true)
+}
+
+func TestGapPTXReleaseNoteDeleted(t *testing.T) {
+	dir := gapTree(t)
+	rel := ptxRoot + "/13_release_notes/1311_changes_in_ptx_isa_version_80.md"
+	os.Remove(filepath.Join(dir, filepath.FromSlash(rel)))
+	wantGap(t, dir, rel+": listed in", false)
+}
+
+// TestGapPTXReleaseNoteDeletedWithItsIndexEntry: with the index edited
+// too, the release history still names 8.0.
+func TestGapPTXReleaseNoteDeletedWithItsIndexEntry(t *testing.T) {
+	dir := gapTree(t)
+	notes := filepath.Join(dir, ptxRoot, "13_release_notes")
+	os.Remove(filepath.Join(notes, "1311_changes_in_ptx_isa_version_80.md"))
+	var idx map[string]any
+	if err := json.Unmarshal(readLinked(t, filepath.Join(notes, "index.json")), &idx); err != nil {
+		t.Fatal(err)
+	}
+	var kept []any
+	for _, f := range idx["files"].([]any) {
+		if f.(map[string]any)["filename"] != "1311_changes_in_ptx_isa_version_80.md" {
+			kept = append(kept, f)
+		}
+	}
+	idx["files"] = kept
+	edited, _ := json.Marshal(idx)
+	replaceFile(t, filepath.Join(notes, "index.json"), edited)
+	wantGap(t, dir, ptxRoot+"/13_release_notes/overview.md:", true)
+}
+
+func TestGapPTXDirectivesFolderDeleted(t *testing.T) {
+	dir := gapTree(t)
+	os.RemoveAll(filepath.Join(dir, ptxRoot, "11_directives", "115_debugging_directives"))
+	wantGap(t, dir, ptxRoot+"/11_directives/115_debugging_directives: listed in", false)
+}
+
+// TestGapPTXFilesDeleted: files whose loss the concept catalogue noticed
+// before (exit 2 naming concepts/*.yaml) are named by the gate.
+func TestGapPTXFilesDeleted(t *testing.T) {
+	for _, rel := range []string{
+		"9_instruction_set/97_instructions/9719_miscellaneous_instructions/97192_miscellaneous_instructions_nanosleep.md",
+		"9_instruction_set/97_instructions/9719_miscellaneous_instructions/97193_miscellaneous_instructions_pmevent.md",
+		"9_instruction_set/97_instructions/9718_video_instructions",
+		"10_special_registers/1024_special_registers_clock64.md",
+	} {
+		t.Run(filepath.Base(rel), func(t *testing.T) {
+			dir := gapTree(t)
+			os.RemoveAll(filepath.Join(dir, ptxRoot, filepath.FromSlash(rel)))
+			wantGap(t, dir, ptxRoot+"/"+rel+": listed in", false)
+		})
+	}
+	t.Run("one video instruction", func(t *testing.T) {
+		dir := gapTree(t)
+		matches, _ := filepath.Glob(filepath.Join(dir, ptxRoot, "9_instruction_set", "97_instructions", "9718_video_instructions", "*", "*.md"))
+		matches2, _ := filepath.Glob(filepath.Join(dir, ptxRoot, "9_instruction_set", "97_instructions", "9718_video_instructions", "*.md"))
+		matches = append(matches, matches2...)
+		var victim string
+		for _, m := range matches {
+			if filepath.Base(m) != "overview.md" {
+				victim = m
+				break
+			}
+		}
+		if victim == "" {
+			t.Fatal("no video instruction files in the tree")
+		}
+		os.Remove(victim)
+		wantGap(t, dir, filepath.Base(victim)+": listed in", false)
+	})
+}
