@@ -153,3 +153,121 @@ func TestGapPTXFilesDeleted(t *testing.T) {
 		wantGap(t, dir, filepath.Base(victim)+": listed in", false)
 	})
 }
+
+// guideLines reads a family's guide from the linked tree as lines.
+func guideLines(t *testing.T, dir, fam string) []string {
+	t.Helper()
+	return strings.Split(string(readLinked(t, guide(dir, fam))), "\n")
+}
+
+func writeGuide(t *testing.T, dir, fam string, lines []string) {
+	t.Helper()
+	replaceFile(t, guide(dir, fam), []byte(strings.Join(lines, "\n")))
+}
+
+// findLine returns the index of the first line holding s, failing the test
+// when there is none.
+func findLine(t *testing.T, lines []string, from int, s string) int {
+	t.Helper()
+	for i := from; i < len(lines); i++ {
+		if strings.Contains(lines[i], s) {
+			return i
+		}
+	}
+	t.Fatalf("no line holds %q", s)
+	return -1
+}
+
+func TestGapGuideTailRemoved(t *testing.T) {
+	dir := gapTree(t)
+	lines := guideLines(t, dir, "rdna3")
+	writeGuide(t, dir, "rdna3", lines[:len(lines)-200])
+	wantGap(t, dir, "amd-isa-manuals/rdna3/README.md:", true)
+}
+
+// TestGapGuideCutInsidePseudocode: a cut inside a pseudocode block leaves
+// the last section unterminated.
+func TestGapGuideCutInsidePseudocode(t *testing.T) {
+	dir := gapTree(t)
+	lines := guideLines(t, dir, "rdna3")
+	end := len(lines) - 1
+	for !strings.HasPrefix(lines[end], "```text") {
+		end--
+	}
+	writeGuide(t, dir, "rdna3", lines[:end+2])
+	wantGap(t, dir, "amd-isa-manuals/rdna3/README.md:", true)
+}
+
+// sectionRange returns the lines of the section headed by heading: from its
+// heading to the next heading at the same level.
+func sectionRange(t *testing.T, lines []string, heading string) (int, int) {
+	t.Helper()
+	start := findLine(t, lines, 0, heading)
+	end := start + 1
+	for end < len(lines) && !strings.HasPrefix(lines[end], "# ") {
+		end++
+	}
+	return start, end
+}
+
+func TestGapGuideSectionBodyRemoved(t *testing.T) {
+	dir := gapTree(t)
+	lines := guideLines(t, dir, "rdna3")
+	start, end := sectionRange(t, lines, "**16.4. SOPC Instructions**")
+	lines = append(lines[:start+1:start+1], lines[end:]...)
+	writeGuide(t, dir, "rdna3", lines)
+	wantGap(t, dir, "amd-isa-manuals/rdna3/README.md:", true)
+}
+
+func TestGapGuideSectionRemovedWithItsContentsLine(t *testing.T) {
+	dir := gapTree(t)
+	lines := guideLines(t, dir, "rdna3")
+	start, end := sectionRange(t, lines, "**16.4. SOPC Instructions**")
+	lines = append(lines[:start:start], lines[end:]...)
+	toc := findLine(t, lines, 0, "[16.4. SOPC Instructions]")
+	lines = append(lines[:toc:toc], lines[toc+1:]...)
+	writeGuide(t, dir, "rdna3", lines)
+	wantGap(t, dir, "amd-isa-manuals/rdna3/README.md:", true)
+}
+
+// TestGapGuideInstructionRemoved: the heading and text of one instruction
+// removed (new layout), and one row of an old-layout instruction table.
+func TestGapGuideInstructionRemoved(t *testing.T) {
+	t.Run("rdna3 S_CMP_LG_U32", func(t *testing.T) {
+		dir := gapTree(t)
+		lines := guideLines(t, dir, "rdna3")
+		start := findLine(t, lines, 0, `#### **S\_CMP\_LG\_U32 7**`)
+		end := start + 1
+		for !strings.HasPrefix(lines[end], "#") {
+			end++
+		}
+		lines = append(lines[:start:start], lines[end:]...)
+		writeGuide(t, dir, "rdna3", lines)
+		wantGap(t, dir, "amd-isa-manuals/rdna3/README.md:", true)
+		gaps, err := checkSources(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(gaps) != 1 || !strings.Contains(gaps[0].why, "S_CMP_LG_U32") {
+			t.Errorf("gaps %v, want one naming S_CMP_LG_U32", gaps)
+		}
+	})
+	t.Run("rdna2 table row", func(t *testing.T) {
+		dir := gapTree(t)
+		lines := guideLines(t, dir, "rdna2")
+		// The instruction chapter's row: "| 7 | S_CMP_LG_U32 | Compare ... |".
+		at := -1
+		for i, l := range lines {
+			cells := strings.Split(l, "|")
+			if len(cells) == 5 && strings.TrimSpace(cells[2]) == "S_CMP_LG_U32" && strings.Contains(cells[3], "Compare") {
+				at = i
+			}
+		}
+		if at < 0 {
+			t.Fatal("no instruction-table row for S_CMP_LG_U32 in the RDNA 2 guide")
+		}
+		lines = append(lines[:at:at], lines[at+1:]...)
+		writeGuide(t, dir, "rdna2", lines)
+		wantGap(t, dir, "amd-isa-manuals/rdna2/README.md:", true)
+	})
+}

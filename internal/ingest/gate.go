@@ -10,13 +10,16 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
 )
 
@@ -28,7 +31,11 @@ import (
 //   - amd-isa-manuals/<family>/README.md for each of the twelve AMD
 //     families, and no other family directory; every section the guide's
 //     table of contents links to is in the file (a truncated guide loses the
-//     sections after the cut);
+//     sections after the cut); every instruction the guide's opcode tables
+//     list has its own section, and no section's pseudocode block is left
+//     open, as the reader (amdmanual) reads the guide (Guide.Gaps): a guide
+//     cut short, or with a section's body, a whole section or one
+//     instruction removed, keeps the opcode tables but loses the sections;
 //   - the PTX ISA documentation tree (ptx-isa-*/): its index.json, every
 //     directory the index lists, and at least one instruction section;
 //     every directory's own index.json, and every file and directory it
@@ -125,6 +132,7 @@ func checkSources(ctx context.Context, src string) ([]sourceGap, error) {
 
 	manuals := filepath.Join(src, "amd-isa-manuals")
 	known := map[string]bool{}
+	var guides []guideText
 	for _, id := range isa.AMDArchIDs() {
 		known[id] = true
 		if err := ctx.Err(); err != nil {
@@ -144,8 +152,11 @@ func checkSources(ctx context.Context, src string) ([]sourceGap, error) {
 		if g := checkContents(rel, data); g != nil {
 			g.family = id
 			add(*g)
+			continue
 		}
+		guides = append(guides, guideText{id, rel, data})
 	}
+	gaps = append(gaps, checkGuides(guides)...)
 	if entries, err := os.ReadDir(manuals); err == nil {
 		for _, e := range entries {
 			if !known[e.Name()] && e.Name() != "UPSTREAM-README.md" && !strings.HasPrefix(e.Name(), ".") {
@@ -605,4 +616,42 @@ func versionLess(a, b string) bool {
 	am, an := num(a)
 	bm, bn := num(b)
 	return am < bm || am == bm && an < bn
+}
+
+// guideText is a guide that passed the file and contents checks.
+type guideText struct {
+	family, rel string
+	data        []byte
+}
+
+// checkGuides holds each guide's instructions to its own tables, as the
+// reader (amdmanual) reads them: an instruction an opcode table lists with
+// no section, or a section cut short, is a gap (see amdmanual.Guide.Gaps).
+// The guides are read in parallel; the gaps come in family order.
+func checkGuides(guides []guideText) []sourceGap {
+	found := make([][]sourceGap, len(guides))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	for i, gt := range guides {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			g, err := amdmanual.Parse(bytes.NewReader(gt.data), gt.rel, gt.family)
+			if err != nil {
+				found[i] = []sourceGap{{file: gt.rel, why: err.Error(), family: gt.family}}
+				return
+			}
+			for _, p := range g.Gaps {
+				found[i] = append(found[i], sourceGap{file: gt.rel, line: p.Line, why: p.Why, keep: true})
+			}
+		}()
+	}
+	wg.Wait()
+	var gaps []sourceGap
+	for _, f := range found {
+		gaps = append(gaps, f...)
+	}
+	return gaps
 }
