@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/gpuisa/gpuisa/internal/store/quality"
 )
 
 // The source-gap tests damage a linked copy of the real tree (only the
@@ -270,4 +272,61 @@ func TestGapGuideInstructionRemoved(t *testing.T) {
 		writeGuide(t, dir, "rdna2", lines)
 		wantGap(t, dir, "amd-isa-manuals/rdna2/README.md:", true)
 	})
+}
+
+// TestAllowPartialListsGaps: with AllowPartial a guide or PTX section with
+// a gap stays in the build (the readers take what it holds) and every gap
+// is listed in the quality report; the instruction whose section is gone
+// borrows a description that says its own guide gives none.
+func TestAllowPartialListsGaps(t *testing.T) {
+	dir := gapTree(t)
+	lines := guideLines(t, dir, "rdna3")
+	start := findLine(t, lines, 0, `#### **S\_CMP\_LG\_U32 7**`)
+	end := start + 1
+	for !strings.HasPrefix(lines[end], "#") {
+		end++
+	}
+	writeGuide(t, dir, "rdna3", append(lines[:start:start], lines[end:]...))
+	rel := ptxRoot + "/9_instruction_set/97_instructions/9719_miscellaneous_instructions/97195_miscellaneous_instructions_setmaxnreg.md"
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	b := readLinked(t, p)
+	replaceFile(t, p, b[:len(b)/2])
+	os.Remove(filepath.Join(dir, ptxRoot, "13_release_notes", "1311_changes_in_ptx_isa_version_80.md"))
+
+	out := filepath.Join(t.TempDir(), "partial.db")
+	rep, err := Run(context.Background(), Options{Sources: dir, Out: out, NoVerify: true, AllowPartial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Counts["rdna3"] < 1000 || rep.Counts["ptx"] == 0 {
+		t.Errorf("counts %v: the families with gaps must stay", rep.Counts)
+	}
+	db, err := store.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	raw, err := db.Extra(context.Background(), store.KeyQuality)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q quality.Report
+	if err := json.Unmarshal(raw, &q); err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(q.ReaderProblems, "\n")
+	for _, want := range []string{
+		"source gap: amd-isa-manuals/rdna3/README.md:",
+		"lists S_CMP_LG_U32 (opcode 7), which has no section",
+		"source gap: " + rel + ":",
+		"13_release_notes/1311_changes_in_ptx_isa_version_80.md: listed in",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("the quality report does not list %q; problems:\n%s", want, joined)
+		}
+	}
+	if !strings.Contains(string(raw), "the guide gives no description or pseudocode; the description is s_cmp_lg_u32's in") {
+		i := strings.Index(string(raw), "s_cmp_lg_u32")
+		t.Errorf("the quality report does not say truthfully that rdna3's s_cmp_lg_u32 has a borrowed description because its guide gives none (first mention: %.300s)", string(raw)[max(0, i):])
+	}
 }

@@ -111,6 +111,8 @@ func gateSources(ctx context.Context, src string, allowPartial bool) (*gateResul
 		msg := first.String()
 		if len(gaps) > 1 {
 			msg += fmt.Sprintf(" (and %d more problems with the sources; --allow-partial builds without them)", len(gaps)-1)
+		} else if first.keep {
+			msg += " (--allow-partial builds with what the file holds and lists the gap)"
 		}
 		return nil, &errs.Error{Kind: errs.KindUpstream, Msg: "incomplete sources", Err: fmt.Errorf("%s", msg)}
 	}
