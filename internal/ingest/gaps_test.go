@@ -113,6 +113,24 @@ func TestGapPTXReleaseNoteDeletedWithItsIndexEntry(t *testing.T) {
 	edited, _ := json.Marshal(idx)
 	replaceFile(t, filepath.Join(notes, "index.json"), edited)
 	wantGap(t, dir, ptxRoot+"/13_release_notes/overview.md:", true)
+
+	// With its row of the release history gone too, the sections that say
+	// "Introduced in PTX ISA version 8.0" still name it.
+	var history []string
+	for _, l := range strings.Split(string(readLinked(t, filepath.Join(notes, "overview.md"))), "\n") {
+		if !strings.HasPrefix(l, "| PTX ISA 8.0 |") {
+			history = append(history, l)
+		}
+	}
+	replaceFile(t, filepath.Join(notes, "overview.md"), []byte(strings.Join(history, "\n")))
+	wantGap(t, dir, ".md:", true)
+	gaps, err := checkSources(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gaps) != 1 || !strings.Contains(gaps[0].why, "names PTX ISA version 8.0, which the release history") {
+		t.Errorf("gaps %v, want one naming PTX ISA version 8.0", gaps)
+	}
 }
 
 func TestGapPTXDirectivesFolderDeleted(t *testing.T) {

@@ -45,7 +45,8 @@ import (
 //     Notes, Target ISA Notes, Examples; see ptxdoc.Section.Missing);
 //   - the release notes against the release history: every PTX ISA version
 //     the history table names, from the oldest with a note on, has its
-//     "Changes in PTX ISA Version" note;
+//     "Changes in PTX ISA Version" note, and every version a section names
+//     ("PTX ISA version 8.0") is in the history;
 //   - amd-mrisa-xml/*.xml and *.zip, when present;
 //   - every file a regular file (no devices, FIFOs or sockets, which are
 //     never opened), within a size limit, readable; Markdown and JSON valid
@@ -366,6 +367,7 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 		}
 	}
 	sections := 0
+	named := namedVersions{}
 	var files []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -389,6 +391,9 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 		}
 		text := checkText(rel, data)
 		gaps = append(gaps, text...)
+		if !strings.Contains(rel, "/"+ptxdoc.ReleasesDir+"/") {
+			named.add(rel, data)
+		}
 		if strings.Contains(rel, "/9_instruction_set/") {
 			sections++
 		}
@@ -400,7 +405,7 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 		gaps = append(gaps, sourceGap{file: root + "/9_instruction_set", why: "no instruction sections", family: "ptx"})
 	}
 	gaps = append(gaps, checkPTXIndexes(src, dir)...)
-	gaps = append(gaps, checkReleaseNotes(src, dir)...)
+	gaps = append(gaps, checkReleaseNotes(src, dir, named)...)
 	return gaps
 }
 
@@ -580,7 +585,7 @@ func chapterDir(root, name string) string {
 // checkReleaseNotes holds the release notes to the versions the release
 // history names: every PTX ISA version in the history table has its own
 // "Changes in PTX ISA Version" note.
-func checkReleaseNotes(src, dir string) []sourceGap {
+func checkReleaseNotes(src, dir string, named namedVersions) []sourceGap {
 	rels, history, err := ptxdoc.ReadReleases(dir)
 	root := relPath(src, dir)
 	if err != nil {
@@ -599,6 +604,21 @@ func checkReleaseNotes(src, dir string) []sourceGap {
 		}
 	}
 	var gaps []sourceGap
+	inHistory := map[string]bool{}
+	for _, r := range rels {
+		inHistory[r.Version] = true
+	}
+	var versions []string
+	for v := range named {
+		versions = append(versions, v)
+	}
+	sort.Slice(versions, func(i, j int) bool { return versionLess(versions[i], versions[j]) })
+	for _, v := range versions {
+		if !inHistory[v] {
+			at := named[v]
+			gaps = append(gaps, sourceGap{file: at.file, line: at.line, keep: true, why: fmt.Sprintf("names PTX ISA version %s, which the release history (%s) does not list: the release notes are incomplete", v, root+"/"+history)})
+		}
+	}
 	for _, r := range rels {
 		if r.NotesFile == "" && (first < 0 || !versionLess(r.Version, rels[first].Version)) {
 			gaps = append(gaps, sourceGap{file: root + "/" + history, line: r.Line, keep: true, why: fmt.Sprintf("the release history names PTX ISA %s, whose release note (Changes in PTX ISA Version %s) is missing", r.Version, r.Version)})
@@ -656,4 +676,26 @@ func checkGuides(guides []guideText) []sourceGap {
 		gaps = append(gaps, f...)
 	}
 	return gaps
+}
+
+// namedVersions maps each PTX ISA version the documentation names ("PTX
+// ISA version 8.0", in the sections' PTX ISA Notes) to the first place
+// that names it.
+type namedVersions map[string]struct {
+	file string
+	line int
+}
+
+var ptxVersionName = regexp.MustCompile(`(?i)PTX ISA version (\d+\.\d+)`)
+
+func (n namedVersions) add(rel string, data []byte) {
+	for _, m := range ptxVersionName.FindAllSubmatchIndex(data, -1) {
+		v := string(data[m[2]:m[3]])
+		if _, seen := n[v]; !seen {
+			n[v] = struct {
+				file string
+				line int
+			}{rel, bytes.Count(data[:m[0]], []byte("\n")) + 1}
+		}
+	}
 }
