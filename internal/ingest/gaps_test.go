@@ -335,7 +335,7 @@ func TestAllowPartialListsGaps(t *testing.T) {
 	joined := strings.Join(q.ReaderProblems, "\n")
 	for _, want := range []string{
 		"source gap: amd-isa-manuals/rdna3/README.md:",
-		"lists S_CMP_LG_U32 (opcode 7), which has no section",
+		"lists S_CMP_LG_U32 (opcode 7), which has no SOPC section",
 		"source gap: " + rel + ":",
 		"13_release_notes/1311_changes_in_ptx_isa_version_80.md: listed in",
 	} {
@@ -347,4 +347,27 @@ func TestAllowPartialListsGaps(t *testing.T) {
 		i := strings.Index(string(raw), "s_cmp_lg_u32")
 		t.Errorf("the quality report does not say truthfully that rdna3's s_cmp_lg_u32 has a borrowed description because its guide gives none (first mention: %.300s)", string(raw)[max(0, i):])
 	}
+}
+
+// TestGapGuideOpcodeTableCut: the older guides end with the opcode
+// tables; a cut there leaves sections their table no longer lists.
+func TestGapGuideOpcodeTableCut(t *testing.T) {
+	dir := gapTree(t)
+	lines := guideLines(t, dir, "cdna2")
+	writeGuide(t, dir, "cdna2", lines[:len(lines)-30])
+	wantGap(t, dir, "amd-isa-manuals/cdna2/README.md:", true)
+}
+
+// TestGapGuidePromotedSectionRemoved: an instruction documented in two
+// encodings (V_MAX_F32 as VOP2 and as VOP3) loses one of its sections.
+func TestGapGuidePromotedSectionRemoved(t *testing.T) {
+	dir := gapTree(t)
+	lines := guideLines(t, dir, "cdna3")
+	start := findLine(t, lines, 0, `#### **V\_MAX\_F32 267**`)
+	end := start + 1
+	for !strings.HasPrefix(lines[end], "#### **V") {
+		end++
+	}
+	writeGuide(t, dir, "cdna3", append(lines[:start:start], lines[end:]...))
+	wantGap(t, dir, "amd-isa-manuals/cdna3/README.md:", true)
 }
