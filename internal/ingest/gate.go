@@ -31,11 +31,13 @@ import (
 //   - amd-isa-manuals/<family>/README.md for each of the twelve AMD
 //     families, and no other family directory; every section the guide's
 //     table of contents links to is in the file (a truncated guide loses the
-//     sections after the cut); every instruction the guide's opcode tables
-//     list has its own section, and no section's pseudocode block is left
-//     open, as the reader (amdmanual) reads the guide (Guide.Gaps): a guide
-//     cut short, or with a section's body, a whole section or one
-//     instruction removed, keeps the opcode tables but loses the sections;
+//     sections after the cut); the guide's instruction sections and its
+//     opcode tables agree encoding by encoding, both ways, and no section's
+//     pseudocode block is left open, as the reader (amdmanual) reads the
+//     guide (Guide.Gaps, which lists the exceptions AMD's guides have): a
+//     guide cut short, or with a section's body, a whole section or one
+//     instruction removed, keeps the opcode tables but loses sections, and
+//     one whose opcode tables come last loses table rows;
 //   - the PTX ISA documentation tree (ptx-isa-*/): its index.json, every
 //     directory the index lists, and at least one instruction section;
 //     every directory's own index.json, and every file and directory it
@@ -54,7 +56,9 @@ import (
 //
 // With Options.AllowPartial the build goes on without what failed (a whole
 // family, or single PTX files) and records every gap as a problem, which the
-// quality report lists.
+// quality report lists; a file whose gap loses facts but leaves it readable
+// (sourceGap.keep: an instruction without its section, a section cut
+// short, a release without its note) stays in the build.
 
 // Size limits of source files, well above the largest real ones (guides
 // about 1.5 MB, PTX sections 200 KB, full XML files 12 MB).
