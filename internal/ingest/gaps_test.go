@@ -371,3 +371,32 @@ func TestGapGuidePromotedSectionRemoved(t *testing.T) {
 	writeGuide(t, dir, "cdna3", append(lines[:start:start], lines[end:]...))
 	wantGap(t, dir, "amd-isa-manuals/cdna3/README.md:", true)
 }
+
+// TestGapPTXFileDeletedWithItsIndexEntry: the group's overview still lists
+// the instruction.
+func TestGapPTXFileDeletedWithItsIndexEntry(t *testing.T) {
+	dir := gapTree(t)
+	group := filepath.Join(dir, ptxRoot, "9_instruction_set", "97_instructions", "9719_miscellaneous_instructions")
+	os.Remove(filepath.Join(group, "97192_miscellaneous_instructions_nanosleep.md"))
+	var idx map[string]any
+	if err := json.Unmarshal(readLinked(t, filepath.Join(group, "index.json")), &idx); err != nil {
+		t.Fatal(err)
+	}
+	var kept []any
+	for _, f := range idx["files"].([]any) {
+		if f.(map[string]any)["filename"] != "97192_miscellaneous_instructions_nanosleep.md" {
+			kept = append(kept, f)
+		}
+	}
+	idx["files"] = kept
+	edited, _ := json.Marshal(idx)
+	replaceFile(t, filepath.Join(group, "index.json"), edited)
+	wantGap(t, dir, "9719_miscellaneous_instructions/overview.md:", true)
+	gaps, err := checkSources(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gaps) != 1 || !strings.Contains(gaps[0].why, "lists the instruction nanosleep, which no section documents") {
+		t.Errorf("gaps %v, want one naming nanosleep", gaps)
+	}
+}

@@ -45,6 +45,8 @@ import (
 //     complete as the reader (ptxdoc) reads it: its code blocks closed and
 //     the subsections such a section has (Syntax, Description, PTX ISA
 //     Notes, Target ISA Notes, Examples; see ptxdoc.Section.Missing);
+//     every instruction an instruction group's overview lists ("The
+//     Miscellaneous instructions are: ...") documented by a section;
 //   - the release notes against the release history: every PTX ISA version
 //     the history table names, from the oldest with a note on, has its
 //     "Changes in PTX ISA Version" note, and every version a section names
@@ -372,6 +374,8 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 	}
 	sections := 0
 	named := namedVersions{}
+	documented := map[string]bool{} // mnemonics the sections document
+	var listed []listedMnemonic     // mnemonics the groups' overviews list
 	var files []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -402,11 +406,19 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 			sections++
 		}
 		if len(text) == 0 {
-			gaps = append(gaps, checkPTXSection(root, rel, data)...)
+			gaps = append(gaps, checkPTXSection(root, rel, data, documented)...)
+			if path.Base(rel) == "overview.md" && strings.Contains(rel, "/9_instruction_set/") {
+				listed = append(listed, overviewList(rel, data)...)
+			}
 		}
 	}
 	if sections == 0 {
 		gaps = append(gaps, sourceGap{file: root + "/9_instruction_set", why: "no instruction sections", family: "ptx"})
+	}
+	for _, l := range listed {
+		if !documented[l.name] {
+			gaps = append(gaps, sourceGap{file: l.file, line: l.line, keep: true, why: fmt.Sprintf("lists the instruction %s, which no section documents (its file is missing)", l.name)})
+		}
 	}
 	gaps = append(gaps, checkPTXIndexes(src, dir)...)
 	gaps = append(gaps, checkReleaseNotes(src, dir, named)...)
@@ -416,7 +428,7 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 // checkPTXSection holds one section file documenting an instruction,
 // special register or directive to what a complete one holds (see
 // ptxdoc.Section.Missing), as the reader reads it.
-func checkPTXSection(root, rel string, data []byte) []sourceGap {
+func checkPTXSection(root, rel string, data []byte, documented map[string]bool) []sourceGap {
 	inDoc := strings.TrimPrefix(rel, root+"/")
 	kind := ptxdoc.KindForPath(inDoc)
 	if kind == "" || path.Base(rel) == "overview.md" {
@@ -425,6 +437,9 @@ func checkPTXSection(root, rel string, data []byte) []sourceGap {
 	sec, _, err := ptxdoc.Parse(inDoc, data)
 	if err != nil {
 		return []sourceGap{{file: rel, why: "cannot be read as a PTX section: " + err.Error()}}
+	}
+	for _, m := range sec.Mnemonics {
+		documented[m] = true
 	}
 	if len(sec.Mnemonics) == 0 {
 		return nil // background sections (tcgen05 layouts and the like) have no fixed shape
@@ -703,3 +718,37 @@ func (n namedVersions) add(rel string, data []byte) {
 		}
 	}
 }
+
+// listedMnemonic is an instruction a group's overview lists.
+type listedMnemonic struct {
+	file string
+	line int
+	name string
+}
+
+var overviewItem = regexp.MustCompile("^\\* (`[^`]+`(?:, `[^`]+`)*)\\s*$")
+
+// overviewList reads the list an instruction group's overview.md gives
+// ("The Miscellaneous instructions are:" and one "* `name`" item a line).
+func overviewList(rel string, data []byte) []listedMnemonic {
+	var out []listedMnemonic
+	inList := false
+	for i, l := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasSuffix(t, "instructions are:"):
+			inList = true
+		case inList && t == "":
+		case inList && overviewItem.MatchString(t):
+			for _, m := range tickName.FindAllStringSubmatch(t, -1) {
+				name, _, _ := strings.Cut(m[1], "{") // "bar{.cta}" is bar with an optional .cta
+				out = append(out, listedMnemonic{rel, i + 1, name})
+			}
+		default:
+			inList = false
+		}
+	}
+	return out
+}
+
+var tickName = regexp.MustCompile("`([^`]+)`")
