@@ -372,31 +372,46 @@ func TestGapGuidePromotedSectionRemoved(t *testing.T) {
 	wantGap(t, dir, "amd-isa-manuals/cdna3/README.md:", true)
 }
 
-// TestGapPTXFileDeletedWithItsIndexEntry: the group's overview still lists
-// the instruction.
-func TestGapPTXFileDeletedWithItsIndexEntry(t *testing.T) {
-	dir := gapTree(t)
-	group := filepath.Join(dir, ptxRoot, "9_instruction_set", "97_instructions", "9719_miscellaneous_instructions")
-	os.Remove(filepath.Join(group, "97192_miscellaneous_instructions_nanosleep.md"))
+// removeWithIndexEntry deletes a PTX file and its entry in its folder's
+// index.json.
+func removeWithIndexEntry(t *testing.T, group, name string) {
+	t.Helper()
+	os.Remove(filepath.Join(group, name))
 	var idx map[string]any
 	if err := json.Unmarshal(readLinked(t, filepath.Join(group, "index.json")), &idx); err != nil {
 		t.Fatal(err)
 	}
 	var kept []any
 	for _, f := range idx["files"].([]any) {
-		if f.(map[string]any)["filename"] != "97192_miscellaneous_instructions_nanosleep.md" {
+		if f.(map[string]any)["filename"] != name {
 			kept = append(kept, f)
 		}
 	}
 	idx["files"] = kept
 	edited, _ := json.Marshal(idx)
 	replaceFile(t, filepath.Join(group, "index.json"), edited)
-	wantGap(t, dir, "9719_miscellaneous_instructions/overview.md:", true)
-	gaps, err := checkSources(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(gaps) != 1 || !strings.Contains(gaps[0].why, "lists the instruction nanosleep, which no section documents") {
-		t.Errorf("gaps %v, want one naming nanosleep", gaps)
+}
+
+// TestGapPTXFileDeletedWithItsIndexEntry: the group's overview still lists
+// the instruction (or special register).
+func TestGapPTXFileDeletedWithItsIndexEntry(t *testing.T) {
+	for _, c := range []struct{ group, file, overview, why string }{
+		{"9_instruction_set/97_instructions/9719_miscellaneous_instructions", "97192_miscellaneous_instructions_nanosleep.md",
+			"9719_miscellaneous_instructions/overview.md:", "lists the instruction nanosleep, which no section documents"},
+		{"10_special_registers", "1024_special_registers_clock64.md",
+			"10_special_registers/overview.md:", "lists the special register %clock64, which no section documents"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			dir := gapTree(t)
+			removeWithIndexEntry(t, filepath.Join(dir, ptxRoot, filepath.FromSlash(c.group)), c.file)
+			wantGap(t, dir, c.overview, true)
+			gaps, err := checkSources(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(gaps) != 1 || !strings.Contains(gaps[0].why, c.why) {
+				t.Errorf("gaps %v, want one saying %q", gaps, c.why)
+			}
+		})
 	}
 }

@@ -45,7 +45,7 @@ import (
 //     complete as the reader (ptxdoc) reads it: its code blocks closed and
 //     the subsections such a section has (Syntax, Description, PTX ISA
 //     Notes, Target ISA Notes, Examples; see ptxdoc.Section.Missing);
-//     every instruction an instruction group's overview lists ("The
+//     every instruction (special register) a group's overview lists ("The
 //     Miscellaneous instructions are: ...") documented by a section;
 //   - the release notes against the release history: every PTX ISA version
 //     the history table names, from the oldest with a note on, has its
@@ -407,7 +407,7 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 		}
 		if len(text) == 0 {
 			gaps = append(gaps, checkPTXSection(root, rel, data, documented)...)
-			if path.Base(rel) == "overview.md" && strings.Contains(rel, "/9_instruction_set/") {
+			if path.Base(rel) == "overview.md" && (strings.Contains(rel, "/9_instruction_set/") || strings.Contains(rel, "/10_special_registers/")) {
 				listed = append(listed, overviewList(rel, data)...)
 			}
 		}
@@ -417,7 +417,11 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 	}
 	for _, l := range listed {
 		if !documented[l.name] {
-			gaps = append(gaps, sourceGap{file: l.file, line: l.line, keep: true, why: fmt.Sprintf("lists the instruction %s, which no section documents (its file is missing)", l.name)})
+			what := "instruction"
+			if strings.HasPrefix(l.name, "%") {
+				what = "special register"
+			}
+			gaps = append(gaps, sourceGap{file: l.file, line: l.line, keep: true, why: fmt.Sprintf("lists the %s %s, which no section documents (its file is missing)", what, l.name)})
 		}
 	}
 	gaps = append(gaps, checkPTXIndexes(src, dir)...)
@@ -736,12 +740,15 @@ func overviewList(rel string, data []byte) []listedMnemonic {
 	for i, l := range strings.Split(string(data), "\n") {
 		t := strings.TrimSpace(l)
 		switch {
-		case strings.HasSuffix(t, "instructions are:"):
+		case strings.HasSuffix(t, "instructions are:") || strings.HasSuffix(t, "special registers are:"):
 			inList = true
 		case inList && t == "":
 		case inList && overviewItem.MatchString(t):
 			for _, m := range tickName.FindAllStringSubmatch(t, -1) {
 				name, _, _ := strings.Cut(m[1], "{") // "bar{.cta}" is bar with an optional .cta
+				if strings.ContainsAny(name, " ,<") {
+					continue // a range ("%pm0, ..., %pm7") or a pattern ("%reserved_smem_offset<2>")
+				}
 				out = append(out, listedMnemonic{rel, i + 1, name})
 			}
 		default:
