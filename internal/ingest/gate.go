@@ -154,7 +154,8 @@ func checkSources(ctx context.Context, src string) ([]sourceGap, error) {
 			add(*g)
 			continue
 		}
-		for _, g := range checkText(rel, data) {
+		text := checkText(rel, data)
+		for _, g := range text {
 			g.family = id
 			add(g)
 		}
@@ -163,7 +164,9 @@ func checkSources(ctx context.Context, src string) ([]sourceGap, error) {
 			add(*g)
 			continue
 		}
-		guides = append(guides, guideText{id, rel, data})
+		if len(text) == 0 { // a guide with binary data is lost anyway
+			guides = append(guides, guideText{id, rel, data})
+		}
 	}
 	gaps = append(gaps, checkGuides(guides)...)
 	if entries, err := os.ReadDir(manuals); err == nil {
