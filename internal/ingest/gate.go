@@ -418,6 +418,8 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 	if sections == 0 {
 		gaps = append(gaps, sourceGap{file: root + "/9_instruction_set", why: "no instruction sections", family: "ptx"})
 	}
+	// The indexes first: a missing file is named before what it loses.
+	gaps = append(gaps, checkPTXIndexes(src, dir)...)
 	for _, l := range listed {
 		if !documented[l.name] {
 			what := "instruction"
@@ -427,7 +429,6 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 			gaps = append(gaps, sourceGap{file: l.file, line: l.line, keep: true, why: fmt.Sprintf("lists the %s %s, which no section documents (its file is missing)", what, l.name)})
 		}
 	}
-	gaps = append(gaps, checkPTXIndexes(src, dir)...)
 	gaps = append(gaps, checkReleaseNotes(src, dir, named)...)
 	return gaps
 }
