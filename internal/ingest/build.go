@@ -48,9 +48,10 @@ type Options struct {
 	// verified").
 	NoVerify bool
 	// AllowPartial builds from an incomplete or damaged source tree: what
-	// the source gate rejects (see gate.go) is left out and listed among the
-	// problems, which the quality report shows. Without it any such gap is
-	// an upstream error.
+	// the source gate rejects (see gate.go) is left out, or for a readable
+	// file that lacks some of its facts kept as it is, and every gap is
+	// listed among the problems, which the quality report shows. Without it
+	// any such gap is an upstream error (exit status 3).
 	AllowPartial bool
 	// NoPTXAS skips ptxas alone; NoInstall keeps the build from installing
 	// NVIDIA's wheels into the cache when no ptxas is found, and Debian's

@@ -7,14 +7,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
+	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
 )
 
 // The source gate checks a source tree against what a complete one holds
@@ -25,9 +31,26 @@ import (
 //   - amd-isa-manuals/<family>/README.md for each of the twelve AMD
 //     families, and no other family directory; every section the guide's
 //     table of contents links to is in the file (a truncated guide loses the
-//     sections after the cut);
+//     sections after the cut); the guide's instruction sections and its
+//     opcode tables agree encoding by encoding, both ways, and no section's
+//     pseudocode block is left open, as the reader (amdmanual) reads the
+//     guide (Guide.Gaps, which lists the exceptions AMD's guides have): a
+//     guide cut short, or with a section's body, a whole section or one
+//     instruction removed, keeps the opcode tables but loses sections, and
+//     one whose opcode tables come last loses table rows;
 //   - the PTX ISA documentation tree (ptx-isa-*/): its index.json, every
 //     directory the index lists, and at least one instruction section;
+//     every directory's own index.json, and every file and directory it
+//     lists; every instruction, special-register and directive section
+//     complete as the reader (ptxdoc) reads it: its code blocks closed and
+//     the subsections such a section has (Syntax, Description, PTX ISA
+//     Notes, Target ISA Notes, Examples; see ptxdoc.Section.Missing);
+//     every instruction (special register) a group's overview lists ("The
+//     Miscellaneous instructions are: ...") documented by a section;
+//   - the release notes against the release history: every PTX ISA version
+//     the history table names, from the oldest with a note on, has its
+//     "Changes in PTX ISA Version" note, and every version a section names
+//     ("PTX ISA version 8.0") is in the history;
 //   - amd-mrisa-xml/*.xml and *.zip, when present;
 //   - every file a regular file (no devices, FIFOs or sockets, which are
 //     never opened), within a size limit, readable; Markdown and JSON valid
@@ -35,7 +58,9 @@ import (
 //
 // With Options.AllowPartial the build goes on without what failed (a whole
 // family, or single PTX files) and records every gap as a problem, which the
-// quality report lists.
+// quality report lists; a file whose gap loses facts but leaves it readable
+// (sourceGap.keep: an instruction without its section, a section cut
+// short, a release without its note) stays in the build.
 
 // Size limits of source files, well above the largest real ones (guides
 // about 1.5 MB, PTX sections 200 KB, full XML files 12 MB).
@@ -53,6 +78,11 @@ type sourceGap struct {
 	// family is the AMD family the gap costs (all of it), "ptx" for the
 	// PTX tree as a whole, "" for one PTX file or an extra directory.
 	family string
+	// keep is set for a gap that loses facts but leaves the file readable
+	// (an instruction without its section, a section cut short, a release
+	// without its note): with AllowPartial the file stays in the tree, the
+	// readers take what it holds, and the gap is recorded.
+	keep bool
 }
 
 func (g sourceGap) String() string {
@@ -88,6 +118,8 @@ func gateSources(ctx context.Context, src string, allowPartial bool) (*gateResul
 		msg := first.String()
 		if len(gaps) > 1 {
 			msg += fmt.Sprintf(" (and %d more problems with the sources; --allow-partial builds without them)", len(gaps)-1)
+		} else if first.keep {
+			msg += " (--allow-partial builds with what the file holds and lists the gap)"
 		}
 		return nil, &errs.Error{Kind: errs.KindUpstream, Msg: "incomplete sources", Err: fmt.Errorf("%s", msg)}
 	}
@@ -109,6 +141,7 @@ func checkSources(ctx context.Context, src string) ([]sourceGap, error) {
 
 	manuals := filepath.Join(src, "amd-isa-manuals")
 	known := map[string]bool{}
+	var guides []guideText
 	for _, id := range isa.AMDArchIDs() {
 		known[id] = true
 		if err := ctx.Err(); err != nil {
@@ -121,15 +154,21 @@ func checkSources(ctx context.Context, src string) ([]sourceGap, error) {
 			add(*g)
 			continue
 		}
-		for _, g := range checkText(rel, data) {
+		text := checkText(rel, data)
+		for _, g := range text {
 			g.family = id
 			add(g)
 		}
 		if g := checkContents(rel, data); g != nil {
 			g.family = id
 			add(*g)
+			continue
+		}
+		if len(text) == 0 { // a guide with binary data is lost anyway
+			guides = append(guides, guideText{id, rel, data})
 		}
 	}
+	gaps = append(gaps, checkGuides(guides)...)
 	if entries, err := os.ReadDir(manuals); err == nil {
 		for _, e := range entries {
 			if !known[e.Name()] && e.Name() != "UPSTREAM-README.md" && !strings.HasPrefix(e.Name(), ".") {
@@ -337,6 +376,9 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 		}
 	}
 	sections := 0
+	named := namedVersions{}
+	documented := map[string]bool{} // mnemonics the sections document
+	var listed []listedMnemonic     // mnemonics the groups' overviews list
 	var files []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -358,14 +400,127 @@ func checkPTXTree(ctx context.Context, src string) []sourceGap {
 			gaps = append(gaps, *g)
 			continue
 		}
-		gaps = append(gaps, checkText(rel, data)...)
+		text := checkText(rel, data)
+		gaps = append(gaps, text...)
+		if !strings.Contains(rel, "/"+ptxdoc.ReleasesDir+"/") {
+			named.add(rel, data)
+		}
 		if strings.Contains(rel, "/9_instruction_set/") {
 			sections++
+		}
+		if len(text) == 0 {
+			gaps = append(gaps, checkPTXSection(root, rel, data, documented)...)
+			if path.Base(rel) == "overview.md" && (strings.Contains(rel, "/9_instruction_set/") || strings.Contains(rel, "/10_special_registers/")) {
+				listed = append(listed, overviewList(rel, data)...)
+			}
 		}
 	}
 	if sections == 0 {
 		gaps = append(gaps, sourceGap{file: root + "/9_instruction_set", why: "no instruction sections", family: "ptx"})
 	}
+	// The indexes first: a missing file is named before what it loses.
+	gaps = append(gaps, checkPTXIndexes(src, dir)...)
+	for _, l := range listed {
+		if !documented[l.name] {
+			what := "instruction"
+			if strings.HasPrefix(l.name, "%") {
+				what = "special register"
+			}
+			gaps = append(gaps, sourceGap{file: l.file, line: l.line, keep: true, why: fmt.Sprintf("lists the %s %s, which no section documents (its file is missing)", what, l.name)})
+		}
+	}
+	gaps = append(gaps, checkReleaseNotes(src, dir, named)...)
+	return gaps
+}
+
+// checkPTXSection holds one section file documenting an instruction,
+// special register or directive to what a complete one holds (see
+// ptxdoc.Section.Missing), as the reader reads it.
+func checkPTXSection(root, rel string, data []byte, documented map[string]bool) []sourceGap {
+	inDoc := strings.TrimPrefix(rel, root+"/")
+	kind := ptxdoc.KindForPath(inDoc)
+	if kind == "" || path.Base(rel) == "overview.md" {
+		return nil
+	}
+	sec, _, err := ptxdoc.Parse(inDoc, data)
+	if err != nil {
+		return []sourceGap{{file: rel, why: "cannot be read as a PTX section: " + err.Error()}}
+	}
+	for _, m := range sec.Mnemonics {
+		documented[m] = true
+	}
+	if len(sec.Mnemonics) == 0 {
+		return nil // background sections (tcgen05 layouts and the like) have no fixed shape
+	}
+	sec.Kind = kind
+	missing := sec.Missing()
+	if len(missing) == 0 {
+		return nil
+	}
+	line := sec.OpenFence
+	if line == 0 {
+		line = bytes.Count(data, []byte("\n")) + 1 // where the file ends
+	}
+	return []sourceGap{{file: rel, line: line, keep: true, why: fmt.Sprintf("the section on %s lacks %s (cut short?)", strings.Join(sec.Mnemonics, ", "), strings.Join(missing, ", "))}}
+}
+
+// ptxIndex is a directory's index.json in the PTX documentation tree.
+type ptxIndex struct {
+	Directories []struct {
+		Name string `json:"name"`
+	} `json:"directories"`
+	Files []struct {
+		Filename string `json:"filename"`
+	} `json:"files"`
+}
+
+// checkPTXIndexes holds every directory of the PTX tree to its own
+// index.json: each file and directory an index lists must be there, and
+// each listed directory must have its index. (The root's index names
+// chapters by number; checkPTXTree checks those.)
+func checkPTXIndexes(src, dir string) []sourceGap {
+	var gaps []sourceGap
+	var walk func(d string, top bool)
+	walk = func(d string, top bool) {
+		rel := relPath(src, d)
+		data, g := readSource(src, rel+"/index.json", maxPTXBytes)
+		if g != nil {
+			if !top {
+				gaps = append(gaps, *g)
+			}
+			return
+		}
+		var idx ptxIndex
+		if err := json.Unmarshal(data, &idx); err != nil {
+			gaps = append(gaps, sourceGap{file: rel + "/index.json", why: "not a directory index: " + err.Error()})
+			return
+		}
+		for _, f := range idx.Files {
+			if f.Filename == "" || strings.ContainsAny(f.Filename, "/\\") {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(d, f.Filename)); err != nil {
+				gaps = append(gaps, sourceGap{file: rel + "/" + f.Filename, why: "listed in " + rel + "/index.json but missing"})
+			}
+		}
+		for _, sub := range idx.Directories {
+			if sub.Name == "" || strings.ContainsAny(sub.Name, "/\\") || sub.Name == ".." {
+				continue
+			}
+			p := filepath.Join(d, sub.Name)
+			if top {
+				p = chapterDir(d, sub.Name)
+			}
+			if st, err := os.Stat(p); err != nil || !st.IsDir() {
+				if !top { // the root's chapters are checked by number
+					gaps = append(gaps, sourceGap{file: rel + "/" + sub.Name, why: "listed in " + rel + "/index.json but missing"})
+				}
+				continue
+			}
+			walk(p, false)
+		}
+	}
+	walk(dir, true)
 	return gaps
 }
 
@@ -376,6 +531,9 @@ func partialTree(src string, gaps []sourceGap) (string, error) {
 	lostFamily := map[string]bool{}
 	lostFile := map[string]bool{}
 	for _, g := range gaps {
+		if g.keep {
+			continue
+		}
 		if g.family != "" {
 			lostFamily[g.family] = true
 		} else {
@@ -432,3 +590,176 @@ func partialTree(src string, gaps []sourceGap) (string, error) {
 	}
 	return tree, nil
 }
+
+// chapterDir is the directory of the root's chapter name: the index names
+// chapters by number and a short title the directory may spell longer.
+func chapterDir(root, name string) string {
+	p := filepath.Join(root, name)
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	num, _, _ := strings.Cut(name, "_")
+	if entries, err := os.ReadDir(root); err == nil {
+		for _, e := range entries {
+			if n, _, ok := strings.Cut(e.Name(), "_"); ok && n == num && e.IsDir() {
+				return filepath.Join(root, e.Name())
+			}
+		}
+	}
+	return p
+}
+
+// checkReleaseNotes holds the release notes to the versions the release
+// history names: every PTX ISA version in the history table has its own
+// "Changes in PTX ISA Version" note.
+func checkReleaseNotes(src, dir string, named namedVersions) []sourceGap {
+	rels, history, err := ptxdoc.ReadReleases(dir)
+	root := relPath(src, dir)
+	if err != nil {
+		return []sourceGap{{file: root + "/" + ptxdoc.ReleasesDir, why: "the release notes cannot be read: " + err.Error()}}
+	}
+	if history == "" {
+		return []sourceGap{{file: root + "/" + ptxdoc.ReleasesDir + "/overview.md", why: "missing: no release history"}}
+	}
+	// NVIDIA's notes begin with PTX ISA 2.0 (the history table goes back
+	// to 1.0): every version from the oldest one with a note on, through
+	// the newest the history names, has one.
+	first := -1
+	for i, r := range rels {
+		if r.NotesFile != "" && (first < 0 || versionLess(r.Version, rels[first].Version)) {
+			first = i
+		}
+	}
+	var gaps []sourceGap
+	inHistory := map[string]bool{}
+	for _, r := range rels {
+		inHistory[r.Version] = true
+	}
+	var versions []string
+	for v := range named {
+		versions = append(versions, v)
+	}
+	sort.Slice(versions, func(i, j int) bool { return versionLess(versions[i], versions[j]) })
+	for _, v := range versions {
+		if !inHistory[v] {
+			at := named[v]
+			gaps = append(gaps, sourceGap{file: at.file, line: at.line, keep: true, why: fmt.Sprintf("names PTX ISA version %s, which the release history (%s) does not list: the release notes are incomplete", v, root+"/"+history)})
+		}
+	}
+	for _, r := range rels {
+		if r.NotesFile == "" && (first < 0 || !versionLess(r.Version, rels[first].Version)) {
+			gaps = append(gaps, sourceGap{file: root + "/" + history, line: r.Line, keep: true, why: fmt.Sprintf("the release history names PTX ISA %s, whose release note (Changes in PTX ISA Version %s) is missing", r.Version, r.Version)})
+		}
+	}
+	return gaps
+}
+
+// versionLess orders "major.minor" versions numerically.
+func versionLess(a, b string) bool {
+	num := func(v string) (int, int) {
+		maj, min, _ := strings.Cut(v, ".")
+		x, _ := strconv.Atoi(maj)
+		y, _ := strconv.Atoi(min)
+		return x, y
+	}
+	am, an := num(a)
+	bm, bn := num(b)
+	return am < bm || am == bm && an < bn
+}
+
+// guideText is a guide that passed the file and contents checks.
+type guideText struct {
+	family, rel string
+	data        []byte
+}
+
+// checkGuides holds each guide's instructions to its own tables, as the
+// reader (amdmanual) reads them: an instruction an opcode table lists with
+// no section, or a section cut short, is a gap (see amdmanual.Guide.Gaps).
+// The guides are read in parallel; the gaps come in family order.
+func checkGuides(guides []guideText) []sourceGap {
+	found := make([][]sourceGap, len(guides))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	for i, gt := range guides {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			g, err := amdmanual.Parse(bytes.NewReader(gt.data), gt.rel, gt.family)
+			if err != nil {
+				found[i] = []sourceGap{{file: gt.rel, why: err.Error(), family: gt.family}}
+				return
+			}
+			for _, p := range g.Gaps {
+				found[i] = append(found[i], sourceGap{file: gt.rel, line: p.Line, why: p.Why, keep: true})
+			}
+		}()
+	}
+	wg.Wait()
+	var gaps []sourceGap
+	for _, f := range found {
+		gaps = append(gaps, f...)
+	}
+	return gaps
+}
+
+// namedVersions maps each PTX ISA version the documentation names ("PTX
+// ISA version 8.0", in the sections' PTX ISA Notes) to the first place
+// that names it.
+type namedVersions map[string]struct {
+	file string
+	line int
+}
+
+var ptxVersionName = regexp.MustCompile(`(?i)PTX ISA version (\d+\.\d+)`)
+
+func (n namedVersions) add(rel string, data []byte) {
+	for _, m := range ptxVersionName.FindAllSubmatchIndex(data, -1) {
+		v := string(data[m[2]:m[3]])
+		if _, seen := n[v]; !seen {
+			n[v] = struct {
+				file string
+				line int
+			}{rel, bytes.Count(data[:m[0]], []byte("\n")) + 1}
+		}
+	}
+}
+
+// listedMnemonic is an instruction a group's overview lists.
+type listedMnemonic struct {
+	file string
+	line int
+	name string
+}
+
+var overviewItem = regexp.MustCompile("^\\* (`[^`]+`(?:, `[^`]+`)*)\\s*$")
+
+// overviewList reads the list an instruction group's overview.md gives
+// ("The Miscellaneous instructions are:" and one "* `name`" item a line).
+func overviewList(rel string, data []byte) []listedMnemonic {
+	var out []listedMnemonic
+	inList := false
+	for i, l := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasSuffix(t, "instructions are:") || strings.HasSuffix(t, "special registers are:"):
+			inList = true
+		case inList && t == "":
+		case inList && overviewItem.MatchString(t):
+			for _, m := range tickName.FindAllStringSubmatch(t, -1) {
+				name, _, _ := strings.Cut(m[1], "{") // "bar{.cta}" is bar with an optional .cta
+				if strings.ContainsAny(name, " ,<") {
+					continue // a range ("%pm0, ..., %pm7") or a pattern ("%reserved_smem_offset<2>")
+				}
+				out = append(out, listedMnemonic{rel, i + 1, name})
+			}
+		default:
+			inList = false
+		}
+	}
+	return out
+}
+
+var tickName = regexp.MustCompile("`([^`]+)`")

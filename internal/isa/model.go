@@ -381,8 +381,10 @@ type TextSource struct {
 	Arch string `json:"arch"`
 	Name string `json:"name"`
 	Prov Prov   `json:"prov"`
-	// Why says what this family's guide lacks: "pseudocode only", or "a
-	// fragment" (text the PDF conversion cut at a page break).
+	// Why says what this family's guide lacks: "pseudocode only", "a
+	// fragment" (text the PDF conversion cut at a page break), or "no
+	// description or pseudocode" (an opcode table lists it, no section
+	// documents it).
 	Why string `json:"why"`
 }
 

@@ -11,6 +11,9 @@ import (
 const (
 	WhyPseudocodeOnly = "pseudocode only"
 	WhyFragment       = "a fragment"
+	// WhyNoText: the guide gives neither a description nor pseudocode (its
+	// opcode tables list the instruction, but no section documents it).
+	WhyNoText = "no description or pseudocode"
 )
 
 // familyLinks are the AMD families as generations descend from each
@@ -119,6 +122,8 @@ func BorrowDescriptions(insts []*isa.Instruction) int {
 		switch {
 		case in.Vendor != isa.VendorAMD:
 			continue
+		case in.Description == "" && in.Semantics == "":
+			why = WhyNoText
 		case in.Description == "":
 			why = WhyPseudocodeOnly
 		case strings.HasPrefix(in.Description, "…"):

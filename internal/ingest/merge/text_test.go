@@ -64,11 +64,15 @@ func TestBorrowDescriptions(t *testing.T) {
 	cut := mk("cdna5", "s_x", "…EXEC mask.")
 	far := mk("rdna3", "s_x", "From far away.")
 	near := mk("cdna3", "s_x", "Copy the input. More text.")
+	bare := mk("vega", "s_x", "") // listed in an opcode table only
 	llvmOnly := &isa.Instruction{Arch: "rdna1", Name: "s_x", Vendor: isa.VendorAMD, Sources: []isa.Prov{{Source: isa.SourceLLVMMC}}}
-	insts := []*isa.Instruction{old, cut, far, near, llvmOnly}
+	insts := []*isa.Instruction{old, cut, far, near, bare, llvmOnly}
 	LinkFamilies(insts)
-	if n := BorrowDescriptions(insts); n != 2 {
-		t.Errorf("borrowed %d, want 2", n)
+	if n := BorrowDescriptions(insts); n != 3 {
+		t.Errorf("borrowed %d, want 3", n)
+	}
+	if bare.DescriptionFrom == nil || bare.DescriptionFrom.Why != WhyNoText {
+		t.Errorf("vega (no text of its own): %+v from %+v; a borrowed description must say the guide gives none", bare, bare.DescriptionFrom)
 	}
 	if old.Description != near.Description || old.Summary != "Copy the input." || old.DescriptionFrom == nil ||
 		old.DescriptionFrom.Arch != "cdna3" || old.DescriptionFrom.Why != WhyPseudocodeOnly || old.DescriptionFrom.Prov != guide {

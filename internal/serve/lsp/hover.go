@@ -246,7 +246,11 @@ func operandKind(o isa.Operand) string {
 
 func documentTitle(a *isa.Architecture, in *isa.Instruction) string {
 	if in.DescriptionFrom != nil {
-		return "the " + in.DescriptionFrom.Arch + " guide (this family's gives pseudocode only)"
+		why := in.DescriptionFrom.Why
+		if why == "" {
+			why = "pseudocode only"
+		}
+		return "the " + in.DescriptionFrom.Arch + " guide (this family's gives " + why + ")"
 	}
 	if a.Title != "" {
 		return a.Title

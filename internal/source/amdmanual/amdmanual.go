@@ -30,6 +30,11 @@ type Guide struct {
 	Instructions []Entry
 	Formats      []Format
 	Problems     []Problem
+	// Gaps are what a complete guide holds that this one lacks, found from
+	// the guide's own structure (see gaps.go): an instruction an opcode
+	// table lists with no section of its own, a section cut short. The
+	// build's source gate fails on them.
+	Gaps []Problem
 	// Promotions are the rules that give VOP1/VOP2/VOPC opcodes in VOP3.
 	Promotions []Promotion
 }

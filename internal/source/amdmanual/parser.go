@@ -54,6 +54,11 @@ func newParser(text, file, family string) *parser {
 	}
 }
 
+// gap records something a complete guide holds that this one lacks.
+func (p *parser) gap(line int, name, why string) {
+	p.guide.Gaps = append(p.guide.Gaps, Problem{Line: line, Name: name, Why: why})
+}
+
 func (p *parser) problem(line int, name, why string) {
 	p.guide.Problems = append(p.guide.Problems, Problem{Line: line, Name: name, Why: why})
 }
@@ -91,6 +96,7 @@ func (p *parser) run() {
 	p.fm.finish(p)
 	p.resolveEncodings()
 	p.recoverLostHeadings()
+	p.findGaps()
 }
 
 // findTitle returns the first non-notice, non-blank line, cleaned, without
@@ -213,6 +219,9 @@ func (p *parser) startEntry(name, num string, lineNo int) {
 func (p *parser) finishEntry() {
 	if p.cur == nil {
 		return
+	}
+	if p.cur.fence {
+		p.gap(p.cur.fenceLine, p.cur.e.Name, "the pseudocode block opened here is never closed: the section is cut short")
 	}
 	e := p.cur.finish()
 	p.built = append(p.built, builtEntry{index: len(p.guide.Instructions), b: p.cur})
@@ -339,14 +348,15 @@ func strconvQuote(s string) string { return strconv.Quote(s) }
 // blocks, headings) so that recover.go can cut an entry in two where a page
 // break swallowed the next instruction's heading, and re-read each part.
 type entryBuilder struct {
-	e       Entry
-	inNotes bool
-	fence   bool
-	code    []string // current fenced block
-	desc    []string // paragraphs
-	notes   []string
-	para    []string // current paragraph
-	pseudo  []string // finished code blocks
+	e         Entry
+	inNotes   bool
+	fence     bool
+	fenceLine int      // line of the fence that opened the current block
+	code      []string // current fenced block
+	desc      []string // paragraphs
+	notes     []string
+	para      []string // current paragraph
+	pseudo    []string // finished code blocks
 
 	raw    []rawLine // every line given to add, in order
 	events []event
@@ -464,6 +474,7 @@ func (b *entryBuilder) add(line string, lineNo int) {
 	if strings.HasPrefix(trimmed, "```") {
 		b.flushPara()
 		b.fence = true
+		b.fenceLine = lineNo
 		b.event(evCode)
 		return
 	}

@@ -59,6 +59,15 @@ type Section struct {
 	Kind                                                       string
 	// First line of the version and target notes (0 if absent), for citations.
 	PTXISANotesLine, TargetISANotesLine int
+	// Subsections maps each subsection key the file has ("syntax",
+	// "description", "semantics", "notes", "ptx-isa-notes",
+	// "target-isa-notes", "examples") to the line of its first header, so
+	// that the build's source gate can tell a complete section from one cut
+	// short.
+	Subsections map[string]int
+	// OpenFence is the line of a code fence the file never closes (a file
+	// cut short inside a code block), 0 when every fence is closed.
+	OpenFence int
 }
 
 // ReadDir reads every section documenting an instruction, special register or
@@ -239,6 +248,7 @@ func Parse(name string, data []byte) (sec Section, ok bool, err error) {
 	}
 	if inCode {
 		// An unterminated fence: keep what we have rather than dropping the section.
+		sec.OpenFence = codeLine - 1
 		flushCode()
 	}
 	if !sawTitle {
@@ -265,6 +275,7 @@ func Parse(name string, data []byte) (sec Section, ok bool, err error) {
 	sec.TargetISANotes = joinProse(prose["target-isa-notes"])
 	sec.PTXISANotesLine = proseLine["ptx-isa-notes"]
 	sec.TargetISANotesLine = proseLine["target-isa-notes"]
+	sec.Subsections = proseLine
 	ok = len(sec.Mnemonics) > 0 && len(sec.Syntax) > 0
 	return sec, ok, nil
 }
@@ -401,6 +412,37 @@ func mnemonics(title, linkTitle string) []string {
 		}
 		seen[n] = true
 		out = append(out, n)
+	}
+	return out
+}
+
+// KindForPath is the kind of entity the file at rel (relative to the
+// documentation root) documents when it documents one, "" otherwise.
+func KindForPath(rel string) string { return kindForPath(rel) }
+
+// Missing lists what a complete section of its kind holds that s lacks,
+// each as "the Examples subsection" or "the end of the code block opened
+// at line N": every instruction, special-register and directive section of
+// NVIDIA's documentation has Syntax, PTX ISA Notes, Target ISA Notes and
+// Examples subsections, and instruction and special-register sections a
+// Description. A section cut short loses the subsections after the cut.
+// s.Kind must be set (ReadDir sets it; KindForPath gives it).
+func (s Section) Missing() []string {
+	var out []string
+	if s.OpenFence > 0 {
+		out = append(out, fmt.Sprintf("the end of the code block opened at line %d", s.OpenFence))
+	}
+	want := []struct{ key, name string }{
+		{"syntax", "Syntax"}, {"description", "Description"}, {"ptx-isa-notes", "PTX ISA Notes"},
+		{"target-isa-notes", "Target ISA Notes"}, {"examples", "Examples"},
+	}
+	for _, w := range want {
+		if w.key == "description" && s.Kind == KindDirective {
+			continue // two directives (.dwarf, .section) have none: their Syntax and Examples say it all
+		}
+		if _, ok := s.Subsections[w.key]; !ok {
+			out = append(out, "the "+w.name+" subsection")
+		}
 	}
 	return out
 }
