@@ -62,12 +62,11 @@ const (
 // of its own slots.
 func relocateModuleBank(lines []SASSLine, own []uint64) ([]SASSLine, bool) {
 	moved := func(off int) (int, bool) {
-		for i, slot := range own {
-			if uint64(off) >= slot && uint64(off) < slot+8 {
-				return 8*i + off - int(slot), true
-			}
+		i, ok := slotIndex(own, off)
+		if !ok {
+			return 0, false
 		}
-		return 0, false
+		return 8*i + off - int(own[i]), true
 	}
 	out := make([]SASSLine, len(lines))
 	for i, l := range lines {
@@ -121,14 +120,6 @@ func bankRead(l SASSLine) (off, shift int, known, reads bool) {
 // variable whose address no instruction loads, a slot two kernels read)
 // ok is false and the batch's kernels that read the bank are listed alone.
 func ownSlots(slots []uint64, kernels [][]SASSLine) (own [][]uint64, ok bool) {
-	slotOf := func(off int) (uint64, bool) {
-		for _, s := range slots {
-			if uint64(off) >= s && uint64(off) < s+8 {
-				return s, true
-			}
-		}
-		return 0, false
-	}
 	reader := map[uint64]int{}
 	own = make([][]uint64, len(kernels))
 	for k, lines := range kernels {
@@ -140,16 +131,17 @@ func ownSlots(slots []uint64, kernels [][]SASSLine) (own [][]uint64, ok bool) {
 			if !known {
 				continue // this kernel is listed alone (relocateModuleBank)
 			}
-			s, found := slotOf(off)
+			i, found := slotIndex(slots, off)
 			if !found {
 				continue
 			}
-			if r, seen := reader[s]; seen && r != k {
+			r, seen := reader[slots[i]]
+			if seen && r != k {
 				return nil, false
 			}
-			if _, seen := reader[s]; !seen {
-				reader[s] = k
-				own[k] = append(own[k], s)
+			if !seen {
+				reader[slots[i]] = k
+				own[k] = append(own[k], slots[i])
 			}
 		}
 	}
@@ -160,6 +152,16 @@ func ownSlots(slots []uint64, kernels [][]SASSLine) (own [][]uint64, ok bool) {
 		slices.Sort(own[k])
 	}
 	return own, true
+}
+
+// slotIndex returns the index of the 8-byte slot holding bank offset off.
+func slotIndex(slots []uint64, off int) (int, bool) {
+	for i, slot := range slots {
+		if uint64(off) >= slot && uint64(off) < slot+8 {
+			return i, true
+		}
+	}
+	return -1, false
 }
 
 // moduleSlots reads the offsets of the module bank's slots from a cubin's
