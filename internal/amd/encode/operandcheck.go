@@ -46,6 +46,7 @@ func (e *OperandError) Error() string { return e.Msg }
 // operand's file and register count.
 type shape struct {
 	text string
+	valu bool // a vector instruction: its scalar lane masks follow the wave size
 	ops  []regShape
 }
 
@@ -115,7 +116,8 @@ func (e *Encoder) CheckOperands(asm string) *OperandError {
 // shape does not take, -1 when every one fits. A scalar lane mask is one
 // SGPR under wave32 and two under wave64, and the line does not say which
 // wave size it is assembled for, so on wave32 families an SGPR pair is
-// taken where the rendering shows one SGPR.
+// taken where a vector instruction's rendering shows one SGPR (a scalar
+// instruction's widths are its opcode's: s_and_saveexec_b32 and _b64).
 func mismatch(s shape, ops []string, wave32 bool) int {
 	for i, o := range ops {
 		w, t := regOf(o), s.ops[i]
@@ -123,7 +125,7 @@ func mismatch(s shape, ops []string, wave32 bool) int {
 			continue
 		}
 		scalar := func(f string) bool { return f == "s" || f == "ttmp" }
-		if wave32 && scalar(w.file) && scalar(t.file) && t.count == 1 && w.count == 2 {
+		if wave32 && s.valu && scalar(w.file) && scalar(t.file) && t.count == 1 && w.count == 2 {
 			continue
 		}
 		return i
@@ -173,7 +175,8 @@ func (e *Encoder) renderShapes(base, want string) ([]shape, bool) {
 		if err != nil || n != len(b) || in.Partial || in.Name != t.Model && !strings.EqualFold(in.Name, t.Name) {
 			return nil, false
 		}
-		s, implicit := shape{text: in.Text()}, shape{text: in.Text()}
+		valu := t.Kind != decode.KindSOP1 && t.Kind != decode.KindSOP2 && t.Kind != decode.KindSOPC && t.Kind != decode.KindSOPK
+		s, implicit := shape{text: in.Text(), valu: valu}, shape{text: in.Text(), valu: valu}
 		for _, o := range in.Operands {
 			s.ops = append(s.ops, regOf(o))
 			// A 32-bit encoding's vcc is implicit (no field holds it), and
