@@ -351,3 +351,21 @@ func qualityServer(t *testing.T, q quality.Report) *server {
 	b.Extras[store.KeyQuality] = raw
 	return testServer(t, webfake.Open(t, b), Options{})
 }
+
+// TestPTXCounterpartsSayWhatTheyServe: each AMD counterpart on a PTX page
+// says which of the instruction's variants it serves and shows the
+// catalogue's line (issue 29: shfl.sync listed 7 counterparts without the
+// shuffle mode each serves).
+func TestPTXCounterpartsSayWhatTheyServe(t *testing.T) {
+	body := get(t, newTestServer(t), "/ptx/max").Body.String()
+	i := strings.Index(body, `id="counterparts"`)
+	if i < 0 {
+		t.Fatal("no counterparts section")
+	}
+	sec := body[i:]
+	for _, want := range []string{`<span class="variants">for <code>.f32</code></span>`, "v_max_f32 v0, v1, v2 // the sample&#39;s form"} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("counterparts lack %q", want)
+		}
+	}
+}
