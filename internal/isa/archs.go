@@ -56,6 +56,27 @@ type ArchInfo struct {
 	// GRANULATED_WORKITEM_VGPR_COUNT in wave64 and in wave32
 	// (AMDGPUUsage, compute_pgm_rsrc1).
 	VGPRGranule, VGPRGranuleWave32 int
+	// CyclesPerPass is the clock cycles of one pass of the matrix unit
+	// (XDL and DGEMM), the unit in which LLVM's scheduling model and the
+	// guides count an MFMA's time ("This instruction performs 8 passes";
+	// HWXDL[8]): 4 on CDNA 1-4. The CDNA 3 and CDNA 4 guides state it in
+	// "Dependency Resolution: Required Independent Instructions" ("PASS 4
+	// clock cycles", sections 7.5 and 7.6), and their MFMA opcode tables give
+	// each instruction's cycles as 4 x its passes (32x32x8 f16: 8 passes, 32
+	// cycles); the CDNA 1 and 2 guides give only passes, and AMD's "AMD
+	// matrix cores" lab note (gpuopen.com/learn/amd-lab-notes/
+	// amd-lab-notes-matrix-cores-readme) gives MI100's and MI250X's FP16
+	// matrix rate as 1024 FLOPs per clock per CU, which is 32x32x8 f16's
+	// 16,384 FLOPs in 16 passes of 4 cycles on each of 4 SIMDs. 0 where no
+	// guide states one (RDNA's WMMA, CDNA 5): cycles are then not shown.
+	CyclesPerPass int
+	// SIMDsPerCU is how many SIMDs (each with its own matrix core on CDNA)
+	// one compute unit has: 4 on GCN and CDNA (the guides' HW_ID SIMD_ID,
+	// bits 5:4, "SIMD which the wave is assigned to within the CU"; the
+	// CDNA 3 white paper's CU has four matrix cores), 2 SIMD32 on RDNA
+	// (the RDNA white papers' CU; a WGP has 4). Work per cycle per CU is
+	// work per cycle per SIMD times this.
+	SIMDsPerCU int
 }
 
 // RefTarget is the family's reference gfx target ("" for PTX).
@@ -226,55 +247,55 @@ var archTable = []ArchInfo{
 	{ID: "rdna4", CEKey: "amd_rdna4", Name: "RDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 1,
 		Targets: []string{"gfx1200", "gfx1201"}, Gen: 12,
 		Line: LineRDNA, Parents: []string{"rdna3.5"}, Class: "rdna4",
-		Traits: TraitPseudocode | TraitNumMinMax, Waits: waitsGen12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+		Traits: TraitPseudocode | TraitNumMinMax, Waits: waitsGen12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "rdna3.5", CEKey: "amd_rdna3_5", Name: "RDNA 3.5", Vendor: VendorAMD, Kind: KindNative, Order: 2, Aliases: []string{"rdna35"},
 		Targets: []string{"gfx1150", "gfx1151", "gfx1152", "gfx1153"}, Gen: 11,
 		Line: LineRDNA, Parents: []string{"rdna3"}, Class: "rdna3-5",
-		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "rdna3", CEKey: "amd_rdna3", Name: "RDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 3,
 		Targets: []string{"gfx1100", "gfx1101", "gfx1102", "gfx1103"}, Gen: 11,
 		Line: LineRDNA, Parents: []string{"rdna2"}, Class: "rdna3",
-		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "rdna2", CEKey: "amd_rdna2", Name: "RDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 4,
 		Targets: []string{"gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036"}, Gen: 10,
 		Line: LineRDNA, Parents: []string{"rdna1"}, Class: "rdna2",
-		Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+		Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "rdna1", CEKey: "amd_rdna1", Name: "RDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 5,
 		Targets: []string{"gfx1010", "gfx1011", "gfx1012", "gfx1013"}, Gen: 10,
 		Line: LineRDNA, Parents: []string{"vega7"}, Class: "rdna1",
-		Traits: TraitXNACKMaskHwreg | TraitNoDepCtrHoldCnt, Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+		Traits: TraitXNACKMaskHwreg | TraitNoDepCtrHoldCnt, Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "cdna5", CEKey: "amd_cdna5", Name: "CDNA 5", Vendor: VendorAMD, Kind: KindNative, Order: 6,
 		Targets: []string{"gfx1250", "gfx1251"}, Gen: 12,
 		Line: LineCDNA, Parents: []string{"cdna4", "rdna4"}, Class: "cdna5",
 		Traits: TraitMatrixReuse | TraitLiteral64 | TraitGFX1250Names | TraitPseudocode | TraitNumMinMax | TraitAlignedVGPRs,
-		Waits:  waitsGen12, WaveSize: 64, VGPRGranule: 16, VGPRGranuleWave32: 16},
+		Waits:  waitsGen12, WaveSize: 64, VGPRGranule: 16, VGPRGranuleWave32: 16, SIMDsPerCU: 4},
 	{ID: "cdna4", CEKey: "amd_cdna4", Name: "CDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 7,
 		Targets: []string{"gfx950"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna3"}, Class: "cdna4",
 		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode | TraitAlignedVGPRs,
-		Waits:  WaitRules{Counters: CountersVM}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
+		Waits:  WaitRules{Counters: CountersVM}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8, CyclesPerPass: 4, SIMDsPerCU: 4},
 	{ID: "cdna3", CEKey: "amd_cdna3", Name: "CDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 8,
 		Targets: []string{"gfx942"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna2"}, Class: "cdna3",
 		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode | TraitFP8FNUZ | TraitAlignedVGPRs,
-		Waits:  WaitRules{Counters: CountersVM, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
+		Waits:  WaitRules{Counters: CountersVM, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8, CyclesPerPass: 4, SIMDsPerCU: 4},
 	{ID: "cdna2", CEKey: "amd_cdna2", Name: "CDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 9,
 		Targets: []string{"gfx90a"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna1"}, Class: "cdna2",
 		Traits: TraitAccBit | TraitAlignedVGPRs,
-		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
+		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8, CyclesPerPass: 4, SIMDsPerCU: 4},
 	{ID: "cdna1", CEKey: "amd_cdna1", Name: "CDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 10,
 		Targets: []string{"gfx908"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"vega7"}, Class: "cdna1",
-		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
+		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, CyclesPerPass: 4, SIMDsPerCU: 4},
 	{ID: "vega7", Name: "Vega 7nm", Vendor: VendorAMD, Kind: KindNative, Order: 11, Aliases: []string{"vega20"},
 		Targets: []string{"gfx906"}, Gen: 9,
 		Line: LineGCN, Parents: []string{"vega"}, Class: "vega7",
-		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
+		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, SIMDsPerCU: 4},
 	{ID: "vega", Name: "Vega", Vendor: VendorAMD, Kind: KindNative, Order: 12, Aliases: []string{"vega10", "gcn5"},
 		Targets: []string{"gfx900", "gfx902", "gfx904", "gfx909", "gfx90c"}, Gen: 9,
 		Line: LineGCN, Class: "vega",
-		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
+		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, SIMDsPerCU: 4},
 	{ID: "ptx", CEKey: "ptx", Name: "PTX", Vendor: VendorNVIDIA, Kind: KindVirtual, Order: 20, Class: "ptx"},
 }
 
@@ -408,4 +429,11 @@ func GFXMajor(target string) (int, bool) {
 	}
 	n, err := strconv.Atoi(rest)
 	return n, err == nil && n > 0
+}
+
+// ArchInfoFor is ArchByID that gives the zero ArchInfo (no family facts)
+// for an id the table does not know, for callers that only read facts.
+func ArchInfoFor(id string) ArchInfo {
+	a, _ := ArchByID(id)
+	return a
 }
