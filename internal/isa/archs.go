@@ -431,6 +431,18 @@ func GFXMajor(target string) (int, bool) {
 	return n, err == nil && n > 0
 }
 
+// CyclesPerPassText says the pass length in words for pages: "4 cycles
+// per pass (the CDNA guides' PASS)", or that no guide states one.
+func (a ArchInfo) CyclesPerPassText() string {
+	if a.CyclesPerPass == 0 {
+		return "(no pass length: the guide states none)"
+	}
+	return strconv.Itoa(a.CyclesPerPass) + " cycles per pass (the CDNA guides' PASS)"
+}
+
+// SIMDsText is "4 SIMDs per CU".
+func (a ArchInfo) SIMDsText() string { return strconv.Itoa(a.SIMDsPerCU) + " SIMDs per CU" }
+
 // ArchInfoFor is ArchByID that gives the zero ArchInfo (no family facts)
 // for an id the table does not know, for callers that only read facts.
 func ArchInfoFor(id string) ArchInfo {

@@ -90,3 +90,11 @@ func Passes(c isa.Cost) int {
 func TFLOPS(cus, mhz int, perCU float64) float64 {
 	return float64(cus) * float64(mhz) * 1e6 * perCU / 1e12
 }
+
+// CyclesPerPass is the pass length the cycles were counted with.
+func (w Work) CyclesPerPass() int {
+	if w.Passes == 0 {
+		return 0
+	}
+	return w.Cycles / w.Passes
+}
