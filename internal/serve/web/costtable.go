@@ -110,9 +110,12 @@ func (s *server) handleCostTable(w http.ResponseWriter, r *http.Request) {
 		v.AllURL = costTableURL(a.ID) + "?" + all.Encode()
 	}
 	for _, u := range []struct{ unit, sort, text string }{{"HWVALU", "", "the slowest vector (VALU) instructions"},
-		{"HWXDL", "", "every instruction that uses the matrix (XDL) unit"}, {"HWVMEM", "", "vector memory"}, {"HWSALU", "", "scalar ALU"}} {
+		{"HWXDL", "work", "every instruction that uses the matrix (XDL) unit, by work per cycle"}, {"HWVMEM", "", "vector memory"}, {"HWSALU", "", "scalar ALU"}} {
 		if slices.Contains(t.Units, u.unit) && u.unit != q.Unit {
 			p := url.Values{"target": {t.Target}, "unit": {u.unit}}
+			if u.sort != "" {
+				p.Set("sort", u.sort)
+			}
 			v.Questions = append(v.Questions, link{Text: u.text, URL: costTableURL(a.ID) + "?" + p.Encode(), Note: u.unit})
 		}
 	}
