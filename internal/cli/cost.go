@@ -25,9 +25,9 @@ func newCostCmd(e *env) *cobra.Command {
 		Short: "LLVM's scheduling model of an AMD instruction: latency, throughput and unit per target",
 		Long: `Cost prints what LLVM's AMDGPU scheduling model (llvm-mca -instruction-tables=full, run
 over the instruction's verified example at build time) says about it on each gfx target
-where it assembles: micro-ops, latency and reciprocal throughput in cycles, whether it may
-load, store or has side effects, the hardware resources it occupies with their cycles
-(HWXDL[8]: the matrix unit for 8 cycles, the guides' passes) and LLVM's opcode name.
+where it assembles: micro-ops, latency and reciprocal throughput in the model's units, whether it may
+load, store or has side effects, the hardware resources it occupies and for how long
+(HWXDL[8]: the matrix unit for 8 of the guides' passes, 32 clock cycles) and LLVM's opcode name.
 These are the compiler's model, not measurements.
 
 With only ARCH, cost lists the family's instructions on one target (--target, default

@@ -148,7 +148,7 @@ var fieldDocs = map[string]string{
 	"Instruction.measured":       "PTX: timings measured on a real GPU by gpuisa ptx bench (one warp, %clock64), when the build was given a results file.",
 	"Instruction.cost":           "AMD: LLVM's scheduling model (llvm-mca -instruction-tables=full) per gfx target where an example assembles: the compiler's model, not a measurement.",
 	"Cost.unit":                  "The execution unit the model charges: HWVALU, HWSALU, HWVMEM, HWLGKM, HWXDL (matrix), HWBranch, ...",
-	"Cost.resources":             "Every hardware resource with the cycles it is held (HWXDL[8]: the matrix unit for 8 cycles, the guides' passes).",
+	"Cost.resources":             "Every hardware resource with how long the model holds it (HWXDL[8]: the matrix unit for 8 of the guides' passes, 32 clock cycles on CDNA; see work).",
 	"Cost.rthroughput":           "Reciprocal throughput in the model's units (for a matrix instruction its passes).",
 	"costTableRow.work":          "A matrix instruction's work: shape, data type, ops = 2*M*N*K*blocks (FLOPs, integer ops for integer types), the model's passes, cycles = passes x the family's cycles per pass (4 on CDNA: the guides' PASS), and ops per cycle per SIMD and per CU (4 SIMDs).",
 	"Instruction.target_details": "Per target: the verdict, the statement assembled (printed) and the assembler's message where it is unsupported.",
