@@ -53,7 +53,9 @@ float source a decimal number (rounded to nearest even) or inf, -inf, -0, nan, -
 nan:0xPAYLOAD, snan:0xPAYLOAD, max, -max, min (smallest normal), denorm (smallest
 subnormal). Every source the pseudocode reads needs a value, and a source it does not
 read is refused. A comma list gives one value per lane (the last repeats); lanes run are
-those given, or --exec. The mode is a compute kernel's: IEEE mode on, round to nearest
+those given, or --exec. A matrix operation (MFMA, WMMA) runs its formula D = A * B + C
+over whole matrices: --s0 is A, --s1 B, --s2 C, each one value for every element or all
+of them row by row; --neg 0 or 1 makes an iu8/iu4 A or B signed. The mode is a compute kernel's: IEEE mode on, round to nearest
 even, subnormals kept, unless --no-ieee, --round, --denorm flush say otherwise.
 
 The pseudocode is evaluated as written: where the guide's text is wrong the result is
@@ -143,6 +145,10 @@ Instructions that touch memory, or whose text is prose, are not executable and s
 
 func printEval(e *env, r *sem.Response) {
 	fmt.Fprintf(e.stdout, "%s (%s): %s\n", r.Name, r.Arch, r.Mode)
+	if m := r.Matrix; m != nil {
+		printMatrix(e, m)
+		return
+	}
 	for _, l := range r.Lanes {
 		var in, out []string
 		for _, o := range l.Inputs {
@@ -175,6 +181,16 @@ func printEval(e *env, r *sem.Response) {
 			fmt.Fprintln(e.stdout, "  (trace cut)")
 		}
 	}
+}
+
+// printMatrix prints a matrix operation's D row by row.
+func printMatrix(e *env, m *sem.MatrixResult) {
+	fmt.Fprintf(e.stdout, "%s\n%s\n", m.Formula, strings.Join(m.Inputs, "; "))
+	fmt.Fprintf(e.stdout, "D (%dx%d %s), row by row:\n", m.Rows, m.Cols, m.Type)
+	for r := 0; r < m.Rows; r++ {
+		fmt.Fprintf(e.stdout, "  %s\n", strings.Join(m.Values[r*m.Cols:(r+1)*m.Cols], " "))
+	}
+	fmt.Fprintf(e.stdout, "(%s)\n", m.Note)
 }
 
 func describeOutput(o sem.Output) string {

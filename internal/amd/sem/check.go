@@ -24,6 +24,10 @@ type Instruction struct {
 	Prog   *Program
 	Err    error // the parse error, nil when it parsed
 	Info   *Analysis
+	// Matrix is the operation a matrix instruction's formula states, run
+	// over whole matrices (Evaluate); nil for the others and for a matrix
+	// formula eval cannot run (Info.Problems says why).
+	Matrix *MatrixOp
 	lib    *Library
 }
 
@@ -467,10 +471,16 @@ func analyse(in *Instruction) *Analysis {
 		calls:      map[string]bool{},
 		widths:     map[string]int{},
 	}
-	switch {
+	switch op, why, found := readMatrix(in); {
+	case isa.IsMatrix(in.Name) && found:
+		// The formula is the operation; the statements around it (EXEC
+		// saved and set to every lane) say how the hardware runs it.
+		in.Matrix = op
+		if why != "" {
+			an.addProblem("%s", why)
+		}
+		return an.result()
 	case in.Prog.Matrix == "":
-	case isa.IsMatrix(in.Name):
-		an.addProblem("%s", matrixProblem(in.Prog.Matrix))
 	default:
 		// The guide's page carries another instruction's matrix formula
 		// (an extraction slip of its layout): neither run the rest as if
@@ -697,8 +707,8 @@ func (an *analyser) useCall(x *Call) {
 	case x.Fn == "eval":
 		switch {
 		case an.in.Prog.Matrix != "":
-		case len(x.Args) == 1 && isMatrixProse(x.Args[0]):
-			an.addProblem("%s", matrixProblem(x.Args[0].(*Str).Text))
+		case len(x.Args) == 1 && isMatrixProse(x.Args[0]) && !isa.IsMatrix(an.in.Name):
+			an.addProblem("the text holds a matrix formula (%s), which is not this instruction's: the guide's page mixes in another instruction's text", x.Args[0].(*Str).Text)
 		default:
 			an.addProblem("eval of a prose string (matrix pseudocode in words)")
 		}
@@ -738,12 +748,8 @@ func (an *analyser) result() *Analysis {
 	return a
 }
 
-// matrixProblem says why a matrix operation cannot be evaluated: the text
-// states the product over whole matrices, and neither it nor the rest of
-// the page says which lane and which VGPR of each operand holds which
-// matrix element (the layout is in the guide's matrix chapter, in prose
-// and tables), so there is no per-lane program to run.
-// MatrixProblem starts the reason a matrix operation is not executable.
+// MatrixProblem starts the reason a matrix operation is not executable
+// (matrix.go says which formulas run, over whole matrices).
 const MatrixProblem = "a matrix operation"
 
 // isMatrixProse is eval's string when it states a formula over matrices
@@ -754,10 +760,6 @@ func isMatrixProse(e Expr) bool {
 }
 
 var matrixDimsRe = regexp.MustCompile(`\(\d+x\d+\)`)
-
-func matrixProblem(formula string) string {
-	return fmt.Sprintf(MatrixProblem+" (%s): the pseudocode states the product over whole matrices, not which lane and VGPR hold each element of A, B, C and D, so it cannot be run lane by lane", formula)
-}
 
 // isInstructionName says a called name looks like an instruction
 // (v_max_f32, s_ff1_i32_b32); whether the family has it is checked when

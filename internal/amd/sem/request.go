@@ -64,6 +64,9 @@ type Response struct {
 	Changes   []string     `json:"changes"`
 	Trace     []Step       `json:"trace"`
 	Truncated bool         `json:"truncated,omitempty"`
+	// Matrix is D of a matrix operation, evaluated over whole matrices
+	// (Lanes is then empty).
+	Matrix *MatrixResult `json:"matrix,omitempty"`
 }
 
 // Evaluate runs a request on an instruction.
@@ -74,6 +77,9 @@ func Evaluate(in *Instruction, req Request) (*Response, error) {
 			err = fmt.Errorf("%s: %w", in.Name, ErrNotExecutable)
 		}
 		return nil, err
+	}
+	if in.Matrix != nil {
+		return evaluateMatrix(in, req)
 	}
 	size := req.Wave
 	if size == 0 {
@@ -460,6 +466,9 @@ func parseFloatText(s string, f *FloatFormat) (uint64, error) {
 
 // SourceNames lists the sources an instruction reads, for forms and help.
 func (in *Instruction) SourceNames() []string {
+	if in.Matrix != nil {
+		return []string{"S0", "S1", "S2"}
+	}
 	var out []string
 	for _, r := range in.Info.Sources() {
 		out = append(out, r.Name)
@@ -470,6 +479,14 @@ func (in *Instruction) SourceNames() []string {
 
 // InputType is the type a source's values are read as (for forms: "f32").
 func (in *Instruction) InputType(name string) string {
+	if in.Matrix != nil {
+		for _, s := range in.Matrix.Sources() {
+			if s.Name == name {
+				return s.Type.String()
+			}
+		}
+		return ""
+	}
 	if r := in.Info.Regs[name]; r != nil {
 		return inputType(r).String()
 	}

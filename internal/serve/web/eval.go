@@ -148,6 +148,8 @@ type tryitView struct {
 	Why     string
 	Sources []tryitSource
 	Vector  bool
+	// Matrix: a matrix operation, run over whole matrices.
+	Matrix bool
 	// Example is the box's inputs run when the page was made, so the
 	// page (and a static export) shows a result without a request.
 	Example *sem.Response
@@ -179,11 +181,15 @@ func (s *server) tryit(ctx context.Context, in *isa.Instruction) *tryitView {
 		}
 		return v
 	}
-	v.Vector = si.Info.Vector
+	v.Vector, v.Matrix = si.Info.Vector, si.Matrix != nil
 	req := sem.Request{Sources: map[string][]string{}}
 	for i, name := range si.SourceNames() {
 		t := si.InputType(name)
 		val := sampleInput(t, i)
+		if si.Matrix != nil {
+			// Every element the same: a NaN would fill D with NaN.
+			val = []string{"1.5", "-2", "0.25", "3", "5", "1"}[i%3+3*btoi(!strings.HasPrefix(t, "f") && !strings.HasPrefix(t, "bf"))]
+		}
 		v.Sources = append(v.Sources, tryitSource{Name: name, Param: strings.ToLower(name), Type: t, Value: val})
 		req.Sources[name] = []string{val}
 	}
@@ -191,6 +197,13 @@ func (s *server) tryit(ctx context.Context, in *isa.Instruction) *tryitView {
 		v.Example = resp
 	}
 	return v
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // sampleInput is a first value for a source: a NaN against a number shows
