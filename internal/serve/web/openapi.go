@@ -83,7 +83,7 @@ var apiOperations = []apiOperation{
 			{Name: "asm", In: "query", Required: true, Type: "string", Description: "One instruction, at most 512 characters: v_max_f32 v5, -1, v2."},
 		}, Result: EncodeResult{}, Errors: []int{400, 404}},
 	{Path: "/api/v1/eval", ID: "eval",
-		Summary: "Run an AMD instruction's pseudocode (its guide's, RDNA 3 and later, CDNA 3 and later) on the inputs given: per lane the sources as read and the destinations written, the wave-wide masks and state it changed (SCC, VCC, EXEC, TRAPSTS), and with trace every assignment. The pseudocode is evaluated as written; instructions that touch memory or whose text is prose answer 400 saying why.",
+		Summary: "Run an AMD instruction's pseudocode (its guide's, RDNA 3 and later, CDNA 3 and later) on the inputs given: per lane the sources as read and the destinations written, the wave-wide masks and state it changed (SCC, VCC, EXEC, TRAPSTS), and with trace every assignment. The pseudocode is evaluated as written; instructions that touch memory or whose text is prose answer 400 saying why. A matrix operation (MFMA, WMMA) runs its formula D = A * B + C over whole matrices (s0 is A, s1 B, s2 C: one value for every element or all of them row by row) and answers in matrix; sparse, scaled and format-field forms answer 400 saying why.",
 		Params: []apiParam{
 			{Name: "arch", In: "query", Required: true, Type: "string", Description: "AMD family id or gfx target (rdna4, cdna3, gfx942)."},
 			{Name: "name", In: "query", Required: true, Type: "string", Description: "The instruction (v_max_num_f32)."},
@@ -163,6 +163,7 @@ var fieldDocs = map[string]string{
 	"Form.targets":               "ptxas's verdict on the form's statement per sm_ target (supported | unsupported); absent when not verified.",
 	"Form.check":                 "What ptxas said about the form's statement: status, lowest version and target, message, SASS per target.",
 	"Form.modifier_checks":       "What ptxas said about the form's statement with each optional modifier, other variable choice or optional operand.",
+	"Response.matrix":            "A matrix operation's D, row by row (lanes is then empty): each element C's plus the row-by-column dot product, summed exactly and rounded once (note says so).",
 	"Example.checks":             "PTX: ptxas's verdict on each statement of the example, in its documented context, with SASS for the accepted ones.",
 	"PTXCheck.status":            "verified (ptxas accepts it on some target) | rejected (on every target) | not-verified (ptxas could not be run on it).",
 	"PTXCheck.ptx_version":       "The lowest PTX ISA version ptxas accepts the statement with.",
