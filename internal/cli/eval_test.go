@@ -60,6 +60,8 @@ func TestEvalAsAMDMeansIt(t *testing.T) {
 		{[]string{"cdna3", "v_lshlrev_b32", "--s0", "33", "--s1", "1"}, "D0 = 2 (0x00000002)"},
 		{[]string{"cdna3", "s_lshl_b64", "--s0", "1", "--s1", "0xffffffc1"}, "D0 = 2 (0x0000000000000002)"},
 		{[]string{"cdna3", "v_fma_f32", "--s0", "1", "--s1", "2", "--s2", "3"}, "D0 = 5 (0x40a00000)"},
+		{[]string{"cdna3", "v_cndmask_b32", "--s0", "1", "--s1", "2", "--vcc", "0x1"}, "D0 = 2 (0x00000002)"},
+		{[]string{"cdna3", "s_cselect_b32", "--s0", "1", "--s1", "2", "--scc", "0"}, "D0 = 2 (0x00000002)"},
 		{[]string{"cdna3", "v_mfma_f32_4x4x4_16b_f16", "--s0", "1", "--s1", "2", "--s2", "0.5"}, "D (4x4 f32), row by row:\n  8.5 8.5 8.5 8.5\n"},
 		{[]string{"rdna3", "v_wmma_i32_16x16x16_iu8", "--s0", "0xff", "--s1", "1", "--s2", "0", "--neg", "0"}, "S0 = A, 16x16 i8"},
 	} {
@@ -75,6 +77,8 @@ func TestEvalAsAMDMeansIt(t *testing.T) {
 		{[]string{"cdna3", "v_max_f32", "--s0", "1"}, "no value given for S1"},
 		{[]string{"cdna3", "v_max_f32", "--s1", "1"}, "no value given for S0"},
 		{[]string{"cdna3", "v_fma_f32", "--s0", "1", "--s1", "2"}, "no value given for S2"},
+		{[]string{"cdna3", "v_cndmask_b32", "--s0", "1", "--s1", "2"}, "no value given for VCC"},
+		{[]string{"cdna3", "s_cselect_b32", "--s0", "1"}, "no value given for S1, SCC"},
 		{[]string{"cdna3", "v_fma_f32", "--s0", "1", "--s1", "2", "--s2", "3", "--s3", "4"}, "does not read S3"},
 		{[]string{"cdna3", "v_mfma_f32_4x4x4_16b_f16", "--s0", "1", "--s1", "2"}, "no value given for S2 (C)"},
 		{[]string{"cdna3", "v_smfmac_f32_16x16x32_f16", "--s0", "1", "--s1", "2", "--s2", "3"}, "A is sparse"},

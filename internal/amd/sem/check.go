@@ -53,6 +53,10 @@ type Analysis struct {
 	// otherwise once for the wave.
 	Vector bool
 	State  []string // wave state read or written (SCC, VCC, EXEC, WAVE_MODE.IEEE, ...)
+	// Inputs is the wave state the program reads before it writes it,
+	// which a request must give like a source: SCC, VCC, M0 (EXEC is the
+	// lanes that run; the mode has the documented defaults).
+	Inputs []string
 	Calls  []string // built-ins, conversions and instructions called
 	// Problems say why the program cannot be evaluated: memory, prose, a
 	// name or function the evaluator does not know. Empty: executable.
@@ -490,7 +494,64 @@ func analyse(in *Instruction) *Analysis {
 	an.bindings()
 	an.findFieldBases()
 	an.uses()
-	return an.result()
+	a := an.result()
+	a.Inputs = stateInputs(in.Prog.Body)
+	return a
+}
+
+// inputState maps the state names a program may read to the request's
+// input that gives them.
+var inputState = map[string]string{"SCC": "SCC", "VCC": "VCC", "VCC_LO": "VCC", "VCC_HI": "VCC", "VCCZ": "VCC", "M0": "M0"}
+
+// stateInputs lists the inputs (inputState) read before any assignment to
+// them, in statement order (an assignment's value before its target).
+func stateInputs(body []Stmt) []string {
+	reads, written := map[string]bool{}, map[string]bool{}
+	readIn := func(e Expr) {
+		if e == nil {
+			return
+		}
+		walkProgram(&Program{Body: []Stmt{&ExprStmt{X: e}}}, func(e Expr) {
+			if id, ok := e.(*Ident); ok {
+				if in, ok := inputState[id.Name]; ok && !written[id.Name] {
+					reads[in] = true
+				}
+			}
+		}, func(Stmt) {})
+	}
+	var walk func([]Stmt)
+	walk = func(body []Stmt) {
+		for _, st := range body {
+			switch x := st.(type) {
+			case *Assign:
+				readIn(x.Value)
+				for _, t := range x.Targets {
+					if id := baseIdent(t); id != nil {
+						if x.Op != "=" {
+							readIn(id)
+						}
+						written[id.Name] = true
+					}
+				}
+			case *If:
+				for i, c := range x.Conds {
+					readIn(c)
+					walk(x.Bodies[i])
+				}
+				walk(x.Else)
+			case *For:
+				readIn(x.From)
+				readIn(x.To)
+				walk(x.Body)
+			case *Return:
+				readIn(x.X)
+			case *ExprStmt:
+				readIn(x.X)
+			}
+		}
+	}
+	walk(body)
+	return slices.Sorted(maps.Keys(reads))
 }
 
 func (an *analyser) addProblem(format string, args ...any) {

@@ -193,10 +193,29 @@ func (s *server) tryit(ctx context.Context, in *isa.Instruction) *tryitView {
 		v.Sources = append(v.Sources, tryitSource{Name: name, Param: strings.ToLower(name), Type: t, Value: val})
 		req.Sources[name] = []string{val}
 	}
+	// The wave state it reads is asked for like a source.
+	for _, name := range si.Info.Inputs {
+		st, ok := stateInputs[name]
+		if !ok {
+			continue
+		}
+		v.Sources = append(v.Sources, tryitSource{Name: name, Param: strings.ToLower(name), Type: st.kind, Value: st.sample})
+		*st.field(&req) = st.sample
+	}
 	if resp, err := sem.Evaluate(si, req); err == nil {
 		v.Example = resp
 	}
 	return v
+}
+
+// stateInputs are the try-it fields of the wave state a program reads.
+var stateInputs = map[string]struct {
+	kind, sample string
+	field        func(*sem.Request) *string
+}{
+	"SCC": {"0 or 1", "1", func(r *sem.Request) *string { return &r.SCC }},
+	"VCC": {"lane mask, hex", "0x1", func(r *sem.Request) *string { return &r.VCC }},
+	"M0":  {"u32", "0", func(r *sem.Request) *string { return &r.M0 }},
 }
 
 func btoi(b bool) int {

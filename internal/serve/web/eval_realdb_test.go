@@ -65,6 +65,10 @@ func TestEvalAsAMDMeansItOnARealDatabase(t *testing.T) {
 			t.Errorf("%s: %d, want 400 saying %q: %s", path, rec.Code, want, rec.Body)
 		}
 	}
+	// VCC read by the pseudocode: the box asks for it and runs the sample.
+	if page := get(t, s, "/amdgpu/cdna3/v_cndmask_b32").Body.String(); !strings.Contains(page, `name="vcc"`) || !strings.Contains(page, "<code>D0 = 5</code>") {
+		t.Error("cdna3 v_cndmask_b32's Try it box does not ask for VCC and run VCC = 0x1 (D0 = S1 = 5)")
+	}
 	page := get(t, s, "/amdgpu/cdna3/v_mfma_f32_4x4x4_16b_f16").Body.String()
 	if !strings.Contains(page, `id="tryit"`) || !strings.Contains(page, "tryit-matrix") || !strings.Contains(page, "<code>-11.75</code>") {
 		t.Error("cdna3 v_mfma_f32_4x4x4_16b_f16 has no Try it box with D = 1.5 * -2 * 4 + 0.25 = -11.75 row by row")
