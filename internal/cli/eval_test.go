@@ -94,3 +94,21 @@ func TestEvalAsAMDMeansIt(t *testing.T) {
 		t.Errorf("eval v_mfma_f32_4x4x4_16b_f16 --json: exit %d\n%s", code, out)
 	}
 }
+
+// TestPortClaimsNoSignedZeroDifference: port's evaluated differences for
+// PTX min/max on CDNA 3 (gfx942) come from the same reading of V_MIN/V_MAX:
+// only the signalling-NaN difference, no ±0 one.
+func TestPortClaimsNoSignedZeroDifference(t *testing.T) {
+	needDB(t)
+	for _, stmt := range []string{"min.f32 d, a, b;", "max.f32 d, a, b;", "min.f64 d, a, b;"} {
+		out, errOut, code := run(t, "port", stmt, "--to", "gfx942", "--db", testDB)
+		if code != 0 || !strings.Contains(out, "evaluated: differs when one input is a signalling NaN") {
+			t.Errorf("port %q --to gfx942: exit %d, no evaluated signalling-NaN line\n%s%s", stmt, code, out, errOut)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "evaluated:") && (strings.Contains(l, "-0") || strings.Contains(l, "+0")) {
+				t.Errorf("port %q --to gfx942 claims a signed-zero difference: %s", stmt, l)
+			}
+		}
+	}
+}
