@@ -28,7 +28,7 @@ var (
 	corpusTargets = flag.String("corpus.targets", "sm_75,sm_80,sm_90,sm_90a,sm_100,sm_120", "targets nvcc compiles the corpus for (comma list, or \"all\" for every one nvcc supports)")
 	corpusSeed    = flag.Int64("corpus.seed", 1, "seed of the statements mutated")
 	corpusPerKind = flag.Int("corpus.perkind", 2, "mutants of each statement kind per file")
-	corpusDocs    = flag.Bool("corpus.docs", false, "judge the model built from the PTX documents in-process (no ptxas verdicts: a reader change measured before a database is rebuilt) instead of $GPUISA_DB's")
+	corpusDocs    = flag.Bool("corpus.docs", false, "judge the model built from the PTX documents in-process (no ptxas verdicts: a reader change measured before a database is rebuilt; what only the verdicts settle, fma{.oob}'s sm_90 among them, fails there) instead of $GPUISA_DB's")
 	corpusShowTol = flag.Bool("corpus.showtolerated", false, "log every difference testdata/tolerated.txt tolerates")
 )
 
