@@ -215,6 +215,9 @@ func (c *Checker) CheckFile(name, src, target string) FileReport {
 		r.Line = st.Line
 		c.checkRegisters(&r, regs, tokens, operands)
 		c.checkDeclared(&r, regs, st.Line, operands)
+		if g := guardOf(st.Text); g != "" {
+			c.checkDeclared(&r, regs, st.Line, []string{g})
+		}
 		if r.Valid {
 			// The file's needs are what its statements need, whatever
 			// the context says of them.

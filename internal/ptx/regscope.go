@@ -199,6 +199,19 @@ func (c *Checker) checkDeclared(r *Result, d *regDecls, n int, operands []string
 	}
 }
 
+// guardOf is a statement's guard predicate ("@!%p1 bra L;" -> "!%p1"),
+// "" when it has none.
+func guardOf(text string) string {
+	text = StripLabels(strings.TrimSpace(text))
+	if !strings.HasPrefix(text, "@") {
+		return ""
+	}
+	if sp := strings.IndexAny(text, " \t"); sp > 0 {
+		return text[1:sp]
+	}
+	return ""
+}
+
 // percentNames lists the %-names an operand writes ("[%rd1+8]" %rd1,
 // "{%r1, %r2}" both, "%p1|%p2" both, "%tid.x" with its element).
 func percentNames(op string) []string {

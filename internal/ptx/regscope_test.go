@@ -27,7 +27,9 @@ func TestUndeclaredRegisters(t *testing.T) {
 	add.f32 %f3, %f1, %v.x;
 	add.f32 %f3, %f1, %f03;
 	mov.u32 %r1, %tid.x; // %f9 in a comment
+	@%p3 bra $L1;
 	{ .reg .f32 %t; add.f32 %t, %f1, %f2; }
+$L1:
 	ret;
 }
 .visible .entry k2()
@@ -39,7 +41,7 @@ func TestUndeclaredRegisters(t *testing.T) {
 }
 `
 	rep := c.CheckSource("u.ptx", src)
-	want := map[int]string{9: "%f9", 10: "%q", 20: "%f1"}
+	want := map[int]string{9: "%f9", 10: "%q", 14: "%p3", 22: "%f1"}
 	for _, r := range rep.Results {
 		name, bad := want[r.Line]
 		switch {
