@@ -26,10 +26,15 @@ type qualifier struct {
 }
 
 var (
-	widthPart = regexp.MustCompile(`^[a-z]*?(\d+)$`)
+	// widthPart is a name part that is a type with its width in bits:
+	// b64, u32, f16, i4, iu8, bf16, fp8 — not a count (dot4, add3) or a
+	// lane number (permlane64).
+	widthPart = regexp.MustCompile(`^(?:[biuf]|iu|bf|fp)(\d+)$`)
 	// typePart is a name part that says a type or width, not the operation:
 	// f32, b64, iu8, bf16, dword, dwordx4, x2, ubyte.
-	typePart = regexp.MustCompile(`^([biuf]\d+|bf16|iu\d+|dword(x\d)?|x\d|[us]?byte|[us]?short)$`)
+	// A byte part may say which byte it reads (v_cvt_f32_ubyte0).
+	typePart = regexp.MustCompile(`^([biuf]\d+|bf16|iu\d+|dword(x\d)?|x\d|[us]?byte\d?|[us]?short)$`)
+	bytePart = regexp.MustCompile(`^[us]?byte\d?$`)
 )
 
 // anyPart says whether a part satisfies f.
@@ -70,7 +75,9 @@ var qualifiers = []qualifier{
 	{words: []string{"f64", "fp64", "double", "double-precision"}, match: suffix("f64")},
 	{words: []string{"int8", "i8", "s8"}, match: suffix("i8")},
 	{words: []string{"uint8", "u8"}, match: suffix("u8")},
-	{words: []string{"8-bit", "byte"}, match: bits("8", "byte", "ubyte", "sbyte")},
+	{words: []string{"8-bit", "byte"}, match: func(parts []string) bool {
+		return bits("8")(parts) || anyPart(bytePart.MatchString)(parts)
+	}},
 	{words: []string{"16-bit", "short"}, match: bits("16", "short", "ushort", "sshort")},
 	{words: []string{"32-bit", "dword"}, match: bits("32", "dword")},
 	{words: []string{"64-bit", "qword", "b64", "u64", "i64"}, match: bits("64", "dwordx2", "x2")},
@@ -89,8 +96,30 @@ var qualifiers = []qualifier{
 }
 
 // fillerWords say nothing about which instruction is meant once the
-// qualifiers are read ("shared memory", "half precision").
-var fillerWords = map[string]bool{"memory": true, "precision": true, "instruction": true, "operation": true}
+// qualifiers are read ("shared memory", "half precision", "three input
+// add").
+var fillerWords = map[string]bool{
+	"memory": true, "precision": true, "instruction": true, "operation": true,
+	"input": true, "inputs": true, "operand": true, "operands": true, "way": true, "values": true,
+}
+
+// countWords are the words for how many inputs an operation takes, which
+// AMD writes after the operation's name part (v_add3_u32, v_max3_f32,
+// v_xor3_b32): "three input add", "3-way max", "max of three".
+var countWords = map[string]string{"two": "2", "three": "3", "four": "4", "2": "2", "3": "3", "4": "4"}
+
+// countOf reads a word as a count: "three", "3", "three-input", "3-way",
+// "3-operand".
+func countOf(w string) (string, bool) {
+	for _, suf := range []string{"-input", "-way", "-operand"} {
+		if n, ok := strings.CutSuffix(w, suf); ok {
+			w = n
+			break
+		}
+	}
+	n, ok := countWords[w]
+	return n, ok
+}
 
 var qualifierByWord = func() map[string][]*qualifier {
 	m := map[string][]*qualifier{}
@@ -114,6 +143,9 @@ type queryWords struct {
 	// add" of "shared memory atomic add"), words its words.
 	core  string
 	words []string
+	// count is the number of inputs the query asks for ("3" of "three
+	// input add"), "" when it names none.
+	count string
 }
 
 // readQuery finds a lower-cased query's qualifiers: "64 bit" and "64bit"
@@ -137,13 +169,46 @@ func readQuery(lower string) queryWords {
 			}
 			continue
 		}
+		if n, ok := strings.CutSuffix(w, "-bit"); ok && isDigits(n) {
+			// A width the table has no spellings for ("4-bit", "24-bit"):
+			// the names whose types have it (v_dot8_i32_i4, v_mad_u32_u24).
+			qw.quals = append(qw.quals, &qualifier{words: []string{w}, match: bits(n)})
+			continue
+		}
 		if fillerWords[w] || w == "" {
+			continue
+		}
+		if n, ok := countOf(w); ok && qw.count == "" {
+			qw.count = n
 			continue
 		}
 		core = append(core, w)
 	}
+	if qw.count != "" && len(core) == 0 {
+		// The count was the query's only word ("3", "four"): a word.
+		core, qw.count = append(core, qw.count), ""
+	}
 	qw.core, qw.words = strings.Join(core, " "), core
+	if qw.count != "" {
+		qw.quals = append(qw.quals, qw.countQualifier())
+	}
 	return qw
+}
+
+// countQualifier ranks the names with a part that is one of the query's
+// words followed by its count ("add3" for "three input add").
+func (qw *queryWords) countQualifier() *qualifier {
+	var want []string
+	for _, w := range qw.words {
+		want = append(want, w+qw.count)
+	}
+	return &qualifier{match: anyPart(func(p string) bool { return slices.Contains(want, p) })}
+}
+
+// namesOperation says whether a name's parts hold the query's core word as
+// one of them, or with the query's count after it ("add3").
+func (qw *queryWords) namesOperation(parts []string) bool {
+	return slices.Contains(parts, qw.core) || qw.count != "" && slices.Contains(parts, qw.core+qw.count)
 }
 
 func isDigits(s string) bool {
@@ -177,8 +242,11 @@ func (qw *queryWords) satisfied(name string) int {
 	return n
 }
 
-// Boosts of a hit: per qualifier its name carries, and per word of a
-// query of several that is a part of its name ("store" in ds_store_b128).
+// Boosts of a hit: per qualifier its name carries, per word of a query of
+// several that is a part of its name ("store" in ds_store_b128) or that a
+// part abbreviates ("sat" of "saturate", "execz" of "exec zero"), and once
+// more (qualifierBoost) when its name accounts for every word; a count
+// the operation's name part carries (add3) counts twice.
 const (
 	qualifierBoost = 6
 	nameWordBoost  = 1.5
@@ -186,15 +254,59 @@ const (
 
 func (qw *queryWords) boost(name string) float64 {
 	b := qualifierBoost * float64(qw.satisfied(name))
+	parts := nameParts(name)
+	if qw.count != "" && qw.namesOperation(parts) && !slices.Contains(parts, qw.core) {
+		// The count is the operation's own part (add3): the name says
+		// what the query asks for, where a two-input add does not.
+		b += qualifierBoost
+	}
 	if len(qw.words)+len(qw.quals) > 1 {
-		parts := nameParts(name)
-		for _, w := range qw.words {
-			if slices.Contains(parts, w) {
-				b += nameWordBoost
+		covered := 0
+		for i, w := range qw.words {
+			next := ""
+			if i+1 < len(qw.words) {
+				next = qw.words[i+1]
 			}
+			if slices.ContainsFunc(parts, func(p string) bool { return partSpells(p, w, next) }) {
+				b += nameWordBoost
+				covered++
+			}
+		}
+		if covered == len(qw.words) && qw.satisfied(name) == len(qw.quals) {
+			// The name spells the whole query (v_sat_pk_u8_i16 for
+			// "saturate pack", ds_load_b64 for "lds load 64-bit").
+			b += qualifierBoost
 		}
 	}
 	return b
+}
+
+// partSpells says whether a name part spells a query word (w, followed by
+// next in the query): is it, or abbreviates it or it with next ("execz"
+// of "exec zero"). A part holding the word is not enough: the "mfma" of
+// smfmac is the sparse kind, not an mfma.
+func partSpells(p, w, next string) bool {
+	return p == w || abbreviates(p, w) || next != "" && abbreviates(p, w+next)
+}
+
+// abbreviates says whether a name part is an abbreviation of a word: its
+// letters in order, the first the same, two or more letters shorter
+// ("sat" of "saturate", "cmp" of "compare", "pk" of "packed", "execz" of
+// "execzero"; not "mma" of "mfma", another name). Parts with digits are
+// types or counts, not abbreviations.
+func abbreviates(part, word string) bool {
+	if len(part) < 2 || len(part)+2 > len(word) || part[0] != word[0] {
+		return false
+	}
+	j := 0
+	for i := 0; i < len(word) && j < len(part); i++ {
+		if c := part[j]; c < 'a' || c > 'z' {
+			return false
+		} else if word[i] == c {
+			j++
+		}
+	}
+	return j == len(part)
 }
 
 // nameStem is a name without its type and width parts and packing, and

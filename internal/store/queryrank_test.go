@@ -62,3 +62,83 @@ func TestSiblings(t *testing.T) {
 		}
 	}
 }
+
+// A count word ("three", "3-way") is read out of a query and ranks the
+// names whose operation part carries it (v_add3_u32); any width in bits is
+// a qualifier, a type's width only (i4, u24), never a count or lane number
+// (dot4, permlane64).
+func TestCountsAndWidths(t *testing.T) {
+	qw := readQuery("three input add")
+	if qw.core != "add" || qw.count != "3" || len(qw.quals) != 1 {
+		t.Fatalf("three input add: core %q count %q, %d qualifiers", qw.core, qw.count, len(qw.quals))
+	}
+	for name, want := range map[string]int{"v_add3_u32": 1, "v_add_u32": 0, "v_max3_f32": 0} {
+		if got := qw.satisfied(name); got != want {
+			t.Errorf("three input add: %s carries %d, want %d", name, got, want)
+		}
+	}
+	if qw.boost("v_add3_u32") <= qw.boost("v_add_u32") {
+		t.Error("three input add: v_add3_u32 does not rank above v_add_u32")
+	}
+	if lone := readQuery("3"); lone.core != "3" || lone.count != "" {
+		t.Errorf("a lone number: core %q count %q", lone.core, lone.count)
+	}
+	for q, names := range map[string]map[string]int{
+		"dot 4-bit":       {"v_dot8_i32_i4": 1, "v_dot8_i32_iu4": 1, "v_dot4_i32_i8": 0},
+		"mad 24-bit":      {"v_mad_u32_u24": 1, "v_mad_u64_u32": 0},
+		"permlane 64-bit": {"v_permlane64_b32": 0, "v_lshlrev_b64": 1},
+		"byte to float":   {"v_cvt_f32_ubyte0": 2, "v_cvt_f32_i32": 1},
+	} {
+		qw := readQuery(q)
+		for name, want := range names {
+			if got := qw.satisfied(name); got != want {
+				t.Errorf("%q: %s carries %d, want %d", q, name, got, want)
+			}
+		}
+	}
+}
+
+// A name part abbreviates a word by its letters in order, the first the
+// same, two or more shorter; a name spelling every word of the query ranks
+// above one spelling some.
+func TestAbbreviations(t *testing.T) {
+	for _, c := range []struct {
+		part, word string
+		want       bool
+	}{
+		{"sat", "saturate", true}, {"cmp", "compare", true}, {"pk", "packed", true}, {"execz", "execzero", true},
+		{"mma", "mfma", false}, {"add", "add", false}, {"b32", "b32bit", false}, {"lo", "ol", false}, {"v", "vector", false},
+	} {
+		if got := abbreviates(c.part, c.word); got != c.want {
+			t.Errorf("abbreviates(%s, %s) = %v", c.part, c.word, got)
+		}
+	}
+	qw := readQuery("saturate pack")
+	if qw.boost("v_sat_pk_u8_i16") <= qw.boost("v_med3_f32") {
+		t.Error("saturate pack: v_sat_pk_u8_i16 does not rank above v_med3_f32")
+	}
+	ex := readQuery("branch if exec zero")
+	if ex.boost("s_cbranch_execz") <= ex.boost("s_cbranch_scc0") {
+		t.Error("branch if exec zero: s_cbranch_execz does not rank above s_cbranch_scc0")
+	}
+}
+
+// AMD's words are read as CUDA's for the synonym table, and only then.
+func TestInCUDAWords(t *testing.T) {
+	for q, want := range map[string]string{"wave reduce": "warp reduce", "Workgroup barrier": "block barrier", "warp shuffle": ""} {
+		if got := inCUDAWords(q); got != want {
+			t.Errorf("inCUDAWords(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// A sentence's full stop is not part of its last word's token; dots
+// inside a token stay.
+func TestTokensDropEdgeDots(t *testing.T) {
+	var got []string
+	tokens("Invalidate the instruction cache. See ld.global.nc, 1.5 and .shared.", func(s string) { got = append(got, s) })
+	want := []string{"invalidate", "the", "instruction", "cache", "see", "ld.global.nc", "1.5", "and", "shared"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tokens = %q, want %q", got, want)
+	}
+}

@@ -550,16 +550,19 @@ func (s *DB) ScopeOf(q string) isa.QueryScope {
 // a query has besides its qualifiers ("v_max" of "v_max f16").
 func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit {
 	if strings.ContainsAny(lower, " \t") {
-		if qw.core == "" || strings.Contains(qw.core, " ") {
+		if qw.core == "" {
 			return nil
 		}
-		hits := s.nameHits(arch, qw.core)
+		if strings.Contains(qw.core, " ") {
+			return s.joinedNameHits(arch, qw.words)
+		}
+		hits := s.nameHits(arch, qw.core, true)
 		if len(qw.quals) > 0 {
 			// "packed add f16": the word is the operation, one part of
 			// the name the qualifiers complete (v_pk_add_f16), not any
 			// name that happens to contain it.
 			for i, h := range hits {
-				if h.Why == "name contains" && slices.Contains(nameParts(strings.ToLower(h.Name)), qw.core) {
+				if h.Why == "name contains" && qw.namesOperation(nameParts(strings.ToLower(h.Name))) {
 					hits[i].Score += 20
 					hits[i].Why = "name part"
 				}
@@ -567,16 +570,56 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 		}
 		return hits
 	}
-	hits := s.nameHits(arch, lower)
+	hits := s.nameHits(arch, lower, true)
+	hits = append(hits, s.spellingHits(arch, lower, hits)...)
 	// PTX is written with modifiers ("cvt.rni.s32.f32"): when the whole
 	// text names nothing, its longest documented dotted prefix does.
 	for parts := strings.Split(lower, "."); len(hits) == 0 && len(parts) > 1; parts = parts[:len(parts)-1] {
 		prefix := strings.Join(parts[:len(parts)-1], ".")
-		for _, h := range s.nameHits(arch, prefix) {
+		for _, h := range s.nameHits(arch, prefix, true) {
 			if h.Why == "name" {
 				h.Why = "mnemonic of " + q
 				hits = append(hits, h)
 			}
+		}
+	}
+	return hits
+}
+
+// spellingHits are the instructions a word names by another spelling
+// than their documented name, when no name is the word: an alias or
+// assembler spelling (v_accvgpr_read_b32 of v_accvgpr_read), or a name
+// with an encoding suffix as disassembly prints it (v_add_f32_e32), in
+// arch ("" for every family). They rank just below an exact name.
+func (s *DB) spellingHits(arch, lower string, named []isa.SearchHit) []isa.SearchHit {
+	if slices.ContainsFunc(named, func(h isa.SearchHit) bool { return h.Why == "name" }) {
+		return nil
+	}
+	var hits []isa.SearchHit
+	for _, a := range s.archs {
+		if arch != "" && a.ID != arch {
+			continue
+		}
+		name, ok := s.lookup(a.ID, lower)
+		if !ok {
+			if bare := isa.BaseMnemonic(lower); bare != lower {
+				name, ok = s.lookup(a.ID, bare)
+			}
+		}
+		score := 99.0
+		if !ok {
+			// A guide's name without the type the assembler spells
+			// (V_ACCVGPR_READ, written v_accvgpr_read_b32).
+			if i := strings.LastIndexAny(lower, "_."); i > 0 && typePart.MatchString(lower[i+1:]) {
+				name, ok = s.lookup(a.ID, lower[:i])
+				score = 90
+			}
+		}
+		if !ok || name == lower {
+			continue
+		}
+		if sum, ok := s.summary(a.ID, name); ok {
+			hits = append(hits, isa.SearchHit{Summary: sum, Score: score, Why: "spelling of " + name})
 		}
 	}
 	return hits
@@ -604,12 +647,39 @@ func commonness(name string) float64 {
 	return 0
 }
 
+// maxJoinedWords is the most words of a query tried as one name.
+const maxJoinedWords = 3
+
+// joinedNameHits are the names a query's words spell when joined, without
+// spaces or with the separators names use: "save exec" is the saveexec of
+// s_and_saveexec_b64, "read first lane" v_readfirstlane_b32, "cp async"
+// cp.async, "try wait" mbarrier.try_wait. Typos are not tried: the words
+// were typed apart.
+func (s *DB) joinedNameHits(arch string, words []string) []isa.SearchHit {
+	if len(words) > maxJoinedWords {
+		return nil
+	}
+	var hits []isa.SearchHit
+	for _, sep := range []string{"", "_", "."} {
+		joined := strings.Join(words, sep)
+		if len(joined) < 5 {
+			continue
+		}
+		for _, h := range s.nameHits(arch, joined, false) {
+			h.Why += " (words joined)"
+			hits = append(hits, h)
+		}
+	}
+	return hits
+}
+
 // nameHits scores every distinct name once (the same mnemonic is in up to
-// thirteen families) and lists the entries of those that match.
-func (s *DB) nameHits(arch, lower string) []isa.SearchHit {
+// thirteen families) and lists the entries of those that match, with
+// typos when typos is set and lower is long enough.
+func (s *DB) nameHits(arch, lower string, typos bool) []isa.SearchHit {
 	var hits []isa.SearchHit
 	limit := fuzzy.MaxEdits(len(lower))
-	typos := len(lower) >= 4
+	typos = typos && len(lower) >= 4
 	var pat osaPattern
 	fast := typos && pat.compile(lower)
 	for _, name := range s.names {
@@ -653,11 +723,7 @@ func (s *DB) nameHits(arch, lower string) []isa.SearchHit {
 // text was tokenized.
 func queryTerms(q string) []string {
 	var terms []string
-	tokens(q, func(t string) {
-		if t = strings.Trim(t, "."); t != "" {
-			terms = append(terms, t)
-		}
-	})
+	tokens(q, func(t string) { terms = append(terms, t) })
 	return terms
 }
 

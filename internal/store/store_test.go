@@ -258,3 +258,27 @@ func TestStoredDocumentsHaveNoNullLists(t *testing.T) {
 		t.Fatal("no documents stored")
 	}
 }
+
+// A word that is an instruction's other spelling finds it: an alias, an
+// encoding suffix as disassembly prints it, the assembler's type after a
+// guide's bare name; and words typed apart find the name they join into.
+func TestSearchOtherSpellings(t *testing.T) {
+	b := sampleBuild()
+	b.Instructions = append(b.Instructions,
+		&isa.Instruction{Arch: "cdna4", Name: "v_accvgpr_read", Summary: "Move an accumulator register."},
+		&isa.Instruction{Arch: "cdna4", Name: "s_and_saveexec_b64", Summary: "AND with EXEC, saving it."})
+	s := writeOpen(t, b)
+	for q, want := range map[string]string{
+		"v_max_f32_e64": "v_max_f32", "v_fma_f32_dpp": "v_fma_f32", "v_accvgpr_read_b32": "v_accvgpr_read",
+		"save exec": "s_and_saveexec_b64",
+	} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil || len(hits) == 0 || hits[0].Name != want {
+			t.Errorf("Search(%q) = %+v %v, want %s first", q, hits, err, want)
+		}
+	}
+	hits, err := s.Search(context.Background(), "v_max_f32", SearchOptions{Arch: "rdna4"})
+	if err != nil || len(hits) == 0 || hits[0].Name != "v_max_num_f32" {
+		t.Errorf("rdna4 v_max_f32 (an alias of v_max_num_f32): %+v %v", hits, err)
+	}
+}

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"strings"
+
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/xvendor/synonyms"
 )
@@ -11,9 +13,36 @@ import (
 // ("barrier" of "wave barrier") just above description matches. The second
 // row scores the matches of the query's core (its words less qualifiers:
 // "fma" of "fma bf16"), a little below the whole query's.
-var synonymScore = [2][synonyms.Prefix + 1]float64{
+// The third row scores the matches of the query in CUDA's words ("warp
+// reduce" of "wave reduce"): below a one-word match of its own words, so
+// that "wave barrier" stays AMD's s_barrier (a "barrier"), not the
+// warp's.
+var synonymScore = [3][synonyms.Prefix + 1]float64{
 	{synonyms.Exact: 95, synonyms.Contains: 78, synonyms.Word: 42, synonyms.Prefix: 65},
 	{synonyms.Exact: 90, synonyms.Contains: 76, synonyms.Word: 42, synonyms.Prefix: 63},
+	{synonyms.Exact: 41, synonyms.Contains: 40, synonyms.Word: 30, synonyms.Prefix: 35},
+}
+
+// cudaWords are AMD's words for what the synonym table's phrases call by
+// CUDA's (a wave is a warp, a workgroup a thread block).
+var cudaWords = map[string]string{
+	"wave": "warp", "wavefront": "warp", "wave64": "warp", "wave32": "warp",
+	"workgroup": "block", "work-group": "block", "work-item": "thread", "workitem": "thread",
+}
+
+// inCUDAWords is q with AMD's words in CUDA's, "" when it has none.
+func inCUDAWords(q string) string {
+	words := strings.Fields(strings.ToLower(q))
+	changed := false
+	for i, w := range words {
+		if c, ok := cudaWords[w]; ok {
+			words[i], changed = c, true
+		}
+	}
+	if !changed {
+		return ""
+	}
+	return strings.Join(words, " ")
 }
 
 // synonymMatch is one group a query matched, scored.
@@ -30,7 +59,7 @@ type synonymMatch struct {
 func synonymMatches(q string, qw *queryWords) []synonymMatch {
 	var out, qualOnly []synonymMatch
 	seen := map[*synonyms.Group]int{}
-	for row, text := range []string{q, qw.core} {
+	for row, text := range []string{q, qw.core, inCUDAWords(q)} {
 		if text == "" || row == 1 && text == q {
 			continue
 		}
