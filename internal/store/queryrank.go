@@ -3,6 +3,7 @@ package store
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -22,7 +23,37 @@ type qualifier struct {
 	// space: the qualifier names where the instruction works (its name's
 	// first part), so a sibling may change that part to it.
 	space bool
-	match func(parts []string) bool
+	// memBits is a type's width: a memory instruction moves bits, not
+	// types (ds_store_b16 stores a half), so its names carry the width.
+	memBits string
+	match   func(parts []string) bool
+}
+
+// carries says whether a name's parts carry the qualifier, a type by its
+// width on a memory instruction.
+func (q *qualifier) carries(parts []string) bool {
+	return q.match(parts) || q.memBits != "" && isMemory(parts) && qualifierByWord[q.memBits+"-bit"][0].match(parts)
+}
+
+// isMemory says whether a name is an AMD memory instruction's: in a memory
+// space (global_load_b32, ds_store_b16) or a scalar load or store
+// (s_load_b32, s_buffer_load_dword).
+func isMemory(parts []string) bool {
+	if len(parts) > 1 && memorySpaces[parts[0]] {
+		return true
+	}
+	return len(parts) > 2 && parts[0] == "s" && (parts[1] == "load" || parts[1] == "store" || parts[1] == "buffer")
+}
+
+// typeAtoms are the types a name part spells, several in one part
+// (f8f6f4 is fp8, fp6 and fp4).
+var typeAtoms = regexp.MustCompile(`(?:bf|fp|iu|[biuf])\d+`)
+
+// hasType says whether a part spells one of the types.
+func hasType(types ...string) func([]string) bool {
+	return anyPart(func(p string) bool {
+		return slices.ContainsFunc(typeAtoms.FindAllString(p, -1), func(a string) bool { return slices.Contains(types, a) })
+	})
 }
 
 var (
@@ -69,10 +100,15 @@ func first(p string) func([]string) bool {
 }
 
 var qualifiers = []qualifier{
-	{words: []string{"f16", "fp16", "half", "half-precision", "half2"}, match: suffix("f16", "bf16")},
-	{words: []string{"bf16", "bfloat16", "bfloat"}, match: suffix("bf16")},
-	{words: []string{"f32", "fp32", "float", "single-precision"}, match: suffix("f32")},
-	{words: []string{"f64", "fp64", "double", "double-precision"}, match: suffix("f64")},
+	{words: []string{"f16", "fp16", "half", "halves", "half-precision", "half2"}, memBits: "16", match: suffix("f16", "bf16")},
+	{words: []string{"bf16", "bfloat16", "bfloat"}, memBits: "16", match: suffix("bf16")},
+	{words: []string{"f32", "fp32", "float", "floats", "single-precision"}, memBits: "32", match: suffix("f32")},
+	{words: []string{"f64", "fp64", "double", "doubles", "double-precision"}, memBits: "64", match: suffix("f64")},
+	// The small float formats: f8f6f4 names (v_mfma_f32_16x16x128_f8f6f4)
+	// take all three.
+	{words: []string{"fp8", "f8", "float8"}, match: hasType("fp8", "f8")},
+	{words: []string{"fp6", "f6"}, match: hasType("fp6", "f6")},
+	{words: []string{"fp4", "f4", "mxfp4"}, match: hasType("fp4", "f4")},
 	{words: []string{"int8", "i8", "s8"}, match: suffix("i8")},
 	{words: []string{"uint8", "u8"}, match: suffix("u8")},
 	{words: []string{"8-bit", "byte"}, match: func(parts []string) bool {
@@ -80,9 +116,9 @@ var qualifiers = []qualifier{
 	}},
 	{words: []string{"16-bit", "short"}, match: bits("16", "short", "ushort", "sshort")},
 	{words: []string{"32-bit", "dword"}, match: bits("32", "dword")},
-	{words: []string{"64-bit", "qword", "b64", "u64", "i64"}, match: bits("64", "dwordx2", "x2")},
+	{words: []string{"64-bit", "qword", "b64", "u64", "i64", "float2"}, match: bits("64", "dwordx2", "x2")},
 	{words: []string{"96-bit"}, match: bits("96", "dwordx3", "x3")},
-	{words: []string{"128-bit"}, match: bits("128", "dwordx4", "x4")},
+	{words: []string{"128-bit", "float4"}, match: bits("128", "dwordx4", "x4")},
 	{words: []string{"unsigned", "uint"}, match: anyPart(regexp.MustCompile(`^u\d+$`).MatchString)},
 	{words: []string{"signed"}, match: anyPart(regexp.MustCompile(`^i\d+$`).MatchString)},
 	{words: []string{"packed", "half2"}, match: anyPart(func(p string) bool { return p == "pk" })},
@@ -188,11 +224,36 @@ func readQuery(lower string) queryWords {
 		// The count was the query's only word ("3", "four"): a word.
 		core, qw.count = append(core, qw.count), ""
 	}
+	qw.countTypes()
 	qw.core, qw.words = strings.Join(core, " "), core
 	if qw.count != "" {
 		qw.quals = append(qw.quals, qw.countQualifier())
 	}
 	return qw
+}
+
+// countTypes reads a count of a type ("4 floats", "two doubles") as the
+// width they take together (128-bit, 128-bit): a vector load's or store's,
+// which AMD names by width (global_load_b128, ds_write_b128).
+func (qw *queryWords) countTypes() {
+	if qw.count == "" {
+		return
+	}
+	for i, q := range qw.quals {
+		if q.memBits == "" {
+			continue
+		}
+		n, _ := strconv.Atoi(qw.count)
+		w, _ := strconv.Atoi(q.memBits)
+		width := strconv.Itoa(n * w)
+		if qs, ok := qualifierByWord[width+"-bit"]; ok {
+			qw.quals[i] = qs[0]
+		} else {
+			qw.quals[i] = &qualifier{words: []string{width + "-bit"}, match: bits(width)}
+		}
+		qw.count = ""
+		return
+	}
 }
 
 // countQualifier ranks the names with a part that is one of the query's
@@ -235,7 +296,7 @@ func (qw *queryWords) satisfied(name string) int {
 	parts := nameParts(name)
 	n := 0
 	for _, q := range qw.quals {
-		if q.match(parts) {
+		if q.carries(parts) {
 			n++
 		}
 	}

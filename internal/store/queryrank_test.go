@@ -142,3 +142,23 @@ func TestTokensDropEdgeDots(t *testing.T) {
 		t.Errorf("tokens = %q, want %q", got, want)
 	}
 }
+
+// A type on a memory instruction is its width (ds_store_b16 stores a
+// half); a count of a type is the width they take together ("4 floats" is
+// 128-bit); the small float formats are read inside f8f6f4.
+func TestMemoryWidthsAndSmallFloats(t *testing.T) {
+	for q, names := range map[string]map[string]int{
+		"store half to shared":      {"ds_store_b16": 2, "ds_write_b16": 2, "ds_store_b32": 1, "v_add_f16": 1, "v_mov_b16": 0},
+		"load 4 floats from global": {"global_load_b128": 2, "global_load_dwordx4": 2, "global_load_b32": 1},
+		"load double":               {"s_load_b64": 1, "global_load_dwordx2": 1, "v_lshlrev_b64": 0},
+		"mfma fp4":                  {"v_mfma_f32_16x16x128_f8f6f4": 1, "v_mfma_f64_16x16x4_f64": 0, "v_mfma_f32_16x16x4_f32": 0},
+		"mfma fp8":                  {"v_mfma_f32_16x16x128_f8f6f4": 1, "v_mfma_f32_16x16x32_fp8_fp8": 1, "v_mfma_f32_16x16x32_bf8_bf8": 0},
+	} {
+		qw := readQuery(q)
+		for name, want := range names {
+			if got := qw.satisfied(name); got != want {
+				t.Errorf("%q: %s carries %d, want %d", q, name, got, want)
+			}
+		}
+	}
+}
