@@ -122,7 +122,11 @@ var qualifiers = []qualifier{
 	{words: []string{"unsigned", "uint"}, match: anyPart(regexp.MustCompile(`^u\d+$`).MatchString)},
 	{words: []string{"signed"}, match: anyPart(regexp.MustCompile(`^i\d+$`).MatchString)},
 	{words: []string{"packed", "half2"}, match: anyPart(func(p string) bool { return p == "pk" })},
-	{words: []string{"shared", "lds", "__shared__"}, space: true, match: first("ds")},
+	// The LDS is ds_'s space, and the destination of loads that write it
+	// (global_load_lds_dword, global_load_async_to_lds_b32).
+	{words: []string{"shared", "lds", "__shared__"}, space: true, match: func(parts []string) bool {
+		return first("ds")(parts) || slices.Contains(parts, "lds")
+	}},
 	{words: []string{"global"}, space: true, match: first("global")},
 	{words: []string{"buffer"}, space: true, match: first("buffer")},
 	{words: []string{"flat"}, space: true, match: first("flat")},
@@ -287,8 +291,10 @@ func onlyQualifiers(phrase string) bool {
 	return true
 }
 
+// nameParts splits a name at '_' and '.', and drops a special register's
+// '%' (%lanemask_lt is lanemask, lt).
 func nameParts(name string) []string {
-	return strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '.' })
+	return strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '.' || r == '%' })
 }
 
 // satisfied counts the qualifiers a name carries.

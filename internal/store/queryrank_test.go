@@ -162,3 +162,17 @@ func TestMemoryWidthsAndSmallFloats(t *testing.T) {
 		}
 	}
 }
+
+// "lds" is the space of ds_ and the destination of the loads that write
+// it; a special register's '%' is not part of its name's parts.
+func TestLDSAndSpecialRegisterParts(t *testing.T) {
+	qw := readQuery("global load lds")
+	for name, want := range map[string]int{"global_load_lds_dword": 2, "global_load_b32": 1, "ds_load_b32": 1} {
+		if got := qw.satisfied(name); got != want {
+			t.Errorf("global load lds: %s carries %d, want %d", name, got, want)
+		}
+	}
+	if got := nameParts("%lanemask_lt"); !slices.Equal(got, []string{"lanemask", "lt"}) {
+		t.Errorf("nameParts(%%lanemask_lt) = %q", got)
+	}
+}

@@ -572,9 +572,16 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 	}
 	hits := s.nameHits(arch, lower, true)
 	hits = append(hits, s.spellingHits(arch, lower, hits)...)
-	// PTX is written with modifiers ("cvt.rni.s32.f32"): when the whole
-	// text names nothing, its longest documented dotted prefix does.
-	for parts := strings.Split(lower, "."); len(hits) == 0 && len(parts) > 1; parts = parts[:len(parts)-1] {
+	// PTX is written with modifiers ("cvt.rni.s32.f32", "ld.global.ca"):
+	// when the whole text names nothing (a typo of another name, such as
+	// ld.global.nc, does not count), its longest documented dotted prefix
+	// does.
+	named := func() bool {
+		return slices.ContainsFunc(hits, func(h isa.SearchHit) bool {
+			return h.Why == "name" || h.Why == "name prefix" || strings.HasPrefix(h.Why, "spelling of ") || strings.HasPrefix(h.Why, "mnemonic of ")
+		})
+	}
+	for parts := strings.Split(lower, "."); !named() && len(parts) > 1; parts = parts[:len(parts)-1] {
 		prefix := strings.Join(parts[:len(parts)-1], ".")
 		for _, h := range s.nameHits(arch, prefix, true) {
 			if h.Why == "name" {
@@ -647,27 +654,36 @@ func commonness(name string) float64 {
 	return 0
 }
 
-// maxJoinedWords is the most words of a query tried as one name.
-const maxJoinedWords = 3
+// maxJoinedWords is the most words of a query tried as one name, and
+// maxJoinedQuery the most words a query may have for its runs to be tried.
+const (
+	maxJoinedWords = 3
+	maxJoinedQuery = 6
+)
 
-// joinedNameHits are the names a query's words spell when joined, without
-// spaces or with the separators names use: "save exec" is the saveexec of
-// s_and_saveexec_b64, "read first lane" v_readfirstlane_b32, "cp async"
-// cp.async, "try wait" mbarrier.try_wait. Typos are not tried: the words
-// were typed apart.
+// joinedNameHits are the names that runs of a query's words spell when
+// joined, without spaces or with the separators names use: "save exec" is
+// the saveexec of s_and_saveexec_b64, "read first lane"
+// v_readfirstlane_b32, "cp async" cp.async, "try wait" mbarrier.try_wait,
+// the "lane mask" of "lane mask less than" %lanemask_lt. Typos are not
+// tried: the words were typed apart.
 func (s *DB) joinedNameHits(arch string, words []string) []isa.SearchHit {
-	if len(words) > maxJoinedWords {
-		return nil
+	if len(words) > maxJoinedQuery {
+		return nil // a sentence, not a name typed apart
 	}
 	var hits []isa.SearchHit
-	for _, sep := range []string{"", "_", "."} {
-		joined := strings.Join(words, sep)
-		if len(joined) < 5 {
-			continue
-		}
-		for _, h := range s.nameHits(arch, joined, false) {
-			h.Why += " (words joined)"
-			hits = append(hits, h)
+	for n := min(maxJoinedWords, len(words)); n >= 2; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			for _, sep := range []string{"", "_", "."} {
+				joined := strings.Join(words[i:i+n], sep)
+				if len(joined) < 5 {
+					continue
+				}
+				for _, h := range s.nameHits(arch, joined, false) {
+					h.Why += " (words joined)"
+					hits = append(hits, h)
+				}
+			}
 		}
 	}
 	return hits

@@ -282,3 +282,21 @@ func TestSearchOtherSpellings(t *testing.T) {
 		t.Errorf("rdna4 v_max_f32 (an alias of v_max_num_f32): %+v %v", hits, err)
 	}
 }
+
+// PTX with modifiers finds its mnemonic even when another name is a typo
+// of the whole text (ld.global.ca is two edits from ld.global.nc), and
+// runs of a query's words find the names they join into (%lanemask_lt).
+func TestSearchPTXModifiersAndJoinedRuns(t *testing.T) {
+	b := sampleBuild()
+	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
+	for _, n := range []string{"ld", "ld.global.nc", "%lanemask_lt", "%laneid"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: n, Summary: "A PTX instruction."})
+	}
+	s := writeOpen(t, b)
+	for q, want := range map[string]string{"ld.global.ca": "ld", "ld.global.nc": "ld.global.nc", "lane mask less than": "%lanemask_lt"} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil || len(hits) == 0 || hits[0].Name != want {
+			t.Errorf("Search(%q) = %+v %v, want %s first", q, hits, err, want)
+		}
+	}
+}
