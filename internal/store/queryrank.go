@@ -95,8 +95,12 @@ func suffix(s string, not ...string) func([]string) bool {
 	})
 }
 
+// first says a name starts with p, or, for a scalar memory instruction,
+// has it after its s_ (s_buffer_load_dword is a buffer's).
 func first(p string) func([]string) bool {
-	return func(parts []string) bool { return len(parts) > 0 && parts[0] == p }
+	return func(parts []string) bool {
+		return len(parts) > 0 && parts[0] == p || len(parts) > 2 && parts[0] == "s" && parts[1] == p && p != "s"
+	}
 }
 
 var qualifiers = []qualifier{
@@ -120,6 +124,7 @@ var qualifiers = []qualifier{
 	{words: []string{"96-bit"}, match: bits("96", "dwordx3", "x3")},
 	{words: []string{"128-bit", "float4"}, match: bits("128", "dwordx4", "x4")},
 	{words: []string{"unsigned", "uint"}, match: anyPart(regexp.MustCompile(`^u\d+$`).MatchString)},
+	{words: []string{"int", "integer", "int32", "i32", "s32"}, memBits: "32", match: anyPart(regexp.MustCompile(`^[iu]32$`).MatchString)},
 	{words: []string{"signed"}, match: anyPart(regexp.MustCompile(`^i\d+$`).MatchString)},
 	{words: []string{"packed", "half2"}, match: anyPart(func(p string) bool { return p == "pk" })},
 	// The LDS is ds_'s space, and the destination of loads that write it
@@ -142,6 +147,10 @@ var fillerWords = map[string]bool{
 	"memory": true, "precision": true, "instruction": true, "operation": true,
 	"input": true, "inputs": true, "operand": true, "operands": true, "way": true, "values": true,
 }
+
+// bareWidths are the numbers that, alone among a query's words, are a
+// width in bits ("lzcnt 64", "load 128"); 2, 3 and 4 are counts.
+var bareWidths = map[string]bool{"8": true, "16": true, "32": true, "64": true, "96": true, "128": true}
 
 // countWords are the words for how many inputs an operation takes, which
 // AMD writes after the operation's name part (v_add3_u32, v_max3_f32,
@@ -186,6 +195,9 @@ type queryWords struct {
 	// count is the number of inputs the query asks for ("3" of "three
 	// input add"), "" when it names none.
 	count string
+	// dest is the qualifier after "to" or "into": the type a conversion
+	// makes ("convert f32 to f16"), which AMD names first (v_cvt_f16_f32).
+	dest *qualifier
 }
 
 // readQuery finds a lower-cased query's qualifiers: "64 bit" and "64bit"
@@ -200,12 +212,17 @@ func readQuery(lower string) queryWords {
 			w, i = w+"-bit", i+1
 		} else if n, ok := strings.CutSuffix(w, "bit"); ok && isDigits(n) {
 			w = n + "-bit"
+		} else if bareWidths[w] && len(raw) > 1 {
+			w += "-bit" // "lzcnt 64"
 		}
 		if qs, ok := qualifierByWord[w]; ok {
 			for _, q := range qs {
 				if !slices.Contains(qw.quals, q) {
 					qw.quals = append(qw.quals, q)
 				}
+			}
+			if i > 0 && (raw[i-1] == "to" || raw[i-1] == "into") && qw.dest == nil {
+				qw.dest = qs[0]
 			}
 			continue
 		}
@@ -327,6 +344,9 @@ func (qw *queryWords) boost(name string) float64 {
 		// what the query asks for, where a two-input add does not.
 		b += qualifierBoost
 	}
+	if qw.dest != nil && qw.dest.match(resultType(parts)) {
+		b += qualifierBoost / 2
+	}
 	if len(qw.words)+len(qw.quals) > 1 {
 		covered := 0
 		for i, w := range qw.words {
@@ -354,6 +374,21 @@ func (qw *queryWords) boost(name string) float64 {
 // smfmac is the sparse kind, not an mfma.
 func partSpells(p, w, next string) bool {
 	return p == w || abbreviates(p, w) || next != "" && abbreviates(p, w+next)
+}
+
+// resultType is a conversion's first type part, the type it makes
+// (f16 of v_cvt_f16_f32, bf16 of v_cvt_pk_bf16_f32); none for other names.
+func resultType(parts []string) []string {
+	i := slices.Index(parts, "cvt")
+	if i < 0 {
+		return nil
+	}
+	for _, p := range parts[i+1:] {
+		if typePart.MatchString(p) {
+			return []string{p}
+		}
+	}
+	return nil
 }
 
 // abbreviates says whether a name part is an abbreviation of a word: its

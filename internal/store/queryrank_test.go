@@ -176,3 +176,33 @@ func TestLDSAndSpecialRegisterParts(t *testing.T) {
 		t.Errorf("nameParts(%%lanemask_lt) = %q", got)
 	}
 }
+
+// A CUDA intrinsic's rounding suffix and unsigned "u" are other spellings
+// of one intrinsic; a bare 64 beside an operation is a width; the type
+// after "to" is the one a conversion makes, which AMD names first; a
+// scalar memory instruction's space follows its s_.
+func TestCUDASpellingsWidthsAndDirections(t *testing.T) {
+	for q, want := range map[string][]string{
+		"__fmul_rn": {"__fmul"}, "__umul24": {"__mul24"}, "__usad": {"__sad"}, "__float2uint_rz": {"__float2uint"}, "__usad_sat": {"__usad", "__sad"},
+		"__syncthreads": nil, "fmul_rn": nil, "__u": nil,
+	} {
+		if got := cudaVariants(q); !slices.Equal(got, want) {
+			t.Errorf("cudaVariants(%s) = %q, want %q", q, got, want)
+		}
+	}
+	lz := readQuery("lzcnt 64")
+	if lz.core != "lzcnt" || lz.satisfied("s_flbit_i32_b64") != 1 || lz.satisfied("v_ffbh_u32") != 0 {
+		t.Errorf("lzcnt 64: core %q, 64 not read as a width", lz.core)
+	}
+	if lone := readQuery("64"); lone.core != "64" {
+		t.Errorf("a lone 64 is a word, got core %q", lone.core)
+	}
+	cv := readQuery("convert to unsigned int")
+	if cv.boost("v_cvt_u32_f32") <= cv.boost("v_cvt_f32_u32") {
+		t.Error("convert to unsigned int: v_cvt_u32_f32 (makes a u32) does not rank above v_cvt_f32_u32")
+	}
+	sb := readQuery("scalar buffer load")
+	if sb.satisfied("s_buffer_load_dword") != 2 || sb.satisfied("s_load_dword") != 1 {
+		t.Error("scalar buffer load: s_buffer_load_dword is not both scalar and a buffer's")
+	}
+}

@@ -528,6 +528,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	qw := readQuery(lower)
 	hits := s.nameMatches(arch, q, lower, &qw)
 	hits = append(hits, s.synonymHits(arch, q, &qw)...)
+	hits = append(hits, s.conversionHits(arch, lower)...)
 	hits = append(hits, s.textHits(arch, lower)...)
 	for i := range hits {
 		hits[i].Score += qw.boost(strings.ToLower(hits[i].Name))
@@ -590,7 +591,46 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 			}
 		}
 	}
+	if !named() && strings.Contains(lower, ".") {
+		hits = append(hits, s.dottedSubsequenceHits(arch, q, lower)...)
+	}
 	return hits
+}
+
+// dottedSubsequenceHits are the hits of the documented name whose dotted
+// parts the text has in order, with modifiers between them: PTX writes
+// match.sync as "match.any.sync.b32" and barrier.cluster as
+// "barrier.cluster.arrive.aligned". The name with the most parts wins.
+func (s *DB) dottedSubsequenceHits(arch, q, lower string) []isa.SearchHit {
+	parts := strings.Split(lower, ".")
+	best, bestParts := "", 0
+	for _, name := range s.names {
+		if !strings.HasPrefix(name, parts[0]+".") {
+			continue
+		}
+		np := strings.Split(name, ".")
+		if len(np) > bestParts && isSubsequence(np, parts) {
+			best, bestParts = name, len(np)
+		}
+	}
+	var hits []isa.SearchHit
+	for _, k := range s.byName[best] {
+		if e := &s.entries[k]; arch == "" || e.Arch == arch {
+			hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: 100, Why: "mnemonic of " + q})
+		}
+	}
+	return hits
+}
+
+// isSubsequence says whether sub's elements are in list in order.
+func isSubsequence(sub, list []string) bool {
+	i := 0
+	for _, x := range list {
+		if i < len(sub) && x == sub[i] {
+			i++
+		}
+	}
+	return i == len(sub)
 }
 
 // spellingHits are the instructions a word names by another spelling

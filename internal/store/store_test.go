@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
@@ -297,6 +298,34 @@ func TestSearchPTXModifiersAndJoinedRuns(t *testing.T) {
 		hits, err := s.Search(context.Background(), q, SearchOptions{})
 		if err != nil || len(hits) == 0 || hits[0].Name != want {
 			t.Errorf("Search(%q) = %+v %v, want %s first", q, hits, err, want)
+		}
+	}
+}
+
+// A CUDA conversion intrinsic finds AMD's conversion from its first type
+// to its second (result first in AMD's name) and PTX's cvt; PTX written
+// with modifiers between a name's parts finds the name.
+func TestSearchCUDAConversionsAndPTXModifiers(t *testing.T) {
+	b := sampleBuild()
+	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
+	for _, n := range []string{"cvt", "match.sync", "barrier.cluster"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: n, Summary: "A PTX instruction."})
+	}
+	for _, n := range []string{"v_cvt_u32_f32", "v_cvt_f32_u32", "v_cvt_f32_f64"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "cdna4", Name: n, Summary: "A conversion."})
+	}
+	s := writeOpen(t, b)
+	for q, want := range map[string][]string{
+		"__float2uint_rn": {"v_cvt_u32_f32", "cvt"}, "__double2float_rz": {"v_cvt_f32_f64", "cvt"},
+		"match.any.sync.b32": {"match.sync"}, "barrier.cluster.arrive.aligned": {"barrier.cluster"},
+	} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.Name)
+		}
+		if err != nil || len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+			t.Errorf("Search(%q) = %q %v, want %q first", q, got, err, want)
 		}
 	}
 }

@@ -51,15 +51,25 @@ type synonymMatch struct {
 	score float64
 }
 
-// synonymMatches are the table's groups for the whole query and for its
-// core, each group once at its best score, best first. A group matched
+// synonymMatches are the table's groups for the whole query, for its core,
+// in CUDA's words and, for a CUDA intrinsic, for its other spellings
+// (cudaVariants), each group once at its best score, best first. A group matched
 // only through qualifier words ("shared memory" of "shared memory store
 // 128-bit", "lds" of "wait for lds") counts only when no other group
 // matched: the qualifier then ranks the other group's instructions.
 func synonymMatches(q string, qw *queryWords) []synonymMatch {
 	var out, qualOnly []synonymMatch
 	seen := map[*synonyms.Group]int{}
-	for row, text := range []string{q, qw.core, inCUDAWords(q)} {
+	type reading struct {
+		text string
+		row  int
+	}
+	readings := []reading{{q, 0}, {qw.core, 1}, {inCUDAWords(q), 2}}
+	for _, v := range cudaVariants(strings.ToLower(q)) {
+		readings = append(readings, reading{v, 1}) // __umul24 as __mul24
+	}
+	for _, rd := range readings {
+		text, row := rd.text, rd.row
 		if text == "" || row == 1 && text == q {
 			continue
 		}

@@ -1,0 +1,106 @@
+package store
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// CUDA's intrinsics are named by rule: conversions are __<from>2<to>
+// with a rounding suffix (__float2uint_rn, __double2float_rz,
+// __half2float), and many operations have rounding (__fmul_rn) and
+// unsigned (__umul24, __usad) spellings of one intrinsic. Search reads
+// these names by the rule, so that every spelling finds what the
+// synonym table gives for one.
+
+// cudaTypes are CUDA's type words in intrinsic names and the type each is
+// in AMD's names.
+var cudaTypes = map[string]string{
+	"float": "f32", "double": "f64", "half": "f16", "bfloat16": "bf16",
+	"int": "i32", "uint": "u32", "ll": "i64", "ull": "u64", "short": "i16", "ushort": "u16",
+}
+
+// cudaConversion matches a conversion intrinsic: __<from>2<to>, with an
+// optional rounding suffix.
+var cudaConversion = regexp.MustCompile(`^__([a-z0-9]+?)2([a-z0-9]+?)(?:_r[nzud])?$`)
+
+// cudaSuffixes are the rounding and saturation suffixes of intrinsics'
+// names: __fmul_rn is __fmul rounded to nearest.
+var cudaSuffixes = []string{"_rn", "_rz", "_ru", "_rd", "_sat"}
+
+// cudaVariants are the other spellings of an intrinsic the synonym table
+// may list: without its rounding suffix, and without the "u" of its
+// unsigned spelling (__umul24 is __mul24 on unsigned ints).
+func cudaVariants(q string) []string {
+	if !strings.HasPrefix(q, "__") || strings.ContainsAny(q, " \t") {
+		return nil
+	}
+	var out []string
+	base := q
+	for _, suf := range cudaSuffixes {
+		if b, ok := strings.CutSuffix(q, suf); ok {
+			base = b
+			out = append(out, b)
+			break
+		}
+	}
+	if rest, ok := strings.CutPrefix(base, "__u"); ok && rest != "" {
+		out = append(out, "__"+rest)
+	}
+	return out
+}
+
+// conversionHits are the conversions a CUDA conversion intrinsic names:
+// AMD's from its type to the other (v_cvt_u32_f32 for __float2uint_rn:
+// AMD names the result first), the vector unit's first, and PTX's cvt.
+func (s *DB) conversionHits(arch, lower string) []isa.SearchHit {
+	m := cudaConversion.FindStringSubmatch(lower)
+	if m == nil {
+		return nil
+	}
+	from, ok1 := cudaTypes[m[1]]
+	to, ok2 := cudaTypes[m[2]]
+	if !ok1 || !ok2 {
+		return nil
+	}
+	var names []string
+	for _, n := range s.names {
+		parts := nameParts(n)
+		if !slices.Contains(parts, "cvt") {
+			continue
+		}
+		var types []string
+		for _, p := range parts {
+			if typePart.MatchString(p) {
+				types = append(types, p)
+			}
+		}
+		if slices.Equal(types, []string{to, from}) {
+			names = append(names, n)
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if va, vb := strings.HasPrefix(a, "v_"), strings.HasPrefix(b, "v_"); va != vb {
+			if va {
+				return -1
+			}
+			return 1
+		}
+		if len(a) != len(b) {
+			return len(a) - len(b)
+		}
+		return strings.Compare(a, b)
+	})
+	names = append(names, "cvt")
+	var hits []isa.SearchHit
+	for i, n := range names {
+		for _, k := range s.byName[n] {
+			if e := &s.entries[k]; arch == "" || e.Arch == arch {
+				hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: 95 - 0.1*float64(i), Why: "CUDA conversion " + lower})
+			}
+		}
+	}
+	return hits
+}
