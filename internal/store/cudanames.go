@@ -26,28 +26,50 @@ var cudaTypes = map[string]string{
 // optional rounding suffix.
 var cudaConversion = regexp.MustCompile(`^__([a-z0-9]+?)2([a-z0-9]+?)(?:_r[nzud])?$`)
 
-// cudaSuffixes are the rounding and saturation suffixes of intrinsics'
-// names: __fmul_rn is __fmul rounded to nearest.
-var cudaSuffixes = []string{"_rn", "_rz", "_ru", "_rd", "_sat"}
+// cudaSuffixes are the suffixes of intrinsics' names that vary one
+// operation: rounding and saturation (__fmul_rn is __fmul rounded to
+// nearest), a ReLU (__hfma2_relu) and a half of the operands (__dp2a_lo).
+var cudaSuffixes = []string{"_rn", "_rz", "_ru", "_rd", "_sat", "_relu", "_lo", "_hi"}
 
-// cudaVariants are the other spellings of an intrinsic the synonym table
-// may list: without its rounding suffix, and without the "u" of its
-// unsigned spelling (__umul24 is __mul24 on unsigned ints).
-func cudaVariants(q string) []string {
-	if !strings.HasPrefix(q, "__") || strings.ContainsAny(q, " \t") {
+// cudaReading is another spelling of an intrinsic and the qualifier words
+// its spelling implies.
+type cudaReading struct {
+	text  string
+	quals []string
+}
+
+// cudaReadings are the other spellings of an intrinsic the synonym table
+// may list, by CUDA's naming rules: without its suffix, without the "u" of
+// its unsigned spelling (__umul24 is __mul24 on unsigned ints), without
+// the underscores, a half function's "h" (and half2's "2") read as the
+// half (and packed) qualifier (__hneg is neg of f16, __hmax2 packed max),
+// a float function's "f" as float (__tanhf is tanh of f32).
+func cudaReadings(q string) []cudaReading {
+	if !strings.HasPrefix(q, "__") || len(q) < 4 || strings.ContainsAny(q, " \t") {
 		return nil
 	}
-	var out []string
+	var out []cudaReading
 	base := q
 	for _, suf := range cudaSuffixes {
-		if b, ok := strings.CutSuffix(q, suf); ok {
+		if b, ok := strings.CutSuffix(q, suf); ok && len(b) > 2 {
 			base = b
-			out = append(out, b)
+			out = append(out, cudaReading{text: b})
 			break
 		}
 	}
 	if rest, ok := strings.CutPrefix(base, "__u"); ok && rest != "" {
-		out = append(out, "__"+rest)
+		out = append(out, cudaReading{text: "__" + rest})
+	}
+	name := base[2:]
+	out = append(out, cudaReading{text: name})
+	if h, ok := strings.CutPrefix(name, "h"); ok && len(h) > 1 {
+		if p, ok := strings.CutSuffix(h, "2"); ok && p != "" {
+			out = append(out, cudaReading{text: p, quals: []string{"half", "packed"}})
+		}
+		out = append(out, cudaReading{text: h, quals: []string{"half"}})
+	}
+	if f, ok := strings.CutSuffix(name, "f"); ok && len(f) > 2 {
+		out = append(out, cudaReading{text: f, quals: []string{"float"}})
 	}
 	return out
 }

@@ -57,14 +57,11 @@ func hasType(types ...string) func([]string) bool {
 }
 
 var (
-	// widthPart is a name part that is a type with its width in bits:
-	// b64, u32, f16, i4, iu8, bf16, fp8 — not a count (dot4, add3) or a
-	// lane number (permlane64).
-	widthPart = regexp.MustCompile(`^(?:[biuf]|iu|bf|fp)(\d+)$`)
 	// typePart is a name part that says a type or width, not the operation:
 	// f32, b64, iu8, bf16, dword, dwordx4, x2, ubyte.
 	// A byte part may say which byte it reads (v_cvt_f32_ubyte0).
-	typePart = regexp.MustCompile(`^([biuf]\d+|bf16|iu\d+|dword(x\d)?|x\d|[us]?byte\d?|[us]?short)$`)
+	// Types may be spelled together (f8f6f4).
+	typePart = regexp.MustCompile(`^((?:[biuf]|bf|fp|iu)\d+)+$|^(dword(x\d)?|x\d|[us]?byte\d?|[us]?short)$`)
 	bytePart = regexp.MustCompile(`^[us]?byte\d?$`)
 )
 
@@ -73,11 +70,26 @@ func anyPart(f func(string) bool) func([]string) bool {
 	return func(parts []string) bool { return slices.ContainsFunc(parts, f) }
 }
 
+// typeWidth is the width in bits a name part that is a type says (b64,
+// u32, f16, i4, iu8, bf16, fp8), "" for any other part: a count (dot4,
+// add3) or a lane number (permlane64) is not a width.
+func typeWidth(p string) string {
+	for _, prefix := range []string{"bf", "fp", "iu", "b", "i", "u", "f"} {
+		if rest, ok := strings.CutPrefix(p, prefix); ok {
+			if isDigits(rest) {
+				return rest
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
 // bits says a part has a width of n bits: it ends in n (b64, u64, f64),
 // or is the dword spelling of it (dwordx2, x2).
 func bits(n string, dwords ...string) func([]string) bool {
 	return anyPart(func(p string) bool {
-		if m := widthPart.FindStringSubmatch(p); m != nil && m[1] == n {
+		if typeWidth(p) == n {
 			return true
 		}
 		return slices.Contains(dwords, p)
@@ -288,9 +300,27 @@ func (qw *queryWords) countQualifier() *qualifier {
 }
 
 // namesOperation says whether a name's parts hold the query's core word as
-// one of them, or with the query's count after it ("add3").
+// one of them (or its other spelling: read for load), or with the query's
+// count after it ("add3").
 func (qw *queryWords) namesOperation(parts []string) bool {
-	return slices.Contains(parts, qw.core) || qw.count != "" && slices.Contains(parts, qw.core+qw.count)
+	return slices.Contains(parts, qw.core) || partAliases[qw.core] != "" && slices.Contains(parts, partAliases[qw.core]) ||
+		qw.count != "" && slices.Contains(parts, qw.core+qw.count)
+}
+
+// partAliases are the words one generation's names spell another's way:
+// GFX9's LDS reads and writes (ds_read_b128, ds_write_b32) are GFX11's
+// loads and stores (ds_load_b128, ds_store_b32).
+var partAliases = map[string]string{"load": "read", "store": "write", "read": "load", "write": "store"}
+
+// addQualifiers adds the qualifiers of words to the query's.
+func (qw *queryWords) addQualifiers(words []string) {
+	for _, w := range words {
+		for _, q := range qualifierByWord[w] {
+			if !slices.Contains(qw.quals, q) {
+				qw.quals = append(qw.quals, q)
+			}
+		}
+	}
 }
 
 func isDigits(s string) bool {
@@ -316,7 +346,11 @@ func nameParts(name string) []string {
 
 // satisfied counts the qualifiers a name carries.
 func (qw *queryWords) satisfied(name string) int {
-	parts := nameParts(name)
+	return qw.satisfiedBy(nameParts(name))
+}
+
+// satisfiedBy counts the qualifiers a name's parts carry.
+func (qw *queryWords) satisfiedBy(parts []string) int {
 	n := 0
 	for _, q := range qw.quals {
 		if q.carries(parts) {
@@ -337,8 +371,12 @@ const (
 )
 
 func (qw *queryWords) boost(name string) float64 {
-	b := qualifierBoost * float64(qw.satisfied(name))
+	if len(qw.quals) == 0 && len(qw.words) < 2 {
+		return 0 // nothing to rank by
+	}
 	parts := nameParts(name)
+	carried := qw.satisfiedBy(parts)
+	b := qualifierBoost * float64(carried)
 	if qw.count != "" && qw.namesOperation(parts) && !slices.Contains(parts, qw.core) {
 		// The count is the operation's own part (add3): the name says
 		// what the query asks for, where a two-input add does not.
@@ -359,7 +397,7 @@ func (qw *queryWords) boost(name string) float64 {
 				covered++
 			}
 		}
-		if covered == len(qw.words) && qw.satisfied(name) == len(qw.quals) {
+		if covered == len(qw.words) && carried == len(qw.quals) {
 			// The name spells the whole query (v_sat_pk_u8_i16 for
 			// "saturate pack", ds_load_b64 for "lds load 64-bit").
 			b += qualifierBoost
@@ -373,7 +411,7 @@ func (qw *queryWords) boost(name string) float64 {
 // of "exec zero"). A part holding the word is not enough: the "mfma" of
 // smfmac is the sparse kind, not an mfma.
 func partSpells(p, w, next string) bool {
-	return p == w || abbreviates(p, w) || next != "" && abbreviates(p, w+next)
+	return p == w || p == partAliases[w] || abbreviates(p, w) || next != "" && abbreviates(p, w+next)
 }
 
 // resultType is a conversion's first type part, the type it makes

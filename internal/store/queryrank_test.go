@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -183,11 +184,17 @@ func TestLDSAndSpecialRegisterParts(t *testing.T) {
 // scalar memory instruction's space follows its s_.
 func TestCUDASpellingsWidthsAndDirections(t *testing.T) {
 	for q, want := range map[string][]string{
-		"__fmul_rn": {"__fmul"}, "__umul24": {"__mul24"}, "__usad": {"__sad"}, "__float2uint_rz": {"__float2uint"}, "__usad_sat": {"__usad", "__sad"},
-		"__syncthreads": nil, "fmul_rn": nil, "__u": nil,
+		"__fmul_rn": {"__fmul", "fmul"}, "__umul24": {"__mul24", "umul24"}, "__usad_sat": {"__usad", "__sad", "usad"},
+		"__float2uint_rz": {"__float2uint", "float2uint"}, "__hneg": {"hneg", "neg half"},
+		"__hmax2": {"hmax2", "max half packed", "max2 half"}, "__tanhf": {"tanhf", "tanh float"},
+		"__dp2a_lo": {"__dp2a", "dp2a"}, "fmul_rn": nil, "__u": nil,
 	} {
-		if got := cudaVariants(q); !slices.Equal(got, want) {
-			t.Errorf("cudaVariants(%s) = %q, want %q", q, got, want)
+		var got []string
+		for _, r := range cudaReadings(q) {
+			got = append(got, strings.Join(append([]string{r.text}, r.quals...), " "))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("cudaReadings(%s) = %q, want %q", q, got, want)
 		}
 	}
 	lz := readQuery("lzcnt 64")

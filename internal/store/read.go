@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -527,6 +528,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	lower := strings.ToLower(q)
 	qw := readQuery(lower)
 	hits := s.nameMatches(arch, q, lower, &qw)
+	hits = append(hits, s.lineHits(arch, lower)...)
 	hits = append(hits, s.synonymHits(arch, q, &qw)...)
 	hits = append(hits, s.conversionHits(arch, lower)...)
 	hits = append(hits, s.textHits(arch, lower)...)
@@ -558,6 +560,10 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 			return s.joinedNameHits(arch, qw.words)
 		}
 		hits := s.nameHits(arch, qw.core, true)
+		if alt := partAliases[qw.core]; alt != "" && len(qw.quals) > 0 {
+			// "lds load 128-bit" is GFX9's ds_read_b128 too.
+			hits = append(hits, s.nameHits(arch, alt, false)...)
+		}
 		if len(qw.quals) > 0 {
 			// "packed add f16": the word is the operation, one part of
 			// the name the qualifiers complete (v_pk_add_f16), not any
@@ -631,6 +637,36 @@ func isSubsequence(sub, list []string) bool {
 		}
 	}
 	return i == len(sub)
+}
+
+// operandStart is how a line's operands start: a register (v0, s[0:3],
+// a1, %r1), a bracket or parenthesis.
+var operandStart = regexp.MustCompile(`^([vsa]\d|[vsa]\[|%|\[|\()`)
+
+// lineHits are the instruction a pasted line of assembly names by its
+// first word, "add.s32 %r1, %r2, %r3" or "s_waitcnt vmcnt(0)": the words
+// after it are operands (a comma, a register, a bracket), not search
+// words. Only the mnemonic's own name counts (exactly, by another
+// spelling, or by its dotted prefix), never a typo of it.
+func (s *DB) lineHits(arch, lower string) []isa.SearchHit {
+	fields := strings.Fields(lower)
+	if len(fields) < 2 || strings.ContainsAny(fields[0], ",()[]") {
+		return nil
+	}
+	rest := strings.Join(fields[1:], " ")
+	if !strings.Contains(rest, ",") && !operandStart.MatchString(fields[1]) {
+		return nil
+	}
+	mnemonic := fields[0]
+	mq := readQuery(mnemonic)
+	var hits []isa.SearchHit
+	for _, h := range s.nameMatches(arch, mnemonic, mnemonic, &mq) {
+		if h.Why == "name" || strings.HasPrefix(h.Why, "spelling of ") || strings.HasPrefix(h.Why, "mnemonic of ") {
+			h.Why = "mnemonic of the line"
+			hits = append(hits, h)
+		}
+	}
+	return hits
 }
 
 // spellingHits are the instructions a word names by another spelling

@@ -61,17 +61,22 @@ func synonymMatches(q string, qw *queryWords) []synonymMatch {
 	var out, qualOnly []synonymMatch
 	seen := map[*synonyms.Group]int{}
 	type reading struct {
-		text string
-		row  int
+		text  string
+		row   int
+		quals []string
 	}
-	readings := []reading{{q, 0}, {qw.core, 1}, {inCUDAWords(q), 2}}
-	for _, v := range cudaVariants(strings.ToLower(q)) {
-		readings = append(readings, reading{v, 1}) // __umul24 as __mul24
+	readings := []reading{{q, 0, nil}, {qw.core, 1, nil}, {inCUDAWords(q), 2, nil}}
+	for _, r := range cudaReadings(strings.ToLower(q)) {
+		readings = append(readings, reading{r.text, 1, r.quals}) // __umul24 as __mul24
 	}
 	for _, rd := range readings {
 		text, row := rd.text, rd.row
 		if text == "" || row == 1 && text == q {
 			continue
+		}
+		if ms := synonyms.Default().Match(text); len(ms) > 0 && len(rd.quals) > 0 {
+			// The intrinsic's spelling says the type (__hneg: half).
+			qw.addQualifiers(rd.quals)
 		}
 		for _, m := range synonyms.Default().Match(text) {
 			sm := synonymMatch{Match: m, score: synonymScore[row][m.Kind]}
