@@ -17,14 +17,33 @@ import (
 
 // cudaTypes are CUDA's type words in intrinsic names and the type each is
 // in AMD's names.
+// A vector type (half2, float2) converts lane by lane: its lane's type.
 var cudaTypes = map[string]string{
 	"float": "f32", "double": "f64", "half": "f16", "bfloat16": "bf16",
 	"int": "i32", "uint": "u32", "ll": "i64", "ull": "u64", "short": "i16", "ushort": "u16",
+	"float2": "f32", "half2": "f16", "bfloat162": "bf16",
 }
 
-// cudaConversion matches a conversion intrinsic: __<from>2<to>, with an
-// optional rounding suffix.
-var cudaConversion = regexp.MustCompile(`^__([a-z0-9]+?)2([a-z0-9]+?)(?:_r[nzud])?$`)
+// cudaConversion matches a conversion intrinsic's shape, __<from>2<to>
+// with an optional rounding suffix; cudaConversionTypes finds where the
+// "2" between the types is (__half22float2, __bfloat162float).
+var cudaConversion = regexp.MustCompile(`^__([a-z0-9]+)(?:_r[nzud])?$`)
+
+// cudaConversionTypes splits a conversion intrinsic's name at the "2"
+// between two of CUDA's type words, returning AMD's types.
+func cudaConversionTypes(name string) (from, to string, ok bool) {
+	for i := 1; i < len(name)-1; i++ {
+		if name[i] != '2' {
+			continue
+		}
+		f, ok1 := cudaTypes[name[:i]]
+		t, ok2 := cudaTypes[name[i+1:]]
+		if ok1 && ok2 {
+			return f, t, true
+		}
+	}
+	return "", "", false
+}
 
 // cudaSuffixes are the suffixes of intrinsics' names that vary one
 // operation: rounding and saturation (__fmul_rn is __fmul rounded to
@@ -82,9 +101,8 @@ func (s *DB) conversionHits(arch, lower string) []isa.SearchHit {
 	if m == nil {
 		return nil
 	}
-	from, ok1 := cudaTypes[m[1]]
-	to, ok2 := cudaTypes[m[2]]
-	if !ok1 || !ok2 {
+	from, to, ok := cudaConversionTypes(m[1])
+	if !ok {
 		return nil
 	}
 	var names []string

@@ -386,17 +386,8 @@ func (qw *queryWords) boost(name string) float64 {
 		b += qualifierBoost / 2
 	}
 	if len(qw.words)+len(qw.quals) > 1 {
-		covered := 0
-		for i, w := range qw.words {
-			next := ""
-			if i+1 < len(qw.words) {
-				next = qw.words[i+1]
-			}
-			if slices.ContainsFunc(parts, func(p string) bool { return partSpells(p, w, next) }) {
-				b += nameWordBoost
-				covered++
-			}
-		}
+		covered := spelledWords(parts, qw.words, false)
+		b += nameWordBoost * float64(covered)
 		if covered == len(qw.words) && carried == len(qw.quals) {
 			// The name spells the whole query (v_sat_pk_u8_i16 for
 			// "saturate pack", ds_load_b64 for "lds load 64-bit").
@@ -406,12 +397,31 @@ func (qw *queryWords) boost(name string) float64 {
 	return b
 }
 
-// partSpells says whether a name part spells a query word (w, followed by
-// next in the query): is it, or abbreviates it or it with next ("execz"
-// of "exec zero"). A part holding the word is not enough: the "mfma" of
+// spelledWords counts the words a name's parts spell: a part is the word,
+// its other spelling (read of load) or abbreviates it; a word and the next
+// that a part abbreviates together ("lt" of "less than", "execz" of "exec
+// zero") count both. A part holding the word is not enough: the "mfma" of
 // smfmac is the sparse kind, not an mfma.
-func partSpells(p, w, next string) bool {
-	return p == w || p == partAliases[w] || abbreviates(p, w) || next != "" && abbreviates(p, w+next)
+//
+// Ranking counts a pair as one word (pairs: false): abbreviating two
+// words by their letters is loose ("wmma" has the letters of "warpgroup
+// mma"); a name that holds a run of the query's words counts both.
+func spelledWords(parts, words []string, pairs bool) int {
+	n := 0
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if slices.ContainsFunc(parts, func(p string) bool { return p == w || p == partAliases[w] || abbreviates(p, w) }) {
+			n++
+			continue
+		}
+		if i+1 < len(words) && slices.ContainsFunc(parts, func(p string) bool { return abbreviates(p, w+words[i+1]) }) {
+			n++
+			if pairs {
+				n, i = n+1, i+1
+			}
+		}
+	}
+	return n
 }
 
 // resultType is a conversion's first type part, the type it makes
@@ -493,20 +503,30 @@ func (s *DB) stemNames(stem string) []string {
 // keep name's first part (its unit or memory) unless a qualifier names
 // one; those with the same first part come first, shortest first.
 func (s *DB) siblings(name string, qw *queryWords) []string {
-	if len(qw.quals) == 0 || qw.satisfied(name) == len(qw.quals) {
+	own := qw.satisfied(name)
+	if len(qw.quals) == 0 || own == len(qw.quals) {
 		return nil
 	}
 	space := slices.ContainsFunc(qw.quals, func(q *qualifier) bool { return q.space })
 	head := nameParts(name)[0]
+	// The siblings carrying the most of the qualifiers, more than name
+	// does: all of them where one does, else the nearest (__hge2 asks for
+	// a packed half compare; v_cmp_ge_f16 is the half one there is).
 	var out []string
+	best := own + 1
 	for _, n := range s.stemNames(nameStem(name)) {
-		if n == name || qw.satisfied(n) != len(qw.quals) {
+		if n == name {
 			continue
 		}
 		if !space && nameParts(n)[0] != head {
 			continue
 		}
-		out = append(out, n)
+		switch c := qw.satisfied(n); {
+		case c > best:
+			out, best = []string{n}, c
+		case c == best:
+			out = append(out, n)
+		}
 	}
 	slices.SortFunc(out, func(a, b string) int {
 		sa, sb := nameParts(a)[0] == head, nameParts(b)[0] == head

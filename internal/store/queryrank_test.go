@@ -213,3 +213,24 @@ func TestCUDASpellingsWidthsAndDirections(t *testing.T) {
 		t.Error("scalar buffer load: s_buffer_load_dword is not both scalar and a buffer's")
 	}
 }
+
+// A conversion intrinsic's types are found wherever the "2" between them
+// is; without a sibling carrying every qualifier, the one carrying the
+// most is found (a packed half compare: the half compare).
+func TestConversionTypesAndNearestSiblings(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"half22float2": {"f16", "f32"}, "float22half2": {"f32", "f16"}, "bfloat162float": {"bf16", "f32"}, "float2uint": {"f32", "u32"},
+	} {
+		if from, to, ok := cudaConversionTypes(name); !ok || from != want[0] || to != want[1] {
+			t.Errorf("cudaConversionTypes(%s) = %s %s %v, want %v", name, from, to, ok, want)
+		}
+	}
+	if _, _, ok := cudaConversionTypes("syncthreads"); ok {
+		t.Error("syncthreads read as a conversion")
+	}
+	s := &DB{names: []string{"v_cmp_ge_f32", "v_cmp_ge_f16", "v_cmp_ge_i32"}}
+	qw := readQuery("ge half packed")
+	if got := s.siblings("v_cmp_ge_f32", &qw); !slices.Equal(got, []string{"v_cmp_ge_f16"}) {
+		t.Errorf("siblings of v_cmp_ge_f32 for a packed half = %q, want the half compare", got)
+	}
+}

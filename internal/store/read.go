@@ -757,12 +757,24 @@ func (s *DB) joinedNameHits(arch string, words []string) []isa.SearchHit {
 				}
 				for _, h := range s.nameHits(arch, joined, false) {
 					h.Why += " (words joined)"
+					if spellsRest(strings.ToLower(h.Name), words[:i], words[i+n:]) {
+						// The run and the other words spell the whole name
+						// ("lane mask less than": %lanemask_lt).
+						h.Score = 85 - 0.1*float64(len(h.Name)-len(joined))
+					}
 					hits = append(hits, h)
 				}
 			}
 		}
 	}
 	return hits
+}
+
+// spellsRest says whether a name's parts spell each of the words before
+// and after a run of a query's words that the name holds (spelledWords).
+func spellsRest(name string, before, after []string) bool {
+	parts := nameParts(name)
+	return spelledWords(parts, before, true) == len(before) && spelledWords(parts, after, true) == len(after)
 }
 
 // nameHits scores every distinct name once (the same mnemonic is in up to

@@ -329,3 +329,20 @@ func TestSearchCUDAConversionsAndPTXModifiers(t *testing.T) {
 		}
 	}
 }
+
+// A pasted line of assembly is searched by its mnemonic, and a CUDA half
+// intrinsic by its operation on f16.
+func TestSearchLinesAndHalfIntrinsics(t *testing.T) {
+	b := sampleBuild()
+	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
+	for _, n := range []string{"add", "lop3"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: n, Summary: "A PTX instruction."})
+	}
+	s := writeOpen(t, b)
+	for q, want := range map[string]string{"add.s32 %r1, %r2, %r3": "add", "lop3.b32 d, a, b, c, 0x96": "lop3", "v_fma_f32 v0, v1, v2, v3": "v_fma_f32", "__hmax": "v_max_f16"} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil || len(hits) == 0 || hits[0].Name != want {
+			t.Errorf("Search(%q) = %+v %v, want %s first", q, hits, err, want)
+		}
+	}
+}
