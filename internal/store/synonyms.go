@@ -74,11 +74,12 @@ func synonymMatches(q string, qw *queryWords) []synonymMatch {
 		if text == "" || row == 1 && text == q {
 			continue
 		}
-		if ms := synonyms.Default().Match(text); len(ms) > 0 && len(rd.quals) > 0 {
+		ms := synonyms.Default().Match(text)
+		if len(ms) > 0 && len(rd.quals) > 0 {
 			// The intrinsic's spelling says the type (__hneg: half).
 			qw.addQualifiers(rd.quals)
 		}
-		for _, m := range synonyms.Default().Match(text) {
+		for _, m := range ms {
 			sm := synonymMatch{Match: m, score: synonymScore[row][m.Kind]}
 			if i, ok := seen[m.Group]; ok {
 				if out[i].score < sm.score {
