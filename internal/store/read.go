@@ -670,14 +670,15 @@ func (s *DB) lineHits(arch, lower string) []isa.SearchHit {
 }
 
 // spellingHits are the instructions a word names by another spelling
-// than their documented name, when no name is the word: an alias or
-// assembler spelling (v_accvgpr_read_b32 of v_accvgpr_read), or a name
+// than their documented name: an alias or assembler spelling
+// (v_accvgpr_read_b32 of v_accvgpr_read; v_max_f32 of RDNA 4's
+// v_max_num_f32, beside the families that document v_max_f32), or a name
 // with an encoding suffix as disassembly prints it (v_add_f32_e32), in
-// arch ("" for every family). They rank just below an exact name.
+// arch ("" for every family). They rank just below an exact name; a
+// guide's bare name with the assembler's type is tried only where no
+// name is the word.
 func (s *DB) spellingHits(arch, lower string, named []isa.SearchHit) []isa.SearchHit {
-	if slices.ContainsFunc(named, func(h isa.SearchHit) bool { return h.Why == "name" }) {
-		return nil
-	}
+	exact := slices.ContainsFunc(named, func(h isa.SearchHit) bool { return h.Why == "name" })
 	var hits []isa.SearchHit
 	for _, a := range s.archs {
 		if arch != "" && a.ID != arch {
@@ -690,7 +691,7 @@ func (s *DB) spellingHits(arch, lower string, named []isa.SearchHit) []isa.Searc
 			}
 		}
 		score := 99.0
-		if !ok {
+		if !ok && !exact {
 			// A guide's name without the type the assembler spells
 			// (V_ACCVGPR_READ, written v_accvgpr_read_b32).
 			if i := strings.LastIndexAny(lower, "_."); i > 0 && typePart.MatchString(lower[i+1:]) {
