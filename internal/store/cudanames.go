@@ -60,8 +60,9 @@ type cudaReading struct {
 // cudaReadings are the other spellings of an intrinsic the synonym table
 // may list, by CUDA's naming rules: without its suffix, without the "u" of
 // its unsigned spelling (__umul24 is __mul24 on unsigned ints), without
-// the underscores, a half function's "h" (and half2's "2") read as the
-// half (and packed) qualifier (__hneg is neg of f16, __hmax2 packed max),
+// the underscores, a half function's "h" (and half2's "2" or "h2") read
+// as the half (and packed) qualifier (__hneg is neg of f16, __hmax2 and
+// __h2div packed),
 // a float function's "f" as float (__tanhf is tanh of f32).
 func cudaReadings(q string) []cudaReading {
 	if !strings.HasPrefix(q, "__") || len(q) < 4 || strings.ContainsAny(q, " \t") {
@@ -81,6 +82,9 @@ func cudaReadings(q string) []cudaReading {
 	}
 	name := base[2:]
 	out = append(out, cudaReading{text: name})
+	if h2, ok := strings.CutPrefix(name, "h2"); ok && len(h2) > 1 {
+		out = append(out, cudaReading{text: h2, quals: []string{"half", "packed"}}) // __h2div
+	}
 	if h, ok := strings.CutPrefix(name, "h"); ok && len(h) > 1 {
 		if p, ok := strings.CutSuffix(h, "2"); ok && p != "" {
 			out = append(out, cudaReading{text: p, quals: []string{"half", "packed"}})

@@ -149,7 +149,10 @@ var qualifiers = []qualifier{
 	{words: []string{"flat"}, space: true, match: first("flat")},
 	{words: []string{"scratch", "private"}, space: true, match: first("scratch")},
 	{words: []string{"scalar"}, space: true, match: first("s")},
-	{words: []string{"vector"}, space: true, match: first("v")},
+	// Vector memory is global, buffer, flat and scratch (a "vector load").
+	{words: []string{"vector"}, space: true, match: func(parts []string) bool {
+		return first("v")(parts) || len(parts) > 1 && memorySpaces[parts[0]] && parts[0] != "ds"
+	}},
 }
 
 // fillerWords say nothing about which instruction is meant once the

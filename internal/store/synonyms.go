@@ -81,6 +81,11 @@ func synonymMatches(q string, qw *queryWords) []synonymMatch {
 		}
 		for _, m := range ms {
 			sm := synonymMatch{Match: m, score: synonymScore[row][m.Kind]}
+			if m.Kind == synonyms.Contains {
+				// A longer phrase says more ("shift right arithmetic" over
+				// "shift right").
+				sm.score += 0.5 * float64(strings.Count(strings.TrimSpace(m.Phrase), " ")-1)
+			}
 			if i, ok := seen[m.Group]; ok {
 				if out[i].score < sm.score {
 					out[i] = sm
