@@ -369,3 +369,24 @@ func TestPTXCounterpartsSayWhatTheyServe(t *testing.T) {
 		}
 	}
 }
+
+// TestShuffleCounterpartsNameTheirModesRealDB: on the real catalogue every
+// AMD counterpart of shfl.sync says which shuffle modes it serves, and the
+// DPP moves show their lines.
+func TestShuffleCounterpartsNameTheirModesRealDB(t *testing.T) {
+	s := realServer(t)
+	doc := mustPage(t, s, "/ptx/shfl.sync")
+	rows := findAll(section(t, doc, "counterparts"), func(n *html.Node) bool { return hasClass(n, "cp") })
+	if len(rows) < 5 {
+		t.Fatalf("%d counterpart rows, want the catalogue's shuffle relations", len(rows))
+	}
+	for _, r := range rows {
+		txt := text(r)
+		if len(findAll(r, func(n *html.Node) bool { return hasClass(n, "variants") })) == 0 {
+			t.Errorf("a counterpart says no shuffle mode: %s", txt)
+		}
+		if strings.Contains(txt, "v_mov_b32") && !strings.Contains(txt, "v_mov_b32_dpp v0, v1") {
+			t.Errorf("the DPP move shows no line: %s", txt)
+		}
+	}
+}
