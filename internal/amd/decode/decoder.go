@@ -117,6 +117,11 @@ type Decoder struct {
 	// use (template.go).
 	tmplOnce sync.Once
 	tmpl     map[string][]Template
+	// target and absentOn: the gfx target ForTarget gave and the
+	// instructions the model says it lacks (target.go); nil for the
+	// whole family.
+	target   string
+	absentOn map[*isa.Instruction]bool
 }
 
 // group is the formats that share the same fixed bits (VOP3A and VOP3B; VOP3P
@@ -637,6 +642,9 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		if b := r.raw[i] & m; b != 0 {
 			return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: reserved bit %d is set (no field of the %s layout covers it; must be zero)", w0, fm.Name, en.name, 32*i+bits.TrailingZeros32(b), fm.Name)}
 		}
+	}
+	if err := d.notOnTarget(w0, fm, en, r.enY); err != nil {
+		return 0, &Error{offset, err.Error()}
 	}
 	r.d, r.fm, r.en = d, fm, en
 	extra, err := r.render(code, offset+width)

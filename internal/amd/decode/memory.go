@@ -243,7 +243,8 @@ func (r *renderer) renderFLAT() {
 // flatAbsent marks a gfx9-11 FLAT/GLOBAL/SCRATCH word invalid where LLVM
 // 22's encoding fixes a bit the instruction has no use for: LDS on an
 // instruction whose syntax lists no lds, ACC on an instruction without a
-// data operand (CDNA 2+), gfx11's SVE outside SCRATCH, and
+// data operand (CDNA 2+), bit 55 on GCN 5 and CDNA 1 (ACC to LLVM, with
+// no AGPR memory operands there), gfx11's SVE outside SCRATCH, and
 // the SADDR field of a FLAT
 // (segment 0) instruction, which has no scalar address: LLVM writes 0 there
 // on gfx9 and the "off" code (null) on gfx10+.
@@ -255,6 +256,13 @@ func (r *renderer) flatAbsent(lds bool) {
 		// No data operand (the LDS loads, global_load_lds_dword): LLVM
 		// writes 0 to the ACC bit that would select its AGPRs.
 		r.absent(fACC)
+	}
+	if r.d.fam.gen == 9 && !r.d.fam.accRegs {
+		// Bit 55 of a GCN 5 / CDNA 1 FLAT word (the guides' NV) is the
+		// ACC bit to LLVM 22, and no memory operand of these targets
+		// holds an AGPR: llvm-mc rejects every word with it set or
+		// flags the AGPR it prints (/*Invalid register*/).
+		r.absent(fNV, fACC)
 	}
 	if r.d.fam.gen == 11 && r.fm.seg != segScratch {
 		// gfx11's bit 55 is SVE, which only SCRATCH addressing has; LLVM
