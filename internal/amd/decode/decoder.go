@@ -191,6 +191,7 @@ func (d *Decoder) ready(fm *format, en *entry) *entry {
 		d.prepare(fm, en)
 		en.sig = d.signatureOf(fm, en)
 		en.inputMods = d.inputMods(fm, en)
+		en.mods = modsOf(fm, en)
 	})
 	return en
 }
@@ -246,6 +247,9 @@ type entry struct {
 	// inputMods: a VOP3 instruction LLVM gives source modifiers (ABS,
 	// NEG); see inputMods.
 	inputMods bool
+	// mods: which sources and output modifiers the entry's VOP3, DPP and
+	// SDWA variants take, from the model's LLVM syntax (modaccept.go).
+	mods entryMods
 	// cacheBits: a cache-control buffer instruction that takes the GLC
 	// bit though it prints none (CDNA 2's buffer_wbl2; shapes.tsv).
 	cacheBits bool
@@ -666,6 +670,14 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is outside the operand's register class", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidUnused:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: field %s holds %d, but the instruction has no such operand or modifier (must be zero)", w0, fm.Name, en.name, fieldName(fm, r.invalidField), r.invalidCode)}
+	case invalidSrcMod:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: source %d has a modifier %s's LLVM syntax does not give it", w0, fm.Name, en.name, r.invalidCode, r.variant())}
+	case invalidClamp:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: clamp is set, but %s's LLVM syntax has no clamp", w0, fm.Name, en.name, r.variant())}
+	case invalidVariant:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s has no %s form", w0, fm.Name, en.name, r.extra)}
+	case invalidDPPCtrl:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: DPP_CTRL 0x%x is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	case invalidLo128:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}

@@ -96,11 +96,15 @@ func (r *renderer) renderDPP() bool {
 	s := r.en.sig
 	src0 := int(r.ext[1] & 0xff)
 	// DPP8 has no modifier bits: the lane selects fill the dword.
-	mods := func(negID, absID extID) (bool, bool) {
+	mods := func(i int, negID, absID extID) (bool, bool) {
 		if dpp8 {
 			return false, false
 		}
-		return r.x(l, negID) == 1, r.x(l, absID) == 1
+		neg, abs := r.x(l, negID) == 1, r.x(l, absID) == 1
+		if m := &r.en.mods.dpp; m.known && !m.src[i] && (neg || abs) {
+			r.mark(invalidSrcMod, i)
+		}
+		return neg, abs
 	}
 	withMods := func(neg, abs bool, text func()) {
 		r.op()
@@ -117,16 +121,17 @@ func (r *renderer) renderDPP() bool {
 		r.end()
 	}
 	src0Text := func() {
-		neg, abs := mods(xSRC0NEG, xSRC0ABS)
+		neg, abs := mods(0, xSRC0NEG, xSRC0ABS)
 		withMods(neg, abs, func() { r.srcText(256+src0, s.src[0], 0) })
 	}
 	src1Text := func() {
-		neg, abs := mods(xSRC1NEG, xSRC1ABS)
+		neg, abs := mods(1, xSRC1NEG, xSRC1ABS)
 		withMods(neg, abs, func() { r.vgprText(r.f(fVSRC1), s.src[1]) })
 	}
 	switch r.fm.kind {
 	case KindVOP1:
 		if r.en.shape == shReadlane {
+			r.mark(invalidVariant, 0)
 			return false
 		}
 		r.vgpr(r.f(fVDST), s.dst)
@@ -134,6 +139,7 @@ func (r *renderer) renderDPP() bool {
 	case KindVOP2:
 		sh := r.en.shape
 		if sh == shMadmk || sh == shMadak {
+			r.mark(invalidVariant, 0)
 			return false
 		}
 		r.vop2Operands(s.dst, src0Text, src1Text)
@@ -235,6 +241,9 @@ func (r *renderer) dppControls(dpp8 bool) bool {
 		r.str("row_newbcast:")
 		r.dec(ctrl & 0xf)
 	default:
+		// A reserved DPP_CTRL value: llvm-mc 22 prints the word with an
+		// "Invalid dpp_ctrl value" comment.
+		r.mark(invalidDPPCtrl, ctrl)
 		return false
 	}
 	r.end()
@@ -261,7 +270,13 @@ func (r *renderer) renderSDWA() bool {
 	if r.fm.kind == KindVOPC {
 		l = &r.d.sdwabL
 	}
-	if !l.ok || r.en.shape == shNoOperands || r.en.shape == shReadlane || r.en.shape == shMadmk || r.en.shape == shMadak {
+	if sh := r.en.shape; sh == shReadlane || sh == shMadmk || sh == shMadak {
+		// LLVM has no SDWA form of v_readfirstlane or the K-constant
+		// forms (their DPP ones neither: renderDPP).
+		r.mark(invalidVariant, 0)
+		return false
+	}
+	if !l.ok || r.en.shape == shNoOperands {
 		return false
 	}
 	s := r.en.sig
@@ -290,10 +305,14 @@ func (r *renderer) renderSDWA() bool {
 		r.end()
 	}
 	src0 := func() {
-		srcText(r.x(l, xSRC0), r.x(l, xS0) == 1, s.src[0], r.x(l, xSRC0NEG) == 1, r.x(l, xSRC0ABS) == 1, r.x(l, xSRC0SEXT) == 1)
+		neg, abs, sext := r.x(l, xSRC0NEG) == 1, r.x(l, xSRC0ABS) == 1, r.x(l, xSRC0SEXT) == 1
+		r.sdwaMods(0, s.src[0], neg, abs, sext)
+		srcText(r.x(l, xSRC0), r.x(l, xS0) == 1, s.src[0], neg, abs, sext)
 	}
 	src1 := func() {
-		srcText(r.f(fVSRC1), r.x(l, xS1) == 1 && r.fm.kind == KindVOPC && false, s.src[1], r.x(l, xSRC1NEG) == 1, r.x(l, xSRC1ABS) == 1, r.x(l, xSRC1SEXT) == 1)
+		neg, abs, sext := r.x(l, xSRC1NEG) == 1, r.x(l, xSRC1ABS) == 1, r.x(l, xSRC1SEXT) == 1
+		r.sdwaMods(1, s.src[1], neg, abs, sext)
+		srcText(r.f(fVSRC1), r.x(l, xS1) == 1 && r.fm.kind == KindVOPC && false, s.src[1], neg, abs, sext)
 	}
 	switch r.fm.kind {
 	case KindVOP1:
@@ -316,6 +335,9 @@ func (r *renderer) renderSDWA() bool {
 		omod := 0
 		if l.cf[xOMOD].n != 0 {
 			omod = int(r.x(l, xOMOD))
+		}
+		if m := &r.en.mods.sdwa; m.known && !m.omod && omod != 0 {
+			r.mark(invalidOMod, omod)
 		}
 		r.printClampOmod(l.cf[xCLMP].n != 0 && r.x(l, xCLMP) == 1, omod)
 	}

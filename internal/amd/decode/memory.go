@@ -173,12 +173,16 @@ func (r *renderer) renderFLAT() {
 		// gfx940+: bit 13 of a SCRATCH word is SVE (use the VGPR address), not LDS.
 		sve, lds = lds, false
 	}
+	// data: a VGPR (or AGPR) data operand is printed, which the ACC bit
+	// may select.
+	data := en.memOps&moData0 != 0
 	if en.shape == shAtomic {
 		if ret && en.memOps&(moVdst|moVdstOpt) != 0 {
 			r.dataReg(r.f(fVDST), n, acc)
 		}
 	} else if en.memOps&moVdst != 0 || (en.memOps&moVdstOpt != 0 && !lds) {
 		r.dataReg(r.f(fVDST), n, acc)
+		data = true
 	}
 	saddr := r.f(fSADDR)
 	off := r.isOff(saddr)
@@ -237,7 +241,7 @@ func (r *renderer) renderFLAT() {
 	if lds {
 		r.modStr("lds")
 	}
-	r.flatAbsent(lds)
+	r.flatAbsent(lds, data)
 }
 
 // flatAbsent marks a gfx9-11 FLAT/GLOBAL/SCRATCH word invalid where LLVM
@@ -248,14 +252,18 @@ func (r *renderer) renderFLAT() {
 // the SADDR field of a FLAT
 // (segment 0) instruction, which has no scalar address: LLVM writes 0 there
 // on gfx9 and the "off" code (null) on gfx10+.
-func (r *renderer) flatAbsent(lds bool) {
+func (r *renderer) flatAbsent(lds, data bool) {
 	if lds && r.en.memFlags&mfNoLDS != 0 {
 		r.absent(fLDS)
 	}
-	if r.d.fam.accRegs && r.en.memOps&moKnown != 0 && r.en.memOps&(moVdst|moVdstOpt|moData0) == 0 {
-		// No data operand (the LDS loads, global_load_lds_dword): LLVM
-		// writes 0 to the ACC bit that would select its AGPRs.
+	if r.d.fam.accRegs && r.en.memOps&moKnown != 0 && !data {
+		// No data operand (the LDS loads, global_load_lds_dword, a
+		// load with LDS set): LLVM writes 0 to the ACC bit that would
+		// select its AGPRs.
 		r.absent(fACC)
+	}
+	if !r.d.fam.scBits && r.d.fam.gen <= 11 {
+		r.cacheAbsent()
 	}
 	if r.d.fam.gen == 9 && !r.d.fam.accRegs {
 		// Bit 55 of a GCN 5 / CDNA 1 FLAT word (the guides' NV) is the
@@ -383,6 +391,9 @@ func (r *renderer) bufAbsent() {
 	}
 	if en.shape == shAtomic || en.typed || lds {
 		r.absent(fTFE)
+	}
+	if !fam.scBits {
+		r.cacheAbsent()
 	}
 	if lds && fam.accRegs {
 		r.absent(fACC) // an LDS load writes no VGPR or AGPR
@@ -576,4 +587,17 @@ func maiNotAV(code, lastSGPR int) bool {
 		return true
 	}
 	return false
+}
+
+// cacheAbsent marks a gfx9-11 buffer or FLAT word invalid where it sets a
+// cache bit (GLC, SLC) the instruction's LLVM syntax lists no modifier
+// for: CDNA 1's buffer_atomic_add_f32 and pk_add_f16 return nothing and
+// take slc only, and llvm-mc rejects a word with GLC set.
+func (r *renderer) cacheAbsent() {
+	if r.en.memFlags&mfNoGLC != 0 {
+		r.absent(fGLC)
+	}
+	if r.en.memFlags&mfNoSLC != 0 {
+		r.absent(fSLC)
+	}
 }

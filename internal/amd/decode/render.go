@@ -65,6 +65,10 @@ const (
 	invalidDst                  // a VOP3 scalar destination code that names a constant
 	invalidClass                // an operand code outside its register class (a VGPR-only or SGPR-only operand)
 	invalidUnused               // a field of an operand or modifier the instruction lacks is not zero
+	invalidSrcMod               // a source modifier the variant's LLVM syntax does not give that source (invalidCode: the source)
+	invalidClamp                // clamp on a variant whose LLVM syntax has no clamp
+	invalidVariant              // a DPP or SDWA word of an instruction LLVM has no such form of
+	invalidDPPCtrl              // a reserved DPP_CTRL value (invalidCode)
 )
 
 type span struct {
@@ -194,6 +198,9 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 			case "SDWA":
 				done = r.renderSDWA()
 			}
+			if !done && r.invalid != validWord {
+				return 4, nil // decode reports why
+			}
 			if !done {
 				r.buf = r.buf[:r.base+r.mnEnd]
 				r.nops, r.nspans = 0, 0
@@ -226,7 +233,7 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 			} else {
 				r.renderVOP3()
 			}
-			if !r.dppControls(r.extra == "DPP8") {
+			if !r.dppControls(r.extra == "DPP8") && r.invalid == validWord {
 				r.buf = r.buf[:r.base+r.mnEnd]
 				r.nops, r.nspans = 0, 0
 				r.partial = true
@@ -1061,6 +1068,13 @@ func (r *renderer) renderVOP3() {
 	}
 	// LLVM gives VOP3 forms an output modifier only when the result is a
 	// float (its VOPProfile's HasOMod): OMOD set elsewhere is invalid.
+	// A VOP3A row without clamp: LLVM's VOP3 profile has none (integer
+	// ALU, integer compares, v_cmp_class), and llvm-mc rejects the bit.
+	// (VOP3B rows leave clamp out, v_div_scale_f32, though llvm-mc
+	// prints it there.)
+	if m := &en.mods.vop3; m.known && !m.clamp && r.fm.kind == KindVOP3 && r.f(fCLMP) == 1 && bitop3 < 0 {
+		r.mark(invalidClamp, 1)
+	}
 	if omod := r.f(fOMOD); omod != 0 && s.dst.t != 'f' && bitop3 < 0 && s.origin != KindVOPC {
 		r.mark(invalidOMod, omod)
 	} else if omod != 0 && s.origin == KindVOPC {
