@@ -312,5 +312,10 @@ func (r *renderer) renderBUF12() {
 	if tfe {
 		r.modStr("tfe")
 	}
+	if r.has(fOFFSET) && r.f(fOFFSET)>>23&1 == 1 {
+		// The 24-bit offset is signed to LLVM 22's decoder, which reads a
+		// negative one as invalid (as gfx12 SMEM buffer offsets, smemAbsent).
+		r.markField(fOFFSET)
+	}
 	r.bufAbsent()
 }

@@ -101,10 +101,21 @@ func (r *renderer) renderDPP() bool {
 			return false, false
 		}
 		neg, abs := r.x(l, negID) == 1, r.x(l, absID) == 1
-		if m := &r.en.mods.dpp; m.known && !m.src[i] && (neg || abs) {
+		// The _dpp syntax row says which sources take neg and abs; where
+		// the model has none, the operand's type does (LLVM gives DPP
+		// float modifiers to float sources only).
+		m := &r.en.mods.dpp
+		if (neg || abs) && (m.known && !m.src[i] || !m.known && r.intMods(s.src[i])) {
 			r.mark(invalidSrcMod, i)
 		}
 		return neg, abs
+	}
+	if r.d.fam.gen >= 10 && r.wide() {
+		// gfx10+ have no DPP form of an instruction with a 64-bit
+		// operand (llvm-mc 22: "dpp variant of this instruction is not
+		// supported"); gfx90a+ DP ALU DPP is GCN-encoded (gen 9).
+		r.mark(invalidVariant, 0)
+		return false
 	}
 	withMods := func(neg, abs bool, text func()) {
 		r.op()
@@ -241,9 +252,12 @@ func (r *renderer) dppControls(dpp8 bool) bool {
 		r.str("row_newbcast:")
 		r.dec(ctrl & 0xf)
 	default:
-		// A reserved DPP_CTRL value: llvm-mc 22 prints the word with an
-		// "Invalid dpp_ctrl value" comment.
-		r.mark(invalidDPPCtrl, ctrl)
+		// A reserved DPP_CTRL value: llvm-mc 22 prints a gfx9-10 word
+		// with an "Invalid dpp_ctrl value" comment (gfx11+ ones with no
+		// control at all, which is left to the partial rendering).
+		if fam.gen <= 10 {
+			r.mark(invalidDPPCtrl, ctrl)
+		}
 		return false
 	}
 	r.end()
@@ -370,4 +384,19 @@ func (r *renderer) renderSDWA() bool {
 		r.end()
 	}
 	return true
+}
+
+// wide says whether the VOP1/VOP2/VOPC instruction being rendered has a
+// 64-bit operand (a VOPC's destination is its lane mask, not counted).
+func (r *renderer) wide() bool {
+	s := r.en.sig
+	if r.fm.kind != KindVOPC && s.dst.size == 64 {
+		return true
+	}
+	for i := 0; i < s.nsrc && i < len(s.src); i++ {
+		if s.src[i].size == 64 {
+			return true
+		}
+	}
+	return false
 }

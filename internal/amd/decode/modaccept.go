@@ -131,3 +131,16 @@ func (r *renderer) variant() string {
 	}
 	return r.en.mnemonic
 }
+
+// floatSources says whether every source of the instruction being
+// rendered is a float (LLVM gives a VOPC compare clamp only then:
+// integer compares and v_cmp_class have none).
+func (r *renderer) floatSources() bool {
+	s := r.en.sig
+	for i := 0; i < s.nsrc && i < len(s.src); i++ {
+		if t := s.src[i].t; t != 'f' && t != 'h' {
+			return false
+		}
+	}
+	return true
+}

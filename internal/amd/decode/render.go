@@ -1071,8 +1071,11 @@ func (r *renderer) renderVOP3() {
 	// A VOP3A row without clamp: LLVM's VOP3 profile has none (integer
 	// ALU, integer compares, v_cmp_class), and llvm-mc rejects the bit.
 	// (VOP3B rows leave clamp out, v_div_scale_f32, though llvm-mc
-	// prints it there.)
-	if m := &en.mods.vop3; m.known && !m.clamp && r.fm.kind == KindVOP3 && r.f(fCLMP) == 1 && bitop3 < 0 {
+	// prints it there; the gfx11+ rows leave it out of 16-bit integer
+	// ALU that has it, v_med3_u16, so there only a compare's sources
+	// decide: a compare takes clamp when every source is a float.)
+	if m := &en.mods.vop3; r.f(fCLMP) == 1 && bitop3 < 0 && r.fm.kind == KindVOP3 &&
+		(fam.gen <= 10 && m.known && !m.clamp || s.origin == KindVOPC && !r.floatSources()) {
 		r.mark(invalidClamp, 1)
 	}
 	if omod := r.f(fOMOD); omod != 0 && s.dst.t != 'f' && bitop3 < 0 && s.origin != KindVOPC {
