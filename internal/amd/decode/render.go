@@ -1082,6 +1082,11 @@ func (r *renderer) renderVOP3() {
 		r.mark(invalidOMod, omod)
 	} else if omod != 0 && s.origin == KindVOPC {
 		r.mark(invalidOMod, omod)
+	} else if m := &en.mods.vop3; omod != 0 && bitop3 < 0 && r.fm.kind == KindVOP3 && fam.gen <= 10 && m.known && !m.omod {
+		// A float result without omod in the VOP3 row (gfx9-10; the
+		// gfx11+ rows leave omod out of v_cvt_pk_rtz_f16_f32, which
+		// llvm-mc 22 decodes with it).
+		r.mark(invalidOMod, omod)
 	}
 	for i := 0; i < s.nsrc && i < 3; i++ {
 		code := r.src0or(i)
