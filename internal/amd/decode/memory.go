@@ -199,8 +199,13 @@ func (r *renderer) renderFLAT() {
 			}
 		default: // SCRATCH: the VGPR address is used when there is no SGPR one (or SVE says so).
 			useV := off || sve
-			if fam.gen >= 11 {
+			switch {
+			case fam.gen >= 11:
 				useV = r.f(fSVE) == 1
+			case fam.scBits:
+				// gfx940+: SVE alone says whether the VGPR address is
+				// used; with neither, llvm-mc 22 prints "off, ..., off".
+				useV = sve
 			}
 			if useV {
 				r.dataReg(addr, 1, false)

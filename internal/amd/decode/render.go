@@ -30,6 +30,8 @@ type renderer struct {
 	ext     [3]uint32
 	dpp8FI  bool
 	vop3DPP bool
+	// maskSrc: the source being printed is a lane mask (not alignment-checked).
+	maskSrc bool
 
 	literal    uint32
 	literalHi  uint32 // the high half of a 64-bit constant K (gfx1250 v_fmaak_f64) or literal
@@ -1091,7 +1093,8 @@ func (r *renderer) renderVOP3() {
 	for i := 0; i < s.nsrc && i < 3; i++ {
 		code := r.src0or(i)
 		t := s.src[i]
-		if i == 2 && (en.shape == shCndmask || en.shape == shCarryInOut) {
+		mask := i == 2 && (en.shape == shCndmask || en.shape == shCarryInOut)
+		if mask {
 			t = r.maskType()
 		}
 		a, n := abs>>uint(i)&1 == 1, neg>>uint(i)&1 == 1
@@ -1099,7 +1102,11 @@ func (r *renderer) renderVOP3() {
 			// Integer operands take no input modifiers in LLVM: the bits are ignored.
 			a, n = false, false
 		}
+		// A lane mask in VGPRs is no register tuple to LLVM: llvm-mc 22
+		// prints v[1:2] as a carry-in on CDNA 3 unchecked.
+		r.maskSrc = mask
 		r.srcMods(code, t, opsel>>uint(i)&1, a, n)
+		r.maskSrc = false
 	}
 	if bitop3 < 0 {
 		r.vop3ModsAbsent(abs, neg)
