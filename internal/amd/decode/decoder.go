@@ -678,6 +678,8 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s has no %s form", w0, fm.Name, en.name, r.extra)}
 	case invalidDPPCtrl:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: DPP_CTRL 0x%x is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
+	case invalidSCC:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: the SCC cache bit (bit %d) is set, but LLVM 22 has no SCC form of this float atomic", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidLo128:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}

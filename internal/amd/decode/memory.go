@@ -270,6 +270,7 @@ func (r *renderer) flatAbsent(lds, data bool) {
 	if !r.d.fam.scBits && r.d.fam.gen <= 11 {
 		r.cacheAbsent()
 	}
+	r.sccAbsent()
 	if r.d.fam.gen == 9 && !r.d.fam.accRegs {
 		// Bit 55 of a GCN 5 / CDNA 1 FLAT word (the guides' NV) is the
 		// ACC bit to LLVM 22, and no memory operand of these targets
@@ -400,6 +401,7 @@ func (r *renderer) bufAbsent() {
 	if !fam.scBits {
 		r.cacheAbsent()
 	}
+	r.sccAbsent()
 	if lds && fam.accRegs {
 		r.absent(fACC) // an LDS load writes no VGPR or AGPR
 	}
@@ -604,5 +606,29 @@ func (r *renderer) cacheAbsent() {
 	}
 	if r.en.memFlags&mfNoSLC != 0 {
 		r.absent(fSLC)
+	}
+}
+
+// sccAbsent marks a CDNA 2 float atomic (buffer/global/flat add_f32,
+// pk_add_f16, add/min/max_f64) invalid where it sets the SCC cache bit:
+// LLVM 22 defines those atomics without it (its assembler writes 0 for
+// "scc" and llvm-mc rejects a word with the bit set), where the integer
+// atomics take it. The float data type the instruction's name gives
+// decides (typesOf).
+func (r *renderer) sccAbsent() {
+	fam := r.d.fam
+	if !fam.accRegs || fam.scBits || r.en.shape != shAtomic {
+		return
+	}
+	ts := typesOf(r.en.name)
+	if len(ts) == 0 || ts[len(ts)-1].t != 'f' {
+		return
+	}
+	bit := 15 // MUBUF
+	if r.fm.kind == KindFLAT {
+		bit = 25
+	}
+	if r.raw[bit/32]>>(bit%32)&1 == 1 {
+		r.mark(invalidSCC, bit)
 	}
 }

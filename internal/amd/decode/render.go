@@ -71,6 +71,7 @@ const (
 	invalidClamp                // clamp on a variant whose LLVM syntax has no clamp
 	invalidVariant              // a DPP or SDWA word of an instruction LLVM has no such form of
 	invalidDPPCtrl              // a reserved DPP_CTRL value (invalidCode)
+	invalidSCC                  // the SCC cache bit (invalidCode) on a CDNA 2 float atomic
 )
 
 type span struct {
