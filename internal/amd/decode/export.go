@@ -34,9 +34,11 @@ func (r *renderer) renderVINTERP() {
 	for i := 0; i < 3; i++ {
 		code, n := r.f(srcFields[i]), neg>>uint(i)&1 == 1
 		if !(t16 && half[i]) {
-			if code < 256 {
-				// VINTERP sources are VGPRs (LLVM's VGPR_32 class); a
-				// true16 half operand's field names a VGPR only.
+			if code < 256 && srcClass(code)&classC == 0 {
+				// VINTERP sources are VGPRs (LLVM's VGPR_32 class, which
+				// llvm-mc 22 also decodes the named constant registers
+				// in: src_shared_base); a true16 half operand's field
+				// names a VGPR only.
 				r.mark(invalidClass, code)
 			}
 			r.srcMods(code, opType{'f', 32}, 0, false, n)
