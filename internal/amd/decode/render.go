@@ -387,6 +387,11 @@ func (r *renderer) mayUseLiteral() bool {
 		n := r.en.sig.nsrc
 		return (n > 0 && r.f(fSRC0) == literalCode) || (n > 1 && r.f(fSRC1) == literalCode) ||
 			(n > 2 && r.f(fSRC2) == literalCode)
+	case KindMUBUF, KindMTBUF:
+		// gfx10-11 read a literal SOFFSET (llvm-mc 22 prints the dword
+		// that follows; gfx9 rejects one, bufAbsent).
+		g := r.d.fam.gen
+		return g >= 10 && g <= 11 && r.has(fSOFFSET) && r.f(fSOFFSET) == literalCode
 	}
 	return false
 }
