@@ -92,6 +92,12 @@ func (r *renderer) renderDPP() bool {
 	if !l.ok || r.en.shape == shNoOperands {
 		return false
 	}
+	if r.wide() {
+		// SDWA selects bytes and words of 32-bit operands: LLVM has no
+		// SDWA form of an instruction with a 64-bit one (v_sqrt_f64).
+		r.mark(invalidVariant, 0)
+		return false
+	}
 	dpp8 := r.extra == "DPP8"
 	s := r.en.sig
 	src0 := int(r.ext[1] & 0xff)
@@ -110,10 +116,11 @@ func (r *renderer) renderDPP() bool {
 		}
 		return neg, abs
 	}
-	if r.d.fam.gen >= 10 && r.wide() {
-		// gfx10+ have no DPP form of an instruction with a 64-bit
-		// operand (llvm-mc 22: "dpp variant of this instruction is not
-		// supported"); gfx90a+ DP ALU DPP is GCN-encoded (gen 9).
+	if (r.d.fam.gen >= 10 || !r.d.fam.rowNewBcast) && r.wide() {
+		// Only CDNA 2-4 (DP ALU DPP, row_newbcast) have a DPP form of an
+		// instruction with a 64-bit operand: GCN 5, CDNA 1 and gfx10+
+		// have none (llvm-mc 22: "dpp variant of this instruction is not
+		// supported").
 		r.mark(invalidVariant, 0)
 		return false
 	}
