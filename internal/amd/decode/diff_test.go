@@ -451,13 +451,12 @@ func TestDifferentialLLVM(t *testing.T) {
 				t.Errorf("%s: agreement on all formats %.2f%%, below %.0f%%", arch, 100*rate, 100*overallFloor)
 			}
 			// Rejections counted (both reject, or the same text): a floor
-			// under this round's rates (N=2000: 96.1-99.7% on every family,
-			// seeds 42 and 7, after the absent-operand, buffer, FLAT,
-			// scalar-class and source-modifier rules; N=20000: 94.95% on
-			// RDNA 4, 96.0% on CDNA 2, 96.2% on CDNA 5, the lowest). The
-			// words llvm-mc rejects and we print are reported by their
-			// class in testdata/known-extra.tsv.
-			if rejFloor := 0.93; withRej < rejFloor {
+			// under this round's rates (N=20000, seed 42, after the
+			// target, modifier-acceptance, DPP/SDWA-variant, bit-55 and
+			// buffer rules: 99.6-99.9% on every family; issue 28 asks
+			// 99.5%). The words llvm-mc rejects and we print are reported
+			// by their class in testdata/known-extra.tsv.
+			if rejFloor := 0.99; withRej < rejFloor {
 				t.Errorf("%s: agreement with rejections %.2f%%, below %.0f%%", arch, 100*withRej, 100*rejFloor)
 			}
 			if os.Getenv("GPUISA_DIFF_VERBOSE") != "" {
