@@ -20,7 +20,7 @@ import (
 // lists what it writes per model type, and TestCodecCoversModel fails when
 // the model gains a field nobody decided about.
 
-const tableMagic = "gpuisa-codec-1\n"
+const tableMagic = "gpuisa-codec-2\n"
 
 // tableWriter accumulates the body and the string table.
 type tableWriter struct {
@@ -139,6 +139,7 @@ func (w *tableWriter) table(t *Table) {
 		w.uint(uint64(len(in.Syntax)))
 		for _, s := range in.Syntax {
 			w.str(s.GFX)
+			w.str(s.Text) // the mnemonic only (Facts)
 			w.strList(s.Operands)
 			w.strList(s.Modifiers)
 		}
@@ -390,6 +391,7 @@ func (r *tableReader) table() *Table {
 			for j := range in.Syntax {
 				s := &in.Syntax[j]
 				s.GFX = r.str()
+				s.Text = r.str()
 				s.Operands = r.strList()
 				s.Modifiers = r.strList()
 			}

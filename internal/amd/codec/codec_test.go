@@ -35,7 +35,8 @@ var codecFields = map[reflect.Type]struct{ kept, dropped []string }{
 		kept:    []string{"Name", "Width", "Fields", "IdentifierMask"},
 		dropped: []string{"Description", "Notes", "Prov", "Documented"},
 	},
-	reflect.TypeOf(isa.Syntax{}): {kept: []string{"GFX", "Operands", "Modifiers"}, dropped: []string{"Text", "Prov"}},
+	// Of Text only the mnemonic is kept (the variant the row describes).
+	reflect.TypeOf(isa.Syntax{}): {kept: []string{"GFX", "Text", "Operands", "Modifiers"}, dropped: []string{"Prov"}},
 	reflect.TypeOf(isa.Alias{}):  {kept: []string{"Name", "LLVMName"}, dropped: []string{"Note", "Prov"}},
 }
 

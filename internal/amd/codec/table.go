@@ -15,6 +15,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
@@ -42,7 +43,7 @@ type Table struct {
 
 // Facts keeps what the decoder and encoder read from an instruction —
 // names, encodings with their operands, the instruction's operands, LLVM's
-// syntax operands — and drops the rest (documents, target matrices,
+// syntax operands and each syntax row's mnemonic — and drops the rest (documents, target matrices,
 // examples, provenance). TestPreparedDecodesAsModel holds the decoder built
 // from it to the decoder built from the whole model.
 func Facts(in *isa.Instruction) isa.Instruction {
@@ -52,7 +53,10 @@ func Facts(in *isa.Instruction) isa.Instruction {
 	}
 	var syn []isa.Syntax
 	for _, s := range in.Syntax {
-		syn = append(syn, isa.Syntax{GFX: s.GFX, Operands: s.Operands, Modifiers: s.Modifiers})
+		// Of the text, the mnemonic: the variant (_e64, _dpp, _sdwa) the
+		// row describes, which the decoder's modifier rules read.
+		mn, _, _ := strings.Cut(strings.TrimSpace(s.Text), " ")
+		syn = append(syn, isa.Syntax{GFX: s.GFX, Text: mn, Operands: s.Operands, Modifiers: s.Modifiers})
 	}
 	var al []isa.Alias
 	for _, a := range in.Aliases {

@@ -235,7 +235,7 @@ func FuzzDecode(f *testing.F) {
 // format-forced random words, keeping the ones both decoders accept.
 func BenchmarkDecodeVsLLVM(b *testing.B) {
 	d := loadFamily(b, "cdna4")
-	lines, _ := corpus(d, 20000, 1, "gfx950", 10000)
+	lines, _ := corpus(d, 20000, 1, "gfx950", 10000, true)
 	var stream []byte
 	count := 0
 	for _, l := range lines {

@@ -117,6 +117,11 @@ type Decoder struct {
 	// use (template.go).
 	tmplOnce sync.Once
 	tmpl     map[string][]Template
+	// target and absentOn: the gfx target ForTarget gave and the
+	// instructions the model says it lacks (target.go); nil for the
+	// whole family.
+	target   string
+	absentOn map[*isa.Instruction]bool
 }
 
 // group is the formats that share the same fixed bits (VOP3A and VOP3B; VOP3P
@@ -186,6 +191,7 @@ func (d *Decoder) ready(fm *format, en *entry) *entry {
 		d.prepare(fm, en)
 		en.sig = d.signatureOf(fm, en)
 		en.inputMods = d.inputMods(fm, en)
+		en.mods = modsOf(fm, en)
 	})
 	return en
 }
@@ -241,6 +247,9 @@ type entry struct {
 	// inputMods: a VOP3 instruction LLVM gives source modifiers (ABS,
 	// NEG); see inputMods.
 	inputMods bool
+	// mods: which sources and output modifiers the entry's VOP3, DPP and
+	// SDWA variants take, from the model's LLVM syntax (modaccept.go).
+	mods entryMods
 	// cacheBits: a cache-control buffer instruction that takes the GLC
 	// bit though it prints none (CDNA 2's buffer_wbl2; shapes.tsv).
 	cacheBits bool
@@ -638,6 +647,9 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 			return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: reserved bit %d is set (no field of the %s layout covers it; must be zero)", w0, fm.Name, en.name, 32*i+bits.TrailingZeros32(b), fm.Name)}
 		}
 	}
+	if err := d.notOnTarget(w0, fm, en, r.enY); err != nil {
+		return 0, &Error{offset, err.Error()}
+	}
 	r.d, r.fm, r.en = d, fm, en
 	extra, err := r.render(code, offset+width)
 	if err != nil {
@@ -658,6 +670,16 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is outside the operand's register class", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidUnused:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: field %s holds %d, but the instruction has no such operand or modifier (must be zero)", w0, fm.Name, en.name, fieldName(fm, r.invalidField), r.invalidCode)}
+	case invalidSrcMod:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: source %d has a modifier %s's LLVM syntax does not give it", w0, fm.Name, en.name, r.invalidCode, r.variant())}
+	case invalidClamp:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: clamp is set, but %s's LLVM syntax has no clamp", w0, fm.Name, en.name, r.variant())}
+	case invalidVariant:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s has no %s form", w0, fm.Name, en.name, r.extra)}
+	case invalidDPPCtrl:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: DPP_CTRL 0x%x is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
+	case invalidSCC:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: the SCC cache bit (bit %d) is set, but LLVM 22 has no SCC form of this float atomic", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidLo128:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}

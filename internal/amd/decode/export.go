@@ -34,9 +34,11 @@ func (r *renderer) renderVINTERP() {
 	for i := 0; i < 3; i++ {
 		code, n := r.f(srcFields[i]), neg>>uint(i)&1 == 1
 		if !(t16 && half[i]) {
-			if code < 256 {
-				// VINTERP sources are VGPRs (LLVM's VGPR_32 class); a
-				// true16 half operand's field names a VGPR only.
+			if code < 256 && srcClass(code)&classC == 0 {
+				// VINTERP sources are VGPRs (LLVM's VGPR_32 class, which
+				// llvm-mc 22 also decodes the named constant registers
+				// in: src_shared_base); a true16 half operand's field
+				// names a VGPR only.
 				r.mark(invalidClass, code)
 			}
 			r.srcMods(code, opType{'f', 32}, 0, false, n)
@@ -311,6 +313,11 @@ func (r *renderer) renderBUF12() {
 	r.cachePolicy12(false, th, r.f(fSCOPE), r.bit12(fNV, 7), k)
 	if tfe {
 		r.modStr("tfe")
+	}
+	if r.has(fOFFSET) && r.f(fOFFSET)>>23&1 == 1 {
+		// The 24-bit offset is signed to LLVM 22's decoder, which reads a
+		// negative one as invalid (as gfx12 SMEM buffer offsets, smemAbsent).
+		r.markField(fOFFSET)
 	}
 	r.bufAbsent()
 }

@@ -92,15 +92,37 @@ func (r *renderer) renderDPP() bool {
 	if !l.ok || r.en.shape == shNoOperands {
 		return false
 	}
+	if r.wide() {
+		// SDWA selects bytes and words of 32-bit operands: LLVM has no
+		// SDWA form of an instruction with a 64-bit one (v_sqrt_f64).
+		r.mark(invalidVariant, 0)
+		return false
+	}
 	dpp8 := r.extra == "DPP8"
 	s := r.en.sig
 	src0 := int(r.ext[1] & 0xff)
 	// DPP8 has no modifier bits: the lane selects fill the dword.
-	mods := func(negID, absID extID) (bool, bool) {
+	mods := func(i int, negID, absID extID) (bool, bool) {
 		if dpp8 {
 			return false, false
 		}
-		return r.x(l, negID) == 1, r.x(l, absID) == 1
+		neg, abs := r.x(l, negID) == 1, r.x(l, absID) == 1
+		// The _dpp syntax row says which sources take neg and abs; where
+		// the model has none, the operand's type does (LLVM gives DPP
+		// float modifiers to float sources only).
+		m := &r.en.mods.dpp
+		if (neg || abs) && (m.known && !m.src[i] || !m.known && r.intMods(s.src[i])) {
+			r.mark(invalidSrcMod, i)
+		}
+		return neg, abs
+	}
+	if (r.d.fam.gen >= 10 || !r.d.fam.rowNewBcast) && r.wide() {
+		// Only CDNA 2-4 (DP ALU DPP, row_newbcast) have a DPP form of an
+		// instruction with a 64-bit operand: GCN 5, CDNA 1 and gfx10+
+		// have none (llvm-mc 22: "dpp variant of this instruction is not
+		// supported").
+		r.mark(invalidVariant, 0)
+		return false
 	}
 	withMods := func(neg, abs bool, text func()) {
 		r.op()
@@ -117,16 +139,17 @@ func (r *renderer) renderDPP() bool {
 		r.end()
 	}
 	src0Text := func() {
-		neg, abs := mods(xSRC0NEG, xSRC0ABS)
+		neg, abs := mods(0, xSRC0NEG, xSRC0ABS)
 		withMods(neg, abs, func() { r.srcText(256+src0, s.src[0], 0) })
 	}
 	src1Text := func() {
-		neg, abs := mods(xSRC1NEG, xSRC1ABS)
+		neg, abs := mods(1, xSRC1NEG, xSRC1ABS)
 		withMods(neg, abs, func() { r.vgprText(r.f(fVSRC1), s.src[1]) })
 	}
 	switch r.fm.kind {
 	case KindVOP1:
 		if r.en.shape == shReadlane {
+			r.mark(invalidVariant, 0)
 			return false
 		}
 		r.vgpr(r.f(fVDST), s.dst)
@@ -134,6 +157,7 @@ func (r *renderer) renderDPP() bool {
 	case KindVOP2:
 		sh := r.en.shape
 		if sh == shMadmk || sh == shMadak {
+			r.mark(invalidVariant, 0)
 			return false
 		}
 		r.vop2Operands(s.dst, src0Text, src1Text)
@@ -235,6 +259,12 @@ func (r *renderer) dppControls(dpp8 bool) bool {
 		r.str("row_newbcast:")
 		r.dec(ctrl & 0xf)
 	default:
+		// A reserved DPP_CTRL value: llvm-mc 22 prints a gfx9-10 word
+		// with an "Invalid dpp_ctrl value" comment (gfx11+ ones with no
+		// control at all, which is left to the partial rendering).
+		if fam.gen <= 10 {
+			r.mark(invalidDPPCtrl, ctrl)
+		}
 		return false
 	}
 	r.end()
@@ -261,7 +291,13 @@ func (r *renderer) renderSDWA() bool {
 	if r.fm.kind == KindVOPC {
 		l = &r.d.sdwabL
 	}
-	if !l.ok || r.en.shape == shNoOperands || r.en.shape == shReadlane || r.en.shape == shMadmk || r.en.shape == shMadak {
+	if sh := r.en.shape; sh == shReadlane || sh == shMadmk || sh == shMadak {
+		// LLVM has no SDWA form of v_readfirstlane or the K-constant
+		// forms (their DPP ones neither: renderDPP).
+		r.mark(invalidVariant, 0)
+		return false
+	}
+	if !l.ok || r.en.shape == shNoOperands {
 		return false
 	}
 	s := r.en.sig
@@ -290,10 +326,14 @@ func (r *renderer) renderSDWA() bool {
 		r.end()
 	}
 	src0 := func() {
-		srcText(r.x(l, xSRC0), r.x(l, xS0) == 1, s.src[0], r.x(l, xSRC0NEG) == 1, r.x(l, xSRC0ABS) == 1, r.x(l, xSRC0SEXT) == 1)
+		neg, abs, sext := r.x(l, xSRC0NEG) == 1, r.x(l, xSRC0ABS) == 1, r.x(l, xSRC0SEXT) == 1
+		r.sdwaMods(0, s.src[0], neg, abs, sext)
+		srcText(r.x(l, xSRC0), r.x(l, xS0) == 1, s.src[0], neg, abs, sext)
 	}
 	src1 := func() {
-		srcText(r.f(fVSRC1), r.x(l, xS1) == 1 && r.fm.kind == KindVOPC && false, s.src[1], r.x(l, xSRC1NEG) == 1, r.x(l, xSRC1ABS) == 1, r.x(l, xSRC1SEXT) == 1)
+		neg, abs, sext := r.x(l, xSRC1NEG) == 1, r.x(l, xSRC1ABS) == 1, r.x(l, xSRC1SEXT) == 1
+		r.sdwaMods(1, s.src[1], neg, abs, sext)
+		srcText(r.f(fVSRC1), r.x(l, xS1) == 1 && r.fm.kind == KindVOPC && false, s.src[1], neg, abs, sext)
 	}
 	switch r.fm.kind {
 	case KindVOP1:
@@ -316,6 +356,9 @@ func (r *renderer) renderSDWA() bool {
 		omod := 0
 		if l.cf[xOMOD].n != 0 {
 			omod = int(r.x(l, xOMOD))
+		}
+		if m := &r.en.mods.sdwa; m.known && !m.omod && omod != 0 {
+			r.mark(invalidOMod, omod)
 		}
 		r.printClampOmod(l.cf[xCLMP].n != 0 && r.x(l, xCLMP) == 1, omod)
 	}
@@ -348,4 +391,19 @@ func (r *renderer) renderSDWA() bool {
 		r.end()
 	}
 	return true
+}
+
+// wide says whether the VOP1/VOP2/VOPC instruction being rendered has a
+// 64-bit operand (a VOPC's destination is its lane mask, not counted).
+func (r *renderer) wide() bool {
+	s := r.en.sig
+	if r.fm.kind != KindVOPC && s.dst.size == 64 {
+		return true
+	}
+	for i := 0; i < s.nsrc && i < len(s.src); i++ {
+		if s.src[i].size == 64 {
+			return true
+		}
+	}
+	return false
 }

@@ -173,12 +173,16 @@ func (r *renderer) renderFLAT() {
 		// gfx940+: bit 13 of a SCRATCH word is SVE (use the VGPR address), not LDS.
 		sve, lds = lds, false
 	}
+	// data: a VGPR (or AGPR) data operand is printed, which the ACC bit
+	// may select.
+	data := en.memOps&moData0 != 0
 	if en.shape == shAtomic {
 		if ret && en.memOps&(moVdst|moVdstOpt) != 0 {
 			r.dataReg(r.f(fVDST), n, acc)
 		}
 	} else if en.memOps&moVdst != 0 || (en.memOps&moVdstOpt != 0 && !lds) {
 		r.dataReg(r.f(fVDST), n, acc)
+		data = true
 	}
 	saddr := r.f(fSADDR)
 	off := r.isOff(saddr)
@@ -195,8 +199,13 @@ func (r *renderer) renderFLAT() {
 			}
 		default: // SCRATCH: the VGPR address is used when there is no SGPR one (or SVE says so).
 			useV := off || sve
-			if fam.gen >= 11 {
+			switch {
+			case fam.gen >= 11:
 				useV = r.f(fSVE) == 1
+			case fam.scBits:
+				// gfx940+: SVE alone says whether the VGPR address is
+				// used; with neither, llvm-mc 22 prints "off, ..., off".
+				useV = sve
 			}
 			if useV {
 				r.dataReg(addr, 1, false)
@@ -237,24 +246,37 @@ func (r *renderer) renderFLAT() {
 	if lds {
 		r.modStr("lds")
 	}
-	r.flatAbsent(lds)
+	r.flatAbsent(lds, data)
 }
 
 // flatAbsent marks a gfx9-11 FLAT/GLOBAL/SCRATCH word invalid where LLVM
 // 22's encoding fixes a bit the instruction has no use for: LDS on an
 // instruction whose syntax lists no lds, ACC on an instruction without a
-// data operand (CDNA 2+), gfx11's SVE outside SCRATCH, and
+// data operand (CDNA 2+), bit 55 on GCN 5 and CDNA 1 (ACC to LLVM, with
+// no AGPR memory operands there), gfx11's SVE outside SCRATCH, and
 // the SADDR field of a FLAT
 // (segment 0) instruction, which has no scalar address: LLVM writes 0 there
 // on gfx9 and the "off" code (null) on gfx10+.
-func (r *renderer) flatAbsent(lds bool) {
+func (r *renderer) flatAbsent(lds, data bool) {
 	if lds && r.en.memFlags&mfNoLDS != 0 {
 		r.absent(fLDS)
 	}
-	if r.d.fam.accRegs && r.en.memOps&moKnown != 0 && r.en.memOps&(moVdst|moVdstOpt|moData0) == 0 {
-		// No data operand (the LDS loads, global_load_lds_dword): LLVM
-		// writes 0 to the ACC bit that would select its AGPRs.
+	if r.d.fam.accRegs && r.en.memOps&moKnown != 0 && !data {
+		// No data operand (the LDS loads, global_load_lds_dword, a
+		// load with LDS set): LLVM writes 0 to the ACC bit that would
+		// select its AGPRs.
 		r.absent(fACC)
+	}
+	if !r.d.fam.scBits && r.d.fam.gen <= 11 {
+		r.cacheAbsent()
+	}
+	r.sccAbsent()
+	if r.d.fam.gen == 9 && !r.d.fam.accRegs {
+		// Bit 55 of a GCN 5 / CDNA 1 FLAT word (the guides' NV) is the
+		// ACC bit to LLVM 22, and no memory operand of these targets
+		// holds an AGPR: llvm-mc rejects every word with it set or
+		// flags the AGPR it prints (/*Invalid register*/).
+		r.absent(fNV, fACC)
 	}
 	if r.d.fam.gen == 11 && r.fm.seg != segScratch {
 		// gfx11's bit 55 is SVE, which only SCRATCH addressing has; LLVM
@@ -376,6 +398,10 @@ func (r *renderer) bufAbsent() {
 	if en.shape == shAtomic || en.typed || lds {
 		r.absent(fTFE)
 	}
+	if !fam.scBits {
+		r.cacheAbsent()
+	}
+	r.sccAbsent()
 	if lds && fam.accRegs {
 		r.absent(fACC) // an LDS load writes no VGPR or AGPR
 	}
@@ -568,4 +594,41 @@ func maiNotAV(code, lastSGPR int) bool {
 		return true
 	}
 	return false
+}
+
+// cacheAbsent marks a gfx9-11 buffer or FLAT word invalid where it sets a
+// cache bit (GLC, SLC) the instruction's LLVM syntax lists no modifier
+// for: CDNA 1's buffer_atomic_add_f32 and pk_add_f16 return nothing and
+// take slc only, and llvm-mc rejects a word with GLC set.
+func (r *renderer) cacheAbsent() {
+	if r.en.memFlags&mfNoGLC != 0 {
+		r.absent(fGLC)
+	}
+	if r.en.memFlags&mfNoSLC != 0 {
+		r.absent(fSLC)
+	}
+}
+
+// sccAbsent marks a CDNA 2 float atomic (buffer/global/flat add_f32,
+// pk_add_f16, add/min/max_f64) invalid where it sets the SCC cache bit:
+// LLVM 22 defines those atomics without it (its assembler writes 0 for
+// "scc" and llvm-mc rejects a word with the bit set), where the integer
+// atomics take it. The float data type the instruction's name gives
+// decides (typesOf).
+func (r *renderer) sccAbsent() {
+	fam := r.d.fam
+	if !fam.accRegs || fam.scBits || r.en.shape != shAtomic {
+		return
+	}
+	ts := typesOf(r.en.name)
+	if len(ts) == 0 || ts[len(ts)-1].t != 'f' {
+		return
+	}
+	bit := 15 // MUBUF
+	if r.fm.kind == KindFLAT {
+		bit = 25
+	}
+	if r.raw[bit/32]>>(bit%32)&1 == 1 {
+		r.mark(invalidSCC, bit)
+	}
 }

@@ -218,6 +218,10 @@ func (r *renderer) srcText(code int, t opType, hi int) {
 				return
 			}
 		}
+		if r.maskSrc {
+			r.regUnchecked("v", v, t.regs())
+			return
+		}
 		r.reg("v", v, t.regs())
 		return
 	case code < 128:

@@ -30,6 +30,8 @@ type renderer struct {
 	ext     [3]uint32
 	dpp8FI  bool
 	vop3DPP bool
+	// maskSrc: the source being printed is a lane mask (not alignment-checked).
+	maskSrc bool
 
 	literal    uint32
 	literalHi  uint32 // the high half of a 64-bit constant K (gfx1250 v_fmaak_f64) or literal
@@ -65,6 +67,11 @@ const (
 	invalidDst                  // a VOP3 scalar destination code that names a constant
 	invalidClass                // an operand code outside its register class (a VGPR-only or SGPR-only operand)
 	invalidUnused               // a field of an operand or modifier the instruction lacks is not zero
+	invalidSrcMod               // a source modifier the variant's LLVM syntax does not give that source (invalidCode: the source)
+	invalidClamp                // clamp on a variant whose LLVM syntax has no clamp
+	invalidVariant              // a DPP or SDWA word of an instruction LLVM has no such form of
+	invalidDPPCtrl              // a reserved DPP_CTRL value (invalidCode)
+	invalidSCC                  // the SCC cache bit (invalidCode) on a CDNA 2 float atomic
 )
 
 type span struct {
@@ -194,6 +201,9 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 			case "SDWA":
 				done = r.renderSDWA()
 			}
+			if !done && r.invalid != validWord {
+				return 4, nil // decode reports why
+			}
 			if !done {
 				r.buf = r.buf[:r.base+r.mnEnd]
 				r.nops, r.nspans = 0, 0
@@ -226,7 +236,7 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 			} else {
 				r.renderVOP3()
 			}
-			if !r.dppControls(r.extra == "DPP8") {
+			if !r.dppControls(r.extra == "DPP8") && r.invalid == validWord {
 				r.buf = r.buf[:r.base+r.mnEnd]
 				r.nops, r.nspans = 0, 0
 				r.partial = true
@@ -377,6 +387,11 @@ func (r *renderer) mayUseLiteral() bool {
 		n := r.en.sig.nsrc
 		return (n > 0 && r.f(fSRC0) == literalCode) || (n > 1 && r.f(fSRC1) == literalCode) ||
 			(n > 2 && r.f(fSRC2) == literalCode)
+	case KindMUBUF, KindMTBUF:
+		// gfx10-11 read a literal SOFFSET (llvm-mc 22 prints the dword
+		// that follows; gfx9 rejects one, bufAbsent).
+		g := r.d.fam.gen
+		return g >= 10 && g <= 11 && r.has(fSOFFSET) && r.f(fSOFFSET) == literalCode
 	}
 	return false
 }
@@ -1061,15 +1076,31 @@ func (r *renderer) renderVOP3() {
 	}
 	// LLVM gives VOP3 forms an output modifier only when the result is a
 	// float (its VOPProfile's HasOMod): OMOD set elsewhere is invalid.
+	// A VOP3A row without clamp: LLVM's VOP3 profile has none (integer
+	// ALU, integer compares, v_cmp_class), and llvm-mc rejects the bit.
+	// (VOP3B rows leave clamp out, v_div_scale_f32, though llvm-mc
+	// prints it there; the gfx11+ rows leave it out of 16-bit integer
+	// ALU that has it, v_med3_u16, so there only a compare's sources
+	// decide: a compare takes clamp when every source is a float.)
+	if m := &en.mods.vop3; r.f(fCLMP) == 1 && bitop3 < 0 && r.fm.kind == KindVOP3 &&
+		(fam.gen <= 10 && m.known && !m.clamp || s.origin == KindVOPC && !r.floatSources()) {
+		r.mark(invalidClamp, 1)
+	}
 	if omod := r.f(fOMOD); omod != 0 && s.dst.t != 'f' && bitop3 < 0 && s.origin != KindVOPC {
 		r.mark(invalidOMod, omod)
 	} else if omod != 0 && s.origin == KindVOPC {
+		r.mark(invalidOMod, omod)
+	} else if m := &en.mods.vop3; omod != 0 && bitop3 < 0 && r.fm.kind == KindVOP3 && fam.gen <= 10 && m.known && !m.omod {
+		// A float result without omod in the VOP3 row (gfx9-10; the
+		// gfx11+ rows leave omod out of v_cvt_pk_rtz_f16_f32, which
+		// llvm-mc 22 decodes with it).
 		r.mark(invalidOMod, omod)
 	}
 	for i := 0; i < s.nsrc && i < 3; i++ {
 		code := r.src0or(i)
 		t := s.src[i]
-		if i == 2 && (en.shape == shCndmask || en.shape == shCarryInOut) {
+		mask := i == 2 && (en.shape == shCndmask || en.shape == shCarryInOut)
+		if mask {
 			t = r.maskType()
 		}
 		a, n := abs>>uint(i)&1 == 1, neg>>uint(i)&1 == 1
@@ -1077,7 +1108,11 @@ func (r *renderer) renderVOP3() {
 			// Integer operands take no input modifiers in LLVM: the bits are ignored.
 			a, n = false, false
 		}
+		// A lane mask in VGPRs is no register tuple to LLVM: llvm-mc 22
+		// prints v[1:2] as a carry-in on CDNA 3 unchecked.
+		r.maskSrc = mask
 		r.srcMods(code, t, opsel>>uint(i)&1, a, n)
+		r.maskSrc = false
 	}
 	if bitop3 < 0 {
 		r.vop3ModsAbsent(abs, neg)

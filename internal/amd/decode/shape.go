@@ -267,7 +267,7 @@ const (
 
 // memFlags are facts about a memory instruction's operands read from its
 // name once.
-type memFlags uint8
+type memFlags uint16
 
 const (
 	mfTwoAddr   memFlags = 1 << iota // ds_read2/write2: offset0 and offset1
@@ -279,6 +279,10 @@ const (
 	// buffer load without an LDS form, a store, an atomic): llvm-mc
 	// decodes no such word with the LDS bit set.
 	mfNoLDS
+	// mfNoGLC, mfNoSLC: the LLVM syntax lists no glc / slc modifier
+	// (gfx9-11 buffer and FLAT instructions; cacheAbsent).
+	mfNoGLC
+	mfNoSLC
 )
 
 // segment is what the SEG field of a FLAT-family format says.
@@ -395,6 +399,12 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		}
 		if syntaxLacks(en.instr, "lds") {
 			en.memFlags |= mfNoLDS
+		}
+		if (fm.kind == KindMUBUF || fm.kind == KindFLAT) && syntaxLacks(en.instr, "glc") {
+			en.memFlags |= mfNoGLC
+		}
+		if (fm.kind == KindMUBUF || fm.kind == KindFLAT) && syntaxLacks(en.instr, "slc") {
+			en.memFlags |= mfNoSLC
 		}
 		// Two addresses and no data operand: the destination holds both
 		// items read.

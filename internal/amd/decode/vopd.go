@@ -103,7 +103,24 @@ func (r *renderer) renderDual(code []byte, next int) (int, error) {
 	r.dualMnEnd = len(r.buf)
 	r.nops = 0
 	r.dualHalf(y, dstY, r.f(fSRCY0), r.f(fVSRCY1), r.f(fVSRCY2), r.f(fNEGY), three)
+	if !three {
+		r.dualAbsent(x, y)
+	}
 	return extra, nil
+}
+
+// dualAbsent marks a VOPD word invalid where a half with one source
+// (v_dual_mov_b32) sets its VSRC1 field, which LLVM 22's encoding fixes
+// at 0 (llvm-mc rejects the word). LLVM's assembler also refuses halves
+// that read src0 from the same VGPR bank; its decoder does not check
+// banks, and neither does this one.
+func (r *renderer) dualAbsent(x, y *entry) {
+	if x.shape == shDualMov {
+		r.absent(fVSRCX1)
+	}
+	if y.shape == shDualMov {
+		r.absent(fVSRCY1)
+	}
 }
 
 // dualHalf prints the operands of one operation; neg holds VOPD3's neg

@@ -1,0 +1,92 @@
+package decode
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+)
+
+// ForTarget returns a decoder of d's family for one of its gfx targets: it
+// rejects the words of an instruction the model says that target lacks
+// (isa.Instruction.Targets, llvm-mc's verdict on the instruction's
+// example) while another target of the family has it — a difference
+// inside the family, such as RDNA 1's dot products, which gfx1011 and
+// gfx1012 have and gfx1010 and gfx1013 lack (llvm-mc 22 rejects their
+// words there). An instruction no target of the family assembles is left
+// alone: that verdict says more about its example than about the target.
+// The result shares d's tables; d is unchanged.
+func (d *Decoder) ForTarget(target string) (*Decoder, error) {
+	if !slices.Contains(d.arch.Targets, target) {
+		return nil, fmt.Errorf("decode: %s is not a target of %s (%v)", target, d.arch.ID, d.arch.Targets)
+	}
+	nd := &Decoder{arch: d.arch, fam: d.fam, groups: d.groups, byTop: d.byTop, hasShort: d.hasShort, hasVOP3: d.hasVOP3,
+		dppL: d.dppL, sdwaL: d.sdwaL, sdwabL: d.sdwabL, target: target}
+	for _, in := range d.instructions() {
+		if absentOn(in, target, d.arch.Targets) {
+			if nd.absentOn == nil {
+				nd.absentOn = map[*isa.Instruction]bool{}
+			}
+			nd.absentOn[in] = true
+		}
+	}
+	return nd, nil
+}
+
+// Target is the gfx target ForTarget gave d, or "" for the whole family.
+func (d *Decoder) Target() string { return d.target }
+
+// absentOn says whether the model marks in unsupported on target and
+// supported on another of the family's targets.
+func absentOn(in *isa.Instruction, target string, targets []string) bool {
+	if in.Targets[target] != "unsupported" {
+		return false
+	}
+	for _, t := range targets {
+		if t != target && in.Targets[t] == "supported" {
+			return true
+		}
+	}
+	return false
+}
+
+// instructions lists the model instructions behind d's entries, once each.
+func (d *Decoder) instructions() []*isa.Instruction {
+	seen := map[*isa.Instruction]bool{}
+	var out []*isa.Instruction
+	add := func(en *entry) {
+		if en != nil && en.instr != nil && !seen[en.instr] {
+			seen[en.instr] = true
+			out = append(out, en.instr)
+		}
+	}
+	for _, g := range d.groups {
+		for _, fm := range g.formats {
+			add(fm.single)
+			for _, en := range fm.byOpcode {
+				add(en)
+			}
+			for _, en := range fm.dualX {
+				add(en)
+			}
+			for _, en := range fm.dualY {
+				add(en)
+			}
+		}
+	}
+	return out
+}
+
+// notOnTarget is the error for a word whose instruction (or a VOPD half)
+// d's target lacks, or nil.
+func (d *Decoder) notOnTarget(w0 uint32, fm *format, ens ...*entry) error {
+	if d.absentOn == nil {
+		return nil
+	}
+	for _, en := range ens {
+		if en != nil && d.absentOn[en.instr] {
+			return fmt.Errorf("0x%08x: %s %s is not on %s (other %s targets have it)", w0, fm.Name, en.name, d.target, d.arch.ID)
+		}
+	}
+	return nil
+}
