@@ -66,13 +66,13 @@ func TestDiffPagesRealDatabase(t *testing.T) {
 			t.Errorf("/diff/rdna3/rdna4 lacks %q", want)
 		}
 	}
-	body = get(t, s, "/ptx/targets/sm_90").Body.String()
+	body = withListPages(t, s, "/ptx/targets/sm_90")
 	for _, want := range []string{`href="/ptx/wgmma.mma_async"`, `href="/ptx/cp.async.bulk"`, "came with"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/ptx/targets/sm_90 lacks %q", want)
 		}
 	}
-	body = get(t, s, "/ptx/versions/8.0").Body.String()
+	body = withListPages(t, s, "/ptx/versions/8.0")
 	if !strings.Contains(body, "wgmma") || !strings.Contains(body, "release notes") {
 		t.Error("/ptx/versions/8.0 lacks wgmma or the release notes")
 	}

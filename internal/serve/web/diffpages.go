@@ -19,6 +19,7 @@ import (
 func (s *server) diffRoutes() {
 	s.index("/diff", s.handleDiffIndex)
 	s.mux.HandleFunc("GET /diff/{a}/{b}", s.handleDiff)
+	s.mux.HandleFunc("GET /diff/{a}/{b}/{kind}", s.handleDiffPart)
 	s.mux.HandleFunc("GET /ptx/versions", s.handlePTXHistory)
 	s.mux.HandleFunc("GET /ptx/versions/{v}", s.handlePTXVersion)
 	s.mux.HandleFunc("GET /ptx/targets", s.handlePTXHistory)
@@ -48,8 +49,14 @@ type diffView struct {
 	IsFamilies       bool
 	TargetsIntro     []targetIntro // PTX target pages: the PTX version each target came with
 	Prev, Next       link          // neighbouring versions or targets (PTX pages)
-	ChangedTruncated int           // changed rows left off the page (the JSON has all)
 	APIURL           string        // the same diff as JSON, "" when it has no API address
+	// Summary is the table the page opens with; the parts say which
+	// lists have pages of their own. Part is the list a page of one
+	// list shows.
+	Summary                           []summaryRow
+	AddedPart, RemovedPart, ChangedPart *diffPart
+	Part                              *diffPart
+	URL                               string // the diff's summary page
 }
 
 type renameRow struct {
@@ -58,8 +65,8 @@ type renameRow struct {
 }
 
 type itemGroup struct {
-	Category string
-	Items    []itemRow
+	Category, ID string
+	Items        []itemRow
 }
 
 type itemRow struct {
@@ -68,8 +75,8 @@ type itemRow struct {
 }
 
 type changeGroup struct {
-	Category string
-	Rows     []changeRow
+	Category, ID string
+	Rows         []changeRow
 }
 
 type changeRow struct {
@@ -119,10 +126,6 @@ func (p ptxFacts) intro(t string) targetIntro {
 
 // ptxFacts adds the page helpers to the PTX facts.
 type ptxFacts struct{ *famdiff.PTX }
-
-// maxChangedRows bounds the changed rows one page shows; the JSON answer
-// has every row.
-const maxChangedRows = 1500
 
 func (s *server) handleDiffIndex(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -200,9 +203,103 @@ func (s *server) handleDiff(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "diff", page{Title: "Diff " + res.From.Name + " → " + res.To.Name, Description: v.Intro, Data: v})
 }
 
-// diffView turns a result into rows with links to both sides' pages.
+// diffView is a diff's summary page: the summary table, the renames and
+// formats, and each list that fits the page (the others have pages of
+// their own).
 func (s *server) diffView(res *famdiff.Result) diffView {
+	v := s.diffBase(res)
+	v.AddedPart = newDiffPart(res, diffPartKinds[0], itemCats(res.Added), itemCosts(res.Added))
+	v.RemovedPart = newDiffPart(res, diffPartKinds[1], itemCats(res.Removed), itemCosts(res.Removed))
+	v.ChangedPart = newDiffPart(res, diffPartKinds[2], changeCats(res.Changed), changeCosts(res.Changed))
+	if !v.AddedPart.Paged {
+		v.Added = groupItems(res.Added, res.To.Arch, "added")
+	}
+	if !v.RemovedPart.Paged {
+		v.Removed = groupItems(res.Removed, res.From.Arch, "removed")
+	}
+	if !v.ChangedPart.Paged {
+		v.Changed = changeGroups(res, res.Changed)
+	}
+	v.Summary = summaryRows(&v)
+	return v
+}
+
+// diffPartView is page n of one of the diff's lists.
+func (s *server) diffPartView(res *famdiff.Result, k diffPartKind, n int) diffView {
+	v := s.diffBase(res)
+	var cats []string
+	var costs []int
+	switch k.ID {
+	case "added":
+		cats, costs = itemCats(res.Added), itemCosts(res.Added)
+	case "removed":
+		cats, costs = itemCats(res.Removed), itemCosts(res.Removed)
+	default:
+		cats, costs = changeCats(res.Changed), changeCosts(res.Changed)
+	}
+	p := newDiffPart(res, k, cats, costs)
+	p.Page = n
+	v.Part = p
+	if n < 1 || n > p.PageCount {
+		return v
+	}
+	if n > 1 {
+		p.Prev = partURL(res, k.ID, n-1)
+	}
+	if n < p.PageCount {
+		p.Next = partURL(res, k.ID, n+1)
+	}
+	lo, hi := p.rows(n)
+	switch k.ID {
+	case "added":
+		v.Added = groupItems(res.Added[lo:hi], res.To.Arch, k.ID)
+	case "removed":
+		v.Removed = groupItems(res.Removed[lo:hi], res.From.Arch, k.ID)
+	default:
+		v.Changed = changeGroups(res, res.Changed[lo:hi])
+	}
+	return v
+}
+
+func itemCats(items []famdiff.Item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.Category
+	}
+	return out
+}
+
+func itemCosts(items []famdiff.Item) []int {
+	out := make([]int, len(items))
+	for i, it := range items {
+		out[i] = itemCost(it)
+	}
+	return out
+}
+
+func changeCosts(cs []famdiff.Change) []int {
+	out := make([]int, len(cs))
+	for i, c := range cs {
+		out[i] = changeCost(c, len(wordsHTML(c.Semantics)))
+	}
+	return out
+}
+
+func changeCats(cs []famdiff.Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Category
+	}
+	return out
+}
+
+// diffBase is what every page of a diff shows: its sides, renames and
+// formats, with links to both sides' pages.
+func (s *server) diffBase(res *famdiff.Result) diffView {
 	v := diffView{R: res, IsFamilies: res.Kind == famdiff.KindFamilies, SwapURL: diffURL(res.To.ID, res.From.ID)}
+	if res.From.ID != "" {
+		v.URL = diffURL(res.From.ID, res.To.ID)
+	}
 	if v.IsFamilies {
 		v.FromURL, v.ToURL = archURL(res.From.Arch), archURL(res.To.Arch)
 		v.Families = s.amdFamilies()
@@ -210,23 +307,6 @@ func (s *server) diffView(res *famdiff.Result) diffView {
 	for _, rn := range res.Renamed {
 		v.Renamed = append(v.Renamed, renameRow{From: rn.From, To: rn.To, Category: rn.Category, Evidence: rn.Evidence,
 			FromURL: instrURL(res.From.Arch, rn.From), ToURL: instrURL(res.To.Arch, rn.To)})
-	}
-	v.Added = groupItems(res.Added, res.To.Arch)
-	v.Removed = groupItems(res.Removed, res.From.Arch)
-	for i, c := range res.Changed {
-		if i == maxChangedRows {
-			v.ChangedTruncated = len(res.Changed) - i
-			break
-		}
-		row := changeRow{Change: c, FromURL: instrURL(res.From.Arch, c.From), ToURL: instrURL(res.To.Arch, c.To), Words: wordsHTML(c.Semantics)}
-		if t := c.Targets; t != nil {
-			row.TargetText = supportText(res.From.Name, t.From, t.FromOf) + " → " + supportText(res.To.Name, t.To, t.ToOf)
-		}
-		if n := len(v.Changed); n == 0 || v.Changed[n-1].Category != c.Category {
-			v.Changed = append(v.Changed, changeGroup{Category: orUncategorized(c.Category)})
-		}
-		g := &v.Changed[len(v.Changed)-1]
-		g.Rows = append(g.Rows, row)
 	}
 	for _, f := range res.Formats {
 		row := formatRow{FormatChange: f}
@@ -254,6 +334,24 @@ func (s *server) diffView(res *famdiff.Result) diffView {
 	return v
 }
 
+// changeGroups lays changed rows out by category.
+func changeGroups(res *famdiff.Result, cs []famdiff.Change) []changeGroup {
+	var out []changeGroup
+	for _, c := range cs {
+		row := changeRow{Change: c, FromURL: instrURL(res.From.Arch, c.From), ToURL: instrURL(res.To.Arch, c.To), Words: wordsHTML(c.Semantics)}
+		if t := c.Targets; t != nil {
+			row.TargetText = supportText(res.From.Name, t.From, t.FromOf) + " → " + supportText(res.To.Name, t.To, t.ToOf)
+		}
+		if n := len(out); n == 0 || out[n-1].Category != orUncategorized(c.Category) {
+			cat := orUncategorized(c.Category)
+			out = append(out, changeGroup{Category: cat, ID: "changed-" + slug(cat)})
+		}
+		g := &out[len(out)-1]
+		g.Rows = append(g.Rows, row)
+	}
+	return out
+}
+
 func orUncategorized(c string) string {
 	if c == "" {
 		return "Uncategorized"
@@ -261,7 +359,7 @@ func orUncategorized(c string) string {
 	return c
 }
 
-func groupItems(items []famdiff.Item, arch string) []itemGroup {
+func groupItems(items []famdiff.Item, arch, kind string) []itemGroup {
 	var out []itemGroup
 	for _, it := range items {
 		row := itemRow{Item: it, Text: it.Name, URL: instrURL(arch, it.Name)}
@@ -272,7 +370,8 @@ func groupItems(items []famdiff.Item, arch string) []itemGroup {
 			row.Text = it.Modifier
 		}
 		if n := len(out); n == 0 || out[n-1].Category != orUncategorized(it.Category) {
-			out = append(out, itemGroup{Category: orUncategorized(it.Category)})
+			cat := orUncategorized(it.Category)
+			out = append(out, itemGroup{Category: cat, ID: kind + "-" + slug(cat)})
 		}
 		out[len(out)-1].Items = append(out[len(out)-1].Items, row)
 	}
