@@ -37,26 +37,26 @@ type diffView struct {
 	R *famdiff.Result
 	// Heading and Intro say what is compared; FromURL and ToURL are the
 	// sides' own pages.
-	Heading, Intro   string
-	FromURL, ToURL   string
-	SwapURL          string
-	Families         []isa.Architecture // the picker's choices (AMD)
-	Renamed          []renameRow
-	Added, Removed   []itemGroup
-	Changed          []changeGroup
-	Formats          []formatRow
-	Releases         []releaseView
-	IsFamilies       bool
-	TargetsIntro     []targetIntro // PTX target pages: the PTX version each target came with
-	Prev, Next       link          // neighbouring versions or targets (PTX pages)
-	APIURL           string        // the same diff as JSON, "" when it has no API address
+	Heading, Intro string
+	FromURL, ToURL string
+	SwapURL        string
+	Families       []isa.Architecture // the picker's choices (AMD)
+	Renamed        []renameRow
+	Added, Removed []itemGroup
+	Changed        []changeGroup
+	Formats        []formatRow
+	Releases       []releaseView
+	IsFamilies     bool
+	TargetsIntro   []targetIntro // PTX target pages: the PTX version each target came with
+	Prev, Next     link          // neighbouring versions or targets (PTX pages)
+	APIURL         string        // the same diff as JSON, "" when it has no API address
 	// Summary is the table the page opens with; the parts say which
 	// lists have pages of their own. Part is the list a page of one
 	// list shows.
-	Summary                           []summaryRow
+	Summary                             []summaryRow
 	AddedPart, RemovedPart, ChangedPart *diffPart
-	Part                              *diffPart
-	URL                               string // the diff's summary page
+	Part                                *diffPart
+	URL                                 string // the diff's summary page
 }
 
 type renameRow struct {
