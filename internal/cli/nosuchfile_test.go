@@ -44,3 +44,13 @@ func TestMistypedPathIsNoSuchFile(t *testing.T) {
 		t.Errorf("decode of a hex word: exit %d %q %q", code, out, errOut)
 	}
 }
+
+// TestProductTypoSuggestsTarget: a family given as a product name a
+// letter off ("mi300") suggests the target it may mean.
+func TestProductTypoSuggestsTarget(t *testing.T) {
+	needDB(t)
+	_, errOut, code := run(t, "show", "mi300", "v_max_f32", "--db", testDB)
+	if code != 2 || !strings.Contains(errOut, "gfx942") {
+		t.Errorf("show mi300 v_max_f32: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -640,23 +640,64 @@ func (v *noveltyView) filter(list []isa.Summary) []isa.Summary {
 type targetHit struct {
 	isa.ProcessorMatch
 	ArchName, ArchURL string
-	Products          []string
+	// TargetURL is the target's own page where it has one (an sm_
+	// target's history page), else "".
+	TargetURL string
+	Products  []string
+	// FromLLVM: an AMD target, from LLVM's processor table (else an sm_
+	// target, from NVIDIA's release notes and compute-capability table).
+	FromLLVM bool
 }
 
 // targetHits are the targets a query names through the processor tables
 // ("MI300X" is gfx942 in CDNA 3).
 func (s *server) targetHits(q string) []targetHit {
+	return s.targetHitsOf(s.processors.Match(q))
+}
+
+// nearTargets are the targets a name close to q leads to ("mi300":
+// gfx942, the MI300X's and MI300A's), when q itself names none.
+func (s *server) nearTargets(q string) []targetHit {
+	return s.targetHitsOf(s.processors.Near(q, 4))
+}
+
+func (s *server) targetHitsOf(ms []isa.ProcessorMatch) []targetHit {
 	var out []targetHit
-	for _, m := range s.processors.Match(q) {
+	for _, m := range ms {
 		h := targetHit{ProcessorMatch: m, ArchName: archName(m.Arch), ArchURL: archURL(m.Arch)}
 		for _, a := range s.archs {
 			for _, p := range a.Processors {
 				if a.ID == m.Arch && p.Target == m.Target {
-					h.Products = isa.ProductsOf(a, p)
+					h.Products, h.FromLLVM = isa.ProductsOf(a, p), a.Vendor == isa.VendorAMD
+					if a.Kind == isa.KindVirtual {
+						h.TargetURL = ptxTargetURL(p.Target)
+					}
 				}
 			}
 		}
 		out = append(out, h)
+	}
+	return out
+}
+
+// targetLinks are targetHits and nearTargets of name as links, for a
+// not-found page's "did you mean": each target's own page, else its
+// family's.
+func (s *server) targetLinks(name string) []link {
+	hits := s.targetHits(name)
+	if len(hits) == 0 {
+		hits = s.nearTargets(name)
+	}
+	var out []link
+	for _, h := range hits {
+		l := link{Text: h.Target, URL: h.TargetURL, Note: h.ArchName}
+		if l.URL == "" {
+			l.URL = h.ArchURL
+		}
+		if len(h.Products) > 0 {
+			l.Note += ": " + strings.Join(h.Products[:min(3, len(h.Products))], ", ")
+		}
+		out = append(out, l)
 	}
 	return out
 }
