@@ -59,7 +59,7 @@ func TestDiffPagesInBrowser(t *testing.T) {
 					t.Errorf("%s at %d: the summary table starts at %.0f px, below the first screen", path, width, top)
 				}
 				// The evidence is folded; opening a rename's shows it.
-				if eval[bool](t, b, visibleJS+`(document.querySelector("section[aria-labelledby=renamed] ul.evidence li"))`) {
+				if !eval[bool](t, b, `[...document.querySelectorAll("section[aria-labelledby=renamed] ul.evidence")].every(u => u.closest("details") && !u.closest("details").open)`) {
 					t.Errorf("%s at %d: rename evidence is not folded", path, width)
 				}
 				if !eval[bool](t, b, `(function(){ const d = document.querySelector("section[aria-labelledby=renamed] details.evidence"); if (!d) return false; d.open = true; return true; })()`) ||
