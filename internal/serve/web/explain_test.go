@@ -172,13 +172,13 @@ func TestExplainPTXPage(t *testing.T) {
 		want   []string
 	}{
 		{"pasted file, any family", map[string]string{"text": file}, "",
-			[]string{"PTX statements", `href="/ptx/max"`, "AMD: v_max_f32", "counterparts for any AMD family", "choose a family or target above"}},
+			[]string{"PTX statements", `href="/ptx/max"`, `<a href="/compare/v_max_f32">v_max_f32`, "counterparts for any AMD family", "choose a family or target above"}},
 		{"pasted file, for CDNA 4", map[string]string{"text": file, "arch": "cdna4"}, "",
 			[]string{`<a href="/amdgpu/cdna4/v_max_f32">v_max_f32`, "counterparts for CDNA 4"}},
 		{"uploaded .ptx", map[string]string{"arch": "gfx950"}, "k.ptx",
 			[]string{"PTX statements", "counterparts for gfx950 (CDNA 4)"}},
 		{"statements, PTX chosen", map[string]string{"text": "max.f32 %f1, %f2, %f3;", "arch": "ptx"}, "",
-			[]string{"PTX statements", "PTX ISA ", "AMD: v_max_f32"}},
+			[]string{"PTX statements", "PTX ISA ", "AMD: <a href=\"/compare/v_max_f32\">v_max_f32"}},
 	} {
 		var upload []byte
 		if c.upload != "" {

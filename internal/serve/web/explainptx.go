@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
@@ -110,8 +111,12 @@ func (s *server) explainPTXText(ctx context.Context, raw []byte, to string) (*pt
 		for _, a := range l.AMD {
 			lk := link{Text: a}
 			name, _, _ := strings.Cut(a, " ")
-			if target.Arch != "" && s.hasInstruction(target.Arch, name) {
+			switch {
+			case target.Arch != "" && s.hasInstruction(target.Arch, name):
 				lk.URL = instrURL(target.Arch, name)
+			case target.Arch == "":
+				// No family chosen: the instruction across the families.
+				lk.URL = "/compare/" + url.PathEscape(name)
 			}
 			row.AMD = append(row.AMD, lk)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"net/url"
 	"path/filepath"
 	"testing"
 	"time"
@@ -68,5 +69,46 @@ func TestAnswersOnFirstScreen(t *testing.T) {
 		}
 	}
 	t.Logf("screenshots in %s", dir)
+	b.noConsoleErrors(t)
+}
+
+// TestExplainPTXInBrowser: /explain explains pasted PTX at 1440 and 390
+// px: each statement's line with its requirement and AMD counterpart is
+// visible and the page does not scroll sideways. Screenshots:
+// explain-ptx-WIDTH.png.
+func TestExplainPTXInBrowser(t *testing.T) {
+	b := newBrowserOver(t, storeAt(t, os.Getenv("GPUISA_DB")))
+	dir := screenshotDir(t)
+	path := "/explain?arch=ptx&text=" + url.QueryEscape(".version 8.0\n.target sm_90\n.entry k() {\n  max.f32 %f1, %f2, %f3;\n  max.s32 %r1, %r2, %r3;\n}\n")
+	for _, width := range []int64{1440, 390} {
+		emulate := chromedp.EmulateViewport(width, 900)
+		if width < 600 {
+			emulate = chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile)
+		}
+		ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+		err := chromedp.Do(ctx, emulate, chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.CSS("footer")))
+		if err != nil {
+			cancel()
+			t.Fatalf("%s at %d: %v", path, width, err)
+		}
+		if n := eval[int](t, b, `[...document.querySelectorAll("section[aria-labelledby=explained] ol.xlist li")].filter(li => li.querySelector(".xok, .xbad") && li.getBoundingClientRect().height > 0).length`); n != 2 {
+			t.Errorf("%d explained PTX lines visible at %d px, want 2", n, width)
+		}
+		if !eval[bool](t, b, `!!document.querySelector("section[aria-labelledby=explained] .xcp")`) {
+			t.Errorf("no AMD counterpart shown at %d px", width)
+		}
+		if w := eval[int64](t, b, `document.documentElement.scrollWidth`); w > width {
+			t.Errorf("the explain page is %d px wide at %d px", w, width)
+		}
+		eval[bool](t, b, `(document.getElementById("explained").scrollIntoView(), true)`)
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("explain-ptx-%d.png", width)), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	b.noConsoleErrors(t)
 }
