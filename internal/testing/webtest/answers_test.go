@@ -3,8 +3,8 @@ package webtest
 import (
 	"context"
 	"fmt"
-	"os"
 	"net/url"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
