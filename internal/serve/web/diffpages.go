@@ -53,15 +53,16 @@ type diffView struct {
 	// Summary is the table the page opens with; the parts say which
 	// lists have pages of their own. Part is the list a page of one
 	// list shows.
-	Summary                             []summaryRow
-	AddedPart, RemovedPart, ChangedPart *diffPart
-	Part                                *diffPart
-	URL                                 string // the diff's summary page
+	Summary                                          []summaryRow
+	RenamedPart, AddedPart, RemovedPart, ChangedPart *diffPart
+	Part                                             *diffPart
+	URL                                              string // the diff's summary page
 }
 
 type renameRow struct {
 	From, To, FromURL, ToURL, Category string
 	Evidence                           []famdiff.Evidence
+	ID                                 string // the first of its category on the page: the category's anchor
 }
 
 type itemGroup struct {
@@ -208,9 +209,15 @@ func (s *server) handleDiff(w http.ResponseWriter, r *http.Request) {
 // their own).
 func (s *server) diffView(res *famdiff.Result) diffView {
 	v := s.diffBase(res)
-	v.AddedPart = newDiffPart(res, diffPartKinds[0], itemCats(res.Added), itemCosts(res.Added))
-	v.RemovedPart = newDiffPart(res, diffPartKinds[1], itemCats(res.Removed), itemCosts(res.Removed))
-	v.ChangedPart = newDiffPart(res, diffPartKinds[2], changeCats(res.Changed), changeCosts(res.Changed))
+	parts := make([]*diffPart, len(diffPartKinds))
+	for i, k := range diffPartKinds {
+		cats, costs := partRows(res, k.ID)
+		parts[i] = newDiffPart(res, k, cats, costs)
+	}
+	v.RenamedPart, v.AddedPart, v.RemovedPart, v.ChangedPart = parts[0], parts[1], parts[2], parts[3]
+	if !v.RenamedPart.Paged {
+		v.Renamed = renameRows(res, res.Renamed)
+	}
 	if !v.AddedPart.Paged {
 		v.Added = groupItems(res.Added, res.To.Arch, "added")
 	}
@@ -227,16 +234,7 @@ func (s *server) diffView(res *famdiff.Result) diffView {
 // diffPartView is page n of one of the diff's lists.
 func (s *server) diffPartView(res *famdiff.Result, k diffPartKind, n int) diffView {
 	v := s.diffBase(res)
-	var cats []string
-	var costs []int
-	switch k.ID {
-	case "added":
-		cats, costs = itemCats(res.Added), itemCosts(res.Added)
-	case "removed":
-		cats, costs = itemCats(res.Removed), itemCosts(res.Removed)
-	default:
-		cats, costs = changeCats(res.Changed), changeCosts(res.Changed)
-	}
+	cats, costs := partRows(res, k.ID)
 	p := newDiffPart(res, k, cats, costs)
 	p.Page = n
 	v.Part = p
@@ -251,6 +249,8 @@ func (s *server) diffPartView(res *famdiff.Result, k diffPartKind, n int) diffVi
 	}
 	lo, hi := p.rows(n)
 	switch k.ID {
+	case "renamed":
+		v.Renamed = renameRows(res, res.Renamed[lo:hi])
 	case "added":
 		v.Added = groupItems(res.Added[lo:hi], res.To.Arch, k.ID)
 	case "removed":
@@ -259,6 +259,38 @@ func (s *server) diffPartView(res *famdiff.Result, k diffPartKind, n int) diffVi
 		v.Changed = changeGroups(res, res.Changed[lo:hi])
 	}
 	return v
+}
+
+// partRows are the categories and estimated bytes of the rows of the
+// diff's list kind.
+func partRows(res *famdiff.Result, kind string) (cats []string, costs []int) {
+	switch kind {
+	case "renamed":
+		for _, rn := range res.Renamed {
+			cats, costs = append(cats, rn.Category), append(costs, renameCost(rn))
+		}
+		return cats, costs
+	case "added":
+		return itemCats(res.Added), itemCosts(res.Added)
+	case "removed":
+		return itemCats(res.Removed), itemCosts(res.Removed)
+	}
+	return changeCats(res.Changed), changeCosts(res.Changed)
+}
+
+// renameRows are renames with links to both sides' pages.
+func renameRows(res *famdiff.Result, rns []famdiff.Rename) []renameRow {
+	var out []renameRow
+	ids := map[string]bool{}
+	for _, rn := range rns {
+		row := renameRow{From: rn.From, To: rn.To, Category: rn.Category, Evidence: rn.Evidence,
+			FromURL: instrURL(res.From.Arch, rn.From), ToURL: instrURL(res.To.Arch, rn.To)}
+		if id := "renamed-" + slug(orUncategorized(rn.Category)); !ids[id] {
+			ids[id], row.ID = true, id
+		}
+		out = append(out, row)
+	}
+	return out
 }
 
 func itemCats(items []famdiff.Item) []string {
@@ -293,8 +325,8 @@ func changeCats(cs []famdiff.Change) []string {
 	return out
 }
 
-// diffBase is what every page of a diff shows: its sides, renames and
-// formats, with links to both sides' pages.
+// diffBase is what every page of a diff shows: its sides and formats,
+// with links to both sides' pages.
 func (s *server) diffBase(res *famdiff.Result) diffView {
 	v := diffView{R: res, IsFamilies: res.Kind == famdiff.KindFamilies, SwapURL: diffURL(res.To.ID, res.From.ID)}
 	if res.From.ID != "" {
@@ -303,10 +335,6 @@ func (s *server) diffBase(res *famdiff.Result) diffView {
 	if v.IsFamilies {
 		v.FromURL, v.ToURL = archURL(res.From.Arch), archURL(res.To.Arch)
 		v.Families = s.amdFamilies()
-	}
-	for _, rn := range res.Renamed {
-		v.Renamed = append(v.Renamed, renameRow{From: rn.From, To: rn.To, Category: rn.Category, Evidence: rn.Evidence,
-			FromURL: instrURL(res.From.Arch, rn.From), ToURL: instrURL(res.To.Arch, rn.To)})
 	}
 	for _, f := range res.Formats {
 		row := formatRow{FormatChange: f}

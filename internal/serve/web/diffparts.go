@@ -33,9 +33,10 @@ type diffPartKind struct {
 // diffPartKinds are the lists, in page order. The summary page holds at
 // most the three inline budgets beside its renames and formats.
 var diffPartKinds = []diffPartKind{
-	{ID: "added", Title: "Added", Inline: 25 << 10, PageBytes: 110 << 10},
-	{ID: "removed", Title: "Removed", Inline: 25 << 10, PageBytes: 110 << 10},
-	{ID: "changed", Title: "Changed", Inline: 30 << 10, PageBytes: 110 << 10},
+	{ID: "renamed", Title: "Renamed", Inline: 60 << 10, PageBytes: 110 << 10},
+	{ID: "added", Title: "Added", Inline: 20 << 10, PageBytes: 110 << 10},
+	{ID: "removed", Title: "Removed", Inline: 20 << 10, PageBytes: 110 << 10},
+	{ID: "changed", Title: "Changed", Inline: 25 << 10, PageBytes: 110 << 10},
 }
 
 func partKind(id string) (diffPartKind, bool) {
@@ -137,6 +138,14 @@ func itemCost(it famdiff.Item) int {
 	return 140 + 2*len(it.Name) + len(it.Syntax) + len(it.Modifier) + len(it.PTXVersion) + len(it.MinTarget) + 12*len(it.Targets)
 }
 
+func renameCost(rn famdiff.Rename) int {
+	n := 200 + 3*len(rn.From) + 3*len(rn.To) + len(rn.Category)
+	for _, e := range rn.Evidence {
+		n += 70 + 2*len(e.Kind) + len(e.Text)
+	}
+	return n
+}
+
 func changeCost(c famdiff.Change, words int) int {
 	n := 220 + 2*len(c.From) + 2*len(c.To) + words
 	for _, e := range c.Encodings {
@@ -173,7 +182,7 @@ func summaryRows(v *diffView) []summaryRow {
 	}
 	var rows []summaryRow
 	if v.IsFamilies {
-		rows = append(rows, summaryRow{Kind: "Renamed", URL: "#renamed", Count: r.Counts.Renamed, Note: "the same instruction spelled differently, each with its evidence"})
+		rows = append(rows, summaryRow{Kind: "Renamed", URL: at(v.RenamedPart, "renamed"), Count: r.Counts.Renamed, Note: "the same instruction spelled differently, each with its evidence"})
 	}
 	rows = append(rows, summaryRow{Kind: "Added", URL: at(v.AddedPart, "added"), Count: r.Counts.Added, Note: "only in " + r.To.Name},
 		summaryRow{Kind: "Removed", URL: at(v.RemovedPart, "removed"), Count: r.Counts.Removed, Note: "only in " + r.From.Name})
@@ -196,7 +205,7 @@ func (s *server) handleDiffPart(w http.ResponseWriter, r *http.Request) {
 	a, b := r.PathValue("a"), r.PathValue("b")
 	k, ok := partKind(r.PathValue("kind"))
 	if !ok {
-		s.storeError(w, r, errs.NotFound([]string{"added", "removed", "changed"}, "a diff has no list %q", r.PathValue("kind")),
+		s.storeError(w, r, errs.NotFound([]string{"renamed", "added", "removed", "changed"}, "a diff has no list %q", r.PathValue("kind")),
 			func(sg string) string { return diffURL(a, b) + "/" + url.PathEscape(sg) })
 		return
 	}

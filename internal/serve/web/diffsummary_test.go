@@ -95,7 +95,10 @@ func TestDiffListPages(t *testing.T) {
 	}
 	doc := mustPage(t, s, "/diff/rdna3/rdna4")
 	l := links(doc)
-	want := map[string][]string{"removed": {}, "changed": {}}
+	want := map[string][]string{"removed": {}, "changed": {}, "renamed": {}}
+	for _, rn := range res.Renamed {
+		want["renamed"] = append(want["renamed"], instrURL("rdna3", rn.From))
+	}
 	for _, it := range res.Removed {
 		want["removed"] = append(want["removed"], instrURL("rdna3", it.Name))
 	}
@@ -131,7 +134,7 @@ func TestDiffListPages(t *testing.T) {
 					seen[href]++
 				}
 			}
-			for _, h := range findAll(sec, func(n *html.Node) bool { return n.Data == "h3" && attr(n, "id") != "" }) {
+			for _, h := range findAll(sec, func(n *html.Node) bool { return (n.Data == "h3" || n.Data == "li") && attr(n, "id") != "" }) {
 				if !strings.HasPrefix(attr(h, "id"), kind+"-") {
 					t.Errorf("%s: category anchor %q", p, attr(h, "id"))
 				}
