@@ -20,6 +20,7 @@ func (s *server) diffRoutes() {
 	s.index("/diff", s.handleDiffIndex)
 	s.mux.HandleFunc("GET /diff/{a}/{b}", s.handleDiff)
 	s.mux.HandleFunc("GET /diff/{a}/{b}/{kind}", s.handleDiffPart)
+	s.mux.HandleFunc("GET /diff/{a}/{b}/{kind}/{page}", s.handleDiffPart)
 	s.mux.HandleFunc("GET /ptx/versions", s.handlePTXHistory)
 	s.mux.HandleFunc("GET /ptx/versions/{v}", s.handlePTXVersion)
 	s.mux.HandleFunc("GET /ptx/targets", s.handlePTXHistory)
@@ -741,6 +742,9 @@ func (s *server) generationURLs(ctx context.Context) (pages, docs []string) {
 			if s.hasFamily(a) && s.hasFamily(b) {
 				pages = append(pages, diffURL(a, b))
 				docs = append(docs, "/api/v1"+diffURL(a, b))
+				if res, err := s.diffFacts().Compare(ctx, a, b); err == nil {
+					pages = append(pages, s.partURLs(res)...)
+				}
 			}
 		}
 	}
@@ -751,9 +755,15 @@ func (s *server) generationURLs(ctx context.Context) (pages, docs []string) {
 	pages = append(pages, "/ptx/versions", "/ptx/targets")
 	for _, v := range p.Versions() {
 		pages = append(pages, ptxVersionURL(v))
+		if res, err := p.VersionDiff(p.PreviousVersion(v), v); err == nil {
+			pages = append(pages, s.partURLs(res)...)
+		}
 	}
 	for _, t := range p.Targets() {
 		pages = append(pages, ptxTargetURL(t))
+		if res, err := p.TargetDiff(p.PreviousTarget(t), t); err == nil {
+			pages = append(pages, s.partURLs(res)...)
+		}
 	}
 	return pages, docs
 }

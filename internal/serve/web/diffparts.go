@@ -13,7 +13,8 @@ import (
 // A diff page leads with a summary table and keeps to maxDiffPage bytes:
 // a list of added, removed or changed instructions whose rows would take
 // more than its kind's inline bytes moves to pages of its own
-// (/diff/A/B/changed?page=2) of at most pageBytes of rows each, and the
+// (/diff/A/B/changed, /diff/A/B/changed/2: paths, so a static export
+// holds them) of at most pageBytes of rows each, and the
 // summary page shows how many there are per category with links into
 // them. A row's size is estimated from what it shows (its names, the
 // word diff, the encodings). The JSON answer has every row on one page.
@@ -75,9 +76,24 @@ type partCat struct {
 func partURL(res *famdiff.Result, kind string, n int) string {
 	u := diffURL(res.From.ID, res.To.ID) + "/" + kind
 	if n > 1 {
-		u += "?page=" + strconv.Itoa(n)
+		u += "/" + strconv.Itoa(n)
 	}
 	return u
+}
+
+// partURLs are the pages of the lists of res that have pages of their
+// own.
+func (s *server) partURLs(res *famdiff.Result) []string {
+	v := s.diffView(res)
+	var out []string
+	for _, p := range []*diffPart{v.RenamedPart, v.AddedPart, v.RemovedPart, v.ChangedPart} {
+		if p.Paged {
+			for _, l := range p.Pages {
+				out = append(out, l.URL)
+			}
+		}
+	}
+	return out
 }
 
 // newDiffPart says where each page of the list starts and each of its
@@ -200,7 +216,8 @@ func summaryRows(v *diffView) []summaryRow {
 		summaryRow{Kind: "Unchanged", Count: r.Counts.Unchanged, Note: "in both, alike"})
 }
 
-// handleDiffPart serves one page of a diff's list: /diff/A/B/KIND?page=N.
+// handleDiffPart serves one page of a diff's list: /diff/A/B/KIND and
+// /diff/A/B/KIND/N.
 func (s *server) handleDiffPart(w http.ResponseWriter, r *http.Request) {
 	a, b := r.PathValue("a"), r.PathValue("b")
 	k, ok := partKind(r.PathValue("kind"))
@@ -215,14 +232,14 @@ func (s *server) handleDiffPart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n := 1
-	if q := r.URL.Query().Get("page"); q != "" {
+	if q := r.PathValue("page"); q != "" {
 		if n, err = strconv.Atoi(q); err != nil || n < 1 {
 			s.storeError(w, r, errs.Invalid("page %q: not a page number", q), nil)
 			return
 		}
 	}
-	if want := diffURL(res.From.ID, res.To.ID) + "/" + k.ID; want != r.URL.EscapedPath() {
-		http.Redirect(w, r, partURL(res, k.ID, n), http.StatusMovedPermanently)
+	if want := partURL(res, k.ID, n); want != r.URL.EscapedPath() {
+		http.Redirect(w, r, want, http.StatusMovedPermanently)
 		return
 	}
 	v := s.diffPartView(res, k, n)

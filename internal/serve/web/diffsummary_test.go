@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -117,7 +118,7 @@ func TestDiffListPages(t *testing.T) {
 		for n := 1; n <= len(rows); n++ {
 			p := first
 			if n > 1 {
-				p += "?page=" + strconv.Itoa(n)
+				p += "/" + strconv.Itoa(n)
 			}
 			page := mustPage(t, s, p)
 			var sec *html.Node
@@ -157,12 +158,12 @@ func TestDiffListPages(t *testing.T) {
 			}
 		}
 	}
-	for p, code := range map[string]int{"/diff/rdna3/rdna4/bogus": 404, "/diff/rdna3/rdna4/changed?page=99": 404, "/diff/rdna3/rdna4/changed?page=x": 400, "/diff/rdna3/rdna9/changed": 404} {
+	for p, code := range map[string]int{"/diff/rdna3/rdna4/bogus": 404, "/diff/rdna3/rdna4/changed/99": 404, "/diff/rdna3/rdna4/changed/x": 400, "/diff/rdna3/rdna9/changed": 404} {
 		if rec := get(t, s, p); rec.Code != code {
 			t.Errorf("GET %s: %d, want %d", p, rec.Code, code)
 		}
 	}
-	if rec := get(t, s, "/diff/gfx1100/gfx1200/changed?page=1"); rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/diff/rdna3/rdna4/changed" {
+	if rec := get(t, s, "/diff/gfx1100/gfx1200/changed/1"); rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/diff/rdna3/rdna4/changed" {
 		t.Errorf("a gfx target's list: %d %s", rec.Code, rec.Header().Get("Location"))
 	}
 }
@@ -291,5 +292,32 @@ func TestDiffsFindable(t *testing.T) {
 	}
 	for _, p := range []string{"/diff", "/ptx/versions"} {
 		mustPage(t, s, p)
+	}
+}
+
+// TestDiffListPagesExported: a static export holds the pages of every
+// exported diff's lists (paths, not queries), so the summary's links
+// resolve there.
+func TestDiffListPagesExported(t *testing.T) {
+	withPartLimits(t, 0, 1)
+	s := newTestServer(t)
+	pages, _ := s.generationURLs(context.Background())
+	have := map[string]bool{}
+	for _, p := range pages {
+		have[p] = true
+	}
+	for _, p := range pages {
+		if !strings.HasPrefix(p, "/diff/") || strings.Count(p, "/") != 3 {
+			continue
+		}
+		for href := range links(mustPage(t, s, p)) {
+			u, err := url.Parse(href)
+			if err != nil || !strings.HasPrefix(u.Path, p+"/") {
+				continue
+			}
+			if u.RawQuery != "" || !have[u.Path] {
+				t.Errorf("%s links %s, which the export does not hold", p, href)
+			}
+		}
 	}
 }
