@@ -54,3 +54,18 @@ func TestProductTypoSuggestsTarget(t *testing.T) {
 		t.Errorf("show mi300 v_max_f32: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestTargetNamesAreNotInstructions: search and show say that a target
+// ("sm_90") is one, and what target a product a letter off ("mi300")
+// may be.
+func TestTargetNamesAreNotInstructions(t *testing.T) {
+	needDB(t)
+	_, errOut, code := run(t, "search", "mi300", "--db", testDB)
+	if code != 0 || !strings.Contains(errOut, "did you mean the target gfx942 (AMD Instinct MI300X") {
+		t.Errorf("search mi300: exit %d, stderr %q", code, errOut)
+	}
+	_, errOut, code = run(t, "show", "ptx", "sm_90", "--db", testDB)
+	if code != 2 || !strings.Contains(errOut, "sm_90 is a target") {
+		t.Errorf("show ptx sm_90: exit %d, stderr %q", code, errOut)
+	}
+}
