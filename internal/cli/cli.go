@@ -94,7 +94,7 @@ Start with:  gpuisa build && gpuisa serve`,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.PersistentFlags().StringVar(&e.dbPath, "db", defaultDB(), "database file (default $GPUISA_DB, else ./gpuisa.db)")
+	root.PersistentFlags().StringVar(&e.dbPath, "db", defaultDB(), "database file (default $GPUISA_DB, else ./gpuisa.db; for lsp, else the gpuisa.db beside the executable)")
 	root.AddCommand(
 		newBuildCmd(e), newServeCmd(e), newArchsCmd(e), newListCmd(e), newShowCmd(e), newSearchCmd(e),
 		newConceptsCmd(e), newPortCmd(e), newCostCmd(e), newDiffCmd(e), newEvalCmd(e), newExportCmd(e),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -683,5 +684,30 @@ func TestExportRefusesBadTargets(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("x"), 0o644)
 	if _, errOut, code := run(t, "export", "--out", dir, "--db", testDB); code != 2 || !strings.Contains(errOut, "not empty") {
 		t.Errorf("export into a non-empty directory: exit %d %s", code, errOut)
+	}
+}
+
+// The text of search lists every family an exact name is in, as --json's
+// archs do, not only the newest the table shows it in.
+func TestSearchTextListsEveryFamily(t *testing.T) {
+	needDB(t)
+	out, errOut, code := run(t, "search", "v_max_f32", "--json", "--db", testDB)
+	if code != 0 {
+		t.Fatalf("search v_max_f32 --json: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Hits []isa.SearchHit `json:"hits"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Hits) == 0 || doc.Hits[0].Name != "v_max_f32" {
+		t.Fatalf("search v_max_f32 --json: %v %.300s", err, out)
+	}
+	archs := doc.Hits[0].Archs
+	if len(archs) < 2 {
+		t.Skipf("the test database has v_max_f32 in %d family: nothing to list", len(archs))
+	}
+	text, errOut, code := run(t, "search", "v_max_f32", "--db", testDB)
+	want := fmt.Sprintf("v_max_f32 is in %d families: %s", len(archs), strings.Join(archs, ", "))
+	if code != 0 || !strings.Contains(text, want) {
+		t.Errorf("search v_max_f32: exit %d, %q not in:\n%s%s", code, want, text, errOut)
 	}
 }

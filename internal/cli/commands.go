@@ -306,27 +306,35 @@ A family, gfx or sm_ target, or product among the words scopes the search ("v_ma
 		Args: cobra.MinimumNArgs(1),
 		RunE: e.withDB(func(cmd *cobra.Command, args []string, db *store.DB) error {
 			q := strings.Join(args, " ")
-			decoded, err := decodedHits(cmd.Context(), db, q, arch)
+			decoded, incomplete, err := decodedHits(cmd.Context(), db, q, arch)
 			if err != nil {
 				return err
 			}
 			hits, err := db.Search(cmd.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
 			archs, _ := db.Archs(cmd.Context())
 			targets := isa.MatchProcessors(archs, q)
-			if err != nil && len(decoded) == 0 && len(targets) == 0 {
+			if err != nil && len(decoded) == 0 && len(targets) == 0 && len(incomplete) == 0 {
 				return err
 			}
 			hits = append(decoded, hits...)
 			if asJSON {
-				return e.writeJSON(searchDocument(db, q, hits, targets))
+				doc := searchDocument(db, q, hits, targets)
+				doc.Incomplete = incomplete
+				return e.writeJSON(doc)
+			}
+			for _, w := range incomplete {
+				// Half of a 64-bit instruction: say what it needs.
+				fmt.Fprintf(e.stdout, "%s, on %s: paste the words that follow it too\n", w.Message, strings.Join(w.Archs, ", "))
 			}
 			if len(hits) == 0 && len(targets) == 0 {
 				// A product or target a letter or two off ("mi300").
-				if near := nearTargetNames(archs, q); near != "" {
+				if near := nearTargetNames(archs, q); near != "" && len(incomplete) == 0 {
 					fmt.Fprintf(e.stderr, "no matches; did you mean the target %s?\n", near)
 					return nil
 				}
-				fmt.Fprintln(e.stderr, "no matches")
+				if len(incomplete) == 0 {
+					fmt.Fprintln(e.stderr, "no matches")
+				}
 				return nil
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
@@ -345,7 +353,17 @@ A family, gfx or sm_ target, or product among the words scopes the search ("v_ma
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", h.Name, archs, truncate(about, 80))
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			// An exact name is in every family listed, not only the
+			// newest the table shows it in: say which.
+			for _, h := range hits {
+				if h.Why == "name" && len(h.Archs) > 1 {
+					fmt.Fprintf(e.stdout, "%s is in %d families: %s\n", h.Name, len(h.Archs), strings.Join(h.Archs, ", "))
+				}
+			}
+			return nil
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -356,12 +374,14 @@ A family, gfx or sm_ target, or product among the words scopes the search ("v_ma
 
 // searchJSON is what `search --json` prints: what the text lists, in its
 // order (the targets a product names, then the decoded words and the
-// hits), with the keys of /api/v1/search's answer.
+// hits, and the note that the words are half an instruction), with the
+// keys of /api/v1/search's answer.
 type searchJSON struct {
-	Query   string               `json:"query"`
-	Scope   *web.SearchScope     `json:"scope,omitempty"`
-	Targets []isa.ProcessorMatch `json:"targets"`
-	Hits    []isa.SearchHit      `json:"hits"`
+	Query      string               `json:"query"`
+	Scope      *web.SearchScope     `json:"scope,omitempty"`
+	Targets    []isa.ProcessorMatch `json:"targets"`
+	Hits       []isa.SearchHit      `json:"hits"`
+	Incomplete []web.IncompleteWord `json:"incomplete,omitempty"`
 }
 
 func searchDocument(db *store.DB, q string, hits []isa.SearchHit, targets []isa.ProcessorMatch) searchJSON {

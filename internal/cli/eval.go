@@ -51,9 +51,11 @@ the given source values and prints the destinations, the wave-wide state it chan
 A value is hex (0x7fc00000: the raw bits), binary (0b101), a decimal integer, or for a
 float source a decimal number (rounded to nearest even) or inf, -inf, -0, nan, -nan, snan,
 nan:0xPAYLOAD, snan:0xPAYLOAD, max, -max, min (smallest normal), denorm (smallest
-subnormal). Every source the pseudocode reads needs a value, and a source it does not
-read is refused. A comma list gives one value per lane (the last repeats); lanes run are
-those given, or --exec. The mode is a compute kernel's: IEEE mode on, round to nearest
+subnormal). Every source the pseudocode reads needs a value, and so do SCC, VCC and M0
+when it reads them (--scc, --vcc, --m0); a source it does not read is refused. A comma list gives one value per lane (the last repeats); lanes run are
+those given, or --exec. A matrix operation (MFMA, WMMA) runs its formula D = A * B + C
+over whole matrices: --s0 is A, --s1 B, --s2 C, each one value for every element or all
+of them row by row; --neg 0 or 1 makes an iu8/iu4 A or B signed. The mode is a compute kernel's: IEEE mode on, round to nearest
 even, subnormals kept, unless --no-ieee, --round, --denorm flush say otherwise.
 
 The pseudocode is evaluated as written: where the guide's text is wrong the result is
@@ -127,9 +129,9 @@ Instructions that touch memory, or whose text is prose, are not executable and s
 	f.BoolVar(&noIEEE, "no-ieee", false, "run with MODE.IEEE clear")
 	f.StringVar(&round, "round", "", "rounding: nearest-even, toward-zero, up, down")
 	f.StringVar(&denorm, "denorm", "", "subnormals: keep or flush")
-	f.StringVar(&scc, "scc", "", "SCC before the instruction, 0 or 1")
-	f.StringVar(&vcc, "vcc", "", "VCC before the instruction, hex")
-	f.StringVar(&m0, "m0", "", "M0 before the instruction")
+	f.StringVar(&scc, "scc", "", "SCC before the instruction, 0 or 1 (needed when the pseudocode reads it)")
+	f.StringVar(&vcc, "vcc", "", "VCC before the instruction, hex (needed when the pseudocode reads it)")
+	f.StringVar(&m0, "m0", "", "M0 before the instruction (needed when the pseudocode reads it)")
 	f.IntSliceVar(&absList, "abs", nil, "|x| on these sources (VOP3 abs)")
 	f.IntSliceVar(&negList, "neg", nil, "-x on these sources (VOP3 neg)")
 	f.BoolVar(&clamp, "clamp", false, "clamp the result to [0, 1]")
@@ -143,6 +145,10 @@ Instructions that touch memory, or whose text is prose, are not executable and s
 
 func printEval(e *env, r *sem.Response) {
 	fmt.Fprintf(e.stdout, "%s (%s): %s\n", r.Name, r.Arch, r.Mode)
+	if m := r.Matrix; m != nil {
+		printMatrix(e, m)
+		return
+	}
 	for _, l := range r.Lanes {
 		var in, out []string
 		for _, o := range l.Inputs {
@@ -175,6 +181,16 @@ func printEval(e *env, r *sem.Response) {
 			fmt.Fprintln(e.stdout, "  (trace cut)")
 		}
 	}
+}
+
+// printMatrix prints a matrix operation's D row by row.
+func printMatrix(e *env, m *sem.MatrixResult) {
+	fmt.Fprintf(e.stdout, "%s\n%s\n", m.Formula, strings.Join(m.Inputs, "; "))
+	fmt.Fprintf(e.stdout, "D (%dx%d %s), row by row:\n", m.Rows, m.Cols, m.Type)
+	for r := 0; r < m.Rows; r++ {
+		fmt.Fprintf(e.stdout, "  %s\n", strings.Join(m.Values[r*m.Cols:(r+1)*m.Cols], " "))
+	}
+	fmt.Fprintf(e.stdout, "(%s)\n", m.Note)
 }
 
 func describeOutput(o sem.Output) string {

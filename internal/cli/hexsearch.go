@@ -2,11 +2,15 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/amd/decode"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/serve/web"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
 
@@ -14,29 +18,33 @@ import (
 // on every AMD family, or on arch, as /api/v1/search does, keeping the
 // families on which every byte decodes. Each distinct decoded instruction
 // becomes a hit naming the families that read the words the same way; its
-// Why is the decoded text.
-func decodedHits(ctx context.Context, db *store.DB, q, arch string) ([]isa.SearchHit, error) {
+// Why is the decoded text. Where the words decode up to a last
+// instruction that needs more bytes than were given (half of a 64-bit
+// VOP3), the incomplete notes say so, per decoder message, with the
+// families that read them so (/api/v1/search's incomplete).
+func decodedHits(ctx context.Context, db *store.DB, q, arch string) ([]isa.SearchHit, []web.IncompleteWord, error) {
 	if !decode.LooksLikeMachineCode(q) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	code, err := decode.ParseInput([]byte(q))
 	if err != nil || len(code) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	archs, err := db.Archs(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if arch != "" {
 		a, err := db.Arch(ctx, arch)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		archs = []isa.Architecture{a}
 	}
 	type result struct {
-		insts []decode.Inst
-		ok    bool
+		insts     []decode.Inst
+		ok        bool
+		truncated string // the decoder's message for a last instruction cut short
 	}
 	results := make([]result, len(archs))
 	var wg sync.WaitGroup
@@ -61,18 +69,30 @@ func decodedHits(ctx context.Context, db *store.DB, q, arch string) ([]isa.Searc
 			for off := 0; off < len(code); {
 				in, n, err := d.Decode(code, off)
 				if err != nil || n <= 0 {
+					if err != nil && strings.HasPrefix(decodeMessage(err), "truncated") {
+						results[i].truncated = decodeMessage(err)
+					}
 					return // some bytes do not decode on this family
 				}
 				insts = append(insts, in)
 				off += n
 			}
-			results[i] = result{insts, true}
+			results[i] = result{insts: insts, ok: true}
 		})
 	}
 	wg.Wait()
 	var hits []isa.SearchHit
+	var incomplete []web.IncompleteWord
 	index := map[string]int{} // offset and text -> hit
 	for i, r := range results {
+		if r.truncated != "" {
+			k := slices.IndexFunc(incomplete, func(w web.IncompleteWord) bool { return w.Message == r.truncated })
+			if k < 0 {
+				k = len(incomplete)
+				incomplete = append(incomplete, web.IncompleteWord{Message: r.truncated})
+			}
+			incomplete[k].Archs = append(incomplete[k].Archs, archs[i].ID)
+		}
 		if !r.ok {
 			continue
 		}
@@ -91,5 +111,14 @@ func decodedHits(ctx context.Context, db *store.DB, q, arch string) ([]isa.Searc
 			hits = append(hits, h)
 		}
 	}
-	return hits, nil
+	return hits, incomplete, nil
+}
+
+// decodeMessage is a decoding error's message without its offset.
+func decodeMessage(err error) string {
+	var de *decode.Error
+	if errors.As(err, &de) {
+		return de.Msg
+	}
+	return err.Error()
 }

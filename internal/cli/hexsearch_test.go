@@ -41,3 +41,24 @@ func TestSearchDecodesMachineCode(t *testing.T) {
 		t.Errorf("--arch gfx950 decoded on other families:\n%s", out)
 	}
 }
+
+// Half of a 64-bit instruction (the first word of a VOP3A) is not "no
+// matches": search says which families need the word that follows, in
+// the text and in --json's incomplete, as /api/v1/search does.
+func TestSearchSaysHalfAnInstruction(t *testing.T) {
+	needDB(t)
+	out, errOut, code := run(t, "search", "0xd2800005", "--arch", "cdna4", "--db", testDB)
+	if code != 0 || !strings.Contains(out, "truncated VOP3A instruction: needs 8 bytes, 4 left, on cdna4: paste the words that follow it too") || strings.Contains(errOut, "no matches") {
+		t.Errorf("text: exit %d:\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run(t, "search", "0xd2800005", "--arch", "cdna4", "--json", "--db", testDB)
+	var doc struct {
+		Incomplete []struct {
+			Message string   `json:"message"`
+			Archs   []string `json:"archs"`
+		} `json:"incomplete"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil || len(doc.Incomplete) != 1 || !slices.Equal(doc.Incomplete[0].Archs, []string{"cdna4"}) {
+		t.Errorf("--json: exit %d %v: %s%s", code, err, out, errOut)
+	}
+}

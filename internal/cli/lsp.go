@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"github.com/gpuisa/gpuisa/internal/serve/lsp"
@@ -30,6 +33,9 @@ arrive as initializationOptions or workspace/didChangeConfiguration:
 			// A missing database is not an exit: the server starts and
 			// says so to the editor (an exit shows only as "client quit").
 			opts.DB = e.dbPath
+			if !cmd.Flags().Changed("db") && os.Getenv("GPUISA_DB") == "" {
+				opts.DB = editorDB(e.dbPath)
+			}
 			opts.Log = e.stderr
 			opts.In, opts.Out = e.stdin, e.stdout
 			return lsp.Run(opts)
@@ -40,4 +46,27 @@ arrive as initializationOptions or workspace/didChangeConfiguration:
 	cmd.Flags().StringVar(&opts.URL, "url", "", "where gpuisa's pages are served, for hover links (default http://localhost:8080)")
 	cmd.Flags().BoolVar(&stdio, "stdio", true, "speak on standard input and output (the only transport; editors pass it)")
 	return cmd
+}
+
+// editorDB is the database an editor's server reads when none is named:
+// ./gpuisa.db in the editor's working folder, else the gpuisa.db beside
+// the executable, which is where the README's `go build -o gpuisa` and
+// `gpuisa build` put the two in a checkout (editors start the server in
+// the user's project, not there).
+func editorDB(def string) string {
+	if _, err := os.Stat(def); err == nil {
+		return def
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return def
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	beside := filepath.Join(filepath.Dir(exe), "gpuisa.db")
+	if _, err := os.Stat(beside); err == nil {
+		return beside
+	}
+	return def
 }

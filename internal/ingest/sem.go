@@ -138,7 +138,7 @@ func problemKind(p string) string {
 		strings.Contains(p, "LDS"), strings.Contains(p, "DATA"):
 		return "memory"
 	case strings.HasPrefix(p, sem.MatrixProblem):
-		return "matrix operation (no per-lane layout)"
+		return "matrix operation (sparse, scaled or of formats eval does not model)"
 	case strings.Contains(p, "eval of a prose"), strings.Contains(p, "prose"):
 		return "prose"
 	case strings.HasPrefix(p, "calls "):

@@ -56,6 +56,27 @@ type ArchInfo struct {
 	// GRANULATED_WORKITEM_VGPR_COUNT in wave64 and in wave32
 	// (AMDGPUUsage, compute_pgm_rsrc1).
 	VGPRGranule, VGPRGranuleWave32 int
+	// CyclesPerPass is the clock cycles of one pass of the matrix unit
+	// (XDL and DGEMM), the unit in which LLVM's scheduling model and the
+	// guides count an MFMA's time ("This instruction performs 8 passes";
+	// HWXDL[8]): 4 on CDNA 1-4. The CDNA 3 and CDNA 4 guides state it in
+	// "Dependency Resolution: Required Independent Instructions" ("PASS 4
+	// clock cycles", sections 7.5 and 7.6), and their MFMA opcode tables give
+	// each instruction's cycles as 4 x its passes (32x32x8 f16: 8 passes, 32
+	// cycles); the CDNA 1 and 2 guides give only passes, and AMD's "AMD
+	// matrix cores" lab note (gpuopen.com/learn/amd-lab-notes/
+	// amd-lab-notes-matrix-cores-readme) gives MI100's and MI250X's FP16
+	// matrix rate as 1024 FLOPs per clock per CU, which is 32x32x8 f16's
+	// 16,384 FLOPs in 16 passes of 4 cycles on each of 4 SIMDs. 0 where no
+	// guide states one (RDNA's WMMA, CDNA 5): cycles are then not shown.
+	CyclesPerPass int
+	// SIMDsPerCU is how many SIMDs (each with its own matrix core on CDNA)
+	// one compute unit has: 4 on GCN and CDNA (the guides' HW_ID SIMD_ID,
+	// bits 5:4, "SIMD which the wave is assigned to within the CU"; the
+	// CDNA 3 white paper's CU has four matrix cores), 2 SIMD32 on RDNA
+	// (the RDNA white papers' CU; a WGP has 4). Work per cycle per CU is
+	// work per cycle per SIMD times this.
+	SIMDsPerCU int
 }
 
 // RefTarget is the family's reference gfx target ("" for PTX).
@@ -226,55 +247,55 @@ var archTable = []ArchInfo{
 	{ID: "rdna4", CEKey: "amd_rdna4", Name: "RDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 1,
 		Targets: []string{"gfx1200", "gfx1201"}, Gen: 12,
 		Line: LineRDNA, Parents: []string{"rdna3.5"}, Class: "rdna4",
-		Traits: TraitPseudocode | TraitNumMinMax, Waits: waitsGen12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+		Traits: TraitPseudocode | TraitNumMinMax, Waits: waitsGen12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "rdna3.5", CEKey: "amd_rdna3_5", Name: "RDNA 3.5", Vendor: VendorAMD, Kind: KindNative, Order: 2, Aliases: []string{"rdna35"},
 		Targets: []string{"gfx1150", "gfx1151", "gfx1152", "gfx1153"}, Gen: 11,
 		Line: LineRDNA, Parents: []string{"rdna3"}, Class: "rdna3-5",
-		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "rdna3", CEKey: "amd_rdna3", Name: "RDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 3,
 		Targets: []string{"gfx1100", "gfx1101", "gfx1102", "gfx1103"}, Gen: 11,
 		Line: LineRDNA, Parents: []string{"rdna2"}, Class: "rdna3",
-		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+		Traits: TraitPseudocode, Waits: waitsRDNA3, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "rdna2", CEKey: "amd_rdna2", Name: "RDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 4,
 		Targets: []string{"gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036"}, Gen: 10,
 		Line: LineRDNA, Parents: []string{"rdna1"}, Class: "rdna2",
-		Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+		Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "rdna1", CEKey: "amd_rdna1", Name: "RDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 5,
 		Targets: []string{"gfx1010", "gfx1011", "gfx1012", "gfx1013"}, Gen: 10,
 		Line: LineRDNA, Parents: []string{"vega7"}, Class: "rdna1",
-		Traits: TraitXNACKMaskHwreg | TraitNoDepCtrHoldCnt, Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8},
+		Traits: TraitXNACKMaskHwreg | TraitNoDepCtrHoldCnt, Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "cdna5", CEKey: "amd_cdna5", Name: "CDNA 5", Vendor: VendorAMD, Kind: KindNative, Order: 6,
 		Targets: []string{"gfx1250", "gfx1251"}, Gen: 12,
 		Line: LineCDNA, Parents: []string{"cdna4", "rdna4"}, Class: "cdna5",
 		Traits: TraitMatrixReuse | TraitLiteral64 | TraitGFX1250Names | TraitPseudocode | TraitNumMinMax | TraitAlignedVGPRs,
-		Waits:  waitsGen12, WaveSize: 64, VGPRGranule: 16, VGPRGranuleWave32: 16},
+		Waits:  waitsGen12, WaveSize: 64, VGPRGranule: 16, VGPRGranuleWave32: 16, SIMDsPerCU: 4},
 	{ID: "cdna4", CEKey: "amd_cdna4", Name: "CDNA 4", Vendor: VendorAMD, Kind: KindNative, Order: 7,
 		Targets: []string{"gfx950"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna3"}, Class: "cdna4",
 		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode | TraitAlignedVGPRs,
-		Waits:  WaitRules{Counters: CountersVM}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
+		Waits:  WaitRules{Counters: CountersVM}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8, CyclesPerPass: 4, SIMDsPerCU: 4},
 	{ID: "cdna3", CEKey: "amd_cdna3", Name: "CDNA 3", Vendor: VendorAMD, Kind: KindNative, Order: 8,
 		Targets: []string{"gfx942"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna2"}, Class: "cdna3",
 		Traits: TraitCacheSC | TraitAccBit | TraitXCCHwregs | TraitPseudocode | TraitFP8FNUZ | TraitAlignedVGPRs,
-		Waits:  WaitRules{Counters: CountersVM, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
+		Waits:  WaitRules{Counters: CountersVM, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8, CyclesPerPass: 4, SIMDsPerCU: 4},
 	{ID: "cdna2", CEKey: "amd_cdna2", Name: "CDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 9,
 		Targets: []string{"gfx90a"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna1"}, Class: "cdna2",
 		Traits: TraitAccBit | TraitAlignedVGPRs,
-		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8},
+		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8, CyclesPerPass: 4, SIMDsPerCU: 4},
 	{ID: "cdna1", CEKey: "amd_cdna1", Name: "CDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 10,
 		Targets: []string{"gfx908"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"vega7"}, Class: "cdna1",
-		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
+		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, CyclesPerPass: 4, SIMDsPerCU: 4},
 	{ID: "vega7", Name: "Vega 7nm", Vendor: VendorAMD, Kind: KindNative, Order: 11, Aliases: []string{"vega20"},
 		Targets: []string{"gfx906"}, Gen: 9,
 		Line: LineGCN, Parents: []string{"vega"}, Class: "vega7",
-		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
+		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, SIMDsPerCU: 4},
 	{ID: "vega", Name: "Vega", Vendor: VendorAMD, Kind: KindNative, Order: 12, Aliases: []string{"vega10", "gcn5"},
 		Targets: []string{"gfx900", "gfx902", "gfx904", "gfx909", "gfx90c"}, Gen: 9,
 		Line: LineGCN, Class: "vega",
-		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4},
+		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, SIMDsPerCU: 4},
 	{ID: "ptx", CEKey: "ptx", Name: "PTX", Vendor: VendorNVIDIA, Kind: KindVirtual, Order: 20, Class: "ptx"},
 }
 
@@ -408,4 +429,80 @@ func GFXMajor(target string) (int, bool) {
 	}
 	n, err := strconv.Atoi(rest)
 	return n, err == nil && n > 0
+}
+
+// CyclesPerPassText says the pass length in words for pages: "4 cycles
+// per pass (the CDNA guides' PASS)", or that no guide states one.
+func (a ArchInfo) CyclesPerPassText() string {
+	if a.CyclesPerPass == 0 {
+		return "(no pass length: the guide states none)"
+	}
+	return strconv.Itoa(a.CyclesPerPass) + " cycles per pass (the CDNA guides' PASS)"
+}
+
+// SIMDsText is "4 SIMDs per CU".
+func (a ArchInfo) SIMDsText() string { return strconv.Itoa(a.SIMDsPerCU) + " SIMDs per CU" }
+
+// ArchInfoFor is ArchByID that gives the zero ArchInfo (no family facts)
+// for an id the table does not know, for callers that only read facts.
+func ArchInfoFor(id string) ArchInfo {
+	a, _ := ArchByID(id)
+	return a
+}
+
+// InstinctProduct is an AMD Instinct product's published compute: its
+// compute units, peak engine clock and dense (no sparsity) peak matrix
+// rate per data type, as AMD's product pages and datasheets state them.
+// The cost pages hold the rate the scheduling model implies (CUs × clock
+// × work per cycle per CU of the fastest instruction of the type) against
+// these.
+type InstinctProduct struct {
+	Name    string // "AMD Instinct MI300X"
+	Target  string // the gfx target it runs: "gfx942"
+	CUs     int
+	PeakMHz int
+	// Peaks are the dense peak matrix rates, TFLOPS (TOPS for integer
+	// types), per data type; a type the product has no figure for (MI100
+	// FP64 matrix, MI350 TF32) is absent.
+	Peaks map[DType]float64
+	// Source is the AMD page the figures are from; Corroborated a public
+	// page quoting the same figures, found when the table was written.
+	Source, Corroborated string
+}
+
+// InstinctProducts are the Instinct products with public peak figures,
+// oldest first. The figures are AMD's (TFLOPS as printed, one decimal).
+var InstinctProducts = []InstinctProduct{
+	{Name: "AMD Instinct MI100", Target: "gfx908", CUs: 120, PeakMHz: 1502,
+		Peaks:        map[DType]float64{DTypeFP32: 46.1, DTypeFP16: 184.6, DTypeBF16: 92.3, DTypeINT8: 184.6},
+		Source:       "https://www.amd.com/en/products/accelerators/instinct/mi100.html",
+		Corroborated: "https://www.notebookcheck.net/AMD-announces-CDNA-based-Instinct-MI100-GPU-with-120-CUs-for-HPC-promises-up-to-2-1x-more-performance-per-dollar-compared-to-the-NVIDIA-A100.504329.0.html"},
+	{Name: "AMD Instinct MI210", Target: "gfx90a", CUs: 104, PeakMHz: 1700,
+		Peaks:        map[DType]float64{DTypeFP64: 45.3, DTypeFP32: 45.3, DTypeFP16: 181.0, DTypeBF16: 181.0, DTypeINT8: 181.0},
+		Source:       "https://www.amd.com/en/products/accelerators/instinct/mi200/mi210.html",
+		Corroborated: "https://www.anandtech.com/show/17326/amd-releases-instinct-mi210-accelerator-cdna-2-on-a-pcie-card"},
+	{Name: "AMD Instinct MI250X", Target: "gfx90a", CUs: 220, PeakMHz: 1700,
+		Peaks:        map[DType]float64{DTypeFP64: 95.7, DTypeFP32: 95.7, DTypeFP16: 383.0, DTypeBF16: 383.0, DTypeINT8: 383.0},
+		Source:       "https://www.amd.com/en/products/accelerators/instinct/mi200/mi250x.html",
+		Corroborated: "https://zexron.com/amd-mi250-x-aldebaran-as-mcm-with-up-to-479-teraflop-s-and-560-watt-tdp"},
+	{Name: "AMD Instinct MI300X", Target: "gfx942", CUs: 304, PeakMHz: 2100,
+		Peaks: map[DType]float64{DTypeFP64: 163.4, DTypeFP32: 163.4, DTypeTF32: 653.7, DTypeFP16: 1307.4, DTypeBF16: 1307.4,
+			DTypeFP8: 2614.9, DTypeINT8: 2614.9},
+		Source:       "https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/amd-instinct-mi300x-data-sheet.pdf",
+		Corroborated: "https://rocm.docs.amd.com/en/docs-6.2.2/conceptual/gpu-arch/mi300.html"},
+	{Name: "AMD Instinct MI325X", Target: "gfx942", CUs: 304, PeakMHz: 2100,
+		Peaks: map[DType]float64{DTypeFP64: 163.4, DTypeFP32: 163.4, DTypeTF32: 653.7, DTypeFP16: 1307.4, DTypeBF16: 1307.4,
+			DTypeFP8: 2614.9, DTypeINT8: 2614.9},
+		Source:       "https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/product-briefs/instinct-mi325x-datasheet.pdf",
+		Corroborated: "https://www.svethardware.cz/amd-predstavilo-instinct-mi325x-s-256gb-pameti-hbm3e-slibuje-i-vykonnejsi-mi355x/61224"},
+	{Name: "AMD Instinct MI350X", Target: "gfx950", CUs: 256, PeakMHz: 2200,
+		Peaks: map[DType]float64{DTypeFP64: 72.1, DTypeFP32: 144.2, DTypeFP16: 2306.9, DTypeBF16: 2306.9,
+			DTypeFP8: 4613.7, DTypeFP6: 9227.5, DTypeFP4: 9227.5, DTypeINT8: 4613.7},
+		Source:       "https://www.amd.com/en/products/accelerators/instinct/mi350/mi350x.html",
+		Corroborated: "https://wccftech.com/amd-instinct-mi350-gpuai-hardware-powerhouse-3nm-3d-chiplet-cdna-4-185-billion-transistors-1400w-tbp-over-4000b-llm-support/"},
+	{Name: "AMD Instinct MI355X", Target: "gfx950", CUs: 256, PeakMHz: 2400,
+		Peaks: map[DType]float64{DTypeFP64: 78.6, DTypeFP32: 157.3, DTypeFP16: 2516.6, DTypeBF16: 2516.6,
+			DTypeFP8: 5033.2, DTypeFP6: 10066.3, DTypeFP4: 10066.3, DTypeINT8: 5033.2},
+		Source:       "https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html",
+		Corroborated: "https://news.lavx.hu/article/isscc-2026-amd-s-mi355x-doubles-throughput-with-fewer-compute-units-and-challenges-nvidia-s-gb200"},
 }

@@ -476,7 +476,13 @@ type ConceptRef struct {
 	Relation     string   `json:"relation"`
 	Restrictions []string `json:"restrictions,omitempty"`
 	Sequence     string   `json:"sequence,omitempty"`
-	Members      []Member `json:"members"` // the other ISA's instructions
+	// Variants are the PTX modifiers or types the relation serves (a
+	// shuffle's .idx or .up), empty when it serves them all; Forms are AMD
+	// lines showing the counterpart in that use (the catalogue's, each
+	// assembled by the build; port shows those a target takes).
+	Variants []string `json:"variants,omitempty"`
+	Forms    []string `json:"forms,omitempty"`
+	Members  []Member `json:"members"` // the other ISA's instructions
 }
 
 // Member is an instruction named by a concept.

@@ -123,15 +123,21 @@ func keyLongEnough(key string) bool {
 	return len(key) >= 3 || len(key) == 2 && strings.IndexFunc(key, unicode.IsDigit) >= 0 && strings.IndexFunc(key, unicode.IsLetter) >= 0
 }
 
-// productKeys are the keys a product answers to: its name, or its last
-// words with a digit among them, with or without a trailing "Accelerator".
+// vendorWords are the makers' names that lead a product's name ("NVIDIA
+// Jetson AGX Orin", "AMD Instinct MI300X") and that people leave out.
+var vendorWords = []string{"amd", "nvidia"}
+
+// productKeys are the keys a product answers to: its name, its name
+// without the maker's ("Jetson AGX Orin"), or its last words with a digit
+// among them, with or without a trailing "Accelerator".
 func productKeys(product string) []string {
 	var keys []string
 	words := strings.Fields(product)
+	vendor := len(words) > 1 && slices.Contains(vendorWords, strings.ToLower(words[0]))
 	for _, ws := range [][]string{words, trimWord(words, "accelerator")} {
 		for i := range ws {
 			s := productKey(strings.Join(ws[i:], " "))
-			if i == 0 || strings.IndexFunc(s, unicode.IsDigit) >= 0 {
+			if i == 0 || i == 1 && vendor || strings.IndexFunc(s, unicode.IsDigit) >= 0 {
 				keys = append(keys, s)
 			}
 		}

@@ -1,6 +1,9 @@
 package isa
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The words of a query that name a family, a target or a product scope it;
 // a number stays a search word, and a query that is only a product is not
@@ -39,22 +42,46 @@ func TestScopeOf(t *testing.T) {
 	}
 }
 
-// Every line of the NVIDIA product table names an sm_ target, and no
-// product is listed under two targets.
-func TestNVIDIAProductTable(t *testing.T) {
-	seen := map[string]string{}
-	for target, products := range nvidiaProducts() {
-		if len(target) < 5 || target[:3] != "sm_" {
-			t.Errorf("nvidia_products.tsv: %q is not an sm_ target", target)
-		}
-		for _, p := range products {
-			if prev, ok := seen[p]; ok {
-				t.Errorf("nvidia_products.tsv: %s under %s and %s", p, prev, target)
+// Every line of the products tables names a target of its vendor (an sm_
+// target for NVIDIA, a gfx target for AMD), and no product is listed under
+// two targets.
+func TestProductTables(t *testing.T) {
+	for vendor, c := range map[string]struct {
+		prefix string
+		min    int
+	}{VendorNVIDIA: {"sm_", 40}, VendorAMD: {"gfx", 3}} {
+		seen := map[string]string{}
+		for target, products := range tableProducts()[vendor] {
+			if len(target) < 5 || !strings.HasPrefix(target, c.prefix) {
+				t.Errorf("%s products: %q is not a %s target", vendor, target, c.prefix)
 			}
-			seen[p] = target
+			for _, p := range products {
+				if prev, ok := seen[p]; ok {
+					t.Errorf("%s products: %s under %s and %s", vendor, p, prev, target)
+				}
+				seen[p] = target
+			}
+		}
+		if len(seen) < c.min {
+			t.Errorf("%d products in the %s table", len(seen), vendor)
 		}
 	}
-	if len(seen) < 40 {
-		t.Errorf("%d products in nvidia_products.tsv", len(seen))
+}
+
+// A product LLVM's table lacks leads to its target through AMD's table,
+// and the name without its maker's counts ("Jetson AGX Orin").
+func TestProductTableNames(t *testing.T) {
+	archs := []Architecture{
+		{ID: "cdna4", Vendor: VendorAMD, Targets: []string{"gfx950"}, Processors: []Processor{{Target: "gfx950"}}},
+		{ID: "ptx", Vendor: VendorNVIDIA, Targets: []string{"sm_87"}, Processors: []Processor{{Target: "sm_87"}}},
+	}
+	ix := NewProcessorIndex(archs)
+	for q, want := range map[string]string{"MI355X": "gfx950", "AMD Instinct MI350X": "gfx950", "Jetson AGX Orin": "sm_87", "jetson orin nano": "sm_87"} {
+		if ms := ix.Match(q); len(ms) != 1 || ms[0].Target != want {
+			t.Errorf("Match(%q) = %+v, want %s", q, ms, want)
+		}
+	}
+	if ms := ix.Match("Instinct"); len(ms) != 0 {
+		t.Errorf("Match(Instinct) = %+v: a word of a product without a digit leads nowhere", ms)
 	}
 }

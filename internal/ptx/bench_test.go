@@ -24,8 +24,9 @@ func BenchmarkCheckFile(b *testing.B) {
 		"max.NaN.f32 %f%d, %f1, %f2;",
 	}
 	var sb strings.Builder
-	sb.WriteString(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry bench()\n{\n")
 	const lines = 100000
+	sb.WriteString(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry bench()\n{\n")
+	fmt.Fprintf(&sb, "\t.reg .b32 %%r<%d>;\n\t.reg .f32 %%f<%d>;\n\t.reg .b64 %%rd<%d>;\n\t.reg .pred %%p<%d>;\n", lines, lines, lines, lines)
 	for i := 0; i < lines; i++ {
 		fmt.Fprintf(&sb, "\t"+body[i%len(body)]+"\n", i)
 	}
@@ -35,6 +36,11 @@ func BenchmarkCheckFile(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		rep := c.CheckSource("bench.ptx", src)
 		if rep.Invalid != 0 || len(rep.Results) != lines {
+			for _, r := range rep.Results {
+				if !r.Valid {
+					b.Fatalf("%d results, %d invalid: line %d %s: %s", len(rep.Results), rep.Invalid, r.Line, r.Text, r.Reason)
+				}
+			}
 			b.Fatalf("%d results, %d invalid: %+v", len(rep.Results), rep.Invalid, rep.Results[0])
 		}
 	}

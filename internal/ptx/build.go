@@ -23,6 +23,7 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 		index    = map[string]int{}
 		problems []Problem
 	)
+	sections, respelt := respellSyntax(sections)
 	entry := func(name string, sec ptxdoc.Section) *Instruction {
 		i, ok := index[name]
 		if !ok {
@@ -65,6 +66,7 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 				in.Examples = append(in.Examples, Example{Text: ex.Text, File: sec.File, Line: ex.Line})
 			}
 			in.Notes = append(in.Notes, notes.unparsed...)
+			in.Notes = append(in.Notes, respelt[sec.File]...)
 		}
 		if sec.Kind != ptxdoc.KindInstruction {
 			continue

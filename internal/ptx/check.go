@@ -33,6 +33,8 @@ type Checker struct {
 	targetIntro map[string]string
 	// vocabulary holds every token some documented form can write.
 	vocabulary map[string]bool
+	// directives are the (version, target) each directive needs.
+	directives map[string]Option
 }
 
 type probeHit struct {
@@ -61,7 +63,7 @@ type compiledForm struct {
 // NewChecker compiles the instruction entries' forms into patterns. Forms
 // whose syntax does not parse are skipped (Build reports them already).
 func NewChecker(instrs []Instruction) *Checker {
-	c := &Checker{byFirst: map[string][]*entry{}, probes: map[string]probeHit{}, sregs: buildSregs(instrs), removed: map[string]*Option{}, docs: docsVersion(instrs), targetIntro: targetIntroductions(instrs), vocabulary: map[string]bool{}}
+	c := &Checker{byFirst: map[string][]*entry{}, probes: map[string]probeHit{}, sregs: buildSregs(instrs), removed: map[string]*Option{}, docs: docsVersion(instrs), targetIntro: targetIntroductions(instrs), vocabulary: map[string]bool{}, directives: directiveNeeds(instrs)}
 	ambiguous := map[string]bool{}
 	for i := range instrs {
 		in := &instrs[i]

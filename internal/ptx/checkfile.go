@@ -214,6 +214,10 @@ func (c *Checker) CheckFile(name, src, target string) FileReport {
 		r, tokens, operands := c.checkParsed(st.Text)
 		r.Line = st.Line
 		c.checkRegisters(&r, regs, tokens, operands)
+		c.checkDeclared(&r, regs, st.Line, operands)
+		if g := guardOf(st.Text); g != "" {
+			c.checkDeclared(&r, regs, st.Line, []string{g})
+		}
 		if r.Valid {
 			// The file's needs are what its statements need, whatever
 			// the context says of them.
@@ -235,6 +239,7 @@ func (c *Checker) CheckFile(name, src, target string) FileReport {
 			rep.Invalid++
 		}
 	}
+	c.checkDirectives(&rep, src, ctx)
 	if rep.Version != "" && rep.NeedsVersion != "" && ptxorder.CompareVersions(rep.Version, rep.NeedsVersion) < 0 {
 		rep.Warnings = append(rep.Warnings, "the file's .version "+rep.Version+" is lower than the PTX ISA "+rep.NeedsVersion+" its instructions need (lines "+joinInts(rep.VersionLines)+")")
 	}

@@ -69,8 +69,15 @@ func targetIntroductions(instrs []Instruction) map[string]string {
 }
 
 // headerProblem says why a file's .version cannot go with its .target
-// ("" when it can or the notes do not say).
+// ("" when it can or the notes do not say), or why no ptxas takes the
+// .version at all: one newer than every PTX ISA version NVIDIA has
+// released (ptxorder.KnownPTXVersions), which ptxas refuses as
+// "Unsupported .version".
 func (c *Checker) headerProblem(version, target string) string {
+	known := ptxorder.KnownPTXVersions
+	if newest := known[len(known)-1]; version != "" && ptxorder.CompareVersions(version, newest) > 0 {
+		return "unsupported .version " + version + ": the newest PTX ISA version released is " + newest
+	}
 	intro := c.targetIntro[target]
 	if version == "" || intro == "" || ptxorder.CompareVersions(version, intro) >= 0 {
 		return ""

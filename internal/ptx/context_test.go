@@ -80,7 +80,7 @@ func TestNewerThanDocs(t *testing.T) {
 	if docs == "" {
 		t.Fatal("no documents' version")
 	}
-	src := ".version 9.5\n.target sm_90\n.entry f() {\nfrobnicate.b32 %r1, %r2;\nmax.relu.u32 %r1, %r2, %r3;\nadd.s32 %r1, %r2, %r3;\n}\n"
+	src := ".version 9.5\n.target sm_90\n.entry f() {\n.reg .b32 %r<4>;\nfrobnicate.b32 %r1, %r2;\nmax.relu.u32 %r1, %r2, %r3;\nadd.s32 %r1, %r2, %r3;\n}\n"
 	rep := c.CheckSource("new.ptx", src)
 	if rep.Unjudged != 1 || rep.Invalid != 1 || rep.Valid != 1 || rep.DocsVersion != docs {
 		t.Errorf("valid %d invalid %d unjudged %d docs %s: %+v", rep.Valid, rep.Invalid, rep.Unjudged, rep.DocsVersion, rep.Results)
@@ -100,6 +100,14 @@ func TestHeaderAndTargetFlag(t *testing.T) {
 	rep := c.CheckSource("h.ptx", ".version 7.0\n.target sm_90\n.entry f() {\nret;\n}\n")
 	if len(rep.Header) != 1 || !strings.Contains(rep.Header[0], "needs PTX ISA 7.8") {
 		t.Errorf("header %q: want sm_90 to need PTX ISA 7.8", rep.Header)
+	}
+	// ptxas 13.5 takes .version 9.5 and refuses 9.6 ("Unsupported .version
+	// 9.6; current version is '9.5'").
+	for v, bad := range map[string]bool{"9.5": false, "9.6": true, "10.0": true} {
+		rep := c.CheckSource("v.ptx", ".version "+v+"\n.target sm_90\n.entry f() {\nret;\n}\n")
+		if got := len(rep.Header) > 0; got != bad || bad && !strings.Contains(rep.Header[0], "unsupported .version "+v) {
+			t.Errorf(".version %s: header %q, want rejected=%v", v, rep.Header, bad)
+		}
 	}
 	var out, errOut bytes.Buffer
 	if code := RunCheck([]string{"max.NaN.f32 d, a, b;"}, &out, &errOut, instrs, "sm_75"); code != 1 || !strings.Contains(out.String(), "--target is sm_75") {

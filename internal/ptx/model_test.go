@@ -119,11 +119,11 @@ func TestCheckFile(t *testing.T) {
 		t.Errorf("valid %d invalid %d, want 6 and 2: %+v", rep.Valid, rep.Invalid, rep.Results)
 	}
 	for _, r := range rep.Results {
-		if r.Line == 19 && (r.Valid || r.Rule != "target" || !strings.Contains(r.Reason, "needs sm_80; the file's .target is sm_75")) {
-			t.Errorf("line 19: %+v, want invalid: needs sm_80 on the file's sm_75", r)
+		if r.Line == 20 && (r.Valid || r.Rule != "target" || !strings.Contains(r.Reason, "needs sm_80; the file's .target is sm_75")) {
+			t.Errorf("line 20: %+v, want invalid: needs sm_80 on the file's sm_75", r)
 		}
 	}
-	if rep.NeedsVersion != "7.0" || rep.NeedsTarget != "sm_80" || fmt.Sprint(rep.TargetLines) != "[19]" {
+	if rep.NeedsVersion != "7.0" || rep.NeedsTarget != "sm_80" || fmt.Sprint(rep.TargetLines) != "[20]" {
 		t.Errorf("needs %s %s lines %v", rep.NeedsVersion, rep.NeedsTarget, rep.TargetLines)
 	}
 	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "target sm_75") {

@@ -124,6 +124,20 @@ func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOp
 			r.Reason = "ptxas rejects " + f.f.Feature + " with this form: " + f.f.Message
 			return
 		}
+		if f.f.Status == "not-verified" {
+			// ptxas could not judge the part (its probe lacked what the
+			// part needs with it, .L2::cache_hint's cache-policy
+			// operand): the notes about it still hold.
+			next := opts
+			for _, o := range docsNeedsOf(cf, tokens, nOperands, f.tokens) {
+				next = raise(next, o)
+			}
+			if !sameOptions(next, opts) {
+				raised = append(raised, f.f.Feature)
+			}
+			opts = next
+			continue
+		}
 		if f.f.Status != "verified" || len(f.f.Options) == 0 {
 			continue
 		}
@@ -134,6 +148,47 @@ func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOp
 		opts = next
 	}
 	c.settle(r, opts, raised)
+}
+
+// docsNeedsOf lists the options of the form's notes that hold for the
+// statement and name one of feature's tokens among their conditions.
+func docsNeedsOf(cf *compiledForm, tokens []string, nOperands int, feature []string) [][]Option {
+	if len(feature) == 0 {
+		return nil
+	}
+	present := map[string]bool{}
+	space := false
+	for i, t := range tokens {
+		addToken(present, t)
+		space = space || i > 0 && isStateSpace(t)
+	}
+	if !space {
+		present[genericToken] = true
+	}
+	var out [][]Option
+	for i := range cf.reqs {
+		q := &cf.reqs[i]
+		if !q.names(feature) || !q.holds(tokens, present, nOperands) {
+			continue
+		}
+		out = append(out, q.options)
+	}
+	return out
+}
+
+// names reports whether one of the requirement's conditions is one of
+// the tokens.
+func (c *compiledReq) names(tokens []string) bool {
+	for _, e := range c.elements() {
+		for _, alt := range e {
+			for _, t := range alt {
+				if slices.Contains(tokens, t) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // settle sets r's version and target to ptxas's options, keeping the

@@ -16,6 +16,14 @@ type regDecls struct {
 	// spaces are the state spaces of the file's variables and
 	// parameters ("_Z1kPf_param_0" -> "param", "smem" -> "shared").
 	spaces map[string]string
+	// scopes are the file's function bodies with the registers each
+	// declares, in order; global the declarations outside all of them;
+	// labels the %-names defined as labels ("%L1:").
+	scopes []*regScope
+	global *regScope
+	labels map[string]bool
+	// addr64 is set by ".address_size 64".
+	addr64 bool
 }
 
 // varDeclRe finds variable and parameter declarations: ".param .u64 .ptr
@@ -34,17 +42,29 @@ var regDeclRe = lazyre.New(`^\.reg\s+((?:\.v\d+\s+)?)\.(\w+)\s+([^;]+);`)
 // A name declared with two types is dropped: it proves nothing.
 func readRegDecls(src string) *regDecls {
 	conflict := map[string]bool{}
-	d := &regDecls{ranges: map[string]regRange{}, names: map[string]string{}, spaces: map[string]string{}}
-	// Declarations start their line: only those lines are searched.
-	for len(src) > 0 {
+	d := &regDecls{ranges: map[string]regRange{}, names: map[string]string{}, spaces: map[string]string{}, labels: map[string]bool{}}
+	scopes := scopeTracker{global: newRegScope(0)}
+	// Typed declarations start their line: only those lines are searched
+	// for them; every line is read for its braces and registers.
+	for n := 1; len(src) > 0; n++ {
 		line := src
 		if nl := strings.IndexByte(src, '\n'); nl >= 0 {
 			line, src = src[:nl], src[nl+1:]
 		} else {
 			src = ""
 		}
+		scopes.line(n, line)
 		line = strings.TrimLeft(line, " \t")
+		if len(line) > 1 && line[0] == '%' {
+			if k := strings.IndexByte(line, ':'); k > 0 && (k+1 == len(line) || line[k+1] != ':') {
+				d.labels[strings.TrimSpace(line[:k])] = true
+			}
+		}
 		if len(line) < 4 || line[0] != '.' {
+			continue
+		}
+		if strings.HasPrefix(line, ".address_size") {
+			d.addr64 = strings.TrimSpace(strings.TrimPrefix(line, ".address_size")) == "64"
 			continue
 		}
 		if strings.HasPrefix(line, ".reg") {
@@ -60,6 +80,7 @@ func readRegDecls(src string) *regDecls {
 			d.spaces[m[3]] = m[1]
 		}
 	}
+	d.scopes, d.global = scopes.scopes, scopes.global
 	for k := range conflict {
 		delete(d.ranges, k)
 		delete(d.names, k)
@@ -138,6 +159,10 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []stri
 		return
 	}
 	if why := d.spaceMismatch(tokens, operands); why != "" {
+		r.Valid, r.Rule, r.Reason = false, "operand", why
+		return
+	}
+	if why := d.narrowGlobalAddress(tokens, operands); why != "" {
 		r.Valid, r.Rule, r.Reason = false, "operand", why
 		return
 	}
@@ -243,6 +268,47 @@ func (d *regDecls) spaceMismatch(tokens, operands []string) string {
 		}
 		if vs, ok := d.spaces[strings.TrimSpace(name)]; ok && vs != space {
 			return "address " + op + " is a ." + vs + " variable; the instruction reads ." + space
+		}
+	}
+	return ""
+}
+
+// narrowGlobalAddress: in a file of .address_size 64, a .global address
+// held in a register narrower than 64 bits ("ld.global.u32 %r1, [%r2]")
+// is 32-bit addressing, which ptxas no longer compiles ("Program uses
+// 32-bit address on line N which is conflicting with .address_size 64",
+// then "32-Bit compilation is no longer supported"). Only an instruction
+// whose one state space is .global is judged: the others' addresses are
+// 32-bit in their own windows (.shared, .local, .param, .const) or their
+// order among two spaces is the form's.
+func (d *regDecls) narrowGlobalAddress(tokens, operands []string) string {
+	if !d.addr64 {
+		return ""
+	}
+	space := ""
+	for _, t := range tokens[1:] {
+		if !isStateSpace(t) {
+			continue
+		}
+		if space != "" {
+			return ""
+		}
+		space = t
+	}
+	if space != "global" {
+		return ""
+	}
+	for _, op := range operands {
+		op = strings.TrimSpace(op)
+		if len(op) < 3 || op[0] != '[' || op[len(op)-1] != ']' {
+			continue
+		}
+		base := strings.TrimSpace(op[1 : len(op)-1])
+		if k := strings.IndexAny(base, "+-"); k >= 0 {
+			base = strings.TrimSpace(base[:k])
+		}
+		if rt := d.typeOf(base); rt != "" && rt != ".pred" && TypeBits(rt) > 0 && TypeBits(rt) < 64 {
+			return "address " + op + " is a " + strconv.Itoa(TypeBits(rt)) + "-bit register (" + rt + ") for .global in a file of .address_size 64: 32-bit addressing, which ptxas no longer compiles"
 		}
 	}
 	return ""

@@ -3,6 +3,7 @@ package store
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -22,14 +23,46 @@ type qualifier struct {
 	// space: the qualifier names where the instruction works (its name's
 	// first part), so a sibling may change that part to it.
 	space bool
-	match func(parts []string) bool
+	// memBits is a type's width: a memory instruction moves bits, not
+	// types (ds_store_b16 stores a half), so its names carry the width.
+	memBits string
+	match   func(parts []string) bool
+}
+
+// carries says whether a name's parts carry the qualifier, a type by its
+// width on a memory instruction.
+func (q *qualifier) carries(parts []string) bool {
+	return q.match(parts) || q.memBits != "" && isMemory(parts) && qualifierByWord[q.memBits+"-bit"][0].match(parts)
+}
+
+// isMemory says whether a name is an AMD memory instruction's: in a memory
+// space (global_load_b32, ds_store_b16) or a scalar load or store
+// (s_load_b32, s_buffer_load_dword).
+func isMemory(parts []string) bool {
+	if len(parts) > 1 && memorySpaces[parts[0]] {
+		return true
+	}
+	return len(parts) > 2 && parts[0] == "s" && (parts[1] == "load" || parts[1] == "store" || parts[1] == "buffer")
+}
+
+// typeAtoms are the types a name part spells, several in one part
+// (f8f6f4 is fp8, fp6 and fp4).
+var typeAtoms = regexp.MustCompile(`(?:bf|fp|iu|[biuf])\d+`)
+
+// hasType says whether a part spells one of the types.
+func hasType(types ...string) func([]string) bool {
+	return anyPart(func(p string) bool {
+		return slices.ContainsFunc(typeAtoms.FindAllString(p, -1), func(a string) bool { return slices.Contains(types, a) })
+	})
 }
 
 var (
-	widthPart = regexp.MustCompile(`^[a-z]*?(\d+)$`)
 	// typePart is a name part that says a type or width, not the operation:
 	// f32, b64, iu8, bf16, dword, dwordx4, x2, ubyte.
-	typePart = regexp.MustCompile(`^([biuf]\d+|bf16|iu\d+|dword(x\d)?|x\d|[us]?byte|[us]?short)$`)
+	// A byte part may say which byte it reads (v_cvt_f32_ubyte0).
+	// Types may be spelled together (f8f6f4).
+	typePart = regexp.MustCompile(`^((?:[biuf]|bf|fp|iu)\d+)+$|^(dword(x\d)?|x\d|[us]?byte\d?|[us]?short)$`)
+	bytePart = regexp.MustCompile(`^[us]?byte\d?$`)
 )
 
 // anyPart says whether a part satisfies f.
@@ -37,11 +70,26 @@ func anyPart(f func(string) bool) func([]string) bool {
 	return func(parts []string) bool { return slices.ContainsFunc(parts, f) }
 }
 
+// typeWidth is the width in bits a name part that is a type says (b64,
+// u32, f16, i4, iu8, bf16, fp8), "" for any other part: a count (dot4,
+// add3) or a lane number (permlane64) is not a width.
+func typeWidth(p string) string {
+	for _, prefix := range []string{"bf", "fp", "iu", "b", "i", "u", "f"} {
+		if rest, ok := strings.CutPrefix(p, prefix); ok {
+			if isDigits(rest) {
+				return rest
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
 // bits says a part has a width of n bits: it ends in n (b64, u64, f64),
 // or is the dword spelling of it (dwordx2, x2).
 func bits(n string, dwords ...string) func([]string) bool {
 	return anyPart(func(p string) bool {
-		if m := widthPart.FindStringSubmatch(p); m != nil && m[1] == n {
+		if typeWidth(p) == n {
 			return true
 		}
 		return slices.Contains(dwords, p)
@@ -59,38 +107,83 @@ func suffix(s string, not ...string) func([]string) bool {
 	})
 }
 
+// first says a name starts with p, or, for a scalar memory instruction,
+// has it after its s_ (s_buffer_load_dword is a buffer's).
 func first(p string) func([]string) bool {
-	return func(parts []string) bool { return len(parts) > 0 && parts[0] == p }
+	return func(parts []string) bool {
+		return len(parts) > 0 && parts[0] == p || len(parts) > 2 && parts[0] == "s" && parts[1] == p && p != "s"
+	}
 }
 
 var qualifiers = []qualifier{
-	{words: []string{"f16", "fp16", "half", "half-precision", "half2"}, match: suffix("f16", "bf16")},
-	{words: []string{"bf16", "bfloat16", "bfloat"}, match: suffix("bf16")},
-	{words: []string{"f32", "fp32", "float", "single-precision"}, match: suffix("f32")},
-	{words: []string{"f64", "fp64", "double", "double-precision"}, match: suffix("f64")},
+	{words: []string{"f16", "fp16", "half", "halves", "half-precision", "half2"}, memBits: "16", match: suffix("f16", "bf16")},
+	{words: []string{"bf16", "bfloat16", "bfloat"}, memBits: "16", match: suffix("bf16")},
+	{words: []string{"f32", "fp32", "float", "floats", "single-precision"}, memBits: "32", match: suffix("f32")},
+	{words: []string{"f64", "fp64", "double", "doubles", "double-precision"}, memBits: "64", match: suffix("f64")},
+	// The small float formats: f8f6f4 names (v_mfma_f32_16x16x128_f8f6f4)
+	// take all three.
+	{words: []string{"fp8", "f8", "float8"}, match: hasType("fp8", "f8")},
+	{words: []string{"fp6", "f6"}, match: hasType("fp6", "f6")},
+	{words: []string{"fp4", "f4", "mxfp4"}, match: hasType("fp4", "f4")},
 	{words: []string{"int8", "i8", "s8"}, match: suffix("i8")},
 	{words: []string{"uint8", "u8"}, match: suffix("u8")},
-	{words: []string{"8-bit", "byte"}, match: bits("8", "byte", "ubyte", "sbyte")},
+	{words: []string{"8-bit", "byte"}, match: func(parts []string) bool {
+		return bits("8")(parts) || anyPart(bytePart.MatchString)(parts)
+	}},
 	{words: []string{"16-bit", "short"}, match: bits("16", "short", "ushort", "sshort")},
 	{words: []string{"32-bit", "dword"}, match: bits("32", "dword")},
-	{words: []string{"64-bit", "qword", "b64", "u64", "i64"}, match: bits("64", "dwordx2", "x2")},
+	{words: []string{"64-bit", "qword", "b64", "u64", "i64", "float2"}, match: bits("64", "dwordx2", "x2")},
 	{words: []string{"96-bit"}, match: bits("96", "dwordx3", "x3")},
-	{words: []string{"128-bit"}, match: bits("128", "dwordx4", "x4")},
+	{words: []string{"128-bit", "float4"}, match: bits("128", "dwordx4", "x4")},
 	{words: []string{"unsigned", "uint"}, match: anyPart(regexp.MustCompile(`^u\d+$`).MatchString)},
+	{words: []string{"int", "integer", "int32", "i32", "s32"}, memBits: "32", match: anyPart(regexp.MustCompile(`^[iu]32$`).MatchString)},
 	{words: []string{"signed"}, match: anyPart(regexp.MustCompile(`^i\d+$`).MatchString)},
 	{words: []string{"packed", "half2"}, match: anyPart(func(p string) bool { return p == "pk" })},
-	{words: []string{"shared", "lds", "__shared__"}, space: true, match: first("ds")},
+	// The LDS is ds_'s space, and the destination of loads that write it
+	// (global_load_lds_dword, global_load_async_to_lds_b32).
+	{words: []string{"shared", "lds", "__shared__"}, space: true, match: func(parts []string) bool {
+		return first("ds")(parts) || slices.Contains(parts, "lds")
+	}},
 	{words: []string{"global"}, space: true, match: first("global")},
 	{words: []string{"buffer"}, space: true, match: first("buffer")},
 	{words: []string{"flat"}, space: true, match: first("flat")},
 	{words: []string{"scratch", "private"}, space: true, match: first("scratch")},
 	{words: []string{"scalar"}, space: true, match: first("s")},
-	{words: []string{"vector"}, space: true, match: first("v")},
+	// Vector memory is global, buffer, flat and scratch (a "vector load").
+	{words: []string{"vector"}, space: true, match: func(parts []string) bool {
+		return first("v")(parts) || len(parts) > 1 && memorySpaces[parts[0]] && parts[0] != "ds"
+	}},
 }
 
 // fillerWords say nothing about which instruction is meant once the
-// qualifiers are read ("shared memory", "half precision").
-var fillerWords = map[string]bool{"memory": true, "precision": true, "instruction": true, "operation": true}
+// qualifiers are read ("shared memory", "half precision", "three input
+// add").
+var fillerWords = map[string]bool{
+	"memory": true, "precision": true, "instruction": true, "operation": true,
+	"input": true, "inputs": true, "operand": true, "operands": true, "way": true, "values": true,
+}
+
+// bareWidths are the numbers that, alone among a query's words, are a
+// width in bits ("lzcnt 64", "load 128"); 2, 3 and 4 are counts.
+var bareWidths = map[string]bool{"8": true, "16": true, "32": true, "64": true, "96": true, "128": true}
+
+// countWords are the words for how many inputs an operation takes, which
+// AMD writes after the operation's name part (v_add3_u32, v_max3_f32,
+// v_xor3_b32): "three input add", "3-way max", "max of three".
+var countWords = map[string]string{"two": "2", "three": "3", "four": "4", "2": "2", "3": "3", "4": "4"}
+
+// countOf reads a word as a count: "three", "3", "three-input", "3-way",
+// "3-operand".
+func countOf(w string) (string, bool) {
+	for _, suf := range []string{"-input", "-way", "-operand"} {
+		if n, ok := strings.CutSuffix(w, suf); ok {
+			w = n
+			break
+		}
+	}
+	n, ok := countWords[w]
+	return n, ok
+}
 
 var qualifierByWord = func() map[string][]*qualifier {
 	m := map[string][]*qualifier{}
@@ -114,6 +207,12 @@ type queryWords struct {
 	// add" of "shared memory atomic add"), words its words.
 	core  string
 	words []string
+	// count is the number of inputs the query asks for ("3" of "three
+	// input add"), "" when it names none.
+	count string
+	// dest is the qualifier after "to" or "into": the type a conversion
+	// makes ("convert f32 to f16"), which AMD names first (v_cvt_f16_f32).
+	dest *qualifier
 }
 
 // readQuery finds a lower-cased query's qualifiers: "64 bit" and "64bit"
@@ -128,6 +227,8 @@ func readQuery(lower string) queryWords {
 			w, i = w+"-bit", i+1
 		} else if n, ok := strings.CutSuffix(w, "bit"); ok && isDigits(n) {
 			w = n + "-bit"
+		} else if bareWidths[w] && len(raw) > 1 {
+			w += "-bit" // "lzcnt 64"
 		}
 		if qs, ok := qualifierByWord[w]; ok {
 			for _, q := range qs {
@@ -135,15 +236,94 @@ func readQuery(lower string) queryWords {
 					qw.quals = append(qw.quals, q)
 				}
 			}
+			if i > 0 && (raw[i-1] == "to" || raw[i-1] == "into") && qw.dest == nil {
+				qw.dest = qs[0]
+			}
+			continue
+		}
+		if n, ok := strings.CutSuffix(w, "-bit"); ok && isDigits(n) {
+			// A width the table has no spellings for ("4-bit", "24-bit"):
+			// the names whose types have it (v_dot8_i32_i4, v_mad_u32_u24).
+			qw.quals = append(qw.quals, &qualifier{words: []string{w}, match: bits(n)})
 			continue
 		}
 		if fillerWords[w] || w == "" {
 			continue
 		}
+		if n, ok := countOf(w); ok && qw.count == "" {
+			qw.count = n
+			continue
+		}
 		core = append(core, w)
 	}
+	if qw.count != "" && len(core) == 0 {
+		// The count was the query's only word ("3", "four"): a word.
+		core, qw.count = append(core, qw.count), ""
+	}
+	qw.countTypes()
 	qw.core, qw.words = strings.Join(core, " "), core
+	if qw.count != "" {
+		qw.quals = append(qw.quals, qw.countQualifier())
+	}
 	return qw
+}
+
+// countTypes reads a count of a type ("4 floats", "two doubles") as the
+// width they take together (128-bit, 128-bit): a vector load's or store's,
+// which AMD names by width (global_load_b128, ds_write_b128).
+func (qw *queryWords) countTypes() {
+	if qw.count == "" {
+		return
+	}
+	for i, q := range qw.quals {
+		if q.memBits == "" {
+			continue
+		}
+		n, _ := strconv.Atoi(qw.count)
+		w, _ := strconv.Atoi(q.memBits)
+		width := strconv.Itoa(n * w)
+		if qs, ok := qualifierByWord[width+"-bit"]; ok {
+			qw.quals[i] = qs[0]
+		} else {
+			qw.quals[i] = &qualifier{words: []string{width + "-bit"}, match: bits(width)}
+		}
+		qw.count = ""
+		return
+	}
+}
+
+// countQualifier ranks the names with a part that is one of the query's
+// words followed by its count ("add3" for "three input add").
+func (qw *queryWords) countQualifier() *qualifier {
+	var want []string
+	for _, w := range qw.words {
+		want = append(want, w+qw.count)
+	}
+	return &qualifier{match: anyPart(func(p string) bool { return slices.Contains(want, p) })}
+}
+
+// namesOperation says whether a name's parts hold the query's core word as
+// one of them (or its other spelling: read for load), or with the query's
+// count after it ("add3").
+func (qw *queryWords) namesOperation(parts []string) bool {
+	return slices.Contains(parts, qw.core) || partAliases[qw.core] != "" && slices.Contains(parts, partAliases[qw.core]) ||
+		qw.count != "" && slices.Contains(parts, qw.core+qw.count)
+}
+
+// partAliases are the words one generation's names spell another's way:
+// GFX9's LDS reads and writes (ds_read_b128, ds_write_b32) are GFX11's
+// loads and stores (ds_load_b128, ds_store_b32).
+var partAliases = map[string]string{"load": "read", "store": "write", "read": "load", "write": "store"}
+
+// addQualifiers adds the qualifiers of words to the query's.
+func (qw *queryWords) addQualifiers(words []string) {
+	for _, w := range words {
+		for _, q := range qualifierByWord[w] {
+			if !slices.Contains(qw.quals, q) {
+				qw.quals = append(qw.quals, q)
+			}
+		}
+	}
 }
 
 func isDigits(s string) bool {
@@ -161,40 +341,125 @@ func onlyQualifiers(phrase string) bool {
 	return true
 }
 
+// nameParts splits a name at '_' and '.', and drops a special register's
+// '%' (%lanemask_lt is lanemask, lt).
 func nameParts(name string) []string {
-	return strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '.' })
+	return strings.FieldsFunc(name, func(r rune) bool { return r == '_' || r == '.' || r == '%' })
 }
 
 // satisfied counts the qualifiers a name carries.
 func (qw *queryWords) satisfied(name string) int {
-	parts := nameParts(name)
+	return qw.satisfiedBy(nameParts(name))
+}
+
+// satisfiedBy counts the qualifiers a name's parts carry.
+func (qw *queryWords) satisfiedBy(parts []string) int {
 	n := 0
 	for _, q := range qw.quals {
-		if q.match(parts) {
+		if q.carries(parts) {
 			n++
 		}
 	}
 	return n
 }
 
-// Boosts of a hit: per qualifier its name carries, and per word of a
-// query of several that is a part of its name ("store" in ds_store_b128).
+// Boosts of a hit: per qualifier its name carries, per word of a query of
+// several that is a part of its name ("store" in ds_store_b128) or that a
+// part abbreviates ("sat" of "saturate", "execz" of "exec zero"), and once
+// more (qualifierBoost) when its name accounts for every word; a count
+// the operation's name part carries (add3) counts twice.
 const (
 	qualifierBoost = 6
 	nameWordBoost  = 1.5
 )
 
 func (qw *queryWords) boost(name string) float64 {
-	b := qualifierBoost * float64(qw.satisfied(name))
+	if len(qw.quals) == 0 && len(qw.words) < 2 {
+		return 0 // nothing to rank by
+	}
+	parts := nameParts(name)
+	carried := qw.satisfiedBy(parts)
+	b := qualifierBoost * float64(carried)
+	if qw.count != "" && qw.namesOperation(parts) && !slices.Contains(parts, qw.core) {
+		// The count is the operation's own part (add3): the name says
+		// what the query asks for, where a two-input add does not.
+		b += qualifierBoost
+	}
+	if qw.dest != nil && qw.dest.match(resultType(parts)) {
+		b += qualifierBoost / 2
+	}
 	if len(qw.words)+len(qw.quals) > 1 {
-		parts := nameParts(name)
-		for _, w := range qw.words {
-			if slices.Contains(parts, w) {
-				b += nameWordBoost
-			}
+		covered := spelledWords(parts, qw.words, false)
+		b += nameWordBoost * float64(covered)
+		if covered == len(qw.words) && carried == len(qw.quals) {
+			// The name spells the whole query (v_sat_pk_u8_i16 for
+			// "saturate pack", ds_load_b64 for "lds load 64-bit").
+			b += qualifierBoost
 		}
 	}
 	return b
+}
+
+// spelledWords counts the words a name's parts spell: a part is the word,
+// its other spelling (read of load) or abbreviates it; a word and the next
+// that a part abbreviates together ("lt" of "less than", "execz" of "exec
+// zero") count both. A part holding the word is not enough: the "mfma" of
+// smfmac is the sparse kind, not an mfma.
+//
+// Ranking counts a pair as one word (pairs: false): abbreviating two
+// words by their letters is loose ("wmma" has the letters of "warpgroup
+// mma"); a name that holds a run of the query's words counts both.
+func spelledWords(parts, words []string, pairs bool) int {
+	n := 0
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if slices.ContainsFunc(parts, func(p string) bool { return p == w || p == partAliases[w] || abbreviates(p, w) }) {
+			n++
+			continue
+		}
+		if i+1 < len(words) && slices.ContainsFunc(parts, func(p string) bool { return abbreviates(p, w+words[i+1]) }) {
+			n++
+			if pairs {
+				n, i = n+1, i+1
+			}
+		}
+	}
+	return n
+}
+
+// resultType is a conversion's first type part, the type it makes
+// (f16 of v_cvt_f16_f32, bf16 of v_cvt_pk_bf16_f32); none for other names.
+func resultType(parts []string) []string {
+	i := slices.Index(parts, "cvt")
+	if i < 0 {
+		return nil
+	}
+	for _, p := range parts[i+1:] {
+		if typePart.MatchString(p) {
+			return []string{p}
+		}
+	}
+	return nil
+}
+
+// abbreviates says whether a name part is an abbreviation of a word: its
+// letters in order, the first the same, two or more letters shorter
+// ("sat" of "saturate", "cmp" of "compare", "pk" of "packed", "execz" of
+// "execzero"; not "mma" of "mfma", another name). Parts with digits are
+// types or counts, not abbreviations.
+func abbreviates(part, word string) bool {
+	if len(part) < 2 || len(part)+2 > len(word) || part[0] != word[0] {
+		return false
+	}
+	j := 0
+	for i := 0; i < len(word) && j < len(part); i++ {
+		if c := part[j]; c < 'a' || c > 'z' {
+			return false
+		} else if word[i] == c {
+			j++
+		}
+	}
+	return j == len(part)
 }
 
 // nameStem is a name without its type and width parts and packing, and
@@ -241,20 +506,30 @@ func (s *DB) stemNames(stem string) []string {
 // keep name's first part (its unit or memory) unless a qualifier names
 // one; those with the same first part come first, shortest first.
 func (s *DB) siblings(name string, qw *queryWords) []string {
-	if len(qw.quals) == 0 || qw.satisfied(name) == len(qw.quals) {
+	own := qw.satisfied(name)
+	if len(qw.quals) == 0 || own == len(qw.quals) {
 		return nil
 	}
 	space := slices.ContainsFunc(qw.quals, func(q *qualifier) bool { return q.space })
 	head := nameParts(name)[0]
+	// The siblings carrying the most of the qualifiers, more than name
+	// does: all of them where one does, else the nearest (__hge2 asks for
+	// a packed half compare; v_cmp_ge_f16 is the half one there is).
 	var out []string
+	best := own + 1
 	for _, n := range s.stemNames(nameStem(name)) {
-		if n == name || qw.satisfied(n) != len(qw.quals) {
+		if n == name {
 			continue
 		}
 		if !space && nameParts(n)[0] != head {
 			continue
 		}
-		out = append(out, n)
+		switch c := qw.satisfied(n); {
+		case c > best:
+			out, best = []string{n}, c
+		case c == best:
+			out = append(out, n)
+		}
 	}
 	slices.SortFunc(out, func(a, b string) int {
 		sa, sb := nameParts(a)[0] == head, nameParts(b)[0] == head

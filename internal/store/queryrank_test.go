@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -60,5 +61,176 @@ func TestSiblings(t *testing.T) {
 		if got := s.siblings(base, &qw); !slices.Equal(got, want) {
 			t.Errorf("%q: siblings of %s = %q, want %q", q, base, got, want)
 		}
+	}
+}
+
+// A count word ("three", "3-way") is read out of a query and ranks the
+// names whose operation part carries it (v_add3_u32); any width in bits is
+// a qualifier, a type's width only (i4, u24), never a count or lane number
+// (dot4, permlane64).
+func TestCountsAndWidths(t *testing.T) {
+	qw := readQuery("three input add")
+	if qw.core != "add" || qw.count != "3" || len(qw.quals) != 1 {
+		t.Fatalf("three input add: core %q count %q, %d qualifiers", qw.core, qw.count, len(qw.quals))
+	}
+	for name, want := range map[string]int{"v_add3_u32": 1, "v_add_u32": 0, "v_max3_f32": 0} {
+		if got := qw.satisfied(name); got != want {
+			t.Errorf("three input add: %s carries %d, want %d", name, got, want)
+		}
+	}
+	if qw.boost("v_add3_u32") <= qw.boost("v_add_u32") {
+		t.Error("three input add: v_add3_u32 does not rank above v_add_u32")
+	}
+	if lone := readQuery("3"); lone.core != "3" || lone.count != "" {
+		t.Errorf("a lone number: core %q count %q", lone.core, lone.count)
+	}
+	for q, names := range map[string]map[string]int{
+		"dot 4-bit":       {"v_dot8_i32_i4": 1, "v_dot8_i32_iu4": 1, "v_dot4_i32_i8": 0},
+		"mad 24-bit":      {"v_mad_u32_u24": 1, "v_mad_u64_u32": 0},
+		"permlane 64-bit": {"v_permlane64_b32": 0, "v_lshlrev_b64": 1},
+		"byte to float":   {"v_cvt_f32_ubyte0": 2, "v_cvt_f32_i32": 1},
+	} {
+		qw := readQuery(q)
+		for name, want := range names {
+			if got := qw.satisfied(name); got != want {
+				t.Errorf("%q: %s carries %d, want %d", q, name, got, want)
+			}
+		}
+	}
+}
+
+// A name part abbreviates a word by its letters in order, the first the
+// same, two or more shorter; a name spelling every word of the query ranks
+// above one spelling some.
+func TestAbbreviations(t *testing.T) {
+	for _, c := range []struct {
+		part, word string
+		want       bool
+	}{
+		{"sat", "saturate", true}, {"cmp", "compare", true}, {"pk", "packed", true}, {"execz", "execzero", true},
+		{"mma", "mfma", false}, {"add", "add", false}, {"b32", "b32bit", false}, {"lo", "ol", false}, {"v", "vector", false},
+	} {
+		if got := abbreviates(c.part, c.word); got != c.want {
+			t.Errorf("abbreviates(%s, %s) = %v", c.part, c.word, got)
+		}
+	}
+	qw := readQuery("saturate pack")
+	if qw.boost("v_sat_pk_u8_i16") <= qw.boost("v_med3_f32") {
+		t.Error("saturate pack: v_sat_pk_u8_i16 does not rank above v_med3_f32")
+	}
+	ex := readQuery("branch if exec zero")
+	if ex.boost("s_cbranch_execz") <= ex.boost("s_cbranch_scc0") {
+		t.Error("branch if exec zero: s_cbranch_execz does not rank above s_cbranch_scc0")
+	}
+}
+
+// AMD's words are read as CUDA's for the synonym table, and only then.
+func TestInCUDAWords(t *testing.T) {
+	for q, want := range map[string]string{"wave reduce": "warp reduce", "Workgroup barrier": "block barrier", "warp shuffle": ""} {
+		if got := inCUDAWords(q); got != want {
+			t.Errorf("inCUDAWords(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// A sentence's full stop is not part of its last word's token; dots
+// inside a token stay.
+func TestTokensDropEdgeDots(t *testing.T) {
+	var got []string
+	tokens("Invalidate the instruction cache. See ld.global.nc, 1.5 and .shared.", func(s string) { got = append(got, s) })
+	want := []string{"invalidate", "the", "instruction", "cache", "see", "ld.global.nc", "1.5", "and", "shared"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tokens = %q, want %q", got, want)
+	}
+}
+
+// A type on a memory instruction is its width (ds_store_b16 stores a
+// half); a count of a type is the width they take together ("4 floats" is
+// 128-bit); the small float formats are read inside f8f6f4.
+func TestMemoryWidthsAndSmallFloats(t *testing.T) {
+	for q, names := range map[string]map[string]int{
+		"store half to shared":      {"ds_store_b16": 2, "ds_write_b16": 2, "ds_store_b32": 1, "v_add_f16": 1, "v_mov_b16": 0},
+		"load 4 floats from global": {"global_load_b128": 2, "global_load_dwordx4": 2, "global_load_b32": 1},
+		"load double":               {"s_load_b64": 1, "global_load_dwordx2": 1, "v_lshlrev_b64": 0},
+		"mfma fp4":                  {"v_mfma_f32_16x16x128_f8f6f4": 1, "v_mfma_f64_16x16x4_f64": 0, "v_mfma_f32_16x16x4_f32": 0},
+		"mfma fp8":                  {"v_mfma_f32_16x16x128_f8f6f4": 1, "v_mfma_f32_16x16x32_fp8_fp8": 1, "v_mfma_f32_16x16x32_bf8_bf8": 0},
+	} {
+		qw := readQuery(q)
+		for name, want := range names {
+			if got := qw.satisfied(name); got != want {
+				t.Errorf("%q: %s carries %d, want %d", q, name, got, want)
+			}
+		}
+	}
+}
+
+// "lds" is the space of ds_ and the destination of the loads that write
+// it; a special register's '%' is not part of its name's parts.
+func TestLDSAndSpecialRegisterParts(t *testing.T) {
+	qw := readQuery("global load lds")
+	for name, want := range map[string]int{"global_load_lds_dword": 2, "global_load_b32": 1, "ds_load_b32": 1} {
+		if got := qw.satisfied(name); got != want {
+			t.Errorf("global load lds: %s carries %d, want %d", name, got, want)
+		}
+	}
+	if got := nameParts("%lanemask_lt"); !slices.Equal(got, []string{"lanemask", "lt"}) {
+		t.Errorf("nameParts(%%lanemask_lt) = %q", got)
+	}
+}
+
+// A CUDA intrinsic's rounding suffix and unsigned "u" are other spellings
+// of one intrinsic; a bare 64 beside an operation is a width; the type
+// after "to" is the one a conversion makes, which AMD names first; a
+// scalar memory instruction's space follows its s_.
+func TestCUDASpellingsWidthsAndDirections(t *testing.T) {
+	for q, want := range map[string][]string{
+		"__fmul_rn": {"__fmul", "fmul"}, "__umul24": {"__mul24", "umul24"}, "__usad_sat": {"__usad", "__sad", "usad"},
+		"__float2uint_rz": {"__float2uint", "float2uint"}, "__hneg": {"hneg", "neg half"},
+		"__hmax2": {"hmax2", "max half packed", "max2 half"}, "__tanhf": {"tanhf", "tanh float"},
+		"__dp2a_lo": {"__dp2a", "dp2a"}, "fmul_rn": nil, "__u": nil,
+	} {
+		var got []string
+		for _, r := range cudaReadings(q) {
+			got = append(got, strings.Join(append([]string{r.text}, r.quals...), " "))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("cudaReadings(%s) = %q, want %q", q, got, want)
+		}
+	}
+	lz := readQuery("lzcnt 64")
+	if lz.core != "lzcnt" || lz.satisfied("s_flbit_i32_b64") != 1 || lz.satisfied("v_ffbh_u32") != 0 {
+		t.Errorf("lzcnt 64: core %q, 64 not read as a width", lz.core)
+	}
+	if lone := readQuery("64"); lone.core != "64" {
+		t.Errorf("a lone 64 is a word, got core %q", lone.core)
+	}
+	cv := readQuery("convert to unsigned int")
+	if cv.boost("v_cvt_u32_f32") <= cv.boost("v_cvt_f32_u32") {
+		t.Error("convert to unsigned int: v_cvt_u32_f32 (makes a u32) does not rank above v_cvt_f32_u32")
+	}
+	sb := readQuery("scalar buffer load")
+	if sb.satisfied("s_buffer_load_dword") != 2 || sb.satisfied("s_load_dword") != 1 {
+		t.Error("scalar buffer load: s_buffer_load_dword is not both scalar and a buffer's")
+	}
+}
+
+// A conversion intrinsic's types are found wherever the "2" between them
+// is; without a sibling carrying every qualifier, the one carrying the
+// most is found (a packed half compare: the half compare).
+func TestConversionTypesAndNearestSiblings(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"half22float2": {"f16", "f32"}, "float22half2": {"f32", "f16"}, "bfloat162float": {"bf16", "f32"}, "float2uint": {"f32", "u32"},
+	} {
+		if from, to, ok := cudaConversionTypes(name); !ok || from != want[0] || to != want[1] {
+			t.Errorf("cudaConversionTypes(%s) = %s %s %v, want %v", name, from, to, ok, want)
+		}
+	}
+	if _, _, ok := cudaConversionTypes("syncthreads"); ok {
+		t.Error("syncthreads read as a conversion")
+	}
+	s := &DB{names: []string{"v_cmp_ge_f32", "v_cmp_ge_f16", "v_cmp_ge_i32"}}
+	qw := readQuery("ge half packed")
+	if got := s.siblings("v_cmp_ge_f32", &qw); !slices.Equal(got, []string{"v_cmp_ge_f16"}) {
+		t.Errorf("siblings of v_cmp_ge_f32 for a packed half = %q, want the half compare", got)
 	}
 }

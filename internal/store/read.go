@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -533,7 +534,9 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	lower := strings.ToLower(q)
 	qw := readQuery(lower)
 	hits := s.nameMatches(arch, q, lower, &qw)
+	hits = append(hits, s.lineHits(arch, lower)...)
 	hits = append(hits, s.synonymHits(arch, q, &qw)...)
+	hits = append(hits, s.conversionHits(arch, lower)...)
 	hits = append(hits, s.textHits(arch, lower)...)
 	for i := range hits {
 		hits[i].Score += qw.boost(strings.ToLower(hits[i].Name))
@@ -556,16 +559,23 @@ func (s *DB) ScopeOf(q string) isa.QueryScope {
 // a query has besides its qualifiers ("v_max" of "v_max f16").
 func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit {
 	if strings.ContainsAny(lower, " \t") {
-		if qw.core == "" || strings.Contains(qw.core, " ") {
+		if qw.core == "" {
 			return nil
 		}
-		hits := s.nameHits(arch, qw.core)
+		if strings.Contains(qw.core, " ") {
+			return s.joinedNameHits(arch, qw.words)
+		}
+		hits := s.nameHits(arch, qw.core, true)
+		if alt := partAliases[qw.core]; alt != "" && len(qw.quals) > 0 {
+			// "lds load 128-bit" is GFX9's ds_read_b128 too.
+			hits = append(hits, s.nameHits(arch, alt, false)...)
+		}
 		if len(qw.quals) > 0 {
 			// "packed add f16": the word is the operation, one part of
 			// the name the qualifiers complete (v_pk_add_f16), not any
 			// name that happens to contain it.
 			for i, h := range hits {
-				if h.Why == "name contains" && slices.Contains(nameParts(strings.ToLower(h.Name)), qw.core) {
+				if h.Why == "name contains" && qw.namesOperation(nameParts(strings.ToLower(h.Name))) {
 					hits[i].Score += 20
 					hits[i].Why = "name part"
 				}
@@ -573,16 +583,133 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 		}
 		return hits
 	}
-	hits := s.nameHits(arch, lower)
-	// PTX is written with modifiers ("cvt.rni.s32.f32"): when the whole
-	// text names nothing, its longest documented dotted prefix does.
-	for parts := strings.Split(lower, "."); len(hits) == 0 && len(parts) > 1; parts = parts[:len(parts)-1] {
+	hits := s.nameHits(arch, lower, true)
+	hits = append(hits, s.spellingHits(arch, lower, hits)...)
+	// PTX is written with modifiers ("cvt.rni.s32.f32", "ld.global.ca"):
+	// when the whole text names nothing (a typo of another name, such as
+	// ld.global.nc, does not count), its longest documented dotted prefix
+	// does.
+	named := func() bool {
+		return slices.ContainsFunc(hits, func(h isa.SearchHit) bool {
+			return h.Why == "name" || h.Why == "name prefix" || strings.HasPrefix(h.Why, "spelling of ") || strings.HasPrefix(h.Why, "mnemonic of ")
+		})
+	}
+	for parts := strings.Split(lower, "."); !named() && len(parts) > 1; parts = parts[:len(parts)-1] {
 		prefix := strings.Join(parts[:len(parts)-1], ".")
-		for _, h := range s.nameHits(arch, prefix) {
+		for _, h := range s.nameHits(arch, prefix, true) {
 			if h.Why == "name" {
 				h.Why = "mnemonic of " + q
 				hits = append(hits, h)
 			}
+		}
+	}
+	if !named() && strings.Contains(lower, ".") {
+		hits = append(hits, s.dottedSubsequenceHits(arch, q, lower)...)
+	}
+	return hits
+}
+
+// dottedSubsequenceHits are the hits of the documented name whose dotted
+// parts the text has in order, with modifiers between them: PTX writes
+// match.sync as "match.any.sync.b32" and barrier.cluster as
+// "barrier.cluster.arrive.aligned". The name with the most parts wins.
+func (s *DB) dottedSubsequenceHits(arch, q, lower string) []isa.SearchHit {
+	parts := strings.Split(lower, ".")
+	best, bestParts := "", 0
+	for _, name := range s.names {
+		if !strings.HasPrefix(name, parts[0]+".") {
+			continue
+		}
+		np := strings.Split(name, ".")
+		if len(np) > bestParts && isSubsequence(np, parts) {
+			best, bestParts = name, len(np)
+		}
+	}
+	var hits []isa.SearchHit
+	for _, k := range s.byName[best] {
+		if e := &s.entries[k]; arch == "" || e.Arch == arch {
+			hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: 100, Why: "mnemonic of " + q})
+		}
+	}
+	return hits
+}
+
+// isSubsequence says whether sub's elements are in list in order.
+func isSubsequence(sub, list []string) bool {
+	i := 0
+	for _, x := range list {
+		if i < len(sub) && x == sub[i] {
+			i++
+		}
+	}
+	return i == len(sub)
+}
+
+// operandStart is how a line's operands start: a register (v0, s[0:3],
+// a1, %r1), a bracket or parenthesis.
+var operandStart = regexp.MustCompile(`^([vsa]\d|[vsa]\[|%|\[|\()`)
+
+// lineHits are the instruction a pasted line of assembly names by its
+// first word, "add.s32 %r1, %r2, %r3" or "s_waitcnt vmcnt(0)": the words
+// after it are operands (a comma, a register, a bracket), not search
+// words. Only the mnemonic's own name counts (exactly, by another
+// spelling, or by its dotted prefix), never a typo of it.
+func (s *DB) lineHits(arch, lower string) []isa.SearchHit {
+	fields := strings.Fields(lower)
+	if len(fields) < 2 || strings.ContainsAny(fields[0], ",()[]") {
+		return nil
+	}
+	rest := strings.Join(fields[1:], " ")
+	if !strings.Contains(rest, ",") && !operandStart.MatchString(fields[1]) {
+		return nil
+	}
+	mnemonic := fields[0]
+	mq := readQuery(mnemonic)
+	var hits []isa.SearchHit
+	for _, h := range s.nameMatches(arch, mnemonic, mnemonic, &mq) {
+		if h.Why == "name" || strings.HasPrefix(h.Why, "spelling of ") || strings.HasPrefix(h.Why, "mnemonic of ") {
+			h.Why = "mnemonic of the line"
+			hits = append(hits, h)
+		}
+	}
+	return hits
+}
+
+// spellingHits are the instructions a word names by another spelling
+// than their documented name: an alias or assembler spelling
+// (v_accvgpr_read_b32 of v_accvgpr_read; v_max_f32 of RDNA 4's
+// v_max_num_f32, beside the families that document v_max_f32), or a name
+// with an encoding suffix as disassembly prints it (v_add_f32_e32), in
+// arch ("" for every family). They rank just below an exact name; a
+// guide's bare name with the assembler's type is tried only where no
+// name is the word.
+func (s *DB) spellingHits(arch, lower string, named []isa.SearchHit) []isa.SearchHit {
+	exact := slices.ContainsFunc(named, func(h isa.SearchHit) bool { return h.Why == "name" })
+	var hits []isa.SearchHit
+	for _, a := range s.archs {
+		if arch != "" && a.ID != arch {
+			continue
+		}
+		name, ok := s.lookup(a.ID, lower)
+		if !ok {
+			if bare := isa.BaseMnemonic(lower); bare != lower {
+				name, ok = s.lookup(a.ID, bare)
+			}
+		}
+		score := 99.0
+		if !ok && !exact {
+			// A guide's name without the type the assembler spells
+			// (V_ACCVGPR_READ, written v_accvgpr_read_b32).
+			if i := strings.LastIndexAny(lower, "_."); i > 0 && typePart.MatchString(lower[i+1:]) {
+				name, ok = s.lookup(a.ID, lower[:i])
+				score = 90
+			}
+		}
+		if !ok || name == lower {
+			continue
+		}
+		if sum, ok := s.summary(a.ID, name); ok {
+			hits = append(hits, isa.SearchHit{Summary: sum, Score: score, Why: "spelling of " + name})
 		}
 	}
 	return hits
@@ -610,12 +737,60 @@ func commonness(name string) float64 {
 	return 0
 }
 
+// maxJoinedWords is the most words of a query tried as one name, and
+// maxJoinedQuery the most words a query may have for its runs to be tried.
+const (
+	maxJoinedWords = 3
+	maxJoinedQuery = 6
+)
+
+// joinedNameHits are the names that runs of a query's words spell when
+// joined, without spaces or with the separators names use: "save exec" is
+// the saveexec of s_and_saveexec_b64, "read first lane"
+// v_readfirstlane_b32, "cp async" cp.async, "try wait" mbarrier.try_wait,
+// the "lane mask" of "lane mask less than" %lanemask_lt. Typos are not
+// tried: the words were typed apart.
+func (s *DB) joinedNameHits(arch string, words []string) []isa.SearchHit {
+	if len(words) > maxJoinedQuery {
+		return nil // a sentence, not a name typed apart
+	}
+	var hits []isa.SearchHit
+	for n := min(maxJoinedWords, len(words)); n >= 2; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			for _, sep := range []string{"", "_", "."} {
+				joined := strings.Join(words[i:i+n], sep)
+				if len(joined) < 5 {
+					continue
+				}
+				for _, h := range s.nameHits(arch, joined, false) {
+					h.Why += " (words joined)"
+					if spellsRest(strings.ToLower(h.Name), words[:i], words[i+n:]) {
+						// The run and the other words spell the whole name
+						// ("lane mask less than": %lanemask_lt).
+						h.Score = 85 - 0.1*float64(len(h.Name)-len(joined))
+					}
+					hits = append(hits, h)
+				}
+			}
+		}
+	}
+	return hits
+}
+
+// spellsRest says whether a name's parts spell each of the words before
+// and after a run of a query's words that the name holds (spelledWords).
+func spellsRest(name string, before, after []string) bool {
+	parts := nameParts(name)
+	return spelledWords(parts, before, true) == len(before) && spelledWords(parts, after, true) == len(after)
+}
+
 // nameHits scores every distinct name once (the same mnemonic is in up to
-// thirteen families) and lists the entries of those that match.
-func (s *DB) nameHits(arch, lower string) []isa.SearchHit {
+// thirteen families) and lists the entries of those that match, with
+// typos when typos is set and lower is long enough.
+func (s *DB) nameHits(arch, lower string, typos bool) []isa.SearchHit {
 	var hits []isa.SearchHit
 	limit := fuzzy.MaxEdits(len(lower))
-	typos := len(lower) >= 4
+	typos = typos && len(lower) >= 4
 	var pat osaPattern
 	fast := typos && pat.compile(lower)
 	for _, name := range s.names {
@@ -659,11 +834,7 @@ func (s *DB) nameHits(arch, lower string) []isa.SearchHit {
 // text was tokenized.
 func queryTerms(q string) []string {
 	var terms []string
-	tokens(q, func(t string) {
-		if t = strings.Trim(t, "."); t != "" {
-			terms = append(terms, t)
-		}
-	})
+	tokens(q, func(t string) { terms = append(terms, t) })
 	return terms
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
@@ -256,5 +257,92 @@ func TestStoredDocumentsHaveNoNullLists(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no documents stored")
+	}
+}
+
+// A word that is an instruction's other spelling finds it: an alias, an
+// encoding suffix as disassembly prints it, the assembler's type after a
+// guide's bare name; and words typed apart find the name they join into.
+func TestSearchOtherSpellings(t *testing.T) {
+	b := sampleBuild()
+	b.Instructions = append(b.Instructions,
+		&isa.Instruction{Arch: "cdna4", Name: "v_accvgpr_read", Summary: "Move an accumulator register."},
+		&isa.Instruction{Arch: "cdna4", Name: "s_and_saveexec_b64", Summary: "AND with EXEC, saving it."})
+	s := writeOpen(t, b)
+	for q, want := range map[string]string{
+		"v_max_f32_e64": "v_max_f32", "v_fma_f32_dpp": "v_fma_f32", "v_accvgpr_read_b32": "v_accvgpr_read",
+		"save exec": "s_and_saveexec_b64",
+	} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil || len(hits) == 0 || hits[0].Name != want {
+			t.Errorf("Search(%q) = %+v %v, want %s first", q, hits, err, want)
+		}
+	}
+	hits, err := s.Search(context.Background(), "v_max_f32", SearchOptions{Arch: "rdna4"})
+	if err != nil || len(hits) == 0 || hits[0].Name != "v_max_num_f32" {
+		t.Errorf("rdna4 v_max_f32 (an alias of v_max_num_f32): %+v %v", hits, err)
+	}
+}
+
+// PTX with modifiers finds its mnemonic even when another name is a typo
+// of the whole text (ld.global.ca is two edits from ld.global.nc), and
+// runs of a query's words find the names they join into (%lanemask_lt).
+func TestSearchPTXModifiersAndJoinedRuns(t *testing.T) {
+	b := sampleBuild()
+	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
+	for _, n := range []string{"ld", "ld.global.nc", "%lanemask_lt", "%laneid"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: n, Summary: "A PTX instruction."})
+	}
+	s := writeOpen(t, b)
+	for q, want := range map[string]string{"ld.global.ca": "ld", "ld.global.nc": "ld.global.nc", "lane mask less than": "%lanemask_lt"} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil || len(hits) == 0 || hits[0].Name != want {
+			t.Errorf("Search(%q) = %+v %v, want %s first", q, hits, err, want)
+		}
+	}
+}
+
+// A CUDA conversion intrinsic finds AMD's conversion from its first type
+// to its second (result first in AMD's name) and PTX's cvt; PTX written
+// with modifiers between a name's parts finds the name.
+func TestSearchCUDAConversionsAndPTXModifiers(t *testing.T) {
+	b := sampleBuild()
+	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
+	for _, n := range []string{"cvt", "match.sync", "barrier.cluster"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: n, Summary: "A PTX instruction."})
+	}
+	for _, n := range []string{"v_cvt_u32_f32", "v_cvt_f32_u32", "v_cvt_f32_f64"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "cdna4", Name: n, Summary: "A conversion."})
+	}
+	s := writeOpen(t, b)
+	for q, want := range map[string][]string{
+		"__float2uint_rn": {"v_cvt_u32_f32", "cvt"}, "__double2float_rz": {"v_cvt_f32_f64", "cvt"},
+		"match.any.sync.b32": {"match.sync"}, "barrier.cluster.arrive.aligned": {"barrier.cluster"},
+	} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.Name)
+		}
+		if err != nil || len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+			t.Errorf("Search(%q) = %q %v, want %q first", q, got, err, want)
+		}
+	}
+}
+
+// A pasted line of assembly is searched by its mnemonic, and a CUDA half
+// intrinsic by its operation on f16.
+func TestSearchLinesAndHalfIntrinsics(t *testing.T) {
+	b := sampleBuild()
+	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
+	for _, n := range []string{"add", "lop3"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: n, Summary: "A PTX instruction."})
+	}
+	s := writeOpen(t, b)
+	for q, want := range map[string]string{"add.s32 %r1, %r2, %r3": "add", "lop3.b32 d, a, b, c, 0x96": "lop3", "v_fma_f32 v0, v1, v2, v3": "v_fma_f32", "__hmax": "v_max_f16"} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil || len(hits) == 0 || hits[0].Name != want {
+			t.Errorf("Search(%q) = %+v %v, want %s first", q, hits, err, want)
+		}
 	}
 }

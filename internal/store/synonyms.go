@@ -1,6 +1,8 @@
 package store
 
 import (
+	"strings"
+
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/xvendor/synonyms"
 )
@@ -11,9 +13,36 @@ import (
 // ("barrier" of "wave barrier") just above description matches. The second
 // row scores the matches of the query's core (its words less qualifiers:
 // "fma" of "fma bf16"), a little below the whole query's.
-var synonymScore = [2][synonyms.Prefix + 1]float64{
+// The third row scores the matches of the query in CUDA's words ("warp
+// reduce" of "wave reduce"): below a one-word match of its own words, so
+// that "wave barrier" stays AMD's s_barrier (a "barrier"), not the
+// warp's.
+var synonymScore = [3][synonyms.Prefix + 1]float64{
 	{synonyms.Exact: 95, synonyms.Contains: 78, synonyms.Word: 42, synonyms.Prefix: 65},
 	{synonyms.Exact: 90, synonyms.Contains: 76, synonyms.Word: 42, synonyms.Prefix: 63},
+	{synonyms.Exact: 41, synonyms.Contains: 40, synonyms.Word: 30, synonyms.Prefix: 35},
+}
+
+// cudaWords are AMD's words for what the synonym table's phrases call by
+// CUDA's (a wave is a warp, a workgroup a thread block).
+var cudaWords = map[string]string{
+	"wave": "warp", "wavefront": "warp", "wave64": "warp", "wave32": "warp",
+	"workgroup": "block", "work-group": "block", "work-item": "thread", "workitem": "thread",
+}
+
+// inCUDAWords is q with AMD's words in CUDA's, "" when it has none.
+func inCUDAWords(q string) string {
+	words := strings.Fields(strings.ToLower(q))
+	changed := false
+	for i, w := range words {
+		if c, ok := cudaWords[w]; ok {
+			words[i], changed = c, true
+		}
+	}
+	if !changed {
+		return ""
+	}
+	return strings.Join(words, " ")
 }
 
 // synonymMatch is one group a query matched, scored.
@@ -22,20 +51,41 @@ type synonymMatch struct {
 	score float64
 }
 
-// synonymMatches are the table's groups for the whole query and for its
-// core, each group once at its best score, best first. A group matched
+// synonymMatches are the table's groups for the whole query, for its core,
+// in CUDA's words and, for a CUDA intrinsic, for its other spellings
+// (cudaVariants), each group once at its best score, best first. A group matched
 // only through qualifier words ("shared memory" of "shared memory store
 // 128-bit", "lds" of "wait for lds") counts only when no other group
 // matched: the qualifier then ranks the other group's instructions.
 func synonymMatches(q string, qw *queryWords) []synonymMatch {
 	var out, qualOnly []synonymMatch
 	seen := map[*synonyms.Group]int{}
-	for row, text := range []string{q, qw.core} {
+	type reading struct {
+		text  string
+		row   int
+		quals []string
+	}
+	readings := []reading{{q, 0, nil}, {qw.core, 1, nil}, {inCUDAWords(q), 2, nil}}
+	for _, r := range cudaReadings(strings.ToLower(q)) {
+		readings = append(readings, reading{r.text, 1, r.quals}) // __umul24 as __mul24
+	}
+	for _, rd := range readings {
+		text, row := rd.text, rd.row
 		if text == "" || row == 1 && text == q {
 			continue
 		}
-		for _, m := range synonyms.Default().Match(text) {
+		ms := synonyms.Default().Match(text)
+		if len(ms) > 0 && len(rd.quals) > 0 {
+			// The intrinsic's spelling says the type (__hneg: half).
+			qw.addQualifiers(rd.quals)
+		}
+		for _, m := range ms {
 			sm := synonymMatch{Match: m, score: synonymScore[row][m.Kind]}
+			if m.Kind == synonyms.Contains {
+				// A longer phrase says more ("shift right arithmetic" over
+				// "shift right").
+				sm.score += 0.5 * float64(strings.Count(strings.TrimSpace(m.Phrase), " ")-1)
+			}
 			if i, ok := seen[m.Group]; ok {
 				if out[i].score < sm.score {
 					out[i] = sm

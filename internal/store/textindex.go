@@ -12,7 +12,8 @@ import (
 // textIndex is the full-text index of search, in memory: every
 // instruction's name (whole and split at '_' and '.'), summary and body
 // (description, semantics, notes, category, section), tokenized as SQLite's
-// unicode61 tokenizer with '_' and '.' as token characters does, and ranked
+// unicode61 tokenizer with '_' and '.' as token characters does (but with a
+// token's edge dots dropped: a sentence's full stop), and ranked
 // with BM25 as FTS5's bm25() ranks, with the same column weights, so search
 // answers without a database query.
 type textIndex struct {
@@ -51,9 +52,17 @@ func isTokenChar(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
 }
 
-// tokens calls f with each lower-cased token of text.
+// tokens calls f with each lower-cased token of text. A token's leading
+// and trailing dots are punctuation, not part of it: the last word of a
+// sentence ("instruction cache.") is "cache", as a query spells it, while
+// a dot inside a token stays ("ld.global", "1.5").
 func tokens(text string, f func(string)) {
 	start := -1
+	emit := func(t string) {
+		if t = strings.Trim(t, "."); t != "" {
+			f(foldToken(t))
+		}
+	}
 	for i, r := range text {
 		if isTokenChar(r) {
 			if start < 0 {
@@ -62,12 +71,12 @@ func tokens(text string, f func(string)) {
 			continue
 		}
 		if start >= 0 {
-			f(foldToken(text[start:i]))
+			emit(text[start:i])
 			start = -1
 		}
 	}
 	if start >= 0 {
-		f(foldToken(text[start:]))
+		emit(text[start:])
 	}
 }
 

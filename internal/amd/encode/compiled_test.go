@@ -54,6 +54,9 @@ func TestCompiledKernels(t *testing.T) {
 					continue
 				}
 				total++
+				if p := enc.CheckOperands(m[1]); p != nil {
+					t.Errorf("the operand check flags compiled code: %s: %v", m[1], p)
+				}
 				got, err := enc.Encode(m[1])
 				if err == nil && string(got) == string(want) {
 					ok++

@@ -40,6 +40,9 @@ type Encoder struct {
 	// fieldMaps caches each format's fields by upper-case name (the first
 	// of a name wins), read-only once made: format name -> map.
 	fieldMaps sync.Map
+	// shapeMemo caches CheckOperands' renderings: "mnemonic suffix" ->
+	// shapeEntry.
+	shapeMemo sync.Map
 }
 
 // fieldsByName returns f's fields by upper-case name; the map is shared
@@ -208,6 +211,11 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	}
 	if len(tried) == 0 && len(unsupported) > 0 {
 		return nil, fmt.Errorf("%s: encoding %s is not supported yet", base, strings.Join(unsupported, "/"))
+	}
+	// Say what is wrong with the operands where the rule is known, rather
+	// than list what each encoding made of them.
+	if p := e.CheckOperands(asm); p != nil {
+		return nil, fmt.Errorf("cannot encode %q: %w", asm, p)
 	}
 	if len(tried) > 3 {
 		tried = tried[:3]

@@ -31,7 +31,8 @@ func TestEncodeFixture(t *testing.T) {
 		{"ds_nop", []byte{0x00, 0x00, 0x28, 0xd8, 0x00, 0x00, 0x00, 0x00}, ""},
 		{"image_load v1, v2, s[4:11]", nil, "not supported yet"},
 		{"v_bogus v1, v2", nil, "no such instruction"},
-		{"v_max_f32 v5, v1", nil, "cannot encode"},
+		{"v_max_f32 v5, v1", nil, "takes 3 operands"},
+		{"v_max_f32 v5, v[1:2], v2", nil, "operand 2 of v_max_f32"},
 	}
 	for _, c := range cases {
 		got, err := Encode(a, ins, c.asm)

@@ -24,6 +24,10 @@ type Instruction struct {
 	Prog   *Program
 	Err    error // the parse error, nil when it parsed
 	Info   *Analysis
+	// Matrix is the operation a matrix instruction's formula states, run
+	// over whole matrices (Evaluate); nil for the others and for a matrix
+	// formula eval cannot run (Info.Problems says why).
+	Matrix *MatrixOp
 	lib    *Library
 }
 
@@ -49,6 +53,10 @@ type Analysis struct {
 	// otherwise once for the wave.
 	Vector bool
 	State  []string // wave state read or written (SCC, VCC, EXEC, WAVE_MODE.IEEE, ...)
+	// Inputs is the wave state the program reads before it writes it,
+	// which a request must give like a source: SCC, VCC, M0 (EXEC is the
+	// lanes that run; the mode has the documented defaults).
+	Inputs []string
 	Calls  []string // built-ins, conversions and instructions called
 	// Problems say why the program cannot be evaluated: memory, prose, a
 	// name or function the evaluator does not know. Empty: executable.
@@ -467,10 +475,16 @@ func analyse(in *Instruction) *Analysis {
 		calls:      map[string]bool{},
 		widths:     map[string]int{},
 	}
-	switch {
+	switch op, why, found := readMatrix(in); {
+	case isa.IsMatrix(in.Name) && found:
+		// The formula is the operation; the statements around it (EXEC
+		// saved and set to every lane) say how the hardware runs it.
+		in.Matrix = op
+		if why != "" {
+			an.addProblem("%s", why)
+		}
+		return an.result()
 	case in.Prog.Matrix == "":
-	case isa.IsMatrix(in.Name):
-		an.addProblem("%s", matrixProblem(in.Prog.Matrix))
 	default:
 		// The guide's page carries another instruction's matrix formula
 		// (an extraction slip of its layout): neither run the rest as if
@@ -480,7 +494,64 @@ func analyse(in *Instruction) *Analysis {
 	an.bindings()
 	an.findFieldBases()
 	an.uses()
-	return an.result()
+	a := an.result()
+	a.Inputs = stateInputs(in.Prog.Body)
+	return a
+}
+
+// inputState maps the state names a program may read to the request's
+// input that gives them.
+var inputState = map[string]string{"SCC": "SCC", "VCC": "VCC", "VCC_LO": "VCC", "VCC_HI": "VCC", "VCCZ": "VCC", "M0": "M0"}
+
+// stateInputs lists the inputs (inputState) read before any assignment to
+// them, in statement order (an assignment's value before its target).
+func stateInputs(body []Stmt) []string {
+	reads, written := map[string]bool{}, map[string]bool{}
+	readIn := func(e Expr) {
+		if e == nil {
+			return
+		}
+		walkProgram(&Program{Body: []Stmt{&ExprStmt{X: e}}}, func(e Expr) {
+			if id, ok := e.(*Ident); ok {
+				if in, ok := inputState[id.Name]; ok && !written[id.Name] {
+					reads[in] = true
+				}
+			}
+		}, func(Stmt) {})
+	}
+	var walk func([]Stmt)
+	walk = func(body []Stmt) {
+		for _, st := range body {
+			switch x := st.(type) {
+			case *Assign:
+				readIn(x.Value)
+				for _, t := range x.Targets {
+					if id := baseIdent(t); id != nil {
+						if x.Op != "=" {
+							readIn(id)
+						}
+						written[id.Name] = true
+					}
+				}
+			case *If:
+				for i, c := range x.Conds {
+					readIn(c)
+					walk(x.Bodies[i])
+				}
+				walk(x.Else)
+			case *For:
+				readIn(x.From)
+				readIn(x.To)
+				walk(x.Body)
+			case *Return:
+				readIn(x.X)
+			case *ExprStmt:
+				readIn(x.X)
+			}
+		}
+	}
+	walk(body)
+	return slices.Sorted(maps.Keys(reads))
 }
 
 func (an *analyser) addProblem(format string, args ...any) {
@@ -697,8 +768,8 @@ func (an *analyser) useCall(x *Call) {
 	case x.Fn == "eval":
 		switch {
 		case an.in.Prog.Matrix != "":
-		case len(x.Args) == 1 && isMatrixProse(x.Args[0]):
-			an.addProblem("%s", matrixProblem(x.Args[0].(*Str).Text))
+		case len(x.Args) == 1 && isMatrixProse(x.Args[0]) && !isa.IsMatrix(an.in.Name):
+			an.addProblem("the text holds a matrix formula (%s), which is not this instruction's: the guide's page mixes in another instruction's text", x.Args[0].(*Str).Text)
 		default:
 			an.addProblem("eval of a prose string (matrix pseudocode in words)")
 		}
@@ -738,12 +809,8 @@ func (an *analyser) result() *Analysis {
 	return a
 }
 
-// matrixProblem says why a matrix operation cannot be evaluated: the text
-// states the product over whole matrices, and neither it nor the rest of
-// the page says which lane and which VGPR of each operand holds which
-// matrix element (the layout is in the guide's matrix chapter, in prose
-// and tables), so there is no per-lane program to run.
-// MatrixProblem starts the reason a matrix operation is not executable.
+// MatrixProblem starts the reason a matrix operation is not executable
+// (matrix.go says which formulas run, over whole matrices).
 const MatrixProblem = "a matrix operation"
 
 // isMatrixProse is eval's string when it states a formula over matrices
@@ -754,10 +821,6 @@ func isMatrixProse(e Expr) bool {
 }
 
 var matrixDimsRe = regexp.MustCompile(`\(\d+x\d+\)`)
-
-func matrixProblem(formula string) string {
-	return fmt.Sprintf(MatrixProblem+" (%s): the pseudocode states the product over whole matrices, not which lane and VGPR hold each element of A, B, C and D, so it cannot be run lane by lane", formula)
-}
 
 // isInstructionName says a called name looks like an instruction
 // (v_max_f32, s_ff1_i32_b32); whether the family has it is checked when

@@ -8,7 +8,8 @@
 // Evaluate (run.go, request.go) are what `gpuisa eval`, /api/v1/eval and the
 // pages' "Try it" call; corpus.go draws the special values the oracles
 // compare on (internal/oracle/semoracle checks the results against LLVM's
-// constant folding).
+// constant folding). matrix.go runs the matrix operations (MFMA, WMMA) over
+// whole matrices, as their formula states them.
 //
 // The text is evaluated as written, read as AMD means it (a zero literal
 // written with its sign compares sign-exactly: signedZeroCompare): where a

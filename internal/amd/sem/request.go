@@ -64,6 +64,9 @@ type Response struct {
 	Changes   []string     `json:"changes"`
 	Trace     []Step       `json:"trace"`
 	Truncated bool         `json:"truncated,omitempty"`
+	// Matrix is D of a matrix operation, evaluated over whole matrices
+	// (Lanes is then empty).
+	Matrix *MatrixResult `json:"matrix,omitempty"`
 }
 
 // Evaluate runs a request on an instruction.
@@ -74,6 +77,9 @@ func Evaluate(in *Instruction, req Request) (*Response, error) {
 			err = fmt.Errorf("%s: %w", in.Name, ErrNotExecutable)
 		}
 		return nil, err
+	}
+	if in.Matrix != nil {
+		return evaluateMatrix(in, req)
 	}
 	size := req.Wave
 	if size == 0 {
@@ -150,7 +156,7 @@ func Evaluate(in *Instruction, req Request) (*Response, error) {
 	resp := &Response{Arch: in.Arch, Name: in.Name, Mode: describeMode(mode, size), Lanes: []LaneOutput{}, Wave: []Output{},
 		Changes: []string{}, Trace: []Step{}}
 	srcs := in.Info.Sources()
-	if err := checkSources(in, srcs, req.Sources); err != nil {
+	if err := checkSources(in, srcs, req); err != nil {
 		return nil, err
 	}
 	for _, r := range srcs {
@@ -213,11 +219,12 @@ func Evaluate(in *Instruction, req Request) (*Response, error) {
 	return resp, nil
 }
 
-// checkSources holds a request to the sources the pseudocode reads: each
-// must have a value (an operand left out is not zero: the hardware reads
+// checkSources holds a request to the sources (and the SCC, VCC, M0) the
+// pseudocode reads: each must have a value (an operand left out is not zero: the hardware reads
 // whatever its register holds), and a value for a source the instruction
 // does not read is a mistake, not something to drop.
-func checkSources(in *Instruction, srcs []*RegInfo, given map[string][]string) error {
+func checkSources(in *Instruction, srcs []*RegInfo, req Request) error {
+	given := req.Sources
 	names := make([]string, 0, len(srcs))
 	reads := map[string]bool{}
 	for _, r := range srcs {
@@ -225,6 +232,15 @@ func checkSources(in *Instruction, srcs []*RegInfo, given map[string][]string) e
 		reads[r.Name] = true
 	}
 	sort.Strings(names)
+	// The wave state it reads is an input too: SCC, VCC, M0 before it.
+	state := map[string]string{"SCC": req.SCC, "VCC": req.VCC, "M0": req.M0}
+	var missingState []string
+	for _, n := range in.Info.Inputs {
+		names = append(names, n)
+		if strings.TrimSpace(state[n]) == "" {
+			missingState = append(missingState, n)
+		}
+	}
 	list := strings.Join(names, ", ")
 	if list == "" {
 		list = "no source"
@@ -241,10 +257,11 @@ func checkSources(in *Instruction, srcs []*RegInfo, given map[string][]string) e
 	}
 	var missing []string
 	for _, n := range names {
-		if len(given[n]) == 0 {
+		if reads[n] && len(given[n]) == 0 {
 			missing = append(missing, n)
 		}
 	}
+	missing = append(missing, missingState...)
 	if len(missing) > 0 {
 		return inputError("%s reads %s: no value given for %s", in.Name, list, strings.Join(missing, ", "))
 	}
@@ -460,6 +477,9 @@ func parseFloatText(s string, f *FloatFormat) (uint64, error) {
 
 // SourceNames lists the sources an instruction reads, for forms and help.
 func (in *Instruction) SourceNames() []string {
+	if in.Matrix != nil {
+		return []string{"S0", "S1", "S2"}
+	}
 	var out []string
 	for _, r := range in.Info.Sources() {
 		out = append(out, r.Name)
@@ -470,6 +490,14 @@ func (in *Instruction) SourceNames() []string {
 
 // InputType is the type a source's values are read as (for forms: "f32").
 func (in *Instruction) InputType(name string) string {
+	if in.Matrix != nil {
+		for _, s := range in.Matrix.Sources() {
+			if s.Name == name {
+				return s.Type.String()
+			}
+		}
+		return ""
+	}
 	if r := in.Info.Regs[name]; r != nil {
 		return inputType(r).String()
 	}

@@ -35,7 +35,15 @@ func (in *Instruction) Run(w *Wave, trace bool) (*Result, error) {
 	if len(in.Info.Problems) > 0 {
 		return nil, fmt.Errorf("%s: %w: %s", in.Name, ErrNotExecutable, in.Info.Problems[0])
 	}
+	if in.Matrix != nil {
+		return nil, in.notPerLane()
+	}
 	return in.run(w.Clone(), trace)
+}
+
+// notPerLane is the error of a per-lane run of a matrix operation.
+func (in *Instruction) notPerLane() error {
+	return fmt.Errorf("%s: %w lane by lane: %s (%s) is evaluated over whole matrices (Evaluate)", in.Name, ErrNotExecutable, MatrixProblem, in.Matrix.Formula)
 }
 
 // run evaluates on w itself (Run gives it a copy).
@@ -182,7 +190,7 @@ func (in *Instruction) EvalMods(srcs []uint64, mode Mode, mods Modifiers) (*Wave
 		}
 		w.Lanes[0][name] = FromUint(b, Type{Kind: KBits, Width: wd})
 	}
-	if in.Err != nil || len(in.Info.Problems) > 0 {
+	if in.Err != nil || len(in.Info.Problems) > 0 || in.Matrix != nil {
 		_, err := in.Run(nil, false)
 		return nil, err
 	}

@@ -123,14 +123,14 @@ func TestUnsupportedIsReportedNotGuessed(t *testing.T) {
 		"D0.u32 = HW_REGISTERS[1].u32":                             "HW_REGISTERS",
 		"eval \"D0.i32(16x16) = S0 * S1\"":                         "a matrix operation (D0.i32(16x16) = S0 * S1)",
 		"eval \"D0 = something in words\"":                         "eval of a prose string",
-		"D = A (16x16) * B (16x16) + C (16x16)\nsaved_exec = EXEC": "a matrix operation (D = A (16x16) * B (16x16) + C (16x16))",
-		"D = A (sparse 16x32) * B (32x16) + D (16x16)":             "not which lane and VGPR hold each element",
+		"D = A (16x8) * B (8x16) + C (16x16)\nsaved_exec = EXEC":   "a matrix operation (D = A (16x8) * B (8x16) + C (16x16)): the mnemonic does not name the shape 16x16x8",
+		"D = A (sparse 16x32) * B (32x16) + D (16x16)":             "A is sparse: which of its entries are kept is an index set in S2",
 		"D0.b32 = S0.b32\nD = A (16x128) * B (128x16) + C (16x16)": "which is not this instruction's",
 		"D0.u32 = OVERFLOW_F32":                                    "unknown name OVERFLOW_F32",
 		"D0.u32 = v_other_b32(S0.u32)":                             "v_other_b32",
 	} {
 		name := "v_x"
-		if strings.HasPrefix(want, MatrixProblem) || strings.HasPrefix(want, "not which lane") {
+		if strings.HasPrefix(want, MatrixProblem) || strings.HasPrefix(want, "A is sparse") {
 			name = "v_wmma_f32_16x16x16_f16"
 		}
 		in := Compile("rdna4", name, src)

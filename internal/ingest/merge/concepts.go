@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -40,6 +41,17 @@ func conceptRefs(m concepts.Match, in *isa.Instruction, ix *concepts.NameIndex) 
 			byKey[k] = ref
 			order = append(order, k)
 		}
+		// Relations folded into one reference serve every variant of any
+		// of them; a relation that serves all variants makes the
+		// reference serve all.
+		if len(r.Variants) == 0 || !ok || len(ref.Variants) > 0 {
+			if len(r.Variants) == 0 {
+				ref.Variants = nil
+			} else {
+				ref.Variants = appendNew(ref.Variants, r.Variants...)
+			}
+		}
+		ref.Forms = appendNew(ref.Forms, r.Forms...)
 		if in.Arch == "ptx" {
 			// The families where the relation is in force: where the AMD
 			// member exists and the relation (or the member) applies.
@@ -83,4 +95,13 @@ func appendMember(list []isa.Member, m isa.Member) []isa.Member {
 		}
 	}
 	return append(list, m)
+}
+
+func appendNew(list []string, items ...string) []string {
+	for _, it := range items {
+		if !slices.Contains(list, it) {
+			list = append(list, it)
+		}
+	}
+	return list
 }

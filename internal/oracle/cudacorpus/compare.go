@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -21,7 +23,13 @@ type Judge struct {
 	mu      sync.Mutex
 	cache   map[string][]ptxas.LineMessage
 	dirty   bool
+	unsaved int // verdicts since the last save
 }
+
+// saveEvery is how many new verdicts the judge keeps before writing its
+// cache: a corpus run of thousands of ptxas calls that is stopped keeps
+// what it learned.
+const saveEvery = 200
 
 // NewJudge loads the cache of ptxas's verdicts on corpus files.
 func NewJudge(sess *ptxas.Session, cacheDir string) (*Judge, error) {
@@ -58,8 +66,13 @@ func (j *Judge) Messages(ctx context.Context, target, src string) ([]ptxas.LineM
 		msgs = []ptxas.LineMessage{}
 	}
 	j.mu.Lock()
+	defer j.mu.Unlock()
 	j.cache[key], j.dirty = msgs, true
-	j.mu.Unlock()
+	if j.unsaved++; j.unsaved >= saveEvery {
+		if err := j.saveLocked(); err != nil {
+			return nil, err
+		}
+	}
 	return msgs, nil
 }
 
@@ -67,10 +80,18 @@ func (j *Judge) Messages(ctx context.Context, target, src string) ([]ptxas.LineM
 func (j *Judge) Save() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	return j.saveLocked()
+}
+
+func (j *Judge) saveLocked() error {
 	if !j.dirty {
 		return nil
 	}
-	return filecache.Save(j.path, j.cache)
+	if err := filecache.Save(j.path, j.cache); err != nil {
+		return err
+	}
+	j.dirty, j.unsaved = false, 0
+	return nil
 }
 
 // Verdict compares the checker's and ptxas's verdicts on one file.
@@ -84,6 +105,10 @@ type Verdict struct {
 	// ByGroup counts statement lines and agreements per mnemonic group
 	// (the opcode's first token).
 	ByGroup map[string]*Count
+	// Groups is each compared statement line's mnemonic group; PTXASBad
+	// the lines ptxas rejects.
+	Groups   map[int]string
+	PTXASBad map[int]bool
 }
 
 // Count is lines compared and lines agreed.
@@ -103,7 +128,7 @@ type LineDiff struct {
 // documents) count as agreeing with neither and are left out.
 func Compare(rep ptx.FileReport, msgs []ptxas.LineMessage) Verdict {
 	bad := map[int]string{}
-	v := Verdict{PTXASValid: true, CheckerValid: rep.Invalid == 0 && len(rep.Header) == 0, ByGroup: map[string]*Count{}}
+	v := Verdict{PTXASValid: true, CheckerValid: rep.Invalid == 0 && len(rep.Header) == 0, ByGroup: map[string]*Count{}, Groups: map[int]string{}, PTXASBad: map[int]bool{}}
 	for _, m := range msgs {
 		if m.Severity == "warning" {
 			continue
@@ -111,6 +136,19 @@ func Compare(rep ptx.FileReport, msgs []ptxas.LineMessage) Verdict {
 		v.PTXASValid = false
 		if _, seen := bad[m.Line]; !seen && m.Line > 0 {
 			bad[m.Line] = m.Message
+		}
+	}
+	// A failed file's warnings that name a line in their text ("Program
+	// uses 32-bit address on line '84' which is conflicting with
+	// .address_size 64", before the fatal "32-Bit compilation is no longer
+	// supported") say which line it failed on.
+	for _, m := range msgs {
+		if sub := onLineRe.FindStringSubmatch(m.Message); sub != nil && !v.PTXASValid && m.Line == 0 {
+			if n, err := strconv.Atoi(sub[1]); err == nil {
+				if _, seen := bad[n]; !seen {
+					bad[n] = m.Message
+				}
+			}
 		}
 	}
 	// ptxas names lines, not statements: a line ("{ .reg .pred p;
@@ -141,6 +179,10 @@ func Compare(rep ptx.FileReport, msgs []ptxas.LineMessage) Verdict {
 		v.Statements++
 		msg, ptxasBad := bad[line]
 		g := group(lv.r.Text)
+		v.Groups[line] = g
+		if ptxasBad {
+			v.PTXASBad[line] = true
+		}
 		c := v.ByGroup[g]
 		if c == nil {
 			c = &Count{}
@@ -160,6 +202,8 @@ func Compare(rep ptx.FileReport, msgs []ptxas.LineMessage) Verdict {
 	sort.Slice(v.Lines, func(i, j int) bool { return v.Lines[i].Line < v.Lines[j].Line })
 	return v
 }
+
+var onLineRe = regexp.MustCompile(`on line '(\d+)'`)
 
 // group is a statement's mnemonic group: its opcode's first token.
 func group(text string) string {

@@ -18,6 +18,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
+	"github.com/gpuisa/gpuisa/internal/source/ptxdoc"
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
@@ -27,14 +28,25 @@ var (
 	corpusTargets = flag.String("corpus.targets", "sm_75,sm_80,sm_90,sm_90a,sm_100,sm_120", "targets nvcc compiles the corpus for (comma list, or \"all\" for every one nvcc supports)")
 	corpusSeed    = flag.Int64("corpus.seed", 1, "seed of the statements mutated")
 	corpusPerKind = flag.Int("corpus.perkind", 2, "mutants of each statement kind per file")
+	corpusDocs    = flag.Bool("corpus.docs", false, "judge the model built from the PTX documents in-process (no ptxas verdicts: a reader change measured before a database is rebuilt; what only the verdicts settle, fma{.oob}'s sm_90 among them, fails there) instead of $GPUISA_DB's")
+	corpusShowTol = flag.Bool("corpus.showtolerated", false, "log every difference testdata/tolerated.txt tolerates")
 )
 
 // corpusModel is the checker's model from the database $GPUISA_DB names:
 // the one gpuisa serves, with ptxas's recorded verdicts. The documents'
 // notes alone are not what the checker answers with (fma{.oob}'s note,
 // read without ptxas, raises every fma.f16 to sm_90), so without a
-// database the test skips.
+// database the test skips; -corpus.docs judges the documents' model
+// anyway, to measure a reader change before a database is rebuilt.
 func corpusModel(t *testing.T) ([]ptx.Instruction, string) {
+	if *corpusDocs {
+		secs, err := ptxdoc.ReadDir(testenv.PTXDocs(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		instrs, _ := ptx.Build(secs)
+		return instrs, "the documents (-corpus.docs: no ptxas verdicts)"
+	}
 	p := os.Getenv("GPUISA_DB")
 	if p == "" {
 		t.Skip("GPUISA_DB not set: the corpus test judges the checker of a built database (GPUISA_DB=/path/gpuisa.db go test ./internal/oracle/cudacorpus)")
@@ -101,6 +113,7 @@ func readTolerated(t *testing.T) []tolerated {
 // corpusFile is one PTX file to judge: nvcc's output or a mutant.
 type corpusFile struct {
 	name, kind, target, src string
+	parent                  int // the nvcc output a mutant comes from (index in the files); -1 for nvcc's
 }
 
 // TestCorpusAgreesWithPTXAS compiles the CUDA corpus for the targets,
@@ -153,7 +166,7 @@ func compileCorpus(t *testing.T, nvcc *NVCC, cacheDir string, targets []string) 
 			t.Errorf("%s for %s: %v", j.k.Name, j.target, err)
 			return
 		}
-		out[i] = corpusFile{name: j.k.Name + "@" + j.target, kind: "nvcc", target: j.target, src: src}
+		out[i] = corpusFile{name: j.k.Name + "@" + j.target, kind: "nvcc", target: j.target, src: src, parent: -1}
 	})
 	var ok []corpusFile
 	for _, f := range out {
@@ -170,7 +183,7 @@ func compileCorpus(t *testing.T, nvcc *NVCC, cacheDir string, targets []string) 
 func mutateCorpus(files []corpusFile, c *ptx.Checker, all []string) []corpusFile {
 	rnd := rand.New(rand.NewSource(*corpusSeed))
 	var out []corpusFile
-	for _, f := range files {
+	for fi, f := range files {
 		var lower []string
 		for _, tg := range all {
 			if ptxorder.CompareTargets(tg, f.target) < 0 && ptxorder.TargetSuffix(tg) == "" {
@@ -192,7 +205,7 @@ func mutateCorpus(files []corpusFile, c *ptx.Checker, all []string) []corpusFile
 			if m.Kind == MutTarget {
 				tg = strings.TrimSpace(m.What[strings.Index(m.What, "->")+2:])
 			}
-			out = append(out, corpusFile{name: fmt.Sprintf("%s %s (%s)", f.name, m.Kind, m.What), kind: m.Kind, target: tg, src: m.Src})
+			out = append(out, corpusFile{name: fmt.Sprintf("%s %s (%s)", f.name, m.Kind, m.What), kind: m.Kind, target: tg, src: m.Src, parent: fi})
 		}
 	}
 	return out
@@ -259,6 +272,9 @@ func report(t *testing.T, files []corpusFile, vs []Verdict, tol []tolerated, fro
 		agree += v.Statements - len(v.Lines)
 		for _, d := range v.Lines {
 			if why := tolerate(tol, d, f.kind); why != "" {
+				if *corpusShowTol {
+					t.Logf("TOL %s:%d: %s: ptxas valid=%v (%s), checker: %s", f.name, d.Line, d.Text, d.PTXASValid, d.PTXAS, d.Checker)
+				}
 				tolerated++
 				continue
 			}
@@ -288,6 +304,70 @@ func report(t *testing.T, files []corpusFile, vs []Verdict, tol []tolerated, fro
 	t.Logf("per mnemonic group:\n%s", b.String())
 	if pct(agree, lines) < 99.5 {
 		t.Errorf("per-line agreement %.3f%% is under 99.5%%", pct(agree, lines))
+	}
+	minimaAgreement(t, files, vs)
+}
+
+// minimaAgreement logs how often the checker's minimum PTX ISA version
+// and target for a line ptxas accepts in nvcc's output agree with
+// ptxas's: the line's verdicts in every mutant of the file with its
+// .target lowered (each lower target nvcc knows) and its .version
+// lowered agree with ptxas's there. Per mnemonic group; the whole must
+// reach 99%.
+func minimaAgreement(t *testing.T, files []corpusFile, vs []Verdict) {
+	type key struct{ file, line int }
+	missT, missV := map[key]bool{}, map[key]bool{}
+	for i, f := range files {
+		if f.parent < 0 || f.kind != MutTarget && f.kind != MutVersion {
+			continue
+		}
+		for _, d := range vs[i].Lines {
+			if f.kind == MutTarget {
+				missT[key{f.parent, d.Line}] = true
+			} else {
+				missV[key{f.parent, d.Line}] = true
+			}
+		}
+	}
+	tg, vg := map[string]*Count{}, map[string]*Count{}
+	var all Count
+	for i, f := range files {
+		if f.parent >= 0 {
+			continue
+		}
+		for line, g := range vs[i].Groups {
+			if vs[i].PTXASBad[line] {
+				continue
+			}
+			for _, m := range []struct {
+				c    map[string]*Count
+				miss map[key]bool
+			}{{tg, missT}, {vg, missV}} {
+				if m.c[g] == nil {
+					m.c[g] = &Count{}
+				}
+				m.c[g].Lines++
+				all.Lines++
+				if !m.miss[key{i, line}] {
+					m.c[g].Agree++
+					all.Agree++
+				}
+			}
+		}
+	}
+	names := make([]string, 0, len(tg))
+	for g := range tg {
+		names = append(names, g)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, g := range names {
+		fmt.Fprintf(&b, "  %-12s %6d lines  target %7.2f%%  version %7.2f%%\n", g, tg[g].Lines, pct(tg[g].Agree, tg[g].Lines), pct(vg[g].Agree, vg[g].Lines))
+	}
+	t.Logf("minimum target and version of the lines ptxas accepts in nvcc's output, per mnemonic group (agreeing in every lowered mutant):\n%s", b.String())
+	t.Logf("minimum target and version: %d of %d agree (%.3f%%)", all.Agree, all.Lines, pct(all.Agree, all.Lines))
+	if pct(all.Agree, all.Lines) < 99 {
+		t.Errorf("minimum target and version agreement %.3f%% is under 99%%", pct(all.Agree, all.Lines))
 	}
 }
 

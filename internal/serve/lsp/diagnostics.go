@@ -91,6 +91,7 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 		memo.put(key, v)
 		return v
 	}
+	operands := k.operandChecker(ctx, c.family)
 	for n := range d.lines {
 		if n%4096 == 0 && ctx.Err() != nil {
 			return out // a newer version is on its way
@@ -100,6 +101,14 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 				continue
 			}
 			v := judge(t.text)
+			if v == nil && operands != nil {
+				if dg, bad := operandDiagnostic(operands, d, n, t); bad {
+					if len(out) >= maxDiagnostics {
+						return append(out, capped(d, n))
+					}
+					out = append(out, dg)
+				}
+			}
 			if v == nil {
 				continue
 			}

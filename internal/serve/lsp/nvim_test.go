@@ -47,6 +47,7 @@ local function summary(buf, hline, hcol, cline, ccol)
 end
 out.amd = summary(open(AMD_FILE), 1, 2, 3, 6)
 out.ptx = summary(open(PTX_FILE), 6, 2, 8, 5)
+out.operands = summary(open(OPERANDS_FILE), 1, 2, 3, 6)
 vim.fn.writefile({ vim.fn.json_encode(out) }, OUT_FILE)
 vim.cmd('qa!')
 `
@@ -63,6 +64,7 @@ func TestNeovim(t *testing.T) {
 	dir := t.TempDir()
 	amd := filepath.Join(dir, "kernel.s")
 	ptxFile := filepath.Join(dir, "kernel.ptx")
+	operands := filepath.Join(dir, "operands.s")
 	out := filepath.Join(dir, "out.json")
 	write := func(p, s string) {
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
@@ -73,6 +75,12 @@ func TestNeovim(t *testing.T) {
 		"\tv_max_f32 v1, v2, v3\n"+
 		"\tv_mad_mix_f32 v0, v1, v2, v3\n"+
 		"\tv_max\n")
+	// Issue 29: the shipped config (verify off) must flag an operand
+	// missing and a 64-bit register in a 32-bit slot, once each.
+	write(operands, "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1100\"\n"+
+		"\tv_add_f32 v1, v2\n"+
+		"\tv_add_f32 v1, v[2:3], v4\n"+
+		"\tv_add_f32 v1, v2, v3\n")
 	write(ptxFile, ".version 6.0\n.target sm_70\n.address_size 64\n.visible .entry k()\n{\n"+
 		"\t.reg .f32 %f<4>;\n"+
 		"\tmax.NaN.f32 %f3, %f1, %f2;\n"+
@@ -85,7 +93,7 @@ func TestNeovim(t *testing.T) {
 	abs, _ := filepath.Abs(filepath.Join("..", "..", "..", "editors", "neovim", "gpuisa.lua"))
 	init = strings.Replace(init, quote(filepath.Join("..", "..", "..", "editors", "neovim", "gpuisa.lua")), quote(abs), 1)
 	write(filepath.Join(dir, "init.lua"), init)
-	driver := "AMD_FILE = " + quote(amd) + "\nPTX_FILE = " + quote(ptxFile) + "\nOUT_FILE = " + quote(out) + "\n" + nvimDriver
+	driver := "AMD_FILE = " + quote(amd) + "\nPTX_FILE = " + quote(ptxFile) + "\nOPERANDS_FILE = " + quote(operands) + "\nOUT_FILE = " + quote(out) + "\n" + nvimDriver
 	write(filepath.Join(dir, "driver.lua"), driver)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -133,6 +141,18 @@ func TestNeovim(t *testing.T) {
 		if !containsString(g.Completion, c.item) {
 			t.Errorf("%s: completion lacks %q: %q", c.file, c.item, g.Completion)
 		}
+	}
+	perLine := map[int][]string{}
+	for _, d := range got["operands"].Diagnostics {
+		perLine[d.Line] = append(perLine[d.Line], d.Message)
+	}
+	for line, want := range map[int]string{1: "takes 3 operands", 2: "v[2:3] is 2 registers"} {
+		if msgs := perLine[line]; len(msgs) != 1 || !strings.Contains(msgs[0], want) {
+			t.Errorf("operands.s line %d: diagnostics %q, want one saying %q", line+1, msgs, want)
+		}
+	}
+	if msgs := perLine[3]; len(msgs) != 0 {
+		t.Errorf("operands.s line 4 (valid): diagnostics %q", msgs)
 	}
 }
 

@@ -2,7 +2,9 @@ package web
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -16,6 +18,8 @@ type costGroup struct {
 	Cost      isa.Cost
 	Resources string // "HWXDL[8]"
 	Flags     string // "may load, side effects"
+	// Work is a matrix instruction's passes, cycles and work per cycle.
+	Work *costview.Work
 }
 
 // costGroups folds an instruction's per-target costs into rows of equal
@@ -37,6 +41,7 @@ func costGroups(in *isa.Instruction) []costGroup {
 		}
 		index[key] = len(out)
 		g := costGroup{Targets: []string{t}, Cost: c, Resources: resourceText(c), Flags: flagText(c)}
+		g.Work, _ = costview.WorkOf(isa.ArchInfoFor(in.Arch), in.Name, c)
 		out = append(out, g)
 	}
 	return out
@@ -47,6 +52,41 @@ func costGroups(in *isa.Instruction) []costGroup {
 func resourceText(c isa.Cost) string { return costview.Resources(c) }
 
 func flagText(c isa.Cost) string { return strings.Join(costview.Flags(c), ", ") }
+
+// numText prints a count or a rate as the cost pages show them: grouped by
+// thousands, one decimal where it has one ("16,384", "1,307.4", "0.5").
+func numText(v any) string {
+	var f float64
+	switch n := v.(type) {
+	case int:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case float64:
+		f = n
+	default:
+		return fmt.Sprint(v)
+	}
+	s := strconv.FormatFloat(math.Round(f*10)/10, 'f', -1, 64)
+	intPart, frac, _ := strings.Cut(s, ".")
+	neg := strings.HasPrefix(intPart, "-")
+	intPart = strings.TrimPrefix(intPart, "-")
+	var b strings.Builder
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	out := b.String()
+	if frac != "" {
+		out += "." + frac
+	}
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
 
 // gfxLess orders gfx targets by number ("gfx90a" after "gfx908", "gfx1100"
 // after "gfx950").

@@ -148,6 +148,8 @@ type tryitView struct {
 	Why     string
 	Sources []tryitSource
 	Vector  bool
+	// Matrix: a matrix operation, run over whole matrices.
+	Matrix bool
 	// Example is the box's inputs run when the page was made, so the
 	// page (and a static export) shows a result without a request.
 	Example *sem.Response
@@ -179,18 +181,48 @@ func (s *server) tryit(ctx context.Context, in *isa.Instruction) *tryitView {
 		}
 		return v
 	}
-	v.Vector = si.Info.Vector
+	v.Vector, v.Matrix = si.Info.Vector, si.Matrix != nil
 	req := sem.Request{Sources: map[string][]string{}}
 	for i, name := range si.SourceNames() {
 		t := si.InputType(name)
 		val := sampleInput(t, i)
+		if si.Matrix != nil {
+			// Every element the same: a NaN would fill D with NaN.
+			val = []string{"1.5", "-2", "0.25", "3", "5", "1"}[i%3+3*btoi(!strings.HasPrefix(t, "f") && !strings.HasPrefix(t, "bf"))]
+		}
 		v.Sources = append(v.Sources, tryitSource{Name: name, Param: strings.ToLower(name), Type: t, Value: val})
 		req.Sources[name] = []string{val}
+	}
+	// The wave state it reads is asked for like a source.
+	for _, name := range si.Info.Inputs {
+		st, ok := stateInputs[name]
+		if !ok {
+			continue
+		}
+		v.Sources = append(v.Sources, tryitSource{Name: name, Param: strings.ToLower(name), Type: st.kind, Value: st.sample})
+		*st.field(&req) = st.sample
 	}
 	if resp, err := sem.Evaluate(si, req); err == nil {
 		v.Example = resp
 	}
 	return v
+}
+
+// stateInputs are the try-it fields of the wave state a program reads.
+var stateInputs = map[string]struct {
+	kind, sample string
+	field        func(*sem.Request) *string
+}{
+	"SCC": {"0 or 1", "1", func(r *sem.Request) *string { return &r.SCC }},
+	"VCC": {"lane mask, hex", "0x1", func(r *sem.Request) *string { return &r.VCC }},
+	"M0":  {"u32", "0", func(r *sem.Request) *string { return &r.M0 }},
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // sampleInput is a first value for a source: a NaN against a number shows

@@ -49,6 +49,8 @@ func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 		"costTableURL":  costTableURL,
 		"costResources": resourceText,
 		"costFlags":     flagText,
+		"num":           numText,
+		"pct":           func(f float64) string { return fmt.Sprintf("%+.1f%%", f) },
 		"archName":      archName,
 		"join":          strings.Join,
 		"hexInt":        func(n int) string { return fmt.Sprintf("0x%X", n) },

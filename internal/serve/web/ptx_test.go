@@ -351,3 +351,42 @@ func qualityServer(t *testing.T, q quality.Report) *server {
 	b.Extras[store.KeyQuality] = raw
 	return testServer(t, webfake.Open(t, b), Options{})
 }
+
+// TestPTXCounterpartsSayWhatTheyServe: each AMD counterpart on a PTX page
+// says which of the instruction's variants it serves and shows the
+// catalogue's line (issue 29: shfl.sync listed 7 counterparts without the
+// shuffle mode each serves).
+func TestPTXCounterpartsSayWhatTheyServe(t *testing.T) {
+	body := get(t, newTestServer(t), "/ptx/max").Body.String()
+	i := strings.Index(body, `id="counterparts"`)
+	if i < 0 {
+		t.Fatal("no counterparts section")
+	}
+	sec := body[i:]
+	for _, want := range []string{`<span class="variants">for <code>.f32</code></span>`, "v_max_f32 v0, v1, v2 // the sample&#39;s form"} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("counterparts lack %q", want)
+		}
+	}
+}
+
+// TestShuffleCounterpartsNameTheirModesRealDB: on the real catalogue every
+// AMD counterpart of shfl.sync says which shuffle modes it serves, and the
+// DPP moves show their lines.
+func TestShuffleCounterpartsNameTheirModesRealDB(t *testing.T) {
+	s := realServer(t)
+	doc := mustPage(t, s, "/ptx/shfl.sync")
+	rows := findAll(section(t, doc, "counterparts"), func(n *html.Node) bool { return hasClass(n, "cp") })
+	if len(rows) < 5 {
+		t.Fatalf("%d counterpart rows, want the catalogue's shuffle relations", len(rows))
+	}
+	for _, r := range rows {
+		txt := text(r)
+		if len(findAll(r, func(n *html.Node) bool { return hasClass(n, "variants") })) == 0 {
+			t.Errorf("a counterpart says no shuffle mode: %s", txt)
+		}
+		if strings.Contains(txt, "v_mov_b32") && !strings.Contains(txt, "v_mov_b32_dpp v0, v1") {
+			t.Errorf("the DPP move shows no line: %s", txt)
+		}
+	}
+}

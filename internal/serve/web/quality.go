@@ -10,6 +10,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/gpuisa/gpuisa/internal/store/costview"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
 )
 
@@ -53,6 +54,26 @@ type qualityView struct {
 	Target   float64
 	Families []qualityFamilyRow
 	PTX      *ptxQualityView
+	Peaks    peaksView
+}
+
+// peaksView is every Instinct product's published peaks against the rates
+// LLVM's scheduling model implies, the disagreements (beyond 1%, and the
+// peaks no modelled instruction could check) apart.
+type peaksView struct {
+	All, Disagree []costview.PeakCheck
+	Checked       int // checks with an implied rate
+}
+
+func (s *server) peaksView(ctx context.Context) peaksView {
+	v := peaksView{All: s.allPeaks(ctx)}
+	v.Disagree = costview.Disagreements(v.All)
+	for _, c := range v.All {
+		if c.Implied > 0 {
+			v.Checked++
+		}
+	}
+	return v
 }
 
 // ptxQualityView is the PTX part of the report: on /quality each kind of
@@ -141,7 +162,7 @@ func (s *server) handleQuality(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, err, toQualityIndex)
 		return
 	}
-	v := qualityView{R: rep, Target: quality.ShareTarget}
+	v := qualityView{R: rep, Target: quality.ShareTarget, Peaks: s.peaksView(r.Context())}
 	if rep.PTX != nil {
 		v.PTX = s.ptxQuality(rep.PTX, ptxSummaryRows)
 	}

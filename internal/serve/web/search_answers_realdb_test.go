@@ -21,10 +21,10 @@ func TestSearchAnswersTheWordsRealDB(t *testing.T) {
 	if !strings.Contains(body, "In RDNA 3 only (“gfx1100” in the query)") {
 		t.Errorf("gfx1100 v_max: no scope note: %.300s", body)
 	}
-	for _, q := range []string{"H100", "MI300X", "RTX 4090"} {
+	for _, q := range []string{"H100", "MI300X", "RTX 4090", "MI355X", "Jetson AGX Orin", "0x160a04c1"} {
 		body := text(mustPage(t, s, "/search?q="+url.QueryEscape(q)))
 		if strings.Contains(body, "Nothing matched") || strings.Contains(body, "0 results") {
-			t.Errorf("%s: a product's targets with \"Nothing matched\" under them: %.400s", q, body)
+			t.Errorf("%s: a product's targets or a decoding with \"Nothing matched\" under them: %.400s", q, body)
 		}
 	}
 	// The first word of a VOP3 instruction on RDNA 3, alone.

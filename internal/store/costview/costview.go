@@ -23,7 +23,10 @@ import (
 type Query struct {
 	Target string
 	Unit   string // HWXDL, XDL (the HW prefix may be left out), case-insensitive; matches any resource
-	Sort   string // "name", "latency", "throughput", "uops"
+	Sort   string // "name", "latency", "throughput", "uops", "work" (per cycle), "ops" (per instruction)
+	// DType keeps the matrix instructions of one data type ("fp16"; "f16"
+	// and "half" are read as that).
+	DType string
 	// Ascending puts the smallest first; numeric sorts are largest first
 	// otherwise (the slowest instructions are the question).
 	Ascending bool
@@ -31,13 +34,15 @@ type Query struct {
 }
 
 // Sorts are the orders a Query accepts.
-var Sorts = []string{"name", "latency", "throughput", "uops"}
+var Sorts = []string{"name", "latency", "throughput", "uops", "work", "ops"}
 
-// Row is one instruction's cost on the query's target.
+// Row is one instruction's cost on the query's target; Work is set for
+// matrix instructions.
 type Row struct {
 	Name    string
 	Summary string
 	Cost    isa.Cost
+	Work    *Work
 }
 
 // Table is the result of a query over one family.
@@ -46,6 +51,9 @@ type Table struct {
 	Target  string
 	Targets []string // targets with at least one modelled instruction, in the family's order
 	Units   []string // units seen on Target, for a filter's choices
+	DTypes  []string // data types of the matrix instructions on Target, in isa.DTypes order
+	// HasWork: some row is a matrix instruction (the work columns apply).
+	HasWork bool
 	Rows    []Row
 	Total   int // rows before Limit
 }
@@ -68,6 +76,17 @@ func (q Query) Normalize() (Query, error) {
 	}
 	if q.Limit < 0 {
 		q.Limit = 0
+	}
+	if q.DType = strings.TrimSpace(q.DType); q.DType != "" {
+		d, ok := isa.LookupDType(q.DType)
+		if !ok {
+			names := make([]string, len(isa.DTypes))
+			for i, d := range isa.DTypes {
+				names[i] = string(d)
+			}
+			return q, fmt.Errorf("data type %q: want one of %s", q.DType, strings.Join(names, ", "))
+		}
+		q.DType = string(d)
 	}
 	return q, nil
 }
@@ -176,56 +195,100 @@ func Build(arch isa.Architecture, ins []Entry, q Query) (Table, error) {
 	} else if !slices.Contains(t.Targets, t.Target) {
 		return t, fmt.Errorf("target %q: no modelled cost in %s (targets with one: %s)", t.Target, arch.ID, strings.Join(t.Targets, ", "))
 	}
-	units := map[string]bool{}
+	t.Rows, t.Units, t.DTypes = selectRows(isa.ArchInfoFor(arch.ID), ins, t.Target, q)
+	for _, r := range t.Rows {
+		t.HasWork = t.HasWork || r.Work != nil
+	}
+	sortRows(t.Rows, q)
+	t.Total = len(t.Rows)
+	if q.Limit > 0 && len(t.Rows) > q.Limit {
+		t.Rows = t.Rows[:q.Limit]
+	}
+	return t, nil
+}
+
+// selectRows keeps the entries with a cost on target that q's unit and data
+// type select, and lists the units and data types seen on target.
+func selectRows(a isa.ArchInfo, ins []Entry, target string, q Query) (rows []Row, units, dtypes []string) {
+	rows = []Row{}
+	seenUnits := map[string]bool{}
+	seenTypes := map[isa.DType]bool{}
 	for _, in := range ins {
-		c, ok := in.Cost[t.Target]
+		c, ok := in.Cost[target]
 		if !ok {
 			continue
 		}
 		for _, r := range c.Resources {
-			units[r.Name] = true
+			seenUnits[r.Name] = true
 		}
 		if c.Unit != "" {
-			units[c.Unit] = true
+			seenUnits[c.Unit] = true
 		}
-		if q.Unit != "" && !uses(c, q.Unit) {
+		w, _ := WorkOf(a, in.Name, c)
+		if w != nil {
+			seenTypes[w.DType] = true
+		}
+		if q.Unit != "" && !uses(c, q.Unit) || q.DType != "" && (w == nil || string(w.DType) != q.DType) {
 			continue
 		}
-		t.Rows = append(t.Rows, Row{Name: in.Name, Summary: in.Summary, Cost: c})
+		rows = append(rows, Row{Name: in.Name, Summary: in.Summary, Cost: c, Work: w})
 	}
-	for u := range units {
-		t.Units = append(t.Units, u)
+	units = []string{}
+	for u := range seenUnits {
+		units = append(units, u)
 	}
-	sort.Strings(t.Units)
-	less := func(a, b Row) int { return strings.Compare(a.Name, b.Name) }
-	key := func(r Row) float64 {
+	sort.Strings(units)
+	dtypes = []string{}
+	for _, d := range isa.DTypes {
+		if seenTypes[d] {
+			dtypes = append(dtypes, string(d))
+		}
+	}
+	return rows, units, dtypes
+}
+
+// sortRows orders rows by q's key, the name breaking ties. Under the work
+// sorts the rows without work (not matrix instructions, or no cycles) come
+// last whichever the direction.
+func sortRows(rows []Row, q Query) {
+	key := func(r Row) (float64, bool) {
 		switch q.Sort {
 		case "latency":
-			return float64(r.Cost.Latency)
+			return float64(r.Cost.Latency), true
 		case "throughput":
-			return r.Cost.RThroughput
+			return r.Cost.RThroughput, true
 		case "uops":
-			return float64(r.Cost.UOps)
+			return float64(r.Cost.UOps), true
+		case "work":
+			if r.Work == nil || r.Work.PerCycleCU == 0 {
+				return 0, false
+			}
+			return r.Work.PerCycleCU, true
+		case "ops":
+			if r.Work == nil {
+				return 0, false
+			}
+			return float64(r.Work.Ops), true
 		}
-		return 0
+		return 0, true
 	}
-	sort.SliceStable(t.Rows, func(i, j int) bool {
-		a, b := t.Rows[i], t.Rows[j]
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
 		if q.Sort != "name" {
-			if ka, kb := key(a), key(b); ka != kb {
+			ka, oka := key(a)
+			kb, okb := key(b)
+			if oka != okb {
+				return oka
+			}
+			if ka != kb {
 				if q.Ascending {
 					return ka < kb
 				}
 				return ka > kb
 			}
 		}
-		return less(a, b) < 0
+		return a.Name < b.Name
 	})
-	t.Total = len(t.Rows)
-	if q.Limit > 0 && len(t.Rows) > q.Limit {
-		t.Rows = t.Rows[:q.Limit]
-	}
-	return t, nil
 }
 
 // Resources prints a cost's resources with their cycles: "HWXDL[8] HWVALU".

@@ -18,8 +18,24 @@
     });
     return td;
   }
+  function renderMatrix(box, r) {
+    var m = r.matrix;
+    var p = el("p"); p.appendChild(el("code", "", m.formula)); p.appendChild(el("span", "muted", " " + m.inputs.join("; "))); box.appendChild(p);
+    var table = el("table", "list tryit-table tryit-matrix");
+    table.appendChild(el("caption", "", "D (" + m.rows + "x" + m.cols + " " + m.type + "), row by row"));
+    var body = el("tbody");
+    for (var i = 0; i < m.rows; i++) {
+      var tr = el("tr");
+      m.values.slice(i * m.cols, (i + 1) * m.cols).forEach(function (v) { var td = el("td", "num"); td.appendChild(el("code", "", v)); tr.appendChild(td); });
+      body.appendChild(tr);
+    }
+    table.appendChild(body); box.appendChild(table);
+    box.appendChild(el("p", "muted small", m.note));
+    box.appendChild(el("p", "muted small", r.mode));
+  }
   function render(box, r) {
     box.textContent = "";
+    if (r.matrix) { renderMatrix(box, r); return; }
     var table = el("table", "list tryit-table");
     var head = el("tr");
     ["Lane", "Inputs", "Result"].forEach(function (h) { var th = el("th", "", h); th.scope = "col"; head.appendChild(th); });

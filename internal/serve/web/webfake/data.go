@@ -306,7 +306,8 @@ func vMinF32() *isa.Instruction {
 func sampleInstructions() []*isa.Instruction {
 	maxPTXConcept := isa.ConceptRef{ID: "max", Name: "Maximum", Relation: "equivalent with restrictions",
 		Restrictions: []string{"NaN inputs are handled differently."},
-		Members:      []isa.Member{{Arch: "cdna4", Name: "v_max_f32"}, {Arch: "rdna3", Name: "v_max_f32"}}}
+		Variants:     []string{".f32"}, Forms: []string{"v_max_f32 v0, v1, v2 // the sample's form"},
+		Members: []isa.Member{{Arch: "cdna4", Name: "v_max_f32"}, {Arch: "rdna3", Name: "v_max_f32"}}}
 	fma := func(arch string, op int) *isa.Instruction {
 		in := simpleVector(arch, "v_fma_f32", "Fused multiply add of single-precision floats.",
 			"Computes S0 * S1 + S2 with a single rounding step (fused multiply add).", -1, op)

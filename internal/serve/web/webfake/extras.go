@@ -161,3 +161,38 @@ func samplePTXModel(ins []*isa.Instruction) []ptx.Instruction {
 	}
 	return out
 }
+
+// AddSampleMFMA adds three CDNA 3 matrix instructions to b (copies of its
+// CDNA 3 v_max_f32 under MFMA names), with costs on gfx942 in the shape
+// llvm-mca gives them (sample numbers: the model's passes on HWXDL), and
+// rewrites b's counts and extras.
+func AddSampleMFMA(b *store.Build) {
+	var base *isa.Instruction
+	for _, in := range b.Instructions {
+		if in.Arch == "cdna3" && in.Name == "v_max_f32" {
+			base = in
+		}
+	}
+	if base == nil {
+		panic("webfake: the sample has no CDNA 3 v_max_f32")
+	}
+	for _, m := range []struct {
+		name, asm string
+		passes    int
+	}{
+		{"v_mfma_f32_32x32x8_f16", "v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]", 8},
+		{"v_mfma_f32_4x4x4_16b_f16", "v_mfma_f32_4x4x4_16b_f16 a[0:3], v[0:1], v[2:3], a[0:3]", 2},
+		{"v_mfma_f32_16x16x16_f16", "v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3]", 4},
+	} {
+		in := *base
+		in.Name, in.Summary = m.name, "Sample matrix multiply."
+		in.Cost = map[string]isa.Cost{"gfx942": {Asm: m.asm, UOps: 1, Latency: m.passes + 4, RThroughput: float64(m.passes), SideEffects: true,
+			Unit: "HWXDL", Resources: []isa.CostResource{{Name: "HWXDL", Cycles: m.passes}}}}
+		b.Instructions = append(b.Instructions, &in)
+		b.Info.Counts["cdna3"]++
+	}
+	for i := range b.Archs {
+		b.Archs[i].Count = b.Info.Counts[b.Archs[i].ID]
+	}
+	b.Extras = SampleExtras(b.Archs, b.Instructions)
+}
