@@ -276,7 +276,7 @@ the same document as the API (/api/v1/instructions/ARCH/MNEMONIC).`,
 		RunE: e.withDB(func(cmd *cobra.Command, args []string, db *store.DB) error {
 			in, err := db.Instruction(cmd.Context(), args[0], args[1])
 			if err != nil {
-				return err
+				return targetNotInstruction(cmd.Context(), db, args[1], err)
 			}
 			if asJSON {
 				return e.writeJSON(in)
@@ -327,6 +327,11 @@ A family, gfx or sm_ target, or product among the words scopes the search ("v_ma
 				fmt.Fprintf(e.stdout, "%s, on %s: paste the words that follow it too\n", w.Message, strings.Join(w.Archs, ", "))
 			}
 			if len(hits) == 0 && len(targets) == 0 {
+				// A product or target a letter or two off ("mi300").
+				if near := nearTargetNames(archs, q); near != "" && len(incomplete) == 0 {
+					fmt.Fprintf(e.stderr, "no matches; did you mean the target %s?\n", near)
+					return nil
+				}
 				if len(incomplete) == 0 {
 					fmt.Fprintln(e.stderr, "no matches")
 				}
@@ -614,4 +619,44 @@ func formRequirement(f isa.Form) string {
 		s += ": " + f.Check.Message
 	}
 	return s
+}
+
+// nearTargetNames lists the targets a name close to q leads to,
+// "gfx942 (AMD Instinct MI300X)"; "" for none.
+func nearTargetNames(archs []isa.Architecture, q string) string {
+	var names []string
+	for _, m := range isa.MatchProcessorsNear(archs, q, 4) {
+		about := []string{m.Matched}
+		for _, a := range archs {
+			for _, p := range a.Processors {
+				if a.ID == m.Arch && p.Target == m.Target {
+					if ps := isa.ProductsOf(a, p); len(ps) > 0 {
+						about = ps[:min(3, len(ps))]
+					}
+				}
+			}
+		}
+		names = append(names, m.Target+" ("+strings.Join(about, ", ")+")")
+	}
+	return strings.Join(names, "; ")
+}
+
+// targetNotInstruction adds to a not-found error of show that the name is
+// a target ("sm_90", "MI300X") or close to one, with the command that
+// lists it.
+func targetNotInstruction(ctx context.Context, db *store.DB, name string, err error) error {
+	if errs.KindOf(err) != errs.KindNotFound {
+		return err
+	}
+	archs, aerr := db.Archs(ctx)
+	if aerr != nil {
+		return err
+	}
+	if ms := isa.MatchProcessors(archs, name); len(ms) > 0 {
+		return errs.NotFound(errs.SuggestionsOf(err), "%v; %s is a target (%s), not an instruction: gpuisa search %s", err, name, ms[0].Arch, name)
+	}
+	if near := nearTargetNames(archs, name); near != "" {
+		return errs.NotFound(errs.SuggestionsOf(err), "%v; the target %s?", err, near)
+	}
+	return err
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -324,7 +326,38 @@ func (e *env) readInput(pos []string) ([]byte, error) {
 			return os.ReadFile(pos[0])
 		}
 	}
+	if err := missingFile(pos); err != nil {
+		return nil, err
+	}
 	return []byte(strings.Join(pos, " ")), nil
+}
+
+// inputExtensions are the endings of the files decode, explain and encode
+// read: code objects, listings, assembly and PTX.
+var inputExtensions = []string{".o", ".hsaco", ".co", ".elf", ".so", ".out", ".bin", ".bundle",
+	".s", ".asm", ".lst", ".dis", ".txt", ".ptx", ".ll", ".bc"}
+
+// missingFile says "no such file: PATH" when the one argument is no file
+// but is written as a path (a separator, or one of inputExtensions, and
+// no space), and "PATH is a directory" for a directory: a mistyped path is
+// not read as an instruction.
+func missingFile(pos []string) error {
+	if len(pos) != 1 || pos[0] == "-" || strings.ContainsAny(pos[0], " \t\n,") {
+		return nil
+	}
+	p := pos[0]
+	st, err := os.Stat(p)
+	switch {
+	case err == nil && st.IsDir():
+		return errs.Invalid("%s is a directory, not a file", p)
+	case err == nil:
+		return nil
+	}
+	ext := strings.ToLower(filepath.Ext(p))
+	if strings.ContainsRune(p, os.PathSeparator) || strings.ContainsRune(p, '/') || slices.Contains(inputExtensions, ext) {
+		return errs.NotFound(nil, "no such file: %s", p)
+	}
+	return nil
 }
 
 func familyCodec(ctx context.Context, cache *codecache.Cache, arch string) (listing.Codec, error) {

@@ -70,6 +70,9 @@ instruction cannot be encoded, 2 on unusable input.`,
 				return err
 			}
 			file := len(pos) == 1 && (pos[0] == "-" || isFile(pos[0]))
+			if err := missingFile(pos); err != nil {
+				return err
+			}
 			if !file {
 				b, err := fam.Enc.Encode(strings.Join(pos, " "))
 				if err != nil {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/gpuisa/gpuisa/internal/base/fuzzy"
 )
 
 // ProcessorMatch is a target a product name (or another name of the
@@ -25,11 +27,17 @@ func MatchProcessors(archs []Architecture, q string) []ProcessorMatch {
 	return NewProcessorIndex(archs).Match(q)
 }
 
+// MatchProcessorsNear is Near over the families' processor tables.
+func MatchProcessorsNear(archs []Architecture, q string, n int) []ProcessorMatch {
+	return NewProcessorIndex(archs).Near(q, n)
+}
+
 // ProcessorIndex is MatchProcessors' table made once: every name that
 // leads to a target, by its key (productKey), with its matches in family
 // and table order.
 type ProcessorIndex struct {
 	byKey map[string][]ProcessorMatch
+	keys  []string // byKey's keys, sorted
 }
 
 // NewProcessorIndex indexes the families' processor tables.
@@ -64,7 +72,43 @@ func NewProcessorIndex(archs []Architecture) *ProcessorIndex {
 			}
 		}
 	}
+	for k := range ix.byKey {
+		ix.keys = append(ix.keys, k)
+	}
+	slices.Sort(ix.keys)
 	return ix
+}
+
+// Near returns the targets a name close to q leads to, for "did you
+// mean" when q itself names none: names that q begins ("mi300": MI300X
+// and MI300A), else names a typo away (fuzzy.Closest), the closest first,
+// each target once, at most n.
+func (ix *ProcessorIndex) Near(q string, n int) []ProcessorMatch {
+	key := productKey(q)
+	if len(key) < 3 || len(ix.byKey[key]) > 0 {
+		return nil
+	}
+	var names []string
+	i, _ := slices.BinarySearch(ix.keys, key)
+	for ; i < len(ix.keys) && strings.HasPrefix(ix.keys[i], key); i++ {
+		names = append(names, ix.keys[i])
+	}
+	// The shortest completions first: "mi300x" before "mi300xplatform".
+	slices.SortStableFunc(names, func(a, b string) int { return len(a) - len(b) })
+	if len(names) == 0 {
+		names = fuzzy.Closest(key, ix.keys, n)
+	}
+	var out []ProcessorMatch
+	seen := map[string]bool{}
+	for _, k := range names {
+		for _, m := range ix.byKey[k] {
+			if id := m.Arch + " " + m.Target; !seen[id] && len(out) < n {
+				seen[id] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // Match returns the targets q names (see MatchProcessors).

@@ -28,3 +28,31 @@ func TestMatchProcessors(t *testing.T) {
 		}
 	}
 }
+
+// TestNearProcessors: a name close to a product or target, that names
+// none itself, leads to the targets it may mean: the names it begins
+// ("mi300": MI300X and MI300A, one target), else those a typo away; a
+// name that matches, or a key under three characters, gets none.
+func TestNearProcessors(t *testing.T) {
+	archs := []Architecture{
+		{ID: "cdna3", Vendor: VendorAMD, Targets: []string{"gfx942"}, Processors: []Processor{{Target: "gfx942", Products: []string{"AMD Instinct MI300X", "AMD Instinct MI300A"}}}},
+		{ID: "cdna2", Vendor: VendorAMD, Targets: []string{"gfx90a"}, Processors: []Processor{{Target: "gfx90a", Products: []string{"AMD Instinct MI250X Accelerator"}}}},
+		{ID: "ptx", Vendor: VendorNVIDIA, Processors: []Processor{{Target: "sm_89"}, {Target: "sm_90"}, {Target: "sm_90a"}}},
+	}
+	for q, want := range map[string]string{
+		"mi300": "cdna3/gfx942", "MI 300": "cdna3/gfx942", "mi250": "cdna2/gfx90a", "mi301x": "cdna3/gfx942",
+		"sm_9": "ptx/sm_90 ptx/sm_90a", "sm_8": "ptx/sm_89", "gfx94": "cdna3/gfx942",
+		"MI300X": "", "sm_90": "", "mi": "", "zzzzzz": "",
+	} {
+		got := ""
+		for i, m := range MatchProcessorsNear(archs, q, 3) {
+			if i > 0 {
+				got += " "
+			}
+			got += m.Arch + "/" + m.Target
+		}
+		if got != want {
+			t.Errorf("MatchProcessorsNear(%q) = %q, want %q", q, got, want)
+		}
+	}
+}

@@ -258,6 +258,12 @@ func (s *DB) resolveArch(id string) (string, error) {
 		ids = append(ids, a.ID)
 	}
 	sugg := fuzzy.Closest(strings.ToLower(id), ids, 3)
+	// A product or target a letter or two off ("mi300": MI300X's gfx942).
+	for _, m := range isa.MatchProcessorsNear(s.archs, id, 3) {
+		if !slices.Contains(sugg, m.Target) {
+			sugg = append(sugg, m.Target)
+		}
+	}
 	return "", errs.NotFound(sugg, "unknown architecture %q", id)
 }
 

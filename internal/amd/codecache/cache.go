@@ -120,7 +120,7 @@ func (c *Cache) Machines(ctx context.Context) (codeobj.Machines, error) {
 	c.machOnce.Do(func() {
 		b, err := c.src.Extra(context.Background(), codec.KeyMachines)
 		if err != nil {
-			c.machErr = fmt.Errorf("this database has no e_flags table (LLVM's AMDGPUUsage was not found when it was built: install llvm-22-doc and rebuild, or pass --arch)")
+			c.machErr = fmt.Errorf("this database has no e_flags table (LLVM's AMDGPUUsage was not found when it was built: install llvm-22-doc and rebuild)")
 			return
 		}
 		c.machErr = json.Unmarshal(b, &c.mach)

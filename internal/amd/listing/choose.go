@@ -9,9 +9,20 @@ import (
 )
 
 // Choice is what a reader asked for: a family id or gfx target given as a
-// flag or a form field ("" for none), and the flag's name for messages.
+// flag or a form field ("" for none), and how the reader names one, for
+// messages: Ask is "pass --arch" (the default) on the command line,
+// "choose the family" on a web form.
 type Choice struct {
 	Arch, Target string
+	Ask          string
+}
+
+// ask is how the messages tell the reader to name the family.
+func (c Choice) ask() string {
+	if c.Ask == "" {
+		return "pass --arch"
+	}
+	return c.Ask
 }
 
 // ChooseFamily picks the family to read in with: the override (--target,
@@ -34,7 +45,7 @@ func ChooseFamily(in *Input, c Choice, machinesErr error, get func(arch string) 
 	if in.Target != "" {
 		info, ok := isa.LookupArch(in.Target)
 		if !ok || info.Vendor != isa.VendorAMD {
-			return "", "", errs.Invalid("the input is for %s, which no family here covers: pass --arch", in.Target)
+			return "", "", errs.Invalid("the input is for %s, which no family here covers: %s", in.Target, c.ask())
 		}
 		how := ".amdgcn_target"
 		if in.Kind == KindObject {
@@ -44,14 +55,14 @@ func ChooseFamily(in *Input, c Choice, machinesErr error, get func(arch string) 
 	}
 	if in.Kind == KindObject {
 		if machinesErr != nil {
-			return "", "", errs.Invalid("%v", machinesErr)
+			return "", "", errs.Invalid("%v; or %s", machinesErr, c.ask())
 		}
-		return "", "", errs.Invalid("the code object's e_flags 0x%x name no target LLVM's table knows: pass --arch", in.Flags)
+		return "", "", errs.Invalid("the code object's e_flags 0x%x name no target LLVM's table knows: %s", in.Flags, c.ask())
 	}
-	if arch, why := Guess(in, isa.AMDArchIDs(), get); arch != "" {
+	if arch, why := guess(in, isa.AMDArchIDs(), get, c.ask()); arch != "" {
 		return arch, why, nil
 	}
-	return "", "", errs.Invalid("the input does not name its target (no code object, no .amdgcn_target): pass --arch ARCH (%s)", strings.Join(isa.AMDArchIDs(), ", "))
+	return "", "", errs.Invalid("the input does not name its target (no code object, no .amdgcn_target): %s (%s)", c.ask(), strings.Join(isa.AMDArchIDs(), ", "))
 }
 
 // SetTarget settles the listing's gfx target after ChooseFamily: a

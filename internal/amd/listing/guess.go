@@ -16,6 +16,12 @@ const maxGuessLines = 200
 // the input has only machine code, which every family decodes as
 // something.
 func Guess(in *Input, archs []string, get func(arch string) (Codec, error)) (arch, why string) {
+	return guess(in, archs, get, "pass --arch")
+}
+
+// guess is Guess, telling the reader to ask (how they name the family)
+// when families tie.
+func guess(in *Input, archs []string, get func(arch string) (Codec, error), ask string) (arch, why string) {
 	var both, text []Line
 	for _, u := range in.Units {
 		for _, l := range u.Lines {
@@ -71,7 +77,7 @@ func Guess(in *Input, archs []string, get func(arch string) (Codec, error)) (arc
 	}
 	why = fmt.Sprintf("a guess: %d of %d lines %s on %s", bestN, total, how, best)
 	if len(ties) > 0 {
-		why += " (and on " + strings.Join(ties, ", ") + "; pass --arch to choose)"
+		why += " (and on " + strings.Join(ties, ", ") + "; " + ask + " to choose)"
 	}
 	return best, why
 }

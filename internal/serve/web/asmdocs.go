@@ -167,7 +167,7 @@ func (s *server) asmDocOf(r *http.Request, in *isa.Instruction, opcode string, b
 			v.Syntax = f.Syntax
 			version, target := writtenNeeds(f, opcode)
 			tooltip += " [" + f.Syntax + " — PTX ISA " + orDash(version) + ", " + orDash(target) + "]"
-			v.Forms = fmt.Sprintf("The form of %s: %s; as written, from PTX ISA %s and %s; %d documented forms.", opcode, f.Syntax, orDash(version), orDash(target), len(in.Forms))
+			v.Forms = fmt.Sprintf("The form of %s: %s; as written, from PTX ISA %s and %s; %d documented forms.", opcode, strings.TrimSuffix(f.Syntax, ";"), orDash(version), orDash(target), len(in.Forms))
 		} else if n := len(in.Forms); n > 0 {
 			v.Forms = fmt.Sprintf("%d documented forms (the first: %s), from PTX ISA %s and %s.", n, in.Forms[0].Syntax, orDash(in.PTXVersion), orDash(in.MinTarget))
 		}

@@ -148,6 +148,21 @@ func TestAsmDocsRealDB(t *testing.T) {
 			t.Errorf("%s: %+v", c.path, doc)
 		}
 	}
+	// Every Compiler Explorer key answers with its own family's facts.
+	for _, a := range isa.Archs() {
+		if a.CEKey == "" {
+			continue
+		}
+		op, page, fact := "s_endpgm", "/amdgpu/"+a.ID+"/s_endpgm", "<b>"+a.Name+"</b>"
+		if a.Kind == isa.KindVirtual {
+			op, page, fact = "max.NaN.f32", "/ptx/max", ".f32 d, a, b"
+		}
+		rec := get(t, s, "/api/asm/"+a.CEKey+"/"+op)
+		var doc AsmDoc
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &doc) != nil || !strings.HasSuffix(doc.URL, page) || !strings.Contains(doc.HTML, fact) {
+			t.Errorf("/api/asm/%s/%s: %d %.400s", a.CEKey, op, rec.Code, rec.Body.String())
+		}
+	}
 }
 
 // TestCompilerExplorerKeys: every GPU key of Compiler Explorer's list (a
@@ -205,5 +220,126 @@ func TestCompilerExplorerKeys(t *testing.T) {
 	}
 	for k, id := range byKey {
 		t.Errorf("%s's CEKey %s is not in Compiler Explorer's list", id, k)
+	}
+}
+
+// ceFormat is testdata/ce_asmdocs_format.json: the answer Compiler
+// Explorer's client expects, and the key it asks for per gfx target.
+type ceFormat struct {
+	Answer struct {
+		Status int
+		Fields map[string]string
+	} `json:"answer"`
+	Unknown struct {
+		Status int
+		Fields map[string]string
+	} `json:"unknown"`
+	Targets [][2]string `json:"targets"`
+}
+
+func readCEFormat(t *testing.T) ceFormat {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", "ce_asmdocs_format.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f ceFormat
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatalf("testdata/ce_asmdocs_format.json: %v", err)
+	}
+	if len(f.Answer.Fields) == 0 || len(f.Unknown.Fields) == 0 || len(f.Targets) == 0 {
+		t.Fatalf("testdata/ce_asmdocs_format.json: empty %+v", f)
+	}
+	return f
+}
+
+// ceKeyOf is the key Compiler Explorer asks for when it compiles for
+// target: the first prefix that matches, "" for none.
+func ceKeyOf(f ceFormat, target string) string {
+	for _, p := range f.Targets {
+		if strings.HasPrefix(target, p[0]) {
+			return p[1]
+		}
+	}
+	return ""
+}
+
+// TestCompilerExplorerTargets: for every AMD target of every family, the
+// key Compiler Explorer asks for (the fixture's prefix rule) is the
+// family's CEKey, so the tooltip comes from the family the code was
+// compiled for; a family none of whose targets has a key (Vega) has none.
+func TestCompilerExplorerTargets(t *testing.T) {
+	f := readCEFormat(t)
+	for _, a := range isa.Archs() {
+		if a.Vendor != isa.VendorAMD {
+			continue
+		}
+		for _, target := range a.Targets {
+			if got := ceKeyOf(f, target); got != a.CEKey {
+				t.Errorf("%s (%s): Compiler Explorer asks for %q, the family's CEKey is %q", target, a.ID, got, a.CEKey)
+			}
+		}
+	}
+}
+
+// TestCompilerExplorerAnswerShape: every GPU key of the list answers in
+// the fixture's shape: the answer's fields exactly, each a non-empty
+// string, the url absolute, the tooltip without markup, the html a
+// fragment; an unknown opcode the unknown shape with its status. PTX
+// opcodes written with modifiers answer the form they select.
+func TestCompilerExplorerAnswerShape(t *testing.T) {
+	f := readCEFormat(t)
+	s := newTestServer(t)
+	have := map[string]bool{}
+	for _, a := range s.archs {
+		have[a.ID] = true
+	}
+	checked := 0
+	for _, a := range isa.Archs() {
+		if a.CEKey == "" || !have[a.ID] {
+			continue
+		}
+		op := "v_max_f32"
+		if a.Kind == isa.KindVirtual {
+			op = "max.NaN.f32"
+		}
+		rec := get(t, s, "/api/asm/"+a.CEKey+"/"+op)
+		var doc map[string]any
+		if rec.Code != f.Answer.Status || json.Unmarshal(rec.Body.Bytes(), &doc) != nil || len(doc) != len(f.Answer.Fields) {
+			t.Errorf("/api/asm/%s/%s: %d %s", a.CEKey, op, rec.Code, rec.Body.String())
+			continue
+		}
+		for field := range f.Answer.Fields {
+			v, ok := doc[field].(string)
+			if !ok || v == "" {
+				t.Errorf("/api/asm/%s/%s: %s is %v", a.CEKey, op, field, doc[field])
+			}
+		}
+		tip, _ := doc["tooltip"].(string)
+		html, _ := doc["html"].(string)
+		u, _ := doc["url"].(string)
+		if strings.ContainsAny(tip, "<>") || strings.Contains(html, "<html") || !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			t.Errorf("/api/asm/%s/%s: %v", a.CEKey, op, doc)
+		}
+		if a.Kind == isa.KindVirtual && (!strings.Contains(tip, ".f32") || strings.Contains(tip, ".atype")) {
+			t.Errorf("/api/asm/%s/%s: the tooltip is not the f32 form's: %q", a.CEKey, op, tip)
+		}
+		if a.Kind != isa.KindVirtual && !strings.Contains(u, "/amdgpu/"+a.ID+"/") {
+			t.Errorf("/api/asm/%s/%s: the page of another family: %s", a.CEKey, op, u)
+		}
+		rec = get(t, s, "/api/asm/"+a.CEKey+"/no_such_op")
+		var bad map[string]any
+		if rec.Code != f.Unknown.Status || json.Unmarshal(rec.Body.Bytes(), &bad) != nil {
+			t.Errorf("/api/asm/%s/no_such_op: %d %s", a.CEKey, rec.Code, rec.Body.String())
+		}
+		for field := range f.Unknown.Fields {
+			if v, ok := bad[field].(string); !ok || v == "" {
+				t.Errorf("/api/asm/%s/no_such_op: no %s: %v", a.CEKey, field, bad)
+			}
+		}
+		checked++
+	}
+	if checked < 3 {
+		t.Errorf("%d keys checked against the sample store", checked)
 	}
 }

@@ -414,6 +414,9 @@ type decodeView struct {
 	Errors    []DecodeError
 	Error     string
 	Done      bool // a decode ran
+	// Answered: the page answers a request (a decoding, an assembly or
+	// an error); the form that asked leads, the answer right under it.
+	Answered bool
 }
 
 func (s *server) nativeArchs() []isa.Architecture {
@@ -460,6 +463,7 @@ func (s *server) handleDecode(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	v.Answered = v.Done || v.Error != "" || v.Assembled != ""
 	s.render(w, r, status, "decode", page{Title: "Decode machine code",
 		Description: "Paste AMD GPU machine code and see each instruction with its fields and bit values.", Data: v})
 }

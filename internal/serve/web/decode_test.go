@@ -91,7 +91,8 @@ func TestDecodePage(t *testing.T) {
 	if len(errsShown) != 1 || !strings.HasPrefix(errsShown[0], "Byte offset 4:") {
 		t.Errorf("errors %q, want one at byte offset 4", errsShown)
 	}
-	if h2 := texts(findAll(doc, tag("h2"))); len(h2) != 1 || h2[0] != "1 instruction in 8 bytes, 1 undecodable" {
+	// The answer is the first heading, the forms' help after it.
+	if h2 := texts(findAll(doc, tag("h2"))); len(h2) != 2 || h2[0] != "1 instruction in 8 bytes, 1 undecodable" || h2[1] != "What the boxes take" {
 		t.Errorf("h2 %q", h2)
 	}
 }

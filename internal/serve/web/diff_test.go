@@ -56,7 +56,7 @@ func TestDiffPages(t *testing.T) {
 		t.Errorf("the rename row does not link both pages: %v", l)
 	}
 	body := text(doc)
-	if !strings.Contains(body, "gpuisa's merge links v_max_f32 and v_max_num_f32") || !strings.Contains(body, "1 renamed") {
+	if !strings.Contains(body, "gpuisa's merge links v_max_f32 and v_max_num_f32") || !strings.Contains(body, "Renamed 1") {
 		t.Errorf("rename evidence or count missing:\n%.3000s", body)
 	}
 	rec := get(t, s, "/diff?a=rdna3&b=rdna4")

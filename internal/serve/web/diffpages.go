@@ -19,6 +19,8 @@ import (
 func (s *server) diffRoutes() {
 	s.index("/diff", s.handleDiffIndex)
 	s.mux.HandleFunc("GET /diff/{a}/{b}", s.handleDiff)
+	s.mux.HandleFunc("GET /diff/{a}/{b}/{kind}", s.handleDiffPart)
+	s.mux.HandleFunc("GET /diff/{a}/{b}/{kind}/{page}", s.handleDiffPart)
 	s.mux.HandleFunc("GET /ptx/versions", s.handlePTXHistory)
 	s.mux.HandleFunc("GET /ptx/versions/{v}", s.handlePTXVersion)
 	s.mux.HandleFunc("GET /ptx/targets", s.handlePTXHistory)
@@ -36,30 +38,37 @@ type diffView struct {
 	R *famdiff.Result
 	// Heading and Intro say what is compared; FromURL and ToURL are the
 	// sides' own pages.
-	Heading, Intro   string
-	FromURL, ToURL   string
-	SwapURL          string
-	Families         []isa.Architecture // the picker's choices (AMD)
-	Renamed          []renameRow
-	Added, Removed   []itemGroup
-	Changed          []changeGroup
-	Formats          []formatRow
-	Releases         []releaseView
-	IsFamilies       bool
-	TargetsIntro     []targetIntro // PTX target pages: the PTX version each target came with
-	Prev, Next       link          // neighbouring versions or targets (PTX pages)
-	ChangedTruncated int           // changed rows left off the page (the JSON has all)
-	APIURL           string        // the same diff as JSON, "" when it has no API address
+	Heading, Intro string
+	FromURL, ToURL string
+	SwapURL        string
+	Families       []isa.Architecture // the picker's choices (AMD)
+	Renamed        []renameRow
+	Added, Removed []itemGroup
+	Changed        []changeGroup
+	Formats        []formatRow
+	Releases       []releaseView
+	IsFamilies     bool
+	TargetsIntro   []targetIntro // PTX target pages: the PTX version each target came with
+	Prev, Next     link          // neighbouring versions or targets (PTX pages)
+	APIURL         string        // the same diff as JSON, "" when it has no API address
+	// Summary is the table the page opens with; the parts say which
+	// lists have pages of their own. Part is the list a page of one
+	// list shows.
+	Summary                                          []summaryRow
+	RenamedPart, AddedPart, RemovedPart, ChangedPart *diffPart
+	Part                                             *diffPart
+	URL                                              string // the diff's summary page
 }
 
 type renameRow struct {
 	From, To, FromURL, ToURL, Category string
 	Evidence                           []famdiff.Evidence
+	ID                                 string // the first of its category on the page: the category's anchor
 }
 
 type itemGroup struct {
-	Category string
-	Items    []itemRow
+	Category, ID string
+	Items        []itemRow
 }
 
 type itemRow struct {
@@ -68,8 +77,8 @@ type itemRow struct {
 }
 
 type changeGroup struct {
-	Category string
-	Rows     []changeRow
+	Category, ID string
+	Rows         []changeRow
 }
 
 type changeRow struct {
@@ -119,10 +128,6 @@ func (p ptxFacts) intro(t string) targetIntro {
 
 // ptxFacts adds the page helpers to the PTX facts.
 type ptxFacts struct{ *famdiff.PTX }
-
-// maxChangedRows bounds the changed rows one page shows; the JSON answer
-// has every row.
-const maxChangedRows = 1500
 
 func (s *server) handleDiffIndex(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -200,33 +205,137 @@ func (s *server) handleDiff(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "diff", page{Title: "Diff " + res.From.Name + " → " + res.To.Name, Description: v.Intro, Data: v})
 }
 
-// diffView turns a result into rows with links to both sides' pages.
+// diffView is a diff's summary page: the summary table, the renames and
+// formats, and each list that fits the page (the others have pages of
+// their own).
 func (s *server) diffView(res *famdiff.Result) diffView {
+	v := s.diffBase(res)
+	parts := make([]*diffPart, len(diffPartKinds))
+	for i, k := range diffPartKinds {
+		cats, costs := partRows(res, k.ID)
+		parts[i] = newDiffPart(res, k, cats, costs)
+	}
+	v.RenamedPart, v.AddedPart, v.RemovedPart, v.ChangedPart = parts[0], parts[1], parts[2], parts[3]
+	if !v.RenamedPart.Paged {
+		v.Renamed = renameRows(res, res.Renamed)
+	}
+	if !v.AddedPart.Paged {
+		v.Added = groupItems(res.Added, res.To.Arch, "added")
+	}
+	if !v.RemovedPart.Paged {
+		v.Removed = groupItems(res.Removed, res.From.Arch, "removed")
+	}
+	if !v.ChangedPart.Paged {
+		v.Changed = changeGroups(res, res.Changed)
+	}
+	v.Summary = summaryRows(&v)
+	return v
+}
+
+// diffPartView is page n of one of the diff's lists.
+func (s *server) diffPartView(res *famdiff.Result, k diffPartKind, n int) diffView {
+	v := s.diffBase(res)
+	cats, costs := partRows(res, k.ID)
+	p := newDiffPart(res, k, cats, costs)
+	p.Page = n
+	v.Part = p
+	if n < 1 || n > p.PageCount {
+		return v
+	}
+	if n > 1 {
+		p.Prev = partURL(res, k.ID, n-1)
+	}
+	if n < p.PageCount {
+		p.Next = partURL(res, k.ID, n+1)
+	}
+	lo, hi := p.rows(n)
+	switch k.ID {
+	case "renamed":
+		v.Renamed = renameRows(res, res.Renamed[lo:hi])
+	case "added":
+		v.Added = groupItems(res.Added[lo:hi], res.To.Arch, k.ID)
+	case "removed":
+		v.Removed = groupItems(res.Removed[lo:hi], res.From.Arch, k.ID)
+	default:
+		v.Changed = changeGroups(res, res.Changed[lo:hi])
+	}
+	return v
+}
+
+// partRows are the categories and estimated bytes of the rows of the
+// diff's list kind.
+func partRows(res *famdiff.Result, kind string) (cats []string, costs []int) {
+	switch kind {
+	case "renamed":
+		for _, rn := range res.Renamed {
+			cats, costs = append(cats, rn.Category), append(costs, renameCost(rn))
+		}
+		return cats, costs
+	case "added":
+		return itemCats(res.Added), itemCosts(res.Added)
+	case "removed":
+		return itemCats(res.Removed), itemCosts(res.Removed)
+	}
+	return changeCats(res.Changed), changeCosts(res.Changed)
+}
+
+// renameRows are renames with links to both sides' pages.
+func renameRows(res *famdiff.Result, rns []famdiff.Rename) []renameRow {
+	var out []renameRow
+	ids := map[string]bool{}
+	for _, rn := range rns {
+		row := renameRow{From: rn.From, To: rn.To, Category: rn.Category, Evidence: rn.Evidence,
+			FromURL: instrURL(res.From.Arch, rn.From), ToURL: instrURL(res.To.Arch, rn.To)}
+		if id := "renamed-" + slug(orUncategorized(rn.Category)); !ids[id] {
+			ids[id], row.ID = true, id
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func itemCats(items []famdiff.Item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.Category
+	}
+	return out
+}
+
+func itemCosts(items []famdiff.Item) []int {
+	out := make([]int, len(items))
+	for i, it := range items {
+		out[i] = itemCost(it)
+	}
+	return out
+}
+
+func changeCosts(cs []famdiff.Change) []int {
+	out := make([]int, len(cs))
+	for i, c := range cs {
+		out[i] = changeCost(c, len(wordsHTML(c.Semantics)))
+	}
+	return out
+}
+
+func changeCats(cs []famdiff.Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Category
+	}
+	return out
+}
+
+// diffBase is what every page of a diff shows: its sides and formats,
+// with links to both sides' pages.
+func (s *server) diffBase(res *famdiff.Result) diffView {
 	v := diffView{R: res, IsFamilies: res.Kind == famdiff.KindFamilies, SwapURL: diffURL(res.To.ID, res.From.ID)}
+	if res.From.ID != "" {
+		v.URL = diffURL(res.From.ID, res.To.ID)
+	}
 	if v.IsFamilies {
 		v.FromURL, v.ToURL = archURL(res.From.Arch), archURL(res.To.Arch)
 		v.Families = s.amdFamilies()
-	}
-	for _, rn := range res.Renamed {
-		v.Renamed = append(v.Renamed, renameRow{From: rn.From, To: rn.To, Category: rn.Category, Evidence: rn.Evidence,
-			FromURL: instrURL(res.From.Arch, rn.From), ToURL: instrURL(res.To.Arch, rn.To)})
-	}
-	v.Added = groupItems(res.Added, res.To.Arch)
-	v.Removed = groupItems(res.Removed, res.From.Arch)
-	for i, c := range res.Changed {
-		if i == maxChangedRows {
-			v.ChangedTruncated = len(res.Changed) - i
-			break
-		}
-		row := changeRow{Change: c, FromURL: instrURL(res.From.Arch, c.From), ToURL: instrURL(res.To.Arch, c.To), Words: wordsHTML(c.Semantics)}
-		if t := c.Targets; t != nil {
-			row.TargetText = supportText(res.From.Name, t.From, t.FromOf) + " → " + supportText(res.To.Name, t.To, t.ToOf)
-		}
-		if n := len(v.Changed); n == 0 || v.Changed[n-1].Category != c.Category {
-			v.Changed = append(v.Changed, changeGroup{Category: orUncategorized(c.Category)})
-		}
-		g := &v.Changed[len(v.Changed)-1]
-		g.Rows = append(g.Rows, row)
 	}
 	for _, f := range res.Formats {
 		row := formatRow{FormatChange: f}
@@ -254,6 +363,24 @@ func (s *server) diffView(res *famdiff.Result) diffView {
 	return v
 }
 
+// changeGroups lays changed rows out by category.
+func changeGroups(res *famdiff.Result, cs []famdiff.Change) []changeGroup {
+	var out []changeGroup
+	for _, c := range cs {
+		row := changeRow{Change: c, FromURL: instrURL(res.From.Arch, c.From), ToURL: instrURL(res.To.Arch, c.To), Words: wordsHTML(c.Semantics)}
+		if t := c.Targets; t != nil {
+			row.TargetText = supportText(res.From.Name, t.From, t.FromOf) + " → " + supportText(res.To.Name, t.To, t.ToOf)
+		}
+		if n := len(out); n == 0 || out[n-1].Category != orUncategorized(c.Category) {
+			cat := orUncategorized(c.Category)
+			out = append(out, changeGroup{Category: cat, ID: "changed-" + slug(cat)})
+		}
+		g := &out[len(out)-1]
+		g.Rows = append(g.Rows, row)
+	}
+	return out
+}
+
 func orUncategorized(c string) string {
 	if c == "" {
 		return "Uncategorized"
@@ -261,7 +388,7 @@ func orUncategorized(c string) string {
 	return c
 }
 
-func groupItems(items []famdiff.Item, arch string) []itemGroup {
+func groupItems(items []famdiff.Item, arch, kind string) []itemGroup {
 	var out []itemGroup
 	for _, it := range items {
 		row := itemRow{Item: it, Text: it.Name, URL: instrURL(arch, it.Name)}
@@ -272,7 +399,8 @@ func groupItems(items []famdiff.Item, arch string) []itemGroup {
 			row.Text = it.Modifier
 		}
 		if n := len(out); n == 0 || out[n-1].Category != orUncategorized(it.Category) {
-			out = append(out, itemGroup{Category: orUncategorized(it.Category)})
+			cat := orUncategorized(it.Category)
+			out = append(out, itemGroup{Category: cat, ID: kind + "-" + slug(cat)})
 		}
 		out[len(out)-1].Items = append(out[len(out)-1].Items, row)
 	}
@@ -541,23 +669,64 @@ func (v *noveltyView) filter(list []isa.Summary) []isa.Summary {
 type targetHit struct {
 	isa.ProcessorMatch
 	ArchName, ArchURL string
-	Products          []string
+	// TargetURL is the target's own page where it has one (an sm_
+	// target's history page), else "".
+	TargetURL string
+	Products  []string
+	// FromLLVM: an AMD target, from LLVM's processor table (else an sm_
+	// target, from NVIDIA's release notes and compute-capability table).
+	FromLLVM bool
 }
 
 // targetHits are the targets a query names through the processor tables
 // ("MI300X" is gfx942 in CDNA 3).
 func (s *server) targetHits(q string) []targetHit {
+	return s.targetHitsOf(s.processors.Match(q))
+}
+
+// nearTargets are the targets a name close to q leads to ("mi300":
+// gfx942, the MI300X's and MI300A's), when q itself names none.
+func (s *server) nearTargets(q string) []targetHit {
+	return s.targetHitsOf(s.processors.Near(q, 4))
+}
+
+func (s *server) targetHitsOf(ms []isa.ProcessorMatch) []targetHit {
 	var out []targetHit
-	for _, m := range s.processors.Match(q) {
+	for _, m := range ms {
 		h := targetHit{ProcessorMatch: m, ArchName: archName(m.Arch), ArchURL: archURL(m.Arch)}
 		for _, a := range s.archs {
 			for _, p := range a.Processors {
 				if a.ID == m.Arch && p.Target == m.Target {
-					h.Products = isa.ProductsOf(a, p)
+					h.Products, h.FromLLVM = isa.ProductsOf(a, p), a.Vendor == isa.VendorAMD
+					if a.Kind == isa.KindVirtual {
+						h.TargetURL = ptxTargetURL(p.Target)
+					}
 				}
 			}
 		}
 		out = append(out, h)
+	}
+	return out
+}
+
+// targetLinks are targetHits and nearTargets of name as links, for a
+// not-found page's "did you mean": each target's own page, else its
+// family's.
+func (s *server) targetLinks(name string) []link {
+	hits := s.targetHits(name)
+	if len(hits) == 0 {
+		hits = s.nearTargets(name)
+	}
+	var out []link
+	for _, h := range hits {
+		l := link{Text: h.Target, URL: h.TargetURL, Note: h.ArchName}
+		if l.URL == "" {
+			l.URL = h.ArchURL
+		}
+		if len(h.Products) > 0 {
+			l.Note += ": " + strings.Join(h.Products[:min(3, len(h.Products))], ", ")
+		}
+		out = append(out, l)
 	}
 	return out
 }
@@ -573,6 +742,9 @@ func (s *server) generationURLs(ctx context.Context) (pages, docs []string) {
 			if s.hasFamily(a) && s.hasFamily(b) {
 				pages = append(pages, diffURL(a, b))
 				docs = append(docs, "/api/v1"+diffURL(a, b))
+				if res, err := s.diffFacts().Compare(ctx, a, b); err == nil {
+					pages = append(pages, s.partURLs(res)...)
+				}
 			}
 		}
 	}
@@ -583,9 +755,15 @@ func (s *server) generationURLs(ctx context.Context) (pages, docs []string) {
 	pages = append(pages, "/ptx/versions", "/ptx/targets")
 	for _, v := range p.Versions() {
 		pages = append(pages, ptxVersionURL(v))
+		if res, err := p.VersionDiff(p.PreviousVersion(v), v); err == nil {
+			pages = append(pages, s.partURLs(res)...)
+		}
 	}
 	for _, t := range p.Targets() {
 		pages = append(pages, ptxTargetURL(t))
+		if res, err := p.TargetDiff(p.PreviousTarget(t), t); err == nil {
+			pages = append(pages, s.partURLs(res)...)
+		}
 	}
 	return pages, docs
 }

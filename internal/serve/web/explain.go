@@ -62,6 +62,9 @@ type explainView struct {
 	Shown     int // rows shown
 	Hidden    int // rows left out beyond MaxRows
 	CostLabel string
+
+	// PTX is the explanation of PTX input (the rest is for AMD code).
+	PTX *ptxExplainView
 }
 
 type explainSection struct {
@@ -225,6 +228,18 @@ func (s *server) explainInto(ctx context.Context, v *explainView, raw []byte) er
 		return context.Canceled
 	}
 	defer func() { <-explainSlots }()
+	if isPTXInput(raw, v.Arch, v.FileName) {
+		to := v.Arch
+		if strings.EqualFold(strings.TrimSpace(to), "ptx") {
+			to = ""
+		}
+		px, err := s.explainPTXText(ctx, raw, to)
+		if err != nil {
+			return err
+		}
+		v.PTX, v.Done = px, true
+		return nil
+	}
 	x, err := s.runExplain(ctx, raw, v.Arch, v.Also)
 	if err != nil {
 		return err
@@ -238,7 +253,7 @@ func (s *server) explainInto(ctx context.Context, v *explainView, raw []byte) er
 // no ETag and no-store, so it never stands in for the empty form.
 func (s *server) renderExplain(w http.ResponseWriter, r *http.Request, status int, v explainView) {
 	p := page{Title: "Explain a listing or code object",
-		Description: "Paste AMD GPU disassembly or upload a code object: every line with its unit, wait counters, target support and counterpart, and each kernel's summary.",
+		Description: "Paste AMD GPU disassembly or PTX, or upload a code object: every line with its unit, wait counters, target support and counterpart, each kernel's summary; each PTX statement with the version and target it needs and its AMD counterparts.",
 		Data:        v}
 	if r.Method != http.MethodPost {
 		s.render(w, r, status, "explain", p)
@@ -261,9 +276,6 @@ func (s *server) renderExplain(w http.ResponseWriter, r *http.Request, status in
 // runExplain reads raw as gpuisa explain does: the family from arch (a
 // family id or gfx target), else the input's target, else a guess.
 func (s *server) runExplain(ctx context.Context, raw []byte, arch, also string) (*explain.Explanation, error) {
-	if looksLikePTX(raw) {
-		return nil, errs.Invalid("this looks like PTX: the web page explains AMD machine code; `gpuisa explain FILE.ptx` explains PTX with each statement's version, target and AMD counterpart")
-	}
 	machines, machinesErr := s.codecs.Machines(ctx)
 	in, err := listing.Parse(raw, machines)
 	if err != nil {
@@ -272,7 +284,7 @@ func (s *server) runExplain(ctx context.Context, raw []byte, arch, also string) 
 	if err := explain.Bound(in); err != nil {
 		return nil, err
 	}
-	choice := listing.Choice{}
+	choice := listing.Choice{Ask: "choose the family or target above"}
 	if a := strings.TrimSpace(arch); a != "" {
 		if strings.HasPrefix(strings.ToLower(a), "gfx") {
 			choice.Target = strings.ToLower(a)
@@ -325,6 +337,12 @@ func alsoTargets(also string) ([]string, error) {
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// isPTXInput: the form asks for PTX ("ptx" for the family), the upload is
+// a .ptx file, or the text looks like PTX.
+func isPTXInput(raw []byte, arch, file string) bool {
+	return strings.EqualFold(strings.TrimSpace(arch), "ptx") || strings.HasSuffix(strings.ToLower(file), ".ptx") || looksLikePTX(raw)
 }
 
 // looksLikePTX: PTX text starts (after comments) with .version or names

@@ -76,7 +76,7 @@ func TestExplainLimits(t *testing.T) {
 	}{
 		{"empty", map[string]string{"text": "  "}, nil, http.StatusBadRequest, "Nothing to explain"},
 		{"too large", nil, bytes.Repeat([]byte{0}, maxExplainInput+100<<10), http.StatusRequestEntityTooLarge, "larger than 4 MB"},
-		{"ptx", map[string]string{"text": ".version 8.0\n.target sm_90\n"}, nil, http.StatusBadRequest, "looks like PTX"},
+		{"ptx without statements", map[string]string{"text": ".version 8.0\n.target sm_90\n"}, nil, http.StatusBadRequest, "no PTX statement found"},
 		{"bad also", map[string]string{"arch": "cdna4", "text": "0x160a04c1", "also": "sm_90"}, nil, http.StatusBadRequest, "not a gfx target"},
 		{"unknown family", map[string]string{"arch": "nope", "text": "0x160a04c1"}, nil, http.StatusNotFound, "unknown AMD family"},
 		{"no target", map[string]string{"text": "0x160a04c1"}, nil, http.StatusBadRequest, "does not name its target"},
@@ -89,6 +89,10 @@ func TestExplainLimits(t *testing.T) {
 		rec := postExplain(t, s, c.fields, name, c.file)
 		if rec.Code != c.status || !strings.Contains(rec.Body.String(), c.says) {
 			t.Errorf("%s: status %d (want %d), says %q: %v", c.name, rec.Code, c.status, c.says, strings.Contains(rec.Body.String(), c.says))
+		}
+		// Web words: the page names its own form, not the command line's flags.
+		if body := rec.Body.String(); strings.Contains(body, "--arch") || strings.Contains(body, "pass --") {
+			t.Errorf("%s: a command-line flag in the page's message: %s", c.name, errorLine(body))
 		}
 	}
 }
@@ -142,5 +146,61 @@ func TestExplainErrorPagesEchoAnExcerpt(t *testing.T) {
 	rec := postExplain(t, s, map[string]string{"arch": "cdna4", "text": small}, "", nil)
 	if body := rec.Body.String(); rec.Code != http.StatusBadRequest || !strings.Contains(body, ">"+small) {
 		t.Errorf("small paste: %d; want 400 with the paste kept in the box", rec.Code)
+	}
+}
+
+// errorLine is the page's error paragraph.
+func errorLine(body string) string {
+	if i := strings.Index(body, `class="error"`); i >= 0 {
+		return body[i:min(len(body), i+300)]
+	}
+	return ""
+}
+
+// TestExplainPTXPage: /explain explains PTX as gpuisa explain FILE.ptx
+// does: a pasted file (its .version and .target), an uploaded .ptx file
+// and bare statements with PTX chosen each get every statement's PTX ISA
+// version and target and its AMD counterparts, linked to the chosen
+// family's pages; an invalid statement says why.
+func TestExplainPTXPage(t *testing.T) {
+	s := newTestServer(t)
+	file := ".version 8.0\n.target sm_90\n.entry k() {\n  max.f32 %f1, %f2, %f3;\n  max.s32 %r1, %r2, %r3;\n}\n"
+	for _, c := range []struct {
+		name   string
+		fields map[string]string
+		upload string
+		want   []string
+	}{
+		{"pasted file, any family", map[string]string{"text": file}, "",
+			[]string{"PTX statements", `href="/ptx/max"`, `<a href="/compare/v_max_f32">v_max_f32`, "counterparts for any AMD family", "choose a family or target above"}},
+		{"pasted file, for CDNA 4", map[string]string{"text": file, "arch": "cdna4"}, "",
+			[]string{`<a href="/amdgpu/cdna4/v_max_f32">v_max_f32`, "counterparts for CDNA 4"}},
+		{"uploaded .ptx", map[string]string{"arch": "gfx950"}, "k.ptx",
+			[]string{"PTX statements", "counterparts for gfx950 (CDNA 4)"}},
+		{"statements, PTX chosen", map[string]string{"text": "max.f32 %f1, %f2, %f3;", "arch": "ptx"}, "",
+			[]string{"PTX statements", "PTX ISA ", "AMD: <a href=\"/compare/v_max_f32\">v_max_f32"}},
+	} {
+		var upload []byte
+		if c.upload != "" {
+			upload = []byte(file)
+		}
+		rec := postExplain(t, s, c.fields, c.upload, upload)
+		body := rec.Body.String()
+		if rec.Code != http.StatusOK {
+			t.Errorf("%s: %d %s", c.name, rec.Code, errorLine(body))
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: the page lacks %q", c.name, w)
+			}
+		}
+		if strings.Contains(body, "--arch") {
+			t.Errorf("%s: the page tells the reader to pass --arch", c.name)
+		}
+	}
+	rec := postExplain(t, s, map[string]string{"text": "max.q99 %f1, %f2;", "arch": "ptx"}, "", nil)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "invalid: ") {
+		t.Errorf("an invalid statement: %d %s", rec.Code, errorLine(rec.Body.String()))
 	}
 }

@@ -117,6 +117,9 @@ type familyView struct {
 	Novelty *noveltyView
 	// CostURL ranks an AMD family by LLVM's scheduling model.
 	CostURL string
+	// History links the pages of what changed over the family's
+	// generations: for PTX, its versions and targets.
+	History []link
 }
 
 type categoryView struct {
@@ -282,6 +285,10 @@ func (s *server) renderFamily(w http.ResponseWriter, r *http.Request, a isa.Arch
 	list = v.Novelty.filter(list)
 	if a.Vendor == isa.VendorAMD {
 		v.CostURL = costTableURL(a.ID)
+	}
+	if a.Kind == isa.KindVirtual {
+		v.History = []link{{Text: "PTX ISA versions and sm_ targets", URL: "/ptx/versions", Note: "what each version and target introduced, with NVIDIA's release notes"},
+			{Text: "compare any two", URL: "/diff#ptx", Note: "versions or targets"}}
 	}
 	v.Categories = familyCategories(a.ID, list, s.familyUnits(a))
 	units, formats := map[string]bool{}, map[string]bool{}

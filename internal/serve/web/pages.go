@@ -284,6 +284,12 @@ type link struct {
 // storeError renders a store error: 404 with suggestions, 400, or 500.
 // suggest turns a suggested name into a link; nil lists them unlinked.
 func (s *server) storeError(w http.ResponseWriter, r *http.Request, err error, suggest func(string) string) {
+	s.storeErrorWith(w, r, err, suggest, nil)
+}
+
+// storeErrorWith is storeError with more suggestions after the error's
+// own (the targets a mistyped name may mean).
+func (s *server) storeErrorWith(w http.ResponseWriter, r *http.Request, err error, suggest func(string) string, more []link) {
 	status := errs.HTTPStatus(err)
 	if status == http.StatusInternalServerError || errors.Is(err, context.Canceled) {
 		s.fail(w, r, err)
@@ -296,6 +302,9 @@ func (s *server) storeError(w http.ResponseWriter, r *http.Request, err error, s
 			l.URL = suggest(sg)
 		}
 		v.Suggestions = append(v.Suggestions, l)
+	}
+	if status == http.StatusNotFound {
+		v.Suggestions = append(v.Suggestions, more...)
 	}
 	title := "Not found"
 	if status == http.StatusBadRequest {
@@ -315,6 +324,7 @@ func (s *server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 				v.Suggestions = append(v.Suggestions, link{Text: h.Name, URL: instrURL(h.Arch, h.Name), Note: archName(h.Arch)})
 			}
 		}
+		v.Suggestions = append(v.Suggestions, s.targetLinks(last)...)
 	}
 	s.render(w, r, http.StatusNotFound, "notfound", page{Title: "Not found", Data: v})
 }
@@ -568,7 +578,8 @@ func (s *server) instructionView(w http.ResponseWriter, r *http.Request, a isa.A
 	ctx := r.Context()
 	arch, canon, err := s.store.Resolve(ctx, a.ID, name)
 	if err != nil {
-		s.storeError(w, r, err, func(sg string) string { return instrURL(a.ID, sg) })
+		// "sm_90" or "mi300" where an instruction was expected: the target.
+		s.storeErrorWith(w, r, err, func(sg string) string { return instrURL(a.ID, sg) }, s.targetLinks(name))
 		return nil, false
 	}
 	want := instrURL(arch, canon)

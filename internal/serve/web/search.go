@@ -39,6 +39,9 @@ type searchView struct {
 	Incomplete []IncompleteWord
 	// Targets are the gfx targets a product name leads to ("MI300X").
 	Targets []targetHit
+	// NearTargets are the targets names close to the query lead to,
+	// when it names none ("mi300": gfx942).
+	NearTargets []targetHit
 }
 
 // Answered says whether something besides Hits answers the query: a
@@ -129,6 +132,9 @@ func (s *server) searchInto(ctx context.Context, v *searchView, sc isa.QueryScop
 	v.Decoded = groupDecoded(s.decodeQuery(q, s.decodeArch(ctx, v.Arch)), q)
 	v.Incomplete = s.incompleteWords(q, s.decodeArch(ctx, v.Arch))
 	v.Targets = s.targetHits(q)
+	if len(v.Targets) == 0 {
+		v.NearTargets = s.nearTargets(q)
+	}
 	hits, err := s.store.Search(ctx, q, store.SearchOptions{Arch: v.Arch, Limit: 50})
 	scope := v.Arch
 	if sc.Arch != "" {

@@ -40,6 +40,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
+	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 	"github.com/gpuisa/gpuisa/internal/xvendor/famdiff"
 	"github.com/gpuisa/gpuisa/internal/xvendor/semdiff"
 )
@@ -121,6 +122,12 @@ type server struct {
 	conceptsOnce sync.Once
 	concepts     *conceptData
 	conceptsErr  error
+
+	// nameIndex says which instructions each family has, for porting
+	// PTX (explainptx.go).
+	nameIndexOnce sync.Once
+	nameIndex     *concepts.NameIndex
+	nameIndexErr  error
 
 	qualityOnce sync.Once
 	quality     *quality.Report

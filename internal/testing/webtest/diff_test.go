@@ -30,6 +30,8 @@ func TestDiffPagesInBrowser(t *testing.T) {
 		"compare":     "/compare/v_max_f32",
 	}
 	if real {
+		pages["diff-changed"] = "/diff/rdna3/rdna4/changed"
+		pages["diff-renamed"] = "/diff/rdna3/rdna4/renamed"
 		pages["diff-cdna"] = "/diff/cdna2/cdna3"
 		pages["instruction"] = "/amdgpu/cdna3/v_max_f32"
 	}
@@ -51,12 +53,25 @@ func TestDiffPagesInBrowser(t *testing.T) {
 				t.Errorf("%s is %d px wide at %d px: %q", path, w, width, wide)
 			}
 			if name == "diff" || name == "diff-cdna" {
-				if !eval[bool](t, b, visibleJS+`(document.querySelector("ul.counts"))`) {
-					t.Errorf("%s at %d: the counts are not visible", path, width)
+				if !eval[bool](t, b, visibleJS+`(document.querySelector("table.summary"))`) {
+					t.Errorf("%s at %d: the summary table is not visible", path, width)
 				}
-				if !eval[bool](t, b, visibleJS+`(document.querySelector("#renamed ~ ul.drows ul.evidence li, section[aria-labelledby=renamed] ul.evidence li"))`) {
-					t.Errorf("%s at %d: no rename evidence visible", path, width)
+				if top := eval[float64](t, b, `document.querySelector("table.summary").getBoundingClientRect().top`); top > 900 {
+					t.Errorf("%s at %d: the summary table starts at %.0f px, below the first screen", path, width, top)
 				}
+			}
+			// The evidence is folded; opening a rename's shows it (on the
+			// page of the renames where they have one of their own).
+			if hasRenames := eval[bool](t, b, `!!document.querySelector("section[aria-labelledby=renamed] ul.drows")`); name == "diff-renamed" || hasRenames && (name == "diff" || name == "diff-cdna") {
+				if !eval[bool](t, b, `[...document.querySelectorAll("section[aria-labelledby=renamed] ul.evidence")].every(u => u.closest("details") && !u.closest("details").open)`) {
+					t.Errorf("%s at %d: rename evidence is not folded", path, width)
+				}
+				if !eval[bool](t, b, `(function(){ const d = document.querySelector("section[aria-labelledby=renamed] details.evidence"); if (!d) return false; d.open = true; return true; })()`) ||
+					!eval[bool](t, b, visibleJS+`(document.querySelector("section[aria-labelledby=renamed] ul.evidence li"))`) {
+					t.Errorf("%s at %d: no rename evidence opens", path, width)
+				}
+			}
+			if name == "diff" || name == "diff-cdna" || name == "diff-changed" {
 				// Open the first word diff; its marks show.
 				opened := eval[bool](t, b, `(function(){ const d = document.querySelector("details.dchg"); if (!d) return true; d.open = true;
 					const w = d.querySelector(".words"); return w && w.getBoundingClientRect().height > 0; })()`)

@@ -2,8 +2,11 @@ package webfake
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/costview"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
@@ -104,7 +107,11 @@ func SampleExtras(archs []isa.Architecture, ins []*isa.Instruction) map[string][
 	if err != nil {
 		panic(err)
 	}
-	out := map[string][]byte{store.KeyConcepts: cat, store.KeyQuality: q}
+	model, err := json.Marshal(samplePTXModel(ins))
+	if err != nil {
+		panic(err) // plain structs always marshal
+	}
+	out := map[string][]byte{store.KeyConcepts: cat, store.KeyQuality: q, store.KeyPTXModel: model}
 	// Each AMD family's cost table, as the build stores it.
 	for _, a := range archs {
 		if a.Vendor != isa.VendorAMD {
@@ -121,6 +128,36 @@ func SampleExtras(archs []isa.Architecture, ins []*isa.Instruction) map[string][
 			panic(err)
 		}
 		out[costview.ExtraKey(a.ID)] = packed
+	}
+	return out
+}
+
+// samplePTXModel is the PTX reader's model of the sample's PTX pages, as
+// the build stores it for the checker: each instruction with its forms,
+// their types and modifiers and the version and target each needs.
+func samplePTXModel(ins []*isa.Instruction) []ptx.Instruction {
+	var out []ptx.Instruction
+	for _, in := range ins {
+		if in.Kind != isa.KindVirtual {
+			continue
+		}
+		m := ptx.Instruction{Name: in.Name, Kind: ptx.KindInstruction, Category: in.Category, Summary: in.Summary,
+			PTXVersion: in.PTXVersion, MinTarget: in.MinTarget}
+		for _, f := range in.Forms {
+			pf := ptx.Form{Syntax: f.Syntax, Types: f.Types, Modifiers: f.Modifiers,
+				PTXVersion: f.PTXVersion, MinTarget: f.MinTarget, Base: ptx.Option{PTXVersion: f.PTXVersion, MinTarget: f.MinTarget}}
+			// A dotted word of the opcode that is none of the form's
+			// types or modifiers is its type variable (".atype").
+			opcode, _, _ := strings.Cut(f.Syntax, " ")
+			for _, w := range strings.Split(opcode, ".")[1:] {
+				w = "." + strings.Trim(w, "{}")
+				if !slices.Contains(f.Types, w) && !slices.Contains(f.Modifiers, w) {
+					pf.Variables = append(pf.Variables, ptx.Variable{Name: w, Choices: f.Types})
+				}
+			}
+			m.Forms = append(m.Forms, pf)
+		}
+		out = append(out, m)
 	}
 	return out
 }
