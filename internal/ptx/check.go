@@ -703,15 +703,7 @@ func evaluate(cf *compiledForm, tokens []string, nOperands int, key string) Resu
 func evaluateDocs(cf *compiledForm, tokens []string, nOperands int) Result {
 	f := cf.form
 	r := Result{Syntax: f.Syntax, Source: fmt.Sprintf("%s:%d", f.File, f.Line)}
-	present := map[string]bool{}
-	space := false
-	for i, t := range tokens {
-		addToken(present, t)
-		space = space || i > 0 && isStateSpace(t)
-	}
-	if !space {
-		present[genericToken] = true
-	}
+	present := presentTokens(tokens)
 	applies := func(c *compiledReq) bool { return c.holds(tokens, present, nOperands) }
 	opts := combine(f.Base, cf.reqs, applies)
 	r.PTXVersion, r.MinTarget = opts[0].PTXVersion, opts[0].MinTarget
@@ -822,4 +814,19 @@ func (r Result) Allows(target string) bool {
 		}
 	}
 	return false
+}
+
+// presentTokens is the set of a statement's tokens the notes' conditions
+// test, with the generic state space where the statement names none.
+func presentTokens(tokens []string) map[string]bool {
+	present := map[string]bool{}
+	space := false
+	for i, t := range tokens {
+		addToken(present, t)
+		space = space || i > 0 && isStateSpace(t)
+	}
+	if !space {
+		present[genericToken] = true
+	}
+	return present
 }

@@ -156,15 +156,7 @@ func docsNeedsOf(cf *compiledForm, tokens []string, nOperands int, feature []str
 	if len(feature) == 0 {
 		return nil
 	}
-	present := map[string]bool{}
-	space := false
-	for i, t := range tokens {
-		addToken(present, t)
-		space = space || i > 0 && isStateSpace(t)
-	}
-	if !space {
-		present[genericToken] = true
-	}
+	present := presentTokens(tokens)
 	var out [][]Option
 	for i := range cf.reqs {
 		q := &cf.reqs[i]

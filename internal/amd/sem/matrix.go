@@ -165,22 +165,7 @@ func readMatrix(in *Instruction) (op *MatrixOp, why string, found bool) {
 		return fail("the mnemonic's type words %v do not name A's and B's element types", words[at+1:])
 	}
 	tw := [4]string{ab[0], ab[1], words[at-1], words[at-1]}
-	var ts [4]Type
-	for i, w := range tw {
-		t, neg, why := in.elemType(w)
-		if why != "" {
-			return fail("%s", why)
-		}
-		ts[i] = t
-		if i < 2 {
-			op.NegSigned[i] = neg
-		}
-	}
-	op.A, op.B, op.C, op.D = ts[0], ts[1], ts[2], ts[3]
-	if mixed(op) {
-		return fail("A, B and D mix integer and float elements")
-	}
-	return op, "", true
+	return in.withTypes(op, tw, fail)
 }
 
 // mixed says the operation mixes integer and float elements.
@@ -196,8 +181,13 @@ func (in *Instruction) typedMatrix(formula string, m []string, fail func(string,
 	if d[2] != op.M || d[4] != op.K || d[5] != op.N || d[6] != op.M || d[7] != op.N {
 		return fail("the shapes do not make a product A (MxK) * B (KxN) + C (MxN)")
 	}
+	return in.withTypes(op, [4]string{m[4], m[7], m[10], m[1]}, fail)
+}
+
+// withTypes gives op the element types of A, B, C and D named by words.
+func (in *Instruction) withTypes(op *MatrixOp, words [4]string, fail func(string, ...any) (*MatrixOp, string, bool)) (*MatrixOp, string, bool) {
 	var ts [4]Type
-	for i, w := range []string{m[4], m[7], m[10], m[1]} {
+	for i, w := range words {
 		t, neg, why := in.elemType(w)
 		if why != "" {
 			return fail("%s", why)
