@@ -161,6 +161,9 @@ var qualifiers = []qualifier{
 var fillerWords = map[string]bool{
 	"memory": true, "precision": true, "instruction": true, "operation": true,
 	"input": true, "inputs": true, "operand": true, "operands": true, "way": true, "values": true,
+	// Articles and "of" join the words of a sentence ("max of three",
+	// "the minimum of a vector"), never a name's parts.
+	"of": true, "the": true, "a": true, "an": true,
 }
 
 // bareWidths are the numbers that, alone among a query's words, are a
@@ -225,6 +228,8 @@ func readQuery(lower string) queryWords {
 		w := strings.Trim(raw[i], ",;:()")
 		if i+1 < len(raw) && (raw[i+1] == "bit" || raw[i+1] == "bits") && isDigits(w) {
 			w, i = w+"-bit", i+1
+		} else if n, err := strconv.Atoi(w); err == nil && n > 0 && n <= 64 && i+1 < len(raw) && (raw[i+1] == "byte" || raw[i+1] == "bytes") {
+			w, i = strconv.Itoa(8*n)+"-bit", i+1 // "load 16 bytes": a 128-bit load
 		} else if n, ok := strings.CutSuffix(w, "bit"); ok && isDigits(n) {
 			w = n + "-bit"
 		} else if bareWidths[w] && len(raw) > 1 {
