@@ -117,6 +117,18 @@ func (e *Encoder) Encode(asm string) ([]byte, error) {
 // takes the _e64 off).
 var asmSuffixes = []string{isa.SuffixE32, isa.SuffixE64, isa.SuffixSDWA, isa.SuffixDPP}
 
+// cutAsmSuffix splits a mnemonic into its instruction's name and the
+// encoding suffix written on it ("" for none).
+func cutAsmSuffix(mn string) (base, suffix string) {
+	base = mn
+	for _, suf := range asmSuffixes {
+		if strings.HasSuffix(mn, suf) {
+			base, suffix = strings.TrimSuffix(mn, suf), suf
+		}
+	}
+	return base, suffix
+}
+
 // encode assembles asm. With candidate non-nil it also hands over every
 // encoding it builds, before the decoder's check (the tests use it to tell
 // whether the right bytes were among them when the check failed).
@@ -139,12 +151,7 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 		}
 	}
 	mn, rest, _ := strings.Cut(asm, " ")
-	base, want := mn, ""
-	for _, suf := range asmSuffixes {
-		if strings.HasSuffix(mn, suf) {
-			base, want = strings.TrimSuffix(mn, suf), suf
-		}
-	}
+	base, want := cutAsmSuffix(mn)
 	if _, mods := splitOperands(compactBrackets(rest)); want == isa.SuffixSDWA || want == isa.SuffixDPP || extOf(mn, mods) != extNone {
 		return e.encodeExt(asm, extOf(mn, mods))
 	}

@@ -67,12 +67,7 @@ func (e *Encoder) CheckOperands(asm string) *OperandError {
 		return nil
 	}
 	mn, rest, _ := strings.Cut(asm, " ")
-	base, want := mn, ""
-	for _, suf := range asmSuffixes {
-		if strings.HasSuffix(mn, suf) {
-			base, want = strings.TrimSuffix(mn, suf), suf
-		}
-	}
+	base, want := cutAsmSuffix(mn)
 	ops, mods := splitOperands(compactBrackets(rest))
 	if want == isa.SuffixSDWA || want == isa.SuffixDPP || extOf(mn, mods) != extNone {
 		return nil

@@ -44,12 +44,14 @@ func conceptRefs(m concepts.Match, in *isa.Instruction, ix *concepts.NameIndex) 
 		// Relations folded into one reference serve every variant of any
 		// of them; a relation that serves all variants makes the
 		// reference serve all.
-		if len(r.Variants) == 0 || !ok || len(ref.Variants) > 0 {
-			if len(r.Variants) == 0 {
-				ref.Variants = nil
-			} else {
-				ref.Variants = appendNew(ref.Variants, r.Variants...)
-			}
+		switch {
+		case !ok:
+			ref.Variants = slices.Clone(r.Variants)
+		case len(ref.Variants) == 0: // serves all already
+		case len(r.Variants) == 0:
+			ref.Variants = nil
+		default:
+			ref.Variants = appendNew(ref.Variants, r.Variants...)
 		}
 		ref.Forms = appendNew(ref.Forms, r.Forms...)
 		if in.Arch == "ptx" {

@@ -96,13 +96,14 @@ func diagnose(ctx context.Context, k *knowledge, d *document, c fileContext) []p
 		if n%4096 == 0 && ctx.Err() != nil {
 			return out // a newer version is on its way
 		}
-		for _, t := range d.tokensOf(n) {
+		toks := d.tokensOf(n)
+		for _, t := range toks {
 			if t.kind != tokMnemonic {
 				continue
 			}
 			v := judge(t.text)
 			if v == nil && operands != nil {
-				if dg, bad := operandDiagnostic(operands, d, n, t); bad {
+				if dg, bad := operandDiagnostic(operands, d, n, toks, t); bad {
 					if len(out) >= maxDiagnostics {
 						return append(out, capped(d, n))
 					}

@@ -28,15 +28,16 @@ func (k *knowledge) operandChecker(ctx context.Context, family string) *encode.E
 	return enc
 }
 
-// operandDiagnostic checks the statement of line n whose mnemonic is mn.
+// operandDiagnostic checks the statement of line n (its tokens toks)
+// whose mnemonic is mn.
 // The diagnostic covers the wrong operand, or the whole statement when
 // the count is wrong, so an assembler's message on the same line folds
 // into it (mergeAssembler).
-func operandDiagnostic(enc *encode.Encoder, d *document, n int, mn token) (protocol.Diagnostic, bool) {
+func operandDiagnostic(enc *encode.Encoder, d *document, n int, toks []token, mn token) (protocol.Diagnostic, bool) {
 	line := d.lines[n].text
 	end := mn.end
 	var ops []token
-	for _, t := range d.tokensOf(n) {
+	for _, t := range toks {
 		if t.kind == tokOperand && t.stmt == mn.stmt {
 			ops = append(ops, t)
 			end = max(end, t.end)
