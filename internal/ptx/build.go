@@ -124,7 +124,13 @@ func Build(sections []ptxdoc.Section) ([]Instruction, []Problem) {
 }
 
 func noteText(f feature) string {
-	s := "`" + f.text + "`"
+	// A subject that is a sentence with its own code spans ("Support for
+	// shape `.m16n8k16` and …") is kept as written: quoting it again would
+	// turn its code into prose and its prose into code.
+	s := f.text
+	if !strings.Contains(s, "`") {
+		s = "`" + s + "`"
+	}
 	if f.version != "" {
 		s += " introduced in PTX ISA version " + f.version
 	}

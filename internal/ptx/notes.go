@@ -214,6 +214,9 @@ func splitSentences(s string, line int) []paragraph {
 func (r *noteResult) addSentence(s string, line int, isTarget bool) {
 	version, target, targetAlts := r.sentenceFacts(s, isTarget)
 	if version == "" && target == "" {
+		if isSubheading(s) {
+			return // "Note" above a paragraph: a heading, not a note
+		}
 		r.unparsed = append(r.unparsed, s)
 		return
 	}
@@ -737,4 +740,14 @@ func maxTarget(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// isSubheading reports whether a notes paragraph is only a label the
+// documents set above the next paragraph ("Note", "Notes:").
+func isSubheading(s string) bool {
+	switch strings.ToLower(strings.TrimRight(strings.TrimSpace(s), ":")) {
+	case "note", "notes":
+		return true
+	}
+	return false
 }

@@ -56,3 +56,31 @@ func TestNoteMnemonicLists(t *testing.T) {
 		}
 	}
 }
+
+// TestNotesKeptAsText: a feature note no form has is kept as text with its
+// own code spans (not quoted again), and a "Note" label above a paragraph
+// is not a note of its own.
+func TestNotesKeptAsText(t *testing.T) {
+	n := parseNotes("Introduced in PTX ISA version 3.0.\n\nSupport for shape `.m99` with `.zz` type vfoo2 operation introduced in PTX ISA version 9.9.",
+		0, "Requires `sm_30` or higher.\n\nNote\n\n`vfoo2.m99` is slow on other targets.", 10, []string{"vfoo2"})
+	for _, u := range n.unparsed {
+		if u == "Note" {
+			t.Errorf("the label %q is kept as a note", u)
+		}
+	}
+	var texts []string
+	for _, f := range n.features {
+		texts = append(texts, noteText(f))
+	}
+	want := "Support for shape `.m99` with `.zz` type vfoo2 operation introduced in PTX ISA version 9.9"
+	found := false
+	for _, s := range texts {
+		found = found || s == want
+	}
+	if !found {
+		t.Errorf("feature notes %q, want one %q", texts, want)
+	}
+	if got := noteText(feature{text: ".ftz", target: "sm_90"}); got != "`.ftz` requires sm_90" {
+		t.Errorf("a bare subject: %q", got)
+	}
+}
