@@ -320,6 +320,9 @@ A family, gfx or sm_ target, or product among the words scopes the search ("v_ma
 			if asJSON {
 				doc := searchDocument(db, q, hits, targets)
 				doc.Incomplete = incomplete
+				if len(hits) == 0 && len(targets) == 0 && len(incomplete) == 0 {
+					doc.NearTargets = isa.MatchProcessorsNear(archs, q, 4)
+				}
 				return e.writeJSON(doc)
 			}
 			for _, w := range incomplete {
@@ -382,6 +385,9 @@ type searchJSON struct {
 	Targets    []isa.ProcessorMatch `json:"targets"`
 	Hits       []isa.SearchHit      `json:"hits"`
 	Incomplete []web.IncompleteWord `json:"incomplete,omitempty"`
+	// NearTargets are the targets the text suggests ("did you mean the
+	// target gfx942?") when nothing else answers the query ("mi300").
+	NearTargets []isa.ProcessorMatch `json:"near_targets,omitempty"`
 }
 
 func searchDocument(db *store.DB, q string, hits []isa.SearchHit, targets []isa.ProcessorMatch) searchJSON {

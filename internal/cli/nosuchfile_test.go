@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,6 +64,12 @@ func TestTargetNamesAreNotInstructions(t *testing.T) {
 	_, errOut, code := run(t, "search", "mi300", "--db", testDB)
 	if code != 0 || !strings.Contains(errOut, "did you mean the target gfx942 (AMD Instinct MI300X") {
 		t.Errorf("search mi300: exit %d, stderr %q", code, errOut)
+	}
+	// The JSON says what the text says.
+	out, _, code := run(t, "search", "mi300", "--json", "--db", testDB)
+	var doc searchJSON
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.NearTargets) == 0 || doc.NearTargets[0].Target != "gfx942" {
+		t.Errorf("search mi300 --json: exit %d, %s; want near_targets with gfx942", code, out)
 	}
 	_, errOut, code = run(t, "show", "ptx", "sm_90", "--db", testDB)
 	if code != 2 || !strings.Contains(errOut, "sm_90 is a target") {

@@ -39,6 +39,9 @@ type SearchResult struct {
 	// there ends in the start of a longer instruction (the first word of a
 	// 64-bit VOP3 alone).
 	Incomplete []IncompleteWord `json:"incomplete,omitempty"`
+	// NearTargets are the targets names close to the query lead to, when
+	// it names none ("mi300": gfx942), as the search page suggests them.
+	NearTargets []isa.ProcessorMatch `json:"near_targets,omitempty"`
 }
 
 // SearchScope is the family a query's words name.
@@ -159,10 +162,13 @@ func (s *server) apiSearch(w http.ResponseWriter, r *http.Request) {
 	hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
 	res := SearchResult{Query: q, Arch: arch, Hits: hits, Decoded: decoded, Targets: s.processors.Match(q)}
 	res.Incomplete = s.incompleteWords(q, s.decodeArch(r.Context(), arch))
+	if len(res.Targets) == 0 {
+		res.NearTargets = s.processors.Near(q, 4)
+	}
 	if sc := s.processors.ScopeOf(q); sc.Arch != "" {
 		res.Scope = &SearchScope{Arch: sc.Arch, Words: sc.Words, Target: sc.Target}
 	}
-	if err != nil && (len(decoded) == 0 && len(res.Targets) == 0 && len(res.Incomplete) == 0 || errs.HTTPStatus(err) == http.StatusInternalServerError) {
+	if err != nil && (len(decoded) == 0 && len(res.Targets) == 0 && len(res.Incomplete) == 0 && len(res.NearTargets) == 0 || errs.HTTPStatus(err) == http.StatusInternalServerError) {
 		s.apiFail(w, r, err)
 		return
 	}

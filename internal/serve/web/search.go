@@ -45,10 +45,11 @@ type searchView struct {
 }
 
 // Answered says whether something besides Hits answers the query: a
-// decoding, a target, or the note that the words are half an instruction.
-// The page then shows no "Nothing matched" under it.
+// decoding, a target or a target close to its words, or the note that the
+// words are half an instruction. The page then shows no "Nothing matched"
+// under it.
 func (v searchView) Answered() bool {
-	return len(v.Decoded) > 0 || len(v.Targets) > 0 || len(v.Incomplete) > 0
+	return len(v.Decoded) > 0 || len(v.Targets) > 0 || len(v.NearTargets) > 0 || len(v.Incomplete) > 0
 }
 
 type searchHitView struct {

@@ -35,6 +35,16 @@ func TestTargetSuggestionsRealDB(t *testing.T) {
 	if body := get(t, s, "/search?q=sm_90").Body.String(); strings.Contains(body, "AMDGPU processor table") {
 		t.Error("/search?q=sm_90 attributes sm_90 to LLVM's AMDGPU processor table")
 	}
+	// The suggestion is the answer: no "Nothing matched" under it, and
+	// the API carries it too.
+	if body := get(t, s, "/search?q=mi300").Body.String(); strings.Contains(body, "Nothing matched") || strings.Contains(body, "0 results") {
+		t.Error(`/search?q=mi300 says "Nothing matched" under its target suggestion`)
+	}
+	var sr SearchResult
+	if rec := get(t, s, "/api/v1/search?q=mi300"); rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &sr) != nil ||
+		len(sr.NearTargets) == 0 || sr.NearTargets[0].Target != "gfx942" {
+		t.Errorf("/api/v1/search?q=mi300: %d %s, want near_targets with gfx942", rec.Code, rec.Body.String())
+	}
 	rec := get(t, s, "/api/v1/archs/mi300")
 	var e struct {
 		Suggestions []string `json:"suggestions"`
