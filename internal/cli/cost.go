@@ -105,7 +105,7 @@ CUs x peak clock x the fastest instruction's work per cycle per CU.`,
 				return err
 			}
 			fmt.Fprintf(e.stdout, "modelled line: %s\n", costs[ts[0]].Asm)
-			return e.printWork(ts, work)
+			return e.printWork(ts, work, formatWork(in, costs))
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -210,7 +210,7 @@ func workColumns(w *costview.Work) string {
 
 // printWork prints a matrix instruction's work per target, nothing for
 // other instructions.
-func (e *env) printWork(targets []string, work map[string]*costview.Work) error {
+func (e *env) printWork(targets []string, work map[string]*costview.Work, formats map[string][]*costview.Work) error {
 	if len(work) == 0 {
 		return nil
 	}
@@ -221,8 +221,26 @@ func (e *env) printWork(targets []string, work map[string]*costview.Work) error 
 		if w := work[t]; w != nil {
 			fmt.Fprintf(tw, "%s\t%s\n", t, workColumns(w))
 		}
+		for _, w := range formats[t] {
+			// The same instruction with other operand formats (cbsz/blgp).
+			fmt.Fprintf(tw, "%s\t%s\n", t, workColumns(w))
+		}
 	}
 	return tw.Flush()
+}
+
+// formatWork is the work of each target's other modelled operand formats
+// (isa.Cost.Formats: an F8F6F4 instruction's FP6 and FP4).
+func formatWork(in *isa.Instruction, costs map[string]isa.Cost) map[string][]*costview.Work {
+	out := map[string][]*costview.Work{}
+	for t, c := range costs {
+		for _, fc := range c.Formats {
+			if w, ok := costview.WorkOf(isa.ArchInfoFor(in.Arch), in.Name, fc); ok {
+				out[t] = append(out[t], w)
+			}
+		}
+	}
+	return out
 }
 
 // costPeaks prints the family's Instinct products' published dense peaks

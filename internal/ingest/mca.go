@@ -50,8 +50,9 @@ func applyMCA(ctx context.Context, opts Options, insts []*isa.Instruction, prog 
 	}
 	// Per target, the lines to model: each instruction's examples.
 	type ref struct {
-		in  *isa.Instruction
-		asm []string
+		in      *isa.Instruction
+		asm     []string
+		formats []string // the first example in the other operand formats
 	}
 	lines := map[string][]string{}
 	refs := map[string][]ref{}
@@ -68,12 +69,14 @@ func applyMCA(ctx context.Context, opts Options, insts []*isa.Instruction, prog 
 		if len(asm) == 0 {
 			continue
 		}
+		formats := formatLines(in.Name, asm[0])
 		for t, status := range in.Targets {
 			if status != "supported" {
 				continue
 			}
-			refs[t] = append(refs[t], ref{in, asm})
+			refs[t] = append(refs[t], ref{in, asm, formats})
 			lines[t] = append(lines[t], asm...)
+			lines[t] = append(lines[t], formats...)
 		}
 	}
 	prog.Start(fmt.Sprintf("modelling costs with llvm-mca on %d targets", len(lines)), len(lines))
@@ -95,13 +98,22 @@ func applyMCA(ctx context.Context, opts Options, insts []*isa.Instruction, prog 
 				}
 			}
 			k += len(r.asm)
+			variants := costs[k : k+len(r.formats)]
+			k += len(r.formats)
 			if pick == nil {
 				continue
 			}
 			if r.in.Cost == nil {
 				r.in.Cost = map[string]isa.Cost{}
 			}
-			r.in.Cost[t] = toCost(*pick)
+			c := toCost(*pick)
+			for j, v := range variants {
+				if v.OK {
+					v.Printed = r.formats[j]
+					c.Formats = append(c.Formats, toCost(v))
+				}
+			}
+			r.in.Cost[t] = c
 		}
 	}
 	// Coverage per family, and the guides' pass counts against the model.
@@ -126,6 +138,23 @@ func applyMCA(ctx context.Context, opts Options, insts []*isa.Instruction, prog 
 	doc := &isa.Document{Source: isa.SourceLLVMMCA, File: path, Title: "LLVM's AMDGPU scheduling model (llvm-mca)",
 		Version: res.Version, Attribution: "LLVM, run by gpuisa build: the compiler's model, not a measurement", License: "Apache-2.0 WITH LLVM-exception"}
 	return doc, rep, nil
+}
+
+// formatLines are an example line of a matrix instruction whose modifiers
+// choose its operand formats (F8F6F4) rewritten to each other format, so
+// the model's cost of every format is known, not only the example's.
+func formatLines(name, asm string) []string {
+	s, err := isa.ParseMatrix(name, asm, "")
+	if err != nil || s.DType != isa.DTypeF8F6F4 {
+		return nil
+	}
+	var out []string
+	for _, f := range isa.F8F6F4Formats {
+		if l, ok := isa.F8F6F4Line(asm, s, f); ok && l != asm {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func toCost(c mca.Cost) isa.Cost {

@@ -178,3 +178,17 @@ func TestTimingsFileReachesTheInstruction(t *testing.T) {
 	}
 	t.Fatal("no max")
 }
+
+// TestFormatLines: an F8F6F4 instruction's example is also modelled in its
+// FP6 and FP4 formats; other instructions are modelled as written.
+func TestFormatLines(t *testing.T) {
+	got := formatLines("v_mfma_f32_32x32x64_f8f6f4", "v_mfma_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], v[32:47]")
+	want := []string{"v_mfma_f32_32x32x64_f8f6f4 v[0:15], v[16:21], v[24:29], v[32:47] cbsz:2 blgp:2",
+		"v_mfma_f32_32x32x64_f8f6f4 v[0:15], v[16:19], v[24:27], v[32:47] cbsz:4 blgp:4"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("formatLines = %q, want %q", got, want)
+	}
+	if got := formatLines("v_mfma_f32_32x32x8_f16", "v_mfma_f32_32x32x8_f16 v[0:15], v[16:17], v[18:19], v[0:15]"); got != nil {
+		t.Errorf("an F16 instruction: %q", got)
+	}
+}

@@ -461,6 +461,10 @@ type Cost struct {
 	Unit        string         `json:"unit"`                // the execution unit: HWVALU, HWXDL, HWVMEM, ...
 	Resources   []CostResource `json:"resources,omitempty"` // every resource with its cycles
 	Opcode      string         `json:"opcode,omitempty"`    // LLVM's internal opcode name
+	// Formats are the same instruction modelled with its other operand
+	// formats, where modifiers choose them (an F8F6F4 instruction's FP6
+	// and FP4, F8F6F4Line): each its own line and LLVM opcode.
+	Formats []Cost `json:"formats,omitempty"`
 }
 
 // CostResource is one hardware resource for Cycles cycles (0: one).

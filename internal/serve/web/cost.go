@@ -20,6 +20,16 @@ type costGroup struct {
 	Flags     string // "may load, side effects"
 	// Work is a matrix instruction's passes, cycles and work per cycle.
 	Work *costview.Work
+	// Formats are the other operand formats the build modelled (an
+	// F8F6F4 instruction's FP6 and FP4), each with its work.
+	Formats []formatCost
+}
+
+// formatCost is the cost of one operand format of a matrix instruction.
+type formatCost struct {
+	Cost      isa.Cost
+	Resources string
+	Work      *costview.Work
 }
 
 // costGroups folds an instruction's per-target costs into rows of equal
@@ -35,6 +45,9 @@ func costGroups(in *isa.Instruction) []costGroup {
 	for _, t := range targets {
 		c := in.Cost[t]
 		key := fmt.Sprintf("%d/%g/%d/%v/%v/%v/%s/%v", c.Latency, c.RThroughput, c.UOps, c.MayLoad, c.MayStore, c.SideEffects, c.Unit, c.Resources)
+		for _, fc := range c.Formats {
+			key += fmt.Sprintf("|%s/%v", fc.Opcode, fc.Resources)
+		}
 		if i, ok := index[key]; ok {
 			out[i].Targets = append(out[i].Targets, t)
 			continue
@@ -42,6 +55,11 @@ func costGroups(in *isa.Instruction) []costGroup {
 		index[key] = len(out)
 		g := costGroup{Targets: []string{t}, Cost: c, Resources: resourceText(c), Flags: flagText(c)}
 		g.Work, _ = costview.WorkOf(isa.ArchInfoFor(in.Arch), in.Name, c)
+		for _, fc := range c.Formats {
+			f := formatCost{Cost: fc, Resources: resourceText(fc)}
+			f.Work, _ = costview.WorkOf(isa.ArchInfoFor(in.Arch), in.Name, fc)
+			g.Formats = append(g.Formats, f)
+		}
 		out = append(out, g)
 	}
 	return out

@@ -90,12 +90,16 @@ func bestDense(a isa.ArchInfo, entries []Entry, target string) map[isa.DType]bes
 		if !ok {
 			continue
 		}
-		w, ok := WorkOf(a, e.Name, c)
-		if !ok || w.Sparse || w.PerCycleCU == 0 {
-			continue
-		}
-		if b, ok := best[w.DType]; !ok || w.PerCycleCU > b.work.PerCycleCU || w.PerCycleCU == b.work.PerCycleCU && e.Name < b.name {
-			best[w.DType] = bestRow{e.Name, c.Opcode, w}
+		// The example's operand formats, then the others the build
+		// modelled (an F8F6F4 instruction's FP6 and FP4).
+		for _, fc := range append([]isa.Cost{c}, c.Formats...) {
+			w, ok := WorkOf(a, e.Name, fc)
+			if !ok || w.Sparse || w.PerCycleCU == 0 {
+				continue
+			}
+			if b, ok := best[w.DType]; !ok || w.PerCycleCU > b.work.PerCycleCU || w.PerCycleCU == b.work.PerCycleCU && e.Name < b.name {
+				best[w.DType] = bestRow{e.Name, fc.Opcode, w}
+			}
 		}
 	}
 	return best

@@ -130,3 +130,36 @@ func TestInstinctProducts(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPeaksOfOtherFormats: an F8F6F4 instruction's FP6 and FP4 costs
+// (Cost.Formats, each with its LLVM opcode) are checked against the FP6 and
+// FP4 peaks; without them those peaks are unchecked.
+func TestCheckPeaksOfOtherFormats(t *testing.T) {
+	const name = "v_mfma_f32_16x16x128_f8f6f4"
+	c := xdl(name+" v[0:3], v[8:15], v[16:23], v[24:27]", "HWXDL", 8, "V_MFMA_F32_16X16X128_F8F6F4_f8_f8_gfx940_vcd")
+	c.Formats = []isa.Cost{
+		xdl(name+" v[0:3], v[8:13], v[16:21], v[24:27] cbsz:2 blgp:2", "HWXDL", 4, "V_MFMA_F32_16X16X128_F8F6F4_f6_f6_gfx940_vcd"),
+		xdl(name+" v[0:3], v[8:11], v[16:19], v[24:27] cbsz:4 blgp:4", "HWXDL", 4, "V_MFMA_F32_16X16X128_F8F6F4_f4_f4_gfx940_vcd"),
+	}
+	entries := []Entry{{Name: name, Cost: map[string]isa.Cost{"gfx950": c}}}
+	// 256 CUs at 2,400 MHz: 16,384 FLOPs per cycle per CU at 4 passes.
+	products := []isa.InstinctProduct{{Name: "Y", Target: "gfx950", CUs: 256, PeakMHz: 2400,
+		Peaks: map[isa.DType]float64{isa.DTypeFP8: 5033.2, isa.DTypeFP6: 10066.3, isa.DTypeFP4: 10066.3}}}
+	load := func(string) ([]Entry, error) { return entries, nil }
+	byType := map[isa.DType]PeakCheck{}
+	for _, c := range CheckPeaks(products, load) {
+		byType[c.DType] = c
+	}
+	for _, d := range []isa.DType{isa.DTypeFP8, isa.DTypeFP6, isa.DTypeFP4} {
+		if c := byType[d]; !c.Agrees || c.Instruction != name || !strings.Contains(c.Opcode, "_f"+strings.TrimPrefix(string(d), "fp")+"_") {
+			t.Errorf("%s: %+v", d, c)
+		}
+	}
+	c.Formats = nil
+	entries[0].Cost["gfx950"] = c
+	for _, pc := range CheckPeaks(products, load) {
+		if pc.DType != isa.DTypeFP8 && (pc.Agrees || pc.Note == "") {
+			t.Errorf("%s without its format's cost: %+v", pc.DType, pc)
+		}
+	}
+}
