@@ -377,6 +377,13 @@ func ArchIDsWith(t Trait) []string {
 // target name ("gfx942"), a few spellings users type ("rdna35",
 // "rdna_3.5", "CDNA 4") and Compiler Explorer's key ("amd_rdna3_5").
 func LookupArch(s string) (ArchInfo, bool) {
+	// A family's own ID, as code passes it (the encoder, per line), needs
+	// no normalising of every name in the table.
+	for _, a := range archTable {
+		if a.ID == s {
+			return a, true
+		}
+	}
 	k := normalizeArch(s)
 	for _, a := range archTable {
 		if a.ID == k || normalizeArch(a.Name) == k || slices.Contains(a.Aliases, k) || a.CEKey != "" && normalizeArch(a.CEKey) == k {
