@@ -81,6 +81,10 @@ type Options struct {
 	// renderer's version): the previous database at Out keeps its answers
 	// when that renderer rendered them from the same rows (store.Build).
 	AnswersBy string
+	// PageCache is the page cache's directory (store.Build.AnswersCache):
+	// a build of the same rows by the same renderer copies the answers an
+	// earlier build kept there instead of rendering them; "" keeps none.
+	PageCache string
 	// Provisional is what this build leaves for a later one to verify
 	// (isa.BuildInfo.Provisional): serve builds such a database for its
 	// first answers and verifies it in the background.
@@ -305,7 +309,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return opts.Answers(ctx, r, put)
 		}
 	}
-	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras, HashAs: hashAs, Answers: answers, AnswersBy: opts.AnswersBy}); err != nil {
+	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras, HashAs: hashAs, Answers: answers, AnswersBy: opts.AnswersBy, AnswersCache: opts.PageCache}); err != nil {
 		return nil, fmt.Errorf("write %s: %w", opts.Out, err)
 	}
 	rowsWritten()
