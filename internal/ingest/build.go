@@ -18,6 +18,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/oracle/verify"
 	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
@@ -197,6 +198,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		llvm.Report.Cost = costs
 	}
 
+	// llvm-mc runs again only for the concept catalogue's proposals, after
+	// the PTX stages: its loaded caches are released until then.
+	verify.ReleaseCaches()
+
 	extras := map[string][]byte{}
 	ptxArch, ptxInsts, ptxDocs, ptxProblems, ptxModel, ptxVersion, err := readPTX(src, opts.Progress)
 	if err != nil {
@@ -249,6 +254,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			if extras[store.KeyConceptVerdicts], err = conceptVerdicts(ctx, cat, insts, llvm, opts.Progress); err != nil {
 				return nil, err
 			}
+			verify.ReleaseCaches()
 		}
 	}
 
