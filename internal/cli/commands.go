@@ -151,6 +151,7 @@ among the upstream problems (gpuisa quality, /quality).`,
 			if out == "" {
 				out = e.dbPath
 			}
+			limitBuildMemory()
 			stop, err := startProfiles(cpuProfile, memProfile)
 			if err != nil {
 				return err
