@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -20,6 +21,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/ingest"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 	"github.com/gpuisa/gpuisa/internal/serve/web"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
@@ -28,7 +30,7 @@ import (
 type buildFlags struct {
 	sources, llvmDoc, llvmProject, cache, concepts string
 	noVerify, noPTXAS, noInstall, allowPartial     bool
-	noPrerender                                    bool
+	noPrerender, noPageCache                       bool
 	ptxas                                          []string
 	nvdisasm, timings, semResults                  string
 	// provisional is what the database left unverified (serve's own
@@ -50,6 +52,7 @@ func (f *buildFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.nvdisasm, "nvdisasm", "", "nvdisasm binary (default $GPUISA_NVDISASM, else the cache's venv, else PATH)")
 	fs.StringVar(&f.timings, "timings", "", "results file of gpuisa ptx bench run on a GPU (default $GPUISA_TIMINGS): PTX pages show the measurements")
 	fs.BoolVar(&f.noPrerender, "no-prerender", false, "do not render the site's pages into the database (a server then renders each page on its first request)")
+	fs.BoolVar(&f.noPageCache, "no-page-cache", false, "render the site's pages even when the cache directory keeps those this binary rendered from the same rows")
 	fs.StringVar(&f.semResults, "sem-results", "", "results file of gpuisa semgpu run on a GPU (default $GPUISA_SEM_RESULTS): the PTX models are held to it on /quality")
 }
 
@@ -60,7 +63,20 @@ func (f *buildFlags) options(out string, log io.Writer, prog ingest.Progress) in
 		CacheDir: f.cache, ConceptsDir: f.concepts, NoVerify: f.noVerify, AllowPartial: f.allowPartial,
 		NoPTXAS: f.noPTXAS, NoInstall: f.noInstall, PTXAS: f.ptxas, NVDisasm: f.nvdisasm, Log: log, Timings: f.timings,
 		SemResults: f.semResults, Progress: prog, Answers: prerender(f.noPrerender, prog), AnswersBy: answersBy(f.noPrerender),
-		Provisional: f.provisional}
+		PageCache: f.pageCache(), Provisional: f.provisional}
+}
+
+// pageCache is where builds keep the pages they rendered (the cache
+// directory's pages/), "" with --no-prerender or --no-page-cache.
+func (f *buildFlags) pageCache() string {
+	if f.noPrerender || f.noPageCache {
+		return ""
+	}
+	dir := f.cache
+	if dir == "" {
+		dir = ptxas.DefaultCacheDir()
+	}
+	return filepath.Join(dir, "pages")
 }
 
 // answersBy is the identity of the build's page renderer (web.RendererID:
@@ -135,6 +151,7 @@ among the upstream problems (gpuisa quality, /quality).`,
 			if out == "" {
 				out = e.dbPath
 			}
+			limitBuildMemory()
 			stop, err := startProfiles(cpuProfile, memProfile)
 			if err != nil {
 				return err

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +42,43 @@ func TestProfilesAreWritten(t *testing.T) {
 	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestBuildMemoryLimit: a build sets its soft heap limit unless
+// $GOMEMLIMIT names one, which the runtime then keeps.
+func TestBuildMemoryLimit(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	t.Setenv("GOMEMLIMIT", "")
+	limitBuildMemory()
+	if got := debug.SetMemoryLimit(-1); got != buildMemoryLimit {
+		t.Errorf("limit %d, want %d", got, buildMemoryLimit)
+	}
+	debug.SetMemoryLimit(old)
+	t.Setenv("GOMEMLIMIT", "2GiB")
+	limitBuildMemory()
+	if got := debug.SetMemoryLimit(-1); got != old {
+		t.Errorf("with GOMEMLIMIT set the limit became %d, want %d kept", got, old)
+	}
+}
+
+// TestPageCacheDir: the page cache lives in the cache directory's pages/,
+// and --no-page-cache or --no-prerender keep none.
+func TestPageCacheDir(t *testing.T) {
+	for _, tc := range []struct {
+		f    buildFlags
+		want string
+	}{
+		{buildFlags{cache: "/c"}, filepath.Join("/c", "pages")},
+		{buildFlags{cache: "/c", noPageCache: true}, ""},
+		{buildFlags{cache: "/c", noPrerender: true}, ""},
+	} {
+		if got := tc.f.pageCache(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)
+		}
+	}
+	if got := (&buildFlags{}).pageCache(); !strings.HasSuffix(got, string(filepath.Separator)+"pages") {
+		t.Errorf("default page cache %q, want the user cache directory's pages/", got)
 	}
 }

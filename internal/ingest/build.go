@@ -18,6 +18,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/oracle/verify"
 	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
@@ -81,6 +82,10 @@ type Options struct {
 	// renderer's version): the previous database at Out keeps its answers
 	// when that renderer rendered them from the same rows (store.Build).
 	AnswersBy string
+	// PageCache is the page cache's directory (store.Build.AnswersCache):
+	// a build of the same rows by the same renderer copies the answers an
+	// earlier build kept there instead of rendering them; "" keeps none.
+	PageCache string
 	// Provisional is what this build leaves for a later one to verify
 	// (isa.BuildInfo.Provisional): serve builds such a database for its
 	// first answers and verifies it in the background.
@@ -193,6 +198,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		llvm.Report.Cost = costs
 	}
 
+	// llvm-mc runs again only for the concept catalogue's proposals, after
+	// the PTX stages: its loaded caches are released until then.
+	verify.ReleaseCaches()
+
 	extras := map[string][]byte{}
 	ptxArch, ptxInsts, ptxDocs, ptxProblems, ptxModel, ptxVersion, err := readPTX(src, opts.Progress)
 	if err != nil {
@@ -245,6 +254,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			if extras[store.KeyConceptVerdicts], err = conceptVerdicts(ctx, cat, insts, llvm, opts.Progress); err != nil {
 				return nil, err
 			}
+			verify.ReleaseCaches()
 		}
 	}
 
@@ -305,7 +315,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return opts.Answers(ctx, r, put)
 		}
 	}
-	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras, HashAs: hashAs, Answers: answers, AnswersBy: opts.AnswersBy}); err != nil {
+	if err := store.Write(ctx, opts.Out, &store.Build{Info: info, Archs: archs, Instructions: insts, Extras: extras, HashAs: hashAs, Answers: answers, AnswersBy: opts.AnswersBy, AnswersCache: opts.PageCache}); err != nil {
 		return nil, fmt.Errorf("write %s: %w", opts.Out, err)
 	}
 	rowsWritten()

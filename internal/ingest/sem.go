@@ -102,9 +102,18 @@ func applySem(ctx context.Context, opts Options, insts []*isa.Instruction, cat *
 	var diffs []byte
 	if cat != nil {
 		var res *semdiff.Result
-		step(prog, "deriving the cross-vendor differences by evaluation", func() {
-			res = semdiff.Derive(cat, libs, semdiff.Options{Known: func(arch, name, kind string) string { return semoracle.Known(tol, arch, name, kind) }})
-		})
+		kept := derivationFile(semCacheDir(opts), cat, libs)
+		if diffs = loadDerivation(kept); diffs != nil {
+			res = &semdiff.Result{}
+			if json.Unmarshal(diffs, res) != nil {
+				res, diffs = nil, nil
+			}
+		}
+		if res == nil {
+			step(prog, "deriving the cross-vendor differences by evaluation", func() {
+				res = semdiff.Derive(cat, libs, semdiff.Options{Known: func(arch, name, kind string) string { return semoracle.Known(tol, arch, name, kind) }})
+			})
+		}
 		rep.Pairs = len(res.Pairs)
 		for _, p := range res.Pairs {
 			if p.Differ > 0 {
@@ -115,11 +124,23 @@ func applySem(ctx context.Context, opts Options, insts []*isa.Instruction, cat *
 			rep.Contradictions = append(rep.Contradictions, quality.SemContradiction{Concept: c.Concept, PTX: c.PTX + c.Variant,
 				Arch: c.Arch, AMD: c.AMD, Claim: c.Claim, Finding: c.Finding, Known: c.Known})
 		}
-		if diffs, err = json.Marshal(res); err != nil {
-			return nil, nil, err
+		if diffs == nil {
+			if diffs, err = json.Marshal(res); err != nil {
+				return nil, nil, err
+			}
+			_ = keepDerivation(kept, diffs) // only saves time (keepDerivation)
 		}
 	}
 	return rep, diffs, nil
+}
+
+// semCacheDir is where the pseudocode's checks are kept: the build's cache
+// directory, else the user's.
+func semCacheDir(opts Options) string {
+	if opts.CacheDir != "" {
+		return opts.CacheDir
+	}
+	return ptxas.DefaultCacheDir()
 }
 
 func newerDialect(arch string) bool {
@@ -170,10 +191,7 @@ func checkAgainstLLVM(ctx context.Context, opts Options, libs map[string]*sem.Li
 		rep.Gap = gap
 		return nil
 	}
-	cacheDir := opts.CacheDir
-	if cacheDir == "" {
-		cacheDir = ptxas.DefaultCacheDir()
-	}
+	cacheDir := semCacheDir(opts)
 	prog.Start("checking the pseudocode against LLVM's constant folding", 1)
 	res, err := semoracle.Check(ctx, libs, tol, semoracle.Options{Opt: path, CacheDir: cacheDir, Random: semRandom})
 	prog.Advance(1)

@@ -2,11 +2,16 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 )
@@ -90,16 +95,39 @@ func writeAnswers(ctx context.Context, db *sql.DB, tmpName string, render Answer
 	return tx.Commit()
 }
 
-// reuseAnswers copies the answers of the database at prev into db (whose
-// rows are written) when renderer rendered them from the same rows: the
-// same schema, the same 'build' row (its id is a hash of every document
-// and extra) and the same answers_renderer. It reports whether it did; a
-// missing, older or unreadable previous file is no error (the answers are
-// then rendered).
-func reuseAnswers(ctx context.Context, db *sql.DB, prev, renderer string) (bool, error) {
+// reuseAnswers copies into db (whose rows are written) the answers that
+// renderer rendered from the same rows: those of the database at prev, the
+// file the build replaces, else those kept in the page cache (cacheDir,
+// "" for none; keepAnswers). It reports whether it did; a missing, older,
+// damaged or unreadable file is no error (the answers are then rendered).
+func reuseAnswers(ctx context.Context, db *sql.DB, prev, cacheDir, renderer string) (bool, error) {
 	if renderer == "" {
 		return false, nil
 	}
+	if ok, err := reuseAnswersFrom(ctx, db, prev, renderer); ok || err != nil {
+		return ok, err
+	}
+	if cacheDir == "" {
+		return false, nil
+	}
+	file, err := answerCacheFile(ctx, db, cacheDir, renderer)
+	if err != nil {
+		return false, nil
+	}
+	ok, err := reuseAnswersFrom(ctx, db, file, renderer)
+	if ok {
+		// Used: the newest, so pruning keeps it.
+		now := time.Now()
+		_ = os.Chtimes(file, now, now)
+	}
+	return ok, err
+}
+
+// reuseAnswersFrom copies the answers of the database at prev into db
+// when renderer rendered them from the same rows: the same schema, the
+// same 'build' row (its id is a hash of every document and extra) and the
+// same answers_renderer, and the answers still add up to prev's manifest.
+func reuseAnswersFrom(ctx context.Context, db *sql.DB, prev, renderer string) (bool, error) {
 	if _, err := os.Stat(prev); err != nil {
 		return false, nil
 	}
@@ -137,6 +165,131 @@ func reuseAnswers(ctx context.Context, db *sql.DB, prev, renderer string) (bool,
 		return false, err
 	}
 	return true, tx.Commit()
+}
+
+// The page cache keeps the answers of the last builds under the cache
+// directory, so a build of the same rows by the same renderer copies them
+// whatever file it writes: rendering the site is most of a build whose
+// oracles are cached. A page is a function of the rows and the renderer
+// (the program's code, templates and assets: web.RendererID), and the key
+// covers both: the 'build' row, whose id hashes every document and extra,
+// and the renderer's identity. Another program or one changed row renders
+// again. The newest files are kept up to keptAnswerBytes in all (a full
+// site's answers are about 125 MB) and keptAnswerFiles in number, so the
+// small databases of tests never push out a full build's.
+const (
+	keptAnswerBytes = 400 << 20
+	keptAnswerFiles = 16
+)
+
+// answerCacheFile is the page cache's file for the answers renderer makes
+// from db's rows.
+func answerCacheFile(ctx context.Context, db *sql.DB, cacheDir, renderer string) (string, error) {
+	var build string
+	if err := db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'build'").Scan(&build); err != nil {
+		return "", err
+	}
+	h := sha256.Sum256([]byte(renderer + "\x00" + build))
+	return filepath.Join(cacheDir, "answers-"+hex.EncodeToString(h[:12])+".db"), nil
+}
+
+// keepAnswers stores db's answers (rendered, not reused) in the page cache
+// as a small database of the same schema for the tables it holds: the
+// 'build' and answers_renderer rows, the answers, and a manifest of them,
+// so reuseAnswersFrom reads it as it reads a previous database. It writes
+// a temporary file and renames it into place, then removes the oldest
+// files past keptAnswerFiles. The cache only saves time: a build whose
+// cache cannot be written is no failed build, so callers ignore the error.
+func keepAnswers(ctx context.Context, db *sql.DB, cacheDir, renderer string) (err error) {
+	file, err := answerCacheFile(ctx, db, cacheDir, renderer)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(cacheDir, ".answers-*.tmp")
+	if err != nil {
+		return err
+	}
+	tmpName := tmp.Name()
+	tmp.Close()
+	defer func() {
+		if err != nil {
+			os.Remove(tmpName)
+		}
+	}()
+	if _, err := db.ExecContext(ctx, "ATTACH DATABASE ? AS keep", "file:"+tmpName); err != nil {
+		return err
+	}
+	attached := true
+	defer func() {
+		if attached {
+			db.ExecContext(ctx, "DETACH DATABASE keep")
+		}
+	}()
+	for _, q := range []string{
+		"CREATE TABLE keep.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+		"CREATE TABLE keep.answers (key TEXT PRIMARY KEY, content_type TEXT NOT NULL, gz BLOB NOT NULL)",
+		"INSERT INTO keep.meta(key, value) SELECT key, value FROM meta WHERE key IN ('build', 'answers_renderer')",
+		"INSERT INTO keep.answers(key, content_type, gz) SELECT key, content_type, gz FROM answers ORDER BY key",
+		fmt.Sprintf("PRAGMA keep.user_version = %d", SchemaVersion),
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	sum, err := sumTable(ctx, db, "keep", "answers")
+	if err != nil {
+		return err
+	}
+	doc, err := json.Marshal(manifest{Tables: map[string]tableSum{"answers": sum}})
+	if err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO keep.meta(key, value) VALUES(?, ?)", manifestKey, string(doc)); err != nil {
+		return err
+	}
+	attached = false
+	if _, err := db.ExecContext(ctx, "DETACH DATABASE keep"); err != nil {
+		return err
+	}
+	if err := os.Rename(tmpName, file); err != nil {
+		return err
+	}
+	pruneAnswerCache(cacheDir, file)
+	return nil
+}
+
+// pruneAnswerCache removes the page cache's oldest files (by modification
+// time: a reused file is touched) past keptAnswerBytes or keptAnswerFiles,
+// never keep.
+func pruneAnswerCache(cacheDir, keep string) {
+	files, _ := filepath.Glob(filepath.Join(cacheDir, "answers-*.db"))
+	type aged struct {
+		path string
+		mod  time.Time
+		size int64
+	}
+	var all []aged
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			all = append(all, aged{f, st.ModTime(), st.Size()})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].path == keep || all[j].path == keep {
+			return all[i].path == keep
+		}
+		return all[i].mod.After(all[j].mod)
+	})
+	var total int64
+	for i, f := range all {
+		total += f.size
+		if i > 0 && (i >= keptAnswerFiles || total > keptAnswerBytes) {
+			os.Remove(f.path)
+		}
+	}
 }
 
 // Answer returns the stored answer for a request target; errs.NotFound when

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,5 +166,102 @@ func TestAnswersNotReusedFromADamagedFile(t *testing.T) {
 	}
 	if err := s.Verify(ctx); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestAnswersReusedFromThePageCache: a build of the same rows by the same
+// renderer to another path copies the answers the page cache kept (the
+// file byte for byte a rendered one); other rows, another renderer, or a
+// cache file damaged since it was kept render again; files past the
+// cache's bounds are removed, the newest kept.
+func TestAnswersReusedFromThePageCache(t *testing.T) {
+	ctx := context.Background()
+	renders := 0
+	cache := filepath.Join(t.TempDir(), "pages")
+	build := func(version, by string, cacheDir string) *Build {
+		b := answersBuild(Answer{Key: "/a", ContentType: "text/html", Gzip: []byte("a " + version), Renderer: by})
+		render := b.Answers
+		b.Answers = func(ctx context.Context, r Reader, put func(Answer) error) error {
+			renders++
+			return render(ctx, r, put)
+		}
+		b.Info.Version, b.AnswersBy, b.AnswersCache = version, by, cacheDir
+		return b
+	}
+	dir := t.TempDir()
+	n := 0
+	write := func(version, by, cacheDir string) string {
+		n++
+		path := filepath.Join(dir, fmt.Sprintf("%d.db", n))
+		renders = 0
+		writeAt(t, path, build(version, by, cacheDir))
+		return path
+	}
+	first := write("v1", "r1", cache)
+	if renders != 1 {
+		t.Fatalf("first build rendered %d times, want once", renders)
+	}
+	for _, step := range []struct {
+		version, by string
+		render      bool
+	}{
+		{"v1", "r1", false}, // kept by the first build
+		{"v2", "r1", true},  // other rows
+		{"v1", "r2", true},  // another renderer
+		{"v1", "r1", false}, // still kept beside the others
+	} {
+		path := write(step.version, step.by, cache)
+		if got := renders == 1; got != step.render {
+			t.Errorf("%s by %s: rendered %v, want %v", step.version, step.by, got, step.render)
+		}
+		fresh := write(step.version, step.by, "")
+		a, _ := os.ReadFile(path)
+		b, _ := os.ReadFile(fresh)
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s by %s: the database (%d bytes) is not the freshly rendered one (%d bytes)", step.version, step.by, len(a), len(b))
+		}
+		if err := openAt(t, path).Verify(ctx); err != nil {
+			t.Errorf("%s by %s: %v", step.version, step.by, err)
+		}
+	}
+	a, _ := os.ReadFile(first)
+	if b, _ := os.ReadFile(write("v1", "r1", cache)); !bytes.Equal(a, b) || renders != 0 {
+		t.Errorf("rendered %d times, want a copy of the first build", renders)
+	}
+
+	// Damage every kept file's answers: the next build renders.
+	files, _ := filepath.Glob(filepath.Join(cache, "answers-*.db"))
+	if len(files) != 3 {
+		t.Fatalf("page cache holds %d files, want 3 (%v)", len(files), files)
+	}
+	for _, f := range files {
+		db, err := sql.Open("sqlite", "file:"+f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec("UPDATE answers SET gz = 'damaged'"); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+	}
+	path := write("v1", "r1", cache)
+	if renders != 1 {
+		t.Errorf("rendered %d times, want once: damaged cached answers were reused", renders)
+	}
+	if got, err := openAt(t, path).Answer(ctx, "/a"); err != nil || string(got.Gzip) != "a v1" {
+		t.Errorf("/a = %q, %v", got.Gzip, err)
+	}
+
+	// Past keptAnswerFiles the oldest go; the one just written stays.
+	for i := range keptAnswerFiles + 2 {
+		write(fmt.Sprintf("w%d", i), "r1", cache)
+	}
+	files, _ = filepath.Glob(filepath.Join(cache, "answers-*.db"))
+	if len(files) != keptAnswerFiles {
+		t.Errorf("page cache holds %d files, want %d", len(files), keptAnswerFiles)
+	}
+	write(fmt.Sprintf("w%d", keptAnswerFiles+1), "r1", cache)
+	if renders != 0 {
+		t.Errorf("the newest kept answers were rendered again")
 	}
 }

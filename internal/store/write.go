@@ -56,6 +56,11 @@ type Build struct {
 	// a page is a function of the rows and the renderer, so the copy is
 	// byte for byte the page a render would give, at the cost of a copy.
 	AnswersBy string
+	// AnswersCache, when set with AnswersBy, is the page cache's directory:
+	// Write keeps the answers it rendered there and reuses them for a
+	// build of the same rows by the same renderer to any path
+	// (keepAnswers).
+	AnswersCache string
 }
 
 // Write writes b as a new database at path. It writes a temporary file in the
@@ -100,18 +105,21 @@ func Write(ctx context.Context, path string, b *Build) (err error) {
 	}
 	// b is not used after writeRows: the model it holds (gigabytes for a
 	// full build) is garbage while the answers render from the file.
-	answers := b.Answers
+	answers, by, cacheDir := b.Answers, b.AnswersBy, b.AnswersCache
 	if err := writeRows(ctx, db, b); err != nil {
 		return err
 	}
 	if answers != nil {
-		reused, err := reuseAnswers(ctx, db, path, b.AnswersBy)
+		reused, err := reuseAnswers(ctx, db, path, cacheDir, by)
 		if err != nil {
 			return err
 		}
 		if !reused {
-			if err := writeAnswers(ctx, db, tmpName, answers, b.AnswersBy); err != nil {
+			if err := writeAnswers(ctx, db, tmpName, answers, by); err != nil {
 				return err
+			}
+			if cacheDir != "" && by != "" {
+				_ = keepAnswers(ctx, db, cacheDir, by) // only saves time (keepAnswers)
 			}
 		}
 	}

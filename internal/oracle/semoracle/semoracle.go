@@ -9,6 +9,7 @@
 package semoracle
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -16,8 +17,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -316,7 +319,17 @@ type keptFamily struct {
 type keptEntry struct {
 	Results []byte
 	Queries int
+	// Seq orders the entries of a file by when they were kept (the
+	// oldest go first, keptChecks).
+	Seq int64
 }
+
+// keptChecks bounds the checks one family's file keeps. The file is shared
+// by every program that checks with this cache directory — builds of
+// other code, tests, whose binaries are other code — and keeping only the
+// last one made a warm build's check (5 CPU-s) run again whenever anything
+// else had checked in between.
+const keptChecks = 16
 
 func keptCheck(ctx context.Context, fam string, lib *sem.Library, tol []Tolerance, random int, opt, cacheDir string) (*keptFamily, error) {
 	code, lib64 := selfid.ID(), lib.Fingerprint()
@@ -359,8 +372,8 @@ func (k *keptFamily) load() ([]Result, llvmfold.Stats, bool) {
 	return res, st, true
 }
 
-// save keeps this check alone: a check of other code or pseudocode is
-// not asked for again.
+// save keeps this check beside the file's newest others, at most
+// keptChecks in all.
 func (k *keptFamily) save(res []Result, queries int) error {
 	if k.file == "" {
 		return nil
@@ -369,7 +382,22 @@ func (k *keptFamily) save(res []Result, queries int) error {
 	if err != nil {
 		return err
 	}
-	return filecache.Save(k.file, map[string]keptEntry{k.key: {Results: b, Queries: queries}})
+	m, err := filecache.Load[keptEntry](k.file)
+	if err != nil {
+		m = map[string]keptEntry{}
+	}
+	var seq int64
+	for _, e := range m {
+		seq = max(seq, e.Seq)
+	}
+	m[k.key] = keptEntry{Results: b, Queries: queries, Seq: seq + 1}
+	if len(m) > keptChecks {
+		keys := slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Compare(m[b].Seq, m[a].Seq) })
+		for _, key := range keys[keptChecks:] {
+			delete(m, key)
+		}
+	}
+	return filecache.Save(k.file, m)
 }
 
 // evaluate runs the AMD side of every pending check and writes its queries.

@@ -2,14 +2,17 @@ package semoracle
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/amd/sem"
 	"github.com/gpuisa/gpuisa/internal/amd/sem/semtest"
+	"github.com/gpuisa/gpuisa/internal/oracle/filecache"
 	"github.com/gpuisa/gpuisa/internal/oracle/llvmfold"
 	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 )
@@ -89,5 +92,30 @@ func TestAgainstLLVM(t *testing.T) {
 	for _, n := range names {
 		g := groups[n]
 		t.Logf("%-11s %3d instructions, %7d cases, %7d folded: %7d agree, %6d tolerated, %5d differ", n, g.insts, g.cases, g.folded, g.agree, g.tolerated, g.differ)
+	}
+}
+
+// TestKeptChecksShareAFile: checks of other code or pseudocode kept after
+// one leave it readable until keptChecks newer ones were kept; then the
+// oldest go and the newest stay.
+func TestKeptChecksShareAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "semcheck-cdna4.gob")
+	kept := func(i int) *keptFamily { return &keptFamily{file: file, key: fmt.Sprintf("key%d", i), version: "v"} }
+	res := []Result{{Group: "max"}}
+	for i := range keptChecks + 3 {
+		if err := kept(i).save(res, i); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ok := kept(0).load(); ok != (i < keptChecks) {
+			t.Errorf("after %d more kept: the first check readable %v, want %v", i, ok, i < keptChecks)
+		}
+	}
+	got, st, ok := kept(keptChecks + 2).load()
+	if !ok || len(got) != 1 || got[0].Group != "max" || st.CacheHits != keptChecks+2 {
+		t.Errorf("the newest check read back as %+v, %+v, %v", got, st, ok)
+	}
+	m, err := filecache.Load[keptEntry](file)
+	if err != nil || len(m) != keptChecks {
+		t.Errorf("the file keeps %d checks (%v), want %d", len(m), err, keptChecks)
 	}
 }

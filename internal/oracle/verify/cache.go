@@ -61,3 +61,12 @@ func (c *targetCache) save() error {
 	}
 	return nil
 }
+
+// ReleaseCaches forgets the cache files loaded so far (openCaches): a
+// build's are a few hundred megabytes of its heap, so it releases them
+// once a stage has no more llvm-mc to run, and a later call loads a file
+// again. It must not run while a call of this package is in flight: that
+// call's additions would be saved beside a second copy of its file.
+func ReleaseCaches() {
+	openCaches.Clear()
+}
