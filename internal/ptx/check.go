@@ -58,6 +58,9 @@ type compiledForm struct {
 	req    []string // tokens every match has
 	reqs   []compiledReq
 	oracle *compiledOracle
+	// note is set on a form ptxas accepts beyond the documents
+	// (ptxasForms): where that fact comes from.
+	note string
 }
 
 // NewChecker compiles the instruction entries' forms into patterns. Forms
@@ -74,13 +77,20 @@ func NewChecker(instrs []Instruction) *Checker {
 		if rm := removalOf(in.Notes); rm != nil {
 			c.removed[in.Name] = rm
 		}
-		for j := range in.Forms {
-			f := &in.Forms[j]
+		extra, notes := ptxasExtraForms(in)
+		for j := range len(in.Forms) + len(extra) {
+			var f *Form
+			note := ""
+			if j < len(in.Forms) {
+				f = &in.Forms[j]
+			} else {
+				f, note = &extra[j-len(in.Forms)], notes[j-len(in.Forms)]
+			}
 			nodes, operands, err := f.pattern()
 			if err != nil {
 				continue
 			}
-			cf := compiledForm{form: f, nodes: nodes, slots: slotsOf(nodes), counts: parseOperands(operands).counts(), poss: map[string]bool{}, reqs: compileRequirements(f.Requirements)}
+			cf := compiledForm{form: f, nodes: nodes, slots: slotsOf(nodes), counts: parseOperands(operands).counts(), poss: map[string]bool{}, reqs: compileRequirements(f.Requirements), note: note}
 			if len(nodes) > 0 && len(nodes[0].choices) > 0 && len(nodes[0].choices[0]) > 0 {
 				cf.first = nodes[0].choices[0][0]
 			}
@@ -317,6 +327,9 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 			res := evaluate(cf, tokens, len(operands), key)
 			if !ordered {
 				res.Note = "modifiers in another order than documented (" + cf.form.Syntax + "); ptxas reads them in any order"
+			}
+			if cf.note != "" {
+				res.Note = strings.TrimPrefix(res.Note+"; "+cf.note, "; ")
 			}
 			res.Text, res.Mnemonic = r.Text, e.name
 			k := 1

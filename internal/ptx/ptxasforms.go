@@ -1,0 +1,90 @@
+package ptx
+
+import (
+	"strconv"
+	"strings"
+)
+
+// ptxasForms are forms ptxas accepts that no documented syntax line
+// writes: a documented form with one type token changed. Each is ptxas's
+// fact, kept apart from the documents' (the form's Source stays the
+// documented line it is derived from, and a statement it matches says
+// so in its Note), so the checker does not reject what ptxas assembles
+// while the documents' own list is still shown as theirs.
+var ptxasForms = []ptxasForm{
+	{
+		// set.CmpOp.bf16.stype: the documents' .stype list has .f16
+		// (for set.CmpOp.f16.stype) but no .bf16; nvcc writes
+		// set.nan.bf16.bf16 for __hisnan, and ptxas assembles it for
+		// every CmpOp and BoolOp, needing what the .bf16.f16 form
+		// needs (PTX ISA 7.8, sm_90). ptxas rejects set.CmpOp.f16.bf16
+		// ("Unexpected instruction types"): only the source type equal
+		// to the destination's is added.
+		instruction: "set",
+		from:        []string{"set.CmpOp.bf16.f16 d, a, b;", "set.CmpOp.BoolOp.bf16.f16 d, a, b, {!}c;"},
+		token:       ".f16",
+		with:        ".bf16",
+		docs:        "the documents' .stype list = { .b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f16, .f32, .f64 } has no .bf16",
+	},
+}
+
+// ptxasForm derives forms from documented ones: the last occurrence of
+// token in each from syntax line becomes with.
+type ptxasForm struct {
+	instruction string
+	from        []string
+	token, with string
+	docs        string // what the documents say instead
+}
+
+// ptxasExtraForms returns the forms ptxasForms add to in, each with the
+// note a statement it matches carries.
+func ptxasExtraForms(in *Instruction) ([]Form, []string) {
+	var forms []Form
+	var notes []string
+	for _, pf := range ptxasForms {
+		if pf.instruction != in.Name {
+			continue
+		}
+		for _, syn := range pf.from {
+			for _, f := range in.Forms {
+				if f.Syntax != syn {
+					continue
+				}
+				k := strings.LastIndex(f.Syntax, pf.token+" ")
+				if k < 0 {
+					continue
+				}
+				nf := f
+				nf.Syntax = f.Syntax[:k] + pf.with + f.Syntax[k+len(pf.token):]
+				nf.Types = replaceType(f.Types, pf.token, pf.with)
+				if f.Oracle != nil {
+					// The version and target ptxas found for the form it
+					// is derived from; its probes are statements of that
+					// form, not of this one.
+					o := *f.Oracle
+					o.Probes = nil
+					nf.Oracle = &o
+				}
+				forms = append(forms, nf)
+				notes = append(notes, "ptxas's fact: ptxas accepts "+strings.TrimSuffix(strings.Fields(nf.Syntax)[0], ";")+" ("+pf.with+" in place of "+f.Syntax+"'s "+pf.token+"); "+pf.docs+" ("+f.File+":"+strconv.Itoa(f.Line)+")")
+			}
+		}
+	}
+	return forms, notes
+}
+
+func replaceType(types []string, token, with string) []string {
+	out := make([]string, 0, len(types))
+	seen := map[string]bool{}
+	for _, t := range types {
+		if t == token {
+			t = with
+		}
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
