@@ -76,8 +76,14 @@ func readRegDecls(src string) *regDecls {
 			continue
 		}
 		if strings.HasPrefix(line, ".reg") {
-			if m := regDeclRe.FindStringSubmatch(line); m != nil && !nested {
+			// ".reg .b32 %r<6>; .reg .b64 %rd<3>;": every one on the line.
+			for rest := line; !nested && strings.HasPrefix(rest, ".reg"); {
+				m := regDeclRe.FindStringSubmatch(rest)
+				if m == nil {
+					break
+				}
 				d.addRegs(m, conflict)
+				rest = strings.TrimLeft(rest[len(m[0]):], " \t")
 			}
 			continue
 		}
@@ -171,6 +177,13 @@ func (d *regDecls) typeOf(op string) string {
 	return r.typ
 }
 
+// widerRegisters are the instructions whose data may sit in a register
+// wider than their type: ld, st and cvt as the documents' "Operand Size
+// Exceeding Instruction-Type Size" allows, and suld and sust, which
+// ptxas treats as it treats ld and st (sust.b.v4.b16 from .b32
+// registers assembles; a .b32 register for .b64 does not).
+var widerRegisters = map[string]bool{"ld": true, "st": true, "cvt": true, "suld": true, "sust": true}
+
 // checkRegisters applies PTX's operand type rules to a valid statement's
 // plain register operands where the operand takes the instruction's own
 // data type: a register of another size, or a floating-point register
@@ -200,7 +213,7 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []stri
 		return
 	}
 	codes := roleCodes(r.Mnemonic, tokens, len(types))
-	wider := tokens[0] == "ld" || tokens[0] == "st" || tokens[0] == "cvt"
+	wider := widerRegisters[tokens[0]]
 	vector := slices.ContainsFunc(tokens[1:], func(t string) bool { return t == "v2" || t == "v4" || t == "v8" })
 	for i, op := range operands {
 		code := codes[min(i, len(codes)-1)]
@@ -219,10 +232,12 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []stri
 		// the type (mov's "{lo, hi}" packs parts of it instead).
 		elems := []string{op}
 		if op[0] == '{' && op[len(op)-1] == '}' {
-			if !vector {
+			elems = SplitTop(op[1:len(op)-1], ',')
+			// One element in braces (suld's "{%r4}") is that register;
+			// several without .v2/.v4 pack parts of the type.
+			if !vector && len(elems) > 1 {
 				continue
 			}
-			elems = SplitTop(op[1:len(op)-1], ',')
 		}
 		for _, el := range elems {
 			el = strings.TrimSpace(el)
