@@ -1,6 +1,7 @@
 package ptx
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,21 +21,30 @@ var ptxasForms = []ptxasForm{
 		// needs (PTX ISA 7.8, sm_90). ptxas rejects set.CmpOp.f16.bf16
 		// ("Unexpected instruction types"): only the source type equal
 		// to the destination's is added.
-		instruction: "set",
-		from:        []string{"set.CmpOp.bf16.f16 d, a, b;", "set.CmpOp.BoolOp.bf16.f16 d, a, b, {!}c;"},
-		token:       ".f16",
-		with:        ".bf16",
-		docs:        "the documents' .stype list = { .b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f16, .f32, .f64 } has no .bf16",
+		instructions: []string{"set"},
+		from:         []string{"set.CmpOp.bf16.f16 d, a, b;", "set.CmpOp.BoolOp.bf16.f16 d, a, b, {!}c;"},
+		token:        ".f16",
+		with:         ".bf16",
+		docs:         "the documents' .stype list = { .b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f16, .f32, .f64 } has no .bf16",
+	},
+	{
+		// wgmma's .sync.aligned: ptxas assembles every wgmma
+		// instruction without .aligned (not without .sync: ".sync
+		// modifier required"), needing what the form with it needs.
+		instructions: []string{"wgmma.mma_async", "wgmma.mma_async.sp", "wgmma.fence", "wgmma.commit_group", "wgmma.wait_group"},
+		token:        ".aligned",
+		docs:         "the documents' syntax writes .sync.aligned, .aligned required",
 	},
 }
 
 // ptxasForm derives forms from documented ones: the last occurrence of
-// token in each from syntax line becomes with.
+// token in each from syntax line (every form of the instructions when
+// from is empty) becomes with ("" drops it).
 type ptxasForm struct {
-	instruction string
-	from        []string
-	token, with string
-	docs        string // what the documents say instead
+	instructions []string
+	from         []string
+	token, with  string
+	docs         string // what the documents say instead
 }
 
 // ptxasExtraForms returns the forms ptxasForms add to in, each with the
@@ -43,35 +53,51 @@ func ptxasExtraForms(in *Instruction) ([]Form, []string) {
 	var forms []Form
 	var notes []string
 	for _, pf := range ptxasForms {
-		if pf.instruction != in.Name {
+		if !slices.Contains(pf.instructions, in.Name) {
 			continue
 		}
-		for _, syn := range pf.from {
-			for _, f := range in.Forms {
-				if f.Syntax != syn {
-					continue
-				}
-				k := strings.LastIndex(f.Syntax, pf.token+" ")
-				if k < 0 {
-					continue
-				}
-				nf := f
-				nf.Syntax = f.Syntax[:k] + pf.with + f.Syntax[k+len(pf.token):]
-				nf.Types = replaceType(f.Types, pf.token, pf.with)
-				if f.Oracle != nil {
-					// The version and target ptxas found for the form it
-					// is derived from; its probes are statements of that
-					// form, not of this one.
-					o := *f.Oracle
-					o.Probes = nil
-					nf.Oracle = &o
-				}
-				forms = append(forms, nf)
-				notes = append(notes, "ptxas's fact: ptxas accepts "+strings.TrimSuffix(strings.Fields(nf.Syntax)[0], ";")+" ("+pf.with+" in place of "+f.Syntax+"'s "+pf.token+"); "+pf.docs+" ("+f.File+":"+strconv.Itoa(f.Line)+")")
+		for _, f := range in.Forms {
+			if len(pf.from) > 0 && !slices.Contains(pf.from, f.Syntax) {
+				continue
 			}
+			k := lastToken(f.Syntax, pf.token)
+			if k < 0 {
+				continue
+			}
+			nf := f
+			nf.Syntax = f.Syntax[:k] + pf.with + f.Syntax[k+len(pf.token):]
+			if pf.with != "" {
+				nf.Types = replaceType(f.Types, pf.token, pf.with)
+			}
+			if f.Oracle != nil {
+				// The version and target ptxas found for the form it
+				// is derived from; its probes are statements of that
+				// form, not of this one.
+				o := *f.Oracle
+				o.Probes = nil
+				nf.Oracle = &o
+			}
+			forms = append(forms, nf)
+			what := pf.with + " in place of " + f.Syntax + "'s " + pf.token
+			if pf.with == "" {
+				what = f.Syntax + " without " + pf.token
+			}
+			notes = append(notes, "ptxas's fact: ptxas accepts "+strings.TrimSuffix(strings.Fields(nf.Syntax)[0], ";")+" ("+what+"); "+pf.docs+" ("+f.File+":"+strconv.Itoa(f.Line)+")")
 		}
 	}
 	return forms, notes
+}
+
+// lastToken is where token last stands in syntax as a whole token (not
+// followed by a letter or digit: ".f16" of ".f16 d", not of ".f16x2"),
+// -1 when it does not.
+func lastToken(syntax, token string) int {
+	for k := strings.LastIndex(syntax, token); k >= 0; k = strings.LastIndex(syntax[:k], token) {
+		if e := k + len(token); e == len(syntax) || !isIdentChar(syntax[e]) {
+			return k
+		}
+	}
+	return -1
 }
 
 func replaceType(types []string, token, with string) []string {
