@@ -216,6 +216,7 @@ func (c *Checker) CheckFile(name, src, target string) FileReport {
 		r.Line = st.Line
 		c.checkRegisters(&r, regs, tokens, operands)
 		checkCall(&r, funcs, tokens, operands)
+		checkGlobalOnly(&r, tokens)
 		c.checkDeclared(&r, regs, st.Line, operands)
 		if g := guardOf(st.Text); g != "" {
 			c.checkDeclared(&r, regs, st.Line, []string{g})
