@@ -314,10 +314,18 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 	// "cvt{.irnd}...bf16.f32", every statement of which it rejects) would
 	// accept it by the documentation alone.
 	var best, rejected [2]*Result // [0] verified forms, [1] the others
+	hint, hintless := slices.Contains(tokens[1:], cacheHintToken), false
 	for _, e := range cands {
 		for i := range e.forms {
 			cf := &e.forms[i]
 			if !slices.Contains(cf.counts, len(operands)) || !cf.couldMatch(tokens) {
+				continue
+			}
+			if hint && len(cf.counts) > 1 && len(operands) == slices.Min(cf.counts) {
+				// ".L2::cache_hint" names the cache-policy operand the
+				// syntax shows as optional: without any optional
+				// operand, ptxas finds none ("Arguments mismatch").
+				hintless = true
 				continue
 			}
 			ordered := matchNodes(cf.nodes, tokens)
@@ -354,8 +362,15 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 		}
 	}
 	r.Reason = diagnose(cands, tokens, len(operands))
+	if hintless {
+		r.Reason = "." + cacheHintToken + " needs its cache-policy operand, which the statement does not write"
+	}
 	return r
 }
+
+// cacheHintToken is the qualifier whose statements write a cache policy.
+const cacheHintToken = "L2::cache_hint"
+
 
 // candidates returns the entries whose mnemonic tokens the instruction
 // has — the first one first, the others anywhere, as ptxas reads them

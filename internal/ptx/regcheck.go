@@ -215,7 +215,11 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []stri
 	codes := roleCodes(r.Mnemonic, tokens, len(types))
 	wider := widerRegisters[tokens[0]]
 	vector := slices.ContainsFunc(tokens[1:], func(t string) bool { return t == "v2" || t == "v4" || t == "v8" })
+	hint := slices.Contains(tokens[1:], cacheHintToken)
 	for i, op := range operands {
+		if hint && i == len(operands)-1 {
+			continue // the cache policy: a .b64 whatever the type
+		}
 		code := codes[min(i, len(codes)-1)]
 		ti := -1
 		switch {
