@@ -371,7 +371,6 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 // cacheHintToken is the qualifier whose statements write a cache policy.
 const cacheHintToken = "L2::cache_hint"
 
-
 // candidates returns the entries whose mnemonic tokens the instruction
 // has — the first one first, the others anywhere, as ptxas reads them
 // ("ld.global.ca.nc" is ld.global.nc) — longest first ("ld.global.nc"
