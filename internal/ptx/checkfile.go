@@ -217,6 +217,7 @@ func (c *Checker) CheckFile(name, src, target string) FileReport {
 		c.checkRegisters(&r, regs, tokens, operands)
 		checkCall(&r, funcs, tokens, operands)
 		checkGlobalOnly(&r, tokens)
+		checkFragments(&r, tokens, operands)
 		c.checkDeclared(&r, regs, st.Line, operands)
 		if g := guardOf(st.Text); g != "" {
 			c.checkDeclared(&r, regs, st.Line, []string{g})
