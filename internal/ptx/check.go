@@ -82,7 +82,7 @@ func NewChecker(instrs []Instruction) *Checker {
 			var f *Form
 			note := ""
 			if j < len(in.Forms) {
-				f = &in.Forms[j]
+				f = withoutRejectedChoices(in.Name, &in.Forms[j])
 			} else {
 				f, note = &extra[j-len(in.Forms)], notes[j-len(in.Forms)]
 			}

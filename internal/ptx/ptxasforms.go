@@ -114,3 +114,52 @@ func replaceType(types []string, token, with string) []string {
 	}
 	return out
 }
+
+// ptxasRejectedChoices are choices of a form's variable that ptxas
+// rejects although the documents' list has them: the form keeps its
+// other choices. Each is ptxas's fact, as ptxasForms are.
+var ptxasRejectedChoices = []ptxasChoice{
+	{
+		// atom's three-operand form ("atom.op.type d, [a], b{,
+		// cache-policy}") shares its .op list with the four-operand
+		// one, .cas included; ptxas rejects atom.cas with three
+		// operands ("Arguments mismatch"): compare-and-swap takes b
+		// and c, the four-operand form.
+		instruction: "atom",
+		operands:    "d, [a], b{, cache-policy};",
+		variable:    ".op",
+		choice:      ".cas",
+	},
+}
+
+// ptxasChoice is one choice ptxas rejects in the forms of an
+// instruction whose operand list is operands.
+type ptxasChoice struct {
+	instruction, operands, variable, choice string
+}
+
+// withoutRejectedChoices returns f without the choices ptxas rejects in
+// it, f itself when there are none.
+func withoutRejectedChoices(name string, f *Form) *Form {
+	var out *Form
+	for _, pc := range ptxasRejectedChoices {
+		if pc.instruction != name || !strings.HasSuffix(f.Syntax, " "+pc.operands) {
+			continue
+		}
+		for i, v := range f.Variables {
+			if v.Name != pc.variable || !slices.Contains(v.Choices, pc.choice) {
+				continue
+			}
+			if out == nil {
+				c := *f
+				c.Variables = slices.Clone(f.Variables)
+				out = &c
+			}
+			out.Variables[i].Choices = slices.DeleteFunc(slices.Clone(v.Choices), func(c string) bool { return c == pc.choice })
+		}
+	}
+	if out == nil {
+		return f
+	}
+	return out
+}
