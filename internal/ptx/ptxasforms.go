@@ -25,6 +25,7 @@ var ptxasForms = []ptxasForm{
 		from:         []string{"set.CmpOp.bf16.f16 d, a, b;", "set.CmpOp.BoolOp.bf16.f16 d, a, b, {!}c;"},
 		token:        ".f16",
 		with:         ".bf16",
+		needs:        Option{PTXVersion: "7.8", MinTarget: "sm_90"},
 		docs:         "the documents' .stype list = { .b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f16, .f32, .f64 } has no .bf16",
 	},
 	{
@@ -45,6 +46,10 @@ type ptxasForm struct {
 	from         []string
 	token, with  string
 	docs         string // what the documents say instead
+	// needs is ptxas's version and target for the derived forms, used
+	// where the form they come from has no ptxas verdict of its own (a
+	// model read from the documents alone).
+	needs Option
 }
 
 // ptxasExtraForms returns the forms ptxasForms add to in, each with the
@@ -76,6 +81,8 @@ func ptxasExtraForms(in *Instruction) ([]Form, []string) {
 				o := *f.Oracle
 				o.Probes = nil
 				nf.Oracle = &o
+			} else if pf.needs != (Option{}) {
+				nf.Oracle = &FormOracle{Status: "verified", Options: []Option{pf.needs}}
 			}
 			forms = append(forms, nf)
 			what := pf.with + " in place of " + f.Syntax + "'s " + pf.token
