@@ -58,6 +58,9 @@ type compiledForm struct {
 	req    []string // tokens every match has
 	reqs   []compiledReq
 	oracle *compiledOracle
+	// note is set on a form ptxas accepts beyond the documents
+	// (ptxasForms): where that fact comes from.
+	note string
 }
 
 // NewChecker compiles the instruction entries' forms into patterns. Forms
@@ -74,13 +77,20 @@ func NewChecker(instrs []Instruction) *Checker {
 		if rm := removalOf(in.Notes); rm != nil {
 			c.removed[in.Name] = rm
 		}
-		for j := range in.Forms {
-			f := &in.Forms[j]
+		extra, notes := ptxasExtraForms(in)
+		for j := range len(in.Forms) + len(extra) {
+			var f *Form
+			note := ""
+			if j < len(in.Forms) {
+				f = withoutRejectedChoices(in.Name, &in.Forms[j])
+			} else {
+				f, note = &extra[j-len(in.Forms)], notes[j-len(in.Forms)]
+			}
 			nodes, operands, err := f.pattern()
 			if err != nil {
 				continue
 			}
-			cf := compiledForm{form: f, nodes: nodes, slots: slotsOf(nodes), counts: parseOperands(operands).counts(), poss: map[string]bool{}, reqs: compileRequirements(f.Requirements)}
+			cf := compiledForm{form: f, nodes: nodes, slots: slotsOf(nodes), counts: parseOperands(operands).counts(), poss: map[string]bool{}, reqs: compileRequirements(f.Requirements), note: note}
 			if len(nodes) > 0 && len(nodes[0].choices) > 0 && len(nodes[0].choices[0]) > 0 {
 				cf.first = nodes[0].choices[0][0]
 			}
@@ -304,10 +314,18 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 	// "cvt{.irnd}...bf16.f32", every statement of which it rejects) would
 	// accept it by the documentation alone.
 	var best, rejected [2]*Result // [0] verified forms, [1] the others
+	hint, hintless := slices.Contains(tokens[1:], cacheHintToken), false
 	for _, e := range cands {
 		for i := range e.forms {
 			cf := &e.forms[i]
 			if !slices.Contains(cf.counts, len(operands)) || !cf.couldMatch(tokens) {
+				continue
+			}
+			if hint && len(cf.counts) > 1 && len(operands) == slices.Min(cf.counts) {
+				// ".L2::cache_hint" names the cache-policy operand the
+				// syntax shows as optional: without any optional
+				// operand, ptxas finds none ("Arguments mismatch").
+				hintless = true
 				continue
 			}
 			ordered := matchNodes(cf.nodes, tokens)
@@ -317,6 +335,9 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 			res := evaluate(cf, tokens, len(operands), key)
 			if !ordered {
 				res.Note = "modifiers in another order than documented (" + cf.form.Syntax + "); ptxas reads them in any order"
+			}
+			if cf.note != "" {
+				res.Note = strings.TrimPrefix(res.Note+"; "+cf.note, "; ")
 			}
 			res.Text, res.Mnemonic = r.Text, e.name
 			k := 1
@@ -341,8 +362,14 @@ func (c *Checker) check(r Result, tokens, operands []string) Result {
 		}
 	}
 	r.Reason = diagnose(cands, tokens, len(operands))
+	if hintless {
+		r.Reason = "." + cacheHintToken + " needs its cache-policy operand, which the statement does not write"
+	}
 	return r
 }
+
+// cacheHintToken is the qualifier whose statements write a cache policy.
+const cacheHintToken = "L2::cache_hint"
 
 // candidates returns the entries whose mnemonic tokens the instruction
 // has — the first one first, the others anywhere, as ptxas reads them

@@ -210,10 +210,14 @@ func (c *Checker) CheckFile(name, src, target string) FileReport {
 		rep.Warnings = append(rep.Warnings, "the file's .version "+version+" is newer than the PTX ISA "+c.docs+" the documents describe: statements they do not know are not judged, the others are judged by the documents and ptxas's recorded verdicts")
 	}
 	regs := readRegDecls(src)
+	funcs := readFuncSigs(src)
 	for _, st := range stmts {
 		r, tokens, operands := c.checkParsed(st.Text)
 		r.Line = st.Line
 		c.checkRegisters(&r, regs, tokens, operands)
+		checkCall(&r, funcs, tokens, operands)
+		checkGlobalOnly(&r, tokens)
+		checkFragments(&r, tokens, operands)
 		c.checkDeclared(&r, regs, st.Line, operands)
 		if g := guardOf(st.Text); g != "" {
 			c.checkDeclared(&r, regs, st.Line, []string{g})

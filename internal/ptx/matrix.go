@@ -121,11 +121,13 @@ func fragmentLength(tokens []string, name string) int {
 		default:
 			return 0
 		}
-		r := regs(rows, cols, typ, 32)
 		if typ == "f16" && (frag == "a" || frag == "b") {
-			r *= 2 // f16 inputs are held twice (wmma's documented layout)
+			// f16 inputs are eight .f16x2 registers in every shape
+			// (wmma's documented layout; ptxas takes 8 for m32n8k16's
+			// a and m8n32k16's b as for m16n16k16's).
+			return wmmaF16InputRegs
 		}
-		return r
+		return regs(rows, cols, typ, 32)
 	case "wgmma":
 		if m == 0 {
 			return 0
@@ -174,6 +176,9 @@ func fragmentLength(tokens []string, name string) int {
 	}
 	return 0
 }
+
+// wmmaF16InputRegs is the register count of a wmma f16 a or b fragment.
+const wmmaF16InputRegs = 8
 
 // wmmaInputType picks the input type of a wmma.mma: the type that is not
 // an accumulator type (f16 and f32 accumulate; s32 for integers).

@@ -147,7 +147,46 @@ func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOp
 		}
 		opts = next
 	}
+	opts, raised = c.unprobed(cf, tokens, nOperands, present, opts, raised)
 	c.settle(r, opts, raised)
+}
+
+// unprobed raises opts by the notes about each token of the statement
+// that ptxas judged only in other combinations: a part probed as
+// ".relaxed.cta" and ".acquire.cluster" says nothing of ".relaxed.cluster",
+// whose .relaxed the notes still require their version for (PTX ISA 8.6,
+// as ptxas does).
+func (c *compiledOracle) unprobed(cf *compiledForm, tokens []string, nOperands int, present map[string]bool, opts []Option, raised []string) ([]Option, []string) {
+	judged, covered := map[string]bool{}, map[string]bool{}
+	minOps := nOperands
+	for _, n := range cf.counts {
+		minOps = min(minOps, n)
+	}
+	for _, f := range c.features {
+		for _, t := range f.tokens {
+			judged[t] = true
+		}
+		if f.holds(present, nOperands-minOps) {
+			for _, t := range f.tokens {
+				covered[t] = true
+			}
+		}
+	}
+	for _, t := range tokens[1:] {
+		if !judged[t] || covered[t] {
+			continue
+		}
+		covered[t] = true // once, if the statement repeats it
+		next := opts
+		for _, o := range docsNeedsOf(cf, tokens, nOperands, []string{t}) {
+			next = raise(next, o)
+		}
+		if !sameOptions(next, opts) {
+			raised = append(raised, "."+t)
+		}
+		opts = next
+	}
+	return opts, raised
 }
 
 // docsNeedsOf lists the options of the form's notes that hold for the

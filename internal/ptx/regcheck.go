@@ -22,6 +22,9 @@ type regDecls struct {
 	scopes []*regScope
 	global *regScope
 	labels map[string]bool
+	// blocks are the blocks inside function bodies that declare typed
+	// registers of their own (scopeTracker).
+	blocks []*typedBlock
 	// addr64 is set by ".address_size 64".
 	addr64 bool
 }
@@ -30,12 +33,16 @@ type regDecls struct {
 // .align 1 NAME", ".shared .align 16 .b8 NAME[..]", ".global .u32 NAME".
 var varDeclRe = lazyre.New(`^\.(param|shared|global|const|local)((?:\s+\.[\w:]+(?:\s+\d+)?)+)\s+([A-Za-z_$][\w$]*)`)
 
+// headerParamRe finds a parameter declared after a function header's
+// "(" or ",": ".visible .func (.param .b32 func_retval0) f(".
+var headerParamRe = lazyre.New(`[(,]\s*(\.param\b[^,()]*)`)
+
 type regRange struct {
 	typ string
 	n   int
 }
 
-var regDeclRe = lazyre.New(`^\.reg\s+((?:\.v\d+\s+)?)\.(\w+)\s+([^;]+);`)
+var regDeclRe = lazyre.New(`^\.reg\s*((?:\.v\d+\s+)?)\.(\w+)\s+([^;]+);`)
 
 // readRegDecls collects every .reg declaration of a file (names are
 // per function in PTX; nvcc's prefixes mean the same type in every one).
@@ -53,6 +60,7 @@ func readRegDecls(src string) *regDecls {
 		} else {
 			src = ""
 		}
+		nested := len(scopes.open) > 0 // a line-start .reg here is its block's
 		scopes.line(n, line)
 		line = strings.TrimLeft(line, " \t")
 		if len(line) > 1 && line[0] == '%' {
@@ -68,19 +76,35 @@ func readRegDecls(src string) *regDecls {
 			continue
 		}
 		if strings.HasPrefix(line, ".reg") {
-			if m := regDeclRe.FindStringSubmatch(line); m != nil {
+			// ".reg .b32 %r<6>; .reg .b64 %rd<3>;": every one on the line.
+			for rest := line; !nested && strings.HasPrefix(rest, ".reg"); {
+				m := regDeclRe.FindStringSubmatch(rest)
+				if m == nil {
+					break
+				}
 				d.addRegs(m, conflict)
+				rest = strings.TrimLeft(rest[len(m[0]):], " \t")
 			}
 			continue
 		}
-		if m := varDeclRe.FindStringSubmatch(line); m != nil {
-			if old, ok := d.spaces[m[3]]; ok && old != m[1] {
-				conflict[m[3]] = true
+		decls := []string{line}
+		if strings.Contains(line, "(") {
+			// Parameters in a function's header: ".func (.param .b32
+			// func_retval0) f(" declares its return parameter there.
+			for _, m := range headerParamRe.FindAllStringSubmatch(line, -1) {
+				decls = append(decls, m[1])
 			}
-			d.spaces[m[3]] = m[1]
+		}
+		for _, decl := range decls {
+			if m := varDeclRe.FindStringSubmatch(decl); m != nil {
+				if old, ok := d.spaces[m[3]]; ok && old != m[1] {
+					conflict[m[3]] = true
+				}
+				d.spaces[m[3]] = m[1]
+			}
 		}
 	}
-	d.scopes, d.global = scopes.scopes, scopes.global
+	d.scopes, d.global, d.blocks = scopes.scopes, scopes.global, scopes.blocks
 	for k := range conflict {
 		delete(d.ranges, k)
 		delete(d.names, k)
@@ -116,6 +140,21 @@ func (d *regDecls) addRegs(m []string, conflict map[string]bool) {
 	}
 }
 
+// typeAt is a register's declared type at line n: the innermost block
+// around n declaring it, else the file's declarations.
+func (d *regDecls) typeAt(op string, n int) string {
+	var in *typedBlock
+	for _, b := range d.blocks {
+		if b.start <= n && n <= b.end && b.types[op] != "" && (in == nil || b.start > in.start) {
+			in = b
+		}
+	}
+	if in != nil {
+		return in.types[op]
+	}
+	return d.typeOf(op)
+}
+
 // typeOf is a register's declared type, "" when not declared here.
 func (d *regDecls) typeOf(op string) string {
 	if t, ok := d.names[op]; ok {
@@ -138,6 +177,13 @@ func (d *regDecls) typeOf(op string) string {
 	return r.typ
 }
 
+// widerRegisters are the instructions whose data may sit in a register
+// wider than their type: ld, st and cvt as the documents' "Operand Size
+// Exceeding Instruction-Type Size" allows, and suld and sust, which
+// ptxas treats as it treats ld and st (sust.b.v4.b16 from .b32
+// registers assembles; a .b32 register for .b64 does not).
+var widerRegisters = map[string]bool{"ld": true, "st": true, "cvt": true, "suld": true, "sust": true}
+
 // checkRegisters applies PTX's operand type rules to a valid statement's
 // plain register operands where the operand takes the instruction's own
 // data type: a register of another size, or a floating-point register
@@ -146,7 +192,7 @@ func (d *regDecls) typeOf(op string) string {
 // use a wider register than their type, as the documents allow, and any
 // instruction an 8-bit type.
 func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []string) {
-	if !r.Valid || r.Mnemonic == "" || len(tokens) == 0 || len(d.ranges)+len(d.names)+len(d.spaces) == 0 {
+	if !r.Valid || r.Mnemonic == "" || len(tokens) == 0 || len(d.ranges)+len(d.names)+len(d.spaces)+len(d.blocks) == 0 {
 		return
 	}
 	var types []string
@@ -167,9 +213,13 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []stri
 		return
 	}
 	codes := roleCodes(r.Mnemonic, tokens, len(types))
-	wider := tokens[0] == "ld" || tokens[0] == "st" || tokens[0] == "cvt"
+	wider := widerRegisters[tokens[0]]
 	vector := slices.ContainsFunc(tokens[1:], func(t string) bool { return t == "v2" || t == "v4" || t == "v8" })
+	hint := slices.Contains(tokens[1:], cacheHintToken)
 	for i, op := range operands {
+		if hint && i == len(operands)-1 {
+			continue // the cache policy: a .b64 whatever the type
+		}
 		code := codes[min(i, len(codes)-1)]
 		ti := -1
 		switch {
@@ -186,17 +236,27 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []stri
 		// the type (mov's "{lo, hi}" packs parts of it instead).
 		elems := []string{op}
 		if op[0] == '{' && op[len(op)-1] == '}' {
-			if !vector {
+			elems = SplitTop(op[1:len(op)-1], ',')
+			// One element in braces (suld's "{%r4}") is that register;
+			// several without .v2/.v4 pack parts of the type.
+			if !vector && len(elems) > 1 {
 				continue
 			}
-			elems = SplitTop(op[1:len(op)-1], ',')
 		}
 		for _, el := range elems {
 			el = strings.TrimSpace(el)
-			if el == "" || el[0] != '%' || c.sregs.lookup(el) != nil {
+			if intLiteralRe.MatchString(el) && floatType("."+types[ti]) {
+				r.Valid, r.Rule = false, "operand"
+				r.Reason = "operand " + el + " is an integer literal for ." + types[ti] + ": a floating-point operand takes a floating-point literal (1.0, 0f3F800000, 0d3FF0000000000000)"
+				return
+			}
+			// A register is named with or without '%' (inline PTX's
+			// "{ .reg .f32 f; ... }"); an immediate or an address is
+			// not one.
+			if el == "" || el[0] != '%' && !isIdentStart(el[0]) || c.sregs.lookup(el) != nil {
 				continue
 			}
-			rt := d.typeOf(el)
+			rt := d.typeAt(el, r.Line)
 			if rt == "" {
 				continue
 			}
@@ -212,6 +272,19 @@ func (c *Checker) checkRegisters(r *Result, d *regDecls, tokens, operands []stri
 			}
 		}
 	}
+}
+
+// intLiteralRe is an integer literal as PTX writes one (decimal, hex,
+// octal, binary, an optional U): ptxas reads none as a floating-point
+// value ("mov.f32 %f1, 0;" is an arguments mismatch), where "0f..." and
+// "0d..." are.
+var intLiteralRe = lazyre.New(`^-?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)U?$`)
+
+// floatType: a floating-point data type of the f and bf families
+// (.f16, .f16x2, .f32, .f64, .bf16, .bf16x2), the ones ptxas wants a
+// floating-point literal for.
+func floatType(t string) bool {
+	return strings.HasPrefix(t, ".f") || strings.HasPrefix(t, ".bf")
 }
 
 // regMismatch compares a register's declared type to the type an

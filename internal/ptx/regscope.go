@@ -68,6 +68,19 @@ type scopeTracker struct {
 	scopes    []*regScope
 	depth     int
 	inComment bool // inside /* ... */
+	// open are the blocks inside a function body the line is in (an
+	// inline-PTX "{ .reg .f32 r; ... }"), innermost last; blocks the
+	// closed ones that type registers of their own.
+	open, blocks []*typedBlock
+}
+
+// typedBlock is a block inside a function body and the registers it
+// declares with their types: its names are its own (nvcc's half
+// intrinsics declare "f" .b16 in one block and .b32 in the next), so
+// they type the statements between its braces only.
+type typedBlock struct {
+	start, end int
+	types      map[string]string
 }
 
 // line reads one source line (number n): its braces and its ".reg"
@@ -91,6 +104,8 @@ func (t *scopeTracker) line(n int, text string) {
 			}
 			if t.depth == 0 {
 				t.scopes = append(t.scopes, newRegScope(n))
+			} else {
+				t.open = append(t.open, &typedBlock{start: n, end: -1})
 			}
 			t.depth++
 		case '}':
@@ -98,6 +113,12 @@ func (t *scopeTracker) line(n int, text string) {
 				t.depth--
 				if t.depth == 0 {
 					t.scopes[len(t.scopes)-1].end = n
+				} else if k := len(t.open) - 1; k >= 0 {
+					if b := t.open[k]; len(b.types) > 0 {
+						b.end = n
+						t.blocks = append(t.blocks, b)
+					}
+					t.open = t.open[:k]
 				}
 			}
 		case '.':
@@ -113,6 +134,15 @@ func (t *scopeTracker) line(n int, text string) {
 				s = t.scopes[len(t.scopes)-1]
 			}
 			s.declare(m[3])
+			if len(t.open) > 0 && m[1] == "" {
+				b := t.open[len(t.open)-1]
+				if b.types == nil {
+					b.types = map[string]string{}
+				}
+				for _, name := range strings.Split(m[3], ",") {
+					b.types[strings.TrimSpace(name)] = "." + m[2]
+				}
+			}
 		}
 	}
 }
