@@ -228,6 +228,9 @@ type entry struct {
 	legacy16 bool
 	// bitop3: V_BITOP3 reads OMOD, ABS and NEG as its BITOP3 immediate.
 	bitop3 bool
+	// laneCtl: the row-of-16 lane permutes keep FETCH_INACTIVE and
+	// BOUND_CTRL in op_sel bits 0 and 1 (LLVM prints op_sel:[fi,bc]).
+	laneCtl bool
 	// intDot: the integer dot products of 4- and 8-bit elements (no op_sel).
 	intDot    bool
 	dataRegs  int    // memory: registers of the data operand

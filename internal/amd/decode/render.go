@@ -1132,7 +1132,17 @@ func (r *renderer) renderVOP3() {
 		}
 		r.end()
 	}
-	if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == KindOther) && !en.legacy16 {
+	if en.laneCtl {
+		// Two flags, not source halves: LLVM prints op_sel:[fi,bc] when
+		// either is set and ignores op_sel bits 2 and 3 (printOpSel's
+		// permlane16 case).
+		if opsel&3 != 0 {
+			r.mod()
+			r.str("op_sel:")
+			r.bitList(opsel&3, 2, false)
+			r.end()
+		}
+	} else if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == KindOther) && !en.legacy16 {
 		r.mod()
 		r.str("op_sel:")
 		r.bitList(opsel, s.nsrc, true)

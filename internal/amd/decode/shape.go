@@ -311,6 +311,7 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	en.mnemonic = printed
 	en.legacy16 = f.has("legacy16")
 	en.bitop3 = f.has("bitop3")
+	en.laneCtl = f.has("lane-ctl")
 	en.intDot = f.has("int-dot")
 	bare := f.get("suffix") == "none"
 	switch fm.kind {
