@@ -1257,7 +1257,7 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		if err != nil {
 			return fmt.Errorf("%s: %v", m, err)
 		}
-		if t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B {
+		if (t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B) && !t.LaneCtl {
 			// The list is [src0, src1, (src2,) dst]; dst is OPSEL bit 3.
 			n := strings.Count(m, ",") + 1
 			dst := v >> uint(n-1) & 1
@@ -1271,6 +1271,11 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		}
 		if err := set("OPSEL_HI", v&3); err != nil {
 			return err
+		}
+		if strings.Count(m, ",") < 2 {
+			// A two-source list leaves the absent source's bit at its
+			// default, as llvm-mc does (1 for packed math).
+			return nil
 		}
 		return set("OPSEL_HI2", v>>2&1)
 	case strings.HasPrefix(m, "neg_lo:"):
