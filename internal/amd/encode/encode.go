@@ -1162,6 +1162,10 @@ func (e *Encoder) smemOffset(text string, fields map[string]isa.Field, set func(
 // names (lower case: the encoder's input is).
 var matrixFormats = map[string]uint64{"matrix_fmt_fp8": 0, "matrix_fmt_bf8": 1, "matrix_fmt_fp6": 2, "matrix_fmt_bf6": 3, "matrix_fmt_fp4": 4}
 
+// clampFields are the clamp bit's names across the guides' formats (the
+// decoder reads all three as its clamp field).
+var clampFields = [...]string{"CLMP", "CLAMP", "CM"}
+
 // cachePolicy are the GFX12 SMEM temporal hints and scopes by name; SMEM
 // holds only the low two bits of the hint.
 var cachePolicy = map[string]map[string]uint64{
@@ -1172,6 +1176,12 @@ var cachePolicy = map[string]map[string]uint64{
 func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Field, set func(string, uint64) error, words []uint32) error {
 	switch {
 	case m == "clamp":
+		// The guides name the clamp bit CLMP, CLAMP or (RDNA 4 VOP3P) CM.
+		for _, name := range clampFields {
+			if _, ok := fields[name]; ok {
+				return set(name, 1)
+			}
+		}
 		return set("CLMP", 1)
 	case m == "mul:2":
 		return set("OMOD", 1)
