@@ -231,6 +231,13 @@ type entry struct {
 	// laneCtl: the row-of-16 lane permutes keep FETCH_INACTIVE and
 	// BOUND_CTRL in op_sel bits 0 and 1 (LLVM prints op_sel:[fi,bc]).
 	laneCtl bool
+	// opSelList: a VOP3 form with LLVM's op_sel operand though no operand
+	// is 16-bit (the FP8/BF8 packs and stochastic-rounding conversions):
+	// op_sel lists this many source bits and the destination bit.
+	opSelList int
+	// byteSel: where the RDNA 4 / CDNA 5 FP8 conversions keep byte_sel's
+	// bits 0 and 1 among the op_sel bits (-1: no byte_sel).
+	byteSel [2]int8
 	// intDot: the integer dot products of 4- and 8-bit elements (no op_sel).
 	intDot    bool
 	dataRegs  int    // memory: registers of the data operand

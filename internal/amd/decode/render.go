@@ -1132,7 +1132,9 @@ func (r *renderer) renderVOP3() {
 		}
 		r.end()
 	}
-	if en.laneCtl {
+	if en.opSelList > 0 || en.byteSel[0] >= 0 {
+		r.opSelBytes(opsel)
+	} else if en.laneCtl {
 		// Two flags, not source halves: LLVM prints op_sel:[fi,bc] when
 		// either is set and ignores op_sel bits 2 and 3 (printOpSel's
 		// permlane16 case).
@@ -1153,6 +1155,38 @@ func (r *renderer) renderVOP3() {
 		return
 	}
 	r.clampOmod()
+}
+
+// opSelBytes prints the op_sel of the FP8/BF8 conversions that select
+// bytes or halves with it (shapes.tsv op-sel-list, byte-sel): GCN 5 / CDNA
+// and the RDNA 4 packs list the source bits LLVM's profile has and the
+// destination bit (printPackedModifier with VOP3_OPSEL), the RDNA 4 /
+// CDNA 5 conversions print two of the bits as byte_sel:N. A bit outside
+// those makes the word invalid (llvm-mc rejects it).
+func (r *renderer) opSelBytes(opsel int) {
+	en := r.en
+	used := 0
+	if n := en.opSelList; n > 0 {
+		used = 1<<uint(n) - 1 | 8
+		if opsel != 0 {
+			r.mod()
+			r.str("op_sel:")
+			r.bitList(opsel, n, true)
+			r.end()
+		}
+	} else {
+		lo, hi := int(en.byteSel[0]), int(en.byteSel[1])
+		used = 1<<uint(lo) | 1<<uint(hi)
+		if v := opsel>>uint(lo)&1 | opsel>>uint(hi)&1<<1; v != 0 {
+			r.mod()
+			r.str("byte_sel:")
+			r.dec(v)
+			r.end()
+		}
+	}
+	if opsel&^used != 0 {
+		r.markField(fOPSEL)
+	}
 }
 
 // vop3ModsAbsent marks a VOP3 word invalid when it sets ABS or NEG bits

@@ -542,7 +542,7 @@ func fieldsOutsideBrackets(s string) []string {
 
 func isModifier(s string) bool {
 	for _, m := range []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi", "th:", "scope:", "high", "matrix_",
-		"slc", "gds", "lds", "sc0", "sc1", "nt", "idxen", "offen", "addr64", "tfe", "offset0:", "offset1:", "scale_offset", "format:"} {
+		"slc", "gds", "lds", "sc0", "sc1", "nt", "idxen", "offen", "addr64", "tfe", "offset0:", "offset1:", "scale_offset", "format:", "byte_sel:"} {
 		if strings.HasPrefix(s, m) {
 			return true
 		}
@@ -1274,6 +1274,12 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 			v = v&(1<<uint(n-1)-1) | dst<<3
 		}
 		return set("OPSEL", v)
+	case strings.HasPrefix(m, "byte_sel:") && t.ByteSel[0] >= 0:
+		v, err := strconv.ParseUint(strings.TrimPrefix(m, "byte_sel:"), 10, 2)
+		if err != nil {
+			return fmt.Errorf("%s: %v", m, err)
+		}
+		return set("OPSEL", (v&1)<<uint(t.ByteSel[0])|(v>>1&1)<<uint(t.ByteSel[1]))
 	case strings.HasPrefix(m, "op_sel_hi:"):
 		v, err := bitList(strings.TrimPrefix(m, "op_sel_hi:"), 0)
 		if err != nil {
