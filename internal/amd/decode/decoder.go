@@ -690,6 +690,8 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: DPP_CTRL 0x%x is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	case invalidSCC:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: the SCC cache bit (bit %d) is set, but LLVM 22 has no SCC form of this float atomic", w0, fm.Name, en.name, r.invalidCode)}
+	case invalidNoLiteral:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: source code %d asks for a literal constant, which %s's %s encoding cannot carry", w0, fm.Name, en.name, r.invalidCode, d.arch.ID, fm.Name)}
 	case invalidLo128:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}

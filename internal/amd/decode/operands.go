@@ -238,6 +238,12 @@ func (r *renderer) srcText(code int, t opType, hi int) {
 		r.str(inlineFloat(code, t))
 		return
 	case code == literalCode:
+		if !r.hasLiteral {
+			// No literal dword follows this encoding (GCN 5 / CDNA VOP3
+			// and VOP3P: LLVM's decoder has no literal there and llvm-mc
+			// rejects the word).
+			r.mark(invalidNoLiteral, code)
+		}
 		r.needLit = true
 		r.literalText(t)
 		return

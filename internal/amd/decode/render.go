@@ -58,20 +58,21 @@ type renderer struct {
 type invalidKind uint8
 
 const (
-	validWord       invalidKind = iota
-	invalidReserved             // an operand code the family reserves
-	invalidOpSel                // op_sel bits on an instruction without op_sel
-	invalidAlign                // a VGPR/AGPR tuple at an odd register (alignedVGPRs)
-	invalidLo128                // a 16-bit VOP1/VOP2/VOPC VGPR above v127 (lo128)
-	invalidOMod                 // an output modifier on an instruction without a float result
-	invalidDst                  // a VOP3 scalar destination code that names a constant
-	invalidClass                // an operand code outside its register class (a VGPR-only or SGPR-only operand)
-	invalidUnused               // a field of an operand or modifier the instruction lacks is not zero
-	invalidSrcMod               // a source modifier the variant's LLVM syntax does not give that source (invalidCode: the source)
-	invalidClamp                // clamp on a variant whose LLVM syntax has no clamp
-	invalidVariant              // a DPP or SDWA word of an instruction LLVM has no such form of
-	invalidDPPCtrl              // a reserved DPP_CTRL value (invalidCode)
-	invalidSCC                  // the SCC cache bit (invalidCode) on a CDNA 2 float atomic
+	validWord        invalidKind = iota
+	invalidReserved              // an operand code the family reserves
+	invalidOpSel                 // op_sel bits on an instruction without op_sel
+	invalidAlign                 // a VGPR/AGPR tuple at an odd register (alignedVGPRs)
+	invalidLo128                 // a 16-bit VOP1/VOP2/VOPC VGPR above v127 (lo128)
+	invalidOMod                  // an output modifier on an instruction without a float result
+	invalidDst                   // a VOP3 scalar destination code that names a constant
+	invalidClass                 // an operand code outside its register class (a VGPR-only or SGPR-only operand)
+	invalidUnused                // a field of an operand or modifier the instruction lacks is not zero
+	invalidSrcMod                // a source modifier the variant's LLVM syntax does not give that source (invalidCode: the source)
+	invalidClamp                 // clamp on a variant whose LLVM syntax has no clamp
+	invalidVariant               // a DPP or SDWA word of an instruction LLVM has no such form of
+	invalidDPPCtrl               // a reserved DPP_CTRL value (invalidCode)
+	invalidSCC                   // the SCC cache bit (invalidCode) on a CDNA 2 float atomic
+	invalidNoLiteral             // the literal code in an encoding that carries no literal (GCN 5 / CDNA VOP3, VOP3P)
 )
 
 type span struct {
