@@ -239,7 +239,12 @@ type entry struct {
 	// bits 0 and 1 among the op_sel bits (-1: no byte_sel).
 	byteSel [2]int8
 	// intDot: the integer dot products of 4- and 8-bit elements (no op_sel).
-	intDot    bool
+	intDot bool
+	// packed16: the sources are packed 16-bit pairs (packed math, the
+	// 16-bit dot products) of this element type ('f', 'h' bf16, 'i' or
+	// 'b'; 0: not packed): literals follow LLVM's V2F16/V2BF16/V2INT16
+	// rules.
+	packed16  byte
 	dataRegs  int    // memory: registers of the data operand
 	baseBits  int    // SMEM: the size of the sbase pair or quad
 	dsRegs    [3]int // DS: registers of vdst, data0, data1 the model gives (0: none)

@@ -319,6 +319,9 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 		en.byteSel = [2]int8{int8(v[0] - '0'), int8(v[1] - '0')}
 	}
 	en.intDot = f.has("int-dot")
+	if ts := typesOf(name); len(ts) > 0 && (f.has("pk16") || f.has("dot")) && ts[len(ts)-1].size == 16 {
+		en.packed16 = ts[len(ts)-1].t
+	}
 	bare := f.get("suffix") == "none"
 	switch fm.kind {
 	case KindVOP1, KindVOP2, KindVOPC:
