@@ -228,8 +228,23 @@ type entry struct {
 	legacy16 bool
 	// bitop3: V_BITOP3 reads OMOD, ABS and NEG as its BITOP3 immediate.
 	bitop3 bool
+	// laneCtl: the row-of-16 lane permutes keep FETCH_INACTIVE and
+	// BOUND_CTRL in op_sel bits 0 and 1 (LLVM prints op_sel:[fi,bc]).
+	laneCtl bool
+	// opSelList: a VOP3 form with LLVM's op_sel operand though no operand
+	// is 16-bit (the FP8/BF8 packs and stochastic-rounding conversions):
+	// op_sel lists this many source bits and the destination bit.
+	opSelList int
+	// byteSel: where the RDNA 4 / CDNA 5 FP8 conversions keep byte_sel's
+	// bits 0 and 1 among the op_sel bits (-1: no byte_sel).
+	byteSel [2]int8
 	// intDot: the integer dot products of 4- and 8-bit elements (no op_sel).
-	intDot    bool
+	intDot bool
+	// packed16: the sources are packed 16-bit pairs (packed math, the
+	// 16-bit dot products) of this element type ('f', 'h' bf16, 'i' or
+	// 'b'; 0: not packed): literals follow LLVM's V2F16/V2BF16/V2INT16
+	// rules.
+	packed16  byte
 	dataRegs  int    // memory: registers of the data operand
 	baseBits  int    // SMEM: the size of the sbase pair or quad
 	dsRegs    [3]int // DS: registers of vdst, data0, data1 the model gives (0: none)
@@ -680,6 +695,8 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: DPP_CTRL 0x%x is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	case invalidSCC:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: the SCC cache bit (bit %d) is set, but LLVM 22 has no SCC form of this float atomic", w0, fm.Name, en.name, r.invalidCode)}
+	case invalidNoLiteral:
+		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: source code %d asks for a literal constant, which %s's %s encoding cannot carry", w0, fm.Name, en.name, r.invalidCode, d.arch.ID, fm.Name)}
 	case invalidLo128:
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}

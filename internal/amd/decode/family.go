@@ -49,8 +49,10 @@ type family struct {
 	scBits bool
 	// accRegs: the ACC bit of memory and MAI instructions selects AGPRs (a0).
 	accRegs bool
-	// waveShifts: DPP_CTRL has wave_shl/rol/shr/ror and row_bcast (GCN up
-	// to CDNA 1); rowNewBcast: 0x150-0x15f are row_newbcast (CDNA 2+).
+	// waveShifts: DPP_CTRL has wave_shl/rol/shr/ror and row_bcast (GCN 5
+	// and CDNA 1-4: every gen-9 guide's DPP_CTRL table, and llvm-mc 22
+	// prints them on gfx90a-gfx950 too); rowNewBcast: 0x150-0x15f are
+	// row_newbcast (CDNA 2+).
 	waveShifts, rowNewBcast bool
 
 	// hwreg and msg name the hardware registers of hwreg(...) and the
@@ -122,7 +124,7 @@ func newFamily(arch string) (*family, error) {
 		f.accRegs = info.Has(isa.TraitAccBit)
 		f.noGDS = f.accRegs
 		f.rowNewBcast = f.accRegs
-		f.waveShifts = !f.rowNewBcast
+		f.waveShifts = true
 		return f.index().named(info), nil
 	case 10, 11, 12:
 		f := &family{gen: info.Gen, lastSGPR: 105, null: 125, wave32: true, sdwa: 249, dpp: 250, dpp8: 233, dpp8fi: 234, vop3Lit: true}

@@ -232,7 +232,12 @@ func (r *renderer) renderFLAT() {
 	}
 	if o := r.f(fOFFSET); o != 0 {
 		w := r.fm.cf[fOFFSET].parts[0].width
-		if seg != segFlat || fam.gen >= 10 {
+		// Global and scratch offsets are signed; plain FLAT ones are
+		// unsigned up to RDNA 3.5 (llvm-mc 22 prints 4095 for gfx10's
+		// twelve bits set, 8191 for gfx11's thirteen, and rejects a
+		// negative one: "expected a 12-bit unsigned offset") and signed
+		// from gfx12 on.
+		if seg != segFlat || fam.gen >= 12 {
 			o = int(int64(uint64(o)<<(64-uint(w))) >> (64 - uint(w)))
 		}
 		if o != 0 {

@@ -238,6 +238,12 @@ func (r *renderer) srcText(code int, t opType, hi int) {
 		r.str(inlineFloat(code, t))
 		return
 	case code == literalCode:
+		if !r.hasLiteral {
+			// No literal dword follows this encoding (GCN 5 / CDNA VOP3
+			// and VOP3P: LLVM's decoder has no literal there and llvm-mc
+			// rejects the word).
+			r.mark(invalidNoLiteral, code)
+		}
 		r.needLit = true
 		r.literalText(t)
 		return
@@ -289,20 +295,31 @@ func inlineFloat(code int, t opType) string {
 	return inlineFloatText[code-240]
 }
 
-// literalText appends the 32-bit literal; when the value could have been an
-// inline constant LLVM wraps it in lit() so it re-assembles to the same bytes.
+// literalText appends the 32-bit literal as LLVM 22's disassembler gives
+// it (decodeLiteralConstant): wrapped in lit() when the value, read at the
+// operand's type, is one an inline constant could have given, so that it
+// re-assembles to the same bytes (litInline); a 16-bit operand's literal
+// otherwise shows its low half (some gfx12 conversions, s_cvt_f32_f16,
+// print all 32 bits); a 64-bit float's literal is the high dword and is
+// printed as that double, by name where it is an inline constant.
 func (r *renderer) literalText(t opType) {
 	v := r.literal
-	if t.size == 16 {
-		// A 16-bit operand reads the literal's low half; LLVM 22 prints
-		// that (some gfx12 conversions, s_cvt_f32_f16, print all 32 bits).
-		v &= 0xffff
+	if t.size == 64 && t.t == 'f' {
+		if f := math.Float64frombits(uint64(v) << 32); v == 0 || inlineF64(f) {
+			r.str(inlineF64Text(f))
+			return
+		}
+		r.hex(uint64(v))
+		return
 	}
-	if isInlineValue(v, t) {
+	if litInline(v, t, r.en.packed16) {
 		r.str("lit(")
 		r.hex(uint64(v))
 		r.buf = append(r.buf, ')')
 		return
+	}
+	if t.size == 16 {
+		v &= 0xffff
 	}
 	r.hex(uint64(v))
 }
@@ -355,27 +372,75 @@ func (r *renderer) literal64Text(t opType) {
 	r.hex(v)
 }
 
-func isInlineValue(v uint32, t opType) bool {
-	if int32(v) >= -16 && int32(v) <= 64 {
-		return true
-	}
+// litInline says whether LLVM reads literal v as a value an inline
+// constant gives at the operand's type (AMDGPU::isInlinableLiteral*): a
+// 32-bit operand of any type, a 16-bit integer one and a packed 16-bit
+// integer pair take the integers -16..64 and the f32 constants as the
+// whole dword; an f16 or bf16 operand its low half as an integer or its
+// own constants; a packed f16 or bf16 pair the whole dword as an integer
+// or one constant in the low half; a 64-bit integer operand (its literal
+// zero-extended) only 0..64. packed16 is the element type of a packed
+// pair (entry.packed16).
+func litInline(v uint32, t opType, packed16 byte) bool {
+	intInline := int32(v) >= -16 && int32(v) <= 64
 	switch {
-	case t.t == 'f' && t.size == 32:
-		f := math.Float32frombits(v)
-		for _, x := range inlineFloats {
-			if float64(f) == x {
-				return true
-			}
+	case t.size == 64:
+		return v <= 64
+	case t.size == 16 && (t.t == 'f' || t.t == 'h'):
+		lo := uint16(v)
+		return int16(lo) >= -16 && int16(lo) <= 64 || half16Inline(lo, t.t)
+	case t.size == 32 && (packed16 == 'f' || packed16 == 'h'):
+		return intInline || v <= 0xffff && half16Inline(uint16(v), packed16)
+	}
+	return intInline || f32Inline(v)
+}
+
+// f32Inline: the f32 inline constants' bit patterns (0.5 ... -4.0, 1/(2*pi)).
+func f32Inline(v uint32) bool {
+	f := math.Float32frombits(v)
+	for _, x := range inlineFloats {
+		if float64(f) == x {
+			return true
 		}
-		return v == 0x3e22f983
-	case t.t == 'f' && t.size == 64:
-		// A 64-bit float literal holds the high dword.
-		f := math.Float64frombits(uint64(v) << 32)
-		for _, x := range inlineFloats {
-			if f == x {
-				return true
-			}
+	}
+	return v == 0x3e22f983
+}
+
+// half16Inline: the f16 ('f') or bf16 ('h') inline constants' patterns.
+func half16Inline(v uint16, t byte) bool {
+	pats := &f16Inline
+	if t == 'h' {
+		pats = &bf16Inline
+	}
+	for _, p := range pats {
+		if p == v {
+			return true
 		}
 	}
 	return false
+}
+
+var (
+	f16Inline  = [...]uint16{0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118}
+	bf16Inline = [...]uint16{0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e22}
+)
+
+// inlineF64 says whether f is one of the f64 inline constants 0.5 ... -4.0.
+func inlineF64(f float64) bool {
+	for _, x := range inlineFloats {
+		if f == x {
+			return true
+		}
+	}
+	return false
+}
+
+// inlineF64Text names an inline f64 constant as LLVM prints it (0 for zero).
+func inlineF64Text(f float64) string {
+	for i, x := range inlineFloats {
+		if f == x {
+			return inlineFloatText[i]
+		}
+	}
+	return "0"
 }

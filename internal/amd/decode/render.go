@@ -58,20 +58,21 @@ type renderer struct {
 type invalidKind uint8
 
 const (
-	validWord       invalidKind = iota
-	invalidReserved             // an operand code the family reserves
-	invalidOpSel                // op_sel bits on an instruction without op_sel
-	invalidAlign                // a VGPR/AGPR tuple at an odd register (alignedVGPRs)
-	invalidLo128                // a 16-bit VOP1/VOP2/VOPC VGPR above v127 (lo128)
-	invalidOMod                 // an output modifier on an instruction without a float result
-	invalidDst                  // a VOP3 scalar destination code that names a constant
-	invalidClass                // an operand code outside its register class (a VGPR-only or SGPR-only operand)
-	invalidUnused               // a field of an operand or modifier the instruction lacks is not zero
-	invalidSrcMod               // a source modifier the variant's LLVM syntax does not give that source (invalidCode: the source)
-	invalidClamp                // clamp on a variant whose LLVM syntax has no clamp
-	invalidVariant              // a DPP or SDWA word of an instruction LLVM has no such form of
-	invalidDPPCtrl              // a reserved DPP_CTRL value (invalidCode)
-	invalidSCC                  // the SCC cache bit (invalidCode) on a CDNA 2 float atomic
+	validWord        invalidKind = iota
+	invalidReserved              // an operand code the family reserves
+	invalidOpSel                 // op_sel bits on an instruction without op_sel
+	invalidAlign                 // a VGPR/AGPR tuple at an odd register (alignedVGPRs)
+	invalidLo128                 // a 16-bit VOP1/VOP2/VOPC VGPR above v127 (lo128)
+	invalidOMod                  // an output modifier on an instruction without a float result
+	invalidDst                   // a VOP3 scalar destination code that names a constant
+	invalidClass                 // an operand code outside its register class (a VGPR-only or SGPR-only operand)
+	invalidUnused                // a field of an operand or modifier the instruction lacks is not zero
+	invalidSrcMod                // a source modifier the variant's LLVM syntax does not give that source (invalidCode: the source)
+	invalidClamp                 // clamp on a variant whose LLVM syntax has no clamp
+	invalidVariant               // a DPP or SDWA word of an instruction LLVM has no such form of
+	invalidDPPCtrl               // a reserved DPP_CTRL value (invalidCode)
+	invalidSCC                   // the SCC cache bit (invalidCode) on a CDNA 2 float atomic
+	invalidNoLiteral             // the literal code in an encoding that carries no literal (GCN 5 / CDNA VOP3, VOP3P)
 )
 
 type span struct {
@@ -1132,7 +1133,19 @@ func (r *renderer) renderVOP3() {
 		}
 		r.end()
 	}
-	if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == KindOther) && !en.legacy16 {
+	if en.opSelList > 0 || en.byteSel[0] >= 0 {
+		r.opSelBytes(opsel)
+	} else if en.laneCtl {
+		// Two flags, not source halves: LLVM prints op_sel:[fi,bc] when
+		// either is set and ignores op_sel bits 2 and 3 (printOpSel's
+		// permlane16 case).
+		if opsel&3 != 0 {
+			r.mod()
+			r.str("op_sel:")
+			r.bitList(opsel&3, 2, false)
+			r.end()
+		}
+	} else if opsel != 0 && s.has16() && (fam.trueSixteen || s.origin == KindOther) && !en.legacy16 {
 		r.mod()
 		r.str("op_sel:")
 		r.bitList(opsel, s.nsrc, true)
@@ -1143,6 +1156,38 @@ func (r *renderer) renderVOP3() {
 		return
 	}
 	r.clampOmod()
+}
+
+// opSelBytes prints the op_sel of the FP8/BF8 conversions that select
+// bytes or halves with it (shapes.tsv op-sel-list, byte-sel): GCN 5 / CDNA
+// and the RDNA 4 packs list the source bits LLVM's profile has and the
+// destination bit (printPackedModifier with VOP3_OPSEL), the RDNA 4 /
+// CDNA 5 conversions print two of the bits as byte_sel:N. A bit outside
+// those makes the word invalid (llvm-mc rejects it).
+func (r *renderer) opSelBytes(opsel int) {
+	en := r.en
+	used := 0
+	if n := en.opSelList; n > 0 {
+		used = 1<<uint(n) - 1 | 8
+		if opsel != 0 {
+			r.mod()
+			r.str("op_sel:")
+			r.bitList(opsel, n, true)
+			r.end()
+		}
+	} else {
+		lo, hi := int(en.byteSel[0]), int(en.byteSel[1])
+		used = 1<<uint(lo) | 1<<uint(hi)
+		if v := opsel>>uint(lo)&1 | opsel>>uint(hi)&1<<1; v != 0 {
+			r.mod()
+			r.str("byte_sel:")
+			r.dec(v)
+			r.end()
+		}
+	}
+	if opsel&^used != 0 {
+		r.markField(fOPSEL)
+	}
 }
 
 // vop3ModsAbsent marks a VOP3 word invalid when it sets ABS or NEG bits

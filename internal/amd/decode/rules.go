@@ -110,7 +110,7 @@ var ruleKeys = map[string]string{
 	"wmma": "", "sparse": "", "fmt-scaled": "", "fmt-fixed": "", "blgp-neg": "",
 	"data": "int", "sbase": "int", "prefetch": "", "pc-rel": "",
 	"mem": "text", "lane-addr": "", "ds-returns": "", "ds-two-data": "",
-	"two-addr": "", "double-dst": "", "cache-bits": "", "cmpswap": "", "swizzle": "", "gws": "", "typed": "", "th": "text", "sdwa-pad": "", "bitop3": "",
+	"two-addr": "", "double-dst": "", "cache-bits": "", "cmpswap": "", "swizzle": "", "gws": "", "typed": "", "th": "text", "sdwa-pad": "", "bitop3": "", "lane-ctl": "", "op-sel-list": "int", "byte-sel": "int",
 	"mimg": "text", "mimg-args": "text", "mimg-lod": "", "mimg-no-coords": "",
 	"pk16": "", "dot": "", "pk-f32": "", "srcs-vop3": "int", "srcs-vop2": "int", "wide": "text",
 	"src-class": "text", "neg-lo": "text", "neg-hi": "text", "clamp": "text", "op-sel": "text", "index-key": "int", "reuse": "", "neg-ignored": "",

@@ -311,7 +311,17 @@ func (d *Decoder) prepare(fm *format, en *entry) {
 	en.mnemonic = printed
 	en.legacy16 = f.has("legacy16")
 	en.bitop3 = f.has("bitop3")
+	en.laneCtl = f.has("lane-ctl")
+	en.opSelList, _ = strconv.Atoi(f.get("op-sel-list"))
+	en.byteSel = [2]int8{-1, -1}
+	if v := f.get("byte-sel"); len(v) == 2 {
+		// Two digits: the op_sel bits of byte_sel's bits 0 and 1.
+		en.byteSel = [2]int8{int8(v[0] - '0'), int8(v[1] - '0')}
+	}
 	en.intDot = f.has("int-dot")
+	if ts := typesOf(name); len(ts) > 0 && (f.has("pk16") || f.has("dot")) && ts[len(ts)-1].size == 16 {
+		en.packed16 = ts[len(ts)-1].t
+	}
 	bare := f.get("suffix") == "none"
 	switch fm.kind {
 	case KindVOP1, KindVOP2, KindVOPC:

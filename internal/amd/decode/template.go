@@ -57,6 +57,12 @@ type Traits struct {
 	// UNUSED_PAD, not UNUSED_PRESERVE (the FP8 conversions to f32, whose
 	// result is a whole dword).
 	SDWAPad bool
+	// LaneCtl: a row-of-16 lane permute, whose op_sel:[fi,bc] are OPSEL
+	// bits 0 and 1, not source halves and a destination bit.
+	LaneCtl bool
+	// ByteSel: the op_sel bits of byte_sel's bits 0 and 1 (the RDNA 4 /
+	// CDNA 5 FP8 conversions), -1 where the instruction has no byte_sel.
+	ByteSel [2]int8
 }
 
 // OperandType is an operand's data type: Kind 'f' float, 'h' bfloat16, 'i'
@@ -73,7 +79,8 @@ func (d *Decoder) traits(fm *format, en *entry) Traits {
 		Interp:         en.shape == shInterpVOP3,
 		ExecDst:        en.shape == shCmpxNoDst && fm.kind == KindVOP3,
 		OpSelHiDefault: en.shape != shMix && en.shape != shMFMA && en.shape != shSparse,
-		KIndex:         -1, SelectSGPR: en.shape == shDualMask, SDWAPad: en.facts != nil && en.facts.has("sdwa-pad")}
+		KIndex:         -1, SelectSGPR: en.shape == shDualMask, SDWAPad: en.facts != nil && en.facts.has("sdwa-pad"),
+		LaneCtl: en.laneCtl, ByteSel: en.byteSel}
 	switch en.shape {
 	case shMadmk:
 		t.KIndex = 2

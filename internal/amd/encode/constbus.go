@@ -55,7 +55,7 @@ func constantBus(in decode.Inst, t decode.Template, arch isa.Architecture) error
 	seen := map[uint64]bool{}
 	for _, f := range in.Fields {
 		for _, name := range sourceFields {
-			if f.Name == name && scalarCode(f.Value, info.Gen) && (f.Value != 0 || readsS0(in.Operands)) {
+			if f.Name == name && scalarCode(f.Value, info.Gen) && (f.Value != 0 || readsS0(sourceOperands(in.Operands, t.Kind))) {
 				seen[f.Value] = true
 			}
 		}
@@ -84,10 +84,21 @@ func constantBus(in decode.Inst, t decode.Template, arch isa.Architecture) error
 		info.Name, values, len(seen), strings.Join(reads, ", "))
 }
 
-// readsS0 says whether a source operand names s0: the encoder leaves the
+// sourceOperands are a VALU line's operands after its destinations: the
+// VOP3B carry-out SGPR (v_add_co_u32_e64 v1, s[0:1], ...) is written, not
+// read.
+func sourceOperands(ops []string, k decode.Kind) []string {
+	n := 1
+	if k == decode.KindVOP3B {
+		n = 2
+	}
+	return ops[min(n, len(ops)):]
+}
+
+// readsS0 says whether a source operand (ops: the sources) names s0: the encoder leaves the
 // source fields an instruction lacks (v_readlane's SRC2) at 0, s0's code.
 func readsS0(ops []string) bool {
-	for _, op := range ops[min(1, len(ops)):] {
+	for _, op := range ops {
 		op = strings.TrimLeft(op, "-|")
 		if op == "s0" || strings.HasPrefix(op, "s[0:") {
 			return true

@@ -542,7 +542,7 @@ func fieldsOutsideBrackets(s string) []string {
 
 func isModifier(s string) bool {
 	for _, m := range []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi", "th:", "scope:", "high", "matrix_",
-		"slc", "gds", "lds", "sc0", "sc1", "nt", "idxen", "offen", "addr64", "tfe", "offset0:", "offset1:", "scale_offset", "format:"} {
+		"slc", "gds", "lds", "sc0", "sc1", "nt", "idxen", "offen", "addr64", "tfe", "offset0:", "offset1:", "scale_offset", "format:", "byte_sel:"} {
 		if strings.HasPrefix(s, m) {
 			return true
 		}
@@ -1162,6 +1162,10 @@ func (e *Encoder) smemOffset(text string, fields map[string]isa.Field, set func(
 // names (lower case: the encoder's input is).
 var matrixFormats = map[string]uint64{"matrix_fmt_fp8": 0, "matrix_fmt_bf8": 1, "matrix_fmt_fp6": 2, "matrix_fmt_bf6": 3, "matrix_fmt_fp4": 4}
 
+// clampFields are the clamp bit's names across the guides' formats (the
+// decoder reads all three as its clamp field).
+var clampFields = [...]string{"CLMP", "CLAMP", "CM"}
+
 // cachePolicy are the GFX12 SMEM temporal hints and scopes by name; SMEM
 // holds only the low two bits of the hint.
 var cachePolicy = map[string]map[string]uint64{
@@ -1172,6 +1176,12 @@ var cachePolicy = map[string]map[string]uint64{
 func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Field, set func(string, uint64) error, words []uint32) error {
 	switch {
 	case m == "clamp":
+		// The guides name the clamp bit CLMP, CLAMP or (RDNA 4 VOP3P) CM.
+		for _, name := range clampFields {
+			if _, ok := fields[name]; ok {
+				return set(name, 1)
+			}
+		}
 		return set("CLMP", 1)
 	case m == "mul:2":
 		return set("OMOD", 1)
@@ -1257,13 +1267,19 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		if err != nil {
 			return fmt.Errorf("%s: %v", m, err)
 		}
-		if t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B {
+		if (t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B) && !t.LaneCtl {
 			// The list is [src0, src1, (src2,) dst]; dst is OPSEL bit 3.
 			n := strings.Count(m, ",") + 1
 			dst := v >> uint(n-1) & 1
 			v = v&(1<<uint(n-1)-1) | dst<<3
 		}
 		return set("OPSEL", v)
+	case strings.HasPrefix(m, "byte_sel:") && t.ByteSel[0] >= 0:
+		v, err := strconv.ParseUint(strings.TrimPrefix(m, "byte_sel:"), 10, 2)
+		if err != nil {
+			return fmt.Errorf("%s: %v", m, err)
+		}
+		return set("OPSEL", (v&1)<<uint(t.ByteSel[0])|(v>>1&1)<<uint(t.ByteSel[1]))
 	case strings.HasPrefix(m, "op_sel_hi:"):
 		v, err := bitList(strings.TrimPrefix(m, "op_sel_hi:"), 0)
 		if err != nil {
@@ -1271,6 +1287,11 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 		}
 		if err := set("OPSEL_HI", v&3); err != nil {
 			return err
+		}
+		if strings.Count(m, ",") < 2 {
+			// A two-source list leaves the absent source's bit at its
+			// default, as llvm-mc does (1 for packed math).
+			return nil
 		}
 		return set("OPSEL_HI2", v>>2&1)
 	case strings.HasPrefix(m, "neg_lo:"):

@@ -24,24 +24,27 @@ import (
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
-// compiledFamilies are one gfx target per family and the kernels llc-22
-// compiles for it: the decoder's kernels (global and LDS memory, branches,
-// a loop, f64, f16, DPP, atomics), LDS atomics and swizzles with nested
-// loops, and the family's matrix instructions (MFMA on CDNA 1-4, WMMA on
-// RDNA 3-4 and CDNA 5), and V_BITOP3 on CDNA 4-5.
-var compiledFamilies = []struct {
-	arch, mcpu string
-	extra      []string
-}{
-	{"vega", "gfx900", nil}, {"vega7", "gfx906", nil},
-	{"cdna1", "gfx908", []string{"mfma.ll"}}, {"cdna2", "gfx90a", []string{"mfma.ll"}},
-	{"cdna3", "gfx942", []string{"mfma.ll"}}, {"cdna4", "gfx950", []string{"mfma.ll", "bitop3.ll"}},
-	{"rdna1", "gfx1010", nil}, {"rdna2", "gfx1030", nil},
-	{"rdna3", "gfx1100", []string{"wmma-gfx11.ll"}}, {"rdna3.5", "gfx1150", []string{"wmma-gfx11.ll"}},
-	{"rdna4", "gfx1200", []string{"wmma-gfx12.ll"}}, {"cdna5", "gfx1250", []string{"wmma-gfx1250.ll", "bitop3.ll"}},
+// compiledFamilies are one gfx target per family. Each compiles the
+// decoder's kernels (../decode/testdata/*.ll, the capability files for the
+// targets their headers allow: dot products, permlanes, MFMA on CDNA 1-4,
+// WMMA on RDNA 3-4 and CDNA 5, V_BITOP3 on CDNA 4-5) and the listing's own
+// LDS atomics and swizzles with nested loops.
+var compiledFamilies = []struct{ arch, mcpu string }{
+	{"vega", "gfx900"}, {"vega7", "gfx906"},
+	{"cdna1", "gfx908"}, {"cdna2", "gfx90a"}, {"cdna3", "gfx942"}, {"cdna4", "gfx950"},
+	{"rdna1", "gfx1010"}, {"rdna2", "gfx1030"}, {"rdna3", "gfx1100"}, {"rdna3.5", "gfx1150"},
+	{"rdna4", "gfx1200"}, {"cdna5", "gfx1250"},
 }
 
-var commonKernels = []string{"../decode/testdata/kernels.ll", "testdata/lds.ll"}
+// kernelFiles are the IR files compiled for mcpu.
+func kernelFiles(t *testing.T, mcpu string) []string {
+	t.Helper()
+	files, err := decodetest.KernelFiles("../decode/testdata", mcpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(files, "testdata/lds.ll")
+}
 
 // objdumpInst is one instruction line of llvm-objdump-22 -d.
 type objdumpInst struct {
@@ -225,7 +228,7 @@ func TestCompiledListings(t *testing.T) {
 		t.Run(fam.arch, func(t *testing.T) {
 			c := modelCodec(t, fam.arch)
 			lines, differ, branches, encoded, notEncoded := 0, 0, 0, 0, 0
-			for _, ll := range append(append([]string(nil), commonKernels...), prefixed(fam.extra)...) {
+			for _, ll := range kernelFiles(t, fam.mcpu) {
 				obj, dump := compile(t, ll, fam.mcpu, dir)
 				in, err := listing.Parse(obj, machines)
 				if err != nil {
@@ -327,14 +330,6 @@ func TestCompiledListings(t *testing.T) {
 			t.Errorf("differences table: no line needs %q / %q (%s): remove it", d.objdump, d.gpuisa, d.reason)
 		}
 	}
-}
-
-func prefixed(names []string) []string {
-	var out []string
-	for _, n := range names {
-		out = append(out, filepath.Join("testdata", n))
-	}
-	return out
 }
 
 // refAddr resolves "<saxpy+0x104>" with the listing's symbols.

@@ -203,7 +203,7 @@ var objdumpWordsRe = regexp.MustCompile(`^\s+(\S.*?)\s*// [0-9A-F]+: ([0-9A-F ]+
 func prepareInputs(b *testing.B, gpuisa string, env []string, dir string) benchInputs {
 	var in benchInputs
 	var insts [][]string // text, words...
-	for _, ll := range append(append([]string(nil), commonKernels...), "testdata/mfma.ll") {
+	for _, ll := range []string{"../decode/testdata/kernels.ll", "testdata/lds.ll", "../decode/testdata/mfma.ll"} {
 		obj := filepath.Join(dir, strings.TrimSuffix(filepath.Base(ll), ".ll")+".o")
 		if out, err := exec.Command("llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-O2", "-filetype=obj", "-o", obj, ll).CombinedOutput(); err != nil {
 			b.Fatalf("llc-22: %v %s", err, out)

@@ -44,7 +44,7 @@ func TestExplainUpload(t *testing.T) {
 	dir := t.TempDir()
 	obj := filepath.Join(dir, "mfma.o")
 	if out, err := exec.Command("llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx942", "-O2", "-filetype=obj", "-o", obj,
-		"../../amd/listing/testdata/mfma.ll").CombinedOutput(); err != nil {
+		"../../amd/decode/testdata/mfma.ll").CombinedOutput(); err != nil {
 		t.Fatalf("llc-22: %v\n%s", err, out)
 	}
 	dump, err := exec.Command("llvm-objdump-22", "-d", obj).Output()

@@ -234,7 +234,7 @@ func HaveCompiler() bool {
 // CompileKernels compiles an LLVM IR file for mcpu with llc-22 into dir and
 // returns the code object and llvm-objdump-22 -d's listing of it.
 func CompileKernels(ll, mcpu, dir string) (obj []byte, listing string, err error) {
-	path := filepath.Join(dir, "kernels-"+mcpu+".o")
+	path := filepath.Join(dir, strings.TrimSuffix(filepath.Base(ll), ".ll")+"-"+mcpu+".o")
 	if out, err := exec.Command("llc-22", "-mtriple=amdgcn-amd-amdhsa", "-mcpu="+mcpu, "-O2", "-filetype=obj",
 		"-o", path, ll).CombinedOutput(); err != nil {
 		return nil, "", fmt.Errorf("llc-22 -mcpu=%s: %v: %s", mcpu, err, firstLine(string(out)))
@@ -245,4 +245,37 @@ func CompileKernels(ll, mcpu, dir string) (obj []byte, listing string, err error
 	}
 	obj, err = os.ReadFile(path)
 	return obj, string(out), err
+}
+
+// targetsHeader is a kernel file's optional first-comment guard,
+// "; targets: REGEXP": the file uses intrinsics only the gfx targets the
+// regexp matches can select (dot products, permlanes, matrix operations).
+// A file without one compiles for every target.
+var targetsHeader = regexp.MustCompile(`(?m)^; targets: (\S+)\s*$`)
+
+// KernelFiles lists the LLVM IR files in dir (*.ll, sorted) that llc-22
+// can compile for mcpu, by each file's targets header.
+func KernelFiles(dir, mcpu string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.ll"))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if m := targetsHeader.FindSubmatch(b); m != nil {
+			re, err := regexp.Compile(string(m[1]))
+			if err != nil {
+				return nil, fmt.Errorf("%s: targets header: %v", f, err)
+			}
+			if !re.MatchString(mcpu) {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
 }

@@ -1,3 +1,4 @@
+; targets: ^gfx1250
 ; A WMMA kernel for CDNA 5 (gfx1250's 16x16x32 f16 form with its modifier operands).
 target triple = "amdgcn-amd-amdhsa"
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x32.f16.v8f32.v16f16(i1, <16 x half>, i1, <16 x half>, i16, <8 x float>, i1, i1)

@@ -1,3 +1,4 @@
+; targets: ^gfx120
 ; A WMMA kernel for RDNA 4 (wave32, f16 inputs in 4-VGPR tuples).
 target triple = "amdgcn-amd-amdhsa"
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16.v8f32.v8f16(<8 x half>, <8 x half>, <8 x float>)

@@ -1,3 +1,4 @@
+; targets: ^gfx(950|1250)
 ; A three-input bit operation llc-22 selects as v_bitop3_b32 on gfx950 and gfx1250 (its BITOP3 immediate lives in the VOP3 modifier bits). Written for the listing tests.
 target triple = "amdgcn-amd-amdhsa"
 define amdgpu_kernel void @bitop3(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %c) {

@@ -1,3 +1,4 @@
+; targets: ^gfx11
 ; A WMMA kernel for RDNA 3 and 3.5 (wave32, f16 inputs in 8-VGPR tuples).
 target triple = "amdgcn-amd-amdhsa"
 declare <8 x float> @llvm.amdgcn.wmma.f32.16x16x16.f16(<16 x half>, <16 x half>, <8 x float>)

@@ -1,3 +1,4 @@
+; targets: ^gfx(908|90a|94|95)
 ; An MFMA kernel for CDNA 1-4: a loop of 32x32x8 f16 MFMAs (accumulators in AGPRs on CDNA 1,
 ; VGPRs from CDNA 2 on), then a 16x16x16 one.
 target triple = "amdgcn-amd-amdhsa"
