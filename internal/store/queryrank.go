@@ -127,6 +127,15 @@ var qualifiers = []qualifier{
 	{words: []string{"fp4", "f4", "mxfp4"}, match: hasType("fp4", "f4")},
 	{words: []string{"int8", "i8", "s8"}, match: suffix("i8")},
 	{words: []string{"uint8", "u8"}, match: suffix("u8")},
+	// "int4" is a 4-bit integer in a dot product or matrix multiply
+	// (v_dot8_i32_iu4) and CUDA's vector of four ints (a 128-bit load):
+	// a name with either carries it.
+	{words: []string{"int4", "i4", "s4"}, match: func(parts []string) bool {
+		return hasType("i4", "iu4")(parts) || bits("128", "dwordx4", "x4")(parts)
+	}},
+	{words: []string{"uint4", "u4"}, match: func(parts []string) bool {
+		return hasType("u4", "iu4")(parts) || bits("128", "dwordx4", "x4")(parts)
+	}},
 	{words: []string{"8-bit", "byte"}, match: func(parts []string) bool {
 		return bits("8")(parts) || anyPart(bytePart.MatchString)(parts)
 	}},

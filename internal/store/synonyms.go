@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -119,12 +120,17 @@ func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 			// stands among every family's.
 			j := -1
 			for _, name := range synonyms.Expand(member, s.names) {
-				if !s.hasName(arch, name) {
+				var names []string
+				if s.hasName(arch, name) {
+					names = append([]string{name}, s.siblings(name, qw)...)
+				} else {
+					names = s.standIns(arch, name, qw)
+				}
+				if len(names) == 0 {
 					continue
 				}
 				j++
 				score := m.score - 0.1*float64(i) - 0.01*float64(j)
-				names := append([]string{name}, s.siblings(name, qw)...)
 				for k, n := range names {
 					for _, e := range s.byName[n] {
 						if e := s.entries[e]; arch == "" || e.Arch == arch {
@@ -136,6 +142,31 @@ func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 		}
 	}
 	return hits
+}
+
+// standIns are the names a family that lacks name spells its operation
+// with: those of arch sharing name's stem and first part that carry as
+// many of the query's qualifiers as name, shortest first. A table lists
+// one generation's spelling (v_dot8_i32_i4); RDNA 3's is v_dot8_i32_iu4.
+func (s *DB) standIns(arch, name string, qw *queryWords) []string {
+	if arch == "" {
+		return nil
+	}
+	own := qw.satisfied(name)
+	head := nameParts(name)[0]
+	var out []string
+	for _, n := range s.stemNames(nameStem(name)) {
+		if nameParts(n)[0] == head && s.hasName(arch, n) && qw.satisfied(n) >= own {
+			out = append(out, n)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(a) - len(b)
+		}
+		return strings.Compare(a, b)
+	})
+	return out
 }
 
 // hasName says whether arch ("" for any family) has an instruction name.
