@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // A name's stem is the operation its type, width, packing and memory
@@ -232,5 +234,31 @@ func TestConversionTypesAndNearestSiblings(t *testing.T) {
 	qw := readQuery("ge half packed")
 	if got := s.siblings("v_cmp_ge_f32", &qw); !slices.Equal(got, []string{"v_cmp_ge_f16"}) {
 		t.Errorf("siblings of v_cmp_ge_f32 for a packed half = %q, want the half compare", got)
+	}
+}
+
+// A family that lacks a synonym table's name offers its own spelling of
+// the operation (RDNA 3's v_dot8_i32_iu4 for v_dot8_i32_i4), the same
+// unit's, never a variant that carries fewer of the query's qualifiers.
+func TestStandIns(t *testing.T) {
+	s := &DB{byName: map[string][]int{}}
+	for _, e := range []struct{ arch, name string }{
+		{"cdna3", "v_dot8_i32_i4"}, {"rdna3", "v_dot8_i32_iu4"}, {"rdna3", "v_dot8_u32_u4"}, {"rdna3", "s_dot8_x"},
+	} {
+		s.byName[e.name] = append(s.byName[e.name], len(s.entries))
+		s.entries = append(s.entries, entry{Summary: isa.Summary{Arch: e.arch, Name: e.name}})
+		s.names = append(s.names, e.name)
+	}
+	for q, want := range map[string][]string{
+		"dot product int4": {"v_dot8_i32_iu4"},
+		"dot product":      {"v_dot8_i32_iu4", "v_dot8_u32_u4"},
+	} {
+		qw := readQuery(q)
+		if got := s.standIns("rdna3", "v_dot8_i32_i4", &qw); !slices.Equal(got, want) {
+			t.Errorf("%q: stand-ins of v_dot8_i32_i4 on rdna3 = %q, want %q", q, got, want)
+		}
+	}
+	if qw := readQuery("dot product"); s.standIns("", "v_dot8_i32_i4", &qw) != nil {
+		t.Error("an unscoped search has stand-ins: every family's names are its own")
 	}
 }

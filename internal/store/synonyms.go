@@ -146,7 +146,8 @@ func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 
 // standIns are the names a family that lacks name spells its operation
 // with: those of arch sharing name's stem and first part that carry as
-// many of the query's qualifiers as name, shortest first. A table lists
+// many of the query's qualifiers as name; those sharing most of name's
+// parts first (the same result type), then the shortest. A table lists
 // one generation's spelling (v_dot8_i32_i4); RDNA 3's is v_dot8_i32_iu4.
 func (s *DB) standIns(arch, name string, qw *queryWords) []string {
 	if arch == "" {
@@ -160,7 +161,20 @@ func (s *DB) standIns(arch, name string, qw *queryWords) []string {
 			out = append(out, n)
 		}
 	}
+	parts := nameParts(name)
+	shared := func(n string) int {
+		c := 0
+		for _, p := range nameParts(n) {
+			if slices.Contains(parts, p) {
+				c++
+			}
+		}
+		return c
+	}
 	slices.SortFunc(out, func(a, b string) int {
+		if sa, sb := shared(a), shared(b); sa != sb {
+			return sb - sa
+		}
 		if len(a) != len(b) {
 			return len(a) - len(b)
 		}
