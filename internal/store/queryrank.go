@@ -96,6 +96,15 @@ func bits(n string, dwords ...string) func([]string) bool {
 	})
 }
 
+// numbered says a part is a word with n after it, not a type: permlane16,
+// permlane64 (not b16, dot4's 4 for "4").
+func numbered(n string) func([]string) bool {
+	return anyPart(func(p string) bool {
+		rest, ok := strings.CutSuffix(p, n)
+		return ok && rest != "" && !typePart.MatchString(p) && strings.Trim(rest, "abcdefghijklmnopqrstuvwxyz") == ""
+	})
+}
+
 func suffix(s string, not ...string) func([]string) bool {
 	return anyPart(func(p string) bool {
 		for _, n := range not {
@@ -147,6 +156,9 @@ var qualifiers = []qualifier{
 	{words: []string{"unsigned", "uint"}, match: anyPart(regexp.MustCompile(`^u\d+$`).MatchString)},
 	{words: []string{"int", "integer", "int32", "i32", "s32"}, memBits: "32", match: anyPart(regexp.MustCompile(`^[iu]32$`).MatchString)},
 	{words: []string{"signed"}, match: anyPart(regexp.MustCompile(`^i\d+$`).MatchString)},
+	// An atomic that returns the memory's old value: AMD's _rtn variants
+	// (ds_add_rtn_u32; the others return by a GLC/SC0 bit, in no name).
+	{words: []string{"returning", "return", "returns", "rtn"}, match: anyPart(func(p string) bool { return p == "rtn" })},
 	{words: []string{"packed", "half2"}, match: anyPart(func(p string) bool { return p == "pk" })},
 	// The LDS is ds_'s space, and the destination of loads that write it
 	// (global_load_lds_dword, global_load_async_to_lds_b32).
@@ -169,7 +181,10 @@ var qualifiers = []qualifier{
 // add").
 var fillerWords = map[string]bool{
 	"memory": true, "precision": true, "instruction": true, "operation": true,
-	"input": true, "inputs": true, "operand": true, "operands": true, "way": true, "values": true,
+	"input": true, "inputs": true, "operand": true, "operands": true, "way": true, "value": true, "values": true,
+	// An atomic's "old value" is the one it returns, which "returning"
+	// (a qualifier) says.
+	"old": true,
 	// Articles and "of" join the words of a sentence ("max of three",
 	// "the minimum of a vector"), never a name's parts.
 	"of": true, "the": true, "a": true, "an": true,
@@ -242,7 +257,16 @@ func readQuery(lower string) queryWords {
 		} else if n, ok := strings.CutSuffix(w, "bit"); ok && isDigits(n) {
 			w = n + "-bit"
 		} else if bareWidths[w] && len(raw) > 1 {
-			w += "-bit" // "lzcnt 64"
+			// "lzcnt 64" is a width; "permute lanes 16" the number a name
+			// part ends in (v_permlane16_b32): a name with either.
+			width := bits(w)
+			if qs := qualifierByWord[w+"-bit"]; len(qs) > 0 {
+				width = qs[0].match // its dword spellings too (dwordx4)
+			}
+			qw.quals = append(qw.quals, &qualifier{words: []string{w}, match: func(parts []string) bool {
+				return width(parts) || numbered(w)(parts)
+			}})
+			continue
 		}
 		if qs, ok := qualifierByWord[w]; ok {
 			for _, q := range qs {

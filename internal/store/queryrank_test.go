@@ -262,3 +262,28 @@ func TestStandIns(t *testing.T) {
 		t.Error("an unscoped search has stand-ins: every family's names are its own")
 	}
 }
+
+// A bare number is a width or the number a name's word part ends in
+// (permlane16), never a type's digits read as a word; "returning" asks for
+// an atomic's _rtn variant.
+func TestBareNumbersAndReturning(t *testing.T) {
+	for _, c := range []struct {
+		q, name string
+		want    int
+	}{
+		{"permute lanes 16", "v_permlane16_b32", 1},
+		{"permute lanes 16", "v_permlane64_b32", 0},
+		{"load 128", "global_load_dwordx4", 1},
+		{"lzcnt 64", "s_clz_i32_u64", 1},
+		{"lds add returning old value", "ds_add_rtn_u32", 2},
+		{"lds add returning old value", "ds_add_u32", 1},
+	} {
+		qw := readQuery(c.q)
+		if got := qw.satisfied(c.name); got != c.want {
+			t.Errorf("%q: %s carries %d qualifiers, want %d", c.q, c.name, got, c.want)
+		}
+	}
+	if qw := readQuery("lds add returning old value"); qw.core != "add" {
+		t.Errorf("core %q, want \"add\": \"old value\" is what returning says", qw.core)
+	}
+}
