@@ -566,6 +566,12 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 			return s.joinedNameHits(arch, qw.words)
 		}
 		hits := s.nameHits(arch, qw.core, true)
+		if qw.count != "" {
+			// "or of three values": the names whose operation part carries
+			// the count (v_or3_b32), however short the word ("or" is
+			// too short to find inside a name).
+			hits = append(hits, s.nameHits(arch, qw.core+qw.count, false)...)
+		}
 		if alt := partAliases[qw.core]; alt != "" && len(qw.quals) > 0 {
 			// "lds load 128-bit" is GFX9's ds_read_b128 too.
 			hits = append(hits, s.nameHits(arch, alt, false)...)
