@@ -25,6 +25,11 @@ type Group struct {
 	Line    int
 
 	phrases []string // normalized
+	// joined are the two-word phrases written as one word ("bitcount" of
+	// "bit count", "bitselect"), with the phrase each spells (joinedOf);
+	// a query's word matches them as the phrase. None that is a phrase of
+	// its own in any group.
+	joined, joinedOf []string
 }
 
 // How a query matched a phrase, best first.
@@ -78,7 +83,34 @@ func Parse(text string) (*Table, error) {
 		}
 		t.Groups = append(t.Groups, g)
 	}
+	t.joinPhrases()
 	return t, nil
+}
+
+// joinPhrases gives each group the one-word spellings of its two-word
+// phrases of letters ("bit count" is "bitcount", as people also type it).
+func (t *Table) joinPhrases() {
+	own := map[string]bool{}
+	for _, g := range t.Groups {
+		for _, p := range g.phrases {
+			own[p] = true
+		}
+	}
+	for gi := range t.Groups {
+		g := &t.Groups[gi]
+		for pi, p := range g.phrases {
+			a, b, ok := strings.Cut(p, " ")
+			if !ok || strings.Contains(b, " ") || !isLetters(a) || !isLetters(b) || own[a+b] {
+				continue
+			}
+			g.joined = append(g.joined, a+b)
+			g.joinedOf = append(g.joinedOf, g.Phrases[pi])
+		}
+	}
+}
+
+func isLetters(s string) bool {
+	return len(s) >= 2 && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz") == ""
 }
 
 var (
@@ -127,6 +159,18 @@ func (t *Table) Match(query string) []Match {
 			}
 			if kind >= 0 && (best < 0 || kind < best) {
 				best, phrase = kind, g.Phrases[pi]
+			}
+		}
+		for ji, j := range g.joined {
+			kind := -1
+			switch {
+			case q == j:
+				kind = Exact
+			case strings.Contains(" "+q+" ", " "+j+" "):
+				kind = Word
+			}
+			if kind >= 0 && (best < 0 || kind < best) {
+				best, phrase = kind, g.joinedOf[ji]
 			}
 		}
 		if best >= 0 {

@@ -80,3 +80,19 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+// A two-word phrase typed as one word matches as the phrase ("bitcount"
+// is "bit count"), alone or among other words; a joined spelling another
+// group has as its own phrase stays that group's.
+func TestJoinedPhrases(t *testing.T) {
+	tab, err := Parse("bit count | popcount => v_bcnt_u32_b32\nfunnel shift => shf\nfunnelshift => v_alignbit_b32\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]string{"bitcount": "v_bcnt_u32_b32", "bitcount 64": "v_bcnt_u32_b32", "funnelshift": "v_alignbit_b32"} {
+		ms := tab.Match(q)
+		if len(ms) != 1 || ms[0].Group.Members[0] != want {
+			t.Errorf("%q: %d matches, want only %s's group", q, len(ms), want)
+		}
+	}
+}
