@@ -123,7 +123,13 @@ func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 				var names []string
 				if s.hasName(arch, name) {
 					names = append([]string{name}, s.siblings(name, qw)...)
-				} else {
+				} else if qw.satisfied(name) > 0 {
+					// A stand-in answers a variant the query's qualifiers
+					// ask for ("int4": v_dot8_i32_i4, RDNA 3's
+					// v_dot8_i32_iu4); without one, the family's own
+					// members answer the group (CDNA 3 lacks v_mad_f32:
+					// its v_fma_f32 answers "fused multiply add", not
+					// every v_mad_*).
 					names = s.standIns(arch, name, qw)
 				}
 				if len(names) == 0 {
