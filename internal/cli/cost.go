@@ -234,9 +234,9 @@ func (e *env) printWork(targets []string, work map[string]*costview.Work, format
 func formatWork(in *isa.Instruction, costs map[string]isa.Cost) map[string][]*costview.Work {
 	out := map[string][]*costview.Work{}
 	for t, c := range costs {
-		for _, fc := range c.Formats {
-			if w, ok := costview.WorkOf(isa.ArchInfoFor(in.Arch), in.Name, fc); ok {
-				out[t] = append(out[t], w)
+		for _, f := range costview.FormatsOf(isa.ArchInfoFor(in.Arch), in.Name, c) {
+			if f.Work != nil {
+				out[t] = append(out[t], f.Work)
 			}
 		}
 	}

@@ -9,10 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
-	"time"
 
 	"github.com/gpuisa/gpuisa/internal/amd/sem"
+	"github.com/gpuisa/gpuisa/internal/base/keepnewest"
 	"github.com/gpuisa/gpuisa/internal/base/selfid"
 	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 )
@@ -62,8 +61,7 @@ func loadDerivation(file string) []byte {
 	if err != nil || !json.Valid(b) {
 		return nil
 	}
-	now := time.Now()
-	_ = os.Chtimes(file, now, now) // used: the newest, so pruning keeps it
+	keepnewest.Touch(file) // used: the newest, so pruning keeps it
 	return b
 }
 
@@ -93,20 +91,6 @@ func keepDerivation(file string, doc []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "derive-*.json"))
-	type aged struct {
-		path string
-		mod  time.Time
-	}
-	var all []aged
-	for _, f := range files {
-		if st, err := os.Stat(f); err == nil && f != file {
-			all = append(all, aged{f, st.ModTime()})
-		}
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].mod.After(all[j].mod) })
-	for i := keptDerivations - 1; i < len(all); i++ {
-		os.Remove(all[i].path)
-	}
+	keepnewest.Prune(filepath.Join(dir, "derive-*.json"), file, keptDerivations, 0)
 	return nil
 }

@@ -7,20 +7,36 @@ import (
 	"strings"
 )
 
-// F8F6F4Format is one operand format of a CDNA 4 F8F6F4 matrix
-// instruction, which its cbsz (matrix A) and blgp (matrix B) modifiers
-// choose: the format's code in those modifiers (LLVM's AMDGPU assembler:
-// 0 FP8 E4M3, 1 BF8 E5M2, 2 FP6 E2M3, 3 BF6 E3M2, 4 FP4 E2M1) and its bits
-// per element, which set how many registers A and B span.
+// F8F6F4Format is one operand format of the F8F6F4 matrix instructions
+// (CDNA 4's MFMA, gfx1250's WMMA), which their modifiers choose: cbsz (A)
+// and blgp (B), or matrix_a_fmt / matrix_b_fmt. Code is the value those
+// modifiers take (LLVM's MATRIX_FMT_*, the index in F8F6F4FormatCodes);
+// Bits per element set how many registers A and B span.
 type F8F6F4Format struct {
+	Name  string // LLVM's, lower case: "fp8", "bf8", "fp6", "bf6", "fp4"
 	DType DType
 	Code  int
 	Bits  int
 }
 
+// F8F6F4FormatCodes are every format by its code: 0 FP8 E4M3, 1 BF8 E5M2,
+// 2 FP6 E2M3, 3 BF6 E3M2, 4 FP4 E2M1 (LLVM's AMDGPU assembler and the
+// CDNA 4 guide).
+var F8F6F4FormatCodes = [...]F8F6F4Format{
+	{"fp8", DTypeFP8, 0, 8}, {"bf8", DTypeFP8, 1, 8}, {"fp6", DTypeFP6, 2, 6}, {"bf6", DTypeFP6, 3, 6}, {"fp4", DTypeFP4, 4, 4},
+}
+
 // F8F6F4Formats are one format of each width: the widths set the rate (the
 // CDNA 4 guide's F8F6F4 rows), the E4M3/E5M2-style pairs share it.
-var F8F6F4Formats = []F8F6F4Format{{DTypeFP8, 0, 8}, {DTypeFP6, 2, 6}, {DTypeFP4, 4, 4}}
+var F8F6F4Formats = func() []F8F6F4Format {
+	var out []F8F6F4Format
+	for _, f := range F8F6F4FormatCodes {
+		if len(out) == 0 || out[len(out)-1].Bits != f.Bits {
+			out = append(out, f)
+		}
+	}
+	return out
+}()
 
 // matrixRegRe is a register range operand: v[8:15], a[0:3].
 var matrixRegRe = regexp.MustCompile(`^([av])\[(\d+):(\d+)\]$`)

@@ -15,11 +15,11 @@ func checkFragments(r *Result, tokens, operands []string) {
 	if !r.Valid || len(tokens) == 0 || r.Syntax == "" {
 		return
 	}
-	_, list, ok := strings.Cut(strings.TrimSpace(r.Syntax), " ")
-	if !ok {
+	_, list := splitStatement(r.Syntax)
+	if list == "" {
 		return
 	}
-	names := SplitTop(strings.TrimSuffix(strings.TrimSpace(list), ";"), ',')
+	names := SplitTop(list, ',')
 	for i, op := range operands {
 		if i >= len(names) {
 			break

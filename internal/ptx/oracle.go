@@ -110,8 +110,8 @@ func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOp
 		}
 	}
 	minOps := nOperands
-	for _, n := range cf.counts {
-		minOps = min(minOps, n)
+	if len(cf.counts) > 0 {
+		minOps = min(minOps, slices.Min(cf.counts))
 	}
 	opts := append([]Option(nil), o.Options...)
 	var raised []string
@@ -159,8 +159,8 @@ func (c *compiledOracle) apply(r *Result, cf *compiledForm, tokens []string, nOp
 func (c *compiledOracle) unprobed(cf *compiledForm, tokens []string, nOperands int, present map[string]bool, opts []Option, raised []string) ([]Option, []string) {
 	judged, covered := map[string]bool{}, map[string]bool{}
 	minOps := nOperands
-	for _, n := range cf.counts {
-		minOps = min(minOps, n)
+	if len(cf.counts) > 0 {
+		minOps = min(minOps, slices.Min(cf.counts))
 	}
 	for _, f := range c.features {
 		for _, t := range f.tokens {

@@ -11,9 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"time"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/base/keepnewest"
 )
 
 // An Answer is what the server sends for one of the site's pages, made by
@@ -116,9 +116,7 @@ func reuseAnswers(ctx context.Context, db *sql.DB, prev, cacheDir, renderer stri
 	}
 	ok, err := reuseAnswersFrom(ctx, db, file, renderer)
 	if ok {
-		// Used: the newest, so pruning keeps it.
-		now := time.Now()
-		_ = os.Chtimes(file, now, now)
+		keepnewest.Touch(file) // used: the newest, so pruning keeps it
 	}
 	return ok, err
 }
@@ -198,7 +196,7 @@ func answerCacheFile(ctx context.Context, db *sql.DB, cacheDir, renderer string)
 // 'build' and answers_renderer rows, the answers, and a manifest of them,
 // so reuseAnswersFrom reads it as it reads a previous database. It writes
 // a temporary file and renames it into place, then removes the oldest
-// files past keptAnswerFiles. The cache only saves time: a build whose
+// files past keptAnswerFiles or keptAnswerBytes. The cache only saves time: a build whose
 // cache cannot be written is no failed build, so callers ignore the error.
 func keepAnswers(ctx context.Context, db *sql.DB, cacheDir, renderer string) (err error) {
 	file, err := answerCacheFile(ctx, db, cacheDir, renderer)
@@ -257,39 +255,8 @@ func keepAnswers(ctx context.Context, db *sql.DB, cacheDir, renderer string) (er
 	if err := os.Rename(tmpName, file); err != nil {
 		return err
 	}
-	pruneAnswerCache(cacheDir, file)
+	keepnewest.Prune(filepath.Join(cacheDir, "answers-*.db"), file, keptAnswerFiles, keptAnswerBytes)
 	return nil
-}
-
-// pruneAnswerCache removes the page cache's oldest files (by modification
-// time: a reused file is touched) past keptAnswerBytes or keptAnswerFiles,
-// never keep.
-func pruneAnswerCache(cacheDir, keep string) {
-	files, _ := filepath.Glob(filepath.Join(cacheDir, "answers-*.db"))
-	type aged struct {
-		path string
-		mod  time.Time
-		size int64
-	}
-	var all []aged
-	for _, f := range files {
-		if st, err := os.Stat(f); err == nil {
-			all = append(all, aged{f, st.ModTime(), st.Size()})
-		}
-	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].path == keep || all[j].path == keep {
-			return all[i].path == keep
-		}
-		return all[i].mod.After(all[j].mod)
-	})
-	var total int64
-	for i, f := range all {
-		total += f.size
-		if i > 0 && (i >= keptAnswerFiles || total > keptAnswerBytes) {
-			os.Remove(f.path)
-		}
-	}
 }
 
 // Answer returns the stored answer for a request target; errs.NotFound when

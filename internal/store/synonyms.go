@@ -160,14 +160,14 @@ func (s *DB) standIns(arch, name string, qw *queryWords) []string {
 		return nil
 	}
 	own := qw.satisfied(name)
-	head := nameParts(name)[0]
+	parts := nameParts(name)
+	head := parts[0]
 	var out []string
 	for _, n := range s.stemNames(nameStem(name)) {
 		if nameParts(n)[0] == head && s.hasName(arch, n) && qw.satisfied(n) >= own {
 			out = append(out, n)
 		}
 	}
-	parts := nameParts(name)
 	shared := func(n string) int {
 		c := 0
 		for _, p := range nameParts(n) {

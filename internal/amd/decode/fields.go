@@ -110,6 +110,13 @@ const (
 	numFields
 )
 
+// ClampField says whether a guide's field name is the clamp bit (CLMP,
+// CLAMP or, in RDNA 4's VOP3P, CM), as the decoder reads it.
+func ClampField(name string) bool {
+	id, ok := fieldAliases[name]
+	return ok && id == fCLMP
+}
+
 // fieldAliases maps the guides' field names to fieldIDs; several guides name
 // the same field differently (CLMP, CLAMP, CM).
 var fieldAliases = map[string]fieldID{

@@ -305,8 +305,12 @@ func inlineFloat(code int, t opType) string {
 func (r *renderer) literalText(t opType) {
 	v := r.literal
 	if t.size == 64 && t.t == 'f' {
-		if f := math.Float64frombits(uint64(v) << 32); v == 0 || inlineF64(f) {
-			r.str(inlineF64Text(f))
+		if v == 0 {
+			r.str("0")
+			return
+		}
+		if i := inlineFloatIndex(math.Float64frombits(uint64(v) << 32)); i >= 0 {
+			r.str(inlineFloatText[i])
 			return
 		}
 		r.hex(uint64(v))
@@ -347,12 +351,9 @@ func (r *renderer) literal64Text(t opType) {
 		return
 	}
 	if r.literal == 0 && t.t != 'i' {
-		f := math.Float64frombits(v)
-		for i, x := range inlineFloats {
-			if f == x {
-				r.str(inlineFloatText[i])
-				return
-			}
+		if i := inlineFloatIndex(math.Float64frombits(v)); i >= 0 {
+			r.str(inlineFloatText[i])
+			return
 		}
 		if v == 0x3fc45f306dc9c882 {
 			r.str("0.15915494309189532")
@@ -397,13 +398,7 @@ func litInline(v uint32, t opType, packed16 byte) bool {
 
 // f32Inline: the f32 inline constants' bit patterns (0.5 ... -4.0, 1/(2*pi)).
 func f32Inline(v uint32) bool {
-	f := math.Float32frombits(v)
-	for _, x := range inlineFloats {
-		if float64(f) == x {
-			return true
-		}
-	}
-	return v == 0x3e22f983
+	return inlineFloatIndex(float64(math.Float32frombits(v))) >= 0 || v == 0x3e22f983
 }
 
 // half16Inline: the f16 ('f') or bf16 ('h') inline constants' patterns.
@@ -425,22 +420,13 @@ var (
 	bf16Inline = [...]uint16{0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e22}
 )
 
-// inlineF64 says whether f is one of the f64 inline constants 0.5 ... -4.0.
-func inlineF64(f float64) bool {
-	for _, x := range inlineFloats {
-		if f == x {
-			return true
-		}
-	}
-	return false
-}
-
-// inlineF64Text names an inline f64 constant as LLVM prints it (0 for zero).
-func inlineF64Text(f float64) string {
+// inlineFloatIndex is f's index in inlineFloats (0.5 ... -4.0), -1 when
+// it is none of them.
+func inlineFloatIndex(f float64) int {
 	for i, x := range inlineFloats {
 		if f == x {
-			return inlineFloatText[i]
+			return i
 		}
 	}
-	return "0"
+	return -1
 }

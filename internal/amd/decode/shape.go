@@ -232,22 +232,25 @@ func printedMAI(in *isa.Instruction) maiSizes {
 }
 
 // fmtRegs is the register count of an f8f6f4 matrix operand holding the
-// format fmt (LLVM's MATRIX_FMT_* and cbsz/blgp values), from its count
-// for FP8: FP8 and BF8 (0, 1) take 8 bits an element, FP6 and BF6 (2, 3)
-// 6, FP4 (4) 4; llvm-mc gives the values it has no format for the FP8
-// width.
+// format fmt (isa.F8F6F4FormatCodes: LLVM's MATRIX_FMT_* and cbsz/blgp
+// values), from its count for FP8's 8 bits an element; llvm-mc gives the
+// values it has no format for the FP8 width.
 func fmtRegs(regs8, fmt int) int {
-	switch fmt {
-	case 2, 3:
-		return regs8 * 3 / 4
-	case 4:
-		return regs8 / 2
+	if fmt < 0 || fmt >= len(isa.F8F6F4FormatCodes) {
+		return regs8
 	}
-	return regs8
+	return regs8 * isa.F8F6F4FormatCodes[fmt].Bits / 8
 }
 
-// matrixFmtNames are LLVM's names of the matrix_a_fmt / matrix_b_fmt values.
-var matrixFmtNames = [...]string{"MATRIX_FMT_FP8", "MATRIX_FMT_BF8", "MATRIX_FMT_FP6", "MATRIX_FMT_BF6", "MATRIX_FMT_FP4"}
+// matrixFmtNames are LLVM's names of the matrix_a_fmt / matrix_b_fmt
+// values ("MATRIX_FMT_FP8").
+var matrixFmtNames = func() []string {
+	var out []string
+	for _, f := range isa.F8F6F4FormatCodes {
+		out = append(out, "MATRIX_FMT_"+strings.ToUpper(f.Name))
+	}
+	return out
+}()
 
 // memOps says which operands a memory instruction prints, from LLVM's
 // syntax for it (vdst, vaddr, vdata, vdata0, vdata1, saddr, srsrc, soffset).

@@ -1159,12 +1159,14 @@ func (e *Encoder) smemOffset(text string, fields map[string]isa.Field, set func(
 }
 
 // matrixFormats are the values of matrix_a_fmt / matrix_b_fmt by LLVM's
-// names (lower case: the encoder's input is).
-var matrixFormats = map[string]uint64{"matrix_fmt_fp8": 0, "matrix_fmt_bf8": 1, "matrix_fmt_fp6": 2, "matrix_fmt_bf6": 3, "matrix_fmt_fp4": 4}
-
-// clampFields are the clamp bit's names across the guides' formats (the
-// decoder reads all three as its clamp field).
-var clampFields = [...]string{"CLMP", "CLAMP", "CM"}
+// names (lower case: the encoder's input is): "matrix_fmt_fp8" 0, ...
+var matrixFormats = func() map[string]uint64 {
+	out := map[string]uint64{}
+	for _, f := range isa.F8F6F4FormatCodes {
+		out["matrix_fmt_"+f.Name] = uint64(f.Code)
+	}
+	return out
+}()
 
 // cachePolicy are the GFX12 SMEM temporal hints and scopes by name; SMEM
 // holds only the low two bits of the hint.
@@ -1177,8 +1179,8 @@ func (e *Encoder) modifier(t decode.Template, m string, fields map[string]isa.Fi
 	switch {
 	case m == "clamp":
 		// The guides name the clamp bit CLMP, CLAMP or (RDNA 4 VOP3P) CM.
-		for _, name := range clampFields {
-			if _, ok := fields[name]; ok {
+		for name := range fields {
+			if decode.ClampField(name) {
 				return set(name, 1)
 			}
 		}

@@ -25,11 +25,11 @@ type costGroup struct {
 	Formats []formatCost
 }
 
-// formatCost is the cost of one operand format of a matrix instruction.
+// formatCost is the cost of one operand format of a matrix instruction,
+// with its resources as the page prints them.
 type formatCost struct {
-	Cost      isa.Cost
+	costview.FormatWork
 	Resources string
-	Work      *costview.Work
 }
 
 // costGroups folds an instruction's per-target costs into rows of equal
@@ -55,10 +55,8 @@ func costGroups(in *isa.Instruction) []costGroup {
 		index[key] = len(out)
 		g := costGroup{Targets: []string{t}, Cost: c, Resources: resourceText(c), Flags: flagText(c)}
 		g.Work, _ = costview.WorkOf(isa.ArchInfoFor(in.Arch), in.Name, c)
-		for _, fc := range c.Formats {
-			f := formatCost{Cost: fc, Resources: resourceText(fc)}
-			f.Work, _ = costview.WorkOf(isa.ArchInfoFor(in.Arch), in.Name, fc)
-			g.Formats = append(g.Formats, f)
+		for _, f := range costview.FormatsOf(isa.ArchInfoFor(in.Arch), in.Name, c) {
+			g.Formats = append(g.Formats, formatCost{f, resourceText(f.Cost)})
 		}
 		out = append(out, g)
 	}

@@ -69,6 +69,24 @@ func WorkOf(a isa.ArchInfo, name string, c isa.Cost) (*Work, bool) {
 	return w, true
 }
 
+// FormatWork is one more operand format the build modelled for a matrix
+// instruction (isa.Cost.Formats: an F8F6F4 instruction's FP6 and FP4):
+// its cost and, where the name has a shape, its work.
+type FormatWork struct {
+	Cost isa.Cost
+	Work *Work
+}
+
+// FormatsOf are c's other modelled formats with their work.
+func FormatsOf(a isa.ArchInfo, name string, c isa.Cost) []FormatWork {
+	var out []FormatWork
+	for _, fc := range c.Formats {
+		w, _ := WorkOf(a, name, fc)
+		out = append(out, FormatWork{Cost: fc, Work: w})
+	}
+	return out
+}
+
 // Passes is how long the model holds the instruction's own unit (HWXDL[8],
 // HWVALU[8] for DGEMM): the guides' passes of a matrix instruction. Without
 // a count on the unit it is the reciprocal throughput.
