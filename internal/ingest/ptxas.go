@@ -86,6 +86,7 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 	}
 
 	c := newPTXCorpus(model)
+	facts := c.addFacts()
 	if err := c.judgeAll(ctx, engine); err != nil {
 		return nil, err
 	}
@@ -131,6 +132,7 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 			a.instruction(m, in, &c.insts[i])
 		}
 	}
+	facts.apply(a, model, byName)
 	return res, nil
 }
 

@@ -170,3 +170,98 @@ func withoutRejectedChoices(name string, f *Form) *Form {
 	}
 	return out
 }
+
+// PTXASFact is one of ptxas's facts beyond the documents (ptxasForms,
+// ptxasRejectedChoices) as it bears on one instruction, with the
+// statements that show it: the build has ptxas judge them, so what pages
+// and /quality show as ptxas's fact is the installed ptxas's verdict, not
+// this table's claim.
+type PTXASFact struct {
+	// Accepts: ptxas assembles the statements (a form no documented line
+	// writes); else it rejects them (a documented choice).
+	Accepts bool
+	// What says it in a line: "set.CmpOp.bf16.bf16 (.bf16 in place of
+	// set.CmpOp.bf16.f16's .f16)".
+	What string
+	// Docs is what the documents say instead, and File:Line the first
+	// documented form the fact is about.
+	Docs string
+	File string
+	Line int
+	// Statements are ptxas-ready statements of the fact: the canonical
+	// statement of every form it derives or restricts. Their Form indexes
+	// Of's forms (in's, with the derived forms after them).
+	Statements []Probe
+	Of         *Instruction
+}
+
+// PTXASFacts returns ptxas's facts beyond the documents for in, one per
+// table entry that touches it.
+func PTXASFacts(in *Instruction) []PTXASFact {
+	var out []PTXASFact
+	for _, pf := range ptxasForms {
+		if !slices.Contains(pf.instructions, in.Name) {
+			continue
+		}
+		withExtra := *in
+		withExtra.Forms = slices.Clip(in.Forms)
+		var fact PTXASFact
+		for _, f := range in.Forms {
+			if len(pf.from) > 0 && !slices.Contains(pf.from, f.Syntax) {
+				continue
+			}
+			k := lastToken(f.Syntax, pf.token)
+			if k < 0 {
+				continue
+			}
+			nf := f
+			nf.Syntax = f.Syntax[:k] + pf.with + f.Syntax[k+len(pf.token):]
+			if pf.with != "" {
+				nf.Types = replaceType(f.Types, pf.token, pf.with)
+			}
+			nf.Oracle = nil
+			withExtra.Forms = append(withExtra.Forms, nf)
+			if ps := FormProbes(&withExtra, len(withExtra.Forms)-1); len(ps) > 0 { // the canonical statement
+				fact.Statements = append(fact.Statements, ps[0])
+			}
+			if fact.File == "" {
+				fact.File, fact.Line = f.File, f.Line
+				fact.What = strings.TrimSuffix(strings.Fields(nf.Syntax)[0], ";") + " (" + pf.with + " in place of " + f.Syntax + "'s " + pf.token + ")"
+				if pf.with == "" {
+					fact.What = strings.TrimSuffix(strings.Fields(nf.Syntax)[0], ";") + " (" + f.Syntax + " without " + pf.token + ")"
+				}
+			}
+		}
+		if len(fact.Statements) > 0 {
+			fact.Accepts, fact.Docs, fact.Of = true, pf.docs, &withExtra
+			out = append(out, fact)
+		}
+	}
+	for _, pc := range ptxasRejectedChoices {
+		if pc.instruction != in.Name {
+			continue
+		}
+		var fact PTXASFact
+		for fi, f := range in.Forms {
+			if !strings.HasSuffix(f.Syntax, " "+pc.operands) {
+				continue
+			}
+			for _, p := range FormProbes(in, fi) {
+				if p.Variable == pc.variable && p.Feature == pc.choice {
+					fact.Statements = append(fact.Statements, p)
+					break
+				}
+			}
+			if fact.File == "" {
+				fact.File, fact.Line = f.File, f.Line
+			}
+		}
+		if len(fact.Statements) > 0 {
+			fact.What = pc.variable + " " + pc.choice + " in " + in.Name + "'s form \"" + in.Name + pc.variable + ".type " + pc.operands + "\""
+			fact.Docs = "the documents' " + pc.variable + " list for that form has " + pc.choice
+			fact.Of = in
+			out = append(out, fact)
+		}
+	}
+	return out
+}

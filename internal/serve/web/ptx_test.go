@@ -216,13 +216,14 @@ func TestPTXQualityPages(t *testing.T) {
 	for _, h := range findAll(ptx, tag("h3")) {
 		heads = append(heads, strings.Join(strings.Fields(text(h)), " "))
 	}
-	want := "Documentation too strict 1|Documentation too loose 1|Example statements ptxas rejects (documentation errata) 2|Forms ptxas rejects 0|Not verified 1"
+	want := "Documentation too strict 1|Documentation too loose 1|Example statements ptxas rejects (documentation errata) 2|Forms ptxas rejects 0|ptxas's facts beyond the documents 1|Not verified 1"
 	if strings.Join(heads, "|") != want {
 		t.Errorf("PTX finding kinds:\n got %q\nwant %q", strings.Join(heads, "|"), want)
 	}
 	wantText(t, "/quality PTX", text(ptx), "ptxas 0.0-sample (sample CUDA), nvdisasm 0.0-sample", "6 (sm_50 to sm_100)", "PTX ISA 9.1",
 		"7 · 4 · 0 · 3", "4 · 2", "minimum target: documentation sm_80, ptxas sm_75", "Sample: unknown modifier '.bogus' <b>not bold</b>",
-		"Sample: <two operands> (assembles without the example's own declarations)", "max.md:3")
+		"Sample: <two operands> (assembles without the example's own declarations)", "max.md:3",
+		"syntax: documentation .type list has no .bf16.bf16, ptxas assembles max.bf16.bf16 (ptxas 0.0-sample, from PTX ISA 7.8 on sm_90)")
 	if len(findAll(ptx, tag("b"))) != 0 {
 		t.Error("a finding's message was not escaped")
 	}

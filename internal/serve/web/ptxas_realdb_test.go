@@ -79,7 +79,12 @@ func TestPTXPagesShowPTXASRealDB(t *testing.T) {
 	wantText(t, "max examples", ex, "accepted from sm_80 · PTX 7.0", "accepted from sm_86 · PTX 7.2")
 
 	q := section(t, mustPage(t, s, "/quality"), "ptx")
-	wantText(t, "/quality PTX", text(q), "ptxas 13.", "Documentation too strict", "Documentation too loose", "documentation errata", "Forms ptxas rejects")
+	wantText(t, "/quality PTX", text(q), "ptxas 13.", "Documentation too strict", "Documentation too loose", "documentation errata", "Forms ptxas rejects",
+		"ptxas's facts beyond the documents")
+	// ptxas's facts the checker follows are shown where they apply, as
+	// ptxas's, with the documents' text beside them.
+	set := text(section(t, mustPage(t, s, "/ptx/set"), "sources"))
+	wantText(t, "/ptx/set", set, "syntax ptxas assembles beyond the documents", "corrected by ptxas", "has no .bf16", "set.eq.bf16.bf16")
 	if !slices.Contains(hrefs(q), "/quality/ptx") {
 		t.Error("/quality does not link /quality/ptx")
 	}

@@ -54,6 +54,11 @@ type PTXReport struct {
 	// NotVerified: forms or statements the harness could not give ptxas in
 	// a shape it accepts, with ptxas's last message.
 	NotVerified []PTXFinding `json:"not_verified"`
+	// BeyondDocuments: what ptxas assembles that no documented syntax
+	// line writes, and documented choices it rejects — the facts gpuisa's
+	// checker follows (internal/ptx ptxasForms), each put to this build's
+	// ptxas: Doc is what the documents say, PTXAS its verdict.
+	BeyondDocuments []PTXFinding `json:"beyond_documents,omitempty"`
 }
 
 // PTXFinding is one disagreement or one unverified statement.
@@ -73,7 +78,8 @@ type PTXFinding struct {
 // FindingKinds lists the report's findings kind by kind, in the order the
 // report (web page and text) shows them: the documentation asking too
 // much, asking too little, NVIDIA's example statements ptxas rejects,
-// forms ptxas rejects, and what could not be verified.
+// forms ptxas rejects, ptxas's facts beyond the documents, and what could
+// not be verified.
 func (r *PTXReport) FindingKinds() []PTXFindingKind {
 	return []PTXFindingKind{
 		{ID: "too-strict", Title: "Documentation too strict",
@@ -88,6 +94,9 @@ func (r *PTXReport) FindingKinds() []PTXFindingKind {
 		{ID: "rejected-forms", Title: "Forms ptxas rejects",
 			Intro:    "Documented forms that ptxas rejects on every target.",
 			Findings: r.RejectedForms},
+		{ID: "beyond-documents", Title: "ptxas's facts beyond the documents",
+			Intro:    "Forms ptxas assembles that no documented syntax line writes, and documented choices it rejects: gpuisa's checker follows ptxas, with the documents' text beside it.",
+			Findings: r.BeyondDocuments},
 		{ID: "not-verified", Title: "Not verified",
 			Intro:    "Forms and example statements gpuisa could not give ptxas in a shape it accepts, with ptxas's last message.",
 			Findings: r.NotVerified},

@@ -69,7 +69,7 @@ func TestRenderPTX(t *testing.T) {
 		"PTX: verified with ptxas 1.2 (CUDA 1.2, sample), nvdisasm 1.2 on 2 sm targets (sm_50 to sm_90a), grid at PTX ISA 9.1.",
 		"PTX: 7 statements; 2 ptxas processes",
 		"PTX forms: 3 documented, 2 verified, 1 rejected, 0 not verified",
-		"PTX findings: documentation too strict 1; documentation too loose 0; example statements ptxas rejects (documentation errata) 2; forms ptxas rejects 1; not verified 0.",
+		"PTX findings: documentation too strict 1; documentation too loose 0; example statements ptxas rejects (documentation errata) 2; forms ptxas rejects 1; ptxas's facts beyond the documents 0; not verified 0.",
 	)
 	if strings.Contains(sum, "/x/ptxas") {
 		t.Errorf("the summary names the tool's path:\n%s", sum)

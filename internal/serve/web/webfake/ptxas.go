@@ -154,6 +154,8 @@ func SamplePTXReport() *quality.PTXReport {
 		quality.PTXFinding{Mnemonic: "max", Statement: "max.bogus.f32 f0, f1, f1", Message: "Sample: unknown modifier '.bogus' <b>not bold</b>", Prov: src},
 		quality.PTXFinding{Mnemonic: "max", Statement: "max.f32 f0, f1", Message: "Sample: <two operands>", Context: true, Prov: src})
 	r.RejectedForms = []quality.PTXFinding{}
+	r.BeyondDocuments = append(r.BeyondDocuments, quality.PTXFinding{Mnemonic: "max", Statement: "max.bf16.bf16 d, a, b;", Fact: "syntax",
+		Doc: ".type list has no .bf16.bf16", PTXAS: "assembles max.bf16.bf16 (ptxas 0.0-sample, from PTX ISA 7.8 on sm_90); judged on max.bf16.bf16 d, a, b;", Prov: src})
 	r.NotVerified = append(r.NotVerified, quality.PTXFinding{Mnemonic: "min", Statement: "min.f32 d, a, b;", Message: "Sample: not run", Prov: src})
 	return r
 }
