@@ -119,4 +119,3 @@ func verb(accepts bool) string {
 	}
 	return "rejects"
 }
-
