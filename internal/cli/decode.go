@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -60,11 +61,32 @@ Exit status: 0 when everything decoded, 1 when some bytes did not, 2 on unusable
 	}
 }
 
-// oneShotGC lets a one-shot command (decode, explain, encode) grow its
-// heap to five times its live data between collections instead of twice:
-// it loads a family's tables and builds one listing, then exits, and with
-// the default the collector took a sixth to a quarter of its CPU.
-func oneShotGC() { debug.SetGCPercent(400) }
+// oneShotGC tunes the collector for a one-shot command (decode, explain,
+// encode), which loads a family's tables, builds one listing and exits:
+// no collection at all until the heap reaches oneShotHeap (one word, a
+// code object and a 200,000-word listing stay under it: collecting them
+// was a sixth to a quarter of their CPU, and a collection while the
+// tables load stalls a 20 ms start), and from the first collection on,
+// one whenever the heap has grown to five times its live data, so a
+// large input still runs in bounded memory. A finalizer notices that
+// first collection.
+func oneShotGC() {
+	debug.SetGCPercent(-1)
+	prevLimit := debug.SetMemoryLimit(oneShotHeap)
+	runtime.SetFinalizer(new(gcSentinel), func(*gcSentinel) {
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(prevLimit)
+	})
+}
+
+// oneShotHeap is the heap a one-shot command may reach before its first
+// collection.
+const oneShotHeap = 160 << 20
+
+// gcSentinel is an object whose finalizer runs at the first collection
+// after oneShotGC. It holds a pointer: a small object without one may
+// share a tiny-allocator block with live data and never be finalized.
+type gcSentinel struct{ _ *byte }
 
 // listingFlags are decode's and explain's flags.
 type listingFlags struct {

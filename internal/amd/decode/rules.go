@@ -341,9 +341,40 @@ func (t *ruleTable) lookup(gen int, k Kind, name, ops string) facts {
 
 // has says whether a matching row gives the flag key (the rows consulted
 // before an entry is prepared: VOP3B layouts and the VOP3 promotions).
+//
+// It is lookup's answer for one key without building the facts: a row
+// counts only if it gives key, so the patterns (and the model's operand
+// names) are matched for those rows alone — New asks this of most of a
+// family's VOP3 encodings, and a full lookup each time was a quarter of a
+// decoder's start.
 func (t *ruleTable) has(gen int, k Kind, in *isa.Instruction, name, key string) bool {
-	f := t.lookup(gen, k, name, modelOps(in))
-	return f.has(key)
+	if _, sig := sigSlot[key]; sig {
+		return false // type facts go to facts.sig, never to the keys has reads
+	}
+	ops, opsDone := "", false
+	for i := range t.rows {
+		r := &t.rows[i]
+		if gen < r.genLo || gen > r.genHi || r.kinds&(1<<uint(k)) == 0 || !r.gives(key) {
+			continue
+		}
+		if !opsDone {
+			ops, opsDone = modelOps(in), true
+		}
+		if r.matches(name, ops) {
+			return true
+		}
+	}
+	return false
+}
+
+// gives says whether the row has a fact for key.
+func (r *rule) gives(key string) bool {
+	for _, fc := range r.facts {
+		if fc.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *rule) matches(name, ops string) bool {
