@@ -47,16 +47,37 @@ type pattern struct {
 	glob string
 	re   *regexp.Regexp
 	ops  bool
+	// head and tail are the glob's literal text before its first and
+	// after its last wildcard: a name without them cannot match, which is
+	// most rows for most names, found without globMatch's backtracking
+	// (a decoder's start matches every entry against every row).
+	head, tail string
 }
 
-func (p pattern) match(name, ops string) bool {
+// globPattern makes the pattern of glob g (of the operand names with ops).
+func globPattern(g string, ops bool) pattern {
+	p := pattern{glob: g, ops: ops, head: g}
+	if i := strings.IndexAny(g, "*%"); i >= 0 {
+		p.head, p.tail = g[:i], g[strings.LastIndexAny(g, "*%")+1:]
+	}
+	return p
+}
+
+func (p *pattern) match(name, ops string) bool {
 	switch {
 	case p.ops:
-		return ops != "" && globMatch(p.glob, ops)
+		return ops != "" && p.globMatch(ops)
 	case p.re != nil:
 		return p.re.MatchString(name)
 	}
-	return globMatch(p.glob, name)
+	return p.globMatch(name)
+}
+
+func (p *pattern) globMatch(s string) bool {
+	if !strings.HasPrefix(s, p.head) || !strings.HasSuffix(s, p.tail) {
+		return false
+	}
+	return globMatch(p.glob, s)
 }
 
 // globMatch matches name against a glob of literal text, "*" and "%".
@@ -165,7 +186,7 @@ func parseRules(text string) ([]rule, error) {
 				return nil, fmt.Errorf("shapes.tsv:%d: empty pattern", i+1)
 			}
 			if o, ok := strings.CutPrefix(p, "ops="); ok {
-				r.pats = append(r.pats, pattern{glob: o, ops: true})
+				r.pats = append(r.pats, globPattern(o, true))
 				r.model = true
 				continue
 			}
@@ -177,7 +198,7 @@ func parseRules(text string) ([]rule, error) {
 				r.pats = append(r.pats, pattern{re: re})
 				continue
 			}
-			r.pats = append(r.pats, pattern{glob: p})
+			r.pats = append(r.pats, globPattern(p, false))
 		}
 		for _, f := range strings.Fields(cols[3]) {
 			k, v, hasVal := strings.Cut(f, "=")
@@ -378,8 +399,8 @@ func (r *rule) gives(key string) bool {
 }
 
 func (r *rule) matches(name, ops string) bool {
-	for _, p := range r.pats {
-		if p.match(name, ops) {
+	for i := range r.pats {
+		if r.pats[i].match(name, ops) {
 			return true
 		}
 	}

@@ -540,9 +540,12 @@ func fieldsOutsideBrackets(s string) []string {
 	return out
 }
 
+// modifierPrefixes begin the modifiers written after the operands.
+var modifierPrefixes = []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi", "th:", "scope:", "high", "matrix_",
+	"slc", "gds", "lds", "sc0", "sc1", "nt", "idxen", "offen", "addr64", "tfe", "offset0:", "offset1:", "scale_offset", "format:", "byte_sel:"}
+
 func isModifier(s string) bool {
-	for _, m := range []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi", "th:", "scope:", "high", "matrix_",
-		"slc", "gds", "lds", "sc0", "sc1", "nt", "idxen", "offen", "addr64", "tfe", "offset0:", "offset1:", "scale_offset", "format:", "byte_sel:"} {
+	for _, m := range modifierPrefixes {
 		if strings.HasPrefix(s, m) {
 			return true
 		}

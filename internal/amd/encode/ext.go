@@ -639,6 +639,9 @@ func sortStrings(s []string) {
 // compactBrackets removes the spaces inside [...] ("quad_perm:[0, 1, 2, 3]"
 // as normalize writes it), so a bracketed modifier stays one word.
 func compactBrackets(s string) string {
+	if !strings.Contains(s, "[") {
+		return s // nothing to compact, and most operand lists have no brackets
+	}
 	var b strings.Builder
 	depth := 0
 	for _, c := range s {

@@ -160,7 +160,10 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, append
 		ends = make([]int32, 0, len(code)/4+1)
 	}
 	for off := 0; off < len(code); {
-		e := Entry{Addr: base + int64(off), Target: -1, Repeat: 1, How: FromBytes}
+		// Built in place: an Entry is large, and a listing holds one per
+		// instruction.
+		out = append(out, Entry{Addr: base + int64(off), Target: -1, Repeat: 1, How: FromBytes})
+		e := &out[len(out)-1]
 		var n int
 		var err error
 		if opts.Fields {
@@ -184,7 +187,6 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, append
 				e.Target = e.Addr + 4 + int64(simm)*4
 			}
 		}
-		out = append(out, e)
 		off += n
 	}
 	if !opts.Fields {
@@ -302,8 +304,8 @@ func resolveBranches(es []Entry) {
 		addr int64
 	}
 	var fns []fn
-	for _, e := range es {
-		if e.Func && len(e.Labels) > 0 {
+	for i := range es { // by index: an Entry is large to copy
+		if e := &es[i]; e.Func && len(e.Labels) > 0 {
 			fns = append(fns, fn{e.Labels[0], e.Addr})
 		}
 	}

@@ -126,6 +126,20 @@ func parseObject(raw []byte, machines codeobj.Machines) (*Input, error) {
 // isText says whether b is text: valid UTF-8 without control characters
 // other than tab, newline and carriage return.
 func isText(b []byte) bool {
+	// ASCII a byte at a time (a hex dump is all ASCII); UTF-8 from the
+	// first byte above it.
+	for i, c := range b {
+		if c >= 0x80 {
+			return isUTF8Text(b[i:])
+		}
+		if c < 32 && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+func isUTF8Text(b []byte) bool {
 	for _, r := range string(b) {
 		if r == unicode.ReplacementChar || (r < 32 && r != '\n' && r != '\r' && r != '\t') {
 			return false

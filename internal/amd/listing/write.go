@@ -128,8 +128,10 @@ func appendEntry(b []byte, e *Entry, width int) []byte {
 	start := len(b)
 	b = strconv.AppendInt(b, e.Addr, 16)
 	if n := len(b) - start; n < width {
-		b = append(b[:start], strings.Repeat("0", width-n)...)
-		b = strconv.AppendInt(b, e.Addr, 16)
+		// Zeros in front, moved in place (no string per line).
+		b = append(b, zeros[:width-n]...)
+		copy(b[start+width-n:], b[start:start+n])
+		copy(b[start:start+width-n], zeros)
 	}
 	b = append(b, ':', ' ')
 	wstart := len(b)
@@ -167,6 +169,9 @@ func appendEntry(b []byte, e *Entry, width int) []byte {
 	}
 	return b
 }
+
+// zeros pads an address: wider than any address width.
+var zeros = []byte("0000000000000000")
 
 // pad pads b with at least one space to column to, counting characters,
 // not bytes (a collapsed run's "×" is two bytes wide in UTF-8).
