@@ -52,6 +52,12 @@ type pattern struct {
 	// most rows for most names, found without globMatch's backtracking
 	// (a decoder's start matches every entry against every row).
 	head, tail string
+	// mid are the literal pieces between a glob's stars when it has no
+	// "%" (starOnly): such a glob matches where head, then each piece at
+	// its leftmost place, then tail follow one another, so it needs no
+	// backtracking.
+	mid      []string
+	starOnly bool
 }
 
 // globPattern makes the pattern of glob g (of the operand names with ops).
@@ -59,6 +65,15 @@ func globPattern(g string, ops bool) pattern {
 	p := pattern{glob: g, ops: ops, head: g}
 	if i := strings.IndexAny(g, "*%"); i >= 0 {
 		p.head, p.tail = g[:i], g[strings.LastIndexAny(g, "*%")+1:]
+		if !strings.Contains(g, "%") {
+			pieces := strings.Split(g, "*")
+			p.starOnly = true
+			for _, m := range pieces[1 : len(pieces)-1] {
+				if m != "" {
+					p.mid = append(p.mid, m)
+				}
+			}
+		}
 	}
 	return p
 }
@@ -77,7 +92,21 @@ func (p *pattern) globMatch(s string) bool {
 	if !strings.HasPrefix(s, p.head) || !strings.HasSuffix(s, p.tail) {
 		return false
 	}
-	return globMatch(p.glob, s)
+	if !p.starOnly {
+		return globMatch(p.glob, s)
+	}
+	if len(s) < len(p.head)+len(p.tail) {
+		return false // head and tail would overlap
+	}
+	rest := s[len(p.head) : len(s)-len(p.tail)]
+	for _, m := range p.mid {
+		i := strings.Index(rest, m)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(m):]
+	}
+	return true
 }
 
 // globMatch matches name against a glob of literal text, "*" and "%".

@@ -484,8 +484,26 @@ func sameBranch(e *Entry, given string) bool {
 }
 
 func normText(s string) string {
+	if isNormText(s) {
+		return s // the decoder's own text is (nearly always) normal already
+	}
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	return strings.ReplaceAll(s, " ,", ",")
+}
+
+// isNormText says whether normText would give s back: ASCII without
+// upper case, separated by single spaces, no space before a comma.
+func isNormText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80 || c < ' ' || 'A' <= c && c <= 'Z':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ' || s[i+1] == ','):
+			return false
+		}
+	}
+	return true
 }
 
 // assembleText encodes the entries that have text but no bytes. A branch
@@ -493,8 +511,8 @@ func normText(s string) string {
 // address is known it is assembled again with the real offset.
 func assembleText(fam Codec, es []Entry, opts Options) {
 	labels := map[string]bool{}
-	for _, e := range es {
-		for _, l := range e.Labels {
+	for i := range es { // by index here and below: an Entry is large to copy
+		for _, l := range es[i].Labels {
 			labels[l] = true
 		}
 	}
@@ -542,10 +560,10 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 		return
 	}
 	at := map[string]int64{}
-	for _, e := range es {
-		for _, l := range e.Labels {
+	for i := range es {
+		for _, l := range es[i].Labels {
 			if _, dup := at[l]; !dup {
-				at[l] = e.Addr
+				at[l] = es[i].Addr
 			}
 		}
 	}
@@ -634,8 +652,8 @@ func (l *Listing) Instructions() int {
 // words alone (alignment after a kernel).
 func (l *Listing) counts() (all, padding int) {
 	for _, s := range l.Sections {
-		for _, e := range s.Entries {
-			if e.Err == "" || e.How == FromTextAlone {
+		for i := range s.Entries {
+			if e := &s.Entries[i]; e.Err == "" || e.How == FromTextAlone {
 				all += e.Repeat
 				if e.Padding {
 					padding += e.Repeat

@@ -126,8 +126,24 @@ func parseObject(raw []byte, machines codeobj.Machines) (*Input, error) {
 // isText says whether b is text: valid UTF-8 without control characters
 // other than tab, newline and carriage return.
 func isText(b []byte) bool {
-	// ASCII a byte at a time (a hex dump is all ASCII); UTF-8 from the
-	// first byte above it.
+	// ASCII eight bytes at a time (a hex dump is all ASCII), a byte at a
+	// time where a word has a byte below space; UTF-8 from the first byte
+	// above 0x7f.
+	const highs, spaces = 0x8080808080808080, 0x2020202020202020
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if x&highs != 0 {
+			break
+		}
+		if (x-spaces)&^x&highs != 0 { // some byte is below ' '
+			for _, c := range b[:8] {
+				if c < 32 && c != '\n' && c != '\r' && c != '\t' {
+					return false
+				}
+			}
+		}
+		b = b[8:]
+	}
 	for i, c := range b {
 		if c >= 0x80 {
 			return isUTF8Text(b[i:])
@@ -255,37 +271,27 @@ func bareBytes(line, dst []byte) ([]byte, bool) {
 	i := 0
 	for i < len(line) {
 		c := line[i]
-		switch {
-		case c == ' ' || c == '\t' || c == ',' || c == '[' || c == ']' || c == '\r':
-			i++
-			continue
-		case c == ';' || c == '#' || c == '/' && i+1 < len(line) && line[i+1] == '/':
-			return dst, true
+		if hexValue[c] == 0xff { // not a digit: a separator or a comment
+			switch {
+			case c == ' ' || c == '\t' || c == ',' || c == '[' || c == ']' || c == '\r':
+				i++
+				continue
+			case c == ';' || c == '#' || c == '/' && i+1 < len(line) && line[i+1] == '/':
+				return dst, true
+			}
 		}
 		if c == '0' && i+1 < len(line) && (line[i+1] == 'x' || line[i+1] == 'X') {
 			i += 2
 		}
 		var v uint32
 		n := 0
-		for i < len(line) {
-			d := line[i]
-			var x byte
-			switch {
-			case d >= '0' && d <= '9':
-				x = d - '0'
-			case d >= 'a' && d <= 'f':
-				x = d - 'a' + 10
-			case d >= 'A' && d <= 'F':
-				x = d - 'A' + 10
-			default:
-				x = 0xff
-			}
+		for ; i < len(line); i++ {
+			x := hexValue[line[i]]
 			if x == 0xff {
 				break
 			}
 			v = v<<4 | uint32(x)
 			n++
-			i++
 		}
 		if n != 2 && n != 8 {
 			return dst, false // other lengths: parseLine says what they are
@@ -305,6 +311,23 @@ func bareBytes(line, dst []byte) ([]byte, bool) {
 	}
 	return dst, true
 }
+
+// hexValue is each byte's value as a hex digit, 0xff for other bytes.
+var hexValue = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		case 'A' <= c && c <= 'F':
+			t[c] = byte(c - 'A' + 10)
+		default:
+			t[c] = 0xff
+		}
+	}
+	return t
+}()
 
 type lineKind int
 

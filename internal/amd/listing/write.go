@@ -125,14 +125,7 @@ func addrWidth(l *Listing) int {
 // appendEntry writes "  000048: 160a04c1 00000000   text".
 func appendEntry(b []byte, e *Entry, width int) []byte {
 	b = append(b, ' ', ' ')
-	start := len(b)
-	b = strconv.AppendInt(b, e.Addr, 16)
-	if n := len(b) - start; n < width {
-		// Zeros in front, moved in place (no string per line).
-		b = append(b, zeros[:width-n]...)
-		copy(b[start+width-n:], b[start:start+n])
-		copy(b[start:start+width-n], zeros)
-	}
+	b = appendAddr(b, e.Addr, width)
 	b = append(b, ':', ' ')
 	wstart := len(b)
 	b = appendWords(b, e.Bytes)
@@ -170,18 +163,48 @@ func appendEntry(b []byte, e *Entry, width int) []byte {
 	return b
 }
 
-// zeros pads an address: wider than any address width.
+// appendAddr writes a in hex with zeros in front to width digits.
+func appendAddr(b []byte, a int64, width int) []byte {
+	if a < 0 || width > len(zeros) { // not an address a listing has: as strconv writes it
+		start := len(b)
+		b = strconv.AppendInt(b, a, 16)
+		if n := len(b) - start; n < width {
+			b = append(b[:start], strings.Repeat("0", width-n)...)
+			b = strconv.AppendInt(b, a, 16)
+		}
+		return b
+	}
+	v := uint64(a)
+	digits := 1
+	for x := v >> 4; x != 0; x >>= 4 {
+		digits++
+	}
+	b = append(b, zeros[:max(digits, width)]...)
+	for k := len(b) - 1; v != 0; k-- {
+		b[k] = hexDigits[v&15]
+		v >>= 4
+	}
+	return b
+}
+
+// zeros pads an address: as wide as any int64 in hex.
 var zeros = []byte("0000000000000000")
 
 // pad pads b with at least one space to column to, counting characters,
 // not bytes (a collapsed run's "×" is two bytes wide in UTF-8).
 func pad(b []byte, to int) []byte {
 	b = append(b, ' ')
-	for n := len(b) - continuationBytes(b); n < to; n++ {
-		b = append(b, ' ')
+	if n := len(b) - continuationBytes(b); n < to {
+		b = append(b, spaces[:min(to-n, len(spaces))]...)
+		for n += len(spaces); n < to; n++ { // wider than spaces: rare
+			b = append(b, ' ')
+		}
 	}
 	return b
 }
+
+// spaces pads a line a run at a time.
+var spaces = []byte(strings.Repeat(" ", 80))
 
 func continuationBytes(b []byte) int {
 	n := 0
@@ -222,8 +245,10 @@ func appendWords(b, code []byte) []byte {
 			b = append(b, ' ')
 		}
 		w := binary.LittleEndian.Uint32(code[i:])
-		for s := 28; s >= 0; s -= 4 {
-			b = append(b, hexDigits[w>>uint(s)&15])
+		b = append(b, zeros[:8]...)
+		for k := len(b) - 1; w != 0; k-- {
+			b[k] = hexDigits[w&15]
+			w >>= 4
 		}
 	}
 	for i := len(code) &^ 3; i < len(code); i++ {
