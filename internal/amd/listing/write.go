@@ -208,6 +208,18 @@ var spaces = []byte(strings.Repeat(" ", 80))
 
 func continuationBytes(b []byte) int {
 	n := 0
+	for len(b) >= 8 { // eight ASCII bytes at once: a line is mostly ASCII
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 == 0 {
+			b = b[8:]
+			continue
+		}
+		for _, c := range b[:8] {
+			if c&0xc0 == 0x80 {
+				n++
+			}
+		}
+		b = b[8:]
+	}
 	for _, c := range b {
 		if c&0xc0 == 0x80 {
 			n++
