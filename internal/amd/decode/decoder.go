@@ -113,10 +113,15 @@ type Decoder struct {
 	hasVOP3  map[string]bool
 	// dppL, sdwaL, sdwabL are the second-dword layouts (ext.go).
 	dppL, sdwaL, sdwabL extLayout
-	// tmpl indexes the encoder's templates by mnemonic, built on first
-	// use (template.go).
+	// The encoder's templates by mnemonic (template.go): tmplRefs, made
+	// on first use, says where each name's encodings are; tmpl holds the
+	// lists made so far, under tmplMu; tmplAlts records that the names
+	// only the decoder prints were added.
 	tmplOnce sync.Once
+	tmplRefs map[string][]tmplRef
+	tmplMu   sync.Mutex
 	tmpl     map[string][]Template
+	tmplAlts bool
 	// target and absentOn: the gfx target ForTarget gave and the
 	// instructions the model says it lacks (target.go); nil for the
 	// whole family.

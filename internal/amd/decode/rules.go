@@ -402,9 +402,8 @@ func (t *ruleTable) has(gen int, k Kind, in *isa.Instruction, name, key string) 
 		return false // type facts go to facts.sig, never to the keys has reads
 	}
 	ops, opsDone := "", false
-	for i := range t.rows {
-		r := &t.rows[i]
-		if gen < r.genLo || gen > r.genHi || r.kinds&(1<<uint(k)) == 0 || !r.gives(key) {
+	for _, r := range t.giving[key] {
+		if gen < r.genLo || gen > r.genHi || r.kinds&(1<<uint(k)) == 0 {
 			continue
 		}
 		if !opsDone {
@@ -417,15 +416,6 @@ func (t *ruleTable) has(gen int, k Kind, in *isa.Instruction, name, key string) 
 	return false
 }
 
-// gives says whether the row has a fact for key.
-func (r *rule) gives(key string) bool {
-	for _, fc := range r.facts {
-		if fc.key == key {
-			return true
-		}
-	}
-	return false
-}
 
 func (r *rule) matches(name, ops string) bool {
 	for i := range r.pats {
@@ -453,7 +443,25 @@ func modelOps(in *isa.Instruction) string {
 }
 
 // ruleTable is the parsed shapes.tsv.
-type ruleTable struct{ rows []rule }
+type ruleTable struct {
+	rows []rule
+	// giving lists, per fact key, the rows that give it, in table order
+	// (what has reads).
+	giving map[string][]*rule
+}
+
+func newRuleTable(rows []rule) *ruleTable {
+	t := &ruleTable{rows: rows, giving: map[string][]*rule{}}
+	for i := range t.rows {
+		r := &t.rows[i]
+		for _, fc := range r.facts {
+			if g := t.giving[fc.key]; len(g) == 0 || g[len(g)-1] != r {
+				t.giving[fc.key] = append(g, r)
+			}
+		}
+	}
+	return t
+}
 
 // rowAt is the row at a line of shapes.tsv (the zero rule if none).
 func (t *ruleTable) rowAt(line int) rule {
@@ -472,5 +480,5 @@ var rules = func() *ruleTable {
 	if err != nil {
 		panic(err)
 	}
-	return &ruleTable{rows}
+	return newRuleTable(rows)
 }()

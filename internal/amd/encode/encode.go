@@ -544,8 +544,20 @@ func fieldsOutsideBrackets(s string) []string {
 var modifierPrefixes = []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi", "th:", "scope:", "high", "matrix_",
 	"slc", "gds", "lds", "sc0", "sc1", "nt", "idxen", "offen", "addr64", "tfe", "offset0:", "offset1:", "scale_offset", "format:", "byte_sel:"}
 
-func isModifier(s string) bool {
+// modifiersByFirst are modifierPrefixes by their first byte: most words
+// are operands, which no prefix's first byte begins.
+var modifiersByFirst = func() (t [256][]string) {
 	for _, m := range modifierPrefixes {
+		t[m[0]] = append(t[m[0]], m)
+	}
+	return t
+}()
+
+func isModifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, m := range modifiersByFirst[s[0]] {
 		if strings.HasPrefix(s, m) {
 			return true
 		}

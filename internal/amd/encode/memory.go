@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/amd/decode"
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -97,6 +98,19 @@ func anyAGPR(ops []string) bool {
 
 // orderedChoices lists the ways to pick k of n positions in order.
 func orderedChoices(n, k int) [][]int {
+	key := [2]int{n, k}
+	if c, ok := choicesCache.Load(key); ok {
+		return c.([][]int)
+	}
+	c, _ := choicesCache.LoadOrStore(key, makeChoices(n, k))
+	return c.([][]int)
+}
+
+// choicesCache keeps orderedChoices' answers, which callers only read: a
+// memory instruction asked for them, and made them anew, on every line.
+var choicesCache sync.Map // [2]int{n, k} -> [][]int
+
+func makeChoices(n, k int) [][]int {
 	var out [][]int
 	var rec func(start int, cur []int)
 	rec = func(start int, cur []int) {
