@@ -416,7 +416,6 @@ func (t *ruleTable) has(gen int, k Kind, in *isa.Instruction, name, key string) 
 	return false
 }
 
-
 func (r *rule) matches(name, ops string) bool {
 	for i := range r.pats {
 		if r.pats[i].match(name, ops) {
