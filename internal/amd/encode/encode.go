@@ -152,16 +152,20 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	}
 	mn, rest, _ := strings.Cut(asm, " ")
 	base, want := cutAsmSuffix(mn)
-	if _, mods := splitOperands(compactBrackets(rest)); want == isa.SuffixSDWA || want == isa.SuffixDPP || extOf(mn, mods) != extNone {
+	compact := compactBrackets(rest)
+	ops, mods := splitOperands(compact)
+	if want == isa.SuffixSDWA || want == isa.SuffixDPP || extOf(mn, mods) != extNone {
 		return e.encodeExt(asm, extOf(mn, mods))
 	}
 	tmpls := e.d.Templates(base)
 	if len(tmpls) == 0 {
 		return nil, fmt.Errorf("%s: no such instruction in %s", base, e.d.Arch().ID)
 	}
-	rest = e.canonicalSymbols(rest)
+	if canon := e.canonicalSymbols(rest); canon != rest || compact != rest {
+		rest = canon
+		ops, mods = splitOperands(rest) // else the split above is this one
+	}
 	asm = strings.TrimSpace(mn + " " + rest)
-	ops, mods := splitOperands(rest)
 	var tried []string
 	var unsupported []string
 	var busErr error // an encoding that reads back but reads too many scalar values

@@ -281,6 +281,13 @@ func bareBytes(line, dst []byte) ([]byte, bool) {
 			}
 		}
 		if c == '0' && i+1 < len(line) && (line[i+1] == 'x' || line[i+1] == 'X') {
+			// llvm-mc's "0xc1": one byte read at once when a separator
+			// or the end follows (else the general reading below).
+			if i+4 <= len(line) && hexValue[line[i+2]] != 0xff && hexValue[line[i+3]] != 0xff && (i+4 == len(line) || byteEnd(line[i+4])) {
+				dst = append(dst, hexValue[line[i+2]]<<4|hexValue[line[i+3]])
+				i += 4
+				continue
+			}
 			i += 2
 		}
 		var v uint32
@@ -296,12 +303,8 @@ func bareBytes(line, dst []byte) ([]byte, bool) {
 		if n != 2 && n != 8 {
 			return dst, false // other lengths: parseLine says what they are
 		}
-		if i < len(line) {
-			switch line[i] {
-			case ' ', '\t', ',', ']', '\r', ';', '#', '/':
-			default:
-				return dst, false // "000048:", "s_nop"
-			}
+		if i < len(line) && !byteEnd(line[i]) {
+			return dst, false // "000048:", "s_nop"
 		}
 		if n <= 2 {
 			dst = append(dst, byte(v))
@@ -310,6 +313,15 @@ func bareBytes(line, dst []byte) ([]byte, bool) {
 		}
 	}
 	return dst, true
+}
+
+// byteEnd says whether c may follow a byte or word of a bare list.
+func byteEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', ',', ']', '\r', ';', '#', '/':
+		return true
+	}
+	return false
 }
 
 // hexValue is each byte's value as a hex digit, 0xff for other bytes.
