@@ -649,11 +649,31 @@ func sortStrings(s []string) {
 	}
 }
 
+// bracketsCompact says whether compactBrackets would give s back: ASCII (the
+// rune loop rewrites invalid UTF-8) without a space inside [...], as
+// most operand lists are.
+func bracketsCompact(s string) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80:
+			return false
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == ' ' && depth > 0:
+			return false
+		}
+	}
+	return true
+}
+
 // compactBrackets removes the spaces inside [...] ("quad_perm:[0, 1, 2, 3]"
 // as normalize writes it), so a bracketed modifier stays one word.
 func compactBrackets(s string) string {
-	if !strings.Contains(s, "[") {
-		return s // nothing to compact, and most operand lists have no brackets
+	if bracketsCompact(s) {
+		return s
 	}
 	var b strings.Builder
 	depth := 0

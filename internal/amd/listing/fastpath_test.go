@@ -137,3 +137,19 @@ func bareBytesReference(line, dst []byte) ([]byte, bool) {
 	}
 	return dst, true
 }
+
+// singleSpaced gives what strings.Fields joined by spaces gives.
+func TestSingleSpacedAgreesWithFields(t *testing.T) {
+	alpha := []byte("ab ,\t\n\x00\xc2\xa0")
+	rnd := rand.New(rand.NewSource(4))
+	for i := 0; i < 100000; i++ {
+		b := make([]byte, rnd.Intn(8))
+		for j := range b {
+			b[j] = alpha[rnd.Intn(len(alpha))]
+		}
+		s := string(b)
+		if got, want := singleSpaced(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("singleSpaced(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

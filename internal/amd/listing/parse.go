@@ -473,18 +473,31 @@ func parseLine(s string) (parsedLine, lineKind, error) {
 		l.Bytes = code
 	}
 	if i < len(toks) {
-		text := strings.Join(strings.Fields(strings.Join(toks[i:], " ")), " ")
+		text := singleSpaced(strings.Join(toks[i:], " "))
 		if j := strings.LastIndex(text, " ×"); j >= 0 {
 			if n, err := strconv.Atoi(text[j+len(" ×"):]); err == nil && n > 0 && n <= maxRepeat {
 				text, l.Repeat = text[:j], n
 			}
 		}
-		if first := strings.Fields(text)[0]; !validMnemonic(first) {
+		if first, _, _ := strings.Cut(text, " "); !validMnemonic(first) { // text is single-spaced
 			return l, kind, fmt.Errorf("%q is neither machine code nor an instruction", errs.Excerpt(first))
 		}
 		l.Text = text
 	}
 	return l, kind, nil
+}
+
+// singleSpaced is s with its words separated by single spaces
+// (strings.Fields joined), and s itself where it is so already, as an
+// instruction line nearly always is.
+func singleSpaced(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || c <= ' ' && (c != ' ' || i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
 }
 
 // splitTokens splits at spaces and at the brackets and commas of an
