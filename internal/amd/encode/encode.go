@@ -370,7 +370,7 @@ func stripSuffix(s string) string {
 // leave out. It scans by hand: the encoder reads every candidate back
 // through it, and regular expressions took a sixth of a file's encoding.
 func canonNumbers(s string) string {
-	var b []byte
+	b := make([]byte, 0, len(s)+8) // decimal is seldom longer than the hex it replaces
 	for i := 0; i < len(s); {
 		c := s[i]
 		if !isWordByte(c) {
@@ -384,6 +384,8 @@ func canonNumbers(s string) string {
 		}
 		word := s[i:j]
 		switch {
+		case c >= '0' && c <= '9' && c != '0' && allDigits(word):
+			b = append(b, word...) // decimal already (or too large to read, kept as written)
 		case c >= '0' && c <= '9':
 			if v, ok := numberWord(word); ok {
 				b = strconv.AppendUint(b, v, 10)
