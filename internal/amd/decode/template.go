@@ -225,17 +225,11 @@ func SetField(words []uint32, f isa.Field, v uint64) { f.Put(words, v) }
 // "exec", "null") in this family.
 func (d *Decoder) ScalarCode(name string) (int, bool) {
 	name = strings.ToLower(name)
-	for c, n := range d.fam.names64 {
-		if n == name {
-			return c, true
-		}
+	if c, ok := d.fam.code64[name]; ok {
+		return c, true
 	}
-	for c, n := range d.fam.names32 {
-		if n == name {
-			return c, true
-		}
-	}
-	return 0, false
+	c, ok := d.fam.code32[name]
+	return c, ok
 }
 
 // Gen is the family's encoding generation: 9 (GCN 5, CDNA), 10 (RDNA 1-2),
