@@ -82,6 +82,9 @@ type Entry struct {
 	// function (kernel) symbol.
 	Labels []string
 	Func   bool
+	// Padding marks alignment words after a kernel (see collapse); it
+	// sits beside Func, so the two bools share a word of a large struct.
+	Padding bool
 	// Target is a branch's destination address (-1: not a branch),
 	// TargetLabel its label and TargetRef "<kernel+0x48>" as llvm-objdump
 	// writes it.
@@ -89,9 +92,7 @@ type Entry struct {
 	TargetLabel string
 	TargetRef   string
 	Repeat      int // >1: the entry stands for Repeat identical words
-	// Padding marks alignment words after a kernel (see collapse).
-	Padding bool
-	Src     int // input line, 0 for code objects
+	Src         int // input line, 0 for code objects
 }
 
 // Size is the entry's length in bytes (of one instruction of a run).
