@@ -675,6 +675,11 @@ func compactBrackets(s string) string {
 	if bracketsCompact(s) {
 		return s
 	}
+	return compactBracketsSlow(s)
+}
+
+// compactBracketsSlow is compactBrackets rune by rune.
+func compactBracketsSlow(s string) string {
 	var b strings.Builder
 	depth := 0
 	for _, c := range s {
