@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -72,12 +73,56 @@ Exit status: 0 when everything decoded, 1 when some bytes did not, 2 on unusable
 // 400% of before), so a large input still runs in bounded memory. A
 // finalizer notices that first collection.
 func oneShotGC() {
+	oneShot.Lock()
+	defer oneShot.Unlock()
+	if !oneShot.off {
+		oneShot.prevLimit = debug.SetMemoryLimit(oneShotHeap)
+		oneShot.off = true
+	}
 	debug.SetGCPercent(-1)
-	prevLimit := debug.SetMemoryLimit(oneShotHeap)
+	oneShot.gen++
+	gen := oneShot.gen
 	runtime.SetFinalizer(new(gcSentinel), func(*gcSentinel) {
-		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(prevLimit)
+		oneShot.Lock()
+		defer oneShot.Unlock()
+		if oneShot.off && oneShot.gen == gen {
+			oneShot.restore(400)
+		}
 	})
+}
+
+// steadyGC ends what oneShotGC began, at once, with the collector at
+// percent (a command that streams its input wants the default's 100).
+func steadyGC(percent int) {
+	oneShot.Lock()
+	defer oneShot.Unlock()
+	oneShot.gen++ // the pending finalizer is no longer the one to restore
+	if oneShot.off {
+		oneShot.restore(percent)
+		return
+	}
+	debug.SetGCPercent(percent)
+}
+
+// oneShot is what oneShotGC changed: off while the collector waits for
+// oneShotHeap; prevLimit the memory limit it found; gen the latest call,
+// whose finalizer alone restores (commands run in one process, as the
+// tests run them, must not leave the limit behind).
+var oneShot oneShotState
+
+type oneShotState struct {
+	sync.Mutex
+	off       bool
+	prevLimit int64
+	gen       int
+}
+
+// restore turns the collector back on at percent with the memory limit
+// oneShotGC found; oneShot is locked.
+func (o *oneShotState) restore(percent int) {
+	debug.SetGCPercent(percent)
+	debug.SetMemoryLimit(o.prevLimit)
+	o.off = false
 }
 
 // oneShotHeap is the heap a one-shot command may reach before its first
@@ -302,7 +347,7 @@ func (e *env) streamListing(ctx context.Context, pos []string, f listingFlags) (
 	}
 	// Each piece is garbage once written: the default collector keeps the
 	// heap near the live piece (oneShotGC's 400% would not).
-	debug.SetGCPercent(100)
+	steadyGC(100)
 	_, failed, err := listing.Stream(e.stdout, src, size, arch, fam, listing.Options{NoCollapse: f.noColl})
 	if err == nil && failed > 0 {
 		err = exitCode(1)
