@@ -32,6 +32,14 @@ type env struct {
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A hidden hook: GPUISA_CPUPROFILE (and GPUISA_MEMPROFILE) profile any
+	// command as a whole process, the way its users run it; build has its
+	// own flags for the same.
+	if cpu, mem := os.Getenv("GPUISA_CPUPROFILE"), os.Getenv("GPUISA_MEMPROFILE"); cpu != "" || mem != "" {
+		if stopProf, err := startProfiles(cpu, mem); err == nil {
+			defer stopProf()
+		}
+	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRoot(e)
 	root.SetArgs(args)

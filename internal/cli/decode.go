@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -60,11 +62,77 @@ Exit status: 0 when everything decoded, 1 when some bytes did not, 2 on unusable
 	}
 }
 
-// oneShotGC lets a one-shot command (decode, explain, encode) grow its
-// heap to five times its live data between collections instead of twice:
-// it loads a family's tables and builds one listing, then exits, and with
-// the default the collector took a sixth to a quarter of its CPU.
-func oneShotGC() { debug.SetGCPercent(400) }
+// oneShotGC tunes the collector for a one-shot command (decode, explain,
+// encode), which loads a family's tables, builds one listing and exits:
+// no collection at all until the heap reaches oneShotHeap (one word, a
+// code object, a 200,000-word listing and a 10,000-line assembly file
+// stay under it: at GOGC 400 their collections, with the assists and
+// preemptions they bring, were about a tenth of their CPU, and one fell
+// in the tables' load of a 20 ms start), and from the first collection
+// on, one whenever the heap has grown to five times its live data (the
+// 400% of before), so a large input still runs in bounded memory. A
+// finalizer notices that first collection.
+func oneShotGC() {
+	oneShot.Lock()
+	defer oneShot.Unlock()
+	if !oneShot.off {
+		oneShot.prevLimit = debug.SetMemoryLimit(oneShotHeap)
+		oneShot.off = true
+	}
+	debug.SetGCPercent(-1)
+	oneShot.gen++
+	gen := oneShot.gen
+	runtime.SetFinalizer(new(gcSentinel), func(*gcSentinel) {
+		oneShot.Lock()
+		defer oneShot.Unlock()
+		if oneShot.off && oneShot.gen == gen {
+			oneShot.restore(400)
+		}
+	})
+}
+
+// steadyGC ends what oneShotGC began, at once, with the collector at
+// percent (a command that streams its input wants the default's 100).
+func steadyGC(percent int) {
+	oneShot.Lock()
+	defer oneShot.Unlock()
+	oneShot.gen++ // the pending finalizer is no longer the one to restore
+	if oneShot.off {
+		oneShot.restore(percent)
+		return
+	}
+	debug.SetGCPercent(percent)
+}
+
+// oneShot is what oneShotGC changed: off while the collector waits for
+// oneShotHeap; prevLimit the memory limit it found; gen the latest call,
+// whose finalizer alone restores (commands run in one process, as the
+// tests run them, must not leave the limit behind).
+var oneShot oneShotState
+
+type oneShotState struct {
+	sync.Mutex
+	off       bool
+	prevLimit int64
+	gen       int
+}
+
+// restore turns the collector back on at percent with the memory limit
+// oneShotGC found; oneShot is locked.
+func (o *oneShotState) restore(percent int) {
+	debug.SetGCPercent(percent)
+	debug.SetMemoryLimit(o.prevLimit)
+	o.off = false
+}
+
+// oneShotHeap is the heap a one-shot command may reach before its first
+// collection.
+const oneShotHeap = 160 << 20
+
+// gcSentinel is an object whose finalizer runs at the first collection
+// after oneShotGC. It holds a pointer: a small object without one may
+// share a tiny-allocator block with live data and never be finalized.
+type gcSentinel struct{ _ *byte }
 
 // listingFlags are decode's and explain's flags.
 type listingFlags struct {
@@ -279,7 +347,7 @@ func (e *env) streamListing(ctx context.Context, pos []string, f listingFlags) (
 	}
 	// Each piece is garbage once written: the default collector keeps the
 	// heap near the live piece (oneShotGC's 400% would not).
-	debug.SetGCPercent(100)
+	steadyGC(100)
 	_, failed, err := listing.Stream(e.stdout, src, size, arch, fam, listing.Options{NoCollapse: f.noColl})
 	if err == nil && failed > 0 {
 		err = exitCode(1)

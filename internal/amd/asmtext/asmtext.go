@@ -22,7 +22,7 @@ func Split(rest string) []string {
 	if strings.TrimSpace(rest) == "" {
 		return nil
 	}
-	var out []string
+	out := make([]string, 0, strings.Count(rest, ",")+1) // an upper bound: no regrowing
 	depth, start := 0, 0
 	for i := 0; i < len(rest); i++ {
 		switch rest[i] {

@@ -113,10 +113,15 @@ type Decoder struct {
 	hasVOP3  map[string]bool
 	// dppL, sdwaL, sdwabL are the second-dword layouts (ext.go).
 	dppL, sdwaL, sdwabL extLayout
-	// tmpl indexes the encoder's templates by mnemonic, built on first
-	// use (template.go).
+	// The encoder's templates by mnemonic (template.go): tmplRefs, made
+	// on first use, says where each name's encodings are; tmpl holds the
+	// lists made so far, under tmplMu; tmplAlts records that the names
+	// only the decoder prints were added.
 	tmplOnce sync.Once
+	tmplRefs map[string][]tmplRef
+	tmplMu   sync.Mutex
 	tmpl     map[string][]Template
+	tmplAlts bool
 	// target and absentOn: the gfx target ForTarget gave and the
 	// instructions the model says it lacks (target.go); nil for the
 	// whole family.
@@ -762,9 +767,29 @@ func fieldRanges(f isa.Field) []isa.BitRange {
 	return []isa.BitRange{{MSB: f.MSB, LSB: f.LSB}}
 }
 
+// smallBits are binString's answers for fields of up to 8 bits (most of
+// a format's), made once: the encoder decodes every candidate it builds
+// with its fields, and each field made its string anew.
+var smallBits = func() (t [9][]string) {
+	for n := 1; n < len(t); n++ {
+		t[n] = make([]string, 1<<uint(n))
+		for v := range t[n] {
+			var buf [8]byte
+			for i := 0; i < n; i++ {
+				buf[n-1-i] = byte('0' + v>>uint(i)&1)
+			}
+			t[n][v] = string(buf[:n])
+		}
+	}
+	return t
+}()
+
 func binString(v uint64, n int) string {
 	if n <= 0 || n > 64 {
 		return ""
+	}
+	if n < len(smallBits) && v < 1<<uint(n) {
+		return smallBits[n][v]
 	}
 	var buf [64]byte
 	for i := 0; i < n; i++ {

@@ -43,8 +43,10 @@ type family struct {
 	// names, where the field's bit 7 is no register half.
 	lo128 bool
 	// n32/n64 are names32/names64 as arrays: the decoder's hot path reads
-	// them without hashing.
-	n32, n64 [256]string
+	// them without hashing; code32/code64 are the other way round (the
+	// lowest code of a name), for the encoder's ScalarCode.
+	n32, n64       [256]string
+	code32, code64 map[string]int
 	// scBits: CDNA 3/4 cache bits are sc0/sc1/nt instead of glc/slc.
 	scBits bool
 	// accRegs: the ACC bit of memory and MAI instructions selects AGPRs (a0).
@@ -79,7 +81,18 @@ func (f *family) index() *family {
 			f.n64[c] = n
 		}
 	}
+	f.code32, f.code64 = codesByName(f.names32), codesByName(f.names64)
 	return f
+}
+
+func codesByName(names map[int]string) map[string]int {
+	m := make(map[string]int, len(names))
+	for c, n := range names {
+		if old, ok := m[n]; !ok || c < old {
+			m[n] = c
+		}
+	}
+	return m
 }
 
 const literalCode = 255

@@ -47,16 +47,66 @@ type pattern struct {
 	glob string
 	re   *regexp.Regexp
 	ops  bool
+	// head and tail are the glob's literal text before its first and
+	// after its last wildcard: a name without them cannot match, which is
+	// most rows for most names, found without globMatch's backtracking
+	// (a decoder's start matches every entry against every row).
+	head, tail string
+	// mid are the literal pieces between a glob's stars when it has no
+	// "%" (starOnly): such a glob matches where head, then each piece at
+	// its leftmost place, then tail follow one another, so it needs no
+	// backtracking.
+	mid      []string
+	starOnly bool
 }
 
-func (p pattern) match(name, ops string) bool {
+// globPattern makes the pattern of glob g (of the operand names with ops).
+func globPattern(g string, ops bool) pattern {
+	p := pattern{glob: g, ops: ops, head: g}
+	if i := strings.IndexAny(g, "*%"); i >= 0 {
+		p.head, p.tail = g[:i], g[strings.LastIndexAny(g, "*%")+1:]
+		if !strings.Contains(g, "%") {
+			pieces := strings.Split(g, "*")
+			p.starOnly = true
+			for _, m := range pieces[1 : len(pieces)-1] {
+				if m != "" {
+					p.mid = append(p.mid, m)
+				}
+			}
+		}
+	}
+	return p
+}
+
+func (p *pattern) match(name, ops string) bool {
 	switch {
 	case p.ops:
-		return ops != "" && globMatch(p.glob, ops)
+		return ops != "" && p.globMatch(ops)
 	case p.re != nil:
 		return p.re.MatchString(name)
 	}
-	return globMatch(p.glob, name)
+	return p.globMatch(name)
+}
+
+func (p *pattern) globMatch(s string) bool {
+	if !strings.HasPrefix(s, p.head) || !strings.HasSuffix(s, p.tail) {
+		return false
+	}
+	if !p.starOnly {
+		return globMatch(p.glob, s)
+	}
+	if len(s) < len(p.head)+len(p.tail) {
+		return false // head and tail would overlap
+	}
+	rest := s[len(p.head) : len(s)-len(p.tail)]
+	for _, m := range p.mid {
+		i := strings.Index(rest, m)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(m):]
+	}
+	return true
 }
 
 // globMatch matches name against a glob of literal text, "*" and "%".
@@ -165,7 +215,7 @@ func parseRules(text string) ([]rule, error) {
 				return nil, fmt.Errorf("shapes.tsv:%d: empty pattern", i+1)
 			}
 			if o, ok := strings.CutPrefix(p, "ops="); ok {
-				r.pats = append(r.pats, pattern{glob: o, ops: true})
+				r.pats = append(r.pats, globPattern(o, true))
 				r.model = true
 				continue
 			}
@@ -177,7 +227,7 @@ func parseRules(text string) ([]rule, error) {
 				r.pats = append(r.pats, pattern{re: re})
 				continue
 			}
-			r.pats = append(r.pats, pattern{glob: p})
+			r.pats = append(r.pats, globPattern(p, false))
 		}
 		for _, f := range strings.Fields(cols[3]) {
 			k, v, hasVal := strings.Cut(f, "=")
@@ -341,14 +391,34 @@ func (t *ruleTable) lookup(gen int, k Kind, name, ops string) facts {
 
 // has says whether a matching row gives the flag key (the rows consulted
 // before an entry is prepared: VOP3B layouts and the VOP3 promotions).
+//
+// It is lookup's answer for one key without building the facts: a row
+// counts only if it gives key, so the patterns (and the model's operand
+// names) are matched for those rows alone — New asks this of most of a
+// family's VOP3 encodings, and a full lookup each time was a quarter of a
+// decoder's start.
 func (t *ruleTable) has(gen int, k Kind, in *isa.Instruction, name, key string) bool {
-	f := t.lookup(gen, k, name, modelOps(in))
-	return f.has(key)
+	if _, sig := sigSlot[key]; sig {
+		return false // type facts go to facts.sig, never to the keys has reads
+	}
+	ops, opsDone := "", false
+	for _, r := range t.giving[key] {
+		if gen < r.genLo || gen > r.genHi || r.kinds&(1<<uint(k)) == 0 {
+			continue
+		}
+		if !opsDone {
+			ops, opsDone = modelOps(in), true
+		}
+		if r.matches(name, ops) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *rule) matches(name, ops string) bool {
-	for _, p := range r.pats {
-		if p.match(name, ops) {
+	for i := range r.pats {
+		if r.pats[i].match(name, ops) {
 			return true
 		}
 	}
@@ -372,7 +442,25 @@ func modelOps(in *isa.Instruction) string {
 }
 
 // ruleTable is the parsed shapes.tsv.
-type ruleTable struct{ rows []rule }
+type ruleTable struct {
+	rows []rule
+	// giving lists, per fact key, the rows that give it, in table order
+	// (what has reads).
+	giving map[string][]*rule
+}
+
+func newRuleTable(rows []rule) *ruleTable {
+	t := &ruleTable{rows: rows, giving: map[string][]*rule{}}
+	for i := range t.rows {
+		r := &t.rows[i]
+		for _, fc := range r.facts {
+			if g := t.giving[fc.key]; len(g) == 0 || g[len(g)-1] != r {
+				t.giving[fc.key] = append(g, r)
+			}
+		}
+	}
+	return t
+}
 
 // rowAt is the row at a line of shapes.tsv (the zero rule if none).
 func (t *ruleTable) rowAt(line int) rule {
@@ -391,5 +479,5 @@ var rules = func() *ruleTable {
 	if err != nil {
 		panic(err)
 	}
-	return &ruleTable{rows}
+	return newRuleTable(rows)
 }()

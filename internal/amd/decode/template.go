@@ -105,70 +105,117 @@ func MemoryFormat(name string) bool {
 }
 
 // Templates lists the encodings of a mnemonic, short (32-bit) ones first.
-// The first call indexes every format's opcodes by name (AMD's, and the one
-// llvm-mc prints where it rejects AMD's: CDNA's v_mad_mix_f32 is
-// v_fma_mix_f32 to it), so a lookup is one map read, not a scan of every
-// opcode table. The slice is shared: callers must not modify it.
+// The first call indexes every format's opcodes by name
+// (indexTemplateRefs), so a lookup is a map read, not a scan of every
+// opcode table; a name's list is made, and its entries prepared, on its
+// first lookup. The slice is shared: callers must not modify it.
 func (d *Decoder) Templates(name string) []Template {
-	d.tmplOnce.Do(d.indexTemplates)
-	return d.tmpl[strings.ToLower(name)]
+	name = strings.ToLower(name)
+	d.tmplOnce.Do(d.indexTemplateRefs)
+	d.tmplMu.Lock()
+	defer d.tmplMu.Unlock()
+	if ts, ok := d.tmpl[name]; ok {
+		return ts
+	}
+	if refs, ok := d.tmplRefs[name]; ok {
+		var ts []Template
+		for _, r := range refs {
+			ts = append(ts, d.template(r, name))
+		}
+		sortTemplates(ts)
+		d.tmpl[name] = ts
+		return ts
+	}
+	if !d.tmplAlts {
+		d.addAltTemplates()
+		d.tmplAlts = true
+	}
+	return d.tmpl[name]
 }
 
-func (d *Decoder) indexTemplates() {
+// tmplRef is where one encoding of a name is: opcode op of format fm in
+// group g.
+type tmplRef struct {
+	g  *group
+	fm *format
+	op int
+}
+
+// indexTemplateRefs finds, for each instruction's own names (AMD's, and
+// the one llvm-mc prints where it rejects AMD's: CDNA's v_mad_mix_f32 is
+// v_fma_mix_f32 to it), where its encodings are. Nothing is prepared
+// here: a file that uses a few hundred mnemonics prepares their entries,
+// not the family's thousands.
+func (d *Decoder) indexTemplateRefs() {
+	d.tmplRefs = map[string][]tmplRef{}
 	d.tmpl = map[string][]Template{}
-	// The mnemonic the decoder prints (v_accvgpr_write_b32 for
-	// v_accvgpr_write, gfx908's v_mfma_f32_32x32x8f16) finds an
-	// instruction too, after every instruction's own names, which it never
-	// shadows.
-	type alt struct {
-		name string
-		t    Template
-	}
-	var alts []alt
 	for _, g := range d.groups {
 		for _, fm := range g.formats {
 			if fm.op == nil {
 				continue
 			}
-			ops := slices.Sorted(maps.Keys(fm.byOpcode))
-			for _, op := range ops {
-				en := d.ready(fm, fm.byOpcode[op])
-				words := make([]uint32, max(fm.Width/32, 1))
-				words[0] = g.value
-				SetField(words, *fm.op, uint64(op))
-				names := []string{en.name}
+			for _, op := range slices.Sorted(maps.Keys(fm.byOpcode)) {
+				en := fm.byOpcode[op]
+				r := tmplRef{g, fm, op}
+				d.tmplRefs[en.name] = append(d.tmplRefs[en.name], r)
 				if ln := llvmName(en.instr, en.name); ln != en.name {
-					names = append(names, ln)
-				}
-				t := Template{Model: en.name, Format: fm.Format, Kind: fm.kind, Opcode: op, Words: words,
-					Traits: d.traits(fm, en)}
-				for _, name := range names {
-					t.Name = name
-					d.tmpl[name] = append(d.tmpl[name], t)
-				}
-				// The model's other aliases are left out: llvm-mc takes
-				// some only on some targets (v_mfma_f32_32x32x8_f16 on
-				// gfx942, not gfx90a).
-				if printed := strings.TrimSuffix(strings.TrimSuffix(en.mnemonic, "_e32"), "_e64"); printed != en.name && !strings.Contains(printed, " ") {
-					t.Name = printed
-					alts = append(alts, alt{printed, t})
+					d.tmplRefs[ln] = append(d.tmplRefs[ln], r)
 				}
 			}
 		}
 	}
-	own := map[string]bool{}
-	for n := range d.tmpl {
-		own[n] = true
-	}
-	for _, a := range alts {
-		if !own[a.name] {
-			d.tmpl[a.name] = append(d.tmpl[a.name], a.t)
+}
+
+// template is the Template of r under name.
+func (d *Decoder) template(r tmplRef, name string) Template {
+	en := d.ready(r.fm, r.fm.byOpcode[r.op])
+	words := make([]uint32, max(r.fm.Width/32, 1))
+	words[0] = r.g.value
+	SetField(words, *r.fm.op, uint64(r.op))
+	return Template{Name: name, Model: en.name, Format: r.fm.Format, Kind: r.fm.kind, Opcode: r.op, Words: words,
+		Traits: d.traits(r.fm, en)}
+}
+
+// addAltTemplates adds the mnemonic the decoder prints (v_accvgpr_write_b32
+// for v_accvgpr_write, gfx908's v_mfma_f32_32x32x8f16) as a name of its
+// instruction, where no instruction has it as its own name, which it never
+// shadows. Knowing the printed names prepares every entry, so this waits
+// for a name that is nobody's own.
+func (d *Decoder) addAltTemplates() {
+	var alts []string
+	for _, g := range d.groups {
+		for _, fm := range g.formats {
+			if fm.op == nil {
+				continue
+			}
+			for _, op := range slices.Sorted(maps.Keys(fm.byOpcode)) {
+				en := d.ready(fm, fm.byOpcode[op])
+				// The model's other aliases are left out: llvm-mc takes
+				// some only on some targets (v_mfma_f32_32x32x8_f16 on
+				// gfx942, not gfx90a).
+				printed := strings.TrimSuffix(strings.TrimSuffix(en.mnemonic, "_e32"), "_e64")
+				if printed == en.name || strings.Contains(printed, " ") {
+					continue
+				}
+				if _, own := d.tmplRefs[printed]; own {
+					continue
+				}
+				if _, seen := d.tmpl[printed]; !seen {
+					alts = append(alts, printed)
+				}
+				d.tmpl[printed] = append(d.tmpl[printed], d.template(tmplRef{g, fm, op}, printed))
+			}
 		}
 	}
-	// Short encodings first: LLVM prefers them when the operands fit.
-	for _, ts := range d.tmpl {
-		sort.SliceStable(ts, func(i, j int) bool { return ts[i].Format.Width < ts[j].Format.Width })
+	for _, n := range alts {
+		sortTemplates(d.tmpl[n])
 	}
+}
+
+// sortTemplates puts short encodings first: LLVM prefers them when the
+// operands fit.
+func sortTemplates(ts []Template) {
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Format.Width < ts[j].Format.Width })
 }
 
 // SetField writes v into field f of words (ranges most significant first).
@@ -178,17 +225,11 @@ func SetField(words []uint32, f isa.Field, v uint64) { f.Put(words, v) }
 // "exec", "null") in this family.
 func (d *Decoder) ScalarCode(name string) (int, bool) {
 	name = strings.ToLower(name)
-	for c, n := range d.fam.names64 {
-		if n == name {
-			return c, true
-		}
+	if c, ok := d.fam.code64[name]; ok {
+		return c, true
 	}
-	for c, n := range d.fam.names32 {
-		if n == name {
-			return c, true
-		}
-	}
-	return 0, false
+	c, ok := d.fam.code32[name]
+	return c, ok
 }
 
 // Gen is the family's encoding generation: 9 (GCN 5, CDNA), 10 (RDNA 1-2),

@@ -152,16 +152,20 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	}
 	mn, rest, _ := strings.Cut(asm, " ")
 	base, want := cutAsmSuffix(mn)
-	if _, mods := splitOperands(compactBrackets(rest)); want == isa.SuffixSDWA || want == isa.SuffixDPP || extOf(mn, mods) != extNone {
+	compact := compactBrackets(rest)
+	ops, mods := splitOperands(compact)
+	if want == isa.SuffixSDWA || want == isa.SuffixDPP || extOf(mn, mods) != extNone {
 		return e.encodeExt(asm, extOf(mn, mods))
 	}
 	tmpls := e.d.Templates(base)
 	if len(tmpls) == 0 {
 		return nil, fmt.Errorf("%s: no such instruction in %s", base, e.d.Arch().ID)
 	}
-	rest = e.canonicalSymbols(rest)
+	if canon := e.canonicalSymbols(rest); canon != rest || compact != rest {
+		rest = canon
+		ops, mods = splitOperands(rest) // else the split above is this one
+	}
 	asm = strings.TrimSpace(mn + " " + rest)
-	ops, mods := splitOperands(rest)
 	var tried []string
 	var unsupported []string
 	var busErr error // an encoding that reads back but reads too many scalar values
@@ -366,7 +370,7 @@ func stripSuffix(s string) string {
 // leave out. It scans by hand: the encoder reads every candidate back
 // through it, and regular expressions took a sixth of a file's encoding.
 func canonNumbers(s string) string {
-	var b []byte
+	b := make([]byte, 0, len(s)+8) // decimal is seldom longer than the hex it replaces
 	for i := 0; i < len(s); {
 		c := s[i]
 		if !isWordByte(c) {
@@ -380,6 +384,8 @@ func canonNumbers(s string) string {
 		}
 		word := s[i:j]
 		switch {
+		case c >= '0' && c <= '9' && c != '0' && allDigits(word):
+			b = append(b, word...) // decimal already (or too large to read, kept as written)
 		case c >= '0' && c <= '9':
 			if v, ok := numberWord(word); ok {
 				b = strconv.AppendUint(b, v, 10)
@@ -540,9 +546,24 @@ func fieldsOutsideBrackets(s string) []string {
 	return out
 }
 
+// modifierPrefixes begin the modifiers written after the operands.
+var modifierPrefixes = []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi", "th:", "scope:", "high", "matrix_",
+	"slc", "gds", "lds", "sc0", "sc1", "nt", "idxen", "offen", "addr64", "tfe", "offset0:", "offset1:", "scale_offset", "format:", "byte_sel:"}
+
+// modifiersByFirst are modifierPrefixes by their first byte: most words
+// are operands, which no prefix's first byte begins.
+var modifiersByFirst = func() (t [256][]string) {
+	for _, m := range modifierPrefixes {
+		t[m[0]] = append(t[m[0]], m)
+	}
+	return t
+}()
+
 func isModifier(s string) bool {
-	for _, m := range []string{"clamp", "mul:", "div:", "glc", "dlc", "nv", "offset:", "op_sel", "neg_lo", "neg_hi", "th:", "scope:", "high", "matrix_",
-		"slc", "gds", "lds", "sc0", "sc1", "nt", "idxen", "offen", "addr64", "tfe", "offset0:", "offset1:", "scale_offset", "format:", "byte_sel:"} {
+	if s == "" {
+		return false
+	}
+	for _, m := range modifiersByFirst[s[0]] {
 		if strings.HasPrefix(s, m) {
 			return true
 		}

@@ -30,10 +30,23 @@ const (
 	extSDWA
 )
 
-var (
-	dppCtrlRe = lazyre.New(`^(quad_perm|row_shl|row_shr|row_ror|wave_shl|wave_rol|wave_shr|wave_ror|row_mirror|row_half_mirror|row_bcast|row_share|row_xmask|row_newbcast)(:.*)?$`)
-	sextRe    = lazyre.New(`^(-?\|?)sext\((.*)\)(\|?)$`)
-)
+var sextRe = lazyre.New(`^(-?\|?)sext\((.*)\)(\|?)$`)
+
+// dppCtrlNames are the DPP16 lane controls, written NAME or NAME:VALUE.
+var dppCtrlNames = []string{"quad_perm", "row_shl", "row_shr", "row_ror", "wave_shl", "wave_rol", "wave_shr", "wave_ror",
+	"row_mirror", "row_half_mirror", "row_bcast", "row_share", "row_xmask", "row_newbcast"}
+
+// isDPPCtrl says whether modifier m is a DPP16 lane control. Every
+// instruction's modifiers are asked this (extOf), so it compares
+// prefixes rather than running a regular expression.
+func isDPPCtrl(m string) bool {
+	for _, n := range dppCtrlNames {
+		if strings.HasPrefix(m, n) && (len(m) == len(n) || m[len(n)] == ':' && !strings.Contains(m, "\n")) {
+			return true
+		}
+	}
+	return false
+}
 
 // extOf says which extra dword asm asks for, from its mnemonic suffix or,
 // where LLVM writes none (gfx11+ VOPC, gfx12 VOP3 dpp8), its modifiers.
@@ -44,7 +57,7 @@ func extOf(mn string, mods []string) extKind {
 		switch {
 		case strings.HasPrefix(m, "dpp8:"):
 			dpp8 = true
-		case dppCtrlRe.MatchString(m):
+		case isDPPCtrl(m):
 			dpp = true
 		}
 	}
@@ -377,7 +390,7 @@ func isNumber(s string) bool {
 
 // isExtModifier says whether a modifier belongs to the DPP or SDWA dword.
 func isExtModifier(m string) bool {
-	if dppCtrlRe.MatchString(m) {
+	if isDPPCtrl(m) {
 		return true
 	}
 	for _, p := range []string{"dpp8:", "row_mask:", "bank_mask:", "bound_ctrl:", "fi:", "dst_sel:", "dst_unused:", "src0_sel:", "src1_sel:"} {
@@ -636,9 +649,37 @@ func sortStrings(s []string) {
 	}
 }
 
+// bracketsCompact says whether compactBrackets would give s back: ASCII (the
+// rune loop rewrites invalid UTF-8) without a space inside [...], as
+// most operand lists are.
+func bracketsCompact(s string) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80:
+			return false
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == ' ' && depth > 0:
+			return false
+		}
+	}
+	return true
+}
+
 // compactBrackets removes the spaces inside [...] ("quad_perm:[0, 1, 2, 3]"
 // as normalize writes it), so a bracketed modifier stays one word.
 func compactBrackets(s string) string {
+	if bracketsCompact(s) {
+		return s
+	}
+	return compactBracketsSlow(s)
+}
+
+// compactBracketsSlow is compactBrackets rune by rune.
+func compactBracketsSlow(s string) string {
 	var b strings.Builder
 	depth := 0
 	for _, c := range s {

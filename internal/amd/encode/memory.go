@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/amd/decode"
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -97,6 +98,19 @@ func anyAGPR(ops []string) bool {
 
 // orderedChoices lists the ways to pick k of n positions in order.
 func orderedChoices(n, k int) [][]int {
+	key := [2]int{n, k}
+	if c, ok := choicesCache.Load(key); ok {
+		return c.([][]int)
+	}
+	c, _ := choicesCache.LoadOrStore(key, makeChoices(n, k))
+	return c.([][]int)
+}
+
+// choicesCache keeps orderedChoices' answers, which callers only read: a
+// memory instruction asked for them, and made them anew, on every line.
+var choicesCache sync.Map // [2]int{n, k} -> [][]int
+
+func makeChoices(n, k int) [][]int {
 	var out [][]int
 	var rec func(start int, cur []int)
 	rec = func(start int, cur []int) {
@@ -322,14 +336,18 @@ func (e *Encoder) readsBack(b []byte, want *readBack) ([]byte, bool) {
 
 // readBack is the input's text in the forms readsBack compares a
 // candidate's with (sameText, then memCanon), made once per
-// instruction rather than once per candidate placement.
+// instruction rather than once per candidate placement, and each only
+// when a comparison first needs it: most candidates read back as the
+// input's own text, and canonicalising every input had been a tenth of
+// encoding a file.
 type readBack struct {
-	asm, stripped, numbers, mem string
+	asm, stripped string
+	numbers, mem  string
+	canon         bool // numbers and mem are made
 }
 
 func newReadBack(asm string) *readBack {
-	st := stripSuffix(asm)
-	return &readBack{asm: asm, stripped: st, numbers: canonNumbers(st), mem: memCanon(asm)}
+	return &readBack{asm: asm, stripped: stripSuffix(asm)}
 }
 
 func (w *readBack) matches(got string) bool {
@@ -337,7 +355,13 @@ func (w *readBack) matches(got string) bool {
 		return true
 	}
 	st := stripSuffix(got)
-	return st == w.stripped || canonNumbers(st) == w.numbers || memCanon(got) == w.mem
+	if st == w.stripped {
+		return true
+	}
+	if !w.canon {
+		w.numbers, w.mem, w.canon = canonNumbers(w.stripped), memCanon(w.asm), true
+	}
+	return canonNumbers(st) == w.numbers || memCanon(got) == w.mem
 }
 
 // memCanon is a memory instruction's text with its modifiers in order and

@@ -82,6 +82,9 @@ type Entry struct {
 	// function (kernel) symbol.
 	Labels []string
 	Func   bool
+	// Padding marks alignment words after a kernel (see collapse); it
+	// sits beside Func, so the two bools share a word of a large struct.
+	Padding bool
 	// Target is a branch's destination address (-1: not a branch),
 	// TargetLabel its label and TargetRef "<kernel+0x48>" as llvm-objdump
 	// writes it.
@@ -89,9 +92,7 @@ type Entry struct {
 	TargetLabel string
 	TargetRef   string
 	Repeat      int // >1: the entry stands for Repeat identical words
-	// Padding marks alignment words after a kernel (see collapse).
-	Padding bool
-	Src     int // input line, 0 for code objects
+	Src         int // input line, 0 for code objects
 }
 
 // Size is the entry's length in bytes (of one instruction of a run).
@@ -160,7 +161,10 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, append
 		ends = make([]int32, 0, len(code)/4+1)
 	}
 	for off := 0; off < len(code); {
-		e := Entry{Addr: base + int64(off), Target: -1, Repeat: 1, How: FromBytes}
+		// Built in place: an Entry is large, and a listing holds one per
+		// instruction.
+		out = append(out, Entry{Addr: base + int64(off), Target: -1, Repeat: 1, How: FromBytes})
+		e := &out[len(out)-1]
 		var n int
 		var err error
 		if opts.Fields {
@@ -184,7 +188,6 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, append
 				e.Target = e.Addr + 4 + int64(simm)*4
 			}
 		}
-		out = append(out, e)
 		off += n
 	}
 	if !opts.Fields {
@@ -302,8 +305,8 @@ func resolveBranches(es []Entry) {
 		addr int64
 	}
 	var fns []fn
-	for _, e := range es {
-		if e.Func && len(e.Labels) > 0 {
+	for i := range es { // by index: an Entry is large to copy
+		if e := &es[i]; e.Func && len(e.Labels) > 0 {
 			fns = append(fns, fn{e.Labels[0], e.Addr})
 		}
 	}
@@ -482,8 +485,26 @@ func sameBranch(e *Entry, given string) bool {
 }
 
 func normText(s string) string {
+	if isNormText(s) {
+		return s // the decoder's own text is (nearly always) normal already
+	}
 	s = strings.ToLower(strings.Join(strings.Fields(s), " "))
 	return strings.ReplaceAll(s, " ,", ",")
+}
+
+// isNormText says whether normText would give s back: ASCII without
+// upper case, separated by single spaces, no space before a comma.
+func isNormText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80 || c < ' ' || 'A' <= c && c <= 'Z':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ' || s[i+1] == ','):
+			return false
+		}
+	}
+	return true
 }
 
 // assembleText encodes the entries that have text but no bytes. A branch
@@ -491,8 +512,8 @@ func normText(s string) string {
 // address is known it is assembled again with the real offset.
 func assembleText(fam Codec, es []Entry, opts Options) {
 	labels := map[string]bool{}
-	for _, e := range es {
-		for _, l := range e.Labels {
+	for i := range es { // by index here and below: an Entry is large to copy
+		for _, l := range es[i].Labels {
 			labels[l] = true
 		}
 	}
@@ -540,10 +561,10 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 		return
 	}
 	at := map[string]int64{}
-	for _, e := range es {
-		for _, l := range e.Labels {
+	for i := range es {
+		for _, l := range es[i].Labels {
 			if _, dup := at[l]; !dup {
-				at[l] = e.Addr
+				at[l] = es[i].Addr
 			}
 		}
 	}
@@ -632,8 +653,8 @@ func (l *Listing) Instructions() int {
 // words alone (alignment after a kernel).
 func (l *Listing) counts() (all, padding int) {
 	for _, s := range l.Sections {
-		for _, e := range s.Entries {
-			if e.Err == "" || e.How == FromTextAlone {
+		for i := range s.Entries {
+			if e := &s.Entries[i]; e.Err == "" || e.How == FromTextAlone {
 				all += e.Repeat
 				if e.Padding {
 					padding += e.Repeat

@@ -126,6 +126,36 @@ func parseObject(raw []byte, machines codeobj.Machines) (*Input, error) {
 // isText says whether b is text: valid UTF-8 without control characters
 // other than tab, newline and carriage return.
 func isText(b []byte) bool {
+	// ASCII eight bytes at a time (a hex dump is all ASCII), a byte at a
+	// time where a word has a byte below space; UTF-8 from the first byte
+	// above 0x7f.
+	const highs, spaces = 0x8080808080808080, 0x2020202020202020
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if x&highs != 0 {
+			break
+		}
+		if (x-spaces)&^x&highs != 0 { // some byte is below ' '
+			for _, c := range b[:8] {
+				if c < 32 && c != '\n' && c != '\r' && c != '\t' {
+					return false
+				}
+			}
+		}
+		b = b[8:]
+	}
+	for i, c := range b {
+		if c >= 0x80 {
+			return isUTF8Text(b[i:])
+		}
+		if c < 32 && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+func isUTF8Text(b []byte) bool {
 	for _, r := range string(b) {
 		if r == unicode.ReplacementChar || (r < 32 && r != '\n' && r != '\r' && r != '\t') {
 			return false
@@ -241,47 +271,40 @@ func bareBytes(line, dst []byte) ([]byte, bool) {
 	i := 0
 	for i < len(line) {
 		c := line[i]
-		switch {
-		case c == ' ' || c == '\t' || c == ',' || c == '[' || c == ']' || c == '\r':
-			i++
-			continue
-		case c == ';' || c == '#' || c == '/' && i+1 < len(line) && line[i+1] == '/':
-			return dst, true
+		if hexValue[c] == 0xff { // not a digit: a separator or a comment
+			switch {
+			case c == ' ' || c == '\t' || c == ',' || c == '[' || c == ']' || c == '\r':
+				i++
+				continue
+			case c == ';' || c == '#' || c == '/' && i+1 < len(line) && line[i+1] == '/':
+				return dst, true
+			}
 		}
 		if c == '0' && i+1 < len(line) && (line[i+1] == 'x' || line[i+1] == 'X') {
+			// llvm-mc's "0xc1": one byte read at once when a separator
+			// or the end follows (else the general reading below).
+			if i+4 <= len(line) && hexValue[line[i+2]] != 0xff && hexValue[line[i+3]] != 0xff && (i+4 == len(line) || byteEnd(line[i+4])) {
+				dst = append(dst, hexValue[line[i+2]]<<4|hexValue[line[i+3]])
+				i += 4
+				continue
+			}
 			i += 2
 		}
 		var v uint32
 		n := 0
-		for i < len(line) {
-			d := line[i]
-			var x byte
-			switch {
-			case d >= '0' && d <= '9':
-				x = d - '0'
-			case d >= 'a' && d <= 'f':
-				x = d - 'a' + 10
-			case d >= 'A' && d <= 'F':
-				x = d - 'A' + 10
-			default:
-				x = 0xff
-			}
+		for ; i < len(line); i++ {
+			x := hexValue[line[i]]
 			if x == 0xff {
 				break
 			}
 			v = v<<4 | uint32(x)
 			n++
-			i++
 		}
 		if n != 2 && n != 8 {
 			return dst, false // other lengths: parseLine says what they are
 		}
-		if i < len(line) {
-			switch line[i] {
-			case ' ', '\t', ',', ']', '\r', ';', '#', '/':
-			default:
-				return dst, false // "000048:", "s_nop"
-			}
+		if i < len(line) && !byteEnd(line[i]) {
+			return dst, false // "000048:", "s_nop"
 		}
 		if n <= 2 {
 			dst = append(dst, byte(v))
@@ -291,6 +314,32 @@ func bareBytes(line, dst []byte) ([]byte, bool) {
 	}
 	return dst, true
 }
+
+// byteEnd says whether c may follow a byte or word of a bare list.
+func byteEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', ',', ']', '\r', ';', '#', '/':
+		return true
+	}
+	return false
+}
+
+// hexValue is each byte's value as a hex digit, 0xff for other bytes.
+var hexValue = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		case 'A' <= c && c <= 'F':
+			t[c] = byte(c - 'A' + 10)
+		default:
+			t[c] = 0xff
+		}
+	}
+	return t
+}()
 
 type lineKind int
 
@@ -424,18 +473,31 @@ func parseLine(s string) (parsedLine, lineKind, error) {
 		l.Bytes = code
 	}
 	if i < len(toks) {
-		text := strings.Join(strings.Fields(strings.Join(toks[i:], " ")), " ")
+		text := singleSpaced(strings.Join(toks[i:], " "))
 		if j := strings.LastIndex(text, " ×"); j >= 0 {
 			if n, err := strconv.Atoi(text[j+len(" ×"):]); err == nil && n > 0 && n <= maxRepeat {
 				text, l.Repeat = text[:j], n
 			}
 		}
-		if first := strings.Fields(text)[0]; !validMnemonic(first) {
+		if first, _, _ := strings.Cut(text, " "); !validMnemonic(first) { // text is single-spaced
 			return l, kind, fmt.Errorf("%q is neither machine code nor an instruction", errs.Excerpt(first))
 		}
 		l.Text = text
 	}
 	return l, kind, nil
+}
+
+// singleSpaced is s with its words separated by single spaces
+// (strings.Fields joined), and s itself where it is so already, as an
+// instruction line nearly always is.
+func singleSpaced(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || c <= ' ' && (c != ' ' || i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
 }
 
 // splitTokens splits at spaces and at the brackets and commas of an

@@ -125,12 +125,7 @@ func addrWidth(l *Listing) int {
 // appendEntry writes "  000048: 160a04c1 00000000   text".
 func appendEntry(b []byte, e *Entry, width int) []byte {
 	b = append(b, ' ', ' ')
-	start := len(b)
-	b = strconv.AppendInt(b, e.Addr, 16)
-	if n := len(b) - start; n < width {
-		b = append(b[:start], strings.Repeat("0", width-n)...)
-		b = strconv.AppendInt(b, e.Addr, 16)
-	}
+	b = appendAddr(b, e.Addr, width)
 	b = append(b, ':', ' ')
 	wstart := len(b)
 	b = appendWords(b, e.Bytes)
@@ -168,18 +163,63 @@ func appendEntry(b []byte, e *Entry, width int) []byte {
 	return b
 }
 
-// pad pads b with at least one space to column to, counting characters,
-// not bytes (a collapsed run's "×" is two bytes wide in UTF-8).
-func pad(b []byte, to int) []byte {
-	b = append(b, ' ')
-	for n := len(b) - continuationBytes(b); n < to; n++ {
-		b = append(b, ' ')
+// appendAddr writes a in hex with zeros in front to width digits.
+func appendAddr(b []byte, a int64, width int) []byte {
+	if a < 0 || width > len(zeros) { // not an address a listing has: as strconv writes it
+		start := len(b)
+		b = strconv.AppendInt(b, a, 16)
+		if n := len(b) - start; n < width {
+			b = append(b[:start], strings.Repeat("0", width-n)...)
+			b = strconv.AppendInt(b, a, 16)
+		}
+		return b
+	}
+	v := uint64(a)
+	digits := 1
+	for x := v >> 4; x != 0; x >>= 4 {
+		digits++
+	}
+	b = append(b, zeros[:max(digits, width)]...)
+	for k := len(b) - 1; v != 0; k-- {
+		b[k] = hexDigits[v&15]
+		v >>= 4
 	}
 	return b
 }
 
+// zeros pads an address: as wide as any int64 in hex.
+var zeros = []byte("0000000000000000")
+
+// pad pads b with at least one space to column to, counting characters,
+// not bytes (a collapsed run's "×" is two bytes wide in UTF-8).
+func pad(b []byte, to int) []byte {
+	b = append(b, ' ')
+	if n := len(b) - continuationBytes(b); n < to {
+		b = append(b, spaces[:min(to-n, len(spaces))]...)
+		for n += len(spaces); n < to; n++ { // wider than spaces: rare
+			b = append(b, ' ')
+		}
+	}
+	return b
+}
+
+// spaces pads a line a run at a time.
+var spaces = []byte(strings.Repeat(" ", 80))
+
 func continuationBytes(b []byte) int {
 	n := 0
+	for len(b) >= 8 { // eight ASCII bytes at once: a line is mostly ASCII
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 == 0 {
+			b = b[8:]
+			continue
+		}
+		for _, c := range b[:8] {
+			if c&0xc0 == 0x80 {
+				n++
+			}
+		}
+		b = b[8:]
+	}
 	for _, c := range b {
 		if c&0xc0 == 0x80 {
 			n++
@@ -217,8 +257,10 @@ func appendWords(b, code []byte) []byte {
 			b = append(b, ' ')
 		}
 		w := binary.LittleEndian.Uint32(code[i:])
-		for s := 28; s >= 0; s -= 4 {
-			b = append(b, hexDigits[w>>uint(s)&15])
+		b = append(b, zeros[:8]...)
+		for k := len(b) - 1; w != 0; k-- {
+			b[k] = hexDigits[w&15]
+			w >>= 4
 		}
 	}
 	for i := len(code) &^ 3; i < len(code); i++ {

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+	"time"
+)
+
+// oneShotGC turns the collector off up to oneShotHeap, and its first
+// collection turns it back on at 400% with the memory limit it found, so
+// a large input runs in bounded memory; steadyGC ends it at once, and the
+// finalizer then pending changes nothing.
+func TestOneShotGCRestoresCollector(t *testing.T) {
+	steadyGC(100) // what earlier commands of this process left pending
+	prevPercent := debug.SetGCPercent(100)
+	prevLimit := debug.SetMemoryLimit(1 << 40)
+	defer func() {
+		debug.SetGCPercent(prevPercent)
+		debug.SetMemoryLimit(prevLimit)
+	}()
+	oneShotGC()
+	if p := debug.SetGCPercent(-1); p != -1 {
+		t.Fatalf("GC percent after oneShotGC = %d, want -1 (off)", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != oneShotHeap {
+		t.Fatalf("memory limit after oneShotGC = %d, want %d", l, oneShotHeap)
+	}
+	restored := false
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && !restored; {
+		runtime.GC() // the finalizer runs after a collection, on its own goroutine
+		time.Sleep(10 * time.Millisecond)
+		restored = debug.SetMemoryLimit(-1) == 1<<40
+	}
+	if !restored {
+		t.Fatal("the first collection did not restore the memory limit")
+	}
+	if p := debug.SetGCPercent(400); p != 400 {
+		t.Fatalf("GC percent after the first collection = %d, want 400", p)
+	}
+
+	oneShotGC()
+	steadyGC(100)
+	if l := debug.SetMemoryLimit(-1); l != 1<<40 {
+		t.Fatalf("memory limit after steadyGC = %d, want %d", l, int64(1<<40))
+	}
+	for i := 0; i < 5; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Fatalf("GC percent after steadyGC and collections = %d, want 100", p)
+	}
+}
