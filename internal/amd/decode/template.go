@@ -128,6 +128,15 @@ func (d *Decoder) indexTemplates() {
 	for _, g := range d.groups {
 		for _, fm := range g.formats {
 			if fm.op == nil {
+				if fm.single != nil {
+					// An export has no opcode: one instruction per format.
+					t := Template{Model: fm.single.name, Format: fm.Format, Kind: fm.kind, Opcode: -1,
+						Words: []uint32{g.value, 0}[:max(fm.Width/32, 1)]}
+					for _, name := range []string{fm.single.name, expMnemonic(d.fam.gen)} {
+						t.Name = name
+						d.tmpl[name] = append(d.tmpl[name], t)
+					}
+				}
 				continue
 			}
 			ops := slices.Sorted(maps.Keys(fm.byOpcode))

@@ -179,11 +179,20 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 			if err == nil {
 				return b, nil
 			}
+			// A bit the placement rules do not name (gfx90a's scc in
+			// the RESERVED bit): the search finds it.
+			if b, serr := e.encodeSearch(t, asm, mods); serr == nil {
+				return b, nil
+			}
 			tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
 			continue
 		}
 		if !supported[t.Kind] {
-			unsupported = append(unsupported, t.Format.Name)
+			b, err := e.encodeSearch(t, asm, mods)
+			if err == nil {
+				return b, nil
+			}
+			tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
 			continue
 		}
 		short := t.Format.Width == 32
@@ -215,6 +224,15 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	}
 	if busErr != nil {
 		return nil, fmt.Errorf("%s: %w", asm, busErr)
+	}
+	// A scalar memory modifier the placement rules do not name (gfx1250's
+	// scale_offset): the search finds its field.
+	for _, t := range tmpls {
+		if t.Kind == decode.KindSMEM {
+			if b, err := e.encodeSearch(t, asm, mods); err == nil {
+				return b, nil
+			}
+		}
 	}
 	if len(tried) == 0 && len(unsupported) > 0 {
 		return nil, fmt.Errorf("%s: encoding %s is not supported yet", base, strings.Join(unsupported, "/"))
