@@ -63,6 +63,7 @@ func TestEncoderAgreesWithLLVM(t *testing.T) {
 			continue
 		}
 		t.Run(f.Arch, func(t *testing.T) {
+			t.Parallel() // one llvm-mc and one encoder per family
 			enc := familyEncoder(t, f.Arch)
 			rng := rand.New(rand.NewSource(seed*131 + int64(fi)))
 			valid := validLines(t, enc, f.MCPU, nValid, rng)

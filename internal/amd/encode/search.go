@@ -28,6 +28,9 @@ const searchMaxWidth = 9
 // second round.
 const searchPasses = 3
 
+// searchPairWidth bounds the two fields tried together.
+const searchPairWidth = 8
+
 // encodeSearch assembles asm with template t by search.
 func (e *Encoder) encodeSearch(t decode.Template, asm string, mods []string) ([]byte, error) {
 	fields := e.fieldsByName(t.Format)
@@ -75,6 +78,24 @@ func (e *Encoder) encodeSearch(t decode.Template, asm string, mods []string) ([]
 		if !improved {
 			break
 		}
+	}
+	// Two neighbouring fields that print as one word (DFMT and NFMT in
+	// format:[...]) may each look no better alone: try them together.
+	for i := 0; i+1 < len(free); i++ {
+		f, g := free[i], free[i+1]
+		if f.Width()+g.Width() > searchPairWidth {
+			continue
+		}
+		kf, kg := f.Get(words), g.Get(words)
+		for v := uint64(0); v < 1<<uint(f.Width()+g.Width()); v++ {
+			f.Put(words, v&(1<<uint(f.Width())-1))
+			g.Put(words, v>>uint(f.Width()))
+			if _, n := e.searchScore(words, target, want); n > 0 {
+				return e.searchZeroes(words, free, want), nil
+			}
+		}
+		f.Put(words, kf)
+		g.Put(words, kg)
 	}
 	return nil, fmt.Errorf("no setting of %s's fields reads back as %q", t.Format.Name, asm)
 }
