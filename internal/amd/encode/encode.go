@@ -162,6 +162,9 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	rest = e.canonicalSymbols(rest)
 	asm = strings.TrimSpace(mn + " " + rest)
 	ops, mods := splitOperands(rest)
+	if err := e.checkAlignment(ops); err != nil {
+		return nil, fmt.Errorf("%s: %w", asm, err)
+	}
 	var tried []string
 	var unsupported []string
 	var busErr error // an encoding that reads back but reads too many scalar values
@@ -958,7 +961,11 @@ func (e *Encoder) placeOperand(t decode.Template, w *wordFill, fname, text strin
 // sourceModifiers sets the ABS, NEG and OPSEL bits the operands asked for.
 func (w *wordFill) sourceModifiers(t decode.Template) error {
 	if w.absBits != 0 {
-		if err := w.set("ABS", w.absBits); err != nil {
+		abs := "ABS"
+		if t.AbsInNegHi {
+			abs = "NEG_HI"
+		}
+		if err := w.set(abs, w.absBits); err != nil {
 			return err
 		}
 	}

@@ -53,6 +53,7 @@ func (e *Encoder) encodeSearch(t decode.Template, asm string, mods []string) ([]
 		}
 		free = append(free, f)
 	}
+	words, free = nsaAddresses(t, asm, words, free)
 	want := newReadBack(asm)
 	target := searchTokens(asm)
 	best, n := e.searchScore(words, target, want)
@@ -98,6 +99,32 @@ func (e *Encoder) encodeSearch(t decode.Template, asm string, mods []string) ([]
 		g.Put(words, kg)
 	}
 	return nil, fmt.Errorf("no setting of %s's fields reads back as %q", t.Format.Name, asm)
+}
+
+// nsaAddresses makes room for an image instruction's NSA address list
+// ("[v1, v7, v3]": the first address in VADDR, one byte per further
+// address in the dwords after the 8-byte word) and adds those bytes to
+// the fields searched.
+func nsaAddresses(t decode.Template, asm string, words []uint32, free []isa.Field) ([]uint32, []isa.Field) {
+	if t.Kind != decode.KindMIMG || len(words) < 2 {
+		return words, free
+	}
+	_, rest, _ := strings.Cut(normalize(asm), " ")
+	ops, _ := splitOperands(compactBrackets(rest))
+	for _, o := range ops {
+		if !strings.HasPrefix(o, "[") || !strings.Contains(o, ",") {
+			continue
+		}
+		extra := strings.Count(o, ",") // addresses after the first
+		out := append([]uint32(nil), words[:2]...)
+		out = append(out, make([]uint32, (extra+3)/4)...)
+		for i := 0; i < extra; i++ {
+			lsb := 64 + 8*i
+			free = append(free, isa.Field{Name: "NSA_ADDR" + strconv.Itoa(i+1), MSB: lsb + 7, LSB: lsb})
+		}
+		return out, free
+	}
+	return words, free
 }
 
 // searchZeroes clears the fields that the text does not show (a source
@@ -156,11 +183,21 @@ func wordBytes(dst []byte, words []uint32) []byte {
 }
 
 // searchTokens splits an instruction's text into its words (operands and
-// modifiers; a bracketed list is one word).
+// modifiers; a bracketed modifier list is one word, a register list one
+// word per register).
 func searchTokens(s string) []string {
-	toks := fieldsOutsideBrackets(normalize(s))
-	for i, t := range toks {
-		toks[i] = strings.TrimSuffix(t, ",")
+	var toks []string
+	for _, t := range fieldsOutsideBrackets(normalize(s)) {
+		t = strings.TrimSuffix(t, ",")
+		if strings.HasPrefix(t, "[") && strings.Contains(t, ",") {
+			// A register list ([v1, v7, v3]): one word per register, so
+			// that their order counts.
+			for _, r := range strings.Split(strings.Trim(t, "[]"), ",") {
+				toks = append(toks, "["+strings.TrimSpace(r))
+			}
+			continue
+		}
+		toks = append(toks, t)
 	}
 	return toks
 }
