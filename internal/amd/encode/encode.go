@@ -669,6 +669,9 @@ type operand struct {
 	hasLit   bool
 	neg, abs bool
 	hi       bool // v1.h
+	// lit64 is a literal that needs 64 bits (source code 254 on
+	// isa.TraitLiteral64 families); 0 for none.
+	lit64 uint64
 }
 
 // matchReg reads the register syntax ^(v|s|ttmp|a)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?$
@@ -775,6 +778,11 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 	}
 	v, err := strconv.ParseInt(s, 0, 64)
 	if err != nil {
+		if u, uerr := strconv.ParseUint(s, 0, 64); uerr == nil {
+			v, err = int64(u), nil // above MaxInt64: a 64-bit literal's bits
+		}
+	}
+	if err != nil {
 		if f, ferr := strconv.ParseFloat(s, 32); ferr == nil {
 			o.code, o.lit, o.hasLit = 255, math.Float32bits(float32(f)), true
 			return o, nil
@@ -788,10 +796,19 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 		o.code = 192 - int(v)
 	case v >= math.MinInt32 && v <= math.MaxUint32:
 		o.code, o.lit, o.hasLit = 255, uint32(v), true
+	case e.literal64():
+		// GFX12.5: code 254 announces a 64-bit literal.
+		o.code, o.lit64, o.hasLit = 254, uint64(v), true
 	default:
 		return o, fmt.Errorf("constant %s does not fit 32 bits", s)
 	}
 	return o, nil
+}
+
+// literal64 says whether the family has 64-bit literal constants.
+func (e *Encoder) literal64() bool {
+	info, ok := isa.LookupArch(e.d.Arch().ID)
+	return ok && info.Has(isa.TraitLiteral64)
 }
 
 // fill builds the word of template t with layout l: the operands into
@@ -905,11 +922,9 @@ func (e *Encoder) placeOperand(t decode.Template, w *wordFill, fname, text strin
 			return w.set(fname, v)
 		}
 	}
-	o, err := e.parseOperand(text)
-	if err != nil {
-		return err
-	}
 	if fname == "K" {
+		// Before the source syntax: a 64-bit K (v_fmamk_f64) is no
+		// source operand.
 		k, wide, err := kConstant(t.K, text, e.d.Gen())
 		if err != nil {
 			return err
@@ -917,8 +932,16 @@ func (e *Encoder) placeOperand(t decode.Template, w *wordFill, fname, text strin
 		w.litWide = wide
 		return w.useLit(k)
 	}
+	o, err := e.parseOperand(text)
+	if err != nil {
+		return err
+	}
 	if o.hasLit {
-		if err := w.useLit(uint64(o.lit)); err != nil {
+		lit := uint64(o.lit)
+		if o.lit64 != 0 {
+			lit, w.litWide = o.lit64, true
+		}
+		if err := w.useLit(lit); err != nil {
 			return err
 		}
 	}
@@ -1048,6 +1071,9 @@ func kConstant(k decode.OperandType, text string, gen int) (v uint64, wide bool,
 	}
 	f64 := k.Size == 64
 	wide = f64 && gen >= 12
+	if u, uerr := strconv.ParseUint(text, 0, 64); wide && uerr == nil && u > math.MaxUint32 {
+		return u, true, nil // a whole 64-bit K, as written
+	}
 	if i, ierr := strconv.ParseInt(text, 0, 64); ierr == nil {
 		if i < math.MinInt32 || i > math.MaxUint32 {
 			return 0, false, fmt.Errorf("K constant %s does not fit 32 bits", text)

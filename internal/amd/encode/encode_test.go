@@ -271,6 +271,8 @@ func TestKConstant(t *testing.T) {
 		{f32, "lit(0x1234)", 11, 0x1234, false, false},
 		{f64, "0x1234", 12, 0x1234 << 32, true, false},
 		{f64, "1.0", 12, 0x3ff0000000000000, true, false},
+		{f64, "0xd4425fbbb57fe005", 12, 0xd4425fbbb57fe005, true, false},
+		{f64, "0xd4425fbbb57fe005", 11, 0, false, true},
 		{f32, "-1", 11, 0xffffffff, false, false},
 		{f32, "v1", 11, 0, false, true},
 		{f32, "0x123456789", 11, 0, false, true},

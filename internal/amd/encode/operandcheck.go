@@ -245,7 +245,11 @@ func (e *Encoder) checkAlignment(ops []string) error {
 		return nil
 	}
 	for _, op := range ops {
-		for _, o := range strings.Split(strings.Trim(op, "[]"), ",") {
+		list := []string{op}
+		if strings.HasPrefix(op, "[") {
+			list = strings.Split(strings.TrimSuffix(op[1:], "]"), ",")
+		}
+		for _, o := range list {
 			o = strings.TrimSpace(o)
 			r := regOf(o)
 			if (r.file != "v" && r.file != "a") || r.count < 2 {

@@ -26,7 +26,7 @@ const searchMaxWidth = 9
 // searchPasses bounds the rounds over the fields: a field whose effect
 // shows only once another is set (a source behind its EN bit) needs a
 // second round.
-const searchPasses = 3
+const searchPasses = 4
 
 // searchPairWidth bounds the two fields tried together.
 const searchPairWidth = 8
@@ -61,44 +61,68 @@ func (e *Encoder) encodeSearch(t decode.Template, asm string, mods []string) ([]
 		return e.searchZeroes(words, free, want), nil
 	}
 	for pass := 0; pass < searchPasses; pass++ {
-		improved := false
+		improved, found := false, false
 		for _, f := range free {
-			keep := f.Get(words)
-			for v := uint64(0); v < 1<<uint(f.Width()); v++ {
-				f.Put(words, v)
-				s, n := e.searchScore(words, target, want)
-				if n > 0 {
+			if best, improved, found = e.searchFields(words, []isa.Field{f}, target, want, best, improved); found {
+				return e.searchZeroes(words, free, want), nil
+			}
+		}
+		if !improved {
+			// Two neighbouring fields that print as one word (DFMT and
+			// NFMT in format:[...]) may each look no better alone: try
+			// them together.
+			for i := 0; i+1 < len(free); i++ {
+				pair := free[i : i+2]
+				if pair[0].Width()+pair[1].Width() > searchPairWidth {
+					continue
+				}
+				if best, improved, found = e.searchFields(words, pair, target, want, best, improved); found {
 					return e.searchZeroes(words, free, want), nil
 				}
-				if s > best {
-					best, keep, improved = s, v, true
-				}
 			}
-			f.Put(words, keep)
 		}
 		if !improved {
 			break
 		}
 	}
-	// Two neighbouring fields that print as one word (DFMT and NFMT in
-	// format:[...]) may each look no better alone: try them together.
-	for i := 0; i+1 < len(free); i++ {
-		f, g := free[i], free[i+1]
-		if f.Width()+g.Width() > searchPairWidth {
-			continue
-		}
-		kf, kg := f.Get(words), g.Get(words)
-		for v := uint64(0); v < 1<<uint(f.Width()+g.Width()); v++ {
-			f.Put(words, v&(1<<uint(f.Width())-1))
-			g.Put(words, v>>uint(f.Width()))
-			if _, n := e.searchScore(words, target, want); n > 0 {
-				return e.searchZeroes(words, free, want), nil
-			}
-		}
-		f.Put(words, kf)
-		g.Put(words, kg)
-	}
 	return nil, fmt.Errorf("no setting of %s's fields reads back as %q", t.Format.Name, asm)
+}
+
+// searchFields tries every value of fields (one, or two together) and
+// keeps the best-scoring one in words; found says words now read back as
+// want.
+func (e *Encoder) searchFields(words []uint32, fields []isa.Field, target []string, want *readBack, best int, improved bool) (int, bool, bool) {
+	keep := make([]uint64, len(fields))
+	width := 0
+	for i, f := range fields {
+		keep[i] = f.Get(words)
+		width += f.Width()
+	}
+	put := func(v uint64) {
+		for _, f := range fields {
+			f.Put(words, v&(1<<uint(f.Width())-1))
+			v >>= uint(f.Width())
+		}
+	}
+	bestV, changed := uint64(0), false
+	for v := uint64(0); v < 1<<uint(width); v++ {
+		put(v)
+		s, n := e.searchScore(words, target, want)
+		if n > 0 {
+			return best, true, true
+		}
+		if s > best {
+			best, bestV, changed = s, v, true
+		}
+	}
+	if changed {
+		put(bestV)
+		return best, true, false
+	}
+	for i, f := range fields {
+		f.Put(words, keep[i])
+	}
+	return best, improved, false
 }
 
 // nsaAddresses makes room for an image instruction's NSA address list
@@ -205,7 +229,7 @@ func searchTokens(s string) []string {
 // searchScore says how much the decoding of words reads like the target:
 // words equal in place count most, words alike in place (a VGPR for a
 // VGPR, the same modifier key) a little, a word present anywhere some
-// more; words too many or too few count against. n is the instruction's
+// more; words too many count against. n is the instruction's
 // length when it reads back as want exactly (a format's words may hold
 // more than the instruction takes: MIMG without NSA), else 0.
 func (e *Encoder) searchScore(words []uint32, target []string, want *readBack) (score, n int) {
@@ -232,10 +256,10 @@ func (e *Encoder) searchScore(words []uint32, target []string, want *readBack) (
 			score += 2
 		}
 	}
+	// Words beyond the target's count against; words missing do not (a
+	// word gained is worth only what it matches).
 	if d := len(got) - len(target); d > 0 {
 		score -= 2 * d
-	} else {
-		score += 2 * d
 	}
 	if in.Partial {
 		score -= 4
@@ -264,7 +288,7 @@ func tokenLikeness(a, b string) int {
 			s++
 		}
 	}
-	if len(pa) == len(pb) {
+	if s > 0 && len(pa) == len(pb) {
 		s++
 	}
 	return min(s, 7)
