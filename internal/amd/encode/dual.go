@@ -65,7 +65,8 @@ func (e *Encoder) encodeDual(asm string) ([]byte, error) {
 // does: each source VGPR of X in another bank (register number mod 4)
 // than Y's, and in a VOPD word the two destinations one even and one odd
 // VGPR. A family with VOPD3 (CDNA 5) lets both halves read the same VGPR,
-// and its VOPD3 words have no destination rule.
+// and its VOPD3 words have no destination rule; from GFX12 two one-source
+// halves are free of the source rule (llvm-mc-22 on gfx1100/1200/1250).
 func (e *Encoder) dualBanks(t decode.DualTemplate, x, y dualHalf) error {
 	if t.Kind != decode.KindVOPD && t.Kind != decode.KindVOPD3 {
 		return nil
@@ -83,10 +84,15 @@ func (e *Encoder) dualBanks(t decode.DualTemplate, x, y dualHalf) error {
 	}
 	if dx, ok := vgpr(x.ops, 0); ok && t.Kind == decode.KindVOPD {
 		if dy, ok := vgpr(y.ops, 0); ok && dx%2 == dy%2 {
-			return fmt.Errorf("v%d, v%d: one dual-issue destination must be an even VGPR and the other odd", dx, dy)
+			return fmt.Errorf("v%d, v%d: the destinations of a dual-issue word must be one even and one odd VGPR", dx, dy)
 		}
 	}
 	sameOK := e.hasFormatKind(decode.KindVOPD3)
+	if e.d.Gen() >= 12 && len(x.ops) == 2 && len(y.ops) == 2 {
+		// GFX12: two one-source halves (a pair of moves) read their
+		// sources without the bank rule.
+		return nil
+	}
 	for i, name := range []string{"src0", "src1", "src2"} {
 		sx, okx := vgpr(x.ops, i+1)
 		sy, oky := vgpr(y.ops, i+1)

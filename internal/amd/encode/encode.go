@@ -163,12 +163,24 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	asm = strings.TrimSpace(mn + " " + rest)
 	ops, mods := splitOperands(rest)
 	if err := e.checkAlignment(ops); err != nil {
+		// An operand of the wrong size is the first thing to say.
+		if p := e.CheckOperands(asm); p != nil {
+			return nil, fmt.Errorf("cannot encode %q: %w", asm, p)
+		}
 		return nil, fmt.Errorf("%s: %w", asm, err)
 	}
 	var tried []string
 	var unsupported []string
 	var busErr error // an encoding that reads back but reads too many scalar values
+	kForm := false   // a K-constant instruction (v_fmaak_f32): LLVM has only its 32-bit form
 	for _, t := range tmpls {
+		kForm = kForm || (t.KIndex >= 0 && t.Format.Width == 32)
+	}
+	for _, t := range tmpls {
+		if kForm && t.Format.Width > 32 && (t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B) {
+			tried = append(tried, fmt.Sprintf("%s: a K-constant instruction has no %s form", t.Format.Name, t.Format.Name))
+			continue
+		}
 		if t.Kind == decode.KindMAI {
 			b, err := e.encodeMAI(t, asm, ops, mods)
 			if err == nil {
