@@ -115,6 +115,15 @@ const (
 	expParam0    = 32
 )
 
+// expMnemonic is LLVM's name of the export instruction: RDNA 4 renames
+// it.
+func expMnemonic(gen int) string {
+	if gen >= 12 {
+		return "export"
+	}
+	return "exp"
+}
+
 // renderEXP prints "exp TARGET v0, v1, off, off [done] [compr] [vm]
 // [row_en]": a source whose EN bit is clear is "off"; with COMPR the
 // sources are printed src0, src0, src1, src1 as LLVM does.
@@ -123,7 +132,7 @@ func (r *renderer) renderEXP() {
 	// ("exp$tgt $src0, ..."), so it is part of the mnemonic here.
 	if r.d.fam.gen >= 12 {
 		// RDNA 4 renames the instruction.
-		r.buf = append(r.buf[:r.base], "export"...)
+		r.buf = append(r.buf[:r.base], expMnemonic(r.d.fam.gen)...)
 	}
 	r.buf = append(r.buf, ' ')
 	r.expTarget(r.f(fTARGET), r.d.fam.gen)

@@ -63,6 +63,9 @@ type Traits struct {
 	// ByteSel: the op_sel bits of byte_sel's bits 0 and 1 (the RDNA 4 /
 	// CDNA 5 FP8 conversions), -1 where the instruction has no byte_sel.
 	ByteSel [2]int8
+	// AbsInNegHi: a mixed-precision FMA (v_fma_mix*, v_mad_mix*), whose
+	// |x| is its NEG_HI bit (VOP3P has no ABS field).
+	AbsInNegHi bool
 }
 
 // OperandType is an operand's data type: Kind 'f' float, 'h' bfloat16, 'i'
@@ -80,7 +83,7 @@ func (d *Decoder) traits(fm *format, en *entry) Traits {
 		ExecDst:        en.shape == shCmpxNoDst && fm.kind == KindVOP3,
 		OpSelHiDefault: en.shape != shMix && en.shape != shMFMA && en.shape != shSparse,
 		KIndex:         -1, SelectSGPR: en.shape == shDualMask, SDWAPad: en.facts != nil && en.facts.has("sdwa-pad"),
-		LaneCtl: en.laneCtl, ByteSel: en.byteSel}
+		LaneCtl: en.laneCtl, ByteSel: en.byteSel, AbsInNegHi: en.shape == shMix}
 	switch en.shape {
 	case shMadmk:
 		t.KIndex = 2
@@ -152,6 +155,15 @@ func (d *Decoder) indexTemplateRefs() {
 	for _, g := range d.groups {
 		for _, fm := range g.formats {
 			if fm.op == nil {
+				if fm.single != nil {
+					// An export has no opcode: one instruction per format.
+					t := Template{Model: fm.single.name, Format: fm.Format, Kind: fm.kind, Opcode: -1,
+						Words: []uint32{g.value, 0}[:max(fm.Width/32, 1)]}
+					for _, name := range []string{fm.single.name, expMnemonic(d.fam.gen)} {
+						t.Name = name
+						d.tmpl[name] = append(d.tmpl[name], t)
+					}
+				}
 				continue
 			}
 			for _, op := range slices.Sorted(maps.Keys(fm.byOpcode)) {

@@ -67,6 +67,11 @@ func constantBus(in decode.Inst, t decode.Template, arch isa.Architecture) error
 			seen[106] = true
 		}
 	}
+	// A K constant (v_madak_f32's) is a literal on the bus too; a source
+	// literal would be the same dword (code 255).
+	if t.KIndex >= 0 {
+		seen[255] = true
+	}
 	if len(seen) <= limit {
 		return nil
 	}

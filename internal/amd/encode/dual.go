@@ -39,6 +39,10 @@ func (e *Encoder) encodeDual(asm string) ([]byte, error) {
 	var tried []string
 	for _, t := range tmpls {
 		want := e.dualText(x, t.X) + " :: " + e.dualText(y, t.Y)
+		if err := e.dualBanks(t, x, y); err != nil {
+			tried = append(tried, fmt.Sprintf("%s: %v", t.Kind, err))
+			continue
+		}
 		b, err := e.fillDual(t, x, y)
 		if err != nil {
 			tried = append(tried, fmt.Sprintf("%s: %v", t.Kind, err))
@@ -55,6 +59,58 @@ func (e *Encoder) encodeDual(asm string) ([]byte, error) {
 		tried = append(tried, fmt.Sprintf("%s gives %q", t.Kind, in.Text()))
 	}
 	return nil, fmt.Errorf("cannot encode %q: %s", asm, strings.Join(tried, "; "))
+}
+
+// dualBanks checks a dual-issue word's register-file ports as llvm-mc
+// does: each source VGPR of X in another bank (register number mod 4)
+// than Y's, and in a VOPD word the two destinations one even and one odd
+// VGPR. A family with VOPD3 (CDNA 5) lets both halves read the same VGPR,
+// and its VOPD3 words have no destination rule; from GFX12 two one-source
+// halves are free of the source rule (llvm-mc-22 on gfx1100/1200/1250).
+func (e *Encoder) dualBanks(t decode.DualTemplate, x, y dualHalf) error {
+	if t.Kind != decode.KindVOPD && t.Kind != decode.KindVOPD3 {
+		return nil
+	}
+	vgpr := func(ops []string, i int) (int, bool) {
+		if i >= len(ops) {
+			return 0, false
+		}
+		r := regOf(ops[i])
+		if r.file != "v" || r.count != 1 {
+			return 0, false
+		}
+		n, err := strconv.Atoi(strings.TrimLeft(strings.Trim(strings.TrimLeft(ops[i], "-"), "|"), "v"))
+		return n, err == nil
+	}
+	if dx, ok := vgpr(x.ops, 0); ok && t.Kind == decode.KindVOPD {
+		if dy, ok := vgpr(y.ops, 0); ok && dx%2 == dy%2 {
+			return fmt.Errorf("v%d, v%d: the destinations of a dual-issue word must be one even and one odd VGPR", dx, dy)
+		}
+	}
+	sameOK := e.hasFormatKind(decode.KindVOPD3)
+	if e.d.Gen() >= 12 && len(x.ops) == 2 && len(y.ops) == 2 {
+		// GFX12: two one-source halves (a pair of moves) read their
+		// sources without the bank rule.
+		return nil
+	}
+	for i, name := range []string{"src0", "src1", "src2"} {
+		sx, okx := vgpr(x.ops, i+1)
+		sy, oky := vgpr(y.ops, i+1)
+		if okx && oky && sx%4 == sy%4 && !(sameOK && sx == sy) {
+			return fmt.Errorf("v%d, v%d: the %s operands of a dual-issue pair must be in different VGPR banks (register number mod 4)", sx, sy, name)
+		}
+	}
+	return nil
+}
+
+// hasFormatKind says whether the family has a format of kind k.
+func (e *Encoder) hasFormatKind(k decode.Kind) bool {
+	for _, f := range e.d.Arch().Formats {
+		if decode.KindOf(f.Name) == k {
+			return true
+		}
+	}
+	return false
 }
 
 // dualText writes one operation as the decoder prints it: a K constant as

@@ -166,10 +166,25 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 		ops, mods = splitOperands(rest) // else the split above is this one
 	}
 	asm = strings.TrimSpace(mn + " " + rest)
+	if err := e.checkAlignment(ops); err != nil {
+		// An operand of the wrong size is the first thing to say.
+		if p := e.CheckOperands(asm); p != nil {
+			return nil, fmt.Errorf("cannot encode %q: %w", asm, p)
+		}
+		return nil, fmt.Errorf("%s: %w", asm, err)
+	}
 	var tried []string
 	var unsupported []string
 	var busErr error // an encoding that reads back but reads too many scalar values
+	kForm := false   // a K-constant instruction (v_fmaak_f32): LLVM has only its 32-bit form
 	for _, t := range tmpls {
+		kForm = kForm || (t.KIndex >= 0 && t.Format.Width == 32)
+	}
+	for _, t := range tmpls {
+		if kForm && t.Format.Width > 32 && (t.Kind == decode.KindVOP3 || t.Kind == decode.KindVOP3B) {
+			tried = append(tried, fmt.Sprintf("%s: a K-constant instruction has no %s form", t.Format.Name, t.Format.Name))
+			continue
+		}
 		if t.Kind == decode.KindMAI {
 			b, err := e.encodeMAI(t, asm, ops, mods)
 			if err == nil {
@@ -183,11 +198,20 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 			if err == nil {
 				return b, nil
 			}
+			// A bit the placement rules do not name (gfx90a's scc in
+			// the RESERVED bit): the search finds it.
+			if b, serr := e.encodeSearch(t, asm, mods); serr == nil {
+				return b, nil
+			}
 			tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
 			continue
 		}
 		if !supported[t.Kind] {
-			unsupported = append(unsupported, t.Format.Name)
+			b, err := e.encodeSearch(t, asm, mods)
+			if err == nil {
+				return b, nil
+			}
+			tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
 			continue
 		}
 		short := t.Format.Width == 32
@@ -219,6 +243,15 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	}
 	if busErr != nil {
 		return nil, fmt.Errorf("%s: %w", asm, busErr)
+	}
+	// A scalar memory modifier the placement rules do not name (gfx1250's
+	// scale_offset): the search finds its field.
+	for _, t := range tmpls {
+		if t.Kind == decode.KindSMEM {
+			if b, err := e.encodeSearch(t, asm, mods); err == nil {
+				return b, nil
+			}
+		}
 	}
 	if len(tried) == 0 && len(unsupported) > 0 {
 		return nil, fmt.Errorf("%s: encoding %s is not supported yet", base, strings.Join(unsupported, "/"))
@@ -669,6 +702,9 @@ type operand struct {
 	hasLit   bool
 	neg, abs bool
 	hi       bool // v1.h
+	// lit64 is a literal that needs 64 bits (source code 254 on
+	// isa.TraitLiteral64 families); 0 for none.
+	lit64 uint64
 }
 
 // matchReg reads the register syntax ^(v|s|ttmp|a)(?:(\d+)|\[(\d+):(\d+)\])(\.[lh])?$
@@ -775,6 +811,11 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 	}
 	v, err := strconv.ParseInt(s, 0, 64)
 	if err != nil {
+		if u, uerr := strconv.ParseUint(s, 0, 64); uerr == nil {
+			v, err = int64(u), nil // above MaxInt64: a 64-bit literal's bits
+		}
+	}
+	if err != nil {
 		if f, ferr := strconv.ParseFloat(s, 32); ferr == nil {
 			o.code, o.lit, o.hasLit = 255, math.Float32bits(float32(f)), true
 			return o, nil
@@ -788,10 +829,19 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 		o.code = 192 - int(v)
 	case v >= math.MinInt32 && v <= math.MaxUint32:
 		o.code, o.lit, o.hasLit = 255, uint32(v), true
+	case e.literal64():
+		// GFX12.5: code 254 announces a 64-bit literal.
+		o.code, o.lit64, o.hasLit = 254, uint64(v), true
 	default:
 		return o, fmt.Errorf("constant %s does not fit 32 bits", s)
 	}
 	return o, nil
+}
+
+// literal64 says whether the family has 64-bit literal constants.
+func (e *Encoder) literal64() bool {
+	info, ok := isa.LookupArch(e.d.Arch().ID)
+	return ok && info.Has(isa.TraitLiteral64)
 }
 
 // fill builds the word of template t with layout l: the operands into
@@ -905,11 +955,9 @@ func (e *Encoder) placeOperand(t decode.Template, w *wordFill, fname, text strin
 			return w.set(fname, v)
 		}
 	}
-	o, err := e.parseOperand(text)
-	if err != nil {
-		return err
-	}
 	if fname == "K" {
+		// Before the source syntax: a 64-bit K (v_fmamk_f64) is no
+		// source operand.
 		k, wide, err := kConstant(t.K, text, e.d.Gen())
 		if err != nil {
 			return err
@@ -917,8 +965,16 @@ func (e *Encoder) placeOperand(t decode.Template, w *wordFill, fname, text strin
 		w.litWide = wide
 		return w.useLit(k)
 	}
+	o, err := e.parseOperand(text)
+	if err != nil {
+		return err
+	}
 	if o.hasLit {
-		if err := w.useLit(uint64(o.lit)); err != nil {
+		lit := uint64(o.lit)
+		if o.lit64 != 0 {
+			lit, w.litWide = o.lit64, true
+		}
+		if err := w.useLit(lit); err != nil {
 			return err
 		}
 	}
@@ -961,7 +1017,11 @@ func (e *Encoder) placeOperand(t decode.Template, w *wordFill, fname, text strin
 // sourceModifiers sets the ABS, NEG and OPSEL bits the operands asked for.
 func (w *wordFill) sourceModifiers(t decode.Template) error {
 	if w.absBits != 0 {
-		if err := w.set("ABS", w.absBits); err != nil {
+		abs := "ABS"
+		if t.AbsInNegHi {
+			abs = "NEG_HI"
+		}
+		if err := w.set(abs, w.absBits); err != nil {
 			return err
 		}
 	}
@@ -1044,6 +1104,9 @@ func kConstant(k decode.OperandType, text string, gen int) (v uint64, wide bool,
 	}
 	f64 := k.Size == 64
 	wide = f64 && gen >= 12
+	if u, uerr := strconv.ParseUint(text, 0, 64); wide && uerr == nil && u > math.MaxUint32 {
+		return u, true, nil // a whole 64-bit K, as written
+	}
 	if i, ierr := strconv.ParseInt(text, 0, 64); ierr == nil {
 		if i < math.MinInt32 || i > math.MaxUint32 {
 			return 0, false, fmt.Errorf("K constant %s does not fit 32 bits", text)

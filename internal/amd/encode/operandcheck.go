@@ -234,3 +234,32 @@ func operandCounts(counts map[int]bool) string {
 	}
 	return strings.Join(ns, " or ") + " " + word
 }
+
+// checkAlignment refuses a VGPR or AGPR tuple that starts at an odd
+// register on a family that needs them even (isa.TraitAlignedVGPRs: gfx90a
+// on); llvm-mc refuses every such operand, a buffer's address pair
+// included. A register list ([v1, v[3:4]]) is looked into.
+func (e *Encoder) checkAlignment(ops []string) error {
+	info, ok := isa.LookupArch(e.d.Arch().ID)
+	if !ok || !info.Has(isa.TraitAlignedVGPRs) {
+		return nil
+	}
+	for _, op := range ops {
+		list := []string{op}
+		if strings.HasPrefix(op, "[") {
+			list = strings.Split(strings.TrimSuffix(op[1:], "]"), ",")
+		}
+		for _, o := range list {
+			o = strings.TrimSpace(o)
+			r := regOf(o)
+			if (r.file != "v" && r.file != "a") || r.count < 2 {
+				continue
+			}
+			m, _ := matchReg(strings.Trim(strings.TrimLeft(o, "-"), "|"))
+			if first, err := strconv.Atoi(m[3]); err == nil && first%2 == 1 {
+				return fmt.Errorf("%s: %s needs VGPR and AGPR tuples to start at an even register", o, info.Name)
+			}
+		}
+	}
+	return nil
+}

@@ -162,30 +162,43 @@ func disassembleOnce(mcpu string, lines [][]byte, res []Disassembled, workdir st
 }
 
 // Assemble runs llvm-mc -show-encoding over many lines of assembly and
-// returns, per line, the encoding bytes or the assembler's error.
+// returns, per line, the encoding bytes or the assembler's error. A label
+// follows every line, so that a line which gives no encoding and no error,
+// or more than one encoding, cannot put the answers out of step.
 func Assemble(mcpu string, asm []string, workdir string) ([][]byte, []string, error) {
 	file := filepath.Join(workdir, "asm-"+mcpu+".s")
-	if err := os.WriteFile(file, []byte(strings.Join(asm, "\n")+"\n"), 0o644); err != nil {
+	var in strings.Builder
+	for i, l := range asm {
+		fmt.Fprintf(&in, "%s\n%s%d:\n", l, markLabel, i)
+	}
+	if err := os.WriteFile(file, []byte(in.String()), 0o644); err != nil {
 		return nil, nil, err
 	}
 	cmd := exec.Command(LLVMMC, "-triple=amdgcn", "-mcpu="+mcpu, "-show-encoding", file)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	_ = cmd.Run()
-	errsByLine := map[int]string{}
+	res := make([][]byte, len(asm))
+	msgs := make([]string, len(asm))
 	errRe := regexp.MustCompile(`^[^:]*:(\d+):\d+: error: (.*)$`)
 	for _, l := range strings.Split(errb.String(), "\n") {
 		if m := errRe.FindStringSubmatch(l); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			if _, seen := errsByLine[n]; !seen {
-				errsByLine[n] = m[2]
+			if i := (n - 1) / 2; n%2 == 1 && i < len(asm) && msgs[i] == "" {
+				msgs[i] = m[2]
 			}
 		}
 	}
-	var encs [][]byte
+	cur := 0 // the line whose answers the output is at
 	for _, l := range strings.Split(out.String(), "\n") {
+		if rest, ok := strings.CutPrefix(l, markLabel); ok {
+			if n, err := strconv.Atoi(strings.TrimSuffix(rest, ":")); err == nil {
+				cur = n + 1
+			}
+			continue
+		}
 		m := encRe.FindStringSubmatch(l)
-		if m == nil {
+		if m == nil || cur >= len(asm) || res[cur] != nil || msgs[cur] != "" {
 			continue
 		}
 		var b []byte
@@ -196,26 +209,13 @@ func Assemble(mcpu string, asm []string, workdir string) ([][]byte, []string, er
 			}
 			b = append(b, byte(v))
 		}
-		encs = append(encs, b)
-	}
-	res := make([][]byte, len(asm))
-	msgs := make([]string, len(asm))
-	k := 0
-	for i := range asm {
-		if e, bad := errsByLine[i+1]; bad {
-			msgs[i] = e
-			continue
-		}
-		if strings.TrimSpace(asm[i]) == "" {
-			continue
-		}
-		if k < len(encs) {
-			res[i] = encs[k]
-			k++
-		}
+		res[cur] = b
 	}
 	return res, msgs, nil
 }
+
+// markLabel starts the labels Assemble puts after each line.
+const markLabel = ".Lgpuisa_line_"
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
