@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/xvendor/synonyms"
 )
 
 // A search query's qualifier words say which variant of an operation is
@@ -240,11 +242,26 @@ type queryWords struct {
 	// dest is the qualifier after "to" or "into": the type a conversion
 	// makes ("convert f32 to f16"), which AMD names first (v_cvt_f16_f32).
 	dest *qualifier
+	// countOps are the operation parts the count follows in the names
+	// that carry it: the query's words, and what names spell them by
+	// ("min" of "minimum", "max" of "largest": v_min3_f32, v_max3_i32).
+	countOps []string
 }
 
+// countedOps says, for a query's words and count, the operation parts
+// that names write with the count after them (settleCount).
+type countedOps func(words []string, count string) []string
+
 // readQuery finds a lower-cased query's qualifiers: "64 bit" and "64bit"
-// read as "64-bit".
+// read as "64-bit". A count is read by the query's own words
+// (readQueryCounting with the names' counted parts reads it better).
 func readQuery(lower string) queryWords {
+	return readQueryCounting(lower, nil)
+}
+
+// readQueryCounting is readQuery with ops, the operation parts the names
+// write a count after (nil: the query's words alone).
+func readQueryCounting(lower string, ops countedOps) queryWords {
 	raw := strings.Fields(lower)
 	var qw queryWords
 	var core []string
@@ -267,6 +284,11 @@ func readQuery(lower string) queryWords {
 				return width(parts) || numbered(w)(parts)
 			}})
 			continue
+		}
+		if _, ok := qualifierByWord[w]; !ok && len(w) > 3 && strings.HasSuffix(w, "s") {
+			if _, ok := qualifierByWord[w[:len(w)-1]]; ok {
+				w = w[:len(w)-1] // a plural: "integers", "ints"
+			}
 		}
 		if qs, ok := qualifierByWord[w]; ok {
 			for _, q := range qs {
@@ -298,12 +320,34 @@ func readQuery(lower string) queryWords {
 		// The count was the query's only word ("3", "four"): a word.
 		core, qw.count = append(core, qw.count), ""
 	}
-	qw.countTypes()
 	qw.core, qw.words = strings.Join(core, " "), core
+	qw.settleCount(ops)
+	return qw
+}
+
+// settleCount reads the query's count as the number of inputs of an
+// operation the names write with it ("minimum of three floats":
+// v_min3_f32), else as a count of a type, a width ("load 4 floats").
+func (qw *queryWords) settleCount(ops countedOps) {
+	if qw.count == "" {
+		return
+	}
+	if ops != nil {
+		qw.countOps = ops(qw.words, qw.count)
+	} else {
+		qw.countOps = qw.words
+	}
+	if ops == nil || len(qw.countOps) == 0 {
+		qw.countTypes()
+	}
+	if ops != nil && len(qw.countOps) == 0 {
+		// No name writes the operation with a count: the count ranks
+		// nothing ("multiply-add of three doubles" is v_fma_f64).
+		qw.count = ""
+	}
 	if qw.count != "" {
 		qw.quals = append(qw.quals, qw.countQualifier())
 	}
-	return qw
 }
 
 // countTypes reads a count of a type ("4 floats", "two doubles") as the
@@ -320,12 +364,12 @@ func (qw *queryWords) countTypes() {
 		n, _ := strconv.Atoi(qw.count)
 		w, _ := strconv.Atoi(q.memBits)
 		width := strconv.Itoa(n * w)
+		// Only a width something moves (96-bit, 128-bit); three doubles
+		// (192 bits) are an operation's three inputs.
 		if qs, ok := qualifierByWord[width+"-bit"]; ok {
 			qw.quals[i] = qs[0]
-		} else {
-			qw.quals[i] = &qualifier{words: []string{width + "-bit"}, match: bits(width)}
+			qw.count = ""
 		}
-		qw.count = ""
 		return
 	}
 }
@@ -334,7 +378,7 @@ func (qw *queryWords) countTypes() {
 // words followed by its count ("add3" for "three input add").
 func (qw *queryWords) countQualifier() *qualifier {
 	var want []string
-	for _, w := range qw.words {
+	for _, w := range qw.countOps {
 		want = append(want, w+qw.count)
 	}
 	return &qualifier{match: anyPart(func(p string) bool { return slices.Contains(want, p) })}
@@ -345,7 +389,7 @@ func (qw *queryWords) countQualifier() *qualifier {
 // count after it ("add3").
 func (qw *queryWords) namesOperation(parts []string) bool {
 	return slices.Contains(parts, qw.core) || partAliases[qw.core] != "" && slices.Contains(parts, partAliases[qw.core]) ||
-		qw.count != "" && slices.Contains(parts, qw.core+qw.count)
+		qw.count != "" && slices.ContainsFunc(qw.countOps, func(op string) bool { return slices.Contains(parts, op+qw.count) })
 }
 
 // partAliases are the words one generation's names spell another's way:
@@ -427,7 +471,7 @@ func (qw *queryWords) boost(name string) float64 {
 		b += qualifierBoost / 2
 	}
 	if len(qw.words)+len(qw.quals) > 1 {
-		covered := spelledWords(parts, qw.words, false)
+		covered := spelledWords(qw.uncounted(parts), qw.words, false)
 		b += nameWordBoost * float64(covered)
 		if covered == len(qw.words) && carried == len(qw.quals) {
 			// The name spells the whole query (v_sat_pk_u8_i16 for
@@ -436,6 +480,22 @@ func (qw *queryWords) boost(name string) float64 {
 		}
 	}
 	return b
+}
+
+// uncounted is parts with the operation of each part that carries the
+// query's count (min of min3), which spells the query's word as a
+// two-input name's part does ("minimum": min).
+func (qw *queryWords) uncounted(parts []string) []string {
+	if qw.count == "" {
+		return parts
+	}
+	out := parts
+	for _, p := range parts {
+		if op, ok := strings.CutSuffix(p, qw.count); ok && slices.Contains(qw.countOps, op) {
+			out = append(slices.Clip(out), op)
+		}
+	}
+	return out
 }
 
 // spelledWords counts the words a name's parts spell: a part is the word,
@@ -582,5 +642,68 @@ func (s *DB) siblings(name string, qw *queryWords) []string {
 		}
 		return strings.Compare(a, b)
 	})
+	return out
+}
+
+// countedIndex maps a count to the operation parts names write it after
+// (3: add, max, min, med, or, xor of v_add3_u32, v_max3_f32, ...).
+type countedIndex struct {
+	once sync.Once
+	ops  map[string][]string
+}
+
+// countedPart is a name part that is an operation with its count of
+// inputs after it (add3, max3, dot4, read2), not a type (b32, x4).
+var countedPart = regexp.MustCompile(`^([a-z]+)([234])$`)
+
+// countedOps are the operation parts names write the count n after that
+// spell one of the query's words: the word itself, its other spelling
+// (read of load), a part abbreviating it (min of minimum), or a part of
+// an instruction the synonym table gives for the word alone (max of
+// "largest": the "maximum" group's v_max_i32).
+func (s *DB) countedOps(words []string, n string) []string {
+	s.counted.once.Do(func() {
+		s.counted.ops = map[string][]string{}
+		for _, name := range s.names {
+			for _, p := range nameParts(name) {
+				if m := countedPart.FindStringSubmatch(p); m != nil && !typePart.MatchString(p) && !slices.Contains(s.counted.ops[m[2]], m[1]) {
+					s.counted.ops[m[2]] = append(s.counted.ops[m[2]], m[1])
+				}
+			}
+		}
+	})
+	var out []string
+	for _, w := range words {
+		ops := synonymOps(w)
+		for _, op := range s.counted.ops[n] {
+			if (op == w || op == partAliases[w] || abbreviates(op, w) || slices.Contains(ops, op)) && !slices.Contains(out, op) {
+				out = append(out, op)
+			}
+		}
+	}
+	return out
+}
+
+// synonymOps are the operation parts of the instructions the synonym
+// table gives for word exactly (v_max_f32's max for "largest"): the
+// parts after a name's unit that are not types.
+func synonymOps(word string) []string {
+	var out []string
+	for _, m := range synonyms.Default().Match(word) {
+		if m.Kind != synonyms.Exact {
+			continue
+		}
+		for _, member := range m.Group.Members {
+			parts := nameParts(strings.TrimSuffix(member, "*"))
+			if len(parts) > 1 {
+				parts = parts[1:] // v_, s_, ds_: the unit, not the operation
+			}
+			for _, p := range parts {
+				if !typePart.MatchString(p) && !slices.Contains(out, p) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
 	return out
 }

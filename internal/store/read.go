@@ -58,6 +58,7 @@ type DB struct {
 	// qualifiers ask for (queryrank.go); procs reads the families, targets
 	// and products a query names. Both are built on first use.
 	stems     stemIndex
+	counted   countedIndex
 	procsOnce sync.Once
 	procs     *isa.ProcessorIndex
 
@@ -532,7 +533,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 		arch, q = sc.Arch, sc.Rest
 	}
 	lower := strings.ToLower(q)
-	qw := readQuery(lower)
+	qw := readQueryCounting(lower, s.countedOps)
 	hits := s.nameMatches(arch, q, lower, &qw)
 	hits = append(hits, s.lineHits(arch, lower)...)
 	hits = append(hits, s.synonymHits(arch, q, &qw)...)
@@ -570,7 +571,9 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 			// "or of three values": the names whose operation part carries
 			// the count (v_or3_b32), however short the word ("or" is
 			// too short to find inside a name).
-			hits = append(hits, s.nameHits(arch, qw.core+qw.count, false)...)
+			for _, op := range qw.countOps {
+				hits = append(hits, s.nameHits(arch, op+qw.count, false)...)
+			}
 		}
 		if alt := partAliases[qw.core]; alt != "" && len(qw.quals) > 0 {
 			// "lds load 128-bit" is GFX9's ds_read_b128 too.
