@@ -190,6 +190,7 @@ func TestCUDASpellingsWidthsAndDirections(t *testing.T) {
 		"__float2uint_rz": {"__float2uint", "float2uint"}, "__hneg": {"hneg", "neg half"},
 		"__hmax2": {"hmax2", "max half packed", "max2 half"}, "__tanhf": {"tanhf", "tanh float"},
 		"__dp2a_lo": {"__dp2a", "dp2a"}, "fmul_rn": nil, "__u": nil,
+		"__vimax3_s32": {"__max3 signed 32-bit", "max3 signed 32-bit"}, "__vmaxu4": {"vmax4 unsigned", "vmaxu4"},
 	} {
 		var got []string
 		for _, r := range cudaReadings(q) {
@@ -220,14 +221,15 @@ func TestCUDASpellingsWidthsAndDirections(t *testing.T) {
 // is; without a sibling carrying every qualifier, the one carrying the
 // most is found (a packed half compare: the half compare).
 func TestConversionTypesAndNearestSiblings(t *testing.T) {
-	for name, want := range map[string][2]string{
-		"half22float2": {"f16", "f32"}, "float22half2": {"f32", "f16"}, "bfloat162float": {"bf16", "f32"}, "float2uint": {"f32", "u32"},
+	for name, want := range map[string][3]string{
+		"half22float2": {"f16", "f32", "packed"}, "float22half2": {"f32", "f16", "packed"}, "bfloat162float": {"bf16", "f32", ""},
+		"float2uint": {"f32", "u32", ""}, "floats2half2": {"f32", "f16", "packed"},
 	} {
-		if from, to, ok := cudaConversionTypes(name); !ok || from != want[0] || to != want[1] {
-			t.Errorf("cudaConversionTypes(%s) = %s %s %v, want %v", name, from, to, ok, want)
+		if from, to, packed, ok := cudaConversionTypes(name); !ok || from != want[0] || to != want[1] || packed != (want[2] != "") {
+			t.Errorf("cudaConversionTypes(%s) = %s %s %v %v, want %v", name, from, to, packed, ok, want)
 		}
 	}
-	if _, _, ok := cudaConversionTypes("syncthreads"); ok {
+	if _, _, _, ok := cudaConversionTypes("syncthreads"); ok {
 		t.Error("syncthreads read as a conversion")
 	}
 	s := &DB{names: []string{"v_cmp_ge_f32", "v_cmp_ge_f16", "v_cmp_ge_i32"}}

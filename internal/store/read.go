@@ -594,6 +594,7 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 	}
 	hits := s.nameHits(arch, lower, true)
 	hits = append(hits, s.spellingHits(arch, lower, hits)...)
+	hits = append(hits, s.cudaNameHits(arch, lower, qw)...)
 	// PTX is written with modifiers ("cvt.rni.s32.f32", "ld.global.ca"):
 	// when the whole text names nothing (a typo of another name, such as
 	// ld.global.nc, does not count), its longest documented dotted prefix
