@@ -148,7 +148,9 @@ func (s *DB) conversionHits(arch, lower string) []isa.SearchHit {
 	if !ok {
 		return nil
 	}
-	isPacked := func(n string) bool { return slices.ContainsFunc(nameParts(n), func(p string) bool { return strings.HasPrefix(p, "pk") }) }
+	isPacked := func(n string) bool {
+		return slices.ContainsFunc(nameParts(n), func(p string) bool { return strings.HasPrefix(p, "pk") })
+	}
 	var names []string
 	for _, n := range s.names {
 		parts := nameParts(n)
