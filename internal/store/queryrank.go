@@ -190,6 +190,10 @@ var fillerWords = map[string]bool{
 	// Articles and "of" join the words of a sentence ("max of three",
 	// "the minimum of a vector"), never a name's parts.
 	"of": true, "the": true, "a": true, "an": true,
+	// So do a sentence's pronouns and prepositions ("compare that writes
+	// exec", "write a value into one lane", "wait for loads"); "to" and
+	// "from" stay, names spell them (tensor_load_to_lds).
+	"that": true, "which": true, "this": true, "is": true, "into": true, "with": true, "for": true, "on": true, "in": true,
 }
 
 // bareWidths are the numbers that, alone among a query's words, are a
