@@ -205,7 +205,13 @@ func (s *DB) conversionHits(arch, lower string) []isa.SearchHit {
 // an exact name; the reading's qualifiers rank the variants.
 func (s *DB) cudaNameHits(arch, lower string, qw *queryWords) []isa.SearchHit {
 	var hits []isa.SearchHit
-	for _, r := range cudaReadings(lower) {
+	readings := cudaReadings(lower)
+	if head, _, ok := strings.Cut(strings.TrimPrefix(lower, "__"), "_"); ok && strings.HasPrefix(lower, "__") {
+		// An intrinsic named by an instruction and its operands' spaces
+		// or kind: __cvta_generic_to_shared is cvta, __shfl_xor_sync shfl.
+		readings = append(readings, cudaReading{text: head})
+	}
+	for _, r := range readings {
 		if _, ok := s.byName[r.text]; !ok || r.text == lower {
 			continue
 		}
