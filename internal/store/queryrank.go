@@ -194,6 +194,8 @@ var fillerWords = map[string]bool{
 	// exec", "write a value into one lane", "wait for loads"); "to" and
 	// "from" stay, names spell them (tensor_load_to_lds).
 	"that": true, "which": true, "this": true, "is": true, "into": true, "with": true, "for": true, "on": true, "in": true,
+	// "One lane", "a single lane" are a lane.
+	"one": true, "single": true,
 }
 
 // bareWidths are the numbers that, alone among a query's words, are a
