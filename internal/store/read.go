@@ -563,18 +563,20 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 		if qw.core == "" {
 			return nil
 		}
-		if strings.Contains(qw.core, " ") {
-			return s.joinedNameHits(arch, qw.words)
-		}
-		hits := s.nameHits(arch, qw.core, true)
+		var counted []isa.SearchHit
 		if qw.count != "" {
 			// "or of three values": the names whose operation part carries
 			// the count (v_or3_b32), however short the word ("or" is
 			// too short to find inside a name).
 			for _, op := range qw.countOps {
-				hits = append(hits, s.nameHits(arch, op+qw.count, false)...)
+				counted = append(counted, s.nameHits(arch, op+qw.count, false)...)
 			}
 		}
+		if strings.Contains(qw.core, " ") {
+			// "load two floats from lds": ds_read2_b32 too.
+			return append(s.joinedNameHits(arch, qw.words), counted...)
+		}
+		hits := append(s.nameHits(arch, qw.core, true), counted...)
 		if alt := partAliases[qw.core]; alt != "" && len(qw.quals) > 0 {
 			// "lds load 128-bit" is GFX9's ds_read_b128 too.
 			hits = append(hits, s.nameHits(arch, alt, false)...)
