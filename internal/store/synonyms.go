@@ -131,6 +131,16 @@ func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 					// its v_fma_f32 answers "fused multiply add", not
 					// every v_mad_*).
 					names = s.standIns(arch, name, qw)
+				} else if arch != "" {
+					// The family lacks the member, but has the variant
+					// the qualifiers ask for (CDNA 3 has no
+					// global_atomic_max_i32; "lds ... double" is its
+					// ds_max_f64).
+					for _, n := range s.siblings(name, qw) {
+						if s.hasName(arch, n) {
+							names = append(names, n)
+						}
+					}
 				}
 				if len(names) == 0 {
 					continue
