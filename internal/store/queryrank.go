@@ -136,7 +136,8 @@ var qualifiers = []qualifier{
 	{words: []string{"fp8", "f8", "float8"}, match: hasType("fp8", "f8")},
 	{words: []string{"fp6", "f6"}, match: hasType("fp6", "f6")},
 	{words: []string{"fp4", "f4", "mxfp4"}, match: hasType("fp4", "f4")},
-	{words: []string{"int8", "i8", "s8"}, match: suffix("i8")},
+	// RDNA 3's iu8 takes signed or unsigned bytes (v_wmma_i32_16x16x16_iu8).
+	{words: []string{"int8", "i8", "s8"}, match: func(parts []string) bool { return suffix("i8")(parts) || hasType("iu8")(parts) }},
 	{words: []string{"uint8", "u8"}, match: suffix("u8")},
 	// "int4" is a 4-bit integer in a dot product or matrix multiply
 	// (v_dot8_i32_iu4) and CUDA's vector of four ints (a 128-bit load):
