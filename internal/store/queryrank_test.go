@@ -289,3 +289,40 @@ func TestBareNumbersAndReturning(t *testing.T) {
 		t.Errorf("core %q, want \"add\": \"old value\" is what returning says", qw.core)
 	}
 }
+
+// A count follows the operation part the names write it after: the
+// query's word, a part abbreviating it (min of "minimum") or the synonym
+// table's for it (max of "largest"); a count of a type is a width only
+// where the width is one, so three doubles keep their type.
+func TestCountedOperations(t *testing.T) {
+	s := &DB{names: []string{"v_add3_u32", "v_fma_f64", "v_max3_i32", "v_max_i32", "v_min3_f32", "v_min_f32"}}
+	for q, c := range map[string]struct{ better, worse string }{
+		"minimum of three floats":          {"v_min3_f32", "v_min_f32"},
+		"largest of three signed integers": {"v_max3_i32", "v_max_i32"},
+	} {
+		qw := readQueryCounting(q, s.countedOps)
+		if len(qw.countOps) == 0 || qw.boost(c.better) <= qw.boost(c.worse) {
+			t.Errorf("%q: counted %q; %s does not rank above %s", q, qw.countOps, c.better, c.worse)
+		}
+	}
+	qw := readQueryCounting("multiply-add of three doubles", s.countedOps)
+	if qw.count != "" || qw.satisfied("v_fma_f64") != 1 {
+		t.Errorf("multiply-add of three doubles: count %q, v_fma_f64 carries %d of its qualifiers", qw.count, qw.satisfied("v_fma_f64"))
+	}
+	if load := readQueryCounting("load 4 floats from global", s.countedOps); load.count != "" || load.satisfied("global_load_b128") != 2 {
+		t.Errorf("load 4 floats: count %q, global_load_b128 carries %d", load.count, load.satisfied("global_load_b128"))
+	}
+}
+
+// A dotted PTX member's own family answers the words it does not spell
+// (tcgen05.commit for "commit tensor core operations").
+func TestDottedSiblings(t *testing.T) {
+	s := &DB{names: []string{"tcgen05.alloc", "tcgen05.commit", "tcgen05.fence", "tcgen05.mma", "wgmma.fence"}}
+	qw := readQuery("commit tensor core operations")
+	if got := s.dottedSiblings("tcgen05.mma", &qw); !slices.Equal(got, []string{"tcgen05.commit"}) {
+		t.Errorf("dottedSiblings(tcgen05.mma) = %q, want [tcgen05.commit]", got)
+	}
+	if got := s.dottedSiblings("v_max_f32", &qw); got != nil {
+		t.Errorf("an AMD name has no dotted family: %q", got)
+	}
+}
