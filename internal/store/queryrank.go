@@ -196,7 +196,7 @@ var fillerWords = map[string]bool{
 	// "from" stay, names spell them (tensor_load_to_lds).
 	"that": true, "which": true, "this": true, "is": true, "into": true, "with": true, "for": true, "on": true, "in": true,
 	// "One lane", "a single lane" are a lane.
-	"one": true, "single": true,
+	"one": true, "single": true, "through": true, "via": true,
 }
 
 // bareWidths are the numbers that, alone among a query's words, are a
@@ -522,10 +522,18 @@ func spelledWords(parts, words []string, pairs bool) int {
 			n++
 			continue
 		}
-		if i+1 < len(words) && slices.ContainsFunc(parts, func(p string) bool { return abbreviates(p, w+words[i+1]) }) {
+		if i+1 < len(words) && slices.ContainsFunc(parts, func(p string) bool { return abbreviatesWords(p, words[i:i+2]) }) {
 			n++
 			if pairs {
 				n, i = n+1, i+1
+			}
+			continue
+		}
+		// Three words a part abbreviates ("vccnz" of "vcc not zero").
+		if i+2 < len(words) && slices.ContainsFunc(parts, func(p string) bool { return abbreviatesWords(p, words[i:i+3]) }) {
+			n++
+			if pairs {
+				n, i = n+2, i+2
 			}
 		}
 	}
@@ -565,6 +573,40 @@ func abbreviates(part, word string) bool {
 		}
 	}
 	return j == len(part)
+}
+
+// abbreviatesWords says whether a name part abbreviates a run of words:
+// it abbreviates them joined, and each word gives it its first letter
+// ("vccnz" of "vcc not zero", "wgmma" of "warpgroup mma"; not "wgmma" of
+// "wait warpgroup mma", where warpgroup's w is not used).
+func abbreviatesWords(part string, words []string) bool {
+	return abbreviates(part, strings.Join(words, "")) && initialsMatch(part, words)
+}
+
+// initialsMatch says whether part's letters can be taken in order from
+// words, each word giving its first letter and then any of its others.
+func initialsMatch(part string, words []string) bool {
+	if len(words) == 0 {
+		return part == ""
+	}
+	w := words[0]
+	if part == "" || part[0] != w[0] {
+		return false
+	}
+	// part[1:k] from the rest of w, the remainder from the next words.
+	j := 1
+	for k := 1; ; k++ {
+		if initialsMatch(part[j:], words[1:]) {
+			return true
+		}
+		for k < len(w) && (j >= len(part) || w[k] != part[j]) {
+			k++
+		}
+		if k >= len(w) || j >= len(part) {
+			return false
+		}
+		j++
+	}
 }
 
 // nameStem is a name without its type and width parts and packing, and

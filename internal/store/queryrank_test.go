@@ -326,3 +326,27 @@ func TestDottedSiblings(t *testing.T) {
 		t.Errorf("an AMD name has no dotted family: %q", got)
 	}
 }
+
+// A part abbreviates a run of two or three words when each word gives it
+// its first letter: "vccnz" is "vcc not zero", and "wgmma" is "warpgroup
+// mma" but not "wait warpgroup mma".
+func TestAbbreviatedWordRuns(t *testing.T) {
+	for _, c := range []struct {
+		part  string
+		words []string
+		want  bool
+	}{
+		{"vccnz", []string{"vcc", "not", "zero"}, true}, {"execnz", []string{"exec", "not", "zero"}, true},
+		{"wgmma", []string{"warpgroup", "mma"}, true}, {"wgmma", []string{"wait", "warpgroup", "mma"}, false},
+		{"execz", []string{"exec", "zero"}, true}, {"lt", []string{"less", "than"}, true}, {"ne", []string{"not", "equal"}, true},
+		{"wmma", []string{"wave", "mma"}, true}, {"sat", []string{"saturate", "pack"}, false},
+	} {
+		if got := abbreviatesWords(c.part, c.words); got != c.want {
+			t.Errorf("abbreviatesWords(%s, %q) = %v, want %v", c.part, c.words, got, c.want)
+		}
+	}
+	qw := readQuery("branch if vcc is not zero")
+	if qw.boost("s_cbranch_vccnz") <= qw.boost("s_cbranch_vccz") {
+		t.Error("branch if vcc is not zero: s_cbranch_vccnz does not rank above s_cbranch_vccz")
+	}
+}
