@@ -72,6 +72,10 @@ var cudaTypeSuffixes = []struct {
 // signedness (u, s, ss, us) and its lane count (__vmaxu4, __vaddss2).
 var cudaSIMD = regexp.MustCompile(`^__v([a-z]+?)(u|s|ss|us)([24])$`)
 
+// cudaSIMDCompare is a SIMD compare: __vcmp, the relation, its
+// signedness and its lane count (__vcmpeq4, __vcmpgtu2).
+var cudaSIMDCompare = regexp.MustCompile(`^__vcmp(?:eq|ne|lt|le|gt|ge)[us]?([24])$`)
+
 // cudaReading is another spelling of an intrinsic and the qualifier words
 // its spelling implies.
 type cudaReading struct {
@@ -106,6 +110,11 @@ func cudaReadings(q string) []cudaReading {
 			op := strings.TrimPrefix(b[2:], "vi")
 			return append(out, cudaReading{text: "__" + op, quals: ts.quals}, cudaReading{text: op, quals: ts.quals})
 		}
+	}
+	if m := cudaSIMDCompare.FindStringSubmatch(base); m != nil {
+		// Every SIMD compare is PTX's vset with the relation as its
+		// modifier: __vcmpgtu4 is vset4.u32.u32.gt.
+		return append(out, cudaReading{text: "vset" + m[1]})
 	}
 	if m := cudaSIMD.FindStringSubmatch(base); m != nil {
 		// A SIMD intrinsic's signedness before its lane count is PTX's

@@ -190,7 +190,7 @@ func TestCUDASpellingsWidthsAndDirections(t *testing.T) {
 		"__float2uint_rz": {"__float2uint", "float2uint"}, "__hneg": {"hneg", "neg half"},
 		"__hmax2": {"hmax2", "max half packed", "max2 half"}, "__tanhf": {"tanhf", "tanh float"},
 		"__dp2a_lo": {"__dp2a", "dp2a"}, "fmul_rn": nil, "__u": nil,
-		"__vimax3_s32": {"__max3 signed 32-bit", "max3 signed 32-bit"}, "__vmaxu4": {"vmax4 unsigned", "vmaxu4"},
+		"__vimax3_s32": {"__max3 signed 32-bit", "max3 signed 32-bit"}, "__vmaxu4": {"vmax4 unsigned", "vmaxu4"}, "__vcmpgtu2": {"vset2"},
 	} {
 		var got []string
 		for _, r := range cudaReadings(q) {
