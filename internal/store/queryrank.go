@@ -255,9 +255,10 @@ type queryWords struct {
 	countOps []string
 }
 
-// countedOps says, for a query's words and count, the operation parts
-// that names write with the count after them (settleCount).
-type countedOps func(words []string, count string) []string
+// countedOps says, for a query's words, count and qualifiers, the
+// operation parts that names write with the count after them
+// (settleCount).
+type countedOps func(qw *queryWords) []string
 
 // readQuery finds a lower-cased query's qualifiers: "64 bit" and "64bit"
 // read as "64-bit". A count is read by the query's own words
@@ -340,7 +341,7 @@ func (qw *queryWords) settleCount(ops countedOps) {
 		return
 	}
 	if ops != nil {
-		qw.countOps = ops(qw.words, qw.count)
+		qw.countOps = ops(qw)
 	} else {
 		qw.countOps = qw.words
 	}
@@ -695,41 +696,52 @@ func (s *DB) siblings(name string, qw *queryWords) []string {
 }
 
 // countedIndex maps a count to the operation parts names write it after
-// (3: add, max, min, med, or, xor of v_add3_u32, v_max3_f32, ...).
+// (3: add, max, min, med, or, xor of v_add3_u32, v_max3_f32, ...), and
+// each to the names that do.
 type countedIndex struct {
 	once sync.Once
-	ops  map[string][]string
+	ops  map[string]map[string][]string
 }
 
 // countedPart is a name part that is an operation with its count of
 // inputs after it (add3, max3, dot4, read2), not a type (b32, x4).
 var countedPart = regexp.MustCompile(`^([a-z]+)([234])$`)
 
-// countedOps are the operation parts names write the count n after that
-// spell one of the query's words: the word itself, its other spelling
+// countedOps are the operation parts names write the query's count
+// after that spell one of its words: the word itself, its other spelling
 // (read of load), a part abbreviating it (min of minimum), or a part of
 // an instruction the synonym table gives for the word alone (max of
-// "largest": the "maximum" group's v_max_i32).
-func (s *DB) countedOps(words []string, n string) []string {
+// "largest": the "maximum" group's v_max_i32). A name with the part must
+// be in the memory the query names: ds_read2_b64 reads the LDS, so "load
+// 2 doubles from global" is a 128-bit load.
+func (s *DB) countedOps(qw *queryWords) []string {
 	s.counted.once.Do(func() {
-		s.counted.ops = map[string][]string{}
+		s.counted.ops = map[string]map[string][]string{}
 		for _, name := range s.names {
 			for _, p := range nameParts(name) {
-				if m := countedPart.FindStringSubmatch(p); m != nil && !typePart.MatchString(p) && !slices.Contains(s.counted.ops[m[2]], m[1]) {
-					s.counted.ops[m[2]] = append(s.counted.ops[m[2]], m[1])
+				if m := countedPart.FindStringSubmatch(p); m != nil && !typePart.MatchString(p) {
+					if s.counted.ops[m[2]] == nil {
+						s.counted.ops[m[2]] = map[string][]string{}
+					}
+					s.counted.ops[m[2]][m[1]] = append(s.counted.ops[m[2]][m[1]], name)
 				}
 			}
 		}
 	})
+	inSpace := func(name string) bool {
+		parts := nameParts(name)
+		return !slices.ContainsFunc(qw.quals, func(q *qualifier) bool { return q.space && !q.match(parts) })
+	}
 	var out []string
-	for _, w := range words {
+	for _, w := range qw.words {
 		ops := synonymOps(w)
-		for _, op := range s.counted.ops[n] {
-			if (op == w || op == partAliases[w] || abbreviates(op, w) || slices.Contains(ops, op)) && !slices.Contains(out, op) {
+		for op, names := range s.counted.ops[qw.count] {
+			if (op == w || op == partAliases[w] || abbreviates(op, w) || slices.Contains(ops, op)) && !slices.Contains(out, op) && slices.ContainsFunc(names, inSpace) {
 				out = append(out, op)
 			}
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 
