@@ -196,7 +196,7 @@ var fillerWords = map[string]bool{
 	// "from" stay, names spell them (tensor_load_to_lds).
 	"that": true, "which": true, "this": true, "is": true, "into": true, "with": true, "for": true, "on": true, "in": true,
 	// "One lane", "a single lane" are a lane.
-	"one": true, "single": true, "through": true, "via": true, "when": true,
+	"one": true, "single": true, "through": true, "via": true, "when": true, "whole": true, "entire": true,
 }
 
 // bareWidths are the numbers that, alone among a query's words, are a
