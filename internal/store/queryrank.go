@@ -281,6 +281,11 @@ func readQueryCounting(lower string, ops countedOps) queryWords {
 			w, i = strconv.Itoa(8*n)+"-bit", i+1 // "load 16 bytes": a 128-bit load
 		} else if n, ok := strings.CutSuffix(w, "bit"); ok && isDigits(n) {
 			w = n + "-bit"
+		} else if isDigits(w) && i+1 < len(raw) && typedWord(raw[i+1]) && qw.count == "" {
+			// "load 8 halves": a count of a type, which countTypes reads
+			// as the width they take together.
+			qw.count = w
+			continue
 		} else if bareWidths[w] && len(raw) > 1 {
 			// "lzcnt 64" is a width; "permute lanes 16" the number a name
 			// part ends in (v_permlane16_b32): a name with either.
@@ -414,6 +419,19 @@ func (qw *queryWords) addQualifiers(words []string) {
 			}
 		}
 	}
+}
+
+// typedWord says whether a word (or its singular) is a type qualifier
+// with a width: "halves", "floats", "int".
+func typedWord(w string) bool {
+	for _, v := range []string{w, strings.TrimSuffix(w, "s")} {
+		for _, q := range qualifierByWord[v] {
+			if q.memBits != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isDigits(s string) bool {
