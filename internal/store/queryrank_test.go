@@ -153,6 +153,7 @@ func TestMemoryWidthsAndSmallFloats(t *testing.T) {
 	for q, names := range map[string]map[string]int{
 		"store half to shared":      {"ds_store_b16": 2, "ds_write_b16": 2, "ds_store_b32": 1, "v_add_f16": 1, "v_mov_b16": 0},
 		"load 4 floats from global": {"global_load_b128": 2, "global_load_dwordx4": 2, "global_load_b32": 1},
+		"load 8 halves from lds":    {"ds_load_b128": 2, "ds_read_b128": 2, "ds_load_u8": 1},
 		"load double":               {"s_load_b64": 1, "global_load_dwordx2": 1, "v_lshlrev_b64": 0},
 		"mfma fp4":                  {"v_mfma_f32_16x16x128_f8f6f4": 1, "v_mfma_f64_16x16x4_f64": 0, "v_mfma_f32_16x16x4_f32": 0},
 		"mfma fp8":                  {"v_mfma_f32_16x16x128_f8f6f4": 1, "v_mfma_f32_16x16x32_fp8_fp8": 1, "v_mfma_f32_16x16x32_bf8_bf8": 0},
