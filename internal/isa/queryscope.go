@@ -25,7 +25,8 @@ const maxScopeWords = 4
 // scope when no words name one, or when nothing else is left: a query
 // that is only a product is answered by its targets (Match), not scoped.
 // A product name counts inside a longer query only with a letter and a
-// digit in it, so that a number ("64", "4090") stays a search word.
+// digit in it, or as two words or more, so that a number ("64", "4090")
+// or a word stays a search word.
 func (ix *ProcessorIndex) ScopeOf(q string) QueryScope {
 	words := strings.Fields(q)
 	for n := min(maxScopeWords, len(words)-1); n >= 1; n-- {
@@ -54,7 +55,10 @@ func (ix *ProcessorIndex) scopeOfPhrase(phrase string) (QueryScope, bool) {
 		return sc, true
 	}
 	key := productKey(phrase)
-	if strings.IndexFunc(key, unicode.IsLetter) < 0 || strings.IndexFunc(key, unicode.IsDigit) < 0 {
+	// Two words or more that spell a product's whole name ("Radeon VII",
+	// whose number is a Roman one) are no search words either.
+	named := strings.Contains(phrase, " ") && strings.IndexFunc(key, unicode.IsLetter) >= 0
+	if !named && (strings.IndexFunc(key, unicode.IsLetter) < 0 || strings.IndexFunc(key, unicode.IsDigit) < 0) {
 		return QueryScope{}, false
 	}
 	ms := ix.byKey[key]

@@ -22,6 +22,14 @@ var cudaTypes = map[string]string{
 	"float": "f32", "double": "f64", "half": "f16", "bfloat16": "bf16",
 	"int": "i32", "uint": "u32", "ll": "i64", "ull": "u64", "short": "i16", "ushort": "u16",
 	"float2": "f32", "half2": "f16", "bfloat162": "bf16",
+	// Two scalars made one vector (__floats2half2_rn, __halves2bfloat162).
+	"floats": "f32", "halves": "f16",
+}
+
+// cudaVector says whether a CUDA type word is a vector of two lanes
+// (half2, bfloat162), which AMD converts to by a packed conversion.
+func cudaVector(word string) bool {
+	return strings.HasSuffix(word, "2") && cudaTypes[word] != ""
 }
 
 // cudaConversion matches a conversion intrinsic's shape, __<from>2<to>
@@ -31,7 +39,7 @@ var cudaConversion = regexp.MustCompile(`^__([a-z0-9]+)(?:_r[nzud])?$`)
 
 // cudaConversionTypes splits a conversion intrinsic's name at the "2"
 // between two of CUDA's type words, returning AMD's types.
-func cudaConversionTypes(name string) (from, to string, ok bool) {
+func cudaConversionTypes(name string) (from, to string, packed, ok bool) {
 	for i := 1; i < len(name)-1; i++ {
 		if name[i] != '2' {
 			continue
@@ -39,16 +47,34 @@ func cudaConversionTypes(name string) (from, to string, ok bool) {
 		f, ok1 := cudaTypes[name[:i]]
 		t, ok2 := cudaTypes[name[i+1:]]
 		if ok1 && ok2 {
-			return f, t, true
+			return f, t, cudaVector(name[i+1:]), true
 		}
 	}
-	return "", "", false
+	return "", "", false, false
 }
 
 // cudaSuffixes are the suffixes of intrinsics' names that vary one
 // operation: rounding and saturation (__fmul_rn is __fmul rounded to
 // nearest), a ReLU (__hfma2_relu) and a half of the operands (__dp2a_lo).
 var cudaSuffixes = []string{"_rn", "_rz", "_ru", "_rd", "_sat", "_relu", "_lo", "_hi"}
+
+// cudaTypeSuffixes are the type suffixes of CUDA's DPX and SIMD
+// functions (__vimax3_s32, __viaddmax_u16x2) and the qualifiers each says.
+var cudaTypeSuffixes = []struct {
+	suffix string
+	quals  []string
+}{
+	{"_s32", []string{"signed", "32-bit"}}, {"_u32", []string{"unsigned", "32-bit"}},
+	{"_s16x2", []string{"signed", "16-bit", "packed"}}, {"_u16x2", []string{"unsigned", "16-bit", "packed"}},
+}
+
+// cudaSIMD is a SIMD-within-a-word intrinsic: "v", the operation, its
+// signedness (u, s, ss, us) and its lane count (__vmaxu4, __vaddss2).
+var cudaSIMD = regexp.MustCompile(`^__v([a-z]+?)(u|s|ss|us)([24])$`)
+
+// cudaSIMDCompare is a SIMD compare: __vcmp, the relation, its
+// signedness and its lane count (__vcmpeq4, __vcmpgtu2).
+var cudaSIMDCompare = regexp.MustCompile(`^__vcmp(?:eq|ne|lt|le|gt|ge)[us]?([24])$`)
 
 // cudaReading is another spelling of an intrinsic and the qualifier words
 // its spelling implies.
@@ -76,6 +102,28 @@ func cudaReadings(q string) []cudaReading {
 			out = append(out, cudaReading{text: b})
 			break
 		}
+	}
+	for _, ts := range cudaTypeSuffixes {
+		if b, ok := strings.CutSuffix(base, ts.suffix); ok && len(b) > 2 {
+			// DPX functions spell the type after the operation, and an
+			// "i" for integer before it: __vimax3_s32 is max3 of i32.
+			op := strings.TrimPrefix(b[2:], "vi")
+			return append(out, cudaReading{text: "__" + op, quals: ts.quals}, cudaReading{text: op, quals: ts.quals})
+		}
+	}
+	if m := cudaSIMDCompare.FindStringSubmatch(base); m != nil {
+		// Every SIMD compare is PTX's vset with the relation as its
+		// modifier: __vcmpgtu4 is vset4.u32.u32.gt.
+		return append(out, cudaReading{text: "vset" + m[1]})
+	}
+	if m := cudaSIMD.FindStringSubmatch(base); m != nil {
+		// A SIMD intrinsic's signedness before its lane count is PTX's
+		// type, not its name: __vmaxu4 is vmax4 on unsigned bytes.
+		quals := []string{"unsigned"}
+		if strings.HasPrefix(m[2], "s") {
+			quals = []string{"signed"}
+		}
+		out = append(out, cudaReading{text: "v" + m[1] + m[3], quals: quals})
 	}
 	if rest, ok := strings.CutPrefix(base, "__u"); ok && rest != "" {
 		out = append(out, cudaReading{text: "__" + rest})
@@ -105,9 +153,12 @@ func (s *DB) conversionHits(arch, lower string) []isa.SearchHit {
 	if m == nil {
 		return nil
 	}
-	from, to, ok := cudaConversionTypes(m[1])
+	from, to, packed, ok := cudaConversionTypes(m[1])
 	if !ok {
 		return nil
+	}
+	isPacked := func(n string) bool {
+		return slices.ContainsFunc(nameParts(n), func(p string) bool { return strings.HasPrefix(p, "pk") })
 	}
 	var names []string
 	for _, n := range s.names {
@@ -126,6 +177,14 @@ func (s *DB) conversionHits(arch, lower string) []isa.SearchHit {
 		}
 	}
 	slices.SortFunc(names, func(a, b string) int {
+		if pa, pb := isPacked(a), isPacked(b); packed && pa != pb {
+			// A vector result is both lanes at once: the packed
+			// conversion (v_cvt_pk_f16_f32 for __floats2half2_rn).
+			if pa {
+				return -1
+			}
+			return 1
+		}
 		if va, vb := strings.HasPrefix(a, "v_"), strings.HasPrefix(b, "v_"); va != vb {
 			if va {
 				return -1
@@ -143,6 +202,32 @@ func (s *DB) conversionHits(arch, lower string) []isa.SearchHit {
 		for _, k := range s.byName[n] {
 			if e := &s.entries[k]; arch == "" || e.Arch == arch {
 				hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: 95 - 0.1*float64(i), Why: "CUDA conversion " + lower})
+			}
+		}
+	}
+	return hits
+}
+
+// cudaNameHits are the instructions a CUDA intrinsic's reading names
+// exactly: PTX spells many of them without the underscores (__vsub4 is
+// vsub4, __vmaxu4 vmax4 on unsigned bytes, __fns fns). They rank below
+// an exact name; the reading's qualifiers rank the variants.
+func (s *DB) cudaNameHits(arch, lower string, qw *queryWords) []isa.SearchHit {
+	var hits []isa.SearchHit
+	readings := cudaReadings(lower)
+	if head, _, ok := strings.Cut(strings.TrimPrefix(lower, "__"), "_"); ok && strings.HasPrefix(lower, "__") {
+		// An intrinsic named by an instruction and its operands' spaces
+		// or kind: __cvta_generic_to_shared is cvta, __shfl_xor_sync shfl.
+		readings = append(readings, cudaReading{text: head})
+	}
+	for _, r := range readings {
+		if _, ok := s.byName[r.text]; !ok || r.text == lower {
+			continue
+		}
+		qw.addQualifiers(r.quals)
+		for _, k := range s.byName[r.text] {
+			if e := &s.entries[k]; arch == "" || e.Arch == arch {
+				hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: 92, Why: "CUDA spelling of " + r.text})
 			}
 		}
 	}

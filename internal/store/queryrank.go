@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/xvendor/synonyms"
 )
 
 // A search query's qualifier words say which variant of an operation is
@@ -134,7 +136,8 @@ var qualifiers = []qualifier{
 	{words: []string{"fp8", "f8", "float8"}, match: hasType("fp8", "f8")},
 	{words: []string{"fp6", "f6"}, match: hasType("fp6", "f6")},
 	{words: []string{"fp4", "f4", "mxfp4"}, match: hasType("fp4", "f4")},
-	{words: []string{"int8", "i8", "s8"}, match: suffix("i8")},
+	// RDNA 3's iu8 takes signed or unsigned bytes (v_wmma_i32_16x16x16_iu8).
+	{words: []string{"int8", "i8", "s8"}, match: func(parts []string) bool { return suffix("i8")(parts) || hasType("iu8")(parts) }},
 	{words: []string{"uint8", "u8"}, match: suffix("u8")},
 	// "int4" is a 4-bit integer in a dot product or matrix multiply
 	// (v_dot8_i32_iu4) and CUDA's vector of four ints (a 128-bit load):
@@ -188,6 +191,12 @@ var fillerWords = map[string]bool{
 	// Articles and "of" join the words of a sentence ("max of three",
 	// "the minimum of a vector"), never a name's parts.
 	"of": true, "the": true, "a": true, "an": true,
+	// So do a sentence's pronouns and prepositions ("compare that writes
+	// exec", "write a value into one lane", "wait for loads"); "to" and
+	// "from" stay, names spell them (tensor_load_to_lds).
+	"that": true, "which": true, "this": true, "is": true, "into": true, "with": true, "for": true, "on": true, "in": true,
+	// "One lane", "a single lane" are a lane.
+	"one": true, "single": true, "through": true, "via": true, "when": true, "whole": true, "entire": true,
 }
 
 // bareWidths are the numbers that, alone among a query's words, are a
@@ -240,11 +249,27 @@ type queryWords struct {
 	// dest is the qualifier after "to" or "into": the type a conversion
 	// makes ("convert f32 to f16"), which AMD names first (v_cvt_f16_f32).
 	dest *qualifier
+	// countOps are the operation parts the count follows in the names
+	// that carry it: the query's words, and what names spell them by
+	// ("min" of "minimum", "max" of "largest": v_min3_f32, v_max3_i32).
+	countOps []string
 }
 
+// countedOps says, for a query's words, count and qualifiers, the
+// operation parts that names write with the count after them
+// (settleCount).
+type countedOps func(qw *queryWords) []string
+
 // readQuery finds a lower-cased query's qualifiers: "64 bit" and "64bit"
-// read as "64-bit".
+// read as "64-bit". A count is read by the query's own words
+// (readQueryCounting with the names' counted parts reads it better).
 func readQuery(lower string) queryWords {
+	return readQueryCounting(lower, nil)
+}
+
+// readQueryCounting is readQuery with ops, the operation parts the names
+// write a count after (nil: the query's words alone).
+func readQueryCounting(lower string, ops countedOps) queryWords {
 	raw := strings.Fields(lower)
 	var qw queryWords
 	var core []string
@@ -256,6 +281,11 @@ func readQuery(lower string) queryWords {
 			w, i = strconv.Itoa(8*n)+"-bit", i+1 // "load 16 bytes": a 128-bit load
 		} else if n, ok := strings.CutSuffix(w, "bit"); ok && isDigits(n) {
 			w = n + "-bit"
+		} else if isDigits(w) && i+1 < len(raw) && typedWord(raw[i+1]) && qw.count == "" {
+			// "load 8 halves": a count of a type, which countTypes reads
+			// as the width they take together.
+			qw.count = w
+			continue
 		} else if bareWidths[w] && len(raw) > 1 {
 			// "lzcnt 64" is a width; "permute lanes 16" the number a name
 			// part ends in (v_permlane16_b32): a name with either.
@@ -267,6 +297,11 @@ func readQuery(lower string) queryWords {
 				return width(parts) || numbered(w)(parts)
 			}})
 			continue
+		}
+		if _, ok := qualifierByWord[w]; !ok && len(w) > 3 && strings.HasSuffix(w, "s") {
+			if _, ok := qualifierByWord[w[:len(w)-1]]; ok {
+				w = w[:len(w)-1] // a plural: "integers", "ints"
+			}
 		}
 		if qs, ok := qualifierByWord[w]; ok {
 			for _, q := range qs {
@@ -298,12 +333,34 @@ func readQuery(lower string) queryWords {
 		// The count was the query's only word ("3", "four"): a word.
 		core, qw.count = append(core, qw.count), ""
 	}
-	qw.countTypes()
 	qw.core, qw.words = strings.Join(core, " "), core
+	qw.settleCount(ops)
+	return qw
+}
+
+// settleCount reads the query's count as the number of inputs of an
+// operation the names write with it ("minimum of three floats":
+// v_min3_f32), else as a count of a type, a width ("load 4 floats").
+func (qw *queryWords) settleCount(ops countedOps) {
+	if qw.count == "" {
+		return
+	}
+	if ops != nil {
+		qw.countOps = ops(qw)
+	} else {
+		qw.countOps = qw.words
+	}
+	if ops == nil || len(qw.countOps) == 0 {
+		qw.countTypes()
+	}
+	if ops != nil && len(qw.countOps) == 0 {
+		// No name writes the operation with a count: the count ranks
+		// nothing ("multiply-add of three doubles" is v_fma_f64).
+		qw.count = ""
+	}
 	if qw.count != "" {
 		qw.quals = append(qw.quals, qw.countQualifier())
 	}
-	return qw
 }
 
 // countTypes reads a count of a type ("4 floats", "two doubles") as the
@@ -320,12 +377,12 @@ func (qw *queryWords) countTypes() {
 		n, _ := strconv.Atoi(qw.count)
 		w, _ := strconv.Atoi(q.memBits)
 		width := strconv.Itoa(n * w)
+		// Only a width something moves (96-bit, 128-bit); three doubles
+		// (192 bits) are an operation's three inputs.
 		if qs, ok := qualifierByWord[width+"-bit"]; ok {
 			qw.quals[i] = qs[0]
-		} else {
-			qw.quals[i] = &qualifier{words: []string{width + "-bit"}, match: bits(width)}
+			qw.count = ""
 		}
-		qw.count = ""
 		return
 	}
 }
@@ -334,7 +391,7 @@ func (qw *queryWords) countTypes() {
 // words followed by its count ("add3" for "three input add").
 func (qw *queryWords) countQualifier() *qualifier {
 	var want []string
-	for _, w := range qw.words {
+	for _, w := range qw.countOps {
 		want = append(want, w+qw.count)
 	}
 	return &qualifier{match: anyPart(func(p string) bool { return slices.Contains(want, p) })}
@@ -345,7 +402,7 @@ func (qw *queryWords) countQualifier() *qualifier {
 // count after it ("add3").
 func (qw *queryWords) namesOperation(parts []string) bool {
 	return slices.Contains(parts, qw.core) || partAliases[qw.core] != "" && slices.Contains(parts, partAliases[qw.core]) ||
-		qw.count != "" && slices.Contains(parts, qw.core+qw.count)
+		qw.count != "" && slices.ContainsFunc(qw.countOps, func(op string) bool { return slices.Contains(parts, op+qw.count) })
 }
 
 // partAliases are the words one generation's names spell another's way:
@@ -362,6 +419,19 @@ func (qw *queryWords) addQualifiers(words []string) {
 			}
 		}
 	}
+}
+
+// typedWord says whether a word (or its singular) is a type qualifier
+// with a width: "halves", "floats", "int".
+func typedWord(w string) bool {
+	for _, v := range []string{w, strings.TrimSuffix(w, "s")} {
+		for _, q := range qualifierByWord[v] {
+			if q.memBits != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isDigits(s string) bool {
@@ -427,7 +497,7 @@ func (qw *queryWords) boost(name string) float64 {
 		b += qualifierBoost / 2
 	}
 	if len(qw.words)+len(qw.quals) > 1 {
-		covered := spelledWords(parts, qw.words, false)
+		covered := spelledWords(qw.uncounted(parts), qw.words, false)
 		b += nameWordBoost * float64(covered)
 		if covered == len(qw.words) && carried == len(qw.quals) {
 			// The name spells the whole query (v_sat_pk_u8_i16 for
@@ -436,6 +506,22 @@ func (qw *queryWords) boost(name string) float64 {
 		}
 	}
 	return b
+}
+
+// uncounted is parts with the operation of each part that carries the
+// query's count (min of min3), which spells the query's word as a
+// two-input name's part does ("minimum": min).
+func (qw *queryWords) uncounted(parts []string) []string {
+	if qw.count == "" {
+		return parts
+	}
+	out := parts
+	for _, p := range parts {
+		if op, ok := strings.CutSuffix(p, qw.count); ok && slices.Contains(qw.countOps, op) {
+			out = append(slices.Clip(out), op)
+		}
+	}
+	return out
 }
 
 // spelledWords counts the words a name's parts spell: a part is the word,
@@ -455,10 +541,18 @@ func spelledWords(parts, words []string, pairs bool) int {
 			n++
 			continue
 		}
-		if i+1 < len(words) && slices.ContainsFunc(parts, func(p string) bool { return abbreviates(p, w+words[i+1]) }) {
+		if i+1 < len(words) && slices.ContainsFunc(parts, func(p string) bool { return abbreviatesWords(p, words[i:i+2]) }) {
 			n++
 			if pairs {
 				n, i = n+1, i+1
+			}
+			continue
+		}
+		// Three words a part abbreviates ("vccnz" of "vcc not zero").
+		if i+2 < len(words) && slices.ContainsFunc(parts, func(p string) bool { return abbreviatesWords(p, words[i:i+3]) }) {
+			n++
+			if pairs {
+				n, i = n+2, i+2
 			}
 		}
 	}
@@ -498,6 +592,40 @@ func abbreviates(part, word string) bool {
 		}
 	}
 	return j == len(part)
+}
+
+// abbreviatesWords says whether a name part abbreviates a run of words:
+// it abbreviates them joined, and each word gives it its first letter
+// ("vccnz" of "vcc not zero", "wgmma" of "warpgroup mma"; not "wgmma" of
+// "wait warpgroup mma", where warpgroup's w is not used).
+func abbreviatesWords(part string, words []string) bool {
+	return abbreviates(part, strings.Join(words, "")) && initialsMatch(part, words)
+}
+
+// initialsMatch says whether part's letters can be taken in order from
+// words, each word giving its first letter and then any of its others.
+func initialsMatch(part string, words []string) bool {
+	if len(words) == 0 {
+		return part == ""
+	}
+	w := words[0]
+	if part == "" || part[0] != w[0] {
+		return false
+	}
+	// part[1:k] from the rest of w, the remainder from the next words.
+	j := 1
+	for k := 1; ; k++ {
+		if initialsMatch(part[j:], words[1:]) {
+			return true
+		}
+		for k < len(w) && (j >= len(part) || w[k] != part[j]) {
+			k++
+		}
+		if k >= len(w) || j >= len(part) {
+			return false
+		}
+		j++
+	}
 }
 
 // nameStem is a name without its type and width parts and packing, and
@@ -582,5 +710,79 @@ func (s *DB) siblings(name string, qw *queryWords) []string {
 		}
 		return strings.Compare(a, b)
 	})
+	return out
+}
+
+// countedIndex maps a count to the operation parts names write it after
+// (3: add, max, min, med, or, xor of v_add3_u32, v_max3_f32, ...), and
+// each to the names that do.
+type countedIndex struct {
+	once sync.Once
+	ops  map[string]map[string][]string
+}
+
+// countedPart is a name part that is an operation with its count of
+// inputs after it (add3, max3, dot4, read2), not a type (b32, x4).
+var countedPart = regexp.MustCompile(`^([a-z]+)([234])$`)
+
+// countedOps are the operation parts names write the query's count
+// after that spell one of its words: the word itself, its other spelling
+// (read of load), a part abbreviating it (min of minimum), or a part of
+// an instruction the synonym table gives for the word alone (max of
+// "largest": the "maximum" group's v_max_i32). A name with the part must
+// be in the memory the query names: ds_read2_b64 reads the LDS, so "load
+// 2 doubles from global" is a 128-bit load.
+func (s *DB) countedOps(qw *queryWords) []string {
+	s.counted.once.Do(func() {
+		s.counted.ops = map[string]map[string][]string{}
+		for _, name := range s.names {
+			for _, p := range nameParts(name) {
+				if m := countedPart.FindStringSubmatch(p); m != nil && !typePart.MatchString(p) {
+					if s.counted.ops[m[2]] == nil {
+						s.counted.ops[m[2]] = map[string][]string{}
+					}
+					s.counted.ops[m[2]][m[1]] = append(s.counted.ops[m[2]][m[1]], name)
+				}
+			}
+		}
+	})
+	inSpace := func(name string) bool {
+		parts := nameParts(name)
+		return !slices.ContainsFunc(qw.quals, func(q *qualifier) bool { return q.space && !q.match(parts) })
+	}
+	var out []string
+	for _, w := range qw.words {
+		ops := synonymOps(w)
+		for op, names := range s.counted.ops[qw.count] {
+			if (op == w || op == partAliases[w] || abbreviates(op, w) || slices.Contains(ops, op)) && !slices.Contains(out, op) && slices.ContainsFunc(names, inSpace) {
+				out = append(out, op)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// synonymOps are the operation parts of the instructions the synonym
+// table gives for word exactly (v_max_f32's max for "largest"): the
+// parts after a name's unit that are not types.
+func synonymOps(word string) []string {
+	var out []string
+	for _, m := range synonyms.Default().Match(word) {
+		if m.Kind != synonyms.Exact {
+			continue
+		}
+		for _, member := range m.Group.Members {
+			parts := nameParts(strings.TrimSuffix(member, "*"))
+			if len(parts) > 1 {
+				parts = parts[1:] // v_, s_, ds_: the unit, not the operation
+			}
+			for _, p := range parts {
+				if !typePart.MatchString(p) && !slices.Contains(out, p) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
 	return out
 }

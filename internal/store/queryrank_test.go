@@ -153,6 +153,7 @@ func TestMemoryWidthsAndSmallFloats(t *testing.T) {
 	for q, names := range map[string]map[string]int{
 		"store half to shared":      {"ds_store_b16": 2, "ds_write_b16": 2, "ds_store_b32": 1, "v_add_f16": 1, "v_mov_b16": 0},
 		"load 4 floats from global": {"global_load_b128": 2, "global_load_dwordx4": 2, "global_load_b32": 1},
+		"load 8 halves from lds":    {"ds_load_b128": 2, "ds_read_b128": 2, "ds_load_u8": 1},
 		"load double":               {"s_load_b64": 1, "global_load_dwordx2": 1, "v_lshlrev_b64": 0},
 		"mfma fp4":                  {"v_mfma_f32_16x16x128_f8f6f4": 1, "v_mfma_f64_16x16x4_f64": 0, "v_mfma_f32_16x16x4_f32": 0},
 		"mfma fp8":                  {"v_mfma_f32_16x16x128_f8f6f4": 1, "v_mfma_f32_16x16x32_fp8_fp8": 1, "v_mfma_f32_16x16x32_bf8_bf8": 0},
@@ -190,6 +191,7 @@ func TestCUDASpellingsWidthsAndDirections(t *testing.T) {
 		"__float2uint_rz": {"__float2uint", "float2uint"}, "__hneg": {"hneg", "neg half"},
 		"__hmax2": {"hmax2", "max half packed", "max2 half"}, "__tanhf": {"tanhf", "tanh float"},
 		"__dp2a_lo": {"__dp2a", "dp2a"}, "fmul_rn": nil, "__u": nil,
+		"__vimax3_s32": {"__max3 signed 32-bit", "max3 signed 32-bit"}, "__vmaxu4": {"vmax4 unsigned", "vmaxu4"}, "__vcmpgtu2": {"vset2"},
 	} {
 		var got []string
 		for _, r := range cudaReadings(q) {
@@ -220,14 +222,15 @@ func TestCUDASpellingsWidthsAndDirections(t *testing.T) {
 // is; without a sibling carrying every qualifier, the one carrying the
 // most is found (a packed half compare: the half compare).
 func TestConversionTypesAndNearestSiblings(t *testing.T) {
-	for name, want := range map[string][2]string{
-		"half22float2": {"f16", "f32"}, "float22half2": {"f32", "f16"}, "bfloat162float": {"bf16", "f32"}, "float2uint": {"f32", "u32"},
+	for name, want := range map[string][3]string{
+		"half22float2": {"f16", "f32", "packed"}, "float22half2": {"f32", "f16", "packed"}, "bfloat162float": {"bf16", "f32", ""},
+		"float2uint": {"f32", "u32", ""}, "floats2half2": {"f32", "f16", "packed"},
 	} {
-		if from, to, ok := cudaConversionTypes(name); !ok || from != want[0] || to != want[1] {
-			t.Errorf("cudaConversionTypes(%s) = %s %s %v, want %v", name, from, to, ok, want)
+		if from, to, packed, ok := cudaConversionTypes(name); !ok || from != want[0] || to != want[1] || packed != (want[2] != "") {
+			t.Errorf("cudaConversionTypes(%s) = %s %s %v %v, want %v", name, from, to, packed, ok, want)
 		}
 	}
-	if _, _, ok := cudaConversionTypes("syncthreads"); ok {
+	if _, _, _, ok := cudaConversionTypes("syncthreads"); ok {
 		t.Error("syncthreads read as a conversion")
 	}
 	s := &DB{names: []string{"v_cmp_ge_f32", "v_cmp_ge_f16", "v_cmp_ge_i32"}}
@@ -285,5 +288,66 @@ func TestBareNumbersAndReturning(t *testing.T) {
 	}
 	if qw := readQuery("lds add returning old value"); qw.core != "add" {
 		t.Errorf("core %q, want \"add\": \"old value\" is what returning says", qw.core)
+	}
+}
+
+// A count follows the operation part the names write it after: the
+// query's word, a part abbreviating it (min of "minimum") or the synonym
+// table's for it (max of "largest"); a count of a type is a width only
+// where the width is one, so three doubles keep their type.
+func TestCountedOperations(t *testing.T) {
+	s := &DB{names: []string{"v_add3_u32", "v_fma_f64", "v_max3_i32", "v_max_i32", "v_min3_f32", "v_min_f32"}}
+	for q, c := range map[string]struct{ better, worse string }{
+		"minimum of three floats":          {"v_min3_f32", "v_min_f32"},
+		"largest of three signed integers": {"v_max3_i32", "v_max_i32"},
+	} {
+		qw := readQueryCounting(q, s.countedOps)
+		if len(qw.countOps) == 0 || qw.boost(c.better) <= qw.boost(c.worse) {
+			t.Errorf("%q: counted %q; %s does not rank above %s", q, qw.countOps, c.better, c.worse)
+		}
+	}
+	qw := readQueryCounting("multiply-add of three doubles", s.countedOps)
+	if qw.count != "" || qw.satisfied("v_fma_f64") != 1 {
+		t.Errorf("multiply-add of three doubles: count %q, v_fma_f64 carries %d of its qualifiers", qw.count, qw.satisfied("v_fma_f64"))
+	}
+	if load := readQueryCounting("load 4 floats from global", s.countedOps); load.count != "" || load.satisfied("global_load_b128") != 2 {
+		t.Errorf("load 4 floats: count %q, global_load_b128 carries %d", load.count, load.satisfied("global_load_b128"))
+	}
+}
+
+// A dotted PTX member's own family answers the words it does not spell
+// (tcgen05.commit for "commit tensor core operations").
+func TestDottedSiblings(t *testing.T) {
+	s := &DB{names: []string{"tcgen05.alloc", "tcgen05.commit", "tcgen05.fence", "tcgen05.mma", "wgmma.fence"}}
+	qw := readQuery("commit tensor core operations")
+	if got := s.dottedSiblings("tcgen05.mma", &qw); !slices.Equal(got, []string{"tcgen05.commit"}) {
+		t.Errorf("dottedSiblings(tcgen05.mma) = %q, want [tcgen05.commit]", got)
+	}
+	if got := s.dottedSiblings("v_max_f32", &qw); got != nil {
+		t.Errorf("an AMD name has no dotted family: %q", got)
+	}
+}
+
+// A part abbreviates a run of two or three words when each word gives it
+// its first letter: "vccnz" is "vcc not zero", and "wgmma" is "warpgroup
+// mma" but not "wait warpgroup mma".
+func TestAbbreviatedWordRuns(t *testing.T) {
+	for _, c := range []struct {
+		part  string
+		words []string
+		want  bool
+	}{
+		{"vccnz", []string{"vcc", "not", "zero"}, true}, {"execnz", []string{"exec", "not", "zero"}, true},
+		{"wgmma", []string{"warpgroup", "mma"}, true}, {"wgmma", []string{"wait", "warpgroup", "mma"}, false},
+		{"execz", []string{"exec", "zero"}, true}, {"lt", []string{"less", "than"}, true}, {"ne", []string{"not", "equal"}, true},
+		{"wmma", []string{"wave", "mma"}, true}, {"sat", []string{"saturate", "pack"}, false},
+	} {
+		if got := abbreviatesWords(c.part, c.words); got != c.want {
+			t.Errorf("abbreviatesWords(%s, %q) = %v, want %v", c.part, c.words, got, c.want)
+		}
+	}
+	qw := readQuery("branch if vcc is not zero")
+	if qw.boost("s_cbranch_vccnz") <= qw.boost("s_cbranch_vccz") {
+		t.Error("branch if vcc is not zero: s_cbranch_vccnz does not rank above s_cbranch_vccz")
 	}
 }

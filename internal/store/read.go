@@ -58,6 +58,7 @@ type DB struct {
 	// qualifiers ask for (queryrank.go); procs reads the families, targets
 	// and products a query names. Both are built on first use.
 	stems     stemIndex
+	counted   countedIndex
 	procsOnce sync.Once
 	procs     *isa.ProcessorIndex
 
@@ -532,7 +533,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 		arch, q = sc.Arch, sc.Rest
 	}
 	lower := strings.ToLower(q)
-	qw := readQuery(lower)
+	qw := readQueryCounting(lower, s.countedOps)
 	hits := s.nameMatches(arch, q, lower, &qw)
 	hits = append(hits, s.lineHits(arch, lower)...)
 	hits = append(hits, s.synonymHits(arch, q, &qw)...)
@@ -562,16 +563,20 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 		if qw.core == "" {
 			return nil
 		}
-		if strings.Contains(qw.core, " ") {
-			return s.joinedNameHits(arch, qw.words)
-		}
-		hits := s.nameHits(arch, qw.core, true)
+		var counted []isa.SearchHit
 		if qw.count != "" {
 			// "or of three values": the names whose operation part carries
 			// the count (v_or3_b32), however short the word ("or" is
 			// too short to find inside a name).
-			hits = append(hits, s.nameHits(arch, qw.core+qw.count, false)...)
+			for _, op := range qw.countOps {
+				counted = append(counted, s.nameHits(arch, op+qw.count, false)...)
+			}
 		}
+		if strings.Contains(qw.core, " ") {
+			// "load two floats from lds": ds_read2_b32 too.
+			return append(s.joinedNameHits(arch, qw.words), counted...)
+		}
+		hits := append(s.nameHits(arch, qw.core, true), counted...)
 		if alt := partAliases[qw.core]; alt != "" && len(qw.quals) > 0 {
 			// "lds load 128-bit" is GFX9's ds_read_b128 too.
 			hits = append(hits, s.nameHits(arch, alt, false)...)
@@ -591,6 +596,7 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 	}
 	hits := s.nameHits(arch, lower, true)
 	hits = append(hits, s.spellingHits(arch, lower, hits)...)
+	hits = append(hits, s.cudaNameHits(arch, lower, qw)...)
 	// PTX is written with modifiers ("cvt.rni.s32.f32", "ld.global.ca"):
 	// when the whole text names nothing (a typo of another name, such as
 	// ld.global.nc, does not count), its longest documented dotted prefix

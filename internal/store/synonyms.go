@@ -114,6 +114,10 @@ func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 	var hits []isa.SearchHit
 	for _, m := range synonymMatches(q, qw) {
 		why := "synonym: " + m.Phrase
+		// after are the members' dotted siblings, which rank below every
+		// member the group lists (mma.sp above wgmma.mma_async.sp, a
+		// sibling of wgmma.mma_async), by the words they spell.
+		var after []string
 		for i, member := range m.Group.Members {
 			// A pattern's names in order, counting only those arch has:
 			// a family's first v_mfma_ is its likeliest, wherever it
@@ -123,6 +127,7 @@ func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 				var names []string
 				if s.hasName(arch, name) {
 					names = append([]string{name}, s.siblings(name, qw)...)
+					after = append(after, s.dottedSiblings(name, qw)...)
 				} else if qw.satisfied(name) > 0 {
 					// A stand-in answers a variant the query's qualifiers
 					// ask for ("int4": v_dot8_i32_i4, RDNA 3's
@@ -131,6 +136,16 @@ func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 					// its v_fma_f32 answers "fused multiply add", not
 					// every v_mad_*).
 					names = s.standIns(arch, name, qw)
+				} else if arch != "" {
+					// The family lacks the member, but has the variant
+					// the qualifiers ask for (CDNA 3 has no
+					// global_atomic_max_i32; "lds ... double" is its
+					// ds_max_f64).
+					for _, n := range s.siblings(name, qw) {
+						if s.hasName(arch, n) {
+							names = append(names, n)
+						}
+					}
 				}
 				if len(names) == 0 {
 					continue
@@ -143,6 +158,14 @@ func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 							hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: score - 0.001*float64(k), Why: why})
 						}
 					}
+				}
+			}
+		}
+		score := m.score - 0.1*float64(len(m.Group.Members))
+		for k, n := range after {
+			for _, e := range s.byName[n] {
+				if e := s.entries[e]; arch == "" || e.Arch == arch {
+					hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: score - 0.001*float64(k), Why: why})
 				}
 			}
 		}
@@ -197,4 +220,25 @@ func (s *DB) hasName(arch, name string) bool {
 		}
 	}
 	return false
+}
+
+// dottedSiblings are the PTX names of a dotted member's own instruction
+// family (tcgen05.commit and tcgen05.fence beside tcgen05.mma, wgmma.wait_group
+// beside wgmma.mma_async) that spell more of the query's words than it
+// does: "commit tensor core operations" asks for tcgen05's commit, not
+// another mma.
+func (s *DB) dottedSiblings(name string, qw *queryWords) []string {
+	head, _, ok := strings.Cut(name, ".")
+	if !ok || len(qw.words) == 0 {
+		return nil
+	}
+	own := spelledWords(nameParts(name), qw.words, false)
+	var out []string
+	i, _ := slices.BinarySearch(s.names, head+".")
+	for ; i < len(s.names) && strings.HasPrefix(s.names[i], head+"."); i++ {
+		if n := s.names[i]; n != name && spelledWords(nameParts(n), qw.words, false) > own {
+			out = append(out, n)
+		}
+	}
+	return out
 }
