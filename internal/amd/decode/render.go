@@ -53,6 +53,10 @@ type renderer struct {
 	invalidCode int
 	// invalidField is the field an invalidUnused word sets.
 	invalidField fieldID
+	// head is the format of a 4-dword instruction's first word pair
+	// (headRaw) when raw holds its second (scaled.go); nil otherwise.
+	head    *format
+	headRaw [3]uint32
 }
 
 type invalidKind uint8
@@ -298,6 +302,10 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 	case KindVOP3P:
 		if en.shape >= shMFMA {
 			r.renderMAI()
+			break
+		}
+		if en.shape == shLdScale {
+			r.renderLdScale()
 			break
 		}
 		r.renderVOP3P()
