@@ -182,7 +182,7 @@ func proseInstruction(row proseInstr, arch *isa.Architecture, lines []string, re
 	in := &isa.Instruction{
 		Arch: arch.ID, Name: row.name, Vendor: isa.VendorAMD, Kind: isa.KindNative, Unit: "Matrix",
 		Category: "Matrix Arithmetic",
-		Summary: row.summary, Description: row.desc, Operands: row.operands,
+		Summary:  row.summary, Description: row.desc, Operands: row.operands,
 		Aliases: []isa.Alias{}, Concepts: []isa.ConceptRef{}, Targets: map[string]string{}, Opcodes: map[string]map[string]int{},
 		Examples: []isa.Example{{Asm: row.example, Source: fmt.Sprintf("composed from the operands %s describes (line %d); verified with llvm-mc", rel, wordAt),
 			Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: wordAt}}},
