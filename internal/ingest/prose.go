@@ -215,7 +215,7 @@ func proseInstruction(row proseInstr, arch *isa.Architecture, lines []string, re
 			in.Conflicts = append(in.Conflicts, isa.Conflict{Fact: "bits 31:16 of the Load-Scale word",
 				Values: []isa.ConflictValue{{Value: row.word, Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: wordAt}},
 					{Value: row.table, Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: t}}},
-				Note:        fmt.Sprintf("the section's prose gives %s (VOP3P opcode %d, what llvm-mc encodes); its operand table gives %s, which is not a VOP3P word", row.word, ldOp, row.table),
+				Note:        fmt.Sprintf("the section's prose gives %s (VOP3P opcode %d, what llvm-mc encodes); its operand table gives %s, which is not a VOP3P word (it is CDNA 5's VOP3PX2 Load-Scale identifier, ENCODING 0xCC3 and SCLOP 5)", row.word, ldOp, row.table),
 				CorrectedBy: isa.SourceLLVMMC})
 		}
 	}
