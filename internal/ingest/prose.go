@@ -9,37 +9,15 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 )
 
-// Instructions a guide describes only in prose: CDNA 4's scaled MFMAs are
-// "4-dword instructions that combine a Load-Scale factors and MFMA
-// functions into one instruction" (section 7.2.1), named there but in no
-// opcode table, and their first two dwords (the Load-Scale word, which
-// LLVM decodes alone as v_mfma_ld_scale_b32 when no MFMA follows) have no
-// section at all. Each row says where the guide describes the
-// instruction; the build finds that line (the provenance), takes the
-// opcodes from the word the guide gives and from the unscaled MFMA the
-// scaled one wraps, and the LLVM pass verifies the row's example like any
-// other (llvm-mc is the oracle for the encoding).
-type proseInstr struct {
-	family string
-	name   string // lower case, as LLVM spells it
-	// heading is the guide section's heading; named is how the section
-	// spells the instruction, or the heading of the part of the section
-	// that describes it (the Load-Scale word has no name there).
-	heading, named string
-	// word is the identifier the section's prose gives the Load-Scale
-	// word (bits 31:16); table is the one its operand table gives, when
-	// the two differ.
-	word, table string
-	// wraps is the unscaled instruction whose opcode and operands the
-	// scaled one's second word pair holds; "" for the Load-Scale word.
-	wraps    string
-	summary  string
-	desc     string
-	example  string
-	operands []isa.Operand
-}
+// The instructions the guides describe in prose only
+// (amdmanual.ProseInstructions): the build finds the row's line in the
+// guide (the provenance), takes the opcodes from the word the guide gives
+// and from the unscaled MFMA the scaled one wraps, and the LLVM pass
+// verifies the row's example like any other (llvm-mc is the oracle for
+// the encoding).
 
 // scaleOperands are the Load-Scale word's operands as LLVM's syntax lists
 // them (the scale of matrix A, then of B).
@@ -61,35 +39,6 @@ func mfmaScaleOperands() []isa.Operand {
 		out = append(out, o)
 	}
 	return out
-}
-
-const scaleSelect = " {OP_SEL_HI[i], OP_SEL[i]} of the Load-Scale word choose the byte of scale i that the lanes use: 00 bits [7:0], 01 [15:8], 10 [23:16], 11 [31:24]. " +
-	"The scale is an E8M0 exponent (bias 127), one per 32 K values of a matrix row."
-
-// The syntax of the byte selects as llvm-mc 22 prints them.
-const (
-	scaledSyntax = " LLVM writes the scales after the C matrix, then op_sel:[a,b,0] when either OP_SEL bit is set and always op_sel_hi:[a,b,0] (bit 2 of each is not encoded), then cbsz and blgp."
-	ldSyntax     = " LLVM writes op_sel:[a,b] when either OP_SEL bit is set and op_sel_hi:[a,b] unless both OP_SEL_HI bits are 1, its default."
-)
-
-var proseInstrs = []proseInstr{
-	{family: "cdna4", name: "v_mfma_scale_f32_16x16x128_f8f6f4", heading: "MFMA with Block Exponent Scaling", named: "V_MFMA_SCALE_F32_16X16X128_F8F6F4",
-		word: "0xD3AC", table: "0xCC35", wraps: "v_mfma_f32_16x16x128_f8f6f4",
-		summary: "Multiply 16x128 by 128x16 matrices of FP8, FP6 or FP4 values (formats chosen by CBSZ and BLGP), each block of 32 K values scaled by an E8M0 exponent, and add a 16x16 F32 matrix.",
-		desc: "A 4-dword instruction: a Load-Scale word pair (bits 31:16 0xD3AC, VOP3P opcode 44) whose SRC0 and SRC1 give the scales of matrix A and matrix B, followed by the VOP3P-MAI word pair of V_MFMA_F32_16X16X128_F8F6F4 (its ABID field set to 1). " +
-			"The scales apply to this instruction only and do not carry into later MFMAs. With K = 128 there are 4 scale values per matrix row and 16 rows: 64 8-bit scales, a quarter of one VGPR across 64 lanes." + scaleSelect + scaledSyntax,
-		example: "v_mfma_scale_f32_16x16x128_f8f6f4 a[0:3], v[4:11], v[12:19], a[0:3], v1, v2 op_sel:[1,0,0] op_sel_hi:[1,1,0]", operands: mfmaScaleOperands()},
-	{family: "cdna4", name: "v_mfma_scale_f32_32x32x64_f8f6f4", heading: "MFMA with Block Exponent Scaling", named: "V_MFMA_SCALE_F32_32X32X64_F8F6F4",
-		word: "0xD3AC", table: "0xCC35", wraps: "v_mfma_f32_32x32x64_f8f6f4",
-		summary: "Multiply 32x64 by 64x32 matrices of FP8, FP6 or FP4 values (formats chosen by CBSZ and BLGP), each block of 32 K values scaled by an E8M0 exponent, and add a 32x32 F32 matrix.",
-		desc: "A 4-dword instruction: a Load-Scale word pair (bits 31:16 0xD3AC, VOP3P opcode 44) whose SRC0 and SRC1 give the scales of matrix A and matrix B, followed by the VOP3P-MAI word pair of V_MFMA_F32_32X32X64_F8F6F4 (its ABID field set to 1). " +
-			"The scales apply to this instruction only and do not carry into later MFMAs. With K = 64 there are 2 scale values per matrix row and 32 rows." + scaleSelect + scaledSyntax,
-		example: "v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[4:11], v[12:19], v[0:15], v1, v2 op_sel:[0,1,0] op_sel_hi:[1,0,0] cbsz:1", operands: mfmaScaleOperands()},
-	{family: "cdna4", name: "v_mfma_ld_scale_b32", heading: "MFMA with Block Exponent Scaling", named: "Operands of Load-Scale", word: "0xD3AC", table: "0xCC35",
-		summary: "The Load-Scale word of a scaled MFMA (the first two dwords of V_MFMA_SCALE_*): the scales of matrix A (SRC0) and matrix B (SRC1) for the MFMA word pair that follows.",
-		desc: "AMD's guide describes this word only as the first half of the 4-dword V_MFMA_SCALE_F32_16X16X128_F8F6F4 and V_MFMA_SCALE_F32_32X32X64_F8F6F4. " +
-			"LLVM names it v_mfma_ld_scale_b32 and decodes it alone when no scaled MFMA's word pair follows. VDST, CLAMP, NEG, NEG_HI and OP_SEL[2] must be zero; SRC2 and OP_SEL_HI[2] are not read. SRC0 and SRC1 may be VGPRs, SGPRs or constants here; in the scaled MFMA llvm-mc 22 takes VGPRs only." + scaleSelect + ldSyntax,
-		example: "v_mfma_ld_scale_b32 v1, v2 op_sel:[1,0] op_sel_hi:[0,1]", operands: scaleOperands},
 }
 
 // guideLine finds the first line at or after from of a guide whose text,
@@ -120,56 +69,56 @@ func addProseInstructions(src string, archs []isa.Architecture, insts []*isa.Ins
 		byName[in.Arch+"\x00"+in.Name] = in
 	}
 	guides := map[string][]string{}
-	for _, row := range proseInstrs {
+	for _, row := range amdmanual.ProseInstructions {
 		var arch *isa.Architecture
 		for i := range archs {
-			if archs[i].ID == row.family {
+			if archs[i].ID == row.Family {
 				arch = &archs[i]
 			}
 		}
-		if arch == nil || byName[row.family+"\x00"+row.name] != nil {
+		if arch == nil || byName[row.Family+"\x00"+row.Name] != nil {
 			continue // no such family read, or the guide now lists it
 		}
-		rel := filepath.ToSlash(filepath.Join("amd-isa-manuals", row.family, "README.md"))
-		lines, ok := guides[row.family]
+		rel := filepath.ToSlash(filepath.Join("amd-isa-manuals", row.Family, "README.md"))
+		lines, ok := guides[row.Family]
 		if !ok {
 			b, err := os.ReadFile(filepath.Join(src, rel))
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("%s: %v", rel, err))
-				guides[row.family] = nil
+				guides[row.Family] = nil
 				continue
 			}
 			lines = strings.Split(string(b), "\n")
-			guides[row.family] = lines
+			guides[row.Family] = lines
 		}
 		in, err := proseInstruction(row, arch, lines, rel, byName)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s %s: %v", row.family, row.name, err))
+			problems = append(problems, fmt.Sprintf("%s %s: %v", row.Family, row.Name, err))
 			continue
 		}
 		added = append(added, in)
-		byName[row.family+"\x00"+row.name] = in
+		byName[row.Family+"\x00"+row.Name] = in
 	}
 	return added, problems
 }
 
 // proseInstruction builds one row's instruction from its guide's lines.
-func proseInstruction(row proseInstr, arch *isa.Architecture, lines []string, rel string, byName map[string]*isa.Instruction) (*isa.Instruction, error) {
-	head := guideLine(lines, 1, row.heading, true)
+func proseInstruction(row amdmanual.ProseInstr, arch *isa.Architecture, lines []string, rel string, byName map[string]*isa.Instruction) (*isa.Instruction, error) {
+	head := guideLine(lines, 1, row.Heading, true)
 	if head == 0 {
-		return nil, fmt.Errorf("no section %q in %s", row.heading, rel)
+		return nil, fmt.Errorf("no section %q in %s", row.Heading, rel)
 	}
 	at := head
-	if row.named != "" {
-		if at = guideLine(lines, head, row.named, false); at == 0 {
-			return nil, fmt.Errorf("%s does not name %s after line %d", rel, row.named, head)
+	if row.Named != "" {
+		if at = guideLine(lines, head, row.Named, false); at == 0 {
+			return nil, fmt.Errorf("%s does not name %s after line %d", rel, row.Named, head)
 		}
 	}
-	wordAt := guideLine(lines, head, row.word, false)
+	wordAt := guideLine(lines, head, row.Word, false)
 	if wordAt == 0 {
-		return nil, fmt.Errorf("%s gives no word %s after line %d", rel, row.word, head)
+		return nil, fmt.Errorf("%s gives no word %s after line %d", rel, row.Word, head)
 	}
-	word, err := strconv.ParseUint(strings.TrimPrefix(row.word, "0x"), 16, 16)
+	word, err := strconv.ParseUint(strings.TrimPrefix(row.Word, "0x"), 16, 16)
 	if err != nil {
 		return nil, err
 	}
@@ -181,26 +130,30 @@ func proseInstruction(row proseInstr, arch *isa.Architecture, lines []string, re
 	w0 := uint32(word) << 16
 	op, ok := opField(ld)
 	if !ok || !merge.FixedMatch(*ld, w0) {
-		return nil, fmt.Errorf("%s is not a %s word", row.word, ld.Name)
+		return nil, fmt.Errorf("%s is not a %s word", row.Word, ld.Name)
 	}
 	ldOp := int(op.Get([]uint32{w0}))
 	prov := isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: at}
+	operands := scaleOperands
+	if row.Wraps != "" {
+		operands = mfmaScaleOperands()
+	}
 	in := &isa.Instruction{
-		Arch: arch.ID, Name: row.name, Vendor: isa.VendorAMD, Kind: isa.KindNative, Unit: "Matrix",
+		Arch: arch.ID, Name: row.Name, Vendor: isa.VendorAMD, Kind: isa.KindNative, Unit: "Matrix",
 		Category: "Matrix Arithmetic",
-		Summary:  row.summary, Description: row.desc, Operands: row.operands,
+		Summary:  row.Summary, Description: row.Desc, Operands: operands,
 		Aliases: []isa.Alias{}, Concepts: []isa.ConceptRef{}, Targets: map[string]string{}, Opcodes: map[string]map[string]int{},
-		Examples: []isa.Example{{Asm: row.example, Source: fmt.Sprintf("composed from the operands %s describes (line %d); verified with llvm-mc", rel, wordAt),
+		Examples: []isa.Example{{Asm: row.Example, Source: fmt.Sprintf("composed from the operands %s describes (line %d); verified with llvm-mc", rel, wordAt),
 			Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: wordAt}}},
 		Sources: []isa.Prov{prov, {Source: isa.SourceLLVMMC}},
 	}
 	in.Section = strings.TrimSpace(strings.Trim(cleanHeading(lines[head-1]), "#* "))
-	check := fmt.Sprintf("bits 31:16 are the guide's %s (line %d): %s opcode %d", row.word, wordAt, ld.Name, ldOp)
-	if row.wraps == "" {
+	check := fmt.Sprintf("bits 31:16 are the guide's %s (line %d): %s opcode %d", row.Word, wordAt, ld.Name, ldOp)
+	if row.Wraps == "" {
 		in.Encodings = []isa.Encoding{{Name: ld.Name, Format: ld.Name, Width: ld.Width, Opcode: ldOp, Fields: ld.Fields,
-			Operands: row.operands, Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: wordAt}, IdentifierCheck: check}}
+			Operands: operands, Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: wordAt}, IdentifierCheck: check}}
 	} else {
-		base := byName[arch.ID+"\x00"+row.wraps]
+		base := byName[arch.ID+"\x00"+row.Wraps]
 		maiOp := -1
 		if base != nil {
 			for _, e := range base.Encodings {
@@ -210,18 +163,18 @@ func proseInstruction(row proseInstr, arch *isa.Architecture, lines []string, re
 			}
 		}
 		if maiOp < 0 {
-			return nil, fmt.Errorf("%s has no %s instruction %s to wrap", arch.ID, mai.Name, row.wraps)
+			return nil, fmt.Errorf("%s has no %s instruction %s to wrap", arch.ID, mai.Name, row.Wraps)
 		}
 		in.Encodings = []isa.Encoding{{Name: ScaledFormat, Format: mai.Name, Width: 128, Opcode: maiOp,
-			Fields: scaledLayout(ld, mai, ldOp), Operands: row.operands, Prov: prov,
-			IdentifierCheck: check + fmt.Sprintf("; bits 95:64 are %s's %s word (opcode %d) with ABID 1", strings.ToUpper(row.wraps), mai.Name, maiOp)}}
+			Fields: scaledLayout(ld, mai, ldOp), Operands: operands, Prov: prov,
+			IdentifierCheck: check + fmt.Sprintf("; bits 95:64 are %s's %s word (opcode %d) with ABID 1", strings.ToUpper(row.Wraps), mai.Name, maiOp)}}
 	}
-	if row.table != "" && row.table != row.word {
-		if t := guideLine(lines, head, row.table, false); t != 0 {
+	if row.Table != "" && row.Table != row.Word {
+		if t := guideLine(lines, head, row.Table, false); t != 0 {
 			in.Conflicts = append(in.Conflicts, isa.Conflict{Fact: "bits 31:16 of the Load-Scale word",
-				Values: []isa.ConflictValue{{Value: row.word, Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: wordAt}},
-					{Value: row.table, Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: t}}},
-				Note:        fmt.Sprintf("the section's prose gives %s (VOP3P opcode %d, what llvm-mc encodes); its operand table gives %s, which is not a VOP3P word (it is CDNA 5's VOP3PX2 Load-Scale identifier, ENCODING 0xCC3 and SCLOP 5)", row.word, ldOp, row.table),
+				Values: []isa.ConflictValue{{Value: row.Word, Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: wordAt}},
+					{Value: row.Table, Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: t}}},
+				Note:        fmt.Sprintf("the section's prose gives %s (VOP3P opcode %d, what llvm-mc encodes); its operand table gives %s, which is not a VOP3P word (it is CDNA 5's VOP3PX2 Load-Scale identifier, ENCODING 0xCC3 and SCLOP 5)", row.Word, ldOp, row.Table),
 				CorrectedBy: isa.SourceLLVMMC})
 		}
 	}
@@ -297,8 +250,8 @@ func formatNamed(arch *isa.Architecture, name string) *isa.Format {
 // the LLVM pass's candidates for it (other instructions' examples come
 // from LLVM's pages and tests).
 func proseExamples(in *isa.Instruction) []isa.Example {
-	for _, row := range proseInstrs {
-		if row.family == in.Arch && row.name == in.Name {
+	for _, row := range amdmanual.ProseInstructions {
+		if row.Family == in.Arch && row.Name == in.Name {
 			return in.Examples
 		}
 	}
