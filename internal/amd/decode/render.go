@@ -390,6 +390,11 @@ func (r *renderer) mayUseLiteral() bool {
 	case KindVOP2:
 		return r.f(fSRC0) == literalCode || r.en.kconst
 	case KindVOP3, KindVOP3B, KindVOP3P:
+		if r.en.shape == shLdScale && r.head == nil {
+			// LLVM 22 reads a literal after the Load-Scale word alone
+			// (lit(0x3f800000)), though its assembler writes none.
+			return r.f(fSRC0) == literalCode || r.f(fSRC1) == literalCode
+		}
 		if !r.d.fam.vop3Lit {
 			return false
 		}
