@@ -43,14 +43,14 @@ func (e *Encoder) encodePair(ts []decode.PairTemplate, asm string) ([]byte, erro
 	}
 	var tried []string
 	for _, t := range ts {
+		head, err := e.scaleWords(t, scales, sel)
+		if err != nil {
+			return nil, err
+		}
 		tail, err := e.Encode(strings.Join(append([]string{t.Wrapped + " " + strings.Join(ops, ", ")}, tailMods...), " "))
 		if err != nil || len(tail) != 8 {
 			tried = append(tried, fmt.Sprintf("%s: %v", t.Wrapped, err))
 			continue
-		}
-		head, err := e.scaleWords(t, scales, sel)
-		if err != nil {
-			return nil, err
 		}
 		binary.LittleEndian.PutUint32(tail, binary.LittleEndian.Uint32(tail)|t.Fixed2)
 		b := append(head, tail...)
