@@ -25,21 +25,27 @@ func (e *Encoder) encodePair(ts []decode.PairTemplate, asm string) ([]byte, erro
 	scales, ops := ops[len(ops)-2:], ops[:len(ops)-2]
 	var sel [2]uint64 // op_sel, op_sel_hi
 	var tailMods []string
+	last := -1
 	for _, m := range mods {
 		key, val, _ := strings.Cut(m, ":")
-		i := slices.Index([]string{"op_sel", "op_sel_hi"}, key)
-		if i < 0 {
-			tailMods = append(tailMods, m)
+		// llvm-mc 22 parses these in this order only, each once, and no
+		// abid: the pair fixes it.
+		i := slices.Index(pairModifiers, key)
+		if i <= last {
+			return nil, fmt.Errorf("%s: %s takes %s, in that order", m, mn, strings.Join(pairModifiers, ", "))
+		}
+		last = i
+		if i >= 2 {
+			if val != "0" { // the default, which the MFMA's encoder takes unwritten
+				tailMods = append(tailMods, m)
+			}
 			continue
 		}
-		v, err := bitList(val, 3)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", m, err)
+		v, err := bitList(val, 0)
+		if err != nil || strings.Count(val, ",") > 3 {
+			return nil, fmt.Errorf("%s: want a list of one to four bits", m)
 		}
-		if v>>2 != 0 {
-			return nil, fmt.Errorf("%s: the scales' byte selects are bits 0 and 1", m)
-		}
-		sel[i] = v
+		sel[i] = v & 3 // bit 2 is not encoded
 	}
 	var tried []string
 	for _, t := range ts {
@@ -62,6 +68,10 @@ func (e *Encoder) encodePair(ts []decode.PairTemplate, asm string) ([]byte, erro
 	}
 	return nil, fmt.Errorf("cannot encode %q: %s", asm, strings.Join(tried, "; "))
 }
+
+// pairModifiers are a scaled MFMA's modifiers in the order llvm-mc 22
+// parses them: the scales' byte selects, then the MFMA's formats.
+var pairModifiers = []string{"op_sel", "op_sel_hi", "cbsz", "blgp"}
 
 // scaleWords builds the first word pair: the scales' VGPRs in SRC0 and
 // SRC1 and their byte selects in OPSEL and OPSEL_HI.
@@ -93,19 +103,31 @@ func (e *Encoder) scaleWords(t decode.PairTemplate, scales []string, sel [2]uint
 }
 
 // samePairText compares a 4-dword instruction's decoding with the line:
-// the same operands and the same modifiers in any order, a zero op_sel or
-// op_sel_hi list being the default whether written or not.
+// the same operands and modifiers, the scales' byte selects compared by
+// the bits they encode (llvm-mc takes one to four entries and encodes
+// the first two); a zero value is the default, written or not.
 func samePairText(got, asm string) bool {
 	split := func(s string) (string, []string) {
 		mn, rest, _ := strings.Cut(normalize(s), " ")
 		ops, mods := splitOperands(rest)
 		var keep []string
 		for _, m := range mods {
-			if m = strings.ReplaceAll(m, " ", ""); m != "op_sel:[0,0,0]" && m != "op_sel_hi:[0,0,0]" {
-				keep = append(keep, m)
+			m = strings.ReplaceAll(m, " ", "")
+			key, val, _ := strings.Cut(m, ":")
+			if val == "0" {
+				continue // cbsz:0, blgp:0: the defaults
 			}
+			if slices.Index(pairModifiers, key) < 2 {
+				v, err := bitList(val, 0)
+				if err == nil && v&3 == 0 {
+					continue
+				}
+				if err == nil {
+					m = fmt.Sprintf("%s:[%d,%d,0]", key, v&1, v>>1&1)
+				}
+			}
+			keep = append(keep, m)
 		}
-		slices.Sort(keep)
 		return mn + " " + strings.Join(ops, ","), keep
 	}
 	a, am := split(got)
