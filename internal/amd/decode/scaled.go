@@ -184,15 +184,18 @@ func (r *renderer) scaleOperands() {
 
 // renderLdScale prints a Load-Scale word that no scaled MFMA's pair
 // follows: v_mfma_ld_scale_b32 src0, src1 with op_sel:[a,b] when set and
-// op_sel_hi:[a,b] unless both are 1 (LLVM's default). LLVM's encoding
-// fixes VDST, CLAMP, NEG, NEG_HI and op_sel bit 2 at 0; it reads past
-// SRC2 and op_sel_hi bit 2.
+// op_sel_hi:[a,b] unless both are 1 (LLVM's default). LLVM 22's
+// encoding fixes VDST, CLAMP and the third source's NEG, NEG_HI and
+// OP_SEL bits at 0 (llvm-mc rejects a word that sets them); it reads past
+// SRC2, the two sources' NEG and NEG_HI bits and OP_SEL_HI bit 2.
 func (r *renderer) renderLdScale() {
-	r.absent(fVDST, fCLMP, fNEG, fNEGHI)
-	opsel, hi := r.f(fOPSEL), r.f(fOPSELHI)
-	if opsel>>2 != 0 {
-		r.markField(fOPSEL)
+	r.absent(fVDST, fCLMP)
+	for _, id := range [3]fieldID{fNEG, fNEGHI, fOPSEL} {
+		if r.has(id) && r.f(id)>>2 != 0 {
+			r.markField(id)
+		}
 	}
+	opsel, hi := r.f(fOPSEL), r.f(fOPSELHI)
 	r.src(r.f(fSRC0), opType{'b', 32}, 0)
 	r.src(r.f(fSRC1), opType{'b', 32}, 0)
 	if opsel != 0 {
