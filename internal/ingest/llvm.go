@@ -62,6 +62,8 @@ func loadAMD(ctx context.Context, src string, prog Progress) ([]isa.Architecture
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
+	prose, more := addProseInstructions(src, archs, insts)
+	insts, problems = append(insts, prose...), append(problems, more...)
 	merge.LinkFamilies(insts)
 	return archs, insts, append(docs, xmlDocs...), problems, nil
 }
@@ -702,6 +704,9 @@ func (p *candidatePool) candidates(in *isa.Instruction, m *merge.SyntaxMatch, fa
 		if ownTest(t) {
 			push(testCandidate(t, true))
 		}
+	}
+	for _, e := range proseExamples(in) {
+		push(merge.Candidate{Asm: e.Asm, Own: true, Prov: e.Prov, Source: e.Source})
 	}
 	if m != nil {
 		for _, row := range m.Rows[in.Name] {

@@ -53,11 +53,13 @@ const (
 	MatrixWMMA
 )
 
-// matrixPrefixes are the mnemonic prefixes of the matrix instructions.
+// matrixPrefixes are the mnemonic prefixes of the matrix instructions,
+// the first match deciding: CDNA 4's v_mfma_ld_scale_b32 is the VOP3P
+// Load-Scale word of a scaled MFMA, no multiply of its own.
 var matrixPrefixes = []struct {
 	prefix string
 	kind   MatrixKind
-}{{"v_mfma", MatrixXDL}, {"v_smfmac", MatrixXDL}, {"v_wmma", MatrixWMMA}, {"v_swmmac", MatrixWMMA}}
+}{{"v_mfma_ld_scale", NotMatrix}, {"v_mfma", MatrixXDL}, {"v_smfmac", MatrixXDL}, {"v_wmma", MatrixWMMA}, {"v_swmmac", MatrixWMMA}}
 
 // MatrixKindOf says which matrix instruction a lower-case mnemonic names.
 func MatrixKindOf(mnemonic string) MatrixKind {

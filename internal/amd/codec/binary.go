@@ -20,7 +20,11 @@ import (
 // lists what it writes per model type, and TestCodecCoversModel fails when
 // the model gains a field nobody decided about.
 
-const tableMagic = "gpuisa-codec-2\n"
+const tableMagic = "gpuisa-codec-3\n"
+
+// tableMagic2 is the previous version, without an encoding's own fields
+// (a 4-dword layout, Facts); a database written by it still loads.
+const tableMagic2 = "gpuisa-codec-2\n"
 
 // tableWriter accumulates the body and the string table.
 type tableWriter struct {
@@ -134,6 +138,10 @@ func (w *tableWriter) table(t *Table) {
 			w.int(e.Width)
 			w.int(e.Opcode)
 			w.operands(e.Operands)
+			w.uint(uint64(len(e.Fields)))
+			for _, fl := range e.Fields {
+				w.field(fl)
+			}
 		}
 		w.operands(in.Operands)
 		w.uint(uint64(len(in.Syntax)))
@@ -182,6 +190,7 @@ type tableReader struct {
 	b    []byte
 	strs []string
 	err  error
+	v3   bool // encodings carry their fields (tableMagic)
 
 	opPool  []isa.Operand
 	strPool []string
@@ -384,6 +393,14 @@ func (r *tableReader) table() *Table {
 			e.Name, e.Format = r.str(), r.str()
 			e.Width, e.Opcode = r.int(), r.int()
 			e.Operands = r.operands()
+			if r.v3 {
+				if n := r.count(); n > 0 {
+					e.Fields = make([]isa.Field, n)
+					for k := range e.Fields {
+						e.Fields[k] = r.field(0)
+					}
+				}
+			}
 		}
 		in.Operands = r.operands()
 		if n := r.count(); n > 0 {
@@ -418,10 +435,11 @@ func decodeTable(packed []byte) (*Table, error) {
 	if len(raw) > maxUnpacked {
 		return nil, fmt.Errorf("table larger than %d MB", maxUnpacked>>20)
 	}
-	if !bytes.HasPrefix(raw, []byte(tableMagic)) {
+	v3 := bytes.HasPrefix(raw, []byte(tableMagic))
+	if !v3 && !bytes.HasPrefix(raw, []byte(tableMagic2)) {
 		return nil, fmt.Errorf("not a decoder table (written by another gpuisa version?)")
 	}
-	r := &tableReader{b: raw[len(tableMagic):]}
+	r := &tableReader{b: raw[len(tableMagic):], v3: v3}
 	n := r.count()
 	lens := make([]int, n)
 	total := 0

@@ -24,8 +24,8 @@ var codecFields = map[reflect.Type]struct{ kept, dropped []string }{
 		dropped: []string{"Description", "Note"},
 	},
 	reflect.TypeOf(isa.Encoding{}): {
-		kept:    []string{"Name", "Format", "Width", "Opcode", "Operands"},
-		dropped: []string{"Identifier", "IdentifierCheck", "Fields", "Prov", "Documented", "Assembler"},
+		kept:    []string{"Name", "Format", "Width", "Opcode", "Operands", "Fields"},
+		dropped: []string{"Identifier", "IdentifierCheck", "Prov", "Documented", "Assembler"},
 	},
 	reflect.TypeOf(isa.Field{}): {
 		kept:    []string{"Name", "MSB", "LSB", "Ranges", "Fixed", "Parts"},

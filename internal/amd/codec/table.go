@@ -50,6 +50,11 @@ func Facts(in *isa.Instruction) isa.Instruction {
 	encs := make([]isa.Encoding, len(in.Encodings))
 	for i, e := range in.Encodings {
 		encs[i] = isa.Encoding{Name: e.Name, Format: e.Format, Width: e.Width, Opcode: e.Opcode, Operands: slimOperands(e.Operands)}
+		if e.Width > 96 {
+			// Two word pairs (CDNA 4's scaled MFMAs): the decoder reads
+			// which words they are from the layout's fixed fields.
+			encs[i].Fields = e.Fields
+		}
 	}
 	var syn []isa.Syntax
 	for _, s := range in.Syntax {

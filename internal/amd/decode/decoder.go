@@ -127,6 +127,8 @@ type Decoder struct {
 	// whole family.
 	target   string
 	absentOn map[*isa.Instruction]bool
+	// pairTmpl: the 4-dword instructions' templates (scaled.go).
+	pairTmpl map[string][]PairTemplate
 }
 
 // group is the formats that share the same fixed bits (VOP3A and VOP3B; VOP3P
@@ -277,6 +279,9 @@ type entry struct {
 	// negIgnored: a VOP3P instruction without neg modifiers whose NEG and
 	// NEG_HI bits LLVM reads past (prints nothing for).
 	negIgnored bool
+	// pairs are the 4-dword instructions whose first word pair this
+	// entry's word is (scaled.go).
+	pairs []*pairEntry
 	// prof is the VOP3P operand profile the rules give (profile.go), or nil.
 	prof *opProfile
 	// facts are what the rules table said (the entries tables print
@@ -394,12 +399,17 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			vop3bFor[a] = b
 		}
 	}
+	var pending []pendingPair
 	for i := range instrs {
 		in := &instrs[i]
 		for _, e := range in.Encodings {
 			fname := e.Format
 			if fname == "" {
 				fname = e.Name
+			}
+			if e.Width > 96 {
+				pending = append(pending, pendingPair{in, e}) // two word pairs (scaled.go)
+				continue
 			}
 			switch kindOf(fname) {
 			case KindVOP1, KindVOP2, KindVOPC:
@@ -445,6 +455,7 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 			}
 		}
 	}
+	d.addPairs(formats, pending)
 	return d, nil
 }
 
@@ -527,6 +538,9 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 	in := Inst{Offset: offset, Name: r.en.name, Mnemonic: string(r.buf[:r.mnEnd]), Encoding: r.fm.Name,
 		Opcode: r.en.enc.Opcode, Extra: r.extra, Partial: r.partial, Traits: d.traits(r.fm, r.en)}
 	in.Fields = r.fieldValues()
+	if r.head != nil {
+		in.Encoding = r.en.enc.Name
+	}
 	if r.enY != nil {
 		in.Dual = &DualOp{Name: r.enY.name, Mnemonic: string(r.buf[r.dualAt+len(dualSep) : r.dualMnEnd]),
 			Opcode: r.enY.enc.Opcode, Operands: []string{}}
@@ -650,6 +664,15 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s has no instruction with opcode %d", w0, strings.Join(names, "/"), f.opField.get(&r.raw))}
 	}
 	width := fm.Width / 8
+	if p := pairAt(en, code, offset+width); p != nil {
+		// The word pair after a Load-Scale word is its scaled MFMA's:
+		// render that, with the first pair's scales.
+		r.head, r.headRaw = fm, r.raw
+		next := offset + width
+		r.raw = [3]uint32{binary.LittleEndian.Uint32(code[next:]), binary.LittleEndian.Uint32(code[next+4:]), 0}
+		fm, en = p.tail, d.ready(p.tail, p.en)
+		width += fm.Width / 8
+	}
 	need := width
 	if fm.kind == KindMIMG {
 		// A guide's MIMG width may count the NSA dword; a word without

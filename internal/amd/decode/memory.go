@@ -494,13 +494,16 @@ func (r *renderer) renderMAI() {
 		}
 		r.src(code, t, 0)
 	}
+	if r.head != nil {
+		r.scaleOperands() // ABID is the pair's fixed 1
+	}
 	if v := r.f(fCBSZ); v != 0 {
 		r.mod()
 		r.str("cbsz:")
 		r.dec(v)
 		r.end()
 	}
-	if v := r.f(fABID); v != 0 {
+	if v := r.f(fABID); v != 0 && r.head == nil {
 		r.mod()
 		r.str("abid:")
 		r.dec(v)
@@ -522,9 +525,13 @@ func (r *renderer) renderMAI() {
 
 // fieldValues lists every field of the format with its value and bits.
 func (r *renderer) fieldValues() []FieldValue {
-	raw := r.raw[:r.fm.words]
-	out := make([]FieldValue, 0, len(r.fm.Fields))
-	for _, fl := range r.fm.Fields {
+	fields, raw := r.fm.Fields, r.raw[:r.fm.words]
+	if r.head != nil {
+		// A 4-dword instruction: the model's 128-bit layout.
+		fields, raw = r.en.enc.Fields, []uint32{r.headRaw[0], r.headRaw[1], r.raw[0], r.raw[1]}
+	}
+	out := make([]FieldValue, 0, len(fields))
+	for _, fl := range fields {
 		v := fl.Get(raw)
 		fv := FieldValue{Name: fl.Name, MSB: fl.MSB, LSB: fl.LSB, Ranges: fl.Ranges, Value: v, Bits: binString(v, fl.Width())}
 		if strings.EqualFold(fl.Name, "SIMM16") {

@@ -53,6 +53,10 @@ type renderer struct {
 	invalidCode int
 	// invalidField is the field an invalidUnused word sets.
 	invalidField fieldID
+	// head is the format of a 4-dword instruction's first word pair
+	// (headRaw) when raw holds its second (scaled.go); nil otherwise.
+	head    *format
+	headRaw [3]uint32
 }
 
 type invalidKind uint8
@@ -300,6 +304,10 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 			r.renderMAI()
 			break
 		}
+		if en.shape == shLdScale {
+			r.renderLdScale()
+			break
+		}
 		r.renderVOP3P()
 	case KindMAI:
 		r.renderMAI()
@@ -382,6 +390,11 @@ func (r *renderer) mayUseLiteral() bool {
 	case KindVOP2:
 		return r.f(fSRC0) == literalCode || r.en.kconst
 	case KindVOP3, KindVOP3B, KindVOP3P:
+		if r.en.shape == shLdScale && r.head == nil {
+			// LLVM 22 reads a literal after the Load-Scale word alone
+			// (lit(0x3f800000)), though its assembler writes none.
+			return r.f(fSRC0) == literalCode || r.f(fSRC1) == literalCode
+		}
 		if !r.d.fam.vop3Lit {
 			return false
 		}

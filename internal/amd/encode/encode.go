@@ -158,6 +158,9 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 		return e.encodeExt(asm, extOf(mn, mods))
 	}
 	tmpls := e.d.Templates(base)
+	if ps := e.d.PairTemplates(base); len(tmpls) == 0 && len(ps) > 0 {
+		return e.encodePair(ps, asm)
+	}
 	if len(tmpls) == 0 {
 		return nil, fmt.Errorf("%s: no such instruction in %s", base, e.d.Arch().ID)
 	}

@@ -1,7 +1,7 @@
 ; targets: ^gfx950
 ; CDNA 4 matrix operations: the 16x16x32 bf16 and f16 MFMAs (cbsz/blgp
-; set on one) and a permlane32 swap. (The scaled f8f6f4 MFMA, a 4-dword
-; word the CDNA 4 guide's opcode tables do not list, is not decoded yet.)
+; set on one) and a permlane32 swap. (The scaled f8f6f4 MFMAs, 4-dword
+; words the CDNA 4 guide's opcode tables do not list: mfma-scale-gfx950.ll.)
 target triple = "amdgcn-amd-amdhsa"
 declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.bf16(<8 x bfloat>, <8 x bfloat>, <4 x float>, i32, i32, i32)
 declare <4 x float> @llvm.amdgcn.mfma.f32.16x16x32.f16(<8 x half>, <8 x half>, <4 x float>, i32, i32, i32)

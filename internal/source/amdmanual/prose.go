@@ -1,0 +1,63 @@
+package amdmanual
+
+// Instructions a guide describes only in prose: CDNA 4's scaled MFMAs are
+// "4-dword instructions that combine a Load-Scale factors and MFMA
+// functions into one instruction" (section 7.2.1), named there but in no
+// opcode table, and their first two dwords (the Load-Scale word, which
+// LLVM decodes alone as v_mfma_ld_scale_b32 when no MFMA follows) have no
+// section at all. Each row says where the guide describes the
+// instruction; the build (package ingest) finds that line for the
+// provenance, takes the opcodes from the word the guide gives and from
+// the unscaled MFMA the scaled one wraps, and verifies the example with
+// llvm-mc like any other.
+
+// ProseInstr is one instruction a guide describes in prose only.
+type ProseInstr struct {
+	Family string
+	Name   string // lower case, as LLVM spells it
+	// Heading is the guide section's heading; Named is how the section
+	// spells the instruction, or the heading of the part of the section
+	// that describes it (the Load-Scale word has no name there).
+	Heading, Named string
+	// Word is the identifier the section's prose gives the Load-Scale
+	// word (bits 31:16); Table is the one its operand table gives, when
+	// the two differ.
+	Word, Table string
+	// Wraps is the unscaled instruction whose opcode and operands the
+	// scaled one's second word pair holds; "" for the Load-Scale word.
+	Wraps   string
+	Summary string
+	Desc    string
+	Example string // composed from the section's operand description
+}
+
+// scaleSelect is what the section says the byte selects do.
+const scaleSelect = " {OP_SEL_HI[i], OP_SEL[i]} of the Load-Scale word choose the byte of scale i that the lanes use: 00 bits [7:0], 01 [15:8], 10 [23:16], 11 [31:24]. " +
+	"The scale is an E8M0 exponent (bias 127), one per 32 K values of a matrix row."
+
+// The syntax of the byte selects as llvm-mc 22 prints them.
+const (
+	scaledSyntax = " LLVM writes the scales after the C matrix, then op_sel:[a,b,0] when either OP_SEL bit is set and always op_sel_hi:[a,b,0] (bit 2 of each is not encoded), then cbsz and blgp."
+	ldSyntax     = " LLVM writes op_sel:[a,b] when either OP_SEL bit is set and op_sel_hi:[a,b] unless both OP_SEL_HI bits are 1, its default."
+)
+
+// ProseInstructions are the guides' prose-only instructions.
+var ProseInstructions = []ProseInstr{
+	{Family: "cdna4", Name: "v_mfma_scale_f32_16x16x128_f8f6f4", Heading: "MFMA with Block Exponent Scaling", Named: "V_MFMA_SCALE_F32_16X16X128_F8F6F4",
+		Word: "0xD3AC", Table: "0xCC35", Wraps: "v_mfma_f32_16x16x128_f8f6f4",
+		Summary: "Multiply 16x128 by 128x16 matrices of FP8, FP6 or FP4 values (formats chosen by CBSZ and BLGP), each block of 32 K values scaled by an E8M0 exponent, and add a 16x16 F32 matrix.",
+		Desc: "A 4-dword instruction: a Load-Scale word pair (bits 31:16 0xD3AC, VOP3P opcode 44) whose SRC0 and SRC1 give the scales of matrix A and matrix B, followed by the VOP3P-MAI word pair of V_MFMA_F32_16X16X128_F8F6F4 (its ABID field set to 1). " +
+			"The scales apply to this instruction only and do not carry into later MFMAs. With K = 128 there are 4 scale values per matrix row and 16 rows: 64 8-bit scales, a quarter of one VGPR across 64 lanes." + scaleSelect + scaledSyntax,
+		Example: "v_mfma_scale_f32_16x16x128_f8f6f4 a[0:3], v[4:11], v[12:19], a[0:3], v1, v2 op_sel:[1,0,0] op_sel_hi:[1,1,0]"},
+	{Family: "cdna4", Name: "v_mfma_scale_f32_32x32x64_f8f6f4", Heading: "MFMA with Block Exponent Scaling", Named: "V_MFMA_SCALE_F32_32X32X64_F8F6F4",
+		Word: "0xD3AC", Table: "0xCC35", Wraps: "v_mfma_f32_32x32x64_f8f6f4",
+		Summary: "Multiply 32x64 by 64x32 matrices of FP8, FP6 or FP4 values (formats chosen by CBSZ and BLGP), each block of 32 K values scaled by an E8M0 exponent, and add a 32x32 F32 matrix.",
+		Desc: "A 4-dword instruction: a Load-Scale word pair (bits 31:16 0xD3AC, VOP3P opcode 44) whose SRC0 and SRC1 give the scales of matrix A and matrix B, followed by the VOP3P-MAI word pair of V_MFMA_F32_32X32X64_F8F6F4 (its ABID field set to 1). " +
+			"The scales apply to this instruction only and do not carry into later MFMAs. With K = 64 there are 2 scale values per matrix row and 32 rows." + scaleSelect + scaledSyntax,
+		Example: "v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[4:11], v[12:19], v[0:15], v1, v2 op_sel:[0,1,0] op_sel_hi:[1,0,0] cbsz:1"},
+	{Family: "cdna4", Name: "v_mfma_ld_scale_b32", Heading: "MFMA with Block Exponent Scaling", Named: "Operands of Load-Scale", Word: "0xD3AC", Table: "0xCC35",
+		Summary: "The Load-Scale word of a scaled MFMA (the first two dwords of V_MFMA_SCALE_*): the scales of matrix A (SRC0) and matrix B (SRC1) for the MFMA word pair that follows.",
+		Desc: "AMD's guide describes this word only as the first half of the 4-dword V_MFMA_SCALE_F32_16X16X128_F8F6F4 and V_MFMA_SCALE_F32_32X32X64_F8F6F4. " +
+			"LLVM names it v_mfma_ld_scale_b32 and decodes it alone when no scaled MFMA's word pair follows. VDST, CLAMP, NEG, NEG_HI and OP_SEL[2] must be zero; SRC2 and OP_SEL_HI[2] are not read. SRC0 and SRC1 may be VGPRs, SGPRs or constants here; in the scaled MFMA llvm-mc 22 takes VGPRs only." + scaleSelect + ldSyntax,
+		Example: "v_mfma_ld_scale_b32 v1, v2 op_sel:[1,0] op_sel_hi:[0,1]"},
+}
