@@ -599,7 +599,7 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 		e.How, e.Err = FromTextAlone, "no encoder"
 		return
 	}
-	b, err := fam.Enc.Encode(text)
+	b, read, err := fam.Enc.EncodeRead(text)
 	var tooLong *encode.TooLongError
 	if errors.As(err, &tooLong) {
 		// The listing shows the line's start, as the error does, not a
@@ -615,7 +615,15 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 	}
 	e.Bytes, e.How = b, FromText
 	var got string
-	if opts.Fields {
+	switch {
+	case read != nil:
+		// The encoder's read-back check decoded these very bytes.
+		e.Name, got = read.Name, read.Text()
+		if opts.Fields {
+			read.Offset = int(e.Addr)
+			e.Inst = read
+		}
+	case opts.Fields:
 		in, _, err := fam.Dec.Decode(b, 0)
 		if err != nil {
 			e.Err = errText(err)
@@ -623,7 +631,7 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 		}
 		in.Offset = int(e.Addr)
 		e.Name, e.Inst, got = in.Name, &in, in.Text()
-	} else {
+	default:
 		in, _, err := fam.Dec.DecodeBrief(b, 0)
 		if err != nil {
 			e.Err = errText(err)
