@@ -62,17 +62,9 @@ func ptxasExtraForms(in *Instruction) ([]Form, []string) {
 			continue
 		}
 		for _, f := range in.Forms {
-			if len(pf.from) > 0 && !slices.Contains(pf.from, f.Syntax) {
+			nf, ok := pf.derive(f)
+			if !ok {
 				continue
-			}
-			k := lastToken(f.Syntax, pf.token)
-			if k < 0 {
-				continue
-			}
-			nf := f
-			nf.Syntax = f.Syntax[:k] + pf.with + f.Syntax[k+len(pf.token):]
-			if pf.with != "" {
-				nf.Types = replaceType(f.Types, pf.token, pf.with)
 			}
 			if f.Oracle != nil {
 				// The version and target ptxas found for the form it
@@ -93,6 +85,23 @@ func ptxasExtraForms(in *Instruction) ([]Form, []string) {
 		}
 	}
 	return forms, notes
+}
+
+// derive is the form pf makes of documented form f, if it makes one.
+func (pf ptxasForm) derive(f Form) (Form, bool) {
+	if len(pf.from) > 0 && !slices.Contains(pf.from, f.Syntax) {
+		return Form{}, false
+	}
+	k := lastToken(f.Syntax, pf.token)
+	if k < 0 {
+		return Form{}, false
+	}
+	nf := f
+	nf.Syntax = f.Syntax[:k] + pf.with + f.Syntax[k+len(pf.token):]
+	if pf.with != "" {
+		nf.Types = replaceType(f.Types, pf.token, pf.with)
+	}
+	return nf, true
 }
 
 // lastToken is where token last stands in syntax as a whole token (not
@@ -207,17 +216,9 @@ func PTXASFacts(in *Instruction) []PTXASFact {
 		withExtra.Forms = slices.Clip(in.Forms)
 		var fact PTXASFact
 		for _, f := range in.Forms {
-			if len(pf.from) > 0 && !slices.Contains(pf.from, f.Syntax) {
+			nf, ok := pf.derive(f)
+			if !ok {
 				continue
-			}
-			k := lastToken(f.Syntax, pf.token)
-			if k < 0 {
-				continue
-			}
-			nf := f
-			nf.Syntax = f.Syntax[:k] + pf.with + f.Syntax[k+len(pf.token):]
-			if pf.with != "" {
-				nf.Types = replaceType(f.Types, pf.token, pf.with)
 			}
 			nf.Oracle = nil
 			withExtra.Forms = append(withExtra.Forms, nf)
