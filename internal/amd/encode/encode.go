@@ -16,7 +16,6 @@
 package encode
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"github.com/gpuisa/gpuisa/internal/base/lazyre"
@@ -108,20 +107,7 @@ func (e *TooLongError) Error() string {
 
 // Encode assembles one instruction.
 func (e *Encoder) Encode(asm string) ([]byte, error) {
-	return e.encode(asm, nil, nil)
-}
-
-// EncodeRead assembles one instruction and returns, with its bytes, the
-// decoder's reading of them where the encoder's read-back check already
-// made it (a listing then need not decode the bytes again); read is nil
-// when the bytes came another way.
-func (e *Encoder) EncodeRead(asm string) (b []byte, read *decode.Inst, err error) {
-	var got decode.Inst
-	b, err = e.encode(asm, nil, &got)
-	if err == nil && got.Bytes != nil && bytes.Equal(got.Bytes, b) {
-		return b, &got, nil
-	}
-	return b, nil, err
+	return e.encode(asm, nil)
 }
 
 // asmSuffixes are the encoding suffixes (of isa.EncodingSuffixes) that the
@@ -145,10 +131,8 @@ func cutAsmSuffix(mn string) (base, suffix string) {
 
 // encode assembles asm. With candidate non-nil it also hands over every
 // encoding it builds, before the decoder's check (the tests use it to tell
-// whether the right bytes were among them when the check failed); with
-// read non-nil it keeps there the decoding its check accepted, when the
-// bytes come from the placement loop.
-func (e *Encoder) encode(asm string, candidate func([]byte), read *decode.Inst) ([]byte, error) {
+// whether the right bytes were among them when the check failed).
+func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	if len(asm) > MaxText {
 		return nil, &TooLongError{Len: len(asm), Start: errs.Excerpt(asm)}
 	}
@@ -254,9 +238,6 @@ func (e *Encoder) encode(asm string, candidate func([]byte), read *decode.Inst) 
 				if err := constantBus(in, t, e.d.Arch()); err != nil {
 					busErr = err
 					continue
-				}
-				if read != nil {
-					*read = in
 				}
 				return b, nil
 			}

@@ -205,7 +205,7 @@ func TestRoundTripExamples(t *testing.T) {
 							if bytes.Equal(b, want) {
 								ready = "the encoder builds these bytes"
 							}
-						}, nil)
+						})
 						if strings.HasPrefix(ready, "the") {
 							decoderReady++
 						}

@@ -219,10 +219,10 @@ func (e *Encoder) plainExtWord(x *extAsm) ([]byte, error) {
 	if len(x.keep) > 0 {
 		plainAsm += " " + strings.Join(x.keep, " ")
 	}
-	word, err := e.encode(plainAsm, nil, nil)
+	word, err := e.encode(plainAsm, nil)
 	if err != nil && x.vop3 {
 		// VOP3P has no _e64 spelling: v_fma_mix_f32_e64_dpp is VOP3P.
-		word, err = e.encode(x.base+strings.TrimPrefix(plainAsm, x.base+suffix), nil, nil)
+		word, err = e.encode(x.base+strings.TrimPrefix(plainAsm, x.base+suffix), nil)
 	}
 	if err != nil && !x.vop3 && e.d.Gen() >= 11 && x.kind != extSDWA {
 		// gfx11+ VOP3 DPP of an instruction with no 32-bit form: LLVM
@@ -233,9 +233,9 @@ func (e *Encoder) plainExtWord(x *extAsm) ([]byte, error) {
 		if len(x.keep) > 0 {
 			plainAsm += " " + strings.Join(x.keep, " ")
 		}
-		word, err = e.encode(plainAsm, nil, nil)
+		word, err = e.encode(plainAsm, nil)
 		if err != nil {
-			word, err = e.encode(x.base+strings.TrimPrefix(plainAsm, x.base+isa.SuffixE64), nil, nil)
+			word, err = e.encode(x.base+strings.TrimPrefix(plainAsm, x.base+isa.SuffixE64), nil)
 		}
 	}
 	return word, err

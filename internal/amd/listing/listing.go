@@ -599,7 +599,7 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 		e.How, e.Err = FromTextAlone, "no encoder"
 		return
 	}
-	b, read, err := fam.Enc.EncodeRead(text)
+	b, err := fam.Enc.Encode(text)
 	var tooLong *encode.TooLongError
 	if errors.As(err, &tooLong) {
 		// The listing shows the line's start, as the error does, not a
@@ -615,15 +615,7 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 	}
 	e.Bytes, e.How = b, FromText
 	var got string
-	switch {
-	case read != nil:
-		// The encoder's read-back check decoded these very bytes.
-		e.Name, got = read.Name, read.Text()
-		if opts.Fields {
-			read.Offset = int(e.Addr)
-			e.Inst = read
-		}
-	case opts.Fields:
+	if opts.Fields {
 		in, _, err := fam.Dec.Decode(b, 0)
 		if err != nil {
 			e.Err = errText(err)
@@ -631,7 +623,7 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 		}
 		in.Offset = int(e.Addr)
 		e.Name, e.Inst, got = in.Name, &in, in.Text()
-	default:
+	} else {
 		in, _, err := fam.Dec.DecodeBrief(b, 0)
 		if err != nil {
 			e.Err = errText(err)
