@@ -74,6 +74,7 @@ func (e *Encoder) encodeMAI(t decode.Template, asm string, ops, mods []string) (
 			return nil, err
 		}
 	}
+	printed := asm // asm as the decoder prints it: LLVM leaves out a zero cbsz, abid or blgp
 	for _, m := range mods {
 		key, val, ok := strings.Cut(m, ":")
 		if !ok {
@@ -87,6 +88,9 @@ func (e *Encoder) encodeMAI(t decode.Template, asm string, ops, mods []string) (
 				return nil, fmt.Errorf("%s: %v", m, err)
 			}
 			v = n
+			if n == 0 {
+				printed = strings.Replace(printed, " "+m, "", 1)
+			}
 		case "neg":
 			// The f64 MFMAs of CDNA 2+ keep neg:[a,b,c] in the BLGP bits.
 			bits, err := bitList(val, 3)
@@ -116,13 +120,13 @@ func (e *Encoder) encodeMAI(t decode.Template, asm string, ops, mods []string) (
 		for _, w := range words {
 			b = binary.LittleEndian.AppendUint32(b, w)
 		}
-		if got, ok := e.readsBack(b, newReadBack(asm)); ok {
+		if got, ok := e.readsBack(b, newReadBack(printed)); ok {
 			return got, nil
 		}
 		// Another spelling of the same opcode (gfx908's
 		// v_mfma_f32_32x32x8f16 on gfx942, which prints it
 		// v_mfma_f32_32x32x8_f16).
-		if in, n, err := e.d.Decode(b, 0); err == nil && n == len(b) && in.Name == t.Model && sameOperands(normalize(in.Text()), asm) {
+		if in, n, err := e.d.Decode(b, 0); err == nil && n == len(b) && in.Name == t.Model && sameOperands(normalize(in.Text()), printed) {
 			return b, nil
 		}
 	}
