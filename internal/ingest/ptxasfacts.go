@@ -48,13 +48,8 @@ func (fc *factCorpus) apply(a *ptxApplier, model []ptx.Instruction, byName map[s
 		m := &model[fc.inst[k]]
 		in := byName[m.Name]
 		docProv := isa.Prov{Source: isa.SourcePTXDoc, File: f.File, Line: f.Line}
-		if in != nil {
-			for _, form := range in.Forms {
-				if form.Prov.Line == f.Line {
-					docProv = form.Prov // the path as the instruction's forms record it
-					break
-				}
-			}
+		if in != nil && f.Form < len(in.Forms) {
+			docProv = in.Forms[f.Form].Prov // page forms are the model's, in order, with the path as pages record it
 		}
 		held, tool, example, first := true, "", "", ""
 		for _, it := range fc.items[k] {

@@ -77,14 +77,20 @@ func ptxasExtraForms(in *Instruction) ([]Form, []string) {
 				nf.Oracle = &FormOracle{Status: "verified", Options: []Option{pf.needs}}
 			}
 			forms = append(forms, nf)
-			what := pf.with + " in place of " + f.Syntax + "'s " + pf.token
-			if pf.with == "" {
-				what = f.Syntax + " without " + pf.token
-			}
-			notes = append(notes, "ptxas's fact: ptxas accepts "+strings.TrimSuffix(strings.Fields(nf.Syntax)[0], ";")+" ("+what+"); "+pf.docs+" ("+f.File+":"+strconv.Itoa(f.Line)+")")
+			notes = append(notes, "ptxas's fact: ptxas accepts "+pf.what(f, nf)+"; "+pf.docs+" ("+f.File+":"+strconv.Itoa(f.Line)+")")
 		}
 	}
 	return forms, notes
+}
+
+// what says in words which form pf derives, nf, from f:
+// "set.CmpOp.bf16.bf16 (.bf16 in place of set.CmpOp.bf16.f16 d, a, b;'s .f16)".
+func (pf ptxasForm) what(f, nf Form) string {
+	how := pf.with + " in place of " + f.Syntax + "'s " + pf.token
+	if pf.with == "" {
+		how = f.Syntax + " without " + pf.token
+	}
+	return strings.TrimSuffix(strings.Fields(nf.Syntax)[0], ";") + " (" + how + ")"
 }
 
 // derive is the form pf makes of documented form f, if it makes one.
@@ -192,9 +198,10 @@ type PTXASFact struct {
 	// What says it in a line: "set.CmpOp.bf16.bf16 (.bf16 in place of
 	// set.CmpOp.bf16.f16's .f16)".
 	What string
-	// Docs is what the documents say instead, and File:Line the first
-	// documented form the fact is about.
+	// Docs is what the documents say instead; Form (an index into in's
+	// Forms) and File:Line are the first documented form the fact is about.
 	Docs string
+	Form int
 	File string
 	Line int
 	// Statements are ptxas-ready statements of the fact: the canonical
@@ -215,7 +222,7 @@ func PTXASFacts(in *Instruction) []PTXASFact {
 		withExtra := *in
 		withExtra.Forms = slices.Clip(in.Forms)
 		var fact PTXASFact
-		for _, f := range in.Forms {
+		for fi, f := range in.Forms {
 			nf, ok := pf.derive(f)
 			if !ok {
 				continue
@@ -226,11 +233,7 @@ func PTXASFacts(in *Instruction) []PTXASFact {
 				fact.Statements = append(fact.Statements, ps[0])
 			}
 			if fact.File == "" {
-				fact.File, fact.Line = f.File, f.Line
-				fact.What = strings.TrimSuffix(strings.Fields(nf.Syntax)[0], ";") + " (" + pf.with + " in place of " + f.Syntax + "'s " + pf.token + ")"
-				if pf.with == "" {
-					fact.What = strings.TrimSuffix(strings.Fields(nf.Syntax)[0], ";") + " (" + f.Syntax + " without " + pf.token + ")"
-				}
+				fact.Form, fact.File, fact.Line, fact.What = fi, f.File, f.Line, pf.what(f, nf)
 			}
 		}
 		if len(fact.Statements) > 0 {
@@ -254,7 +257,7 @@ func PTXASFacts(in *Instruction) []PTXASFact {
 				}
 			}
 			if fact.File == "" {
-				fact.File, fact.Line = f.File, f.Line
+				fact.Form, fact.File, fact.Line = fi, f.File, f.Line
 			}
 		}
 		if len(fact.Statements) > 0 {
