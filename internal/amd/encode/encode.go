@@ -12,7 +12,8 @@
 // dual.go), the DPP16, DPP8 and SDWA forms of the VALU encodings,
 // VOP3/VOP3P DPP included (ext.go), and the LDS, FLAT/GLOBAL/SCRATCH and
 // untyped buffer encodings (memory.go). Typed buffers (format:[...]),
-// images, exports and interpolation say "not supported yet".
+// images, exports, parameter interpolation and LDS direct loads, which
+// have no placement rules, are assembled by search (search.go).
 package encode
 
 import (
@@ -177,7 +178,6 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", asm, err)
 	}
 	var tried []string
-	var unsupported []string
 	var busErr error // an encoding that reads back but reads too many scalar values
 	kForm := false   // a K-constant instruction (v_fmaak_f32): LLVM has only its 32-bit form
 	for _, t := range tmpls {
@@ -255,9 +255,6 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 				return b, nil
 			}
 		}
-	}
-	if len(tried) == 0 && len(unsupported) > 0 {
-		return nil, fmt.Errorf("%s: encoding %s is not supported yet", base, strings.Join(unsupported, "/"))
 	}
 	// Say what is wrong with the operands where the rule is known, rather
 	// than list what each encoding made of them.

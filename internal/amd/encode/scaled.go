@@ -95,11 +95,7 @@ func (e *Encoder) scaleWords(t decode.PairTemplate, scales []string, sel [2]uint
 			return nil, err
 		}
 	}
-	b := make([]byte, 0, 8)
-	for _, w := range words {
-		b = binary.LittleEndian.AppendUint32(b, w)
-	}
-	return b, nil
+	return wordBytes(make([]byte, 0, 16), words), nil
 }
 
 // samePairText compares a 4-dword instruction's decoding with the line:
