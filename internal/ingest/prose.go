@@ -147,7 +147,7 @@ func proseInstruction(row amdmanual.ProseInstr, arch *isa.Architecture, lines []
 			Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: wordAt}}},
 		Sources: []isa.Prov{prov, {Source: isa.SourceLLVMMC}},
 	}
-	in.Section = strings.TrimSpace(strings.Trim(cleanHeading(lines[head-1]), "#* "))
+	in.Section = amdmanual.Clean(strings.TrimLeft(lines[head-1], "#")) // as the guide's parser reads headings
 	check := fmt.Sprintf("bits 31:16 are the guide's %s (line %d): %s opcode %d", row.Word, wordAt, ld.Name, ldOp)
 	if row.Wraps == "" {
 		in.Encodings = []isa.Encoding{{Name: ld.Name, Format: ld.Name, Width: ld.Width, Opcode: ldOp, Fields: ld.Fields,
@@ -220,21 +220,6 @@ func scaledLayout(ld, mai *isa.Format, ldOp int) []isa.Field {
 		out = append(out, f)
 	}
 	return out
-}
-
-// cleanHeading drops a heading's HTML anchor ("<span id=...></span>").
-func cleanHeading(s string) string {
-	for {
-		i := strings.Index(s, "<span")
-		if i < 0 {
-			return s
-		}
-		j := strings.Index(s[i:], "</span>")
-		if j < 0 {
-			return s
-		}
-		s = s[:i] + s[i+j+len("</span>"):]
-	}
 }
 
 func formatNamed(arch *isa.Architecture, name string) *isa.Format {

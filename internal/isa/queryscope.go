@@ -57,8 +57,8 @@ func (ix *ProcessorIndex) scopeOfPhrase(phrase string) (QueryScope, bool) {
 	key := productKey(phrase)
 	// Two words or more that spell a product's whole name ("Radeon VII",
 	// whose number is a Roman one) are no search words either.
-	named := strings.Contains(phrase, " ") && strings.IndexFunc(key, unicode.IsLetter) >= 0
-	if !named && (strings.IndexFunc(key, unicode.IsLetter) < 0 || strings.IndexFunc(key, unicode.IsDigit) < 0) {
+	letter, digit := strings.IndexFunc(key, unicode.IsLetter) >= 0, strings.IndexFunc(key, unicode.IsDigit) >= 0
+	if !letter || !digit && !strings.Contains(phrase, " ") {
 		return QueryScope{}, false
 	}
 	ms := ix.byKey[key]
