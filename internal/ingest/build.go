@@ -408,20 +408,26 @@ func (nopProgress) Start(string, int) {}
 func (nopProgress) Advance(int)       {}
 func (nopProgress) Done()             {}
 
-// LineProgress writes one plain line per step, for logs and CI.
+// LineProgress writes one plain line per step, for logs and CI, with the
+// step's wall time and the CPU time it took in gpuisa and in the tools it
+// ran (cpuTimes).
 type LineProgress struct {
-	W     io.Writer
-	step  string
-	total int
-	n     int
-	start time.Time
+	W          io.Writer
+	step       string
+	total      int
+	n          int
+	start      time.Time
+	self, tool time.Duration
 }
 
 func (p *LineProgress) Start(step string, total int) {
 	p.step, p.total, p.n, p.start = step, total, 0, time.Now()
+	p.self, p.tool = cpuTimes()
 	fmt.Fprintf(p.W, "%s…\n", step)
 }
 func (p *LineProgress) Advance(n int) { p.n += n }
 func (p *LineProgress) Done() {
-	fmt.Fprintf(p.W, "%s: %d/%d done in %s\n", p.step, p.n, p.total, time.Since(p.start).Round(time.Millisecond))
+	self, tool := cpuTimes()
+	fmt.Fprintf(p.W, "%s: %d/%d done in %s (CPU: gpuisa %s, tools %s)\n", p.step, p.n, p.total,
+		time.Since(p.start).Round(time.Millisecond), (self - p.self).Round(10*time.Millisecond), (tool - p.tool).Round(10*time.Millisecond))
 }

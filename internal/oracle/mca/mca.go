@@ -155,12 +155,13 @@ func Run(ctx context.Context, lines map[string][]string, opts Options) (*Results
 		firstErr error
 		done     int
 		slots    = make(chan struct{}, parallel)
+		alone    = &loneLines{lines: map[string]bool{}}
 	)
 	for target, ls := range lines {
 		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			costs, st, err := runTarget(ctx, path, version, target, ls, opts.CacheDir)
+			costs, st, err := runTarget(ctx, path, version, target, ls, opts.CacheDir, alone)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil && firstErr == nil {
@@ -180,7 +181,38 @@ func Run(ctx context.Context, lines map[string][]string, opts Options) (*Results
 	return res, firstErr
 }
 
-func runTarget(ctx context.Context, path, version, target string, lines []string, cacheDir string) ([]Cost, [3]int, error) {
+// loneLines are the lines llvm-mca could not table even alone (it crashed
+// on them, or printed no row), as found so far by this Run on any target.
+// A batch holding one is out of step and is bisected down to it, about
+// 2·log2(n) processes over large halves; llvm-mca 22 aborts on every
+// buffer_load_*_d16 of the gfx9 targets, so without this each of those
+// targets bisected its whole batch (417 processes for 47 targets, most of
+// a cold cost step). Later targets run these lines alone instead, beside
+// one batch of the rest: a line's crash does not depend on its neighbours.
+type loneLines struct {
+	mu    sync.Mutex
+	lines map[string]bool
+}
+
+func (a *loneLines) add(l string) {
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	a.lines[l] = true
+	a.mu.Unlock()
+}
+
+func (a *loneLines) has(l string) bool {
+	if a == nil {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lines[l]
+}
+
+func runTarget(ctx context.Context, path, version, target string, lines []string, cacheDir string, alone *loneLines) ([]Cost, [3]int, error) {
 	var st [3]int
 	file := ""
 	if cacheDir != "" {
@@ -201,14 +233,28 @@ func runTarget(ctx context.Context, path, version, target string, lines []string
 		todo = append(todo, l)
 	}
 	if len(todo) > 0 {
-		costs, err := analyse(ctx, path, target, todo)
-		if err != nil {
-			return nil, st, err
+		var batch []string
+		var single [][]string
+		for _, l := range todo {
+			if alone.has(l) {
+				single = append(single, []string{l})
+			} else {
+				batch = append(batch, l)
+			}
 		}
-		st[0]++
-		st[1] += len(todo)
-		for i, l := range todo {
-			cache[l] = costs[i]
+		for _, ls := range append(single, batch) {
+			if len(ls) == 0 {
+				continue
+			}
+			costs, err := analyse(ctx, path, target, ls, alone)
+			if err != nil {
+				return nil, st, err
+			}
+			st[0]++
+			st[1] += len(ls)
+			for i, l := range ls {
+				cache[l] = costs[i]
+			}
 		}
 		if err := filecache.Save(file, cache); err != nil {
 			return nil, st, fmt.Errorf("mca: %w", err)
@@ -234,7 +280,7 @@ var errLineRe = regexp.MustCompile(`^[^:]*:(\d+):\d+: error: (.*)$`)
 // analyse runs llvm-mca once over lines (one instruction each) and maps
 // its table's rows back to them: the rows come in input order, less the
 // lines it could not parse, which it names by number.
-func analyse(ctx context.Context, path, target string, lines []string) ([]Cost, error) {
+func analyse(ctx context.Context, path, target string, lines []string, alone *loneLines) ([]Cost, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	dir, err := os.MkdirTemp("", "gpuisa-mca-")
@@ -285,16 +331,17 @@ func analyse(ctx context.Context, path, target string, lines []string) ([]Cost, 
 			return nil, fmt.Errorf("mca: llvm-mca -mcpu=%s: %w", target, runErr)
 		}
 		if len(lines) == 1 {
+			alone.add(lines[0])
 			out[0] = Cost{Error: "llvm-mca printed no table row: " + strings.TrimSpace(firstLine(stderr.String()))}
 			return out, nil
 		}
 		// Out of step: split the batch so each half maps again.
 		half := len(lines) / 2
-		a, err := analyse(ctx, path, target, lines[:half])
+		a, err := analyse(ctx, path, target, lines[:half], alone)
 		if err != nil {
 			return nil, err
 		}
-		b, err := analyse(ctx, path, target, lines[half:])
+		b, err := analyse(ctx, path, target, lines[half:], alone)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,10 @@ package mca
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +54,66 @@ func TestCostsAsLLVMMCAPrintsThem(t *testing.T) {
 	again, err := Run(context.Background(), lines, Options{LLVMMCA: path, CacheDir: cache})
 	if err != nil || again.Processes != 0 || again.CacheHits != 5 {
 		t.Fatalf("second run: %v, %d processes, %d hits; want 0 and 5", err, again.Processes, again.CacheHits)
+	}
+}
+
+// TestLineThatCrashesIsRunAloneOnLaterTargets: a line llvm-mca aborts on
+// (as llvm-mca 22 does on gfx9's buffer_load_*_d16) is found by bisecting
+// the first target's batch; every later target runs it alone beside one
+// batch of the rest, two processes, and the other lines keep their costs.
+func TestLineThatCrashesIsRunAloneOnLaterTargets(t *testing.T) {
+	real := llvmMCA(t)
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	wrapper := filepath.Join(dir, "llvm-mca")
+	script := "#!/bin/sh\nfor a; do f=\"$a\"; done\necho \"$*\" >> " + calls + "\n" +
+		"if [ -f \"$f\" ] && grep -q CRASH \"$f\"; then kill -ABRT $$; fi\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var batch []string
+	for i := range 40 {
+		batch = append(batch, fmt.Sprintf("v_add_f32 v%d, v1, v2", i))
+	}
+	batch = append(batch[:17], append([]string{"v_max_f32 v5, v1, v2 ; CRASH"}, batch[17:]...)...)
+	targets := []string{"gfx900", "gfx906", "gfx908"}
+	lines := map[string][]string{}
+	for _, tg := range targets {
+		lines[tg] = batch
+	}
+	res, err := Run(context.Background(), lines, Options{LLVMMCA: wrapper, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range targets {
+		for i, c := range res.Costs[tg] {
+			if crash := strings.Contains(batch[i], "CRASH"); c.OK == crash {
+				t.Errorf("%s %q: %+v, want ok=%v", tg, batch[i], c, !crash)
+			}
+		}
+	}
+	b, err := os.ReadFile(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		for _, tg := range targets {
+			if strings.Contains(l, "-mcpu="+tg+" ") {
+				per[tg]++
+			}
+		}
+	}
+	bisected := 0
+	for _, tg := range targets {
+		switch n := per[tg]; {
+		case n > 2:
+			bisected++
+		case n != 2:
+			t.Errorf("%s: %d llvm-mca processes, want 2 (the line alone, the rest) or a bisection", tg, n)
+		}
+	}
+	if bisected != 1 {
+		t.Errorf("processes per target %v: want one target bisected and the others 2 each", per)
 	}
 }
