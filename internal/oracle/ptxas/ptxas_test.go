@@ -2,6 +2,7 @@ package ptxas_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -223,6 +224,55 @@ func checkBatch(t *testing.T, tools *ptxas.Tools, target string, batch []ptxas.U
 			if a.Lines[j] != b.Lines[j] {
 				t.Errorf("%s unit %d line %d: alone %+v, batched %+v", target, i, j, a.Lines[j], b.Lines[j])
 			}
+		}
+	}
+}
+
+// TestDisassembleFindsFailingUnitsWithPTXASAlone: a unit whose code
+// generation fails takes its batch down with it (cvta.const.u32, a 32-bit
+// address, is fatal for the whole module on sm_90 and newer). ptxas alone
+// finds it and the rest are compiled and listed once, as they list alone;
+// on a later target the unit is batched apart from the start, so the rest
+// compile at once.
+func TestDisassembleFindsFailingUnitsWithPTXASAlone(t *testing.T) {
+	tools := testenv.PTXAS(t)
+	if tools.NVDisasm == "" {
+		t.Skip("nvdisasm not installed: skipping the SASS listing test")
+	}
+	io := ".visible .entry $U(.param .u64 io)\n{\n.reg .b64 p;\n.reg .b32 a, b, d;\nld.param.u64 p, [io];\nld.global.b32 a, [p+4];\nld.global.b32 b, [p+8];\n"
+	var batch []ptxas.Unit
+	for i := range 8 {
+		batch = append(batch, ptxas.Unit{Entry: io + fmt.Sprintf("add.s32 d, a, %d;\nst.global.b32 [p], d;\nret;\n}", i+1)})
+	}
+	bad := ptxas.Unit{Entry: io + "cvta.const.u32 d, a;\nst.global.b32 [p], d;\nret;\n}"}
+	batch = append(batch[:5], append([]ptxas.Unit{bad}, batch[5:]...)...)
+	ctx := context.Background()
+	s := ptxas.NewSession(tools, "")
+	for _, target := range []string{"sm_90", "sm_100"} {
+		before := s.Stats().Processes
+		res, err := s.Disassemble(ctx, ptxFor(target), target, batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, u := range batch {
+			alone, err := ptxas.NewSession(tools, "").Disassemble(ctx, ptxFor(target), target, []ptxas.Unit{u})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := alone[0], res[i]
+			if a.OK != b.OK || a.Error != b.Error || len(a.Lines) != len(b.Lines) {
+				t.Errorf("%s unit %d: alone %v %q (%d lines), batched %v %q (%d lines)", target, i, a.OK, a.Error, len(a.Lines), b.OK, b.Error, len(b.Lines))
+			}
+		}
+		if res[5].OK || res[5].Error == "" {
+			t.Errorf("%s: the 32-bit address: %+v, want ptxas's failure", target, res[5])
+		}
+		n := s.Stats().Processes - before
+		switch {
+		case target == "sm_90" && n > 8:
+			t.Errorf("%s: %d ptxas processes, want at most 8 (the batch, a bisection of its halves, the rest)", target, n)
+		case target == "sm_100" && n != 2:
+			t.Errorf("%s: %d ptxas processes, want 2 (the unit that failed on sm_90 alone, the rest)", target, n)
 		}
 	}
 }

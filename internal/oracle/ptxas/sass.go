@@ -48,7 +48,7 @@ type Listing struct {
 }
 
 // sassFormat changes when the way listings are read or normalised changes.
-const sassFormat = "s2"
+const sassFormat = "s3"
 
 // sassBatch bounds the units compiled into one cubin and listed by one
 // nvdisasm process. A listing does not depend on its batch-mates
@@ -103,8 +103,7 @@ func (s *Session) Disassemble(ctx context.Context, version, target string, units
 		first[key] = i
 		todo = append(todo, i)
 	}
-	for start := 0; start < len(todo); start += sassBatch {
-		idx := todo[start:min(start+sassBatch, len(todo))]
+	for _, idx := range s.sassBatches(units, todo) {
 		err := runAt(units, idx, out, func(batch []Unit) ([]Listing, error) {
 			return s.disassembleBatch(ctx, tool, version, target, batch)
 		})
@@ -129,55 +128,167 @@ func (s *Session) Disassemble(ctx context.Context, version, target string, units
 	return out, nil
 }
 
-// disassembleBatch compiles the units that assemble into one cubin and
-// splits nvdisasm's listing by function.
-func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, target string, units []Unit) ([]Listing, error) {
-	// Callers pass units the checks accepted; one that still fails to
-	// generate code (or crashes ptxas) is found by splitting the batch.
-	out := make([]Listing, len(units))
-	good := units
-	goodIdx := make([]int, len(units))
-	for i := range goodIdx {
-		goodIdx[i] = i
+// sassBatches cuts the units at todo into batches of at most sassBatch:
+// first those whose code generation failed alone on an earlier target,
+// then the rest. A unit that fails on one target mostly fails on the
+// others (the same ptxas crashes on it), and apart from them the rest's
+// batches compile at once instead of being bisected again.
+func (s *Session) sassBatches(units []Unit, todo []int) [][]int {
+	var suspect, rest []int
+	s.mu.Lock()
+	for _, i := range todo {
+		if s.failsCodegen[units[i].Key()] {
+			suspect = append(suspect, i)
+		} else {
+			rest = append(rest, i)
+		}
 	}
+	s.mu.Unlock()
+	var out [][]int
+	for _, idx := range [][]int{suspect, rest} {
+		for start := 0; start < len(idx); start += sassBatch {
+			out = append(out, idx[start:min(start+sassBatch, len(idx))])
+		}
+	}
+	return out
+}
+
+// noteFailing records that u's code generation failed alone.
+func (s *Session) noteFailing(u Unit) {
+	k := u.Key()
+	s.mu.Lock()
+	s.failsCodegen[k] = true
+	s.mu.Unlock()
+}
+
+// disassembleBatch compiles the units into one cubin and splits
+// nvdisasm's listing by function. When code generation fails for the
+// batch (a unit fails it, or crashes ptxas), ptxas alone finds the units
+// that fail (failingIn), and the rest are compiled and listed together:
+// bisecting by listing each half that compiles ran nvdisasm on every such
+// half, and nvdisasm's start-up (0.3-0.4 CPU-s, several times a small
+// batch's ptxas) made those listings three quarters of a cold SASS step.
+func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, target string, units []Unit) ([]Listing, error) {
 	dir, err := os.MkdirTemp("", "gpuisa-sass-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	cubin := filepath.Join(dir, "k.cubin")
-	src, ranges := Compose(version, target, good)
-	stderr, _, err := s.runPTXAS(ctx, tool, target, src, cubin)
+	compiled, stderr, ranges, err := s.compileSASS(ctx, tool, version, target, units, cubin)
 	if err != nil {
 		return nil, err
 	}
-	s.processes.Add(1)
-	if _, serr := os.Stat(cubin); serr != nil || strings.Contains(stderr, crashPrefix) {
-		// Code generation for the whole batch failed although each unit
-		// passed on its own in batches of checks: split until the unit
-		// that fails is found.
-		if len(good) == 1 {
-			out[goodIdx[0]] = Listing{Error: strings.TrimSpace(lastLine(stderr))}
-			return out, nil
-		}
-		half := len(good) / 2
-		a, err := s.disassembleBatch(ctx, tool, version, target, good[:half])
-		if err != nil {
-			return nil, err
-		}
-		b, err := s.disassembleBatch(ctx, tool, version, target, good[half:])
-		if err != nil {
-			return nil, err
-		}
-		for k, i := range goodIdx {
-			if k < half {
-				out[i] = a[k]
-			} else {
-				out[i] = b[k-half]
-			}
-		}
+	if compiled {
+		return s.listCubin(ctx, tool, version, target, units, cubin, stderr, ranges)
+	}
+	out := make([]Listing, len(units))
+	if len(units) == 1 {
+		s.noteFailing(units[0])
+		out[0] = Listing{Error: strings.TrimSpace(lastLine(stderr))}
 		return out, nil
 	}
+	half := len(units) / 2
+	bad := map[int]string{}
+	for _, part := range [][2]int{{0, half}, {half, len(units)}} {
+		got, err := s.failingIn(ctx, tool, version, target, units[part[0]:part[1]])
+		if err != nil {
+			return nil, err
+		}
+		for k, msg := range got {
+			bad[part[0]+k] = msg
+		}
+	}
+	var rest []int
+	for i := range units {
+		if msg, ok := bad[i]; ok {
+			out[i] = Listing{Error: msg}
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	if len(bad) == 0 {
+		// The batch fails though each half compiles: list them apart.
+		rest = nil
+		for _, part := range [][2]int{{0, half}, {half, len(units)}} {
+			if err := runAt(units, seq(part[0], part[1]), out, func(b []Unit) ([]Listing, error) {
+				return s.disassembleBatch(ctx, tool, version, target, b)
+			}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(rest) > 0 {
+		if err := runAt(units, rest, out, func(b []Unit) ([]Listing, error) {
+			return s.disassembleBatch(ctx, tool, version, target, b)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func seq(from, to int) []int {
+	idx := make([]int, 0, to-from)
+	for i := from; i < to; i++ {
+		idx = append(idx, i)
+	}
+	return idx
+}
+
+// compileSASS compiles units into cubin (generating code) and reports
+// whether it was written, with ptxas's messages and each unit's lines
+// (Compose).
+func (s *Session) compileSASS(ctx context.Context, tool Tool, version, target string, units []Unit, cubin string) (bool, string, [][2]int, error) {
+	src, ranges := Compose(version, target, units)
+	stderr, _, err := s.runPTXAS(ctx, tool, target, src, cubin)
+	if err != nil {
+		return false, "", nil, err
+	}
+	s.processes.Add(1)
+	_, serr := os.Stat(cubin)
+	return serr == nil && !strings.Contains(stderr, crashPrefix), stderr, ranges, nil
+}
+
+// failingIn returns, by index into units, ptxas's last message for each
+// unit whose code generation fails on its own: halves that do not compile
+// are bisected, with ptxas alone (nothing is listed), down to one unit.
+func (s *Session) failingIn(ctx context.Context, tool Tool, version, target string, units []Unit) (map[int]string, error) {
+	dir, err := os.MkdirTemp("", "gpuisa-sass-")
+	if err != nil {
+		return nil, err
+	}
+	compiled, stderr, _, err := s.compileSASS(ctx, tool, version, target, units, filepath.Join(dir, "k.cubin"))
+	os.RemoveAll(dir)
+	if err != nil || compiled {
+		return nil, err
+	}
+	if len(units) == 1 {
+		s.noteFailing(units[0])
+		return map[int]string{0: strings.TrimSpace(lastLine(stderr))}, nil
+	}
+	half := len(units) / 2
+	bad, err := s.failingIn(ctx, tool, version, target, units[:half])
+	if err != nil {
+		return nil, err
+	}
+	more, err := s.failingIn(ctx, tool, version, target, units[half:])
+	if err != nil {
+		return nil, err
+	}
+	if bad == nil {
+		bad = map[int]string{}
+	}
+	for k, msg := range more {
+		bad[half+k] = msg
+	}
+	return bad, nil
+}
+
+// listCubin lists a compiled batch's cubin and gives each unit its own
+// listing, as it would be alone in its cubin.
+func (s *Session) listCubin(ctx context.Context, tool Tool, version, target string, good []Unit, cubin, stderr string, ranges [][2]int) ([]Listing, error) {
+	out := make([]Listing, len(good))
 	listing, err := s.nvdisasm(ctx, cubin)
 	if err != nil {
 		return nil, err
@@ -193,7 +304,7 @@ func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, targ
 	}
 	slotsOf, slotsKnown := ownSlots(slots, kernels)
 	warned := warnedUnits(stderr, ranges)
-	for k, i := range goodIdx {
+	for k := range good {
 		own := "gpuisa_u" + strconv.Itoa(k)
 		lines, ok := funcs[own]
 		if ok && len(good) > 1 && readsModuleBank(lines) {
@@ -213,14 +324,14 @@ func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, targ
 				if verifyRelocation {
 					reportRelocation(target, relocated, normalise(moved, own), solo[0], lines)
 				}
-				out[i] = solo[0]
+				out[k] = solo[0]
 				continue
 			}
 			lines = moved
 		}
-		out[i] = Listing{OK: ok, Lines: normalise(lines, own)}
+		out[k] = Listing{OK: ok, Lines: normalise(lines, own)}
 		if !ok {
-			out[i].Error = "nvdisasm printed no code for this kernel"
+			out[k].Error = "nvdisasm printed no code for this kernel"
 		}
 	}
 	return out, nil
@@ -229,7 +340,9 @@ func (s *Session) disassembleBatch(ctx context.Context, tool Tool, version, targ
 var (
 	labelRe    = lazyre.New(`\.L_x_(\d+)\b`)
 	internalRe = lazyre.New(`\$__internal_(\d+)_\$`)
-	kernelRe   = lazyre.New(`\bgpuisa_u(\d+)\b`)
+	// The kernel's name also ends the names ptxas gives what it derives
+	// from it ("$gpuisa_u7$init_gpuisa_u7"), so no word boundary before.
+	kernelRe = lazyre.New(`gpuisa_u(\d+)\b`)
 )
 
 // normalise makes a kernel's listing what it would be alone in its cubin,

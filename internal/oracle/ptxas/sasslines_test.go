@@ -69,3 +69,14 @@ func checkListingLine(t *testing.T, l string) {
 		t.Errorf("encodingLine(%q) = %q, %v; the expression: %q", l, word, ok, m)
 	}
 }
+
+// TestNormaliseRenamesTheKernelInDerivedNames: the kernel's place in its
+// batch also ends the names ptxas derives from it, which must read as the
+// kernel alone, gpuisa_u0; other kernels' names stay.
+func TestNormaliseRenamesTheKernelInDerivedNames(t *testing.T) {
+	in := []SASSLine{{Text: "CALL.REL.NOINC `($gpuisa_u18$init_gpuisa_u18)"}, {Text: "MOV R2, gpuisa_u3"}}
+	got := normalise(in, "gpuisa_u18")
+	if got[0].Text != "CALL.REL.NOINC `($gpuisa_u0$init_gpuisa_u0)" || got[1].Text != "MOV R2, gpuisa_u3" {
+		t.Errorf("normalise: %q, %q", got[0].Text, got[1].Text)
+	}
+}
