@@ -670,6 +670,11 @@ func TestDecodeAndEncode(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "0xc1,0x04,0x0a,0x20") {
 		t.Errorf("encode: exit %d\n%s%s", code, out, errOut)
 	}
+	// A gfx target other than the family's first: the target's encoder.
+	out, errOut, code = run(t, "--db", testDB, "encode", "--arch", "gfx1101", "v_max_f32 v5, -1, v2")
+	if code != 0 || !strings.Contains(out, "0xc1,0x04,0x0a,0x20") {
+		t.Errorf("encode for gfx1101: exit %d\n%s%s", code, out, errOut)
+	}
 	if _, _, code := run(t, "decode", "--arch", "nosuch", "0x0", "--db", testDB); code != 2 {
 		t.Errorf("decode with an unknown family: exit %d, want 2", code)
 	}

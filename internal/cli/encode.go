@@ -6,11 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gpuisa/gpuisa/internal/amd/codeobj"
+	"github.com/gpuisa/gpuisa/internal/amd/encode"
 	"github.com/gpuisa/gpuisa/internal/amd/listing"
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -67,6 +69,9 @@ instruction cannot be encoded, 2 on unusable input.`,
 			defer closeDB()
 			fam, err := familyCodec(cmd.Context(), cache, info.ID)
 			if err != nil {
+				return err
+			}
+			if fam, err = targetCodec(fam, *arch); err != nil {
 				return err
 			}
 			file := len(pos) == 1 && (pos[0] == "-" || isFile(pos[0]))
@@ -128,6 +133,21 @@ instruction cannot be encoded, 2 on unusable input.`,
 			return nil
 		},
 	}
+}
+
+// targetCodec is fam for the gfx target arch names (the spellings llvm-mc
+// takes there, the instructions it lacks), or fam itself when arch is a
+// family.
+func targetCodec(fam listing.Codec, arch string) (listing.Codec, error) {
+	t := strings.ToLower(arch)
+	if !slices.Contains(fam.Dec.Arch().Targets, t) {
+		return fam, nil
+	}
+	d, err := fam.Dec.ForTarget(t)
+	if err != nil {
+		return fam, err
+	}
+	return listing.Codec{Dec: d, Enc: encode.FromDecoder(d)}, nil
 }
 
 func isFile(p string) bool {

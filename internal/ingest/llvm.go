@@ -118,6 +118,13 @@ func ApplyLLVM(ctx context.Context, opts Options, archs []isa.Architecture, inst
 	}
 	p.addLLVMOnly()
 	p.linkRenames()
+	// Last, once every alias is in: where llvm-mc takes each.
+	p.prog.Start("checking aliases with llvm-mc", 1)
+	if _, err := p.verifyAliases(); err != nil {
+		res.Problems = append(res.Problems, "llvm: "+err.Error())
+	}
+	p.prog.Advance(1)
+	p.prog.Done()
 	for i := range archs {
 		if archs[i].Vendor == isa.VendorAMD {
 			archs[i].Documents = append(archs[i].Documents, res.Documents[len(res.Documents)-1])

@@ -309,6 +309,12 @@ type Alias struct {
 	// the family where it rejects AMD's name (it prints this one when it
 	// disassembles the instruction).
 	LLVMName bool `json:"llvm_name,omitempty"`
+	// Targets are the gfx targets of the instruction's family on which
+	// llvm-mc assembles the instruction's example written with this name
+	// into the example's own bytes (the build's alias check); empty where
+	// no target takes it or it was never checked. The encoder takes the
+	// name on these targets only.
+	Targets []string `json:"targets,omitempty"`
 }
 
 // Encoding is the instruction in one microcode format.

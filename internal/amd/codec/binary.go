@@ -20,11 +20,16 @@ import (
 // lists what it writes per model type, and TestCodecCoversModel fails when
 // the model gains a field nobody decided about.
 
-const tableMagic = "gpuisa-codec-3\n"
+const tableMagic = "gpuisa-codec-4\n"
 
-// tableMagic2 is the previous version, without an encoding's own fields
-// (a 4-dword layout, Facts); a database written by it still loads.
-const tableMagic2 = "gpuisa-codec-2\n"
+// tableMagic3 and tableMagic2 are the previous versions: 3 without the
+// targets an alias is verified on (a database written by it loads with
+// no alias the encoder takes), 2 also without an encoding's own fields
+// (a 4-dword layout, Facts).
+const (
+	tableMagic3 = "gpuisa-codec-3\n"
+	tableMagic2 = "gpuisa-codec-2\n"
+)
 
 // tableWriter accumulates the body and the string table.
 type tableWriter struct {
@@ -130,6 +135,7 @@ func (w *tableWriter) table(t *Table) {
 		for _, al := range in.Aliases {
 			w.str(al.Name)
 			w.bool(al.LLVMName)
+			w.strList(al.Targets)
 		}
 		w.uint(uint64(len(in.Encodings)))
 		for _, e := range in.Encodings {
@@ -190,7 +196,8 @@ type tableReader struct {
 	b    []byte
 	strs []string
 	err  error
-	v3   bool // encodings carry their fields (tableMagic)
+	v3   bool // encodings carry their fields (tableMagic3 on)
+	v4   bool // aliases carry their verified targets (tableMagic)
 
 	opPool  []isa.Operand
 	strPool []string
@@ -385,6 +392,9 @@ func (r *tableReader) table() *Table {
 			in.Aliases = make([]isa.Alias, n)
 			for j := range in.Aliases {
 				in.Aliases[j] = isa.Alias{Name: r.str(), LLVMName: r.bool()}
+				if r.v4 {
+					in.Aliases[j].Targets = r.strList()
+				}
 			}
 		}
 		in.Encodings = r.takeEncs(r.count())
@@ -435,11 +445,12 @@ func decodeTable(packed []byte) (*Table, error) {
 	if len(raw) > maxUnpacked {
 		return nil, fmt.Errorf("table larger than %d MB", maxUnpacked>>20)
 	}
-	v3 := bytes.HasPrefix(raw, []byte(tableMagic))
+	v4 := bytes.HasPrefix(raw, []byte(tableMagic))
+	v3 := v4 || bytes.HasPrefix(raw, []byte(tableMagic3))
 	if !v3 && !bytes.HasPrefix(raw, []byte(tableMagic2)) {
 		return nil, fmt.Errorf("not a decoder table (written by another gpuisa version?)")
 	}
-	r := &tableReader{b: raw[len(tableMagic):], v3: v3}
+	r := &tableReader{b: raw[len(tableMagic):], v3: v3, v4: v4}
 	n := r.count()
 	lens := make([]int, n)
 	total := 0

@@ -37,7 +37,7 @@ var codecFields = map[reflect.Type]struct{ kept, dropped []string }{
 	},
 	// Of Text only the mnemonic is kept (the variant the row describes).
 	reflect.TypeOf(isa.Syntax{}): {kept: []string{"GFX", "Text", "Operands", "Modifiers"}, dropped: []string{"Prov"}},
-	reflect.TypeOf(isa.Alias{}):  {kept: []string{"Name", "LLVMName"}, dropped: []string{"Note", "Prov"}},
+	reflect.TypeOf(isa.Alias{}):  {kept: []string{"Name", "LLVMName", "Targets"}, dropped: []string{"Note", "Prov"}},
 }
 
 func TestCodecCoversModel(t *testing.T) {
@@ -57,7 +57,7 @@ func TestCodecCoversModel(t *testing.T) {
 // TestTableRoundTrip: the fixture family comes back field for field.
 func TestTableRoundTrip(t *testing.T) {
 	a, ins := decodetest.Fixture()
-	ins[0].Aliases = []isa.Alias{{Name: "v_max_num_f32", LLVMName: true}}
+	ins[0].Aliases = []isa.Alias{{Name: "v_max_num_f32", LLVMName: true}, {Name: "v_max_f32", Targets: []string{"gfx1200", "gfx1201"}}}
 	ins[0].Syntax = []isa.Syntax{{GFX: "GFX9", Operands: []string{"vdst:v32", "src0"}, Modifiers: []string{"clamp"}}}
 	ins[0].Operands = []isa.Operand{{Name: "vdst", Output: true, Size: 32, DataFormat: "FMT_NUM_F32", Prov: isa.Prov{Source: isa.SourceLLVMDoc}, TypeFrom: isa.TypeFromTag}}
 	ptrs := make([]*isa.Instruction, len(ins))

@@ -65,7 +65,7 @@ func Facts(in *isa.Instruction) isa.Instruction {
 	}
 	var al []isa.Alias
 	for _, a := range in.Aliases {
-		al = append(al, isa.Alias{Name: a.Name, LLVMName: a.LLVMName})
+		al = append(al, isa.Alias{Name: a.Name, LLVMName: a.LLVMName, Targets: a.Targets})
 	}
 	return isa.Instruction{Arch: in.Arch, Name: in.Name, Vendor: in.Vendor, Kind: in.Kind, Unit: in.Unit, Category: in.Category,
 		Aliases: al, Encodings: encs, Operands: slimOperands(in.Operands), Syntax: syn, Flags: in.Flags}

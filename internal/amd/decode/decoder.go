@@ -129,6 +129,10 @@ type Decoder struct {
 	absentOn map[*isa.Instruction]bool
 	// pairTmpl: the 4-dword instructions' templates (scaled.go).
 	pairTmpl map[string][]PairTemplate
+	// aliases: the verified other spellings on the target, made on first
+	// use (alias.go).
+	aliasOnce sync.Once
+	aliases   map[string]string
 }
 
 // group is the formats that share the same fixed bits (VOP3A and VOP3B; VOP3P

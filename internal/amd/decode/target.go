@@ -21,7 +21,7 @@ func (d *Decoder) ForTarget(target string) (*Decoder, error) {
 		return nil, fmt.Errorf("decode: %s is not a target of %s (%v)", target, d.arch.ID, d.arch.Targets)
 	}
 	nd := &Decoder{arch: d.arch, fam: d.fam, groups: d.groups, byTop: d.byTop, hasShort: d.hasShort, hasVOP3: d.hasVOP3,
-		dppL: d.dppL, sdwaL: d.sdwaL, sdwabL: d.sdwabL, target: target}
+		dppL: d.dppL, sdwaL: d.sdwaL, sdwabL: d.sdwabL, pairTmpl: d.pairTmpl, target: target}
 	for _, in := range d.instructions() {
 		if absentOn(in, target, d.arch.Targets) {
 			if nd.absentOn == nil {

@@ -153,6 +153,16 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 	}
 	mn, rest, _ := strings.Cut(asm, " ")
 	base, want := cutAsmSuffix(mn)
+	if name := isa.BaseMnemonic(mn); name != "" {
+		if canon, ok := e.d.AliasOf(name); ok {
+			// Another spelling llvm-mc takes on this target: encoded,
+			// and read back, as the instruction it spells (suffixes
+			// kept: v_cmp_tru_f16_e64_dpp).
+			mn = canon + mn[len(name):]
+			base, want = cutAsmSuffix(mn)
+			asm = strings.TrimSpace(mn + " " + rest)
+		}
+	}
 	compact := compactBrackets(rest)
 	ops, mods := splitOperands(compact)
 	if want == isa.SuffixSDWA || want == isa.SuffixDPP || extOf(mn, mods) != extNone {
