@@ -66,6 +66,10 @@ type DB struct {
 	textOnce sync.Once
 	text     *textIndex
 	textErr  error
+
+	// catalogueState is the concept catalogue, read on first use for
+	// porting questions (crossvendor.go).
+	catalogueState
 }
 
 type entry struct {
@@ -532,15 +536,25 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	if sc := s.ScopeOf(q); sc.Arch != "" {
 		arch, q = sc.Arch, sc.Rest
 	}
+	// "shfl.sync on amd": a vendor word filters to its families; the
+	// vendor of a family searched is the other side of a porting question.
+	vendor := s.archVendor(arch)
+	if arch == "" {
+		q, vendor, arch = s.vendorScope(q)
+	}
 	lower := strings.ToLower(q)
 	qw := readQueryCounting(lower, s.countedOps)
-	hits := s.nameMatches(arch, q, lower, &qw)
+	hits := s.counterpartHits(arch, vendor, lower)
+	hits = append(hits, s.nameMatches(arch, q, lower, &qw)...)
 	hits = append(hits, s.lineHits(arch, lower)...)
 	hits = append(hits, s.synonymHits(arch, q, &qw)...)
 	hits = append(hits, s.conversionHits(arch, lower)...)
 	hits = append(hits, s.textHits(arch, lower)...)
 	for i := range hits {
 		hits[i].Score += qw.boost(strings.ToLower(hits[i].Name))
+	}
+	if vendor != "" && arch == "" {
+		hits = s.ofVendor(hits, vendor)
 	}
 	hits = dedupe(hits, arch == "", s.archOrder())
 	if len(hits) > limit {

@@ -36,6 +36,7 @@ type Group struct {
 const (
 	Exact    = iota // the query is the phrase
 	Contains        // the query contains the (several-word) phrase
+	Spread          // the query has the phrase's words in order, a word between some: "most significant set bit"
 	Word            // one of the query's words is the (one-word) phrase: "wave barrier"
 	Prefix          // the query is the start of the phrase (typing)
 )
@@ -50,6 +51,9 @@ type Match struct {
 // Table is a parsed synonym table.
 type Table struct {
 	Groups []Group
+
+	wordsOnce sync.Once
+	words     []string
 }
 
 // Parse reads a table: one group per line, "phrase | phrase => name name",
@@ -152,6 +156,8 @@ func (t *Table) Match(query string) []Match {
 				kind = Exact
 			case strings.Contains(p, " ") && strings.Contains(" "+q+" ", " "+p+" "):
 				kind = Contains
+			case strings.Contains(p, " ") && spreadIn(q, p):
+				kind = Spread
 			case strings.Contains(q, " ") && strings.Contains(" "+q+" ", " "+p+" "):
 				kind = Word
 			case len(q) >= minPrefix && strings.HasPrefix(p, q):
@@ -182,6 +188,34 @@ func (t *Table) Match(query string) []Match {
 		all = append(all, ms...)
 	}
 	return all
+}
+
+// spreadIn says whether q has the words of phrase p in order with at most
+// one other word between two of them: a qualifier or a word of emphasis
+// typed inside the phrase ("most significant set bit", "count leading
+// zero bits") leaves it the phrase.
+func spreadIn(q, p string) bool {
+	qw, pw := strings.Fields(q), strings.Fields(p)
+	for start := range qw {
+		if qw[start] != pw[0] {
+			continue
+		}
+		i, j := start+1, 1
+		for j < len(pw) && i < len(qw) {
+			switch {
+			case qw[i] == pw[j]:
+				i, j = i+1, j+1
+			case i+1 < len(qw) && qw[i+1] == pw[j]:
+				i, j = i+2, j+1
+			default:
+				i = len(qw)
+			}
+		}
+		if j == len(pw) {
+			return true
+		}
+	}
+	return false
 }
 
 // normalize lower-cases, keeps the characters instruction names and C
@@ -223,4 +257,25 @@ func Expand(member string, names []string) []string {
 		return out[i] < out[j]
 	})
 	return out
+}
+
+// Words are the distinct words of the table's phrases, normalized and
+// sorted: the vocabulary a query's misspelt word is read against
+// ("shufle" is "shuffle").
+func (t *Table) Words() []string {
+	t.wordsOnce.Do(func() {
+		seen := map[string]bool{}
+		for gi := range t.Groups {
+			for _, p := range t.Groups[gi].phrases {
+				for _, w := range strings.Fields(p) {
+					if !seen[w] {
+						seen[w] = true
+						t.words = append(t.words, w)
+					}
+				}
+			}
+		}
+		sort.Strings(t.words)
+	})
+	return t.words
 }
