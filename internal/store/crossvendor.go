@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -144,7 +146,7 @@ const portedScore = 97
 // searched (vendor, or arch's), and the hits are the catalogue's
 // counterparts of it in arch ("" for every family of the vendor), in the
 // catalogue's order.
-func (s *DB) counterpartHits(arch, vendor, lower string) []isa.SearchHit {
+func (s *DB) counterpartHits(arch, vendor, lower string, qw *queryWords) []isa.SearchHit {
 	if vendor == "" {
 		return nil
 	}
@@ -161,11 +163,17 @@ func (s *DB) counterpartHits(arch, vendor, lower string) []isa.SearchHit {
 	var names []string
 	switch vendor {
 	case isa.VendorAMD:
+		if !s.namesPTX(word) {
+			return nil
+		}
 		cat := s.catalogue()
-		if !s.namesPTX(word) || cat == nil {
+		if cat == nil {
 			return nil
 		}
 		res := concepts.Port(cat, word, concepts.Target{Arch: arch})
+		// The catalogue relates ld to every LDS load; the PTX type says
+		// the width (ld.shared.b128: ds_read_b128).
+		qw.addQualifiers(ptxQualifiers(res.Modifiers))
 		var rels []concepts.Relation
 		for _, cp := range res.Counterparts {
 			rels = append(rels, concepts.Relation{AMD: cp.AMD, Kind: cp.Relation})
@@ -241,6 +249,38 @@ func (s *DB) amdNamesOf(word string) []string {
 				break
 			}
 		}
+	}
+	return out
+}
+
+var (
+	ptxScalarType = regexp.MustCompile(`^\.(bf|[bsuf])(\d+)$`)
+	ptxVector     = regexp.MustCompile(`^\.v(\d)$`)
+)
+
+// ptxQualifiers are the search's qualifier words for a PTX instruction's
+// type and vector modifiers, which AMD spells in its names: a float type
+// itself (.f16: "f16"), and the bits moved ("128-bit" of .b128 and of
+// .v4.f32).
+func ptxQualifiers(mods []string) []string {
+	vec, bits, float := 1, 0, ""
+	for _, m := range mods {
+		if v := ptxVector.FindStringSubmatch(m); v != nil {
+			vec, _ = strconv.Atoi(v[1])
+		}
+		if t := ptxScalarType.FindStringSubmatch(m); t != nil && bits == 0 {
+			bits, _ = strconv.Atoi(t[2])
+			if t[1] == "f" || t[1] == "bf" {
+				float = m[1:]
+			}
+		}
+	}
+	var out []string
+	if float != "" && vec == 1 {
+		out = append(out, float)
+	}
+	if bits > 0 {
+		out = append(out, strconv.Itoa(bits*vec)+"-bit")
 	}
 	return out
 }

@@ -76,3 +76,21 @@ func TestClosestFirst(t *testing.T) {
 		t.Errorf("closestFirst = %q, want %q", got, want)
 	}
 }
+
+// A PTX instruction's type and vector modifiers are the widths and float
+// types AMD's names spell.
+func TestPTXQualifiers(t *testing.T) {
+	for _, c := range []struct {
+		mods []string
+		want []string
+	}{
+		{[]string{".shared", ".b128"}, []string{"128-bit"}},
+		{[]string{".global", ".v4", ".f32"}, []string{"128-bit"}},
+		{[]string{".rn", ".f16", ".f32", ".f16.f32"}, []string{"f16", "16-bit"}},
+		{[]string{".cas"}, nil},
+	} {
+		if got := ptxQualifiers(c.mods); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("ptxQualifiers(%q) = %q, want %q", c.mods, got, c.want)
+		}
+	}
+}

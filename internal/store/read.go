@@ -544,7 +544,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	}
 	lower := strings.ToLower(q)
 	qw := readQueryCounting(lower, s.countedOps)
-	hits := s.counterpartHits(arch, vendor, lower)
+	hits := s.counterpartHits(arch, vendor, lower, &qw)
 	hits = append(hits, s.nameMatches(arch, q, lower, &qw)...)
 	hits = append(hits, s.lineHits(arch, lower)...)
 	hits = append(hits, s.synonymHits(arch, q, &qw)...)
@@ -893,11 +893,13 @@ func (s *DB) textHits(arch, lower string) []isa.SearchHit {
 	return hits
 }
 
-// PrepareSearch builds the in-memory search index now, so that the first
-// search does not wait for it; the server calls it in the background when
-// it opens a database. Search builds it on first use otherwise.
+// PrepareSearch builds the in-memory search index now, and reads the
+// concept catalogue, so that the first search does not wait for them; the
+// server calls it in the background when it opens a database. Search
+// builds them on first use otherwise.
 func (s *DB) PrepareSearch(ctx context.Context) error {
 	s.textOnce.Do(func() { s.text, s.textErr = s.loadTextIndex(ctx) })
+	s.catalogue() // porting questions' counterparts (crossvendor.go)
 	return s.textErr
 }
 
