@@ -25,6 +25,8 @@ type Group struct {
 	Line    int
 
 	phrases []string // normalized
+	// words are each phrase's words, for Spread matches.
+	words [][]string
 	// joined are the two-word phrases written as one word ("bitcount" of
 	// "bit count", "bitselect"), with the phrase each spells (joinedOf);
 	// a query's word matches them as the phrase. None that is a phrase of
@@ -75,6 +77,7 @@ func Parse(text string) (*Table, error) {
 			if n := normalize(p); n != "" {
 				g.Phrases = append(g.Phrases, p)
 				g.phrases = append(g.phrases, n)
+				g.words = append(g.words, strings.Fields(n))
 			}
 		}
 		if len(g.Phrases) == 0 || len(g.Members) == 0 {
@@ -145,6 +148,7 @@ func (t *Table) Match(query string) []Match {
 	if q == "" {
 		return nil
 	}
+	qWords := strings.Fields(q)
 	var out [Prefix + 1][]Match
 	for gi := range t.Groups {
 		g := &t.Groups[gi]
@@ -156,7 +160,7 @@ func (t *Table) Match(query string) []Match {
 				kind = Exact
 			case strings.Contains(p, " ") && strings.Contains(" "+q+" ", " "+p+" "):
 				kind = Contains
-			case strings.Contains(p, " ") && spreadIn(q, p):
+			case len(g.words[pi]) > 1 && spreadIn(qWords, g.words[pi]):
 				kind = Spread
 			case strings.Contains(q, " ") && strings.Contains(" "+q+" ", " "+p+" "):
 				kind = Word
@@ -190,12 +194,11 @@ func (t *Table) Match(query string) []Match {
 	return all
 }
 
-// spreadIn says whether q has the words of phrase p in order with at most
-// one other word between two of them: a qualifier or a word of emphasis
-// typed inside the phrase ("most significant set bit", "count leading
-// zero bits") leaves it the phrase.
-func spreadIn(q, p string) bool {
-	qw, pw := strings.Fields(q), strings.Fields(p)
+// spreadIn says whether a query's words qw have a phrase's words pw in
+// order with at most one other word between two of them: a qualifier or a
+// word of emphasis typed inside the phrase ("most significant set bit",
+// "count the leading zeros") leaves it the phrase.
+func spreadIn(qw, pw []string) bool {
 	for start := range qw {
 		if qw[start] != pw[0] {
 			continue
