@@ -1,6 +1,7 @@
 package isa
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -62,6 +63,9 @@ func (ix *ProcessorIndex) scopeOfPhrase(phrase string) (QueryScope, bool) {
 		return QueryScope{}, false
 	}
 	ms := ix.byKey[key]
+	if len(ms) == 0 {
+		ms = ix.series(key)
+	}
 	arch, ok := ArchOfProcessors(ms)
 	if !ok {
 		return QueryScope{}, false
@@ -73,4 +77,27 @@ func (ix *ProcessorIndex) scopeOfPhrase(phrase string) (QueryScope, bool) {
 		}
 	}
 	return sc, true
+}
+
+// minSeriesKey is the shortest key read as a product series: "mi300" (five
+// characters), not "mi3" or "rx7", which lead many generations' names.
+const minSeriesKey = 5
+
+// series are the products a key leads when it names none itself but is
+// their name without a model suffix of letters: "MI300" is the MI300A and
+// the MI300X, as AMD names the series. A suffix with a digit is another
+// product ("mi30" does not lead "mi300x"), and a key shorter than
+// minSeriesKey is too short to say which series.
+func (ix *ProcessorIndex) series(key string) []ProcessorMatch {
+	if len(key) < minSeriesKey {
+		return nil
+	}
+	var out []ProcessorMatch
+	i, _ := slices.BinarySearch(ix.keys, key)
+	for ; i < len(ix.keys) && strings.HasPrefix(ix.keys[i], key); i++ {
+		if strings.IndexFunc(ix.keys[i][len(key):], unicode.IsDigit) < 0 {
+			out = append(out, ix.byKey[ix.keys[i]]...)
+		}
+	}
+	return out
 }

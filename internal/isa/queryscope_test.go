@@ -10,7 +10,7 @@ import (
 // scoped (its targets answer it).
 func TestScopeOf(t *testing.T) {
 	archs := []Architecture{
-		{ID: "cdna3", Vendor: VendorAMD, Targets: []string{"gfx942"}, Processors: []Processor{{Target: "gfx942", Products: []string{"AMD Instinct MI300X"}}}},
+		{ID: "cdna3", Vendor: VendorAMD, Targets: []string{"gfx942"}, Processors: []Processor{{Target: "gfx942", Products: []string{"AMD Instinct MI300X", "AMD Instinct MI300A"}}}},
 		{ID: "rdna3", Vendor: VendorAMD, Targets: []string{"gfx1100"}, Processors: []Processor{{Target: "gfx1100", Products: []string{"Radeon RX 7900 XTX"}}}},
 		{ID: "ptx", Vendor: VendorNVIDIA, Processors: []Processor{{Target: "sm_90"}, {Target: "sm_89"}, {Target: "sm_75"}}},
 	}
@@ -25,6 +25,9 @@ func TestScopeOf(t *testing.T) {
 		"shuffle on RTX 4090": {Arch: "ptx", Words: "RTX 4090", Target: "sm_89", Rest: "shuffle on"},
 		"ptx barrier":         {Arch: "ptx", Words: "ptx", Rest: "barrier"},
 		"sm_75 mma":           {Arch: "ptx", Words: "sm_75", Target: "sm_75", Rest: "mma"},
+		"MI300 mfma":          {Arch: "cdna3", Words: "MI300", Target: "gfx942", Rest: "mfma"}, // the series: MI300A and MI300X
+		"MI30 mfma":           {},                                                              // a digit away: another product
+		"RX 7900 wmma":        {Arch: "rdna3", Words: "RX 7900", Target: "gfx1100", Rest: "wmma"},
 		"atomic max 64-bit":   {},
 		"4090 shuffle":        {},
 		"MI300X":              {},

@@ -541,6 +541,13 @@ func spelledWords(parts, words []string, pairs bool) int {
 			n++
 			continue
 		}
+		if i+1 < len(words) && slices.ContainsFunc(parts, func(p string) bool { return joinsPrefixes(strings.TrimRight(p, "0123456789"), words[i:i+2]) }) {
+			// A part that joins the words' beginnings ("permlane16" of
+			// "permute lanes", "saveexec" of "save exec") spells both,
+			// as strictly as if they were typed together.
+			n, i = n+2, i+1
+			continue
+		}
 		if i+1 < len(words) && slices.ContainsFunc(parts, func(p string) bool { return abbreviatesWords(p, words[i:i+2]) }) {
 			n++
 			if pairs {
@@ -557,6 +564,25 @@ func spelledWords(parts, words []string, pairs bool) int {
 		}
 	}
 	return n
+}
+
+// minJoinedPrefix is the shortest beginning of a word a joined name part
+// takes: shorter ones ("w" of warpgroup in wgmma) are letters, not words.
+const minJoinedPrefix = 3
+
+// joinsPrefixes says whether part is the words' beginnings joined, each of
+// minJoinedPrefix letters or more ("perm" and "lane" of "permute lanes").
+func joinsPrefixes(part string, words []string) bool {
+	if len(words) == 0 {
+		return part == ""
+	}
+	w := words[0]
+	for k := len(w); k >= minJoinedPrefix; k-- {
+		if strings.HasPrefix(part, w[:k]) && joinsPrefixes(part[k:], words[1:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // resultType is a conversion's first type part, the type it makes

@@ -120,6 +120,23 @@ func TestAbbreviations(t *testing.T) {
 	if qw.boost("v_sat_pk_u8_i16") <= qw.boost("v_med3_f32") {
 		t.Error("saturate pack: v_sat_pk_u8_i16 does not rank above v_med3_f32")
 	}
+	for _, c := range []struct {
+		part  string
+		words []string
+		want  bool
+	}{
+		{"permlane", []string{"permute", "lanes"}, true}, {"saveexec", []string{"save", "exec"}, true},
+		{"wgmma", []string{"warpgroup", "mma"}, false}, // "w" is a letter, not a word's beginning
+		{"permlane", []string{"lanes", "permute"}, false},
+	} {
+		if got := joinsPrefixes(c.part, c.words); got != c.want {
+			t.Errorf("joinsPrefixes(%s, %q) = %v", c.part, c.words, got)
+		}
+	}
+	pl := readQuery("permute lanes")
+	if pl.boost("v_permlane16_b32") <= pl.boost("ds_permute_b32") {
+		t.Error("permute lanes: v_permlane16_b32, which spells both words, does not rank above ds_permute_b32")
+	}
 	ex := readQuery("branch if exec zero")
 	if ex.boost("s_cbranch_execz") <= ex.boost("s_cbranch_scc0") {
 		t.Error("branch if exec zero: s_cbranch_execz does not rank above s_cbranch_scc0")

@@ -66,6 +66,10 @@ type DB struct {
 	textOnce sync.Once
 	text     *textIndex
 	textErr  error
+
+	// catalogueState is the concept catalogue, read on first use for
+	// porting questions (crossvendor.go).
+	catalogueState
 }
 
 type entry struct {
@@ -532,15 +536,25 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	if sc := s.ScopeOf(q); sc.Arch != "" {
 		arch, q = sc.Arch, sc.Rest
 	}
+	// "shfl.sync on amd": a vendor word filters to its families; the
+	// vendor of a family searched is the other side of a porting question.
+	vendor := s.archVendor(arch)
+	if arch == "" {
+		q, vendor, arch = s.vendorScope(q)
+	}
 	lower := strings.ToLower(q)
 	qw := readQueryCounting(lower, s.countedOps)
-	hits := s.nameMatches(arch, q, lower, &qw)
+	hits := s.counterpartHits(arch, vendor, lower, &qw)
+	hits = append(hits, s.nameMatches(arch, q, lower, &qw)...)
 	hits = append(hits, s.lineHits(arch, lower)...)
 	hits = append(hits, s.synonymHits(arch, q, &qw)...)
 	hits = append(hits, s.conversionHits(arch, lower)...)
 	hits = append(hits, s.textHits(arch, lower)...)
 	for i := range hits {
 		hits[i].Score += qw.boost(strings.ToLower(hits[i].Name))
+	}
+	if vendor != "" && arch == "" {
+		hits = s.ofVendor(hits, vendor)
 	}
 	hits = dedupe(hits, arch == "", s.archOrder())
 	if len(hits) > limit {
@@ -879,11 +893,13 @@ func (s *DB) textHits(arch, lower string) []isa.SearchHit {
 	return hits
 }
 
-// PrepareSearch builds the in-memory search index now, so that the first
-// search does not wait for it; the server calls it in the background when
-// it opens a database. Search builds it on first use otherwise.
+// PrepareSearch builds the in-memory search index now, and reads the
+// concept catalogue, so that the first search does not wait for them; the
+// server calls it in the background when it opens a database. Search
+// builds them on first use otherwise.
 func (s *DB) PrepareSearch(ctx context.Context) error {
 	s.textOnce.Do(func() { s.text, s.textErr = s.loadTextIndex(ctx) })
+	s.catalogue() // porting questions' counterparts (crossvendor.go)
 	return s.textErr
 }
 

@@ -4,13 +4,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gpuisa/gpuisa/internal/base/fuzzy"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/xvendor/synonyms"
 )
 
 // Scores of synonym hits by how the query matched the phrase: an exact
 // phrase ranks just below an exact name, a phrase inside a longer query with
-// name prefixes, a phrase being typed below them, and one word of several
+// name prefixes, its words spread by a word between (Spread) just below
+// that, a phrase being typed below them, and one word of several
 // ("barrier" of "wave barrier") just above description matches. The second
 // row scores the matches of the query's core (its words less qualifiers:
 // "fma" of "fma bf16"), a little below the whole query's.
@@ -19,9 +21,9 @@ import (
 // that "wave barrier" stays AMD's s_barrier (a "barrier"), not the
 // warp's.
 var synonymScore = [3][synonyms.Prefix + 1]float64{
-	{synonyms.Exact: 95, synonyms.Contains: 78, synonyms.Word: 42, synonyms.Prefix: 65},
-	{synonyms.Exact: 90, synonyms.Contains: 76, synonyms.Word: 42, synonyms.Prefix: 63},
-	{synonyms.Exact: 41, synonyms.Contains: 40, synonyms.Word: 30, synonyms.Prefix: 35},
+	{synonyms.Exact: 95, synonyms.Contains: 78, synonyms.Spread: 77.5, synonyms.Word: 42, synonyms.Prefix: 65},
+	{synonyms.Exact: 90, synonyms.Contains: 76, synonyms.Spread: 75.5, synonyms.Word: 42, synonyms.Prefix: 63},
+	{synonyms.Exact: 41, synonyms.Contains: 40, synonyms.Spread: 39.5, synonyms.Word: 30, synonyms.Prefix: 35},
 }
 
 // cudaWords are AMD's words for what the synonym table's phrases call by
@@ -58,7 +60,10 @@ type synonymMatch struct {
 // only through qualifier words ("shared memory" of "shared memory store
 // 128-bit", "lds" of "wait for lds") counts only when no other group
 // matched: the qualifier then ranks the other group's instructions.
-func synonymMatches(q string, qw *queryWords) []synonymMatch {
+// spelled are q and its core with their misspelt words read as the
+// table's (spelledAsTable), "" when they have none; they match as the
+// core does.
+func synonymMatches(q string, spelled [2]string, qw *queryWords) []synonymMatch {
 	var out, qualOnly []synonymMatch
 	seen := map[*synonyms.Group]int{}
 	type reading struct {
@@ -66,7 +71,7 @@ func synonymMatches(q string, qw *queryWords) []synonymMatch {
 		row   int
 		quals []string
 	}
-	readings := []reading{{q, 0, nil}, {qw.core, 1, nil}, {inCUDAWords(q), 2, nil}}
+	readings := []reading{{q, 0, nil}, {qw.core, 1, nil}, {inCUDAWords(q), 2, nil}, {spelled[0], 1, nil}, {spelled[1], 1, nil}}
 	for _, r := range cudaReadings(strings.ToLower(q)) {
 		readings = append(readings, reading{r.text, 1, r.quals}) // __umul24 as __mul24
 	}
@@ -82,7 +87,7 @@ func synonymMatches(q string, qw *queryWords) []synonymMatch {
 		}
 		for _, m := range ms {
 			sm := synonymMatch{Match: m, score: synonymScore[row][m.Kind]}
-			if m.Kind == synonyms.Contains {
+			if m.Kind == synonyms.Contains || m.Kind == synonyms.Spread {
 				// A longer phrase says more ("shift right arithmetic" over
 				// "shift right").
 				sm.score += 0.5 * float64(strings.Count(strings.TrimSpace(m.Phrase), " ")-1)
@@ -112,7 +117,8 @@ func synonymMatches(q string, qw *queryWords) []synonymMatch {
 // the siblings the query's qualifiers ask for, in arch or in every family.
 func (s *DB) synonymHits(arch, q string, qw *queryWords) []isa.SearchHit {
 	var hits []isa.SearchHit
-	for _, m := range synonymMatches(q, qw) {
+	spelled := [2]string{s.spelledAsTable(q), s.spelledAsTable(qw.core)}
+	for _, m := range synonymMatches(q, spelled, qw) {
 		why := "synonym: " + m.Phrase
 		// after are the members' dotted siblings, which rank below every
 		// member the group lists (mma.sp above wgmma.mma_async.sp, a
@@ -241,4 +247,38 @@ func (s *DB) dottedSiblings(name string, qw *queryWords) []string {
 		}
 	}
 	return out
+}
+
+// minSpelledWord is the shortest word read as a misspelling of the table's:
+// shorter ones are too many edits from too many words.
+const minSpelledWord = 4
+
+// spelledAsTable reads each word of q that nothing knows — no name, no
+// word of any instruction's text, no word of the synonym table — as the
+// table's word nearest it in spelling ("recipricol" is "reciprocal",
+// "shufle" "shuffle", "mfam" "mfma"), so that a misspelt phrase finds its
+// group as name typos find names. It returns "" when no word changed.
+func (s *DB) spelledAsTable(q string) string {
+	words := strings.Fields(strings.ToLower(q))
+	vocab := synonyms.Default().Words()
+	ix := s.textIndex()
+	changed := false
+	for i, w := range words {
+		if len(w) < minSpelledWord || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+			continue // a name, type or number, not a misspelt word
+		}
+		if _, known := slices.BinarySearch(vocab, w); known || len(ix.postings[w]) > 0 || len(s.byName[w]) > 0 || fillerWords[w] {
+			continue
+		}
+		if _, ok := qualifierByWord[w]; ok {
+			continue
+		}
+		if near := fuzzy.Closest(w, vocab, 1); len(near) == 1 {
+			words[i], changed = near[0], true
+		}
+	}
+	if !changed {
+		return ""
+	}
+	return strings.Join(words, " ")
 }

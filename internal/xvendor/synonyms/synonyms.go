@@ -25,6 +25,8 @@ type Group struct {
 	Line    int
 
 	phrases []string // normalized
+	// words are each phrase's words, for Spread matches.
+	words [][]string
 	// joined are the two-word phrases written as one word ("bitcount" of
 	// "bit count", "bitselect"), with the phrase each spells (joinedOf);
 	// a query's word matches them as the phrase. None that is a phrase of
@@ -36,6 +38,7 @@ type Group struct {
 const (
 	Exact    = iota // the query is the phrase
 	Contains        // the query contains the (several-word) phrase
+	Spread          // the query has the phrase's words in order, a word between some: "most significant set bit"
 	Word            // one of the query's words is the (one-word) phrase: "wave barrier"
 	Prefix          // the query is the start of the phrase (typing)
 )
@@ -50,6 +53,9 @@ type Match struct {
 // Table is a parsed synonym table.
 type Table struct {
 	Groups []Group
+
+	wordsOnce sync.Once
+	words     []string
 }
 
 // Parse reads a table: one group per line, "phrase | phrase => name name",
@@ -71,6 +77,7 @@ func Parse(text string) (*Table, error) {
 			if n := normalize(p); n != "" {
 				g.Phrases = append(g.Phrases, p)
 				g.phrases = append(g.phrases, n)
+				g.words = append(g.words, strings.Fields(n))
 			}
 		}
 		if len(g.Phrases) == 0 || len(g.Members) == 0 {
@@ -141,6 +148,7 @@ func (t *Table) Match(query string) []Match {
 	if q == "" {
 		return nil
 	}
+	qWords := strings.Fields(q)
 	var out [Prefix + 1][]Match
 	for gi := range t.Groups {
 		g := &t.Groups[gi]
@@ -152,6 +160,8 @@ func (t *Table) Match(query string) []Match {
 				kind = Exact
 			case strings.Contains(p, " ") && strings.Contains(" "+q+" ", " "+p+" "):
 				kind = Contains
+			case len(g.words[pi]) > 1 && spreadIn(qWords, g.words[pi]):
+				kind = Spread
 			case strings.Contains(q, " ") && strings.Contains(" "+q+" ", " "+p+" "):
 				kind = Word
 			case len(q) >= minPrefix && strings.HasPrefix(p, q):
@@ -182,6 +192,33 @@ func (t *Table) Match(query string) []Match {
 		all = append(all, ms...)
 	}
 	return all
+}
+
+// spreadIn says whether a query's words qw have a phrase's words pw in
+// order with at most one other word between two of them: a qualifier or a
+// word of emphasis typed inside the phrase ("most significant set bit",
+// "count the leading zeros") leaves it the phrase.
+func spreadIn(qw, pw []string) bool {
+	for start := range qw {
+		if qw[start] != pw[0] {
+			continue
+		}
+		i, j := start+1, 1
+		for j < len(pw) && i < len(qw) {
+			switch {
+			case qw[i] == pw[j]:
+				i, j = i+1, j+1
+			case i+1 < len(qw) && qw[i+1] == pw[j]:
+				i, j = i+2, j+1
+			default:
+				i = len(qw)
+			}
+		}
+		if j == len(pw) {
+			return true
+		}
+	}
+	return false
 }
 
 // normalize lower-cases, keeps the characters instruction names and C
@@ -223,4 +260,25 @@ func Expand(member string, names []string) []string {
 		return out[i] < out[j]
 	})
 	return out
+}
+
+// Words are the distinct words of the table's phrases, normalized and
+// sorted: the vocabulary a query's misspelt word is read against
+// ("shufle" is "shuffle").
+func (t *Table) Words() []string {
+	t.wordsOnce.Do(func() {
+		seen := map[string]bool{}
+		for gi := range t.Groups {
+			for _, p := range t.Groups[gi].phrases {
+				for _, w := range strings.Fields(p) {
+					if !seen[w] {
+						seen[w] = true
+						t.words = append(t.words, w)
+					}
+				}
+			}
+		}
+		sort.Strings(t.words)
+	})
+	return t.words
 }

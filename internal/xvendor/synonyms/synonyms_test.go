@@ -46,13 +46,16 @@ func TestMatch(t *testing.T) {
 		{"popcou", "popcount", Prefix},
 		{"wmma", "wmma", Exact},
 		{"wave barrier", "barrier", Word}, // one word of several
+		{"count leading zero bits", "count leading zeros", Contains},
+		{"count the leading zeros", "count leading zeros", Spread}, // a word inside the phrase
 	} {
 		m := tab.Match(c.q)
 		if len(m) == 0 || m[0].Phrase != c.phrase || m[0].Kind != c.kind {
 			t.Errorf("Match(%q) = %+v, want %q kind %d", c.q, m, c.phrase, c.kind)
 		}
 	}
-	for _, q := range []string{"", "pop", "v_max_f32", "the count of zeros leading"} {
+	// Two words inside, or the phrase's words out of order, are no spread.
+	for _, q := range []string{"", "pop", "v_max_f32", "the count of zeros leading", "count the many leading zeros"} {
 		if m := tab.Match(q); len(m) != 0 {
 			t.Errorf("Match(%q) = %+v, want none", q, m)
 		}
@@ -94,5 +97,18 @@ func TestJoinedPhrases(t *testing.T) {
 		if len(ms) != 1 || ms[0].Group.Members[0] != want {
 			t.Errorf("%q: %d matches, want only %s's group", q, len(ms), want)
 		}
+	}
+}
+
+// Words are the phrases' words once each, sorted, plurals as phrases match
+// them.
+func TestWords(t *testing.T) {
+	tab, err := Parse("count leading zeros | clz => clz\npopcount | population count => popc\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"clz", "count", "leading", "popcount", "population", "zero"}
+	if got := tab.Words(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Words() = %q, want %q", got, want)
 	}
 }

@@ -1,0 +1,381 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
+)
+
+// A porting question names one vendor's instruction and asks for the
+// other's: "shfl.sync on amd", "bar.sync amd", "v_readlane ptx",
+// "ds_bpermute in cuda", "mma.sync equivalent on amd". Its words are no
+// description of the operation (the name is the other vendor's), so it is
+// answered by the counterparts the concept catalogue (concepts/*.yaml,
+// stored with the database) relates to the name, as `gpuisa port` and the
+// concept pages read it, and a vendor word keeps the answer to that
+// vendor's families.
+
+// vendorWords are the words that name a vendor rather than a family:
+// "amd" asks for AMD's families, "nvidia" and "cuda" for NVIDIA's (PTX).
+var vendorWords = map[string]string{
+	"amd": isa.VendorAMD, "amd's": isa.VendorAMD, "amdgpu": isa.VendorAMD,
+	"nvidia": isa.VendorNVIDIA, "nvidia's": isa.VendorNVIDIA, "cuda": isa.VendorNVIDIA, "cuda's": isa.VendorNVIDIA,
+}
+
+// portWords are the words of a porting question around the names ("what
+// is the amd equivalent of shfl.sync"): they name no instruction, and
+// stay out of the search once a vendor word says the query is one.
+var portWords = map[string]bool{
+	"equivalent": true, "equivalents": true, "counterpart": true, "counterparts": true,
+	"version": true, "analog": true, "analogue": true, "port": true, "ported": true, "porting": true,
+	"what": true, "what's": true, "whats": true, "how": true, "do": true, "does": true, "i": true,
+	"to": true, "as": true, "like": true, "instead": true, "use": true, "there": true,
+}
+
+// cutVendor removes a vendor word from q, and the porting words with it;
+// vendor is "" (and q unchanged) when q has none, or nothing else.
+func cutVendor(q string) (rest, vendor string) {
+	words := strings.Fields(q)
+	var kept []string
+	for _, w := range words {
+		if v, ok := vendorWords[strings.ToLower(w)]; ok && vendor == "" {
+			vendor = v
+			continue
+		}
+		kept = append(kept, w)
+	}
+	if vendor == "" {
+		return q, ""
+	}
+	var out []string
+	for _, w := range kept {
+		if !portWords[strings.ToLower(w)] {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return q, ""
+	}
+	return strings.Join(out, " "), vendor
+}
+
+// vendorScope reads a vendor word of q when no family scopes it: the rest
+// of the query, the vendor, and the family to search when the vendor has
+// only one (PTX is NVIDIA's).
+func (s *DB) vendorScope(q string) (rest, vendor, arch string) {
+	rest, vendor = cutVendor(q)
+	if vendor == "" {
+		return q, "", ""
+	}
+	for _, a := range s.archs {
+		if a.Vendor != vendor {
+			continue
+		}
+		if arch != "" {
+			return rest, vendor, "" // several families: filter, not scope
+		}
+		arch = a.ID
+	}
+	return rest, vendor, arch
+}
+
+// archVendor is the vendor of a family, "" for an unknown one.
+func (s *DB) archVendor(arch string) string {
+	for _, a := range s.archs {
+		if a.ID == arch {
+			return a.Vendor
+		}
+	}
+	return ""
+}
+
+// ofVendor keeps the hits in the vendor's families.
+func (s *DB) ofVendor(hits []isa.SearchHit, vendor string) []isa.SearchHit {
+	out := hits[:0]
+	for _, h := range hits {
+		if s.archVendor(h.Arch) == vendor {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// catalogue is the concept catalogue stored with the database, read once;
+// nil when the database has none (a test's) or it does not load.
+func (s *DB) catalogue() *concepts.Catalogue {
+	s.catOnce.Do(func() {
+		raw, err := s.Extra(context.Background(), KeyConcepts)
+		if err != nil {
+			return
+		}
+		var text map[string]string
+		if json.Unmarshal(raw, &text) != nil {
+			return
+		}
+		files := map[string][]byte{}
+		for k, v := range text {
+			files[k] = []byte(v)
+		}
+		if cat, err := concepts.LoadFiles(files); err == nil {
+			s.cat = cat
+		}
+	})
+	return s.cat
+}
+
+// catalogueState holds the catalogue DB reads on first use.
+type catalogueState struct {
+	catOnce sync.Once
+	cat     *concepts.Catalogue
+}
+
+// portedScore ranks the counterparts of a porting question with exact
+// names: the question asks for nothing else.
+const portedScore = 97
+
+// counterpartHits answers a porting question: the query, less filler, is
+// one word that names an instruction of another vendor than the one
+// searched (vendor, or arch's), and the hits are the catalogue's
+// counterparts of it in arch ("" for every family of the vendor), in the
+// catalogue's order.
+func (s *DB) counterpartHits(arch, vendor, lower string, qw *queryWords) []isa.SearchHit {
+	if vendor == "" {
+		return nil
+	}
+	var words []string
+	for _, w := range strings.Fields(lower) {
+		if !fillerWords[w] && !portWords[w] {
+			words = append(words, w)
+		}
+	}
+	if len(words) != 1 {
+		return nil
+	}
+	word := words[0]
+	var names []string
+	switch vendor {
+	case isa.VendorAMD:
+		if !s.namesPTX(word) {
+			return nil
+		}
+		cat := s.catalogue()
+		if cat == nil {
+			return nil
+		}
+		res := concepts.Port(cat, word, concepts.Target{Arch: arch})
+		// The catalogue relates ld to every LDS load; the PTX type says
+		// the width (ld.shared.b128: ds_read_b128).
+		qw.addQualifiers(ptxQualifiers(res.Modifiers))
+		var rels []concepts.Relation
+		for _, cp := range res.Counterparts {
+			rels = append(rels, concepts.Relation{AMD: cp.AMD, Kind: cp.Relation})
+		}
+		if len(rels) == 0 {
+			rels = servingRelations(cat.ForPTX(res.Mnemonic), res.Mnemonic, res.Modifiers)
+		}
+		names = closestFirst(rels, func(r concepts.Relation) string { return r.AMD })
+	case isa.VendorNVIDIA:
+		amd := s.amdNamesOf(word)
+		cat := s.catalogue()
+		if len(amd) == 0 || cat == nil {
+			return nil
+		}
+		var rels []concepts.Relation
+		for _, name := range amd {
+			for _, m := range cat.ForAMD("", name) {
+				rels = append(rels, m.Relations...)
+			}
+		}
+		names = closestFirst(rels, func(r concepts.Relation) string { return r.PTX })
+	}
+	var hits []isa.SearchHit
+	for i, name := range names {
+		for _, k := range s.byName[strings.ToLower(name)] {
+			e := &s.entries[k]
+			if arch != "" && e.Arch != arch || s.archVendor(e.Arch) != vendor {
+				continue
+			}
+			hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: portedScore - 0.1*float64(i), Why: "counterpart of " + word})
+		}
+	}
+	return hits
+}
+
+// namesPTX says whether a word is a PTX name or a dotted form of one
+// ("red.global.add.f32" of red).
+func (s *DB) namesPTX(word string) bool {
+	for parts := strings.Split(word, "."); len(parts) > 0; parts = parts[:len(parts)-1] {
+		for _, k := range s.byName[strings.Join(parts, ".")] {
+			if s.archVendor(s.entries[k].Arch) == isa.VendorNVIDIA {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxPortedNames bounds the AMD names a prefix stands for in a porting
+// question ("v_mfma" is every MFMA).
+const maxPortedNames = 64
+
+// amdNamesOf are the AMD names a word stands for: the name itself, else
+// the names it starts ("v_readlane" of v_readlane_b32, "v_mfma" of every
+// MFMA), in sorted order.
+func (s *DB) amdNamesOf(word string) []string {
+	isAMD := func(name string) bool {
+		for _, k := range s.byName[name] {
+			if s.archVendor(s.entries[k].Arch) == isa.VendorAMD {
+				return true
+			}
+		}
+		return false
+	}
+	if isAMD(word) {
+		return []string{word}
+	}
+	var out []string
+	for _, name := range s.names {
+		if strings.HasPrefix(name, word+"_") && isAMD(name) {
+			out = append(out, name)
+			if len(out) == maxPortedNames {
+				break
+			}
+		}
+	}
+	return out
+}
+
+var (
+	ptxScalarType = regexp.MustCompile(`^\.(bf|[bsuf])(\d+)$`)
+	ptxVector     = regexp.MustCompile(`^\.v(\d)$`)
+)
+
+// ptxQualifiers are the search's qualifier words for a PTX instruction's
+// type and vector modifiers, which AMD spells in its names: a float type
+// itself (.f16: "f16"), and the bits moved ("128-bit" of .b128 and of
+// .v4.f32).
+func ptxQualifiers(mods []string) []string {
+	vec, bits, float := 1, 0, ""
+	for _, m := range mods {
+		if v := ptxVector.FindStringSubmatch(m); v != nil {
+			vec, _ = strconv.Atoi(v[1])
+		}
+		if t := ptxScalarType.FindStringSubmatch(m); t != nil && bits == 0 {
+			bits, _ = strconv.Atoi(t[2])
+			if t[1] == "f" || t[1] == "bf" {
+				float = m[1:]
+			}
+		}
+	}
+	var out []string
+	if float != "" && vec == 1 {
+		out = append(out, float)
+	}
+	if bits > 0 {
+		out = append(out, strconv.Itoa(bits*vec)+"-bit")
+	}
+	return out
+}
+
+// servingRelations are the relations of a PTX mnemonic that serve the
+// modifiers a query gives without those a relation needs (shfl.sync
+// without .idx or .bfly, atom.cas without its space and type,
+// ex2.approx without its type): a modifier the catalogue writes for the
+// mnemonic (.cas) must be a word of the relation's variants or of its
+// concept's member; one it never writes (mma's .sync) says nothing.
+func servingRelations(ms []concepts.Match, mnemonic string, mods []string) []concepts.Relation {
+	words := func(variants []string) []string {
+		var out []string
+		for _, v := range variants {
+			out = append(out, strings.Split(strings.TrimPrefix(v, "."), ".")...)
+		}
+		return out
+	}
+	written := map[string]bool{}
+	member := map[*concepts.Concept][]string{}
+	for _, m := range ms {
+		for _, p := range m.Concept.PTX {
+			if p.Mnemonic == mnemonic {
+				member[m.Concept] = append(words(p.Variants), words(p.Except)...)
+			}
+		}
+		for _, w := range member[m.Concept] {
+			written[w] = true
+		}
+		for _, r := range m.Relations {
+			for _, w := range words(r.Variants) {
+				written[w] = true
+			}
+		}
+	}
+	var out []concepts.Relation
+	for _, m := range ms {
+		for _, r := range m.Relations {
+			have := append(words(r.Variants), member[m.Concept]...)
+			serves := true
+			for _, mod := range mods {
+				if w := mod[1:]; !strings.Contains(w, ".") && written[w] && !slices.Contains(have, w) {
+					serves = false
+				}
+			}
+			if serves {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// relationRank orders the catalogue's relations by how closely the two
+// sides match: an equivalent is the answer to a porting question before a
+// partial match or a sequence that uses the instruction as one step
+// (ds_bpermute_b32 is shfl.sync's equivalent, and one step of movmatrix).
+var relationRank = map[concepts.RelationKind]int{
+	concepts.Equivalent: 0, concepts.EquivalentWithRestrictions: 1, concepts.Partial: 2, concepts.Sequence: 3,
+}
+
+// closestFirst lists the names side gives of rels, each once, the closest
+// relation's first, then the commoner type, otherwise in the catalogue's
+// order.
+func closestFirst(rels []concepts.Relation, side func(concepts.Relation) string) []string {
+	best := map[string]int{}
+	var names []string
+	for _, r := range rels {
+		n, k := side(r), relationRank[r.Kind]
+		if n == "" {
+			continue
+		}
+		if b, ok := best[n]; !ok || k < b {
+			best[n] = k
+		}
+		names = appendNew(names, n)
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		if best[a] != best[b] {
+			return best[a] - best[b]
+		}
+		// The plain f32 form before the others (rsqrt: v_rsq_f32).
+		return cmp.Compare(commonness(b), commonness(a))
+	})
+	return names
+}
+
+func appendNew(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	if s == "" {
+		return list
+	}
+	return append(list, s)
+}

@@ -1,0 +1,96 @@
+package store
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
+)
+
+// A vendor word, with the words of a porting question around it, leaves
+// the query; a query that is only the vendor word keeps it.
+func TestCutVendor(t *testing.T) {
+	for _, c := range []struct{ q, rest, vendor string }{
+		{"shfl.sync on amd", "shfl.sync on", isa.VendorAMD},
+		{"what is the AMD equivalent of __ballot_sync", "is the of __ballot_sync", isa.VendorAMD},
+		{"ds_bpermute in cuda", "ds_bpermute in", isa.VendorNVIDIA},
+		{"amd", "amd", ""},
+		{"warp shuffle", "warp shuffle", ""},
+	} {
+		rest, vendor := cutVendor(c.q)
+		if rest != c.rest || vendor != c.vendor {
+			t.Errorf("cutVendor(%q) = %q, %q; want %q, %q", c.q, rest, vendor, c.rest, c.vendor)
+		}
+	}
+}
+
+// A porting question's modifiers pick the relations that serve them: one
+// the catalogue writes for the mnemonic (.cas) must be a relation's or its
+// member's, one it never writes (.sync) picks nothing out.
+func TestServingRelations(t *testing.T) {
+	cat, err := concepts.LoadFiles(map[string][]byte{"a.yaml": []byte(`concepts:
+  - id: cas
+    name: Compare and swap
+    description: CAS.
+    ptx: [{mnemonic: atom, variants: [.cas, .b32]}]
+    amd: [{mnemonic: global_atomic_cmpswap}]
+    relations:
+      - {ptx: atom, amd: global_atomic_cmpswap, relation: equivalent with restrictions, variants: [.cas.b32], restrictions: ["x"]}
+  - id: add
+    name: Atomic add
+    description: Add.
+    ptx: [{mnemonic: atom, variants: [.add, .u32]}]
+    amd: [{mnemonic: global_atomic_add_u32}]
+    relations:
+      - {ptx: atom, amd: global_atomic_add_u32, relation: equivalent with restrictions, variants: [.add.u32], restrictions: ["x"]}
+`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	amd := func(mods ...string) []string {
+		var out []string
+		for _, r := range servingRelations(cat.ForPTX("atom"), "atom", mods) {
+			out = append(out, r.AMD)
+		}
+		return out
+	}
+	if got, want := amd(".cas"), []string{"global_atomic_cmpswap"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("atom.cas: %q, want %q", got, want)
+	}
+	if got, want := amd(".sync"), []string{"global_atomic_cmpswap", "global_atomic_add_u32"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("atom.sync: %q, want %q", got, want)
+	}
+}
+
+// The closest relation's names come first, then the commoner type.
+func TestClosestFirst(t *testing.T) {
+	rels := []concepts.Relation{
+		{AMD: "v_mov_b32", Kind: concepts.Partial},
+		{AMD: "v_rsq_f64", Kind: concepts.EquivalentWithRestrictions},
+		{AMD: "v_rsq_f32", Kind: concepts.EquivalentWithRestrictions},
+		{AMD: "v_mov_b32", Kind: concepts.Equivalent},
+	}
+	got := closestFirst(rels, func(r concepts.Relation) string { return r.AMD })
+	if want := []string{"v_mov_b32", "v_rsq_f32", "v_rsq_f64"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("closestFirst = %q, want %q", got, want)
+	}
+}
+
+// A PTX instruction's type and vector modifiers are the widths and float
+// types AMD's names spell.
+func TestPTXQualifiers(t *testing.T) {
+	for _, c := range []struct {
+		mods []string
+		want []string
+	}{
+		{[]string{".shared", ".b128"}, []string{"128-bit"}},
+		{[]string{".global", ".v4", ".f32"}, []string{"128-bit"}},
+		{[]string{".rn", ".f16", ".f32", ".f16.f32"}, []string{"f16", "16-bit"}},
+		{[]string{".cas"}, nil},
+	} {
+		if got := ptxQualifiers(c.mods); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("ptxQualifiers(%q) = %q, want %q", c.mods, got, c.want)
+		}
+	}
+}
