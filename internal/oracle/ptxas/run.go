@@ -61,6 +61,9 @@ func (o Outcome) Message() string {
 type Job struct {
 	Version, Target string
 	Units           []Unit
+	// Keys, when set, are the units' keys (Unit.Key), taken once by a
+	// caller that gives the same units to many jobs.
+	Keys []string
 }
 
 // Stats counts the work a session did.
@@ -139,7 +142,7 @@ func (s *Session) Run(ctx context.Context, jobs []Job, progress func(done, total
 	out := make([][]Outcome, len(jobs))
 	keysOf := map[*Unit][]string{}
 	for _, j := range jobs {
-		if len(j.Units) > 0 && keysOf[&j.Units[0]] == nil {
+		if len(j.Units) > 0 && j.Keys == nil && keysOf[&j.Units[0]] == nil {
 			keysOf[&j.Units[0]] = unitKeys(j.Units)
 		}
 	}
@@ -156,8 +159,8 @@ func (s *Session) Run(ctx context.Context, jobs []Job, progress func(done, total
 		go func() {
 			defer wg.Done()
 			defer func() { <-inFlight }()
-			var keys []string
-			if len(j.Units) > 0 {
+			keys := j.Keys
+			if keys == nil && len(j.Units) > 0 {
 				keys = keysOf[&j.Units[0]]
 			}
 			res, err := s.assemble(ctx, j.Version, j.Target, j.Units, keys)

@@ -589,10 +589,18 @@ func (e *Engine) minVersions(ctx context.Context, out []Verdict, units []*ptxas.
 			probes = append(probes, &versionProbe{i: i, t: t, lo: -1, hi: hi, guess: -1})
 		}
 	}
+	// A statement is tried at several versions and targets each round:
+	// its key (a hash of its text) is taken once, not per job.
+	unitKeys := make([]string, len(units))
+	for _, p := range probes {
+		if unitKeys[p.i] == "" {
+			unitKeys[p.i] = units[p.i].Key()
+		}
+	}
 	step := "finding the lowest PTX ISA version per target"
 	for round := 0; len(probes) > 0; round++ {
 		e.progress(step, min(round, 6), 7)
-		if err := e.versionRound(ctx, probes, units); err != nil {
+		if err := e.versionRound(ctx, probes, units, unitKeys); err != nil {
 			return err
 		}
 		var next []*versionProbe
@@ -613,7 +621,7 @@ func (e *Engine) minVersions(ctx context.Context, out []Verdict, units []*ptxas.
 
 // versionRound assembles every probe's tries, one ptxas job per (target,
 // version), and records the answers.
-func (e *Engine) versionRound(ctx context.Context, probes []*versionProbe, units []*ptxas.Unit) error {
+func (e *Engine) versionRound(ctx context.Context, probes []*versionProbe, units []*ptxas.Unit, unitKeys []string) error {
 	type key struct{ t, v int }
 	type entry struct {
 		p *versionProbe
@@ -638,6 +646,7 @@ func (e *Engine) versionRound(ctx context.Context, probes []*versionProbe, units
 		jobs[j] = ptxas.Job{Version: e.targets[k.t].Versions[k.v], Target: e.targets[k.t].Target}
 		for _, en := range groups[k] {
 			jobs[j].Units = append(jobs[j].Units, *units[en.p.i])
+			jobs[j].Keys = append(jobs[j].Keys, unitKeys[en.p.i])
 		}
 	}
 	res, err := e.Session.Run(ctx, jobs, nil)
