@@ -129,6 +129,27 @@ func (o *oneShotState) restore(percent int) {
 // collection.
 const oneShotHeap = 160 << 20
 
+// largeInput advises huge pages for the heap a one-shot command is about
+// to fill when its input of n bytes is large enough to fill one (for one
+// word, the early collection would cost more than the faults it saves).
+// The heap advised is what a 200,000-word decode fills, well under
+// oneShotHeap, so the runtime keeps its free pages rather than scavenging
+// them back to the limit. Once a process.
+func largeInput(n int) {
+	if n < 64<<10 {
+		return
+	}
+	hugeOnce.Do(func() {
+		hugeHeap(96 << 20)
+		// That collection was hugeHeap's, not the heap's first: the
+		// collector stays off (a new sentinel; the old one's finalizer
+		// is no longer the one to restore).
+		oneShotGC()
+	})
+}
+
+var hugeOnce sync.Once
+
 // gcSentinel is an object whose finalizer runs at the first collection
 // after oneShotGC. It holds a pointer: a small object without one may
 // share a tiny-allocator block with live data and never be finalized.
@@ -172,6 +193,7 @@ func (e *env) runListing(ctx context.Context, name string, args []string, annota
 	if done || err != nil {
 		return err
 	}
+	largeInput(len(raw))
 	cache, closeDB, err := e.codecs()
 	if err != nil {
 		return err

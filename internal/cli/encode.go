@@ -93,6 +93,7 @@ instruction cannot be encoded, 2 on unusable input.`,
 			if err != nil {
 				return err
 			}
+			largeInput(len(raw))
 			in, err := listing.Parse(raw, codeobj.Machines{})
 			if err != nil {
 				return errs.Invalid("%v", err)

@@ -52,3 +52,26 @@ func TestOneShotGCRestoresCollector(t *testing.T) {
 		t.Fatalf("GC percent after steadyGC and collections = %d, want 100", p)
 	}
 }
+
+// largeInput's collection (hugeHeap's) is not the one that turns the
+// collector back on: after it, a one-shot command still runs with the
+// collector off and the memory limit oneShotGC set.
+func TestLargeInputKeepsCollectorOff(t *testing.T) {
+	steadyGC(100)
+	prevPercent := debug.SetGCPercent(100)
+	prevLimit := debug.SetMemoryLimit(1 << 40)
+	defer func() {
+		steadyGC(100)
+		debug.SetGCPercent(prevPercent)
+		debug.SetMemoryLimit(prevLimit)
+	}()
+	oneShotGC()
+	largeInput(1 << 20)
+	time.Sleep(50 * time.Millisecond) // the first sentinel's finalizer has run by now
+	if p := debug.SetGCPercent(-1); p != -1 {
+		t.Fatalf("GC percent after largeInput = %d, want -1 (off)", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != oneShotHeap {
+		t.Fatalf("memory limit after largeInput = %d, want %d", l, oneShotHeap)
+	}
+}
