@@ -41,14 +41,10 @@ func scalarCode(code uint64, gen int) bool {
 	return false
 }
 
-// constantBus checks in, an encoding of a VALU line, against the family's
-// limit; nil when it is within it.
-func constantBus(in decode.Inst, t decode.Template, arch isa.Architecture) error {
-	if !valuKinds[t.Kind] {
-		return nil
-	}
-	info, ok := isa.LookupArch(arch.ID)
-	if !ok {
+// constantBus checks in, an encoding of a VALU line, against the limit of
+// the family info describes (ok: isa knows it); nil when it is within it.
+func constantBus(in decode.Inst, t decode.Template, info isa.ArchInfo, ok bool) error {
+	if !valuKinds[t.Kind] || !ok {
 		return nil
 	}
 	limit := info.ConstantBusLimit()
