@@ -542,6 +542,18 @@ func (d *Decoder) Arch() isa.Architecture { return d.arch }
 // The Inst has every field of the format with its bits (for bit diagrams);
 // AppendText is the allocation-free way to get only the text.
 func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
+	return d.decodeInst(code, offset, true)
+}
+
+// DecodeOperands is Decode without the fields and the llvm-mc byte list
+// (Inst.Fields and Inst.Hex are empty): what the encoder reads back of
+// each candidate it places, whose fields (a hundred bytes each) were most
+// of the memory a file's encoding touched.
+func (d *Decoder) DecodeOperands(code []byte, offset int) (Inst, int, error) {
+	return d.decodeInst(code, offset, false)
+}
+
+func (d *Decoder) decodeInst(code []byte, offset int, fields bool) (Inst, int, error) {
 	var r renderer
 	var buf [128]byte
 	var spans [24]span
@@ -556,7 +568,9 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 	text := string(r.buf)
 	in := Inst{Offset: offset, Name: r.en.name, Mnemonic: text[:r.mnEnd], Encoding: r.fm.Name,
 		Opcode: r.en.enc.Opcode, Extra: r.extra, Partial: r.partial, Traits: d.traits(r.fm, r.en)}
-	in.Fields = r.fieldValues()
+	if fields {
+		in.Fields = r.fieldValues()
+	}
 	if r.head != nil {
 		in.Encoding = r.en.enc.Name
 	}
@@ -593,7 +607,9 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 		in.Operands = []string{}
 	}
 	in.Bytes = append([]byte(nil), code[offset:offset+n]...)
-	in.Hex = asmtext.FormatBytes(in.Bytes)
+	if fields {
+		in.Hex = asmtext.FormatBytes(in.Bytes)
+	}
 	return in, n, nil
 }
 

@@ -238,12 +238,12 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 			if candidate != nil {
 				candidate(b)
 			}
-			in, n, err := e.d.Decode(b, 0)
+			in, n, err := e.d.DecodeOperands(b, 0)
 			if err != nil || n != len(b) {
 				continue
 			}
 			if e.accepts(in, t, layout, mn, asm) {
-				if err := constantBus(in, t, e.info, e.infoOK); err != nil {
+				if err := e.constantBus(b, in, t); err != nil {
 					busErr = err
 					continue
 				}

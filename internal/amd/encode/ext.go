@@ -80,7 +80,7 @@ func (e *Encoder) encodeExt(asm string, kind extKind) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", x.mn, err)
 	}
-	in, _, err := e.d.Decode(word, 0)
+	in, _, err := e.d.DecodeOperands(word, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (e *Encoder) encodeExt(asm string, kind extKind) ([]byte, error) {
 		b = binary.LittleEndian.AppendUint32(b, w)
 	}
 	b = binary.LittleEndian.AppendUint32(b, d.ext[1])
-	got, n, err := e.d.Decode(b, 0)
+	got, n, err := e.d.DecodeOperands(b, 0)
 	if err != nil || n != len(b) {
 		return nil, fmt.Errorf("%s: the %s word does not decode: %v", x.mn, extName(kind), err)
 	}

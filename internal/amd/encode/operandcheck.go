@@ -165,7 +165,7 @@ func (e *Encoder) renderShapes(base, want string) ([]shape, bool) {
 		for i, w := range t.Words {
 			binary.LittleEndian.PutUint32(b[4*i:], w)
 		}
-		in, n, err := e.d.Decode(b, 0)
+		in, n, err := e.d.DecodeOperands(b, 0)
 		if err != nil || n != len(b) || in.Partial || in.Name != t.Model && !strings.EqualFold(in.Name, t.Name) {
 			return nil, false
 		}
