@@ -293,6 +293,16 @@ func bareBytes(line, dst []byte) ([]byte, bool) {
 			if i+4 <= len(line) && hexValue[line[i+2]] != 0xff && hexValue[line[i+3]] != 0xff && (i+4 == len(line) || byteEnd(line[i+4])) {
 				dst = append(dst, hexValue[line[i+2]]<<4|hexValue[line[i+3]])
 				i += 4
+				// The rest of a list ("0xc1,0x04,0x0a"): a comma and
+				// the next byte read at once while the pattern holds.
+				for i+5 <= len(line) && line[i] == ',' && line[i+1] == '0' && line[i+2] == 'x' {
+					hi, lo := hexValue[line[i+3]], hexValue[line[i+4]]
+					if hi == 0xff || lo == 0xff || i+5 < len(line) && !byteEnd(line[i+5]) {
+						break
+					}
+					dst = append(dst, hi<<4|lo)
+					i += 5
+				}
 				continue
 			}
 			i += 2
