@@ -641,7 +641,7 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 		}
 		e.Name, got = in.Name, in.Text
 	}
-	if normText(got) != normText(e.Text) && !isBranch(e.Text) {
+	if got != e.Text && normText(got) != normText(e.Text) && !isBranch(e.Text) {
 		e.Given = e.Text
 	}
 	e.Text = got
