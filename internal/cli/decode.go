@@ -134,10 +134,11 @@ const oneShotHeap = 160 << 20
 // word, the early collection would cost more than the faults it saves).
 // The heap advised is what a 200,000-word decode fills, well under
 // oneShotHeap, so the runtime keeps its free pages rather than scavenging
-// them back to the limit. Once a process.
-func largeInput(n int) {
+// them back to the limit. Once a process. It says whether n is large
+// (its output will be, too).
+func largeInput(n int) bool {
 	if n < 64<<10 {
-		return
+		return false
 	}
 	hugeOnce.Do(func() {
 		hugeHeap(96 << 20)
@@ -146,6 +147,7 @@ func largeInput(n int) {
 		// is no longer the one to restore).
 		oneShotGC()
 	})
+	return true
 }
 
 var hugeOnce sync.Once
@@ -193,7 +195,9 @@ func (e *env) runListing(ctx context.Context, name string, args []string, annota
 	if done || err != nil {
 		return err
 	}
-	largeInput(len(raw))
+	if largeInput(len(raw)) {
+		widenPipe(e.stdout)
+	}
 	cache, closeDB, err := e.codecs()
 	if err != nil {
 		return err
