@@ -534,11 +534,10 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 	}
 	var fixes []fix
 	shift := int64(0) // addresses move as text gets its real size
-	type result struct {
-		e    Entry
-		done bool
-	}
-	seen := map[string]result{} // a repeated line is assembled once
+	// A repeated line is assembled once: its text -> the entry that has it
+	// (its index, not a copy: an Entry is large, and most lines are not
+	// repeated).
+	seen := make(map[string]int, len(es))
 	for i := range es {
 		e := &es[i]
 		e.Addr += shift
@@ -552,9 +551,9 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 			text = mn + " 0"
 		}
 		before := int64(len(e.Bytes))
-		if r, ok := seen[text]; ok && r.done {
+		if j, ok := seen[text]; ok {
 			addr, src, labels, fn := e.Addr, e.Src, e.Labels, e.Func
-			*e = r.e
+			*e = es[j]
 			e.Addr, e.Src, e.Labels, e.Func = addr, src, labels, fn
 			if e.Inst != nil {
 				in := *e.Inst
@@ -563,7 +562,7 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 			}
 		} else {
 			assembleOne(fam, e, text, opts)
-			seen[text] = result{*e, true}
+			seen[text] = i
 		}
 		shift += int64(len(e.Bytes)) - before
 	}
