@@ -134,11 +134,17 @@ const oneShotHeap = 160 << 20
 // word, the early collection would cost more than the faults it saves).
 // The heap advised is what a 200,000-word decode fills, well under
 // oneShotHeap, so the runtime keeps its free pages rather than scavenging
-// them back to the limit. Once a process. It says whether n is large
-// (its output will be, too).
+// them back to the limit. Once a process, and only while oneShotGC has
+// the collector off. It says whether n is large (its output will be, too).
 func largeInput(n int) bool {
 	if n < 64<<10 {
 		return false
+	}
+	oneShot.Lock()
+	off := oneShot.off
+	oneShot.Unlock()
+	if !off {
+		return true // not a one-shot command's heap (explain of a PTX file)
 	}
 	hugeOnce.Do(func() {
 		hugeHeap(96 << 20)
@@ -417,6 +423,7 @@ func (e *env) readInput(pos []string) ([]byte, error) {
 			if st.Size() > codeobj.MaxInput {
 				return nil, errs.Invalid("%s is larger than %d MB", pos[0], codeobj.MaxInput>>20)
 			}
+			largeInput(int(st.Size())) // before the read, so the file lands in the huge pages too
 			return os.ReadFile(pos[0])
 		}
 	}

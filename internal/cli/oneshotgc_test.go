@@ -75,3 +75,17 @@ func TestLargeInputKeepsCollectorOff(t *testing.T) {
 		t.Fatalf("memory limit after largeInput = %d, want %d", l, oneShotHeap)
 	}
 }
+
+// Outside a one-shot command (the collector on), largeInput leaves the
+// collector as it is.
+func TestLargeInputOutsideOneShot(t *testing.T) {
+	steadyGC(100)
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	if !largeInput(1 << 20) {
+		t.Fatal("largeInput(1 MB) = false, want true (a large input)")
+	}
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Fatalf("GC percent after largeInput outside a one-shot command = %d, want 100", p)
+	}
+}
