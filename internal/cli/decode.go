@@ -129,6 +129,35 @@ func (o *oneShotState) restore(percent int) {
 // collection.
 const oneShotHeap = 160 << 20
 
+// largeInput advises huge pages for the heap a one-shot command is about
+// to fill when its input of n bytes is large enough to fill one (for one
+// word, the early collection would cost more than the faults it saves).
+// The heap advised is what a 200,000-word decode fills, well under
+// oneShotHeap, so the runtime keeps its free pages rather than scavenging
+// them back to the limit. Once a process, and only while oneShotGC has
+// the collector off. It says whether n is large (its output will be, too).
+func largeInput(n int) bool {
+	if n < 64<<10 {
+		return false
+	}
+	oneShot.Lock()
+	off := oneShot.off
+	oneShot.Unlock()
+	if !off {
+		return true // not a one-shot command's heap (explain of a PTX file)
+	}
+	hugeOnce.Do(func() {
+		hugeHeap(96 << 20)
+		// That collection was hugeHeap's, not the heap's first: the
+		// collector stays off (a new sentinel; the old one's finalizer
+		// is no longer the one to restore).
+		oneShotGC()
+	})
+	return true
+}
+
+var hugeOnce sync.Once
+
 // gcSentinel is an object whose finalizer runs at the first collection
 // after oneShotGC. It holds a pointer: a small object without one may
 // share a tiny-allocator block with live data and never be finalized.
@@ -171,6 +200,9 @@ func (e *env) runListing(ctx context.Context, name string, args []string, annota
 	raw, done, err := e.listingInput(ctx, pos, f, annotate == nil && !f.json && !f.fields)
 	if done || err != nil {
 		return err
+	}
+	if largeInput(len(raw)) {
+		widenPipe(e.stdout)
 	}
 	cache, closeDB, err := e.codecs()
 	if err != nil {
@@ -391,6 +423,7 @@ func (e *env) readInput(pos []string) ([]byte, error) {
 			if st.Size() > codeobj.MaxInput {
 				return nil, errs.Invalid("%s is larger than %d MB", pos[0], codeobj.MaxInput>>20)
 			}
+			largeInput(int(st.Size())) // before the read, so the file lands in the huge pages too
 			return os.ReadFile(pos[0])
 		}
 	}

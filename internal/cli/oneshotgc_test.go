@@ -52,3 +52,40 @@ func TestOneShotGCRestoresCollector(t *testing.T) {
 		t.Fatalf("GC percent after steadyGC and collections = %d, want 100", p)
 	}
 }
+
+// largeInput's collection (hugeHeap's) is not the one that turns the
+// collector back on: after it, a one-shot command still runs with the
+// collector off and the memory limit oneShotGC set.
+func TestLargeInputKeepsCollectorOff(t *testing.T) {
+	steadyGC(100)
+	prevPercent := debug.SetGCPercent(100)
+	prevLimit := debug.SetMemoryLimit(1 << 40)
+	defer func() {
+		steadyGC(100)
+		debug.SetGCPercent(prevPercent)
+		debug.SetMemoryLimit(prevLimit)
+	}()
+	oneShotGC()
+	largeInput(1 << 20)
+	time.Sleep(50 * time.Millisecond) // the first sentinel's finalizer has run by now
+	if p := debug.SetGCPercent(-1); p != -1 {
+		t.Fatalf("GC percent after largeInput = %d, want -1 (off)", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != oneShotHeap {
+		t.Fatalf("memory limit after largeInput = %d, want %d", l, oneShotHeap)
+	}
+}
+
+// Outside a one-shot command (the collector on), largeInput leaves the
+// collector as it is.
+func TestLargeInputOutsideOneShot(t *testing.T) {
+	steadyGC(100)
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	if !largeInput(1 << 20) {
+		t.Fatal("largeInput(1 MB) = false, want true (a large input)")
+	}
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Fatalf("GC percent after largeInput outside a one-shot command = %d, want 100", p)
+	}
+}

@@ -79,14 +79,29 @@ func (in Inst) Text() string {
 
 // asmText writes "mnemonic op, op mod mod".
 func asmText(mnemonic string, operands, modifiers []string) string {
-	s := mnemonic
-	if len(operands) > 0 {
-		s += " " + strings.Join(operands, ", ")
+	n := len(mnemonic)
+	for _, o := range operands {
+		n += len(o) + 2
 	}
 	for _, m := range modifiers {
-		s += " " + m
+		n += len(m) + 1
 	}
-	return s
+	var b strings.Builder // one allocation: the encoder reads every candidate's text
+	b.Grow(n)
+	b.WriteString(mnemonic)
+	for i, o := range operands {
+		if i == 0 {
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(o)
+	}
+	for _, m := range modifiers {
+		b.WriteByte(' ')
+		b.WriteString(m)
+	}
+	return b.String()
 }
 
 // Error is a decoding failure at a byte offset.
@@ -531,6 +546,18 @@ func (d *Decoder) Arch() isa.Architecture { return d.arch }
 // The Inst has every field of the format with its bits (for bit diagrams);
 // AppendText is the allocation-free way to get only the text.
 func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
+	return d.decodeInst(code, offset, true)
+}
+
+// DecodeOperands is Decode without the fields and the llvm-mc byte list
+// (Inst.Fields and Inst.Hex are empty): what the encoder reads back of
+// each candidate it places, whose fields (a hundred bytes each) were most
+// of the memory a file's encoding touched.
+func (d *Decoder) DecodeOperands(code []byte, offset int) (Inst, int, error) {
+	return d.decodeInst(code, offset, false)
+}
+
+func (d *Decoder) decodeInst(code []byte, offset int, fields bool) (Inst, int, error) {
 	var r renderer
 	var buf [128]byte
 	var spans [24]span
@@ -539,18 +566,37 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 	if err != nil {
 		return Inst{}, 0, err
 	}
-	in := Inst{Offset: offset, Name: r.en.name, Mnemonic: string(r.buf[:r.mnEnd]), Encoding: r.fm.Name,
+	// The mnemonic and every operand are pieces of one string, and the
+	// operand lists are sized once: the encoder decodes each candidate
+	// it places, and these were most of its allocations.
+	text := string(r.buf)
+	in := Inst{Offset: offset, Name: r.en.name, Mnemonic: text[:r.mnEnd], Encoding: r.fm.Name,
 		Opcode: r.en.enc.Opcode, Extra: r.extra, Partial: r.partial, Traits: d.traits(r.fm, r.en)}
-	in.Fields = r.fieldValues()
+	if fields {
+		in.Fields = r.fieldValues()
+	}
 	if r.head != nil {
 		in.Encoding = r.en.enc.Name
 	}
 	if r.enY != nil {
-		in.Dual = &DualOp{Name: r.enY.name, Mnemonic: string(r.buf[r.dualAt+len(dualSep) : r.dualMnEnd]),
+		in.Dual = &DualOp{Name: r.enY.name, Mnemonic: text[r.dualAt+len(dualSep) : r.dualMnEnd],
 			Opcode: r.enY.enc.Opcode, Operands: []string{}}
 	}
-	for _, sp := range r.spans[:r.nspans] {
-		txt := string(r.buf[sp.start:sp.end])
+	pieces := r.spans[:r.nspans]
+	if in.Dual == nil {
+		nmods := 0
+		for _, sp := range pieces {
+			if sp.mod {
+				nmods++
+			}
+		}
+		in.Operands = make([]string, 0, len(pieces)-nmods)
+		if nmods > 0 {
+			in.Modifiers = make([]string, 0, nmods)
+		}
+	}
+	for _, sp := range pieces {
+		txt := text[sp.start:sp.end]
 		ops, mods := &in.Operands, &in.Modifiers
 		if in.Dual != nil && int(sp.start) >= r.dualAt {
 			ops, mods = &in.Dual.Operands, &in.Dual.Modifiers
@@ -565,7 +611,9 @@ func (d *Decoder) Decode(code []byte, offset int) (Inst, int, error) {
 		in.Operands = []string{}
 	}
 	in.Bytes = append([]byte(nil), code[offset:offset+n]...)
-	in.Hex = asmtext.FormatBytes(in.Bytes)
+	if fields {
+		in.Hex = asmtext.FormatBytes(in.Bytes)
+	}
 	return in, n, nil
 }
 

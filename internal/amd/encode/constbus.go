@@ -1,11 +1,12 @@
 package encode
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/amd/decode"
-	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // A VALU instruction reads its scalar values (SGPRs, the special scalar
@@ -41,23 +42,18 @@ func scalarCode(code uint64, gen int) bool {
 	return false
 }
 
-// constantBus checks in, an encoding of a VALU line, against the family's
-// limit; nil when it is within it.
-func constantBus(in decode.Inst, t decode.Template, arch isa.Architecture) error {
-	if !valuKinds[t.Kind] {
+// constantBus checks in, the decoding of b (an encoding of a VALU line
+// with template t), against the family's limit; nil when it is within it.
+func (e *Encoder) constantBus(b []byte, in decode.Inst, t decode.Template) error {
+	if !valuKinds[t.Kind] || !e.infoOK {
 		return nil
 	}
-	info, ok := isa.LookupArch(arch.ID)
-	if !ok {
-		return nil
-	}
+	info := e.info
 	limit := info.ConstantBusLimit()
 	seen := map[uint64]bool{}
-	for _, f := range in.Fields {
-		for _, name := range sourceFields {
-			if f.Name == name && scalarCode(f.Value, info.Gen) && (f.Value != 0 || readsS0(sourceOperands(in.Operands, t.Kind))) {
-				seen[f.Value] = true
-			}
+	for _, v := range e.busSources(b, in, t) {
+		if scalarCode(v, info.Gen) && (v != 0 || readsS0(sourceOperands(in.Operands, t.Kind))) {
+			seen[v] = true
 		}
 	}
 	// VOP2's carry-in and v_cndmask's mask: VCC read without a field
@@ -87,6 +83,36 @@ func constantBus(in decode.Inst, t decode.Template, arch isa.Architecture) error
 	}
 	return fmt.Errorf("%s reads at most %s per VALU instruction (the constant bus); this line reads %d (%s)",
 		info.Name, values, len(seen), strings.Join(reads, ", "))
+}
+
+// busSources are the values of the source fields (sourceFields) of in,
+// the decoding of b, in the format's order: read from b with the fields of
+// t's format when in was decoded with it (always, but for a word another
+// format claims), else from a decoding with fields.
+func (e *Encoder) busSources(b []byte, in decode.Inst, t decode.Template) []uint64 {
+	var out []uint64
+	if in.Encoding != t.Format.Name || len(b) > 32 {
+		full, _, err := e.d.Decode(b, 0)
+		if err != nil {
+			return nil
+		}
+		for _, f := range full.Fields {
+			if slices.Contains(sourceFields, f.Name) {
+				out = append(out, f.Value)
+			}
+		}
+		return out
+	}
+	var words [8]uint32
+	for i := 0; i+4 <= len(b); i += 4 {
+		words[i/4] = binary.LittleEndian.Uint32(b[i:])
+	}
+	for _, f := range t.Format.Fields {
+		if slices.Contains(sourceFields, f.Name) {
+			out = append(out, f.Get(words[:len(b)/4]))
+		}
+	}
+	return out
 }
 
 // sourceOperands are a VALU line's operands after its destinations: the

@@ -48,7 +48,7 @@ func (e *Encoder) encodeDual(asm string) ([]byte, error) {
 			tried = append(tried, fmt.Sprintf("%s: %v", t.Kind, err))
 			continue
 		}
-		in, n, err := e.d.Decode(b, 0)
+		in, n, err := e.d.DecodeOperands(b, 0)
 		if err != nil || n != len(b) {
 			tried = append(tried, fmt.Sprintf("%s: the word does not decode: %v", t.Kind, err))
 			continue

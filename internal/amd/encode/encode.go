@@ -25,6 +25,7 @@ import (
 	"fmt"
 
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,6 +39,10 @@ import (
 type Encoder struct {
 	d   *decode.Decoder
 	sym symbols
+	// info is the family's entry in isa's table (its generation and
+	// traits), looked up once: the checks read it for every line.
+	info   isa.ArchInfo
+	infoOK bool
 	// fieldMaps caches each format's fields by upper-case name (the first
 	// of a name wins), read-only once made: format name -> map.
 	fieldMaps sync.Map
@@ -69,12 +74,15 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Encoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Encoder{d: d}, nil
+	return FromDecoder(d), nil
 }
 
 // FromDecoder makes an encoder that shares a family's decoder (which it
 // uses to check every result); both are safe for concurrent use.
-func FromDecoder(d *decode.Decoder) *Encoder { return &Encoder{d: d} }
+func FromDecoder(d *decode.Decoder) *Encoder {
+	info, ok := isa.LookupArch(d.Arch().ID)
+	return &Encoder{d: d, info: info, infoOK: ok}
+}
 
 // Encode assembles asm for the family described by arch and instrs.
 func Encode(arch isa.Architecture, instrs []isa.Instruction, asm string) ([]byte, error) {
@@ -240,12 +248,12 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 			if candidate != nil {
 				candidate(b)
 			}
-			in, n, err := e.d.Decode(b, 0)
+			in, n, err := e.d.DecodeOperands(b, 0)
 			if err != nil || n != len(b) {
 				continue
 			}
 			if e.accepts(in, t, layout, mn, asm) {
-				if err := constantBus(in, t, e.d.Arch()); err != nil {
+				if err := e.constantBus(b, in, t); err != nil {
 					busErr = err
 					continue
 				}
@@ -620,7 +628,8 @@ type layout struct {
 	ops    []string
 }
 
-var vccRe = lazyre.New(`^vcc(_lo)?$`)
+// isVCC says whether an operand is the VCC lane mask (vcc, or wave32's vcc_lo).
+func isVCC(o string) bool { return o == "vcc" || o == "vcc_lo" }
 
 // layouts lists the plausible operand-to-field assignments for a template;
 // the decoder check picks the right one.
@@ -628,13 +637,16 @@ func layouts(t decode.Template, ops []string) []layout {
 	var out []layout
 	add := func(fields []string, ops []string) {
 		if len(fields) == len(ops) {
-			out = append(out, layout{fields, ops})
+			// Copied when taken, so each list written below stays on
+			// the stack: most do not fit the line (every line tries
+			// every template's lists).
+			out = append(out, layout{slices.Clone(fields), ops})
 		}
 	}
 	noVCC := func() []string {
 		var r []string
 		for _, o := range ops {
-			if !vccRe.MatchString(o) {
+			if !isVCC(o) {
 				r = append(r, o)
 			}
 		}
@@ -684,7 +696,7 @@ func layouts(t decode.Template, ops []string) []layout {
 		add([]string{"VDST", "SRC0", "VSRC1", "K"}, o)
 	case decode.KindVOPC:
 		add([]string{"SRC0", "VSRC1"}, ops)
-		if len(ops) == 3 && vccRe.MatchString(ops[0]) {
+		if len(ops) == 3 && isVCC(ops[0]) {
 			add([]string{"SRC0", "VSRC1"}, ops[1:])
 		}
 	case decode.KindVOP3, decode.KindVOP3P:
@@ -850,8 +862,7 @@ func (e *Encoder) parseOperand(s string) (operand, error) {
 
 // literal64 says whether the family has 64-bit literal constants.
 func (e *Encoder) literal64() bool {
-	info, ok := isa.LookupArch(e.d.Arch().ID)
-	return ok && info.Has(isa.TraitLiteral64)
+	return e.infoOK && e.info.Has(isa.TraitLiteral64)
 }
 
 // fill builds the word of template t with layout l: the operands into

@@ -80,7 +80,7 @@ func (e *Encoder) encodeExt(asm string, kind extKind) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", x.mn, err)
 	}
-	in, _, err := e.d.Decode(word, 0)
+	in, _, err := e.d.DecodeOperands(word, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (e *Encoder) encodeExt(asm string, kind extKind) ([]byte, error) {
 		b = binary.LittleEndian.AppendUint32(b, w)
 	}
 	b = binary.LittleEndian.AppendUint32(b, d.ext[1])
-	got, n, err := e.d.Decode(b, 0)
+	got, n, err := e.d.DecodeOperands(b, 0)
 	if err != nil || n != len(b) {
 		return nil, fmt.Errorf("%s: the %s word does not decode: %v", x.mn, extName(kind), err)
 	}
@@ -195,7 +195,7 @@ func (e *Encoder) parseExt(asm string, kind extKind) *extAsm {
 	}
 	// SDWA VOPC may write any SGPR pair (SDWAB's SDST): encode with VCC,
 	// then place it.
-	if kind == extSDWA && len(x.plain) == 3 && strings.HasPrefix(x.plain[0], "s") && !vccRe.MatchString(x.plain[0]) {
+	if kind == extSDWA && len(x.plain) == 3 && strings.HasPrefix(x.plain[0], "s") && !isVCC(x.plain[0]) {
 		x.sdst, x.plain[0] = x.plain[0], "vcc"
 		if e.d.Gen() >= 10 {
 			x.plain[0] = "vcc_lo"
@@ -408,12 +408,12 @@ func sourceIndexes(format string, n int, ops []string) (src0, src1 int) {
 	i := 0
 	switch format {
 	case "VOPC":
-		if n > 0 && (vccRe.MatchString(ops[0]) || strings.HasPrefix(ops[0], "s[") || strings.HasPrefix(ops[0], "s") && n == 3) {
+		if n > 0 && (isVCC(ops[0]) || strings.HasPrefix(ops[0], "s[") || strings.HasPrefix(ops[0], "s") && n == 3) {
 			i = 1
 		}
 	default:
 		i = 1 // the destination
-		if n > i && vccRe.MatchString(ops[i]) && n >= 4 {
+		if n > i && isVCC(ops[i]) && n >= 4 {
 			i++ // v_add_co_u32 v1, vcc, v2, v3
 		}
 	}
@@ -421,7 +421,7 @@ func sourceIndexes(format string, n int, ops []string) (src0, src1 int) {
 	if i < n {
 		src0 = i
 	}
-	if i+1 < n && !vccRe.MatchString(ops[i+1]) {
+	if i+1 < n && !isVCC(ops[i+1]) {
 		src1 = i + 1
 	}
 	return src0, src1

@@ -126,7 +126,7 @@ func (e *Encoder) encodeMAI(t decode.Template, asm string, ops, mods []string) (
 		// Another spelling of the same opcode (gfx908's
 		// v_mfma_f32_32x32x8f16 on gfx942, which prints it
 		// v_mfma_f32_32x32x8_f16).
-		if in, n, err := e.d.Decode(b, 0); err == nil && n == len(b) && in.Name == t.Model && sameOperands(normalize(in.Text()), printed) {
+		if in, n, err := e.d.DecodeOperands(b, 0); err == nil && n == len(b) && in.Name == t.Model && sameOperands(normalize(in.Text()), printed) {
 			return b, nil
 		}
 	}

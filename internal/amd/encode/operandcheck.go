@@ -90,8 +90,7 @@ func (e *Encoder) CheckOperands(asm string) *OperandError {
 	}
 	// LLVM assembles GFX10 and later as wave32 unless told otherwise
 	// (the decoder's rendering shows vcc_lo and one-SGPR lane masks).
-	info, _ := isa.LookupArch(e.d.Arch().ID)
-	wave32 := info.Gen >= 10
+	wave32 := e.info.Gen >= 10
 	var first *OperandError
 	for _, s := range sameCount {
 		bad := mismatch(s, ops, wave32)
@@ -166,7 +165,7 @@ func (e *Encoder) renderShapes(base, want string) ([]shape, bool) {
 		for i, w := range t.Words {
 			binary.LittleEndian.PutUint32(b[4*i:], w)
 		}
-		in, n, err := e.d.Decode(b, 0)
+		in, n, err := e.d.DecodeOperands(b, 0)
 		if err != nil || n != len(b) || in.Partial || in.Name != t.Model && !strings.EqualFold(in.Name, t.Name) {
 			return nil, false
 		}
@@ -176,7 +175,7 @@ func (e *Encoder) renderShapes(base, want string) ([]shape, bool) {
 			s.ops = append(s.ops, regOf(o))
 			// A 32-bit encoding's vcc is implicit (no field holds it), and
 			// llvm-mc takes the line with it left out.
-			if !short || !vccRe.MatchString(o) {
+			if !short || !isVCC(o) {
 				implicit.ops = append(implicit.ops, regOf(o))
 			}
 		}
@@ -240,8 +239,7 @@ func operandCounts(counts map[int]bool) string {
 // on); llvm-mc refuses every such operand, a buffer's address pair
 // included. A register list ([v1, v[3:4]]) is looked into.
 func (e *Encoder) checkAlignment(ops []string) error {
-	info, ok := isa.LookupArch(e.d.Arch().ID)
-	if !ok || !info.Has(isa.TraitAlignedVGPRs) {
+	if !e.infoOK || !e.info.Has(isa.TraitAlignedVGPRs) {
 		return nil
 	}
 	for _, op := range ops {
@@ -257,7 +255,7 @@ func (e *Encoder) checkAlignment(ops []string) error {
 			}
 			m, _ := matchReg(strings.Trim(strings.TrimLeft(o, "-"), "|"))
 			if first, err := strconv.Atoi(m[3]); err == nil && first%2 == 1 {
-				return fmt.Errorf("%s: %s needs VGPR and AGPR tuples to start at an even register", o, info.Name)
+				return fmt.Errorf("%s: %s needs VGPR and AGPR tuples to start at an even register", o, e.info.Name)
 			}
 		}
 	}

@@ -60,7 +60,7 @@ func (e *Encoder) encodePair(ts []decode.PairTemplate, asm string) ([]byte, erro
 		}
 		binary.LittleEndian.PutUint32(tail, binary.LittleEndian.Uint32(tail)|t.Fixed2)
 		b := append(head, tail...)
-		in, n, err := e.d.Decode(b, 0)
+		in, n, err := e.d.DecodeOperands(b, 0)
 		if err == nil && n == len(b) && samePairText(in.Text(), asm) {
 			return b, nil
 		}

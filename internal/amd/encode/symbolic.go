@@ -37,7 +37,7 @@ func (e *Encoder) renderImm(t decode.Template, v int, operand int) (string, bool
 	for _, w := range words {
 		b = append(b, byte(w), byte(w>>8), byte(w>>16), byte(w>>24))
 	}
-	in, _, err := e.d.Decode(b, 0)
+	in, _, err := e.d.DecodeOperands(b, 0)
 	if err != nil || len(in.Operands) <= operand {
 		return "", false
 	}

@@ -2,6 +2,7 @@ package listing
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -67,7 +68,7 @@ func TestIsTextAgreesWithRuneScan(t *testing.T) {
 // bareBytes, with its one-byte fast path, reads what this plain reading
 // does, on random lines of byte lists, hex words and other text.
 func TestBareBytesAgreesWithPlainReading(t *testing.T) {
-	toks := []string{"0x", "0X", "c1", "0a", "F", "160a04c1", ",", " ", "\t", "[", "]", "\r", ";", "#", "/", "//", "s_nop", ":", "x", "0", "1"}
+	toks := []string{"0x", "0X", "c1", "0a", "F", "160a04c1", ",", " ", "\t", "[", "]", "\r", ";", "#", "/", "//", "s_nop", ":", "x", "0", "1", "0xc1", ",0x0a", ",0x1", ",0xg1"}
 	rnd := rand.New(rand.NewSource(3))
 	for i := 0; i < 200000; i++ {
 		var b []byte
@@ -150,6 +151,38 @@ func TestSingleSpacedAgreesWithFields(t *testing.T) {
 		s := string(b)
 		if got, want := singleSpaced(s), strings.Join(strings.Fields(s), " "); got != want {
 			t.Fatalf("singleSpaced(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// appendAddr and appendWords write what fmt's zero-padded hex writes, after
+// whatever the line holds already; padASCII pads as pad does on ASCII.
+func TestHexWritersAgreeWithFmt(t *testing.T) {
+	rnd := rand.New(rand.NewSource(3))
+	for i := 0; i < 20000; i++ {
+		a := rnd.Int63() >> rnd.Intn(63)
+		width := 1 + rnd.Intn(16)
+		got := string(appendAddr([]byte("x:"), a, width))
+		if want := "x:" + fmt.Sprintf("%0*x", width, a); got != want {
+			t.Fatalf("appendAddr(%#x, %d) = %q, want %q", a, width, got, want)
+		}
+		code := make([]byte, rnd.Intn(13))
+		rnd.Read(code)
+		var want []string
+		for k := 0; k+4 <= len(code); k += 4 {
+			want = append(want, fmt.Sprintf("%08x", binary.LittleEndian.Uint32(code[k:])))
+		}
+		tail := ""
+		for k := len(code) &^ 3; k < len(code); k++ {
+			tail += fmt.Sprintf(" %02x", code[k])
+		}
+		if got, w := string(appendWords([]byte("> "), code)), "> "+strings.Join(want, " ")+tail; got != w {
+			t.Fatalf("appendWords(% x) = %q, want %q", code, got, w)
+		}
+		line := []byte(strings.Repeat("a", rnd.Intn(40)))
+		to := rnd.Intn(50)
+		if got, w := string(padASCII(append([]byte(nil), line...), to)), string(pad(append([]byte(nil), line...), to)); got != w {
+			t.Fatalf("padASCII(%q, %d) = %q, want %q", line, to, got, w)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -239,6 +240,12 @@ func parseText(raw []byte) (*Input, error) {
 		l.Src = src
 		sawText = sawText || l.Text != ""
 		sawBytes = sawBytes || len(l.Bytes) > 0
+		if len(u.Lines) == cap(u.Lines) && len(u.Lines) < 16 {
+			// Text lines: at most one Line per line left, sized once
+			// rather than copied as it grows (most of a 10,000-line
+			// file's parse); a file of a million lines grows from there.
+			u.Lines = slices.Grow(u.Lines, min(bytes.Count(raw, []byte{'\n'})+1, 1<<20))
+		}
 		u.Lines = append(u.Lines, l.Line)
 	}
 	switch {
@@ -286,6 +293,16 @@ func bareBytes(line, dst []byte) ([]byte, bool) {
 			if i+4 <= len(line) && hexValue[line[i+2]] != 0xff && hexValue[line[i+3]] != 0xff && (i+4 == len(line) || byteEnd(line[i+4])) {
 				dst = append(dst, hexValue[line[i+2]]<<4|hexValue[line[i+3]])
 				i += 4
+				// The rest of a list ("0xc1,0x04,0x0a"): a comma and
+				// the next byte read at once while the pattern holds.
+				for i+5 <= len(line) && line[i] == ',' && line[i+1] == '0' && line[i+2] == 'x' {
+					hi, lo := hexValue[line[i+3]], hexValue[line[i+4]]
+					if hi == 0xff || lo == 0xff || i+5 < len(line) && !byteEnd(line[i+5]) {
+						break
+					}
+					dst = append(dst, hi<<4|lo)
+					i += 5
+				}
 				continue
 			}
 			i += 2

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -129,7 +130,7 @@ func appendEntry(b []byte, e *Entry, width int) []byte {
 	b = append(b, ':', ' ')
 	wstart := len(b)
 	b = appendWords(b, e.Bytes)
-	b = pad(b, wstart+27)
+	b = padASCII(b, wstart+27)
 	switch {
 	case e.Err != "" && e.How == FromTextAlone:
 		b = append(b, e.Text...)
@@ -175,17 +176,27 @@ func appendAddr(b []byte, a int64, width int) []byte {
 		return b
 	}
 	v := uint64(a)
-	digits := 1
-	for x := v >> 4; x != 0; x >>= 4 {
-		digits++
-	}
+	digits := (bits.Len64(v|1) + 3) / 4
+	start := len(b)
 	b = append(b, zeros[:max(digits, width)]...)
-	for k := len(b) - 1; v != 0; k-- {
-		b[k] = hexDigits[v&15]
-		v >>= 4
+	for k := len(b) - 2; v != 0; k -= 2 { // two digits at a time
+		p := hexPairs[v&0xff]
+		if k >= start { // (an odd count's first digit is the high one alone)
+			b[k] = p[0]
+		}
+		b[k+1] = p[1]
+		v >>= 8
 	}
 	return b
 }
+
+// hexPairs are each byte's two hex digits.
+var hexPairs = func() (t [256][2]byte) {
+	for i := range t {
+		t[i] = [2]byte{hexDigits[i>>4], hexDigits[i&15]}
+	}
+	return t
+}()
 
 // zeros pads an address: as wide as any int64 in hex.
 var zeros = []byte("0000000000000000")
@@ -197,6 +208,19 @@ func pad(b []byte, to int) []byte {
 	if n := len(b) - continuationBytes(b); n < to {
 		b = append(b, spaces[:min(to-n, len(spaces))]...)
 		for n += len(spaces); n < to; n++ { // wider than spaces: rare
+			b = append(b, ' ')
+		}
+	}
+	return b
+}
+
+// padASCII is pad for a line that is ASCII so far (address and words),
+// where a byte is a column.
+func padASCII(b []byte, to int) []byte {
+	b = append(b, ' ')
+	if n := len(b); n < to {
+		b = append(b, spaces[:min(to-n, len(spaces))]...)
+		for n += len(spaces); n < to; n++ {
 			b = append(b, ' ')
 		}
 	}
@@ -256,12 +280,9 @@ func appendWords(b, code []byte) []byte {
 		if i > 0 {
 			b = append(b, ' ')
 		}
-		w := binary.LittleEndian.Uint32(code[i:])
-		b = append(b, zeros[:8]...)
-		for k := len(b) - 1; w != 0; k-- {
-			b[k] = hexDigits[w&15]
-			w >>= 4
-		}
+		// The dword's bytes, most significant first, two digits each.
+		p3, p2, p1, p0 := hexPairs[code[i+3]], hexPairs[code[i+2]], hexPairs[code[i+1]], hexPairs[code[i]]
+		b = append(b, p3[0], p3[1], p2[0], p2[1], p1[0], p1[1], p0[0], p0[1])
 	}
 	for i := len(code) &^ 3; i < len(code); i++ {
 		b = append(b, ' ', hexDigits[code[i]>>4], hexDigits[code[i]&15])
