@@ -41,6 +41,7 @@ FFMA R12, R12, 2, R12
 MOV R13, R6
 IMAD.WIDE.U32 R14, R6, 3, RZ
 @P0 MOV R16, 0x1 #1
+HFMA2.MMA R17, -RZ, RZ, +QNAN , +QNAN #7fffffff
 ULDC.64 UR4, c[0x0][0x208]
 STG.E.64 desc[UR4][R2.64], R4
 STG.E desc[UR4][R2.64+0x8], R6
@@ -52,6 +53,7 @@ STG.E desc[UR4][R2.64+0x30], R15
 STG.E desc[UR4][R2.64+0x38], R16
 STG.E desc[UR4][R2.64+0x40], RZ
 STG.E desc[UR4][R12.64+0x48], R6
+STG.E desc[UR4][R2.64+0x50], R17
 `))
 	for _, c := range []struct {
 		off, width int
@@ -66,6 +68,7 @@ STG.E desc[UR4][R12.64+0x48], R6
 		{0x38, 4, 0, false},         // a guarded move
 		{0x40, 4, 0, true},          // RZ
 		{0x48, 4, 0, false},         // a store not relative to the parameter
+		{0x50, 4, 0, false},         // NaN halves: HFMA2 need not keep their bits
 	} {
 		v, why := im.Value(c.off, c.width)
 		if (why == "") != c.folded || c.folded && v != c.want {
