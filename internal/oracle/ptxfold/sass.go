@@ -273,15 +273,16 @@ func split(text string) (op string, args []string, guarded bool) {
 	return op, args, guarded
 }
 
-// isHalfImm says whether an HFMA2 operand is an immediate half that the
-// addition to -0*0 leaves as it is: a number or an infinity.
+// isHalfImm says whether an HFMA2 operand is an immediate half: a number
+// or nvdisasm's name of an infinity or NaN.
 func isHalfImm(a string) bool {
 	t := strings.TrimLeft(a, "+-")
-	if t == "INF" {
+	// NaN halves too: ptxas itself makes integer constants this way
+	// (0x80007fff as "-0.0, +QNAN"), so it counts on -0*0 + h leaving a
+	// NaN half's bits as they are.
+	if t == "INF" || t == "QNAN" || t == "SNAN" {
 		return true
 	}
-	// A NaN half is not taken: HFMA2 may quiet or canonicalise it, so
-	// the register need not hold the immediate's bits.
 	_, err := strconv.ParseFloat(t, 64)
 	return err == nil
 }
