@@ -4,7 +4,8 @@
 // folding (llvmfold, and semoracle: the AMD pseudocode against it), NVIDIA's
 // ptxas and nvdisasm (ptxas), PTX statements through ptxas (ptxoracle), and
 // the kernels that time PTX or check its semantics on a lent GPU (ptxbench,
-// semgpu). Each is its own package; this one holds nothing but this comment.
+// semgpu), and the PTX models held to ptxas's constant folding without a
+// GPU (ptxfold). Each is its own package; this one holds nothing but this comment.
 // The build runs them in batches; serving runs one only where the database
 // lacks the verdict, and says so.
 package oracle
