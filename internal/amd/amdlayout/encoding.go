@@ -46,7 +46,9 @@ func WithParts(family, name string, fs []isa.Field) []isa.Field {
 
 // Identifier is the first dword of format f with its fixed ENCODING bits and
 // opcode placed ("0x16000000"); false when the format has no fixed bits or
-// no OP field, or the opcode does not fit it.
+// no OP field, or the opcode does not fit it, or OP lies past the first
+// dword (CDNA 5's 128-bit VOP3PX2 keeps it in the third): the first dword
+// would then be the same for every opcode and identify none.
 func Identifier(f isa.Format, opcode int) (string, bool) {
 	var id uint64
 	var haveOp, haveFixed bool
@@ -60,7 +62,7 @@ func Identifier(f isa.Format, opcode int) (string, bool) {
 			}
 			id |= PlaceBits(fd, v)
 		case strings.EqualFold(fd.Name, "OP"):
-			if opcode < 0 || (fd.Width() < 63 && opcode >= 1<<fd.Width()) {
+			if opcode < 0 || (fd.Width() < 63 && opcode >= 1<<fd.Width()) || fd.LSB > 31 {
 				return "", false
 			}
 			id |= PlaceBits(fd, uint64(opcode))
