@@ -147,3 +147,32 @@ func TestEveryFamilyHasImmediates(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentifierNeedsOPInFirstDword: an identifier is the first dword; a
+// format whose OP lies past it (a 128-bit format made of two word pairs,
+// CDNA 5's VOP3PX2) has none, where a 64-bit one with OP in its first
+// dword has.
+func TestIdentifierNeedsOPInFirstDword(t *testing.T) {
+	vop3p := isa.Format{Width: 64, Fields: []isa.Field{
+		{Name: "OP", MSB: 22, LSB: 16},
+		{Name: "ENCODING", MSB: 31, LSB: 23, Fixed: "110100111"},
+	}}
+	if id, ok := Identifier(vop3p, 44); !ok || id != "0xD3AC0000" {
+		t.Errorf("64-bit format: got %q, %v; want 0xD3AC0000", id, ok)
+	}
+	split := isa.Format{Width: 64, Fields: []isa.Field{ // RDNA 1 MTBUF: OP[3] at 53, OP[2:0] at 18:16
+		{Name: "OP", MSB: 53, LSB: 53, Ranges: []isa.BitRange{{MSB: 53, LSB: 53}, {MSB: 18, LSB: 16}}},
+		{Name: "ENCODING", MSB: 31, LSB: 26, Fixed: "111010"},
+	}}
+	if id, ok := Identifier(split, 1); !ok || id != "0xE8010000" {
+		t.Errorf("OP split over dwords: got %q, %v; want 0xE8010000", id, ok)
+	}
+	wide := isa.Format{Width: 128, Fields: []isa.Field{
+		{Name: "ENCODING", MSB: 31, LSB: 20, Fixed: "110011000011"},
+		{Name: "OP", MSB: 87, LSB: 80},
+		{Name: "ENCODING", MSB: 95, LSB: 88, Fixed: "11001100"},
+	}}
+	if id, ok := Identifier(wide, 51); ok {
+		t.Errorf("OP in the third dword: got identifier %s, want none", id)
+	}
+}

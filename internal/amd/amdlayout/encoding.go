@@ -46,7 +46,9 @@ func WithParts(family, name string, fs []isa.Field) []isa.Field {
 
 // Identifier is the first dword of format f with its fixed ENCODING bits and
 // opcode placed ("0x16000000"); false when the format has no fixed bits or
-// no OP field, or the opcode does not fit it.
+// no OP field, or the opcode does not fit it, or OP lies past the first
+// dword (CDNA 5's 128-bit VOP3PX2 keeps it in the third): the first dword
+// would then be the same for every opcode and identify none.
 func Identifier(f isa.Format, opcode int) (string, bool) {
 	var id uint64
 	var haveOp, haveFixed bool
@@ -60,7 +62,7 @@ func Identifier(f isa.Format, opcode int) (string, bool) {
 			}
 			id |= PlaceBits(fd, v)
 		case strings.EqualFold(fd.Name, "OP"):
-			if opcode < 0 || (fd.Width() < 63 && opcode >= 1<<fd.Width()) {
+			if opcode < 0 || (fd.Width() < 63 && opcode >= 1<<fd.Width()) || !inFirstDword(fd) {
 				return "", false
 			}
 			id |= PlaceBits(fd, uint64(opcode))
@@ -76,6 +78,20 @@ func Identifier(f isa.Format, opcode int) (string, bool) {
 		id &= 0xffffffff
 	}
 	return fmt.Sprintf("0x%08X", id), true
+}
+
+// inFirstDword reports whether some bit of fd lies in the first dword
+// (RDNA 1's MTBUF OP is [53] and [18:16]: it counts).
+func inFirstDword(fd isa.Field) bool {
+	if len(fd.Ranges) == 0 {
+		return fd.LSB < 32
+	}
+	for _, r := range fd.Ranges {
+		if r.LSB < 32 {
+			return true
+		}
+	}
+	return false
 }
 
 // PlaceBits puts v into the field's bit ranges, most significant range first.

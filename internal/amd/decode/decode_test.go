@@ -132,6 +132,36 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+// TestWideFormatIsNoWord: a 128-bit format (CDNA 5's VOP3PX2: two word
+// pairs, fixed bits in the first and third dwords) is no word the first
+// dword identifies; New takes the family with it and decodes as before.
+func TestWideFormatIsNoWord(t *testing.T) {
+	a, ins := fixture()
+	d0, err := New(a, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide := isa.Format{Name: "WIDEX2", Width: 128, Fields: []isa.Field{
+		{Name: "ENCODING", MSB: 31, LSB: 20, Fixed: "110100101000"},
+		{Name: "CONSTANT", MSB: 58, LSB: 50, Fixed: "100000000"},
+		{Name: "OP", MSB: 87, LSB: 80},
+		{Name: "ENCODING", MSB: 95, LSB: 88, Fixed: "11010010"},
+	}}
+	a.Formats = append(a.Formats, wide)
+	d, err := New(a, ins)
+	if err != nil {
+		t.Fatalf("New with a 128-bit format: %v", err)
+	}
+	code := words(0xd2800004, 0x00020902, 0xd2800004, 0x00020902)
+	for off := 0; off < len(code); off += 8 {
+		want, wn, werr := d0.Decode(code, off)
+		got, gn, gerr := d.Decode(code, off)
+		if got.Text() != want.Text() || gn != wn || (gerr == nil) != (werr == nil) {
+			t.Errorf("offset %d: got %q (%d, %v), want %q (%d, %v)", off, got.Text(), gn, gerr, want.Text(), wn, werr)
+		}
+	}
+}
+
 func TestNewRejectsBadFormats(t *testing.T) {
 	_, err := New(isa.Architecture{ID: "cdna4", Formats: []isa.Format{{Name: "X", Width: 32,
 		Fields: []isa.Field{{Name: "ENCODING", MSB: 31, LSB: 30, Fixed: "1x"}}}}}, nil)

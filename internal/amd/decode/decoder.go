@@ -318,6 +318,12 @@ func New(arch isa.Architecture, instrs []isa.Instruction) (*Decoder, error) {
 	byKey := map[[2]uint32]*group{}
 	formats := map[string]*format{}
 	for _, f := range arch.Formats {
+		if f.Width > 96 {
+			// Two word pairs (CDNA 5's VOP3PX2): not a word the first
+			// dword identifies; its instructions are filed under their
+			// first pair's entry (addPairs), their fixed fields past it.
+			continue
+		}
 		var mask, value uint64
 		fixed := false
 		for _, fl := range f.Fields {

@@ -75,6 +75,11 @@ type Field struct {
 	Fixed       string     // binary string for fixed fields ("110100111"), "" otherwise
 	Description string
 	Line        int
+	// part is set on a row that holds some bits of a field the guide
+	// splits over rows ("SCL_OPSEL_HI[2]"); lsb is the lowest value bit
+	// the row holds. finish joins the parts into one Field.
+	part bool
+	lsb  int
 }
 
 // BitRange is an inclusive range of bit positions, MSB >= LSB.

@@ -9,14 +9,24 @@ import (
 )
 
 var (
-	captionRE    = lazyre.New(`^Table \d+\.\s+(.+?)\s+(Fields|Opcodes|X-Opcodes|Y-Opcodes)$`)
+	// A caption may name the bits its table covers ("VOP3PX2 Fields for
+	// bits [127:64] (the "WMMA" portion)"): CDNA 5 numbers the fields of
+	// such a table from the portion's first bit.
+	captionRE    = lazyre.New(`^Table \d+\.\s+(.+?)\s+(Fields|Opcodes|X-Opcodes|Y-Opcodes)(?:\s+for bits \[(\d+):(\d+)\].*)?$`)
 	summaryRE    = lazyre.New(`^Table \d+\.\s+Summary of Microcode Formats$`)
 	anyCaptionRE = lazyre.New(`^Table \d+\.`)
 	formatNameRE = lazyre.New(`^[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)?$`)
 	bitRangeRE   = lazyre.New(`^\[?(\d+)(?::(\d+))?\]?`)
 	// fixedRE matches a field description that fixes the field's value:
 	// "Must be: 10_1111101", "'b110101", or a bare binary string.
-	fixedRE     = lazyre.New(`^(?:Must be:?\s*)?(?:'b)?([01][01_]*)\.?$`)
+	fixedRE    = lazyre.New(`^(?:Must be:?\s*)?(?:'b)?([01][01_]*)\.?$`)
+	fixedHexRE = lazyre.New(`^Must be(?: set to)?:?\s*0x([0-9A-Fa-f]+)\.?$`)
+	// partNameRE matches a row that holds some bits of a field the format
+	// splits ("SCL_OPSEL_HI[2]", "SCL_OPSEL_HI[1:0]"): field name, value bits.
+	partNameRE = lazyre.New(`^([A-Z][A-Z0-9_]*)\[(\d+)(?::(\d+))?\]$`)
+	// wordNameRE matches a row named by a plain word ("Constant"), which
+	// stands for the field of that name.
+	wordNameRE  = lazyre.New(`^[A-Z][a-z]+$`)
 	perFmtRE    = lazyre.New(`([A-Za-z]+)\s*=\s*'b([01_]+)`)
 	segValueRE  = lazyre.New(`(\d+)\s*=\s*([A-Za-z]+)`)
 	fieldNameRE = lazyre.New(`^[A-Z][A-Z0-9_]*$`)
@@ -43,6 +53,8 @@ type formatState struct {
 	caption          string // pending caption name ("SOP2")
 	captionKind      string // "Fields", "Opcodes", "X-Opcodes", "Y-Opcodes"
 	captionMulti     []string
+	captionBits      [2]int // the caption's "for bits [hi:lo]", {-1, -1} when it names none
+	lastOffset       int    // what the latest field table's bit numbers were shifted by
 	summaryPending   bool
 	lastTableKind    string // "fields", "opcodes" or ""
 	lastFieldsTarget string
@@ -60,6 +72,7 @@ type formatState struct {
 func newFormatState() *formatState {
 	return &formatState{
 		formats:     map[string]*Format{},
+		captionBits: [2]int{-1, -1},
 		inheritFrom: map[string]*fieldTable{},
 		summary:     map[string]int{},
 		pendingDesc: map[string]string{},
@@ -108,6 +121,12 @@ func (s *formatState) line(p *parser, i int) {
 	}
 	if m := captionRE.FindStringSubmatch(text); m != nil {
 		s.caption, s.captionKind, s.captionMulti = m[1], m[2], nil
+		s.captionBits = [2]int{-1, -1}
+		if m[3] != "" {
+			hi, _ := strconv.Atoi(m[3])
+			lo, _ := strconv.Atoi(m[4])
+			s.captionBits = [2]int{hi, lo}
+		}
 		if names := splitNameList(m[1]); len(names) > 1 {
 			s.captionMulti = names
 		}
@@ -176,8 +195,8 @@ func (s *formatState) flushTable(p *parser) {
 	rows := s.table
 	start := s.tableLine
 	s.table = nil
-	caption, kind, multi := s.caption, s.captionKind, s.captionMulti
-	s.caption, s.captionKind, s.captionMulti = "", "", nil
+	caption, kind, multi, bits := s.caption, s.captionKind, s.captionMulti, s.captionBits
+	s.caption, s.captionKind, s.captionMulti, s.captionBits = "", "", nil, [2]int{-1, -1}
 	changed := s.formatChanged
 	s.formatChanged = false
 
@@ -207,16 +226,20 @@ func (s *formatState) flushTable(p *parser) {
 			return
 		case caption != "":
 			s.lastFieldsTarget = s.target(caption)
+			s.lastOffset = portionOffset(ft.fields, bits)
 		case s.lastTableKind == "fields" && !changed:
-			// second half of a split table (bits 32-63) or a page break
+			// second half of a split table (bits 32-63) or a page break:
+			// numbered as the table it continues
 		case s.curFormat != "":
 			s.lastFieldsTarget = s.curFormat
+			s.lastOffset = 0
 		default:
 			p.problem(start, "", "field table with no format heading or caption; skipped")
 			s.lastTableKind = ""
 			return
 		}
 		f := s.format(s.lastFieldsTarget, start)
+		shiftFields(ft.fields, s.lastOffset)
 		f.Fields = append(f.Fields, ft.fields...)
 		ft.names = []string{f.Name}
 		s.lastFields = &fieldTable{names: ft.names, fields: f.Fields, line: f.Line}
@@ -248,6 +271,72 @@ func (s *formatState) flushTable(p *parser) {
 	default:
 		s.lastTableKind = ""
 	}
+}
+
+// portionOffset is what a field table's bit numbers are counted from: a
+// caption's "for bits [127:64]" names a portion whose fields the guide
+// numbers from 0 (VDST [7:0] is bit 64) when every field fits within the
+// portion's width; fields numbered as the whole word stand as written.
+func portionOffset(fields []Field, bits [2]int) int {
+	hi, lo := bits[0], bits[1]
+	if lo <= 0 || hi < lo {
+		return 0
+	}
+	for _, fl := range fields {
+		for _, r := range fl.Ranges {
+			if r.MSB > hi-lo {
+				return 0
+			}
+		}
+	}
+	return lo
+}
+
+// shiftFields moves the fields' bits up by off.
+func shiftFields(fields []Field, off int) {
+	if off == 0 {
+		return
+	}
+	for i := range fields {
+		for j := range fields[i].Ranges {
+			fields[i].Ranges[j].MSB += off
+			fields[i].Ranges[j].LSB += off
+		}
+	}
+}
+
+// joinParts makes one field of the rows that each hold some value bits
+// of it (SCL_OPSEL_HI[2] at bit 14, SCL_OPSEL_HI[1:0] at 60:59): ranges
+// ordered from the value's most significant bits down, at the place of
+// the first row.
+func joinParts(f *Format) {
+	var out []Field
+	at := map[string]int{}
+	for _, fl := range f.Fields {
+		if !fl.part {
+			out = append(out, fl)
+			continue
+		}
+		i, seen := at[fl.Name]
+		if !seen {
+			at[fl.Name] = len(out)
+			out = append(out, fl)
+			continue
+		}
+		j := &out[i]
+		if fl.lsb > j.lsb {
+			j.Ranges = append(append([]BitRange(nil), fl.Ranges...), j.Ranges...)
+			j.Description = strings.TrimSpace(fl.Description + " " + j.Description)
+			j.lsb = fl.lsb
+		} else {
+			j.Ranges = append(j.Ranges, fl.Ranges...)
+			j.Description = strings.TrimSpace(j.Description + " " + fl.Description)
+		}
+	}
+	for i := range out {
+		out[i].part = false
+	}
+	f.Fields = out
 }
 
 func looksLikeFieldTable(rows []string) bool {
@@ -292,8 +381,20 @@ func (s *formatState) readFields(p *parser, rows []string, start int) *fieldTabl
 		if strings.EqualFold(name, "Field Name") {
 			continue
 		}
-		if strings.EqualFold(name, "reserved") {
+		part, lsb := false, 0
+		switch {
+		case strings.EqualFold(name, "reserved"):
 			name = "RESERVED"
+		case wordNameRE.MatchString(name):
+			name = strings.ToUpper(name)
+		default:
+			if m := partNameRE.FindStringSubmatch(name); m != nil {
+				name, part = m[1], true
+				lsb, _ = strconv.Atoi(m[2])
+				if m[3] != "" {
+					lsb, _ = strconv.Atoi(m[3])
+				}
+			}
 		}
 		bits := Clean(cells[1])
 		var ranges []BitRange
@@ -331,7 +432,7 @@ func (s *formatState) readFields(p *parser, rows []string, start int) *fieldTabl
 		if len(cells) > 2 {
 			desc = Clean(strings.Join(cells[2:], " "))
 		}
-		ft.fields = append(ft.fields, Field{Name: name, Ranges: ranges, Description: desc, Line: start + k})
+		ft.fields = append(ft.fields, Field{Name: name, Ranges: ranges, Description: desc, Line: start + k, part: part, lsb: lsb})
 	}
 	return ft
 }
@@ -399,6 +500,7 @@ func (s *formatState) finish(p *parser) {
 				f.Notes = append(f.Notes, fmt.Sprintf("The guide gives no field table for %s; fields are taken from the %s field table (line %d).", name, strings.Join(src.names, ", "), src.line))
 			}
 		}
+		joinParts(f)
 		applyFixedValues(f)
 		repairFixedWidths(p, f)
 		if !hasFixed(f) && len(f.Fields) > 0 && f.opcodeField() != nil {
@@ -422,6 +524,12 @@ func applyFixedValues(f *Format) {
 		fl := &f.Fields[i]
 		if m := fixedRE.FindStringSubmatch(fl.Description); m != nil {
 			fl.Fixed = strings.ReplaceAll(m[1], "_", "")
+			continue
+		}
+		if m := fixedHexRE.FindStringSubmatch(fl.Description); m != nil {
+			if v, err := strconv.ParseUint(m[1], 16, 64); err == nil {
+				fl.Fixed = strconv.FormatUint(v, 2) // zero-extended to the range by repairFixedWidths
+			}
 			continue
 		}
 		if ms := perFmtRE.FindAllStringSubmatch(fl.Description, -1); len(ms) > 1 {
