@@ -203,24 +203,19 @@ var zeros = []byte("0000000000000000")
 
 // pad pads b with at least one space to column to, counting characters,
 // not bytes (a collapsed run's "×" is two bytes wide in UTF-8).
-func pad(b []byte, to int) []byte {
-	b = append(b, ' ')
-	if n := len(b) - continuationBytes(b); n < to {
-		b = append(b, spaces[:min(to-n, len(spaces))]...)
-		for n += len(spaces); n < to; n++ { // wider than spaces: rare
-			b = append(b, ' ')
-		}
-	}
-	return b
-}
+func pad(b []byte, to int) []byte { return padFrom(b, len(b)-continuationBytes(b), to) }
 
 // padASCII is pad for a line that is ASCII so far (address and words),
 // where a byte is a column.
-func padASCII(b []byte, to int) []byte {
+func padASCII(b []byte, to int) []byte { return padFrom(b, len(b), to) }
+
+// padFrom pads b, whose end is at column col, with at least one space to
+// column to.
+func padFrom(b []byte, col, to int) []byte {
 	b = append(b, ' ')
-	if n := len(b); n < to {
+	if n := col + 1; n < to {
 		b = append(b, spaces[:min(to-n, len(spaces))]...)
-		for n += len(spaces); n < to; n++ {
+		for n += len(spaces); n < to; n++ { // wider than spaces: rare
 			b = append(b, ' ')
 		}
 	}

@@ -104,12 +104,12 @@ func spread(xs [][]uint64, n int) [][]uint64 {
 // statement is the model's PTX opcode: the rounding .rn where fma needs
 // one and where it stops add/sub/mul from being fused.
 func statement(m *semptx.Model) (string, bool) {
+	if len(m.Srcs) < 1 || len(m.Srcs) > 3 {
+		return "", false // (checked first: the rounding reads Srcs[0])
+	}
 	op := m.Mnemonic + m.Variant
 	if m.Srcs[0].Float != nil && (m.Mnemonic == "fma" || m.Mnemonic == "add" || m.Mnemonic == "sub" || m.Mnemonic == "mul") {
 		op = m.Mnemonic + ".rn" + m.Variant
-	}
-	if len(m.Srcs) < 1 || len(m.Srcs) > 3 {
-		return "", false
 	}
 	return op, true
 }

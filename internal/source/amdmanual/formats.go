@@ -53,7 +53,7 @@ type formatState struct {
 	caption          string // pending caption name ("SOP2")
 	captionKind      string // "Fields", "Opcodes", "X-Opcodes", "Y-Opcodes"
 	captionMulti     []string
-	captionBits      [2]int // the caption's "for bits [hi:lo]", {-1, -1} when it names none
+	captionBits      [2]int // the caption's "for bits [hi:lo]", zero when it names none (no shift either way)
 	lastOffset       int    // what the latest field table's bit numbers were shifted by
 	summaryPending   bool
 	lastTableKind    string // "fields", "opcodes" or ""
@@ -72,7 +72,6 @@ type formatState struct {
 func newFormatState() *formatState {
 	return &formatState{
 		formats:     map[string]*Format{},
-		captionBits: [2]int{-1, -1},
 		inheritFrom: map[string]*fieldTable{},
 		summary:     map[string]int{},
 		pendingDesc: map[string]string{},
@@ -121,7 +120,7 @@ func (s *formatState) line(p *parser, i int) {
 	}
 	if m := captionRE.FindStringSubmatch(text); m != nil {
 		s.caption, s.captionKind, s.captionMulti = m[1], m[2], nil
-		s.captionBits = [2]int{-1, -1}
+		s.captionBits = [2]int{}
 		if m[3] != "" {
 			hi, _ := strconv.Atoi(m[3])
 			lo, _ := strconv.Atoi(m[4])
@@ -196,7 +195,7 @@ func (s *formatState) flushTable(p *parser) {
 	start := s.tableLine
 	s.table = nil
 	caption, kind, multi, bits := s.caption, s.captionKind, s.captionMulti, s.captionBits
-	s.caption, s.captionKind, s.captionMulti, s.captionBits = "", "", nil, [2]int{-1, -1}
+	s.caption, s.captionKind, s.captionMulti, s.captionBits = "", "", nil, [2]int{}
 	changed := s.formatChanged
 	s.formatChanged = false
 
