@@ -213,13 +213,28 @@ func (s *DB) counterpartHits(arch, vendor, lower string, qw *queryWords) []isa.S
 // ("red.global.add.f32" of red).
 func (s *DB) namesPTX(word string) bool {
 	for parts := strings.Split(word, "."); len(parts) > 0; parts = parts[:len(parts)-1] {
-		for _, k := range s.byName[strings.Join(parts, ".")] {
-			if s.archVendor(s.entries[k].Arch) == isa.VendorNVIDIA {
-				return true
-			}
+		if s.namedIn(strings.Join(parts, "."), isa.VendorNVIDIA) {
+			return true
 		}
 	}
 	return false
+}
+
+// namesWithPrefix are the names (lower case, sorted) that start with
+// prefix: a range of s.names, found without reading the others.
+func (s *DB) namesWithPrefix(prefix string) []string {
+	i, _ := slices.BinarySearch(s.names, prefix)
+	j := i
+	for j < len(s.names) && strings.HasPrefix(s.names[j], prefix) {
+		j++
+	}
+	return s.names[i:j]
+}
+
+// namedIn says whether one of the vendor's families has an instruction
+// of that name.
+func (s *DB) namedIn(name, vendor string) bool {
+	return slices.ContainsFunc(s.byName[name], func(k int) bool { return s.archVendor(s.entries[k].Arch) == vendor })
 }
 
 // maxPortedNames bounds the AMD names a prefix stands for in a porting
@@ -230,20 +245,12 @@ const maxPortedNames = 64
 // the names it starts ("v_readlane" of v_readlane_b32, "v_mfma" of every
 // MFMA), in sorted order.
 func (s *DB) amdNamesOf(word string) []string {
-	isAMD := func(name string) bool {
-		for _, k := range s.byName[name] {
-			if s.archVendor(s.entries[k].Arch) == isa.VendorAMD {
-				return true
-			}
-		}
-		return false
-	}
-	if isAMD(word) {
+	if s.namedIn(word, isa.VendorAMD) {
 		return []string{word}
 	}
 	var out []string
-	for _, name := range s.names {
-		if strings.HasPrefix(name, word+"_") && isAMD(name) {
+	for _, name := range s.namesWithPrefix(word + "_") {
+		if s.namedIn(name, isa.VendorAMD) {
 			out = append(out, name)
 			if len(out) == maxPortedNames {
 				break

@@ -240,9 +240,8 @@ func (s *DB) dottedSiblings(name string, qw *queryWords) []string {
 	}
 	own := spelledWords(nameParts(name), qw.words, false)
 	var out []string
-	i, _ := slices.BinarySearch(s.names, head+".")
-	for ; i < len(s.names) && strings.HasPrefix(s.names[i], head+"."); i++ {
-		if n := s.names[i]; n != name && spelledWords(nameParts(n), qw.words, false) > own {
+	for _, n := range s.namesWithPrefix(head + ".") {
+		if n != name && spelledWords(nameParts(n), qw.words, false) > own {
 			out = append(out, n)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/amd/codecache"
 	"github.com/gpuisa/gpuisa/internal/amd/decode/decodetest"
 	"github.com/gpuisa/gpuisa/internal/amd/encode"
+	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
@@ -197,14 +198,7 @@ func respellLine(asm, name string) (string, bool) {
 	if strings.HasPrefix(mn, "v_dual_") || strings.Contains(asm, "::") {
 		return "", false
 	}
-	base := strings.ToLower(mn)
-	for {
-		b := isa.BaseMnemonic(base)
-		if b == base {
-			break
-		}
-		base = b
-	}
+	base := merge.StripLLVMSuffix(strings.ToLower(mn))
 	out := name + mn[len(base):]
 	if rest != "" {
 		out += " " + rest

@@ -25,7 +25,7 @@ type Group struct {
 	Line    int
 
 	phrases []string // normalized
-	// words are each phrase's words, for Spread matches.
+	// words are each phrase's words, for Spread matches and Words.
 	words [][]string
 	// joined are the two-word phrases written as one word ("bitcount" of
 	// "bit count", "bitselect"), with the phrase each spells (joinedOf);
@@ -269,8 +269,8 @@ func (t *Table) Words() []string {
 	t.wordsOnce.Do(func() {
 		seen := map[string]bool{}
 		for gi := range t.Groups {
-			for _, p := range t.Groups[gi].phrases {
-				for _, w := range strings.Fields(p) {
+			for _, ws := range t.Groups[gi].words {
+				for _, w := range ws {
 					if !seen[w] {
 						seen[w] = true
 						t.words = append(t.words, w)
