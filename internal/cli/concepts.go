@@ -24,19 +24,7 @@ import (
 // loadCatalogue reads the concept catalogue stored in the database and an
 // index of the database's instruction names.
 func loadCatalogue(ctx context.Context, db *store.DB) (*concepts.Catalogue, *concepts.NameIndex, error) {
-	raw, err := db.Extra(ctx, store.KeyConcepts)
-	if err != nil {
-		return nil, nil, err
-	}
-	var text map[string]string
-	if err := json.Unmarshal(raw, &text); err != nil {
-		return nil, nil, fmt.Errorf("concept catalogue in database: %w", err)
-	}
-	files := map[string][]byte{}
-	for k, v := range text {
-		files[k] = []byte(v)
-	}
-	cat, err := concepts.LoadFiles(files)
+	cat, _, err := store.LoadCatalogue(ctx, db)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -41,7 +40,7 @@ func (p *llvmPass) verifyAliases() (int, error) {
 			al := &in.Aliases[i]
 			al.Targets = nil
 			for _, ex := range in.Examples {
-				alt, ok := respell(ex.Asm, al.Name)
+				alt, ok := merge.Respell(ex.Asm, al.Name)
 				if !ok {
 					continue
 				}
@@ -99,26 +98,6 @@ func familyBytes(ref []verify.Outcome, ti int) []byte {
 		}
 	}
 	return nil
-}
-
-// respell is asm with its mnemonic's instruction name replaced by name,
-// the encoding suffix (_e64, _sdwa, ...) kept; ok is false for a line
-// whose mnemonic carries no instruction name (a VOPD pair).
-func respell(asm, name string) (string, bool) {
-	asm = strings.TrimSpace(asm)
-	mn, rest, _ := strings.Cut(asm, " ")
-	if strings.HasPrefix(mn, "v_dual_") || strings.Contains(asm, "::") {
-		return "", false
-	}
-	base := merge.StripLLVMSuffix(strings.ToLower(mn))
-	if base == "" {
-		return "", false
-	}
-	out := name + mn[len(base):]
-	if rest != "" {
-		out += " " + rest
-	}
-	return out, true
 }
 
 // inOrder is ts sorted by their place in order.

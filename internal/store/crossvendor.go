@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -112,23 +113,34 @@ func (s *DB) ofVendor(hits []isa.SearchHit, vendor string) []isa.SearchHit {
 // nil when the database has none (a test's) or it does not load.
 func (s *DB) catalogue() *concepts.Catalogue {
 	s.catOnce.Do(func() {
-		raw, err := s.Extra(context.Background(), KeyConcepts)
-		if err != nil {
-			return
-		}
-		var text map[string]string
-		if json.Unmarshal(raw, &text) != nil {
-			return
-		}
-		files := map[string][]byte{}
-		for k, v := range text {
-			files[k] = []byte(v)
-		}
-		if cat, err := concepts.LoadFiles(files); err == nil {
+		if cat, _, err := LoadCatalogue(context.Background(), s); err == nil {
 			s.cat = cat
 		}
 	})
 	return s.cat
+}
+
+// LoadCatalogue reads the concept catalogue stored with a database
+// (KeyConcepts, file name -> YAML) and parses it; files is the text of
+// each file, for pages that show it.
+func LoadCatalogue(ctx context.Context, r interface {
+	Extra(ctx context.Context, key string) ([]byte, error)
+}) (cat *concepts.Catalogue, files map[string]string, err error) {
+	raw, err := r.Extra(ctx, KeyConcepts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := json.Unmarshal(raw, &files); err != nil {
+		return nil, nil, fmt.Errorf("reading the stored concept catalogue: %w", err)
+	}
+	bytes := make(map[string][]byte, len(files))
+	for k, v := range files {
+		bytes[k] = []byte(v)
+	}
+	if cat, err = concepts.LoadFiles(bytes); err != nil {
+		return nil, nil, fmt.Errorf("parsing the stored concept catalogue: %w", err)
+	}
+	return cat, files, nil
 }
 
 // catalogueState holds the catalogue DB reads on first use.

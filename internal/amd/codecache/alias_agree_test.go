@@ -101,7 +101,7 @@ func aliasFamily(t *testing.T, enc *encode.Encoder, mcpu string, insts []*isa.In
 				// The example, and the example on other registers: the
 				// build checked the alias on the example alone.
 				for _, asm := range []string{ex.Asm, shiftRegisters(ex.Asm, 8)} {
-					if alt, ok := respellLine(asm, al.Name); ok {
+					if alt, ok := merge.Respell(asm, al.Name); ok {
 						cases = append(cases, aliasLine{asm, alt})
 					}
 				}
@@ -188,20 +188,4 @@ func shiftRegisters(asm string, by int) string {
 		hi, _ := strconv.Atoi(m[4])
 		return fmt.Sprintf("%s[%d:%d]", m[1], lo+by, hi+by)
 	})
-}
-
-// respellLine is asm with its mnemonic's instruction name replaced by
-// name, the encoding suffix kept; false for a VOPD pair.
-func respellLine(asm, name string) (string, bool) {
-	asm = strings.TrimSpace(asm)
-	mn, rest, _ := strings.Cut(asm, " ")
-	if strings.HasPrefix(mn, "v_dual_") || strings.Contains(asm, "::") {
-		return "", false
-	}
-	base := merge.StripLLVMSuffix(strings.ToLower(mn))
-	out := name + mn[len(base):]
-	if rest != "" {
-		out += " " + rest
-	}
-	return out, true
 }

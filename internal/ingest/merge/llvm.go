@@ -63,6 +63,26 @@ func StripLLVMSuffix(m string) string {
 	}
 }
 
+// Respell is asm with its mnemonic's instruction name replaced by name,
+// the encoding suffix (_e64, _sdwa, ...) kept; ok is false for a line
+// whose mnemonic carries no instruction name (a VOPD pair).
+func Respell(asm, name string) (string, bool) {
+	asm = strings.TrimSpace(asm)
+	mn, rest, _ := strings.Cut(asm, " ")
+	if strings.HasPrefix(mn, "v_dual_") || strings.Contains(asm, "::") {
+		return "", false
+	}
+	base := StripLLVMSuffix(strings.ToLower(mn))
+	if base == "" {
+		return "", false
+	}
+	out := name + mn[len(base):]
+	if rest != "" {
+		out += " " + rest
+	}
+	return out, true
+}
+
 // LLVMBaseNames returns the AMD instruction names an LLVM syntax mnemonic
 // stands for. GFX12 lists VOPD instructions as pairs, v_dual_<x>_x_<y>,
 // which name two instructions.

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -36,26 +35,14 @@ type conceptTheme struct {
 
 func (s *server) conceptCatalogue() (*conceptData, error) {
 	s.conceptsOnce.Do(func() {
-		raw, err := s.store.Extra(context.Background(), store.KeyConcepts)
+		cat, files, err := store.LoadCatalogue(context.Background(), s.store)
 		if err != nil {
 			if errs.KindOf(err) == errs.KindNotFound {
 				err = errs.NotFound(nil, "this database was built without the concept catalogue")
+			} else {
+				err = fmt.Errorf("web: %w", err)
 			}
 			s.conceptsErr = err
-			return
-		}
-		var files map[string]string
-		if err := json.Unmarshal(raw, &files); err != nil {
-			s.conceptsErr = fmt.Errorf("web: reading the stored concept catalogue: %w", err)
-			return
-		}
-		bytes := make(map[string][]byte, len(files))
-		for k, v := range files {
-			bytes[k] = []byte(v)
-		}
-		cat, err := concepts.LoadFiles(bytes)
-		if err != nil {
-			s.conceptsErr = fmt.Errorf("web: parsing the stored concept catalogue: %w", err)
 			return
 		}
 		s.concepts = newConceptData(cat, files)
