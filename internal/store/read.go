@@ -533,13 +533,16 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 		}
 		arch = a
 	}
+	// "shfl.sync on amd": a vendor word filters to its families; the
+	// vendor of a family the query names ("v_readlane ptx") is the other
+	// side of a porting question. A family given apart from the words (the
+	// page the user is on, --arch) only scopes: "v_max_f32" typed on a PTX
+	// page asks for AMD's v_max_f32, not for its PTX counterparts.
+	vendor := ""
 	if sc := s.ScopeOf(q); sc.Arch != "" {
 		arch, q = sc.Arch, sc.Rest
-	}
-	// "shfl.sync on amd": a vendor word filters to its families; the
-	// vendor of a family searched is the other side of a porting question.
-	vendor := s.archVendor(arch)
-	if arch == "" {
+		vendor = s.archVendor(arch)
+	} else if arch == "" {
 		q, vendor, arch = s.vendorScope(q)
 	}
 	lower := strings.ToLower(q)
