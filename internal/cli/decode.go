@@ -129,6 +129,14 @@ func (o *oneShotState) restore(percent int) {
 // collection.
 const oneShotHeap = 160 << 20
 
+// sizeForInput readies the process for an input of n bytes: huge pages
+// for its heap and a wide pipe for its output when the input is large.
+func (e *env) sizeForInput(n int) {
+	if largeInput(n) {
+		widenPipe(e.stdout)
+	}
+}
+
 // largeInput advises huge pages for the heap a one-shot command is about
 // to fill when its input of n bytes is large enough to fill one (for one
 // word, the early collection would cost more than the faults it saves).
@@ -201,9 +209,7 @@ func (e *env) runListing(ctx context.Context, name string, args []string, annota
 	if done || err != nil {
 		return err
 	}
-	if largeInput(len(raw)) {
-		widenPipe(e.stdout)
-	}
+	e.sizeForInput(len(raw))
 	cache, closeDB, err := e.codecs()
 	if err != nil {
 		return err

@@ -98,9 +98,7 @@ instruction cannot be encoded, 2 on unusable input.`,
 			if err != nil {
 				return err
 			}
-			if largeInput(len(raw)) {
-				widenPipe(e.stdout)
-			}
+			e.sizeForInput(len(raw))
 			in, err := listing.Parse(raw, codeobj.Machines{})
 			if err != nil {
 				return errs.Invalid("%v", err)

@@ -181,12 +181,7 @@ func formatOf(arch *isa.Architecture, e isa.Encoding) *isa.Format {
 	if name == "" {
 		name = e.Name
 	}
-	for i := range arch.Formats {
-		if strings.EqualFold(arch.Formats[i].Name, name) {
-			return &arch.Formats[i]
-		}
-	}
-	return nil
+	return formatNamed(arch, name)
 }
 
 // opcodeEncodings calls fn for every encoding in list with an opcode whose

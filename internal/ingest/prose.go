@@ -222,9 +222,10 @@ func scaledLayout(ld, mai *isa.Format, ldOp int) []isa.Field {
 	return out
 }
 
+// formatNamed is arch's format of that name, in any case; nil if none.
 func formatNamed(arch *isa.Architecture, name string) *isa.Format {
 	for i := range arch.Formats {
-		if arch.Formats[i].Name == name {
+		if strings.EqualFold(arch.Formats[i].Name, name) {
 			return &arch.Formats[i]
 		}
 	}
