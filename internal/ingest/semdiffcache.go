@@ -18,7 +18,8 @@ import (
 
 // The cross-vendor differences (semdiff.Derive) are a few seconds of a
 // build whose oracles are cached, and depend on nothing but the code (the
-// PTX models, the evaluator, the tolerated table: selfid.ID), the
+// PTX models, the evaluator, the tolerated table: selfid.Code of semdiff
+// and of semoracle, whose Known judges what is tolerated), the
 // catalogue's concepts as linked, and the newer families' pseudocode
 // (sem.Library.Fingerprint). A derivation is kept under a hash of all of
 // them, as the JSON the database stores, in one file per key; the newest
@@ -30,8 +31,8 @@ const keptDerivations = 8
 // cacheDir; "" when it cannot be keyed (no code identity, a library that
 // fetches its pseudocode on demand).
 func derivationFile(cacheDir string, cat *concepts.Catalogue, libs map[string]*sem.Library) string {
-	code := selfid.ID()
-	if cacheDir == "" || code == "" {
+	code := selfid.Code("internal/xvendor/semdiff") + "+" + selfid.Code("internal/oracle/semoracle")
+	if cacheDir == "" || code == "+" {
 		return ""
 	}
 	h := sha256.New()

@@ -332,7 +332,7 @@ type keptEntry struct {
 const keptChecks = 16
 
 func keptCheck(ctx context.Context, fam string, lib *sem.Library, tol []Tolerance, random int, opt, cacheDir string) (*keptFamily, error) {
-	code, lib64 := selfid.ID(), lib.Fingerprint()
+	code, lib64 := selfid.Code("internal/oracle/semoracle"), lib.Fingerprint()
 	if cacheDir == "" || code == "" || lib64 == "" {
 		return &keptFamily{}, nil
 	}

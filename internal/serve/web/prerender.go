@@ -18,10 +18,12 @@ import (
 // in the database (store.Build.Answers): a page's first request on a fresh
 // server is then a row read (tens of microseconds) instead of a render
 // (3-5 ms of CPU, which a burst of first requests queues behind). A stored
-// answer is used only by the program that rendered it — the page's HTML
-// names the binary's hashed static assets and comes from its templates and
-// code — so each carries the renderer's identity (rendererID); another
-// binary renders on demand, as without stored answers.
+// answer is used only by a program with the renderer that rendered it —
+// the page's HTML names the hashed static assets and comes from the
+// templates and code — so each carries the renderer's identity
+// (rendererID: the code of this package and what it imports, not the
+// whole binary's); another renderer renders on demand, as without stored
+// answers.
 
 // PrerenderOptions configure Prerender.
 type PrerenderOptions struct {
@@ -139,9 +141,12 @@ func (s *server) storedAnswer(ctx context.Context, key string) *answer {
 // from the same rows (store.Build.AnswersBy).
 func RendererID() string { return rendererID() }
 
-// rendererID identifies this program's renderer: its code (selfid.ID).
+// rendererID identifies this program's renderer: the code of this package
+// and every package of the module it imports, templates and static assets
+// included (selfid.Code), so a build whose other code changed keeps the
+// pages it rendered from the same rows.
 func rendererID() string {
-	if id := selfid.ID(); id != "" {
+	if id := selfid.Code("internal/serve/web"); id != "" {
 		return id
 	}
 	return "unknown"
