@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +75,12 @@ const saveChunk = 4096
 
 // Save writes m to path atomically; path "" does nothing.
 func Save[V any](path string, m map[string]V) error {
+	return SaveSeq(path, len(m), maps.All(m))
+}
+
+// SaveSeq is Save of the n entries seq yields (a cache that keeps its
+// entries in another form in memory writes them without a map of them).
+func SaveSeq[V any](path string, n int, seq iter.Seq2[string, V]) error {
 	if path == "" {
 		return nil
 	}
@@ -83,7 +91,7 @@ func Save[V any](path string, m map[string]V) error {
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	if err := encodeChunks(tmp, m); err != nil {
+	if err := encodeChunks(tmp, n, seq); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return fmt.Errorf("cache %s: %w", path, err)
@@ -98,21 +106,24 @@ func Save[V any](path string, m map[string]V) error {
 	return nil
 }
 
-// encodeChunks writes m as maps of at most saveChunk entries.
-func encodeChunks[V any](w io.Writer, m map[string]V) error {
+// encodeChunks writes the n entries of seq as maps of at most saveChunk
+// entries.
+func encodeChunks[V any](w io.Writer, n int, seq iter.Seq2[string, V]) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := gob.NewEncoder(bw)
-	chunk := make(map[string]V, min(len(m), saveChunk))
-	for k, v := range m {
+	chunk := make(map[string]V, min(n, saveChunk))
+	written := false
+	for k, v := range seq {
 		chunk[k] = v
 		if len(chunk) == saveChunk {
 			if err := enc.Encode(chunk); err != nil {
 				return err
 			}
 			clear(chunk)
+			written = true
 		}
 	}
-	if len(chunk) > 0 || len(m) == 0 {
+	if len(chunk) > 0 || !written {
 		if err := enc.Encode(chunk); err != nil {
 			return err
 		}
