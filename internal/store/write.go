@@ -17,7 +17,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -208,15 +207,11 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 	if err != nil {
 		return err
 	}
-	packedDocs, err := encodeDocs(insts, familyFormats(archs))
-	if err != nil {
-		return err
-	}
-	for i, in := range insts {
-		doc, packed := packedDocs[i].doc, packedDocs[i].packed
-		hash.Write(doc)
+	err = encodeDocs(insts, familyFormats(archs), func(i int, d encodedDoc) error {
+		in := insts[i]
+		hash.Write(d.doc)
 		if _, err := insInst.ExecContext(ctx, in.Arch, in.Name, in.Category, in.Section, in.Summary, strings.Join(formatsOf(in), ","),
-			packed, len(doc), int64(crc32.ChecksumIEEE(doc)), packedDocs[i].derived); err != nil {
+			d.packed, len(d.doc), int64(crc32.ChecksumIEEE(d.doc)), d.derived); err != nil {
 			return fmt.Errorf("instruction %s/%s: %w", in.Arch, in.Name, err)
 		}
 		if support := supportOf(in); support != "" {
@@ -225,9 +220,11 @@ func writeRows(ctx context.Context, db *sql.DB, b *Build) error {
 			}
 		}
 		body := strings.Join([]string{in.Description, in.Semantics, in.Notes, in.Category, in.Section}, "\n")
-		if _, err := insText.ExecContext(ctx, in.Arch, in.Name, in.Summary, body); err != nil {
-			return err
-		}
+		_, err := insText.ExecContext(ctx, in.Arch, in.Name, in.Summary, body)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	// Aliases go in after every canonical name so a real instruction always
 	// wins over another instruction's alias of the same spelling.
@@ -297,62 +294,88 @@ type encodedDoc struct {
 	derived     int
 }
 
-// encodeDocs marshals and compresses the documents on every core: with the
-// target matrices they are a few hundred megabytes of JSON.
-func encodeDocs(insts []*isa.Instruction, formats map[string]map[string]isa.Format) ([]encodedDoc, error) {
-	out := make([]encodedDoc, len(insts))
-	errs := make([]error, len(insts))
-	var wg sync.WaitGroup
+// encodeDocs marshals and compresses the documents on every core and
+// hands each to each in their order (the build's hash reads them in
+// order), one call at a time. The workers run at most docsAhead documents
+// ahead of each: all of them at once, with the target matrices, were a
+// few hundred megabytes of JSON at a build's peak.
+func encodeDocs(insts []*isa.Instruction, formats map[string]map[string]isa.Format, each func(int, encodedDoc) error) error {
+	type slot struct {
+		doc  encodedDoc
+		err  error
+		done chan struct{}
+	}
+	slots := make([]slot, len(insts))
+	for i := range slots {
+		slots[i].done = make(chan struct{})
+	}
+	ahead := make(chan struct{}, docsAhead)
 	next := make(chan int)
+	go func() {
+		for i := range insts {
+			ahead <- struct{}{}
+			next <- i
+		}
+		close(next)
+	}()
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
 			// One compressor per worker: flate.NewWriter allocates about a
 			// megabyte of tables.
 			var buf bytes.Buffer
 			zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
 			for i := range next {
-				isa.FillLists(insts[i]) // lists are [], never null (the JSON contract)
-				errs[i] = func() error {
-					doc, err := json.Marshal(insts[i])
-					if err != nil {
-						return err
-					}
-					// The API's answer, newline included.
-					doc = append(doc, '\n')
-					stripped, derived, err := stripLayouts(insts[i], formats[insts[i].Arch])
-					if err != nil {
-						return err
-					}
-					stored := doc
-					if derived > 0 {
-						if stored, err = json.Marshal(stripped); err != nil {
-							return err
-						}
-					}
-					buf.Reset()
-					zw.Reset(&buf)
-					if _, err = zw.Write(stored); err == nil {
-						err = zw.Close()
-					}
-					out[i] = encodedDoc{doc: doc, packed: bytes.Clone(buf.Bytes()), derived: derived}
-					return err
-				}()
+				slots[i].doc, slots[i].err = encodeDoc(insts[i], formats[insts[i].Arch], zw, &buf)
+				close(slots[i].done)
 			}
 		}()
 	}
-	for i := range insts {
-		next <- i
+	var firstErr error
+	for i := range slots {
+		// Every slot is waited for, after an error too, so the feeder and
+		// the workers finish.
+		<-slots[i].done
+		<-ahead
+		switch {
+		case firstErr != nil:
+		case slots[i].err != nil:
+			firstErr = fmt.Errorf("instruction %s/%s: %w", insts[i].Arch, insts[i].Name, slots[i].err)
+		default:
+			firstErr = each(i, slots[i].doc)
+		}
+		slots[i].doc = encodedDoc{}
 	}
-	close(next)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("instruction %s/%s: %w", insts[i].Arch, insts[i].Name, err)
+	return firstErr
+}
+
+// docsAhead bounds the documents encoded and not yet handed on.
+const docsAhead = 256
+
+// encodeDoc is one instruction's document, compressed with zw into buf.
+func encodeDoc(in *isa.Instruction, formats map[string]isa.Format, zw *flate.Writer, buf *bytes.Buffer) (encodedDoc, error) {
+	isa.FillLists(in) // lists are [], never null (the JSON contract)
+	doc, err := json.Marshal(in)
+	if err != nil {
+		return encodedDoc{}, err
+	}
+	// The API's answer, newline included.
+	doc = append(doc, '\n')
+	stripped, derived, err := stripLayouts(in, formats)
+	if err != nil {
+		return encodedDoc{}, err
+	}
+	stored := doc
+	if derived > 0 {
+		if stored, err = json.Marshal(stripped); err != nil {
+			return encodedDoc{}, err
 		}
 	}
-	return out, nil
+	buf.Reset()
+	zw.Reset(buf)
+	if _, err = zw.Write(stored); err == nil {
+		err = zw.Close()
+	}
+	return encodedDoc{doc: doc, packed: bytes.Clone(buf.Bytes()), derived: derived}, err
 }
 
 // decompress inflates an instruction document.

@@ -125,7 +125,7 @@ var sources = map[string]pkgSource{
 		{"queryscope.go", "cc1b42567674074ae555040732fa9abbdc593a9f6484fc99f6feb247f0728fbb"},
 	}},
 	"internal/oracle/filecache": {Dir: "internal/oracle/filecache", Files: []fileSum{
-		{"filecache.go", "20a2c39a234e6ebddec50baa41374a486d66d7bd72a037ff762ffaf0aea91687"},
+		{"filecache.go", "d21596c91ef218c23320b8c6edbf683be585c3285ffaea30cf59b8edbb2cb01c"},
 	}},
 	"internal/oracle/llvmfold": {Dir: "internal/oracle/llvmfold", Files: []fileSum{
 		{"constant.go", "803445520f30dae0b390c89e7f182041d2fe14feb10a98eb3f31dfffccf2ed47"},
@@ -288,7 +288,7 @@ var sources = map[string]pkgSource{
 		{"support.go", "cbedd3deadb8058dfa4283736043f0e988d7f0ebbdb91239a7b27940ec8c7757"},
 		{"synonyms.go", "0556f4f1d31aa163f6fc7d2b1ea2e215aeb6cbeedceb381583b0dc782fda1c72"},
 		{"textindex.go", "353d26460a0c27c4669bfe51ca44a99855ac34811b85c71af3f713fdbfaee605"},
-		{"write.go", "465f66a115547ddb13952ee103df7ea2c0d67fdd084e98050899dc5080739a9f"},
+		{"write.go", "1fe52f98d973a3e52cad14703e55cefc656ac27111cad8a1c2e1f903d712626d"},
 	}},
 	"internal/store/costview": {Dir: "internal/store/costview", Files: []fileSum{
 		{"costview.go", "8185f270cf54765509224ebc9c680027067ada707cf516ac25c5d66d7efafeb6"},
