@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -273,6 +274,51 @@ func TestDisassembleFindsFailingUnitsWithPTXASAlone(t *testing.T) {
 			t.Errorf("%s: %d ptxas processes, want at most 8 (the batch, a bisection of its halves, the rest)", target, n)
 		case target == "sm_100" && n != 2:
 			t.Errorf("%s: %d ptxas processes, want 2 (the unit that failed on sm_90 alone, the rest)", target, n)
+		}
+	}
+}
+
+// TestDisassembleSameWhateverFailedBefore: what failed on an earlier
+// target does not change a later target's batches. %clusterid needs sm_90:
+// the unit fails on sm_80 and compiles on sm_90, where its batch must be
+// the one a session that never saw sm_80 makes, so the listings are the
+// same whichever target a build's goroutines finished first (a unit's
+// listing can depend on its batch: the constant bank is the module's, and
+// cvta.const of a variable adds its offset there as an immediate).
+func TestDisassembleSameWhateverFailedBefore(t *testing.T) {
+	tools := testenv.PTXAS(t)
+	if tools.NVDisasm == "" {
+		t.Skip("nvdisasm not installed: skipping the SASS listing test")
+	}
+	io := ".visible .entry $U(.param .u64 io)\n{\n.reg .b64 p;\n.reg .b32 a, b, d;\nld.param.u64 p, [io];\nld.global.b32 a, [p+4];\n"
+	// The unit that fails on sm_80 declares a .const variable ahead of the
+	// others'.
+	batch := []ptxas.Unit{
+		{Module: ".const .align 4 .b32 $U_j[8];", Entry: io + "mov.u32 d, %clusterid.x;\nld.const.b32 a, [$U_j];\nadd.s32 d, d, a;\nst.global.b32 [p], d;\nret;\n}"},
+		{Module: ".const .align 4 .b32 $U_k[4];", Entry: io + "cvta.const.u64 p, $U_k+4;\nst.global.b64 [p], p;\nret;\n}"},
+		{Module: ".const .align 4 .b32 $U_k[4];", Entry: io + "cvta.const.u64 p, $U_k+8;\nst.global.b64 [p], p;\nret;\n}"},
+	}
+	ctx := context.Background()
+	seen := ptxas.NewSession(tools, "")
+	if res, err := seen.Disassemble(ctx, "8.0", "sm_80", batch); err != nil {
+		t.Fatal(err)
+	} else if res[0].OK {
+		t.Fatal("the clusterid unit compiled on sm_80; the test needs a unit that fails there")
+	}
+	got, err := seen.Disassemble(ctx, "8.0", "sm_90", batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ptxas.NewSession(tools, "").Disassemble(ctx, "8.0", "sm_90", batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !want[0].OK {
+		t.Fatalf("%%clusterid on sm_90: %s; the test needs a unit that compiles there", want[0].Error)
+	}
+	for i := range batch {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("unit %d on sm_90 after sm_80's failure:\n%+v\nwithout it:\n%+v", i, got[i], want[i])
 		}
 	}
 }

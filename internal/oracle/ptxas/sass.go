@@ -103,16 +103,20 @@ func (s *Session) Disassemble(ctx context.Context, version, target string, units
 		first[key] = i
 		todo = append(todo, i)
 	}
-	for _, idx := range s.sassBatches(units, todo) {
+	batches, err := s.sassBatches(ctx, tool, version, target, units, todo, out)
+	if err != nil {
+		return nil, err
+	}
+	for _, idx := range batches {
 		err := runAt(units, idx, out, func(batch []Unit) ([]Listing, error) {
 			return s.disassembleBatch(ctx, tool, version, target, batch)
 		})
 		if err != nil {
 			return nil, err
 		}
-		for _, i := range idx {
-			cache[version+":"+units[i].Key()] = out[i]
-		}
+	}
+	for _, i := range todo {
+		cache[version+":"+units[i].Key()] = out[i]
 	}
 	for _, c := range copies {
 		out[c[0]] = out[c[1]]
@@ -128,29 +132,54 @@ func (s *Session) Disassemble(ctx context.Context, version, target string, units
 	return out, nil
 }
 
-// sassBatches cuts the units at todo into batches of at most sassBatch:
-// first those whose code generation failed alone on an earlier target,
-// then the rest. A unit that fails on one target mostly fails on the
-// others (the same ptxas crashes on it), and apart from them the rest's
-// batches compile at once instead of being bisected again.
-func (s *Session) sassBatches(units []Unit, todo []int) [][]int {
-	var suspect, rest []int
+// sassBatches cuts the units at todo into batches of at most sassBatch
+// and sets out for the units that fail alone. A unit's listing depends on
+// the other units of its cubin (module-scope variables share the constant
+// bank: cvta.const of a variable reads its offset there), so the batches
+// must not depend on the order in which targets finish: they are fixed
+// windows of todo less the units whose code generation fails alone on
+// this target. A unit that failed on an earlier target mostly fails on
+// the others (the same ptxas crashes on it): those are checked first with
+// ptxas alone (failingIn), so the windows compile at once instead of
+// being bisected again, and a suspect that compiles here stays in its
+// window.
+func (s *Session) sassBatches(ctx context.Context, tool Tool, version, target string, units []Unit, todo []int, out []Listing) ([][]int, error) {
+	var suspects []int
 	s.mu.Lock()
 	for _, i := range todo {
 		if s.failsCodegen[units[i].Key()] {
-			suspect = append(suspect, i)
-		} else {
-			rest = append(rest, i)
+			suspects = append(suspects, i)
 		}
 	}
 	s.mu.Unlock()
-	var out [][]int
-	for _, idx := range [][]int{suspect, rest} {
-		for start := 0; start < len(idx); start += sassBatch {
-			out = append(out, idx[start:min(start+sassBatch, len(idx))])
+	failing := map[int]bool{}
+	if len(suspects) > 0 {
+		batch := make([]Unit, len(suspects))
+		for k, i := range suspects {
+			batch[k] = units[i]
+		}
+		bad, err := s.failingIn(ctx, tool, version, target, batch)
+		if err != nil {
+			return nil, err
+		}
+		for k, msg := range bad {
+			failing[suspects[k]] = true
+			out[suspects[k]] = Listing{Error: msg}
 		}
 	}
-	return out
+	var batches [][]int
+	for start := 0; start < len(todo); start += sassBatch {
+		var idx []int
+		for _, i := range todo[start:min(start+sassBatch, len(todo))] {
+			if !failing[i] {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) > 0 {
+			batches = append(batches, idx)
+		}
+	}
+	return batches, nil
 }
 
 // noteFailing records that u's code generation failed alone.
