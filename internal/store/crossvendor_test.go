@@ -1,7 +1,10 @@
 package store
 
 import (
+	"context"
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -92,5 +95,51 @@ func TestPTXQualifiers(t *testing.T) {
 		if got := ptxQualifiers(c.mods); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("ptxQualifiers(%q) = %q, want %q", c.mods, got, c.want)
 		}
+	}
+}
+
+// Porting questions the catalogue answers through more than one word: a
+// PTX name's head ("wgmma": wgmma.mma_async), a PTX name with modifiers
+// typed apart ("mma.sync m16n8k16"), and an AMD name the catalogue relates
+// to nothing, answered by the synonym table's group that lists it
+// (v_max3_f32: "maximum of three", PTX max).
+func TestPortingHeadsModifiersAndSynonymFallback(t *testing.T) {
+	b := sampleBuild()
+	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
+	for _, n := range []string{"wgmma.mma_async", "wgmma.fence", "mma", "max"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: n, Vendor: isa.VendorNVIDIA, Summary: "A PTX instruction."})
+	}
+	for _, n := range []string{"v_mfma_f32_16x16x16_f16", "v_max3_f32"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "cdna4", Name: n, Vendor: isa.VendorAMD, Summary: "An AMD instruction."})
+	}
+	cat, err := json.Marshal(map[string]string{"matrix.yaml": `concepts:
+  - id: mma
+    name: Matrix multiply
+    description: MMA.
+    ptx: [{mnemonic: wgmma.mma_async}, {mnemonic: mma}]
+    amd: [{mnemonic: v_mfma_f32_16x16x16_f16}]
+    relations:
+      - {ptx: wgmma.mma_async, amd: v_mfma_f32_16x16x16_f16, relation: equivalent with restrictions, restrictions: ["x"]}
+      - {ptx: mma, amd: v_mfma_f32_16x16x16_f16, relation: equivalent with restrictions, restrictions: ["x"]}
+`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Extras[KeyConcepts] = cat
+	s := writeOpen(t, b)
+	for q, want := range map[string]string{
+		"wgmma on amd":             "v_mfma_f32_16x16x16_f16",
+		"mma.sync m16n8k16 on amd": "v_mfma_f32_16x16x16_f16",
+		"v_max3_f32 ptx":           "max",
+	} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil || len(hits) == 0 || hits[0].Name != want || !strings.HasPrefix(hits[0].Why, "counterpart of ") {
+			t.Errorf("Search(%q) = %+v %v, want the counterpart %s first", q, hits, err, want)
+		}
+	}
+	// Words after a PTX name that are no modifiers make it no porting
+	// question ("mma.sync for attention on amd" asks something else).
+	if hits, _ := s.Search(context.Background(), "mma.sync attention on amd", SearchOptions{}); len(hits) > 0 && strings.HasPrefix(hits[0].Why, "counterpart of ") {
+		t.Errorf("mma.sync attention on amd: %+v, want no counterparts", hits)
 	}
 }

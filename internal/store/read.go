@@ -549,6 +549,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	qw := readQueryCounting(lower, s.countedOps)
 	hits := s.counterpartHits(arch, vendor, lower, &qw)
 	hits = append(hits, s.nameMatches(arch, q, lower, &qw)...)
+	hits = append(hits, s.namedWordHits(arch, lower)...)
 	hits = append(hits, s.lineHits(arch, lower)...)
 	hits = append(hits, s.synonymHits(arch, q, &qw)...)
 	hits = append(hits, s.conversionHits(arch, lower)...)
@@ -634,6 +635,42 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 	}
 	if !named() && strings.Contains(lower, ".") {
 		hits = append(hits, s.dottedSubsequenceHits(arch, q, lower)...)
+	}
+	return hits
+}
+
+// namedWordScore ranks an instruction a question names among its other
+// words below a name the words spell together (85) and a synonym phrase,
+// above any description.
+const namedWordScore = 80
+
+// namedWordHits are the instructions a query of several words names by one
+// of them written as a mnemonic is (with a '_', '.' or '%': "how many
+// cycles does v_mfma_f32_32x32x8f16 take", "latency of v_sqrt_f32"): the
+// question is about that instruction, whatever its other words say. A
+// plain word ("add", "max") names an operation, not one instruction, and
+// is left to the other rules.
+func (s *DB) namedWordHits(arch, lower string) []isa.SearchHit {
+	fields := strings.Fields(lower)
+	if len(fields) < 2 {
+		return nil
+	}
+	var hits []isa.SearchHit
+	for _, w := range fields {
+		w = strings.Trim(w, ",;:()?!'\"")
+		if len(w) < 4 || !strings.ContainsAny(w, "_.%") {
+			continue
+		}
+		for _, a := range s.archs {
+			if arch != "" && a.ID != arch {
+				continue
+			}
+			if name, ok := s.lookup(a.ID, w); ok {
+				if sum, ok := s.summary(a.ID, name); ok {
+					hits = append(hits, isa.SearchHit{Summary: sum, Score: namedWordScore, Why: "named in the query"})
+				}
+			}
+		}
 	}
 	return hits
 }
@@ -834,18 +871,7 @@ func (s *DB) nameHits(arch, lower string, typos bool) []isa.SearchHit {
 		case len(lower) >= 3 && strings.Contains(name, lower):
 			score, why = 55-float64(len(name)-len(lower))*0.3+commonness(name), "name contains"
 		case typos:
-			if d := len(name) - len(lower); d > limit || -d > limit {
-				continue
-			}
-			var dist int
-			if fast {
-				dist = pat.distance(name)
-			} else {
-				dist = fuzzy.Distance(lower, name)
-			}
-			if dist <= limit {
-				score, why = 70-float64(dist)*8+commonness(name), "typo"
-			}
+			score, why = typoScore(&pat, fast, lower, name, limit)
 		}
 		if score <= 0 {
 			continue
@@ -857,6 +883,39 @@ func (s *DB) nameHits(arch, lower string, typos bool) []isa.SearchHit {
 		}
 	}
 	return hits
+}
+
+// minPartTypo is the shortest query read as a misspelt beginning of a
+// name (typoScore): shorter ones are a few edits from too many names' parts.
+const minPartTypo = 6
+
+// typoScore scores name as a misspelling of lower: the whole name within
+// limit edits ("v_max_f23"), else, for a query of minPartTypo letters or
+// more, the name's beginning up to one of its parts' ends ("ds_bpremute"
+// of ds_bpermute_b32, "v_readfristlane" of v_readfirstlane_b32: a name
+// typed without its type, misspelt), below a whole name's typo and
+// shorter completions first, as name prefixes rank. 0 when neither.
+func typoScore(pat *osaPattern, fast bool, lower, name string, limit int) (float64, string) {
+	d := len(name) - len(lower)
+	if -d > limit || d > limit && len(lower) < minPartTypo {
+		return 0, ""
+	}
+	if !fast {
+		if d <= limit {
+			if dist := fuzzy.Distance(lower, name); dist <= limit {
+				return 70 - float64(dist)*8 + commonness(name), "typo"
+			}
+		}
+		return 0, ""
+	}
+	full, part := pat.distances(name)
+	switch {
+	case d <= limit && full <= limit:
+		return 70 - float64(full)*8 + commonness(name), "typo"
+	case len(lower) >= minPartTypo && part <= limit && part < len(lower)/3:
+		return 64 - float64(part)*8 - 0.3*float64(max(d, 0)) + commonness(name), "typo of a name's beginning"
+	}
+	return 0, ""
 }
 
 // queryTerms splits free text into the index's terms (tokens), as the
