@@ -200,7 +200,10 @@ func (s *DB) counterpartHits(arch, vendor, lower string, qw *queryWords) []isa.S
 // ptxModifierWord is a word typed after a PTX name that is one of its
 // modifiers written apart: a matrix shape (m16n8k16), a type (f16, b128,
 // e4m3, tf32) or a dotted modifier (.sync).
-var ptxModifierWord = regexp.MustCompile(`^\.[a-z0-9_:]+$|^m\d+n\d+(k\d+)?$|^(bf|[bsuf])\d+$|^e[45]m[23]$|^tf32$`)
+var (
+	ptxModifierWord = regexp.MustCompile(`^\.[a-z0-9_:]+$|^m\d+n\d+(k\d+)?$|^(bf|[bsuf])\d+$|^e[45]m[23]$|^tf32$`)
+	ptxShape        = regexp.MustCompile(`^m\d+n\d+(k\d+)?$`)
+)
 
 // portedWord is the one word of a porting question's words that names the
 // other vendor's instruction, with the modifiers typed apart after a PTX
@@ -386,9 +389,9 @@ var (
 )
 
 // ptxQualifiers are the search's qualifier words for a PTX instruction's
-// type and vector modifiers, which AMD spells in its names: a float type
-// itself (.f16: "f16"), and the bits moved ("128-bit" of .b128 and of
-// .v4.f32).
+// type, vector and state space modifiers, which AMD spells in its names: a
+// float type itself (.f16: "f16"), the bits moved ("128-bit" of .b128 and
+// of .v4.f32), and the memory (.global: "global").
 func ptxQualifiers(mods []string) []string {
 	vec, bits, float := 1, 0, ""
 	for _, m := range mods {
@@ -409,8 +412,18 @@ func ptxQualifiers(mods []string) []string {
 	if bits > 0 {
 		out = append(out, strconv.Itoa(bits*vec)+"-bit")
 	}
+	for _, m := range mods {
+		if sp := ptxSpaces[m]; sp != "" && !slices.Contains(out, sp) {
+			out = append(out, sp)
+		}
+	}
 	return out
 }
+
+// ptxSpaces are the search's memory qualifier words for PTX's state
+// spaces, which AMD's names start with: red.global.add is a global_
+// atomic, ld.shared an LDS (ds_) load, ld.local a scratch_ one.
+var ptxSpaces = map[string]string{".global": "global", ".shared": "shared", ".shared::cta": "shared", ".local": "scratch"}
 
 // servingRelations are the relations of a PTX mnemonic that serve the
 // modifiers a query gives without those a relation needs (shfl.sync

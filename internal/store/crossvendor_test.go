@@ -87,8 +87,9 @@ func TestPTXQualifiers(t *testing.T) {
 		mods []string
 		want []string
 	}{
-		{[]string{".shared", ".b128"}, []string{"128-bit"}},
-		{[]string{".global", ".v4", ".f32"}, []string{"128-bit"}},
+		{[]string{".shared", ".b128"}, []string{"128-bit", "shared"}},
+		{[]string{".global", ".v4", ".f32"}, []string{"128-bit", "global"}},
+		{[]string{".global", ".add"}, []string{"global"}},
 		{[]string{".rn", ".f16", ".f32", ".f16.f32"}, []string{"f16", "16-bit"}},
 		{[]string{".cas"}, nil},
 	} {
@@ -131,6 +132,9 @@ func TestPortingHeadsModifiersAndSynonymFallback(t *testing.T) {
 		"wgmma on amd":             "v_mfma_f32_16x16x16_f16",
 		"mma.sync m16n8k16 on amd": "v_mfma_f32_16x16x16_f16",
 		"v_max3_f32 ptx":           "max",
+		// The family word says the name's side, the vendor word the
+		// answer's.
+		"wgmma.mma_async ptx on amd": "v_mfma_f32_16x16x16_f16",
 	} {
 		hits, err := s.Search(context.Background(), q, SearchOptions{})
 		if err != nil || len(hits) == 0 || hits[0].Name != want || !strings.HasPrefix(hits[0].Why, "counterpart of ") {
@@ -141,5 +145,32 @@ func TestPortingHeadsModifiersAndSynonymFallback(t *testing.T) {
 	// question ("mma.sync for attention on amd" asks something else).
 	if hits, _ := s.Search(context.Background(), "mma.sync attention on amd", SearchOptions{}); len(hits) > 0 && strings.HasPrefix(hits[0].Why, "counterpart of ") {
 		t.Errorf("mma.sync attention on amd: %+v, want no counterparts", hits)
+	}
+}
+
+// A PTX name and modifiers typed apart are its dotted form when one of
+// them is PTX's alone (a rounding, approx, a shape); types alone are a
+// question of either vendor.
+func TestJoinPTXModifiers(t *testing.T) {
+	b := sampleBuild()
+	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
+	for _, n := range []string{"ex2", "max", "mma"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: n, Vendor: isa.VendorNVIDIA, Summary: "A PTX instruction."})
+	}
+	s := writeOpen(t, b)
+	for q, want := range map[string]string{
+		"ex2 approx f16":    "ex2.approx.f16",
+		"mma.sync m16n8k16": "mma.sync.m16n8k16",
+		"max f16":           "max f16",
+		"max of two floats": "max of two floats",
+		"v_max_f32 approx":  "v_max_f32 approx",
+	} {
+		if got := s.joinPTXModifiers(q); got != want {
+			t.Errorf("joinPTXModifiers(%q) = %q, want %q", q, got, want)
+		}
+	}
+	hits, err := s.Search(context.Background(), "ex2 approx f16", SearchOptions{})
+	if err != nil || len(hits) == 0 || hits[0].Name != "ex2" {
+		t.Errorf("ex2 approx f16: %+v %v, want ex2 first", hits, err)
 	}
 }

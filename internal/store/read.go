@@ -542,10 +542,18 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	if sc := s.ScopeOf(q); sc.Arch != "" {
 		arch, q = sc.Arch, sc.Rest
 		vendor = s.archVendor(arch)
+		if _, v := cutVendor(q); v != "" && v != vendor {
+			// "red.global.add ptx on amd": the family word says which
+			// side the name is, the vendor word the side asked for.
+			q, vendor, arch = s.vendorScope(q)
+		}
 	} else if arch == "" {
 		q, vendor, arch = s.vendorScope(q)
 	}
 	lower := strings.ToLower(q)
+	if arch == "" || s.archVendor(arch) == isa.VendorNVIDIA {
+		lower = s.joinPTXModifiers(lower)
+	}
 	qw := readQueryCounting(lower, s.countedOps)
 	hits := s.counterpartHits(arch, vendor, lower, &qw)
 	hits = append(hits, s.nameMatches(arch, q, lower, &qw)...)
@@ -565,6 +573,44 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 		hits = hits[:limit]
 	}
 	return hits, nil
+}
+
+// ptxOnlyModifiers are PTX modifiers no AMD query says: rounding,
+// approximation, flushing and saturation ("ex2 approx f16", "cvt rni").
+var ptxOnlyModifiers = map[string]bool{
+	"approx": true, "ftz": true, "rn": true, "rz": true, "rm": true, "rp": true,
+	"rni": true, "rzi": true, "rmi": true, "rpi": true, "sat": true, "satfinite": true, "relu": true,
+}
+
+// joinPTXModifiers writes a PTX name followed by its modifiers typed apart
+// ("ex2 approx f16", "mma.sync m16n8k16") as the dotted form it stands for
+// (ex2.approx.f16), which finds its mnemonic as PTX written together does;
+// only when one of the words is a modifier no AMD query says (a rounding,
+// approx, a shape), so that "max f16" stays a question of either vendor.
+func (s *DB) joinPTXModifiers(lower string) string {
+	fields := strings.Fields(lower)
+	if len(fields) < 2 || !s.namesPTX(fields[0]) {
+		return lower
+	}
+	ptxOnly := false
+	for _, f := range fields[1:] {
+		m := strings.TrimPrefix(f, ".")
+		switch {
+		case ptxOnlyModifiers[m] || strings.HasPrefix(f, ".") || ptxShape.MatchString(m):
+			ptxOnly = true
+		case ptxModifierWord.MatchString(f):
+		default:
+			return lower
+		}
+	}
+	if !ptxOnly {
+		return lower
+	}
+	out := fields[0]
+	for _, f := range fields[1:] {
+		out += "." + strings.TrimPrefix(f, ".")
+	}
+	return out
 }
 
 // ScopeOf returns the family q's own words name (isa.ProcessorIndex.ScopeOf

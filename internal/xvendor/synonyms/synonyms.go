@@ -272,7 +272,8 @@ func passesPhrase(k int, used []int, next, n int, spans []span) bool {
 }
 
 // normalize lower-cases, keeps the characters instruction names and C
-// intrinsics use, collapses spaces and drops a plural "s" ("zeros", "bits").
+// intrinsics use, collapses spaces, drops a plural "s" ("zeros", "bits")
+// and reads sameWords as one.
 func normalize(s string) string {
 	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_.%-", r))
@@ -281,9 +282,17 @@ func normalize(s string) string {
 		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			words[i] = w[:len(w)-1]
 		}
+		if same, ok := sameWords[words[i]]; ok {
+			words[i] = same
+		}
 	}
 	return strings.Join(words, " ")
 }
+
+// sameWords are words that say the same in a phrase, read as one: a count
+// "per" its container is the count "in" it ("threads per block", "number
+// of threads in a block").
+var sameWords = map[string]string{"per": "in"}
 
 // Expand returns the names a member stands for among names (sorted
 // shortest first for a pattern, the plain instruction before its variants).

@@ -139,3 +139,16 @@ func TestSpreadYieldsToAWholePhrase(t *testing.T) {
 		t.Errorf("most significant set bit: %v, want %v", got, want)
 	}
 }
+
+// A count "per" its container is the count "in" it.
+func TestPerIsIn(t *testing.T) {
+	tab, err := Parse("threads per block => %ntid\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"number of threads in block", "threads in a block", "threads per block"} {
+		if m := tab.Match(q); len(m) == 0 || m[0].Phrase != "threads per block" {
+			t.Errorf("Match(%q) = %+v, want threads per block", q, m)
+		}
+	}
+}
