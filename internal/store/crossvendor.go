@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
+	"github.com/gpuisa/gpuisa/internal/xvendor/synonyms"
 )
 
 // A porting question names one vendor's instruction and asks for the
@@ -157,7 +158,11 @@ const portedScore = 97
 // one word that names an instruction of another vendor than the one
 // searched (vendor, or arch's), and the hits are the catalogue's
 // counterparts of it in arch ("" for every family of the vendor), in the
-// catalogue's order.
+// catalogue's order. A PTX name may come with modifiers typed apart
+// ("mma.sync m16n8k16 on amd": mma.sync.m16n8k16), or be the head of
+// dotted names ("wgmma": wgmma.mma_async and its siblings). Where the
+// catalogue relates the name to nothing, the synonym table's groups that
+// list it give the other vendor's members (v_max3_f32: PTX max).
 func (s *DB) counterpartHits(arch, vendor, lower string, qw *queryWords) []isa.SearchHit {
 	if vendor == "" {
 		return nil
@@ -168,45 +173,16 @@ func (s *DB) counterpartHits(arch, vendor, lower string, qw *queryWords) []isa.S
 			words = append(words, w)
 		}
 	}
-	if len(words) != 1 {
+	word, ok := s.portedWord(words, vendor)
+	if !ok {
 		return nil
 	}
-	word := words[0]
 	var names []string
 	switch vendor {
 	case isa.VendorAMD:
-		if !s.namesPTX(word) {
-			return nil
-		}
-		cat := s.catalogue()
-		if cat == nil {
-			return nil
-		}
-		res := concepts.Port(cat, word, concepts.Target{Arch: arch})
-		// The catalogue relates ld to every LDS load; the PTX type says
-		// the width (ld.shared.b128: ds_read_b128).
-		qw.addQualifiers(ptxQualifiers(res.Modifiers))
-		var rels []concepts.Relation
-		for _, cp := range res.Counterparts {
-			rels = append(rels, concepts.Relation{AMD: cp.AMD, Kind: cp.Relation})
-		}
-		if len(rels) == 0 {
-			rels = servingRelations(cat.ForPTX(res.Mnemonic), res.Mnemonic, res.Modifiers)
-		}
-		names = closestFirst(rels, func(r concepts.Relation) string { return r.AMD })
+		names = s.amdCounterparts(word, arch, qw)
 	case isa.VendorNVIDIA:
-		amd := s.amdNamesOf(word)
-		cat := s.catalogue()
-		if len(amd) == 0 || cat == nil {
-			return nil
-		}
-		var rels []concepts.Relation
-		for _, name := range amd {
-			for _, m := range cat.ForAMD("", name) {
-				rels = append(rels, m.Relations...)
-			}
-		}
-		names = closestFirst(rels, func(r concepts.Relation) string { return r.PTX })
+		names = s.ptxCounterparts(word)
 	}
 	var hits []isa.SearchHit
 	for i, name := range names {
@@ -219,6 +195,141 @@ func (s *DB) counterpartHits(arch, vendor, lower string, qw *queryWords) []isa.S
 		}
 	}
 	return hits
+}
+
+// ptxModifierWord is a word typed after a PTX name that is one of its
+// modifiers written apart: a matrix shape (m16n8k16), a type (f16, b128,
+// e4m3, tf32) or a dotted modifier (.sync).
+var (
+	ptxModifierWord = regexp.MustCompile(`^\.[a-z0-9_:]+$|^m\d+n\d+(k\d+)?$|^(bf|[bsuf])\d+$|^e[45]m[23]$|^tf32$`)
+	ptxShape        = regexp.MustCompile(`^m\d+n\d+(k\d+)?$`)
+)
+
+// portedWord is the one word of a porting question's words that names the
+// other vendor's instruction, with the modifiers typed apart after a PTX
+// name joined to it; false when the words are not one such word.
+func (s *DB) portedWord(words []string, vendor string) (string, bool) {
+	if len(words) == 1 {
+		return words[0], true
+	}
+	if vendor != isa.VendorAMD || len(words) == 0 || !s.namesPTX(words[0]) && len(s.ptxHeadNames(words[0])) == 0 {
+		return "", false
+	}
+	word := words[0]
+	for _, m := range words[1:] {
+		if !ptxModifierWord.MatchString(m) {
+			return "", false
+		}
+		word += "." + strings.TrimPrefix(m, ".")
+	}
+	return word, true
+}
+
+// ptxHeadNames are the PTX names a word that names none begins, dotted
+// ("wgmma" of wgmma.mma_async, wgmma.fence, ...).
+func (s *DB) ptxHeadNames(word string) []string {
+	if strings.ContainsAny(word, " _") || s.namesPTX(word) {
+		return nil
+	}
+	var out []string
+	for _, name := range s.namesWithPrefix(word + ".") {
+		if s.namedIn(name, isa.VendorNVIDIA) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// amdCounterparts are the AMD names the catalogue gives for a PTX word
+// (a name, a dotted form of one, or the head of names), closest first;
+// the PTX type modifiers become the query's qualifiers.
+func (s *DB) amdCounterparts(word, arch string, qw *queryWords) []string {
+	ptxNames := []string{word}
+	if !s.namesPTX(word) {
+		if ptxNames = s.ptxHeadNames(word); len(ptxNames) == 0 {
+			return nil
+		}
+	}
+	cat := s.catalogue()
+	if cat == nil {
+		return nil
+	}
+	var rels []concepts.Relation
+	for _, name := range ptxNames {
+		res := concepts.Port(cat, name, concepts.Target{Arch: arch})
+		// The catalogue relates ld to every LDS load; the PTX type says
+		// the width (ld.shared.b128: ds_read_b128).
+		qw.addQualifiers(ptxQualifiers(res.Modifiers))
+		var own []concepts.Relation
+		for _, cp := range res.Counterparts {
+			own = append(own, concepts.Relation{AMD: cp.AMD, Kind: cp.Relation})
+		}
+		if len(own) == 0 {
+			own = servingRelations(cat.ForPTX(res.Mnemonic), res.Mnemonic, res.Modifiers)
+		}
+		rels = append(rels, own...)
+	}
+	if len(rels) == 0 {
+		mnemonic := word
+		if res := concepts.Port(cat, word, concepts.Target{Arch: arch}); res.Mnemonic != "" {
+			mnemonic = res.Mnemonic
+		}
+		return s.synonymCounterparts(mnemonic, isa.VendorAMD)
+	}
+	return closestFirst(rels, func(r concepts.Relation) string { return r.AMD })
+}
+
+// ptxCounterparts are the PTX names the catalogue gives for an AMD word (a
+// name or the start of names), closest first; the synonym table's where
+// the catalogue has none.
+func (s *DB) ptxCounterparts(word string) []string {
+	amd := s.amdNamesOf(word)
+	cat := s.catalogue()
+	if len(amd) == 0 || cat == nil {
+		return nil
+	}
+	var rels []concepts.Relation
+	for _, name := range amd {
+		for _, m := range cat.ForAMD("", name) {
+			rels = append(rels, m.Relations...)
+		}
+	}
+	if len(rels) == 0 {
+		var out []string
+		for _, name := range amd {
+			for _, n := range s.synonymCounterparts(name, isa.VendorNVIDIA) {
+				out = appendNew(out, n)
+			}
+		}
+		return out
+	}
+	return closestFirst(rels, func(r concepts.Relation) string { return r.PTX })
+}
+
+// synonymCounterparts are the vendor's instructions in the synonym table's
+// groups that list name (a member, or a member pattern it matches), in the
+// table's order: the table says which instructions of either vendor
+// perform an operation ("maximum of three": v_max3_f32 and PTX max) where
+// the catalogue relates none.
+func (s *DB) synonymCounterparts(name, vendor string) []string {
+	var out []string
+	for gi := range synonyms.Default().Groups {
+		g := &synonyms.Default().Groups[gi]
+		if !slices.ContainsFunc(g.Members, func(m string) bool {
+			prefix, pattern := strings.CutSuffix(m, "*")
+			return m == name || pattern && strings.HasPrefix(name, prefix)
+		}) {
+			continue
+		}
+		for _, m := range g.Members {
+			for _, n := range synonyms.Expand(m, s.namesWithPrefix(strings.TrimSuffix(m, "*"))) {
+				if n != name && s.namedIn(n, vendor) {
+					out = appendNew(out, n)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // namesPTX says whether a word is a PTX name or a dotted form of one
@@ -278,9 +389,9 @@ var (
 )
 
 // ptxQualifiers are the search's qualifier words for a PTX instruction's
-// type and vector modifiers, which AMD spells in its names: a float type
-// itself (.f16: "f16"), and the bits moved ("128-bit" of .b128 and of
-// .v4.f32).
+// type, vector and state space modifiers, which AMD spells in its names: a
+// float type itself (.f16: "f16"), the bits moved ("128-bit" of .b128 and
+// of .v4.f32), and the memory (.global: "global").
 func ptxQualifiers(mods []string) []string {
 	vec, bits, float := 1, 0, ""
 	for _, m := range mods {
@@ -301,8 +412,18 @@ func ptxQualifiers(mods []string) []string {
 	if bits > 0 {
 		out = append(out, strconv.Itoa(bits*vec)+"-bit")
 	}
+	for _, m := range mods {
+		if sp := ptxSpaces[m]; sp != "" && !slices.Contains(out, sp) {
+			out = append(out, sp)
+		}
+	}
 	return out
 }
+
+// ptxSpaces are the search's memory qualifier words for PTX's state
+// spaces, which AMD's names start with: red.global.add is a global_
+// atomic, ld.shared an LDS (ds_) load, ld.local a scratch_ one.
+var ptxSpaces = map[string]string{".global": "global", ".shared": "shared", ".shared::cta": "shared", ".local": "scratch"}
 
 // servingRelations are the relations of a PTX mnemonic that serve the
 // modifiers a query gives without those a relation needs (shfl.sync

@@ -31,8 +31,19 @@ func (o *osaPattern) compile(p string) bool {
 // distance returns the distance from the pattern to t; non-ASCII bytes of t
 // match nothing in an ASCII pattern, as their runes would not.
 func (o *osaPattern) distance(t string) int {
+	full, _ := o.distances(t)
+	return full
+}
+
+// distances returns the distance from the pattern to t, and the least
+// distance from it to a beginning of t that ends where one of t's name
+// parts does (before a '_' or '.', or at t's end): "v_readfristlane" is one
+// edit from v_readfirstlane_b32's v_readfirstlane. The algorithm keeps the
+// distance to each beginning of t as it goes, so the second costs nothing.
+func (o *osaPattern) distances(t string) (full, part int) {
 	vp, vn, d0, pmOld := ^uint64(0), uint64(0), uint64(0), uint64(0)
 	dist := o.m
+	part = -1
 	runes := 0
 	for i := 0; i < len(t); {
 		var pm uint64
@@ -58,6 +69,12 @@ func (o *osaPattern) distance(t string) int {
 		vp = hn | ^(d0 | hp)
 		vn = hp & d0
 		pmOld = pm
+		if (i == len(t) || t[i] == '_' || t[i] == '.') && (part < 0 || dist < part) {
+			part = dist
+		}
 	}
-	return dist
+	if part < 0 {
+		part = dist // t is empty
+	}
+	return dist, part
 }

@@ -47,3 +47,49 @@ func BenchmarkOSAPattern(b *testing.B) {
 		pat.distance("v_mac_legacy_f32")
 	}
 }
+
+// TestOSAPatternPartDistance: the distance to the nearest beginning of a
+// name that ends a part is the least fuzzy.Distance to those beginnings.
+func TestOSAPatternPartDistance(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ab_.c"[rng.Intn(5)]
+		}
+		return string(b)
+	}
+	pairs := [][2]string{{"v_readfristlane", "v_readfirstlane_b32"}, {"ds_bpremute", "ds_bpermute_b32"}, {"x", ""}}
+	for i := 0; i < 20000; i++ {
+		pairs = append(pairs, [2]string{word(1 + rng.Intn(10)), word(rng.Intn(14))})
+	}
+	for _, p := range pairs {
+		var pat osaPattern
+		if !pat.compile(p[0]) {
+			t.Fatalf("compile(%q) failed", p[0])
+		}
+		want := -1
+		for i := 1; i <= len(p[1]); i++ {
+			if i == len(p[1]) || p[1][i] == '_' || p[1][i] == '.' {
+				if d := fuzzy.Distance(p[0], p[1][:i]); want < 0 || d < want {
+					want = d
+				}
+			}
+		}
+		if want < 0 {
+			want = fuzzy.Distance(p[0], p[1])
+		}
+		full, part := pat.distances(p[1])
+		if full != fuzzy.Distance(p[0], p[1]) || part != want {
+			t.Fatalf("distances(%q, %q) = %d, %d; want %d, %d", p[0], p[1], full, part, fuzzy.Distance(p[0], p[1]), want)
+		}
+	}
+	if d := func() int {
+		var pat osaPattern
+		pat.compile("v_readfristlane")
+		_, d := pat.distances("v_readfirstlane_b32")
+		return d
+	}(); d != 1 {
+		t.Errorf("v_readfristlane: %d edits from v_readfirstlane, want 1", d)
+	}
+}

@@ -152,8 +152,14 @@ var qualifiers = []qualifier{
 		return bits("8")(parts) || anyPart(bytePart.MatchString)(parts)
 	}},
 	{words: []string{"16-bit", "short"}, match: bits("16", "short", "ushort", "sshort")},
-	{words: []string{"32-bit", "dword"}, match: bits("32", "dword")},
-	{words: []string{"64-bit", "qword", "b64", "u64", "i64", "float2"}, match: bits("64", "dwordx2", "x2")},
+	{words: []string{"32-bit"}, match: bits("32", "dword")},
+	{words: []string{"64-bit", "b64", "u64", "i64", "float2"}, match: bits("64", "dwordx2", "x2")},
+	// A dword and a qword are units of what memory moves: "4 dwords" is
+	// a 128-bit load or store (buffer_store_dwordx4), as "4 floats" is.
+	// Rows of their own, so that a width's words ("two 64-bit adds")
+	// stay a width, never a count of it.
+	{words: []string{"dword"}, memBits: "32", match: bits("32", "dword")},
+	{words: []string{"qword"}, memBits: "64", match: bits("64", "dwordx2", "x2")},
 	{words: []string{"96-bit"}, match: bits("96", "dwordx3", "x3")},
 	{words: []string{"128-bit", "float4"}, match: bits("128", "dwordx4", "x4")},
 	{words: []string{"unsigned", "uint"}, match: anyPart(regexp.MustCompile(`^u\d+$`).MatchString)},
@@ -172,12 +178,20 @@ var qualifiers = []qualifier{
 	{words: []string{"buffer"}, space: true, match: first("buffer")},
 	{words: []string{"flat"}, space: true, match: first("flat")},
 	{words: []string{"scratch", "private"}, space: true, match: first("scratch")},
-	{words: []string{"scalar"}, space: true, match: first("s")},
+	// A scalar register (SGPR) is the scalar unit's.
+	{words: []string{"scalar", "sgpr"}, space: true, match: first("s")},
 	// Vector memory is global, buffer, flat and scratch (a "vector load").
 	{words: []string{"vector"}, space: true, match: func(parts []string) bool {
 		return first("v")(parts) || len(parts) > 1 && memorySpaces[parts[0]] && parts[0] != "ds"
 	}},
+	// A vector register (VGPR) is the vector ALU's, not memory's ("swap
+	// two vgprs": v_swap_b32).
+	{words: []string{"vgpr"}, space: true, match: first("v")},
 }
+
+// registerWords are the qualifier words that name a register file (a
+// unit's registers), which say "register" besides the unit.
+var registerWords = map[string]bool{"vgpr": true, "sgpr": true}
 
 // fillerWords say nothing about which instruction is meant once the
 // qualifiers are read ("shared memory", "half precision", "three input
@@ -197,6 +211,8 @@ var fillerWords = map[string]bool{
 	"that": true, "which": true, "this": true, "is": true, "into": true, "with": true, "for": true, "on": true, "in": true,
 	// "One lane", "a single lane" are a lane.
 	"one": true, "single": true, "through": true, "via": true, "when": true, "whole": true, "entire": true,
+	// "Another lane", "the other half": which one is the operands' to say.
+	"another": true, "other": true,
 }
 
 // bareWidths are the numbers that, alone among a query's words, are a
@@ -311,6 +327,11 @@ func readQueryCounting(lower string, ops countedOps) queryWords {
 			}
 			if i > 0 && (raw[i-1] == "to" || raw[i-1] == "into") && qw.dest == nil {
 				qw.dest = qs[0]
+			}
+			if registerWords[w] {
+				// A VGPR is a register too: "swap two vgprs" asks to
+				// swap registers, in the vector unit.
+				core = append(core, "register")
 			}
 			continue
 		}

@@ -368,3 +368,28 @@ func TestAbbreviatedWordRuns(t *testing.T) {
 		t.Error("branch if vcc is not zero: s_cbranch_vccnz does not rank above s_cbranch_vccz")
 	}
 }
+
+// Memory's units are widths a count multiplies ("4 dwords" is 128 bits), a
+// width's own words stay a width ("two 64-bit adds"), and a register file
+// is its unit's registers ("two vgprs": the vector unit, "register").
+func TestDwordCountsAndRegisterFiles(t *testing.T) {
+	for q, names := range map[string]map[string]int{
+		"buffer store 4 dwords":  {"buffer_store_dwordx4": 2, "buffer_store_b128": 2, "buffer_store_dword": 1},
+		"load 2 qwords from lds": {"ds_read_b128": 2, "ds_load_b64": 1},
+		"add two 64-bit":         {"v_add_u64": 1, "v_lshlrev_b64": 1, "global_load_b128": 0},
+		"swap two vgprs":         {"v_swap_b32": 1, "global_atomic_swap_b32": 0, "ds_wrxchg_rtn_b32": 0},
+	} {
+		qw := readQuery(q)
+		for name, want := range names {
+			if got := qw.satisfied(name); got != want {
+				t.Errorf("%q: %s carries %d, want %d", q, name, got, want)
+			}
+		}
+	}
+	if qw := readQuery("swap two vgprs"); qw.core != "swap register" {
+		t.Errorf("swap two vgprs: core %q, want %q", qw.core, "swap register")
+	}
+	if qw := readQuery("read a value from another lane"); qw.core != "read from lane" {
+		t.Errorf("read a value from another lane: core %q", qw.core)
+	}
+}

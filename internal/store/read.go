@@ -542,13 +542,22 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	if sc := s.ScopeOf(q); sc.Arch != "" {
 		arch, q = sc.Arch, sc.Rest
 		vendor = s.archVendor(arch)
+		if _, v := cutVendor(q); v != "" && v != vendor {
+			// "red.global.add ptx on amd": the family word says which
+			// side the name is, the vendor word the side asked for.
+			q, vendor, arch = s.vendorScope(q)
+		}
 	} else if arch == "" {
 		q, vendor, arch = s.vendorScope(q)
 	}
 	lower := strings.ToLower(q)
+	if arch == "" || s.archVendor(arch) == isa.VendorNVIDIA {
+		lower = s.joinPTXModifiers(lower)
+	}
 	qw := readQueryCounting(lower, s.countedOps)
 	hits := s.counterpartHits(arch, vendor, lower, &qw)
 	hits = append(hits, s.nameMatches(arch, q, lower, &qw)...)
+	hits = append(hits, s.namedWordHits(arch, lower)...)
 	hits = append(hits, s.lineHits(arch, lower)...)
 	hits = append(hits, s.synonymHits(arch, q, &qw)...)
 	hits = append(hits, s.conversionHits(arch, lower)...)
@@ -564,6 +573,44 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 		hits = hits[:limit]
 	}
 	return hits, nil
+}
+
+// ptxOnlyModifiers are PTX modifiers no AMD query says: rounding,
+// approximation, flushing and saturation ("ex2 approx f16", "cvt rni").
+var ptxOnlyModifiers = map[string]bool{
+	"approx": true, "ftz": true, "rn": true, "rz": true, "rm": true, "rp": true,
+	"rni": true, "rzi": true, "rmi": true, "rpi": true, "sat": true, "satfinite": true, "relu": true,
+}
+
+// joinPTXModifiers writes a PTX name followed by its modifiers typed apart
+// ("ex2 approx f16", "mma.sync m16n8k16") as the dotted form it stands for
+// (ex2.approx.f16), which finds its mnemonic as PTX written together does;
+// only when one of the words is a modifier no AMD query says (a rounding,
+// approx, a shape), so that "max f16" stays a question of either vendor.
+func (s *DB) joinPTXModifiers(lower string) string {
+	fields := strings.Fields(lower)
+	if len(fields) < 2 || !s.namesPTX(fields[0]) {
+		return lower
+	}
+	ptxOnly := false
+	for _, f := range fields[1:] {
+		m := strings.TrimPrefix(f, ".")
+		switch {
+		case ptxOnlyModifiers[m] || strings.HasPrefix(f, ".") || ptxShape.MatchString(m):
+			ptxOnly = true
+		case ptxModifierWord.MatchString(f):
+		default:
+			return lower
+		}
+	}
+	if !ptxOnly {
+		return lower
+	}
+	out := fields[0]
+	for _, f := range fields[1:] {
+		out += "." + strings.TrimPrefix(f, ".")
+	}
+	return out
 }
 
 // ScopeOf returns the family q's own words name (isa.ProcessorIndex.ScopeOf
@@ -634,6 +681,42 @@ func (s *DB) nameMatches(arch, q, lower string, qw *queryWords) []isa.SearchHit 
 	}
 	if !named() && strings.Contains(lower, ".") {
 		hits = append(hits, s.dottedSubsequenceHits(arch, q, lower)...)
+	}
+	return hits
+}
+
+// namedWordScore ranks an instruction a question names among its other
+// words below a name the words spell together (85) and a synonym phrase,
+// above any description.
+const namedWordScore = 80
+
+// namedWordHits are the instructions a query of several words names by one
+// of them written as a mnemonic is (with a '_', '.' or '%': "how many
+// cycles does v_mfma_f32_32x32x8f16 take", "latency of v_sqrt_f32"): the
+// question is about that instruction, whatever its other words say. A
+// plain word ("add", "max") names an operation, not one instruction, and
+// is left to the other rules.
+func (s *DB) namedWordHits(arch, lower string) []isa.SearchHit {
+	fields := strings.Fields(lower)
+	if len(fields) < 2 {
+		return nil
+	}
+	var hits []isa.SearchHit
+	for _, w := range fields {
+		w = strings.Trim(w, ",;:()?!'\"")
+		if len(w) < 4 || !strings.ContainsAny(w, "_.%") {
+			continue
+		}
+		for _, a := range s.archs {
+			if arch != "" && a.ID != arch {
+				continue
+			}
+			if name, ok := s.lookup(a.ID, w); ok {
+				if sum, ok := s.summary(a.ID, name); ok {
+					hits = append(hits, isa.SearchHit{Summary: sum, Score: namedWordScore, Why: "named in the query"})
+				}
+			}
+		}
 	}
 	return hits
 }
@@ -834,18 +917,7 @@ func (s *DB) nameHits(arch, lower string, typos bool) []isa.SearchHit {
 		case len(lower) >= 3 && strings.Contains(name, lower):
 			score, why = 55-float64(len(name)-len(lower))*0.3+commonness(name), "name contains"
 		case typos:
-			if d := len(name) - len(lower); d > limit || -d > limit {
-				continue
-			}
-			var dist int
-			if fast {
-				dist = pat.distance(name)
-			} else {
-				dist = fuzzy.Distance(lower, name)
-			}
-			if dist <= limit {
-				score, why = 70-float64(dist)*8+commonness(name), "typo"
-			}
+			score, why = typoScore(&pat, fast, lower, name, limit)
 		}
 		if score <= 0 {
 			continue
@@ -857,6 +929,39 @@ func (s *DB) nameHits(arch, lower string, typos bool) []isa.SearchHit {
 		}
 	}
 	return hits
+}
+
+// minPartTypo is the shortest query read as a misspelt beginning of a
+// name (typoScore): shorter ones are a few edits from too many names' parts.
+const minPartTypo = 6
+
+// typoScore scores name as a misspelling of lower: the whole name within
+// limit edits ("v_max_f23"), else, for a query of minPartTypo letters or
+// more, the name's beginning up to one of its parts' ends ("ds_bpremute"
+// of ds_bpermute_b32, "v_readfristlane" of v_readfirstlane_b32: a name
+// typed without its type, misspelt), below a whole name's typo and
+// shorter completions first, as name prefixes rank. 0 when neither.
+func typoScore(pat *osaPattern, fast bool, lower, name string, limit int) (float64, string) {
+	d := len(name) - len(lower)
+	if -d > limit || d > limit && len(lower) < minPartTypo {
+		return 0, ""
+	}
+	if !fast {
+		if d <= limit {
+			if dist := fuzzy.Distance(lower, name); dist <= limit {
+				return 70 - float64(dist)*8 + commonness(name), "typo"
+			}
+		}
+		return 0, ""
+	}
+	full, part := pat.distances(name)
+	switch {
+	case d <= limit && full <= limit:
+		return 70 - float64(full)*8 + commonness(name), "typo"
+	case len(lower) >= minPartTypo && part <= limit && part < len(lower)/3:
+		return 64 - float64(part)*8 - 0.3*float64(max(d, 0)) + commonness(name), "typo of a name's beginning"
+	}
+	return 0, ""
 }
 
 // queryTerms splits free text into the index's terms (tokens), as the

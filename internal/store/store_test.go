@@ -346,3 +346,28 @@ func TestSearchLinesAndHalfIntrinsics(t *testing.T) {
 		}
 	}
 }
+
+// A misspelt name typed without its type finds the name whose beginning it
+// misspells ("v_readfristlane"), and a question that names an instruction
+// among other words ("how many cycles does v_fma_f32 take") finds it first.
+func TestSearchMisspeltBeginningsAndNamedWords(t *testing.T) {
+	b := sampleBuild()
+	b.Instructions = append(b.Instructions,
+		&isa.Instruction{Arch: "cdna4", Name: "v_readfirstlane_b32", Vendor: isa.VendorAMD, Summary: "Copy the first active lane."},
+		&isa.Instruction{Arch: "cdna4", Name: "v_readlane_b32", Vendor: isa.VendorAMD, Summary: "Copy one lane."})
+	s := writeOpen(t, b)
+	for q, want := range map[string]string{
+		"v_readfristlane":                     "v_readfirstlane_b32",
+		"how many cycles does v_fma_f32 take": "v_fma_f32",
+		"is v_min_f32 slow?":                  "v_min_f32",
+	} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil || len(hits) == 0 || hits[0].Name != want {
+			t.Errorf("Search(%q) = %+v %v, want %s first", q, hits, err, want)
+		}
+	}
+	// Short words are a few edits from too many names' beginnings.
+	if hits, _ := s.Search(context.Background(), "v_rd", SearchOptions{}); slices.ContainsFunc(hits, func(h isa.SearchHit) bool { return h.Why == "typo of a name's beginning" }) {
+		t.Errorf("v_rd: %+v, want no misspelt beginnings", hits)
+	}
+}

@@ -7,6 +7,7 @@ package synonyms
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -149,6 +150,7 @@ func (t *Table) Match(query string) []Match {
 		return nil
 	}
 	qWords := strings.Fields(q)
+	spans := t.phraseSpans(qWords)
 	var out [Prefix + 1][]Match
 	for gi := range t.Groups {
 		g := &t.Groups[gi]
@@ -160,7 +162,7 @@ func (t *Table) Match(query string) []Match {
 				kind = Exact
 			case strings.Contains(p, " ") && strings.Contains(" "+q+" ", " "+p+" "):
 				kind = Contains
-			case len(g.words[pi]) > 1 && spreadIn(qWords, g.words[pi]):
+			case len(g.words[pi]) > 1 && spreadIn(qWords, g.words[pi], spans):
 				kind = Spread
 			case strings.Contains(q, " ") && strings.Contains(" "+q+" ", " "+p+" "):
 				kind = Word
@@ -194,21 +196,53 @@ func (t *Table) Match(query string) []Match {
 	return all
 }
 
+// span is where a several-word phrase of the table stands in a query's
+// words: from, and the number of words.
+type span struct{ from, n int }
+
+// phraseSpans are the places in a query's words where a phrase of two or
+// more words stands whole ("compare and swap" in "atomic compare and
+// swap"), which a Spread match may not take a word from.
+func (t *Table) phraseSpans(qw []string) []span {
+	var out []span
+	for gi := range t.Groups {
+		for _, pw := range t.Groups[gi].words {
+			if len(pw) < 2 {
+				continue
+			}
+			for i := 0; i+len(pw) <= len(qw); i++ {
+				if slices.Equal(qw[i:i+len(pw)], pw) {
+					out = append(out, span{i, len(pw)})
+				}
+			}
+		}
+	}
+	return out
+}
+
 // spreadIn says whether a query's words qw have a phrase's words pw in
 // order with at most one other word between two of them: a qualifier or a
 // word of emphasis typed inside the phrase ("most significant set bit",
-// "count the leading zeros") leaves it the phrase.
-func spreadIn(qw, pw []string) bool {
+// "count the leading zeros") leaves it the phrase. A word passed over that
+// begins or continues another phrase of as many words or more standing
+// whole in the query, and overlapping this one's words, is no emphasis:
+// "atomic compare and swap" is a compare and swap, not an "atomic and"
+// (where "most significant set bit" stays the longer "most significant
+// bit", not a "set bit").
+func spreadIn(qw, pw []string, spans []span) bool {
 	for start := range qw {
 		if qw[start] != pw[0] {
 			continue
 		}
+		used := []int{start}
 		i, j := start+1, 1
 		for j < len(pw) && i < len(qw) {
 			switch {
 			case qw[i] == pw[j]:
+				used = append(used, i)
 				i, j = i+1, j+1
-			case i+1 < len(qw) && qw[i+1] == pw[j]:
+			case i+1 < len(qw) && qw[i+1] == pw[j] && !passesPhrase(i, used, i+1, len(pw), spans):
+				used = append(used, i+1)
 				i, j = i+2, j+1
 			default:
 				i = len(qw)
@@ -221,8 +255,25 @@ func spreadIn(qw, pw []string) bool {
 	return false
 }
 
+// passesPhrase says whether skipping word k, between the words used so far
+// and next, breaks a phrase standing whole in the query of n words or more
+// that holds k and one of those words.
+func passesPhrase(k int, used []int, next, n int, spans []span) bool {
+	in := func(sp span, i int) bool { return i >= sp.from && i < sp.from+sp.n }
+	for _, sp := range spans {
+		if sp.n < n || !in(sp, k) {
+			continue
+		}
+		if in(sp, next) || slices.ContainsFunc(used, func(u int) bool { return in(sp, u) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // normalize lower-cases, keeps the characters instruction names and C
-// intrinsics use, collapses spaces and drops a plural "s" ("zeros", "bits").
+// intrinsics use, collapses spaces, drops a plural "s" ("zeros", "bits")
+// and reads sameWords as one.
 func normalize(s string) string {
 	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_.%-", r))
@@ -231,9 +282,17 @@ func normalize(s string) string {
 		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			words[i] = w[:len(w)-1]
 		}
+		if same, ok := sameWords[words[i]]; ok {
+			words[i] = same
+		}
 	}
 	return strings.Join(words, " ")
 }
+
+// sameWords are words that say the same in a phrase, read as one: a count
+// "per" its container is the count "in" it ("threads per block", "number
+// of threads in a block").
+var sameWords = map[string]string{"per": "in"}
 
 // Expand returns the names a member stands for among names (sorted
 // shortest first for a pattern, the plain instruction before its variants).

@@ -112,3 +112,43 @@ func TestWords(t *testing.T) {
 		t.Errorf("Words() = %q, want %q", got, want)
 	}
 }
+
+// A spread may not pass over a word of another phrase standing whole in
+// the query, as long as its own or longer, that shares one of its words:
+// "atomic compare and swap" is a compare and swap, not an "atomic and";
+// "most significant set bit" stays the longer "most significant bit".
+func TestSpreadYieldsToAWholePhrase(t *testing.T) {
+	tab, err := Parse("atomic and => global_atomic_and\ncompare and swap => global_atomic_cmpswap\nmost significant bit => bfind\nset bit => s_bitset1_b32\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	phrases := func(q string) map[string]int {
+		out := map[string]int{}
+		for _, m := range tab.Match(q) {
+			out[m.Phrase] = m.Kind
+		}
+		return out
+	}
+	if got, want := phrases("atomic compare and swap"), map[string]int{"compare and swap": Contains}; !reflect.DeepEqual(got, want) {
+		t.Errorf("atomic compare and swap: %v, want %v", got, want)
+	}
+	if got, want := phrases("atomic then and"), map[string]int{"atomic and": Spread}; !reflect.DeepEqual(got, want) {
+		t.Errorf("atomic then and: %v, want %v", got, want)
+	}
+	if got, want := phrases("most significant set bit"), map[string]int{"most significant bit": Spread, "set bit": Contains}; !reflect.DeepEqual(got, want) {
+		t.Errorf("most significant set bit: %v, want %v", got, want)
+	}
+}
+
+// A count "per" its container is the count "in" it.
+func TestPerIsIn(t *testing.T) {
+	tab, err := Parse("threads per block => %ntid\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"number of threads in block", "threads in a block", "threads per block"} {
+		if m := tab.Match(q); len(m) == 0 || m[0].Phrase != "threads per block" {
+			t.Errorf("Match(%q) = %+v, want threads per block", q, m)
+		}
+	}
+}
