@@ -268,7 +268,7 @@ var sources = map[string]pkgSource{
 	}},
 	"internal/store": {Dir: "internal/store", Files: []fileSum{
 		{"answers.go", "84410baaa512a1f85c8fa4597007d3f1ac2709aeaec0f43b493120c00e1e33c4"},
-		{"crossvendor.go", "4abf2d4652c045f0cf910ea1a34629c12a7540f0cc0c2beb97a540993efd987c"},
+		{"crossvendor.go", "abd02fa58d8889410a391a1550353fca1f8ac8501eee4a88736fe446b2503fc7"},
 		{"cudanames.go", "076eeeb0f3f553ca10086c167ca5e70893803b7d458ab74e32a188ebc0abe8b9"},
 		{"file.go", "1a37a9707f8788097a9258d6a332b69e068bfa64c7d1f9c5eea2a54b11c11858"},
 		{"keys.go", "c44f0d63f5ce76125fc17fe65cd0e03f819229f11740d9e303076387d852e5c1"},
@@ -280,10 +280,10 @@ var sources = map[string]pkgSource{
 		{"migrations/004_serving.sql", "d7ee86d4a971e171ae0a5621e7eb9ef98e7e9e4a786575e80f0886c1e51dc14b"},
 		{"migrations/005_drop_codecs.sql", "4c2c7cf827a9a3c19b7edbb4f1a63c6be224a56c926b8555a0752b0f2093e3a3"},
 		{"migrations/006_answers.sql", "b962e830c2fa9e70ee58e9e34c80cbfd040df8951493bad1b832130072648b7f"},
-		{"osa.go", "ccfd8713edb582071568f671c3a45ff4c41ad958a52bd62860909783d086dd95"},
+		{"osa.go", "ddd0c2373fc75d4266b833cb70e5b2ec5245ae01fa682572036a88ef18c0de43"},
 		{"prepared.go", "ddbe0bdf364cf6b4d45b2ba78133100bc7b89bd6adb1d13a59c2b6748cd87879"},
-		{"queryrank.go", "19412ad61c3d3db1c4809db0f012e7e710962c90afaf936255189b66472d151f"},
-		{"read.go", "8cf031863af48e073313d7432dfceee8d70710378be42d6690c1a846de8bb803"},
+		{"queryrank.go", "08b9f3cc92352fc6fd9bff30e529663c080d9af8f6de3671db41881282b68ab2"},
+		{"read.go", "ef1d181d9c77d84b1f78e2719d3dbc0ebc5a81c249fa5e722eddc0dd81e15f2b"},
 		{"store.go", "559ca238832f45c7101982f5167a003887bbccba10647b00317b29d5e5e8fa55"},
 		{"support.go", "cbedd3deadb8058dfa4283736043f0e988d7f0ebbdb91239a7b27940ec8c7757"},
 		{"synonyms.go", "0556f4f1d31aa163f6fc7d2b1ea2e215aeb6cbeedceb381583b0dc782fda1c72"},
@@ -331,7 +331,7 @@ var sources = map[string]pkgSource{
 		{"semdiff.go", "025e696022efe99bbeaea190fbc843b39d9e629e067f24c6fcc1b869ff50d0fb"},
 	}},
 	"internal/xvendor/synonyms": {Dir: "internal/xvendor/synonyms", Files: []fileSum{
-		{"synonyms.go", "9aa3a3052963e1e18f499f2433a70514ca7bb71f96c1dad7c8b0ac99c1655d5f"},
+		{"synonyms.go", "ec315cd05f932229a4f292ea40a7ebf0e23480d357cfc9e9d55cd508c81b6917"},
 		{"synonyms.txt", "f065d671746d32a6918c252dcd0a06c5e33faf7ad12c870710813d23221a4e1b"},
 	}},
 }
