@@ -18,10 +18,12 @@ import (
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/ingest/merge"
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
 	"github.com/gpuisa/gpuisa/internal/oracle/verify"
 	"github.com/gpuisa/gpuisa/internal/source/amdmanual"
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
+	"github.com/gpuisa/gpuisa/internal/store/sassindex"
 	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 )
 
@@ -208,6 +210,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	if ptxArch != nil {
+		var sassTools *ptxas.Tools
 		if !opts.NoVerify && !opts.NoPTXAS {
 			pres, err := applyPTXAS(ctx, opts, ptxModel, ptxInsts, ptxVersion, opts.Progress)
 			if err != nil {
@@ -217,6 +220,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			ptxDocs = append(ptxDocs, pres.Documents...)
 			ptxProblems = append(ptxProblems, pres.Problems...)
 			llvm.Report.PTX = pres.Report
+			sassTools = pres.Tools
 		} else {
 			llvm.Report.PTX = &quality.PTXReport{Notes: []string{"not verified by ptxas: the build ran with --no-verify or --no-ptxas"}}
 		}
@@ -230,6 +234,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		insts = append(insts, ptxInsts...)
 		docs = append(docs, ptxDocs...)
 		rep.Problems = append(rep.Problems, ptxProblems...)
+		if raw, err := sassIndex(sassTools, ptxInsts); err != nil {
+			return nil, err
+		} else if raw != nil {
+			extras[sassindex.Key] = raw
+		}
 		model, err := json.Marshal(ptxModel)
 		if err != nil {
 			return nil, err

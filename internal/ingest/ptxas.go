@@ -26,6 +26,9 @@ type ptxasResult struct {
 	Documents []isa.Document
 	Problems  []string
 	Report    *quality.PTXReport
+	// Tools are the tools the pass ran (nil when none was found): the
+	// SASS index names them.
+	Tools *ptxas.Tools
 }
 
 // findPTXAS finds NVIDIA's tools, installing the pinned wheels into the
@@ -67,6 +70,7 @@ func applyPTXAS(ctx context.Context, opts Options, model []ptx.Instruction, inst
 		return nil, err
 	}
 	rep.Tools = tools.Describe()
+	res.Tools = tools
 	res.Documents = ptxasDocuments(tools)
 	step := ""
 	engine.Options.Progress = func(s string, done, total int) {

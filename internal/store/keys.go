@@ -4,7 +4,8 @@ package store
 // (Build.Extras, read back with DB.Extra), each with what it holds. The
 // build writes them and serving reads them under these names; the
 // per-architecture documents keep their key functions with the packages
-// that read them (costview.ExtraKey, famdiff.ExtraKey, codec.CodecKey).
+// that read them (costview.ExtraKey, famdiff.ExtraKey, codec.CodecKey), and so does the
+// SASS reference's index (sassindex.Key).
 const (
 	// KeyPTXModel holds the PTX reader's full model, a JSON
 	// []ptx.Instruction (forms with their template variables and

@@ -54,6 +54,10 @@ func (s *server) asmDoc(w http.ResponseWriter, r *http.Request, arch, opcode str
 		s.apiFail(w, r, errs.NotFound(nil, "Unknown opcode '%s'", strings.ToUpper(opcode)))
 		return
 	}
+	if strings.EqualFold(arch, "sass") {
+		s.sassAsmDoc(w, r, opcode)
+		return
+	}
 	var in *isa.Instruction
 	var err error
 	bare := strings.EqualFold(arch, "amdgpu")

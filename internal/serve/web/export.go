@@ -210,6 +210,7 @@ func (s *server) exportURLs(ctx context.Context) (pages, docs []string, err erro
 			pages = append(pages, "/concepts/"+url.PathEscape(c.ID))
 		}
 	}
+	pages = append(pages, s.sassURLs()...)
 	gp, gd := s.generationURLs(ctx)
 	pages, docs = append(pages, gp...), append(docs, gd...)
 	sort.Strings(pages)

@@ -45,6 +45,7 @@ func parseTemplates(static map[string]*staticFile) (*pageTemplates, error) {
 			return "/static/" + name
 		},
 		"instrURL":      instrURL,
+		"sassLine":      sassLineHTML,
 		"archURL":       archURL,
 		"costTableURL":  costTableURL,
 		"costResources": resourceText,

@@ -40,6 +40,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
+	"github.com/gpuisa/gpuisa/internal/store/sassindex"
 	"github.com/gpuisa/gpuisa/internal/xvendor/concepts"
 	"github.com/gpuisa/gpuisa/internal/xvendor/famdiff"
 	"github.com/gpuisa/gpuisa/internal/xvendor/semdiff"
@@ -158,6 +159,11 @@ type server struct {
 
 	diffOnce sync.Once
 	diffs    *famdiff.Facts
+
+	// sassIdx is the SASS reference's index (sass.go).
+	sassOnce sync.Once
+	sassIdx  *sassindex.Index
+	sassErr  error
 }
 
 // New returns the handler serving the site and the API from r, which must
@@ -282,6 +288,8 @@ func (s *server) routes() {
 	s.mux.HandleFunc("GET /concepts/{id}", s.handleConcept)
 	s.index("/quality", s.handleQuality)
 	s.mux.HandleFunc("GET /quality/{arch}", s.handleQualityFamily)
+	s.index("/sass", s.handleSASSIndex)
+	s.mux.HandleFunc("GET /sass/{name}", s.handleSASS)
 	s.mux.HandleFunc("GET /healthz", s.handleHealth)
 	s.mux.HandleFunc("GET /static/{file}", s.handleStatic)
 	s.mux.HandleFunc("GET /favicon.ico", s.handleFavicon)

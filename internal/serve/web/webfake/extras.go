@@ -10,6 +10,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/costview"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
+	"github.com/gpuisa/gpuisa/internal/store/sassindex"
 )
 
 // The named documents below mimic what `gpuisa build` stores beside the
@@ -112,6 +113,15 @@ func SampleExtras(archs []isa.Architecture, ins []*isa.Instruction) map[string][
 		panic(err) // plain structs always marshal
 	}
 	out := map[string][]byte{store.KeyConcepts: cat, store.KeyQuality: q, store.KeyPTXModel: model}
+	// The SASS reference, derived from the sample's made-up listings as
+	// the build derives it from nvdisasm's.
+	sassIdx := sassindex.Build(ins, sassindex.Provenance{Tools: []string{sampleTool, "nvdisasm 0.0-sample"},
+		ToolOf: map[string]string{"sm_75": sampleTool, "sm_80": sampleTool, "sm_90": sampleTool}})
+	if len(sassIdx.Opcodes) > 0 {
+		if out[sassindex.Key], err = json.Marshal(sassIdx); err != nil {
+			panic(err)
+		}
+	}
 	// Each AMD family's cost table, as the build stores it.
 	for _, a := range archs {
 		if a.Vendor != isa.VendorAMD {
