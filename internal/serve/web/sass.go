@@ -82,8 +82,9 @@ type sassIndexRow struct {
 }
 
 type sassCell struct {
-	Target string
-	Lines  int // 0: not seen there
+	Target   string
+	Lines    int // 0: not seen there
+	Listings int // the listings read on the target
 }
 
 func (s *server) handleSASSIndex(w http.ResponseWriter, r *http.Request) {
@@ -96,7 +97,7 @@ func (s *server) handleSASSIndex(w http.ResponseWriter, r *http.Request) {
 	for _, o := range x.Opcodes {
 		row := sassIndexRow{Name: o.Name, URL: sassURL(o.Name), First: o.Targets[0].Target, Last: o.Targets[len(o.Targets)-1].Target}
 		for _, t := range x.Targets {
-			c := sassCell{Target: t}
+			c := sassCell{Target: t, Listings: x.Provenance.ListingsOf[t]}
 			if on := o.On(t); on != nil {
 				c.Lines = on.Lines
 				row.Lines += on.Lines
@@ -161,6 +162,14 @@ type sassTargetView struct {
 	Rows    []sassTargetRow
 	Lines   int
 	Note    string
+	// Listings are the statements' listings read on the target;
+	// Specific says it is an architecture- or family-specific one.
+	Listings int
+	Specific bool
+	// Prev is the target before this one; Gone the opcodes it has and
+	// this one does not (the rows mark those new here).
+	Prev string
+	Gone []link
 }
 
 type sassTargetRow struct {
@@ -173,7 +182,8 @@ type sassTargetRow struct {
 }
 
 func (s *server) sassTarget(w http.ResponseWriter, r *http.Request, x *sassindex.Index, target string) {
-	v := sassTargetView{Target: target, Tool: orDash(x.Provenance.ToolOf[target]), Note: sassAttribution}
+	v := sassTargetView{Target: target, Tool: orDash(x.Provenance.ToolOf[target]), Note: sassAttribution,
+		Listings: x.Provenance.ListingsOf[target], Specific: strings.HasSuffix(target, "a") || strings.HasSuffix(target, "f")}
 	prev := ""
 	for i, t := range x.Targets {
 		l := link{Text: t}
@@ -184,9 +194,13 @@ func (s *server) sassTarget(w http.ResponseWriter, r *http.Request, x *sassindex
 		}
 		v.Targets = append(v.Targets, l)
 	}
+	v.Prev = prev
 	for _, o := range x.Opcodes {
 		on := o.On(target)
 		if on == nil {
+			if prev != "" && o.On(prev) != nil {
+				v.Gone = append(v.Gone, link{Text: o.Name, URL: sassURL(o.Name)})
+			}
 			continue
 		}
 		row := sassTargetRow{Name: o.Name, URL: sassURL(o.Name), Lines: on.Lines, Modifiers: on.Modifiers, New: prev != "" && o.On(prev) == nil}
@@ -262,7 +276,7 @@ func (s *server) sassOpcode(w http.ResponseWriter, r *http.Request, x *sassindex
 	stmtRow := map[string]int{}
 	for _, t := range x.Targets {
 		on := o.On(t)
-		c := sassCell{Target: t}
+		c := sassCell{Target: t, Listings: x.Provenance.ListingsOf[t]}
 		if on == nil {
 			v.Grid = append(v.Grid, c)
 			continue

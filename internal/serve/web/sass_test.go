@@ -36,9 +36,15 @@ func TestSASSPages(t *testing.T) {
 	wantText(t, "/sass", idx, "2 SASS opcodes", "FMNMX", "IMNMX", "sm_75", "sm_90", "NVIDIA's ptxas and nvdisasm output", "ptxas 0.0-sample")
 
 	sm90 := mustPage(t, s, "/sass/sm_90")
-	if got := hrefsUnder(sm90, "/sass/"); !slices.Contains(got, "/sass/FMNMX") || slices.Contains(got, "/sass/IMNMX") || !slices.Contains(got, "/sass/sm_75") {
+	rows := findAll(sm90, tag("table"))
+	if len(rows) != 1 {
+		t.Fatalf("/sass/sm_90 has %d tables", len(rows))
+	}
+	if got := hrefsUnder(rows[0], "/sass/"); !slices.Contains(got, "/sass/FMNMX") || slices.Contains(got, "/sass/IMNMX") || !slices.Contains(hrefsUnder(sm90, "/sass/"), "/sass/sm_75") {
 		t.Errorf("/sass/sm_90 links %q: want FMNMX and the other targets, not IMNMX (not on sm_90)", got)
 	}
+	// Against sm_80, IMNMX is gone on sm_90.
+	wantText(t, "/sass/sm_90", text(sm90), "Against sm_80", "seen there and not here: IMNMX")
 
 	doc := mustPage(t, s, "/sass/FMNMX")
 	grid := findAll(section(t, doc, "targets"), tag("li"))

@@ -46,7 +46,10 @@ type Provenance struct {
 	// ToolOf is the ptxas that compiled each target's listings.
 	ToolOf     map[string]string `json:"tool_of,omitempty"`
 	Statements int               `json:"statements"` // distinct (target, PTX statement) listings read
-	Lines      int               `json:"lines"`      // SASS lines read
+	// ListingsOf counts them per target: an architecture-specific target
+	// (sm_90a) lists only the statements no plain target accepts.
+	ListingsOf map[string]int `json:"listings_of"`
+	Lines      int            `json:"lines"` // SASS lines read
 	// Unread counts lines whose text has no opcode gpuisa reads.
 	Unread int `json:"unread,omitempty"`
 }
@@ -233,8 +236,10 @@ func newTally() *tally {
 func Build(insts []*isa.Instruction, prov Provenance) *Index {
 	byOp := map[string]map[string]*tally{}
 	targets := map[string]bool{}
+	prov.ListingsOf = map[string]int{}
 	for _, src := range listings(insts) {
 		prov.Statements++
+		prov.ListingsOf[src.sass.Target]++
 		targets[src.sass.Target] = true
 		for _, l := range src.sass.Lines {
 			prov.Lines++
@@ -302,8 +307,10 @@ func (t *tally) onTarget(target string) OnTarget {
 	for _, k := range t.order {
 		o.Statements = append(o.Statements, *t.stmts[k])
 	}
-	// The most lines first, then the first seen (forms before examples).
-	sort.SliceStable(o.Statements, func(i, j int) bool { return o.Statements[i].Lines > o.Statements[j].Lines })
+	// The statements that lower most directly first (the fewest lines
+	// with the opcode: fma.rn.f32's one FFMA before div.rn.f32's
+	// Newton steps), then the first seen (forms before examples).
+	sort.SliceStable(o.Statements, func(i, j int) bool { return o.Statements[i].Lines < o.Statements[j].Lines })
 	if len(o.Statements) > maxStatements {
 		o.MoreStatements = len(o.Statements) - maxStatements
 		o.Statements = o.Statements[:maxStatements]

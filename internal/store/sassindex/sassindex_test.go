@@ -90,7 +90,7 @@ func TestBuild(t *testing.T) {
 	if got := x.Targets; len(got) != 2 || got[0] != "sm_75" || got[1] != "sm_90" {
 		t.Fatalf("targets %v, want [sm_75 sm_90]", got)
 	}
-	if p := x.Provenance; p.Statements != 4 || p.Lines != 5 || p.Unread != 1 || p.Tools[0] != "ptxas 12.9" {
+	if p := x.Provenance; p.ListingsOf["sm_90"] != 3 || p.ListingsOf["sm_75"] != 1 || p.Statements != 4 || p.Lines != 5 || p.Unread != 1 || p.Tools[0] != "ptxas 12.9" {
 		t.Errorf("provenance %+v: want 4 listings, 5 lines, 1 unread", p)
 	}
 	if len(x.Opcodes) != 2 || x.Opcodes[0].Name != "FADD" || x.Opcodes[1].Name != "FFMA" {
