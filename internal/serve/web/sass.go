@@ -242,7 +242,21 @@ type sassOpcodeView struct {
 	Tools       []string // per target: "sm_90: ptxas 12.9.86"
 	Note        string
 	Lines       int
+	AMD         []sassAMDRow
 }
+
+// sassAMDRow is an AMD counterpart reached through the concept map: a PTX
+// instruction that lowers to the opcode, its concept, and the AMD
+// instructions the concept names.
+type sassAMDRow struct {
+	PTX, Concept link
+	Relation     string
+	Members      []link // Note: the families that have it
+}
+
+// maxSASSCounterparts bounds the PTX instructions whose counterparts the
+// page shows (the most direct lowerings come first).
+const maxSASSCounterparts = 8
 
 type sassOpcodeTarget struct {
 	Target       string
@@ -308,6 +322,12 @@ func (s *server) sassOpcode(w http.ResponseWriter, r *http.Request, x *sassindex
 	// The statements on the most targets first, then in the index's
 	// order (the most lines first).
 	sort.SliceStable(v.Statements, func(i, j int) bool { return len(v.Statements[i].Targets) > len(v.Statements[j].Targets) })
+	amd, err := s.sassCounterparts(r.Context(), v.Statements)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v.AMD = amd
 	s.render(w, r, http.StatusOK, "sass-opcode", page{Title: o.Name + " · SASS",
 		Description: fmt.Sprintf("The SASS opcode %s: on %s to %s, its modifiers, operand shapes, control fields and the PTX statements that lower to it.", o.Name, v.First, v.Last), Data: v})
 }
@@ -418,4 +438,51 @@ func sassLineHTML(text string) template.HTML {
 		b.WriteString(" " + template.HTMLEscapeString(p.Operands))
 	}
 	return template.HTML(b.String())
+}
+
+// sassCounterparts are the AMD instructions the concept map gives the PTX
+// instructions of rows, in the rows' order.
+func (s *server) sassCounterparts(ctx context.Context, rows []sassStatementRow) ([]sassAMDRow, error) {
+	var out []sassAMDRow
+	seen := map[string]bool{}
+	for _, row := range rows {
+		name := row.Instruction.Text
+		if seen[name] || row.Instruction.URL == "" {
+			continue
+		}
+		seen[name] = true
+		if len(seen) > maxSASSCounterparts {
+			break
+		}
+		in, err := s.store.Instruction(ctx, "ptx", name)
+		if errs.KindOf(err) == errs.KindNotFound {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		for _, c := range in.Concepts {
+			a := sassAMDRow{PTX: row.Instruction, Concept: link{Text: c.Name, URL: conceptURL(c.ID)}, Relation: c.Relation}
+			at := map[string]int{}
+			for _, m := range c.Members {
+				if m.Arch == "ptx" {
+					continue
+				}
+				i, ok := at[m.Name]
+				if !ok {
+					// The first family listed is the newest: its page.
+					i = len(a.Members)
+					at[m.Name] = i
+					a.Members = append(a.Members, link{Text: m.Name, URL: instrURL(m.Arch, m.Name)})
+				}
+				if a.Members[i].Note != "" {
+					a.Members[i].Note += ", "
+				}
+				a.Members[i].Note += archName(m.Arch)
+			}
+			if len(a.Members) > 0 {
+				out = append(out, a)
+			}
+		}
+	}
+	return out, nil
 }

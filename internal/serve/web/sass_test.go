@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/serve/web/webfake"
 	"github.com/gpuisa/gpuisa/internal/store/sassindex"
 )
@@ -62,6 +63,11 @@ func TestSASSPages(t *testing.T) {
 	wantText(t, "FMNMX from PTX", text(ptx), "max.f32 d, a, b;", "form max{.ftz}{.NaN}.f32 d, a, b;", "max.NaN.f32 f1, f2, f3", "sm_75, sm_90")
 	if got := hrefsUnder(ptx, "/ptx/"); !slices.Contains(got, "/ptx/max#sass") || !slices.Contains(got, "/ptx/max") {
 		t.Errorf("FMNMX's PTX links %q, want /ptx/max", got)
+	}
+	amd := section(t, doc, "amd")
+	wantText(t, "FMNMX's AMD counterparts", text(amd), "max", "v_max_f32", "CDNA 4")
+	if got := hrefsUnder(amd, "/amdgpu/"); len(got) == 0 {
+		t.Error("FMNMX's AMD counterparts link no AMD page")
 	}
 	ctrl := text(section(t, doc, "control"))
 	wantText(t, "FMNMX control", ctrl, "Decoded by gpuisa from nvdisasm's output", "S01 y0", "Stall")
@@ -214,4 +220,53 @@ func TestSASSRealDB(t *testing.T) {
 	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &d) != nil || !strings.Contains(d.Tooltip, "fma") || !strings.HasSuffix(d.URL, "/sass/FFMA") {
 		t.Errorf("/api/asm/sass/FFMA.FTZ: %d %s", rec.Code, rec.Body.String())
 	}
+}
+
+// TestSASSControlRoundTripsRealDB: for 1,000 sm_90 lines of the PTX
+// pages (every line of the instructions in name order until then), the
+// control fields gpuisa decoded re-encode to the control bits of the
+// encoding nvdisasm printed (issue 31's acceptance).
+func TestSASSControlRoundTripsRealDB(t *testing.T) {
+	s := ptxasServer(t)
+	ctx := context.Background()
+	list, err := s.store.List(ctx, "ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, sum := range list {
+		in, err := s.store.Instruction(ctx, "ptx", sum.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var checks []isa.PTXCheck
+		for _, f := range in.Forms {
+			if f.Check != nil {
+				checks = append(checks, *f.Check)
+			}
+		}
+		for _, ex := range in.Examples {
+			checks = append(checks, ex.Checks...)
+		}
+		for _, c := range checks {
+			for _, ss := range c.SASS {
+				if ss.Target != "sm_90" {
+					continue
+				}
+				for _, l := range ss.Lines {
+					if n == 1000 {
+						t.Logf("%d sm_90 lines round-trip", n)
+						return
+					}
+					d, ok := sassindex.ParseControl(l.Control)
+					bits, eok := sassindex.EncodedControl(l.Encoding)
+					if !ok || !eok || d.Bits() != bits {
+						t.Errorf("%s %q: control %q re-encodes to %#x, the encoding %s has %#x", sum.Name, l.Text, l.Control, d.Bits(), l.Encoding, bits)
+					}
+					n++
+				}
+			}
+		}
+	}
+	t.Errorf("only %d sm_90 lines in the real database", n)
 }

@@ -204,3 +204,42 @@ func ParseControl(s string) (Control, bool) {
 	}
 	return c, true
 }
+
+// controlShift is where the control fields start in the high word of a
+// 128-bit instruction (bit 105 of the instruction, oracle/ptxas's
+// control), controlMask their 17 bits.
+const (
+	controlShift = 41
+	controlMask  = 1<<17 - 1
+)
+
+// Bits re-encodes the fields as the instruction's control bits [121:105]:
+// stall, yield, write barrier, read barrier (7: none), wait mask.
+func (c Control) Bits() uint64 {
+	bar := func(b int) uint64 {
+		if b < 0 {
+			return 7
+		}
+		return uint64(b)
+	}
+	bits := uint64(c.Stall&0xf) | uint64(c.Yield&1)<<4 | bar(c.Write)<<5 | bar(c.Read)<<8
+	for _, w := range c.Wait {
+		bits |= 1 << (11 + w)
+	}
+	return bits
+}
+
+// EncodedControl is the control bits of an encoding as nvdisasm prints it
+// ("0x... 0x...", the low word first); false for one that is not two
+// words (before sm_70 control words stand apart).
+func EncodedControl(encoding string) (uint64, bool) {
+	words := strings.Fields(encoding)
+	if len(words) != 2 {
+		return 0, false
+	}
+	hi, err := strconv.ParseUint(strings.TrimPrefix(words[1], "0x"), 16, 64)
+	if err != nil {
+		return 0, false
+	}
+	return hi >> controlShift & controlMask, true
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -142,5 +143,25 @@ func TestLoadRoundTrips(t *testing.T) {
 	}
 	if _, err := Load(context.Background(), extras{}); err == nil {
 		t.Error("Load of a database without the index succeeded")
+	}
+}
+
+// TestControlRoundTrips: the fields decoded from an encoding re-encode to
+// its control bits; a made-up one of every field, and a two-word encoding
+// in nvdisasm's shape.
+func TestControlRoundTrips(t *testing.T) {
+	for _, c := range []struct{ ctrl, enc string }{
+		{"S03 y0 B4", "0x0000000300047223 0x010fc60000000002"},
+		{"S01 y1", "0x0 0x" + strconv.FormatUint((1|1<<4|7<<5|7<<8)<<41, 16)},
+		{"S15 y0 W2 R5 B0135", "0x0 0x" + strconv.FormatUint((15|2<<5|5<<8|(1|1<<1|1<<3|1<<5)<<11)<<41, 16)},
+	} {
+		d, ok := ParseControl(c.ctrl)
+		bits, eok := EncodedControl(c.enc)
+		if !ok || !eok || d.Bits() != bits {
+			t.Errorf("%q: decoded %+v re-encodes to %#x, the encoding %s has %#x", c.ctrl, d, d.Bits(), c.enc, bits)
+		}
+	}
+	if _, ok := EncodedControl("0x1234"); ok {
+		t.Error("a one-word encoding has control bits")
 	}
 }
