@@ -183,14 +183,20 @@ type sassTargetRow struct {
 
 func (s *server) sassTarget(w http.ResponseWriter, r *http.Request, x *sassindex.Index, target string) {
 	v := sassTargetView{Target: target, Tool: orDash(x.Provenance.ToolOf[target]), Note: sassAttribution,
-		Listings: x.Provenance.ListingsOf[target], Specific: strings.HasSuffix(target, "a") || strings.HasSuffix(target, "f")}
-	prev := ""
-	for i, t := range x.Targets {
+		Listings: x.Provenance.ListingsOf[target], Specific: specificTarget(target)}
+	// The diff is against the previous plain target: a specific one
+	// (sm_90a) lists only what no plain target accepts, so it has none
+	// and is none's.
+	prev, last := "", ""
+	for _, t := range x.Targets {
 		l := link{Text: t}
 		if t != target {
 			l.URL = sassURL(t)
-		} else if i > 0 {
-			prev = x.Targets[i-1]
+		} else if !v.Specific {
+			prev = last
+		}
+		if !specificTarget(t) {
+			last = t
 		}
 		v.Targets = append(v.Targets, l)
 	}
@@ -444,7 +450,7 @@ func sassLineHTML(text string) template.HTML {
 // instructions of rows, in the rows' order.
 func (s *server) sassCounterparts(ctx context.Context, rows []sassStatementRow) ([]sassAMDRow, error) {
 	var out []sassAMDRow
-	seen := map[string]bool{}
+	seen, shown := map[string]bool{}, map[string]bool{}
 	for _, row := range rows {
 		name := row.Instruction.Text
 		if seen[name] || row.Instruction.URL == "" {
@@ -479,10 +485,21 @@ func (s *server) sassCounterparts(ctx context.Context, rows []sassStatementRow) 
 				}
 				a.Members[i].Note += archName(m.Arch)
 			}
-			if len(a.Members) > 0 {
+			// A concept the instruction names once per variant (mma's
+			// shapes) with the same members is one row.
+			key := name + "\x00" + c.ID
+			for _, m := range a.Members {
+				key += "\x00" + m.Text
+			}
+			if len(a.Members) > 0 && !shown[key] {
+				shown[key] = true
 				out = append(out, a)
 			}
 		}
 	}
 	return out, nil
 }
+
+// specificTarget says whether a target is architecture- or
+// family-specific (sm_90a, sm_100f).
+func specificTarget(t string) bool { return strings.HasSuffix(t, "a") || strings.HasSuffix(t, "f") }

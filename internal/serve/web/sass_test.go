@@ -215,6 +215,12 @@ func TestSASSRealDB(t *testing.T) {
 		t.Errorf("FFMA's PTX links %q lack /ptx/fma", got)
 	}
 	wantText(t, "FFMA", text(doc), "first sm_75", "R, R, R, R", "Decoded by gpuisa from nvdisasm's output", "nvdisasm ")
+	// The diff between targets skips the specific ones (sm_90a lists only
+	// what no plain target accepts).
+	wantText(t, "/sass/sm_100", text(mustPage(t, s, "/sass/sm_100")), "Against sm_90:")
+	if got := text(mustPage(t, s, "/sass/sm_90a")); strings.Contains(got, "Against") || !strings.Contains(got, "architecture-specific") {
+		t.Errorf("/sass/sm_90a compares itself or does not say it is specific:\n%.600s", got)
+	}
 	rec := get(t, s, "/api/asm/sass/FFMA.FTZ")
 	var d AsmDoc
 	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &d) != nil || !strings.Contains(d.Tooltip, "fma") || !strings.HasSuffix(d.URL, "/sass/FFMA") {
