@@ -358,6 +358,29 @@ func TestConceptAndQualityPages(t *testing.T) {
 	b.noConsoleErrors(t)
 }
 
+// TestSASSPages: the SASS reference's index, a target's and an opcode's
+// page show their sections, fit a 360 px screen (their tables scroll
+// inside their boxes) and the PTX page's SASS opcode links lead there.
+func TestSASSPages(t *testing.T) {
+	b := newBrowser(t)
+	b.openWide(t, "/ptx/max", "h1")
+	b.do(t, chromedp.Focus(chromedp.CSS(`table.sass-lines a[href="/sass/FMNMX"]`)), chromedp.KeyEvent(kb.Enter))
+	b.waitPath(t, "/sass/FMNMX")
+	for _, id := range []string{"targets", "forms", "ptx", "amd", "control", "sources"} {
+		if !eval[bool](t, b, visibleJS+`(document.getElementById("`+id+`"))`) {
+			t.Errorf("SASS section #%s is not visible", id)
+		}
+	}
+	for _, path := range []string{"/sass", "/sass/sm_90", "/sass/FMNMX"} {
+		b.openWide(t, path, "h1")
+		b.do(t, chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile))
+		if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 360 {
+			t.Errorf("%s is %d px wide at 360 px", path, w)
+		}
+	}
+	b.noConsoleErrors(t)
+}
+
 // TestScreenshots saves full-page screenshots of the main pages at 360 and
 // 1440 px, light and dark. Look at them: the test only checks they were made.
 // With GPUISA_DB set it shows that database instead of the sample reference.
@@ -388,6 +411,9 @@ func TestScreenshots(t *testing.T) {
 		"ptx-index":      "/ptx",
 		"ptx-forms":      "/ptx/max/forms",
 		"ptx-sass":       "/ptx/max/sass",
+		"sass-index":     "/sass",
+		"sass-target":    "/sass/sm_90",
+		"sass-opcode":    "/sass/FMNMX",
 	}
 	if os.Getenv("GPUISA_DB") != "" {
 		// A dual-issue word with its shared literal (the real RDNA 3 model).
