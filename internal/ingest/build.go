@@ -234,8 +234,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		insts = append(insts, ptxInsts...)
 		docs = append(docs, ptxDocs...)
 		rep.Problems = append(rep.Problems, ptxProblems...)
-		if raw, err := sassIndex(sassTools, ptxInsts); err != nil {
-			return nil, err
+		var raw []byte
+		var sassErr error
+		step(opts.Progress, "deriving the SASS reference", func() { raw, sassErr = sassIndex(sassTools, ptxInsts) })
+		if sassErr != nil {
+			return nil, sassErr
 		} else if raw != nil {
 			extras[sassindex.Key] = raw
 		}
