@@ -37,10 +37,17 @@ func (d *Decoder) ForTarget(target string) (*Decoder, error) {
 func (d *Decoder) Target() string { return d.target }
 
 // absentOn says whether the model marks in unsupported on target and
-// supported on another of the family's targets.
+// supported on another of the family's targets, and no alias of it is
+// verified on target (Vega's v_mad_mix_f32 is v_fma_mix_f32 on gfx904:
+// the opcode is there under LLVM's other name).
 func absentOn(in *isa.Instruction, target string, targets []string) bool {
 	if in.Targets[target] != "unsupported" {
 		return false
+	}
+	for _, al := range in.Aliases {
+		if slices.Contains(al.Targets, target) {
+			return false
+		}
 	}
 	for _, t := range targets {
 		if t != target && in.Targets[t] == "supported" {
