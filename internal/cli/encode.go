@@ -62,6 +62,21 @@ instruction cannot be encoded, 2 on unusable input.`,
 			if !ok || info.Vendor != isa.VendorAMD {
 				return errs.NotFound(isa.AMDArchIDs(), "unknown AMD family %q", *arch)
 			}
+			file := len(pos) == 1 && (pos[0] == "-" || isFile(pos[0]))
+			if err := missingFile(pos); err != nil {
+				return err
+			}
+			var raw []byte
+			if file {
+				// Read and sized before the tables load: sizing a large
+				// input's heap collects once, and with the tables loaded
+				// that collection marked them (a twentieth of a
+				// 10,000-line encode).
+				if raw, err = e.readInput(pos); err != nil {
+					return err
+				}
+				e.sizeForInput(len(raw))
+			}
 			cache, closeDB, err := e.codecs()
 			if err != nil {
 				return err
@@ -72,10 +87,6 @@ instruction cannot be encoded, 2 on unusable input.`,
 				return err
 			}
 			if fam, err = targetCodec(fam, *arch); err != nil {
-				return err
-			}
-			file := len(pos) == 1 && (pos[0] == "-" || isFile(pos[0]))
-			if err := missingFile(pos); err != nil {
 				return err
 			}
 			if !file {
@@ -94,11 +105,6 @@ instruction cannot be encoded, 2 on unusable input.`,
 				fmt.Fprintf(e.stdout, "[%s]\n%s\n", strings.Join(hexb, ","), strings.Join(words, " "))
 				return nil
 			}
-			raw, err := e.readInput(pos)
-			if err != nil {
-				return err
-			}
-			e.sizeForInput(len(raw))
 			in, err := listing.Parse(raw, codeobj.Machines{})
 			if err != nil {
 				return errs.Invalid("%v", err)

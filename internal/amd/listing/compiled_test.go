@@ -275,12 +275,12 @@ func TestCompiledListings(t *testing.T) {
 						continue
 					}
 					branches++
-					if g.e.TargetRef != w.ref {
-						t.Errorf("%s 0x%x %s: branch to %s, llvm-objdump %s", ll, w.addr, w.text, g.e.TargetRef, w.ref)
+					if g.e.TargetRef() != w.ref {
+						t.Errorf("%s 0x%x %s: branch to %s, llvm-objdump %s", ll, w.addr, w.text, g.e.TargetRef(), w.ref)
 					}
 					dest, ok := refAddr(w.ref, syms)
-					if !ok || g.e.Target != dest || g.e.TargetLabel == "" || !labelAt(l, g.e.TargetLabel, dest) {
-						t.Errorf("%s 0x%x: label %q at 0x%x, llvm-objdump's %s is 0x%x", ll, w.addr, g.e.TargetLabel, g.e.Target, w.ref, dest)
+					if !ok || g.e.Target != dest || g.e.TargetLabel() == "" || !labelAt(l, g.e.TargetLabel(), dest) {
+						t.Errorf("%s 0x%x: label %q at 0x%x, llvm-objdump's %s is 0x%x", ll, w.addr, g.e.TargetLabel(), g.e.Target, w.ref, dest)
 					}
 				}
 				// The encoder assembles every instruction back to its bytes

@@ -32,12 +32,27 @@ type Options struct {
 	NoCollapse bool
 }
 
+// How says how an entry's instruction was recognised. It is a byte, not
+// the string it prints as (String): a listing holds an Entry per
+// instruction, and 200,000 of them were 3 MB of string headers.
+type How uint8
+
 // How an entry's instruction was recognised.
 const (
-	FromBytes     = "bytes"     // decoded from the input's machine code
-	FromText      = "text"      // assembled by gpuisa from the input's text and decoded back
-	FromTextAlone = "unchecked" // text the encoder could not assemble: not checked
+	FromBytes     How = iota + 1 // decoded from the input's machine code
+	FromText                     // assembled by gpuisa from the input's text and decoded back
+	FromTextAlone                // text the encoder could not assemble: not checked
 )
+
+// howNames are the words JSON and the pages print for How.
+var howNames = [...]string{FromBytes: "bytes", FromText: "text", FromTextAlone: "unchecked"}
+
+func (h How) String() string {
+	if int(h) < len(howNames) {
+		return howNames[h]
+	}
+	return ""
+}
 
 // Listing is machine code read into instructions.
 type Listing struct {
@@ -65,35 +80,79 @@ type Section struct {
 }
 
 // Entry is one line of the listing: an instruction (or a collapsed run of
-// one), or a word that did not decode.
+// one), or a word that did not decode. A listing holds one per
+// instruction, so what few entries have (a branch's label and reference,
+// the input's differing text) hangs off a pointer, and the small fields
+// share words: 144 bytes where it was 208, and the entries of 200,000
+// words were most of a decode's memory and of its time faulting it in.
 type Entry struct {
-	Addr  int64
-	Bytes []byte
+	// The fields every pass over a listing reads (branches, padding,
+	// counts) come first, in one cache line of the 144 bytes.
+	Addr int64
+	// Target is a branch's destination address (-1: not a branch).
+	Target int64
+	Err    string
 	// Text is the instruction in LLVM's syntax as llvm-mc prints it (a
 	// branch target as the number in the word); Display puts the label in.
-	Text string
-	Inst *decode.Inst // with Options.Fields
-	Name string       // the model's mnemonic; "" when not recognised
-	How  string
-	// Given is the input's own text where it reads differently from the
-	// decoded one (a listing from another tool, or another target).
-	Given string
-	Err   string
-	// Labels are defined at this entry; Func says the first is a
-	// function (kernel) symbol.
-	Labels []string
-	Func   bool
-	// Padding marks alignment words after a kernel (see collapse); it
-	// sits beside Func, so the two bools share a word of a large struct.
+	Text   string
+	Repeat int   // >1: the entry stands for Repeat identical words
+	Src    int32 // input line, 0 for code objects
+	How    How
+	// Func says the first of Labels is a function (kernel) symbol.
+	Func bool
+	// Padding marks alignment words after a kernel (see collapse).
 	Padding bool
-	// Target is a branch's destination address (-1: not a branch),
-	// TargetLabel its label and TargetRef "<kernel+0x48>" as llvm-objdump
-	// writes it.
-	Target      int64
-	TargetLabel string
-	TargetRef   string
-	Repeat      int // >1: the entry stands for Repeat identical words
-	Src         int // input line, 0 for code objects
+	// Labels are defined at this entry.
+	Labels []string
+	Bytes  []byte
+	Inst   *decode.Inst // with Options.Fields
+	Name   string       // the model's mnemonic; "" when not recognised
+	more   *entryMore
+}
+
+// entryMore is what few entries have. Entries are copied (a repeated
+// line, a line assembled once for all that have its text, collapse), and
+// the copies share it: it is never written in place, edit copies it.
+type entryMore struct {
+	targetLabel, targetRef string
+	given                  string
+}
+
+// edit gives e its own copy of what few entries have, to write.
+func (e *Entry) edit() *entryMore {
+	m := new(entryMore)
+	if e.more != nil {
+		*m = *e.more
+	}
+	e.more = m
+	return m
+}
+
+// TargetLabel is a branch's destination label; TargetRef "<kernel+0x48>"
+// as llvm-objdump writes it.
+func (e *Entry) TargetLabel() string {
+	if e.more == nil {
+		return ""
+	}
+	return e.more.targetLabel
+}
+
+// TargetRef is a branch's destination as llvm-objdump writes it:
+// "<kernel+0x48>".
+func (e *Entry) TargetRef() string {
+	if e.more == nil {
+		return ""
+	}
+	return e.more.targetRef
+}
+
+// Given is the input's own text where it reads differently from the
+// decoded one (a listing from another tool, or another target).
+func (e *Entry) Given() string {
+	if e.more == nil {
+		return ""
+	}
+	return e.more.given
 }
 
 // Size is the entry's length in bytes (of one instruction of a run).
@@ -103,10 +162,10 @@ func (e *Entry) Size() int { return len(e.Bytes) }
 // last operand (the branch offset) is replaced, the others are kept
 // ("s_call_b64 s[30:31], .LBB0_1").
 func (e *Entry) Display() string {
-	if e.Target < 0 || e.TargetLabel == "" {
+	if e.Target < 0 || e.TargetLabel() == "" {
 		return e.Text
 	}
-	return branchHead(e.Text) + e.TargetLabel
+	return branchHead(e.Text) + e.TargetLabel()
 }
 
 // branchHead is a branch's text up to its last operand, the offset:
@@ -125,7 +184,7 @@ func Build(in *Input, arch string, fam Codec, opts Options) *Listing {
 	for _, u := range in.Units {
 		s := Section{Name: u.Name, Kernels: u.Kernels, Directives: u.Directives}
 		if u.Code != nil {
-			s.Entries = decodeCode(fam.Dec, u.Code, int64(u.Addr), opts, nil)
+			s.Entries = decodeCode(fam.Dec, u.Code, int64(u.Addr), 0, opts, nil)
 			labelSymbols(s.Entries, u.Symbols, int64(u.Addr))
 		} else {
 			s.Entries = readLines(fam, u.Lines, opts)
@@ -144,25 +203,27 @@ func Build(in *Input, arch string, fam Codec, opts Options) *Listing {
 
 // decodeCode decodes code from the start; like llvm-mc it reports an
 // undecodable dword and goes on 4 bytes later. Entries are appended to
-// appendTo. Without Options.Fields the texts are written into one buffer
-// and become substrings of one string: a large listing allocates a few
-// objects, not one per instruction.
-func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, appendTo []Entry) []Entry {
-	// Room for the most instructions code can hold, grown as append
-	// grows (a listing's lines call this once each: growing by exactly
-	// what one line needs would copy every entry again and again).
-	out := slices.Grow(appendTo, len(code)/4+1)
+// appendTo, each with src as its input line. Without Options.Fields the
+// texts are written into one buffer and are substrings of it: a large
+// listing allocates a few objects, not one per instruction.
+func decodeCode(d *decode.Decoder, code []byte, base int64, src int32, opts Options, appendTo []Entry) []Entry {
+	// Room for the instructions of the code's first piece; past it,
+	// for as many as the rest holds at the density seen so far (room
+	// for the most, a word each, was a third more entries than compiled
+	// code has, all of it zeroed and faulted in).
+	out := slices.Grow(appendTo, min(len(code), entrySample)/4+1)
 	first := len(out)
 	var arena []byte
-	var ends []int32
 	if !opts.Fields {
 		arena = make([]byte, 0, len(code)*6)
-		ends = make([]int32, 0, len(code)/4+1)
 	}
 	for off := 0; off < len(code); {
+		if len(out) == cap(out) {
+			out = slices.Grow(out, roomFor(len(code)-off, off, len(out)-first))
+		}
 		// Built in place: an Entry is large, and a listing holds one per
 		// instruction.
-		out = append(out, Entry{Addr: base + int64(off), Target: -1, Repeat: 1, How: FromBytes})
+		out = append(out, Entry{Addr: base + int64(off), Target: -1, Repeat: 1, How: FromBytes, Src: src})
 		e := &out[len(out)-1]
 		var n int
 		var err error
@@ -174,8 +235,16 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, append
 				e.Inst, e.Text, e.Name = &in, in.Text(), in.Name
 			}
 		} else {
+			start := len(arena)
 			arena, n, err = d.AppendText(arena, code, off)
-			ends = append(ends, int32(len(arena)))
+			if err == nil && len(arena) > start {
+				// A piece of the arena, which nothing writes again: a
+				// larger arena append moves to leaves the old one to
+				// the texts already in it (a copy of each text was 4 MB
+				// of fresh memory for 200,000 words, a pass at the end
+				// another walk over every entry).
+				e.Text = unsafe.String(&arena[start], len(arena)-start)
+			}
 		}
 		if err != nil {
 			e.Err = errText(err)
@@ -189,17 +258,21 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, opts Options, append
 		}
 		off += n
 	}
-	if !opts.Fields {
-		// The texts are pieces of the arena itself, which nothing writes
-		// again (a copy was 4 MB of fresh memory for 200,000 words).
-		all := unsafe.String(unsafe.SliceData(arena), len(arena))
-		start := int32(0)
-		for i, end := range ends {
-			out[first+i].Text = all[start:end]
-			start = end
-		}
-	}
 	return out
+}
+
+// entrySample is how much code decodeCode reads before it estimates how
+// many instructions the rest holds.
+const entrySample = 16 << 10
+
+// roomFor is how many more entries to make room for when rest bytes of
+// code remain and done bytes made n entries: the rest at the density so
+// far and an eighth more, at least a quarter of n (so a wrong estimate
+// grows the slice geometrically), at most a word each.
+func roomFor(rest, done, n int) int {
+	most := rest/4 + 1
+	est := int(int64(rest) * int64(n) / int64(max(done, 1)))
+	return min(most, max(est+est/8+16, n/4))
 }
 
 func errText(err error) string {
@@ -229,27 +302,30 @@ func labelSymbols(es []Entry, syms []codeobj.Symbol, base int64) {
 	}
 }
 
-// addrIndex finds entries by address: by binary search when the entries
-// are in address order (always for code, nearly always for listings), else
-// through a map.
+// addrIndex finds entries by address: by binary search over their
+// addresses, a slice of their own (a search over the entries themselves
+// missed the cache at every step), when the entries are in address order
+// (always for code, nearly always for listings), else through a map.
 type addrIndex struct {
-	es []Entry
-	m  map[int64]int
+	addrs []int64
+	m     map[int64]int
 }
 
 func indexByAddr(es []Entry) addrIndex {
-	for i := 1; i < len(es); i++ {
-		if es[i].Addr <= es[i-1].Addr {
+	addrs := make([]int64, len(es))
+	for i := range es {
+		addrs[i] = es[i].Addr
+		if i > 0 && addrs[i] <= addrs[i-1] {
 			m := make(map[int64]int, len(es))
-			for i, e := range es {
-				if _, dup := m[e.Addr]; !dup {
-					m[e.Addr] = i
+			for i := range es {
+				if _, dup := m[es[i].Addr]; !dup {
+					m[es[i].Addr] = i
 				}
 			}
-			return addrIndex{es: es, m: m}
+			return addrIndex{m: m}
 		}
 	}
-	return addrIndex{es: es}
+	return addrIndex{addrs: addrs}
 }
 
 func (x addrIndex) find(a int64) (int, bool) {
@@ -257,8 +333,8 @@ func (x addrIndex) find(a int64) (int, bool) {
 		i, ok := x.m[a]
 		return i, ok
 	}
-	i := sort.Search(len(x.es), func(i int) bool { return x.es[i].Addr >= a })
-	return i, i < len(x.es) && x.es[i].Addr == a
+	i, ok := slices.BinarySearch(x.addrs, a)
+	return i, ok
 }
 
 // branchOffset gives the destination of a PC-relative branch: SOPP
@@ -284,6 +360,7 @@ func isBranch(text string) bool {
 func resolveBranches(es []Entry) {
 	at := indexByAddr(es)
 	var dests []int64
+	var branches []int // the entries with a target, for the last pass
 	// Functions in address order, for numbering and references.
 	type fn struct {
 		name string
@@ -309,6 +386,7 @@ func resolveBranches(es []Entry) {
 		}
 		if e.Target >= 0 {
 			dests = append(dests, e.Target)
+			branches = append(branches, i)
 		}
 	}
 	fnAt := func(a int64) (int, bool) {
@@ -330,19 +408,21 @@ func resolveBranches(es []Entry) {
 		next[fi]++
 		es[i].Labels = append(es[i].Labels, fmt.Sprintf(".LBB%d_%d", fi, next[fi]))
 	}
-	for i := range es {
+	for _, i := range branches {
 		e := &es[i]
-		if e.Target < 0 {
-			continue
-		}
+		label, ref := e.TargetLabel(), e.TargetRef()
 		if j, ok := at.find(e.Target); ok && len(es[j].Labels) > 0 {
-			e.TargetLabel = es[j].Labels[0]
+			label = es[j].Labels[0]
 		}
 		if f, ok := fnAt(e.Target); ok {
-			e.TargetRef = "<" + fns[f].name + "+0x" + strconv.FormatInt(e.Target-fns[f].addr, 16) + ">"
+			ref = "<" + fns[f].name + "+0x" + strconv.FormatInt(e.Target-fns[f].addr, 16) + ">"
 			if e.Target == fns[f].addr {
-				e.TargetRef = "<" + fns[f].name + ">"
+				ref = "<" + fns[f].name + ">"
 			}
+		}
+		if label != e.TargetLabel() || ref != e.TargetRef() {
+			m := e.edit()
+			m.targetLabel, m.targetRef = label, ref
 		}
 	}
 }
@@ -437,27 +517,21 @@ func readLines(fam Codec, lines []Line, opts Options) []Entry {
 		switch {
 		case len(ln.Bytes) > 0 && ln.Text == "":
 			// A stream of bare machine code, possibly over several lines.
-			code := append([]byte(nil), ln.Bytes...)
-			srcs := []int{ln.Src}
+			// The line's own bytes unless others join them (clipped: an
+			// append copies, and the input's bytes are never written).
+			code := slices.Clip(ln.Bytes)
 			for i+1 < len(lines) && lines[i+1].Text == "" && lines[i+1].Label == "" && len(lines[i+1].Bytes) > 0 && lines[i+1].Addr < 0 {
 				i++
 				code = append(code, lines[i].Bytes...)
-				srcs = append(srcs, lines[i].Src)
 			}
-			out = decodeCode(fam.Dec, code, addr, opts, out)
-			for k := start; k < len(out); k++ {
-				out[k].Src = srcs[0]
-			}
+			out = decodeCode(fam.Dec, code, addr, int32(ln.Src), opts, out)
 		case len(ln.Bytes) > 0:
-			out = decodeCode(fam.Dec, ln.Bytes, addr, opts, out)
+			out = decodeCode(fam.Dec, ln.Bytes, addr, int32(ln.Src), opts, out)
 			if norm := normText(ln.Text); out[start].Err == "" && normText(out[start].Text) != norm && !sameBranch(&out[start], ln.Text) {
-				out[start].Given = ln.Text
-			}
-			for k := start; k < len(out); k++ {
-				out[k].Src = ln.Src
+				out[start].edit().given = ln.Text
 			}
 		default:
-			e := Entry{Addr: addr, Text: ln.Text, Target: -1, Repeat: 1, Src: ln.Src}
+			e := Entry{Addr: addr, Text: ln.Text, Target: -1, Repeat: 1, Src: int32(ln.Src)}
 			out = append(out, e)
 			assemble = true
 		}
@@ -597,7 +671,8 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 				e.Text = string(t)
 			}
 		}
-		e.Target, e.TargetLabel = dest, f.label
+		e.Target = dest
+		e.edit().targetLabel = f.label
 	}
 }
 
@@ -641,7 +716,7 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 		e.Name, got = in.Name, in.Text
 	}
 	if got != e.Text && normText(got) != normText(e.Text) && !isBranch(e.Text) {
-		e.Given = e.Text
+		e.edit().given = e.Text
 	}
 	e.Text = got
 }

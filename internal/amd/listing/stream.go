@@ -47,7 +47,7 @@ func Stream(w io.Writer, r io.Reader, size int64, arch string, fam Codec, opts O
 		if !eof {
 			limit -= streamCarry
 		}
-		entries = decodeCode(fam.Dec, buf, base, opts, entries[:0])
+		entries = decodeCode(fam.Dec, buf, base, 0, opts, entries[:0])
 		keep := len(entries)
 		for i := range entries {
 			if entries[i].Addr-base >= int64(limit) {

@@ -150,11 +150,11 @@ func appendEntry(b []byte, e *Entry, width int) []byte {
 		b = strconv.AppendInt(b, int64(e.Repeat), 10)
 	}
 	var notes []string
-	if e.TargetRef != "" {
-		notes = append(notes, e.TargetRef)
+	if ref := e.TargetRef(); ref != "" {
+		notes = append(notes, ref)
 	}
-	if e.Given != "" {
-		notes = append(notes, "input: "+e.Given)
+	if given := e.Given(); given != "" {
+		notes = append(notes, "input: "+given)
 	}
 	if len(notes) > 0 {
 		b = pad(b, 72)
@@ -457,13 +457,13 @@ func (l *Listing) ToJSON() JSON {
 		for i := range s.Entries {
 			e := &s.Entries[i]
 			if e.Err != "" && e.How != FromTextAlone {
-				doc.Errors = append(doc.Errors, JSONError{Offset: e.Addr, Line: e.Src, Error: e.Err})
+				doc.Errors = append(doc.Errors, JSONError{Offset: e.Addr, Line: int(e.Src), Error: e.Err})
 				continue
 			}
 			if e.Err != "" {
-				doc.Errors = append(doc.Errors, JSONError{Offset: e.Addr, Line: e.Src, Error: "not assembled: " + e.Err})
+				doc.Errors = append(doc.Errors, JSONError{Offset: e.Addr, Line: int(e.Src), Error: "not assembled: " + e.Err})
 			}
-			je := JSONEntry{Inst: e.Inst, Address: e.Addr, Text: e.Display(), Labels: e.Labels, TargetLabel: e.TargetLabel, Given: e.Given, How: e.How, Line: e.Src}
+			je := JSONEntry{Inst: e.Inst, Address: e.Addr, Text: e.Display(), Labels: e.Labels, TargetLabel: e.TargetLabel(), Given: e.Given(), How: e.How.String(), Line: int(e.Src)}
 			if e.Repeat > 1 {
 				je.Repeat = e.Repeat
 			}

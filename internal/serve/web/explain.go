@@ -391,11 +391,11 @@ func (s *server) explainRow(x *explain.Explanation, e *listing.Entry, ln explain
 	}
 	row.Mnemonic, row.Operands, _ = strings.Cut(text, " ")
 	var refs []string
-	if e.TargetRef != "" {
-		refs = append(refs, e.TargetRef)
+	if ref := e.TargetRef(); ref != "" {
+		refs = append(refs, ref)
 	}
-	if e.Given != "" {
-		refs = append(refs, "input: "+e.Given)
+	if given := e.Given(); given != "" {
+		refs = append(refs, "input: "+given)
 	}
 	row.Ref = strings.Join(refs, "; ")
 	if ln.Known && s.hasInstruction(arch, ln.Name) {
