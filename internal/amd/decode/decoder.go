@@ -659,6 +659,28 @@ func (d *Decoder) AppendText(dst []byte, code []byte, offset int) ([]byte, int, 
 	return r.buf, n, nil
 }
 
+// AppendTextBranch is AppendText that also says, as BranchOffset would,
+// whether the instruction is a PC-relative branch and gives its SIMM16,
+// from the one decode: a listing asks both of every word, and the second
+// lookup was a tenth of its decoding.
+func (d *Decoder) AppendTextBranch(dst []byte, code []byte, offset int) (text []byte, n int, simm int16, branch bool, err error) {
+	var r renderer
+	r.buf = dst
+	base := len(dst)
+	r.base = base
+	n, err = d.decode(&r, code, offset)
+	if err != nil {
+		return dst[:base], 0, 0, false, err
+	}
+	// BranchOffset's rule: a one-word format's instruction of the branch
+	// shapes, SIMM16 in its first word's low bits (not the tail of a
+	// scaled MFMA's word pairs, which is no branch either).
+	if r.head == nil && r.fm.words == 1 && (r.en.shape == shBranch || r.en.shape == shCallFork) {
+		simm, branch = int16(r.raw[0]), true
+	}
+	return r.buf, n, simm, branch, nil
+}
+
 // decode finds the format and opcode of the word at code[offset:] and
 // renders it into r.
 func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {

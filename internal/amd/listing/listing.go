@@ -227,16 +227,19 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, src int32, opts Opti
 		e := &out[len(out)-1]
 		var n int
 		var err error
+		var simm int16
+		var branch bool
 		if opts.Fields {
 			var in decode.Inst
 			in, n, err = d.Decode(code, off)
 			if err == nil {
 				in.Offset = int(e.Addr)
 				e.Inst, e.Text, e.Name = &in, in.Text(), in.Name
+				simm, branch = d.BranchOffset(code, off)
 			}
 		} else {
 			start := len(arena)
-			arena, n, err = d.AppendText(arena, code, off)
+			arena, n, simm, branch, err = d.AppendTextBranch(arena, code, off)
 			if err == nil && len(arena) > start {
 				// A piece of the arena, which nothing writes again: a
 				// larger arena append moves to leaves the old one to
@@ -251,10 +254,8 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, src int32, opts Opti
 			n = min(4, len(code)-off)
 		}
 		e.Bytes = code[off : off+n : off+n]
-		if err == nil {
-			if simm, ok := d.BranchOffset(code, off); ok {
-				e.Target = e.Addr + 4 + int64(simm)*4
-			}
+		if branch {
+			e.Target = e.Addr + 4 + int64(simm)*4
 		}
 		off += n
 	}
