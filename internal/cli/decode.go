@@ -215,6 +215,7 @@ func (e *env) runListing(ctx context.Context, name string, args []string, annota
 		return err
 	}
 	defer closeDB()
+	prefetchCodec(cache, f.target, f.arch)
 	machines, machinesErr := cache.Machines(ctx) // without the table a code object needs --arch
 	in, err := listing.Parse(raw, machines)
 	if err != nil {
@@ -480,6 +481,21 @@ func familyCodec(ctx context.Context, cache *codecache.Cache, arch string) (list
 		return listing.Codec{}, err
 	}
 	return listing.Codec{Dec: d, Enc: enc}, nil
+}
+
+// prefetchCodec starts loading the family the first of archs names (the
+// flags' override: --target, then --arch) on another goroutine, so its
+// tables load while the input is parsed (a few milliseconds of every
+// decode and encode, on a second core); the cache builds a family once,
+// and the familyCodec that needs it waits for this one. An unknown name
+// does nothing here: the caller reports it.
+func prefetchCodec(cache *codecache.Cache, archs ...string) {
+	for _, a := range archs {
+		if a != "" {
+			go cache.Decoder(context.Background(), a)
+			return
+		}
+	}
 }
 
 // parseInterspersed lets flags come before or after positional arguments.

@@ -82,6 +82,16 @@ instruction cannot be encoded, 2 on unusable input.`,
 				return err
 			}
 			defer closeDB()
+			var in *listing.Input
+			if file {
+				prefetchCodec(cache, info.ID) // loads while the lines are parsed
+				if in, err = listing.Parse(raw, codeobj.Machines{}); err != nil {
+					return errs.Invalid("%v", err)
+				}
+				if in.Kind == listing.KindObject || in.Kind == listing.KindBytes {
+					return errs.Invalid("the input is machine code, not assembly: use gpuisa decode")
+				}
+			}
 			fam, err := familyCodec(cmd.Context(), cache, info.ID)
 			if err != nil {
 				return err
@@ -104,13 +114,6 @@ instruction cannot be encoded, 2 on unusable input.`,
 				}
 				fmt.Fprintf(e.stdout, "[%s]\n%s\n", strings.Join(hexb, ","), strings.Join(words, " "))
 				return nil
-			}
-			in, err := listing.Parse(raw, codeobj.Machines{})
-			if err != nil {
-				return errs.Invalid("%v", err)
-			}
-			if in.Kind == listing.KindObject || in.Kind == listing.KindBytes {
-				return errs.Invalid("the input is machine code, not assembly: use gpuisa decode")
 			}
 			l := listing.Build(in, info.ID, fam, listing.Options{NoCollapse: true})
 			name := pos[0]
