@@ -123,8 +123,8 @@ instruction cannot be encoded, 2 on unusable input.`,
 			bw := bufio.NewWriterSize(e.stderr, 4096)
 			for _, s := range l.Sections {
 				for _, en := range s.Entries {
-					if en.Err != "" {
-						fmt.Fprintf(bw, "%s:%d: error: %s\n", name, en.Src, en.Err)
+					if en.Err() != "" {
+						fmt.Fprintf(bw, "%s:%d: error: %s\n", name, en.Src, en.Err())
 					}
 				}
 			}

@@ -57,8 +57,8 @@ func TestBranchOperandsKept(t *testing.T) {
 			_, head, _ := strings.Cut(c.wantHead, " ")
 			ran++
 			switch {
-			case e.Err != "":
-				t.Errorf("%s: %s: %s", fam.Arch, c.asm, e.Err)
+			case e.Err() != "":
+				t.Errorf("%s: %s: %s", fam.Arch, c.asm, e.Err())
 			case c.wantHead == "" && got != asm:
 				t.Errorf("%s: %q lists as %q", fam.Arch, c.asm, got)
 			case c.wantHead != "" && (!strings.HasPrefix(got, head) || e.TargetLabel() == "" || got == head+"1"):

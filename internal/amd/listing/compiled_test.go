@@ -262,8 +262,8 @@ func TestCompiledListings(t *testing.T) {
 						t.Fatalf("%s: instruction %d at 0x%x, llvm-objdump 0x%x", ll, i, g.addr, w.addr)
 					}
 					gt := strings.Join(strings.Fields(g.text), " ")
-					if g.e.Err != "" {
-						gt = "<invalid: " + g.e.Err + ">"
+					if g.e.Err() != "" {
+						gt = "<invalid: " + g.e.Err() + ">"
 					}
 					if gt != w.text {
 						differ++
@@ -287,7 +287,7 @@ func TestCompiledListings(t *testing.T) {
 				// (branches and padding aside), MFMA and AGPR moves
 				// included.
 				for _, g := range got {
-					if g.e.Err != "" || g.e.Target >= 0 || g.e.Padding {
+					if g.e.Err() != "" || g.e.Target >= 0 || g.e.Padding {
 						continue
 					}
 					encoded++
@@ -350,7 +350,7 @@ func refAddr(ref string, syms map[string]int64) (int64, bool) {
 func labelAt(l *listing.Listing, label string, addr int64) bool {
 	for _, s := range l.Sections {
 		for _, e := range s.Entries {
-			for _, lab := range e.Labels {
+			for _, lab := range e.Labels() {
 				if lab == label {
 					return e.Addr == addr
 				}

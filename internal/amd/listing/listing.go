@@ -81,17 +81,17 @@ type Section struct {
 
 // Entry is one line of the listing: an instruction (or a collapsed run of
 // one), or a word that did not decode. A listing holds one per
-// instruction, so what few entries have (a branch's label and reference,
-// the input's differing text) hangs off a pointer, and the small fields
-// share words: 144 bytes where it was 208, and the entries of 200,000
-// words were most of a decode's memory and of its time faulting it in.
+// instruction, so what few entries have (an error, labels, a branch's
+// label and reference, the input's differing text) hangs off pointers,
+// read through methods: 112 bytes where it was 208, and the entries of
+// 200,000 words had been most of a decode's memory and of its time
+// faulting that memory in.
 type Entry struct {
 	// The fields every pass over a listing reads (branches, padding,
-	// counts) come first, in one cache line of the 144 bytes.
+	// counts, errors) come first, in one cache line.
 	Addr int64
 	// Target is a branch's destination address (-1: not a branch).
 	Target int64
-	Err    string
 	// Text is the instruction in LLVM's syntax as llvm-mc prints it (a
 	// branch target as the number in the word); Display puts the label in.
 	Text   string
@@ -102,18 +102,21 @@ type Entry struct {
 	Func bool
 	// Padding marks alignment words after a kernel (see collapse).
 	Padding bool
-	// Labels are defined at this entry.
-	Labels []string
-	Bytes  []byte
-	Inst   *decode.Inst // with Options.Fields
-	Name   string       // the model's mnemonic; "" when not recognised
-	more   *entryMore
+	// err is why the word did not decode (Err), apart from more: an
+	// input of garbage is an error an entry, and a pointer to the
+	// message alone keeps its entries as small as they were.
+	err   *string
+	more  *entryMore
+	Bytes []byte
+	Inst  *decode.Inst // with Options.Fields
+	Name  string       // the model's mnemonic; "" when not recognised
 }
 
 // entryMore is what few entries have. Entries are copied (a repeated
 // line, a line assembled once for all that have its text, collapse), and
 // the copies share it: it is never written in place, edit copies it.
 type entryMore struct {
+	labels                 []string
 	targetLabel, targetRef string
 	given                  string
 }
@@ -126,6 +129,40 @@ func (e *Entry) edit() *entryMore {
 	}
 	e.more = m
 	return m
+}
+
+// Err says why the entry's word did not decode or its text did not
+// assemble; "" when it did.
+func (e *Entry) Err() string {
+	if e.err == nil {
+		return ""
+	}
+	return *e.err
+}
+
+// SetErr records why the entry did not decode or assemble ("": it did).
+func (e *Entry) SetErr(msg string) {
+	if msg == "" {
+		e.err = nil
+		return
+	}
+	e.err = &msg
+}
+
+// Labels are the labels defined at this entry.
+func (e *Entry) Labels() []string {
+	if e.more == nil {
+		return nil
+	}
+	return e.more.labels
+}
+
+// SetLabels sets the labels defined at this entry.
+func (e *Entry) SetLabels(labels []string) {
+	if len(labels) == 0 && len(e.Labels()) == 0 {
+		return
+	}
+	e.edit().labels = labels
 }
 
 // TargetLabel is a branch's destination label; TargetRef "<kernel+0x48>"
@@ -192,7 +229,7 @@ func Build(in *Input, arch string, fam Codec, opts Options) *Listing {
 		resolveBranches(s.Entries)
 		s.Entries = collapse(s.Entries, opts.NoCollapse)
 		for i := range s.Entries {
-			if s.Entries[i].Err != "" {
+			if s.Entries[i].Err() != "" {
 				l.Errors++
 			}
 		}
@@ -250,7 +287,7 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, src int32, opts Opti
 			}
 		}
 		if err != nil {
-			e.Err = errText(err)
+			e.SetErr(errText(err))
 			n = min(4, len(code)-off)
 		}
 		e.Bytes = code[off : off+n : off+n]
@@ -293,11 +330,11 @@ func labelSymbols(es []Entry, syms []codeobj.Symbol, base int64) {
 	for _, s := range syms {
 		if i, ok := at.find(base + int64(s.Offset)); ok {
 			e := &es[i]
-			if len(e.Labels) == 0 {
+			if len(e.Labels()) == 0 {
 				e.Func = s.Func
 			}
-			if !slices.Contains(e.Labels, s.Name) {
-				e.Labels = append(e.Labels, s.Name)
+			if !slices.Contains(e.Labels(), s.Name) {
+				e.SetLabels(append(e.Labels(), s.Name))
 			}
 		}
 	}
@@ -370,10 +407,10 @@ func resolveBranches(es []Entry) {
 	var fns []fn
 	for i := range es { // by index: an Entry is large to copy
 		e := &es[i]
-		if e.Func && len(e.Labels) > 0 {
-			fns = append(fns, fn{e.Labels[0], e.Addr})
+		if e.Func && len(e.Labels()) > 0 {
+			fns = append(fns, fn{e.Labels()[0], e.Addr})
 		}
-		if e.Err != "" {
+		if e.Err() != "" {
 			continue
 		}
 		if e.Target < 0 && e.How != FromBytes {
@@ -401,19 +438,19 @@ func resolveBranches(es []Entry) {
 			continue
 		}
 		i, ok := at.find(d)
-		if !ok || len(es[i].Labels) > 0 {
+		if !ok || len(es[i].Labels()) > 0 {
 			continue
 		}
 		f, _ := fnAt(d)
 		fi := max(f, 0)
 		next[fi]++
-		es[i].Labels = append(es[i].Labels, fmt.Sprintf(".LBB%d_%d", fi, next[fi]))
+		es[i].SetLabels(append(es[i].Labels(), fmt.Sprintf(".LBB%d_%d", fi, next[fi])))
 	}
 	for _, i := range branches {
 		e := &es[i]
 		label, ref := e.TargetLabel(), e.TargetRef()
-		if j, ok := at.find(e.Target); ok && len(es[j].Labels) > 0 {
-			label = es[j].Labels[0]
+		if j, ok := at.find(e.Target); ok && len(es[j].Labels()) > 0 {
+			label = es[j].Labels()[0]
 		}
 		if f, ok := fnAt(e.Target); ok {
 			ref = "<" + fns[f].name + "+0x" + strconv.FormatInt(e.Target-fns[f].addr, 16) + ">"
@@ -430,7 +467,7 @@ func resolveBranches(es []Entry) {
 
 // padding says whether an entry is alignment padding LLVM emits after a
 // kernel: s_code_end (gfx10+) or s_nop 0.
-func padding(e *Entry) bool { return e.Err == "" && (e.Text == "s_code_end" || e.Text == "s_nop 0") }
+func padding(e *Entry) bool { return e.Err() == "" && (e.Text == "s_code_end" || e.Text == "s_nop 0") }
 
 // collapse marks alignment padding — a run of identical s_code_end or
 // s_nop 0 words that follows s_endpgm, or (two or more) reaches the next
@@ -449,7 +486,7 @@ func collapse(es []Entry, noCollapse bool) []Entry {
 		}
 		e := &es[i]
 		j := i + 1
-		for j < len(es) && len(es[j].Labels) == 0 && es[j].Text == e.Text && string(es[j].Bytes) == string(e.Bytes) && es[j].Repeat == 1 {
+		for j < len(es) && len(es[j].Labels()) == 0 && es[j].Text == e.Text && string(es[j].Bytes) == string(e.Bytes) && es[j].Repeat == 1 {
 			j++
 		}
 		afterEnd := w > 0 && strings.HasPrefix(es[w-1].Text, "s_endpgm")
@@ -492,10 +529,10 @@ func readLines(fam Codec, lines []Line, opts Options) []Entry {
 	next := int64(0)     // running address where the input gives none
 	assemble := false    // some line is text alone
 	flushLabels := func(e *Entry) {
-		e.Labels = append(pending, e.Labels...)
+		e.SetLabels(append(pending, e.Labels()...))
 		// A symbol (llvm-objdump's <saxpy>:, a global label) starts a
 		// function; local labels (.LBB0_1) do not.
-		e.Func = len(e.Labels) > 0 && !strings.HasPrefix(e.Labels[0], ".")
+		e.Func = len(e.Labels()) > 0 && !strings.HasPrefix(e.Labels()[0], ".")
 		pending = nil
 	}
 	for i := 0; i < len(lines); i++ {
@@ -528,7 +565,7 @@ func readLines(fam Codec, lines []Line, opts Options) []Entry {
 			out = decodeCode(fam.Dec, code, addr, int32(ln.Src), opts, out)
 		case len(ln.Bytes) > 0:
 			out = decodeCode(fam.Dec, ln.Bytes, addr, int32(ln.Src), opts, out)
-			if norm := normText(ln.Text); out[start].Err == "" && normText(out[start].Text) != norm && !sameBranch(&out[start], ln.Text) {
+			if norm := normText(ln.Text); out[start].Err() == "" && normText(out[start].Text) != norm && !sameBranch(&out[start], ln.Text) {
 				out[start].edit().given = ln.Text
 			}
 		default:
@@ -543,14 +580,15 @@ func readLines(fam Codec, lines []Line, opts Options) []Entry {
 		}
 		for r := 1; r < ln.Repeat && len(out) > start && len(out) < maxEntries; r++ {
 			e := out[len(out)-1]
-			e.Addr, e.Labels, e.Func = next, nil, false
+			e.Addr, e.Func = next, false
+			e.SetLabels(nil)
 			out = append(out, e)
 			next += int64(len(e.Bytes))
 		}
 	}
 	if len(pending) > 0 && len(out) > 0 {
 		// Labels after the last instruction mark the end; keep them on it.
-		out[len(out)-1].Labels = append(out[len(out)-1].Labels, pending...)
+		out[len(out)-1].SetLabels(append(out[len(out)-1].Labels(), pending...))
 	}
 	if assemble {
 		// (Machine code alone has nothing to assemble, and two passes
@@ -598,7 +636,7 @@ func isNormText(s string) bool {
 func assembleText(fam Codec, es []Entry, opts Options) {
 	labels := map[string]bool{}
 	for i := range es { // by index here and below: an Entry is large to copy
-		for _, l := range es[i].Labels {
+		for _, l := range es[i].Labels() {
 			labels[l] = true
 		}
 	}
@@ -616,7 +654,7 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 	for i := range es {
 		e := &es[i]
 		e.Addr += shift
-		if e.Bytes != nil || e.Err != "" || e.Text == "" {
+		if e.Bytes != nil || e.Err() != "" || e.Text == "" {
 			continue
 		}
 		text := e.Text
@@ -627,9 +665,10 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 		}
 		before := int64(len(e.Bytes))
 		if j, ok := seen[text]; ok {
-			addr, src, labels, fn := e.Addr, e.Src, e.Labels, e.Func
+			addr, src, labels, fn := e.Addr, e.Src, e.Labels(), e.Func
 			*e = es[j]
-			e.Addr, e.Src, e.Labels, e.Func = addr, src, labels, fn
+			e.Addr, e.Src, e.Func = addr, src, fn
+			e.SetLabels(labels)
 			if e.Inst != nil {
 				in := *e.Inst
 				in.Offset = int(addr)
@@ -646,7 +685,7 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 	}
 	at := map[string]int64{}
 	for i := range es {
-		for _, l := range es[i].Labels {
+		for _, l := range es[i].Labels() {
 			if _, dup := at[l]; !dup {
 				at[l] = es[i].Addr
 			}
@@ -658,14 +697,14 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 		off := (dest - e.Addr - 4) / 4
 		if (dest-e.Addr-4)%4 != 0 || off < -32768 || off > 32767 {
 			e.Bytes, e.Inst, e.Name, e.How = nil, nil, "", FromTextAlone
-			e.Err = fmt.Sprintf("branch to %s is out of range", f.label)
+			e.SetErr(fmt.Sprintf("branch to %s is out of range", f.label))
 			continue
 		}
 		given := e.Text
 		e.Bytes, e.Inst = nil, nil
 		assembleOne(fam, e, f.mn+" "+strconv.FormatInt(off, 10), opts)
 		e.Text = given
-		if e.Err == "" {
+		if e.Err() == "" {
 			if e.Inst != nil {
 				e.Text = e.Inst.Text()
 			} else if t, _, err := fam.Dec.AppendText(nil, e.Bytes, 0); err == nil {
@@ -681,7 +720,8 @@ func assembleText(fam Codec, es []Entry, opts Options) {
 // error leaves e as unchecked text with the mnemonic looked up by name.
 func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 	if fam.Enc == nil {
-		e.How, e.Err = FromTextAlone, "no encoder"
+		e.How = FromTextAlone
+		e.SetErr("no encoder")
 		return
 	}
 	b, err := fam.Enc.Encode(text)
@@ -689,12 +729,14 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 	if errors.As(err, &tooLong) {
 		// The listing shows the line's start, as the error does, not a
 		// line no instruction could be.
-		e.How, e.Err, e.Text = FromTextAlone, err.Error(), tooLong.Start
+		e.How, e.Text = FromTextAlone, tooLong.Start
+		e.SetErr(err.Error())
 		e.Name = mnemonicName(tooLong.Start)
 		return
 	}
 	if err != nil {
-		e.How, e.Err = FromTextAlone, err.Error()
+		e.How = FromTextAlone
+		e.SetErr(err.Error())
 		e.Name = mnemonicName(text)
 		return
 	}
@@ -703,7 +745,7 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 	if opts.Fields {
 		in, _, err := fam.Dec.Decode(b, 0)
 		if err != nil {
-			e.Err = errText(err)
+			e.SetErr(errText(err))
 			return
 		}
 		in.Offset = int(e.Addr)
@@ -711,7 +753,7 @@ func assembleOne(fam Codec, e *Entry, text string, opts Options) {
 	} else {
 		in, _, err := fam.Dec.DecodeBrief(b, 0)
 		if err != nil {
-			e.Err = errText(err)
+			e.SetErr(errText(err))
 			return
 		}
 		e.Name, got = in.Name, in.Text
@@ -739,7 +781,7 @@ func (l *Listing) Instructions() int {
 func (l *Listing) counts() (all, padding int) {
 	for _, s := range l.Sections {
 		for i := range s.Entries {
-			if e := &s.Entries[i]; e.Err == "" || e.How == FromTextAlone {
+			if e := &s.Entries[i]; e.Err() == "" || e.How == FromTextAlone {
 				all += e.Repeat
 				if e.Padding {
 					padding += e.Repeat
