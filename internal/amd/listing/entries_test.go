@@ -117,3 +117,34 @@ func TestDecodeCodeTextsAndGrowth(t *testing.T) {
 		t.Errorf("entries cover %d bytes of %d", off, len(code))
 	}
 }
+
+// TestDecodeSplitAsStraight: decoding code in two halves at once gives the
+// entries decoding it straight through does, wherever the middle falls in
+// an instruction (random words of the fixture family, several lengths).
+func TestDecodeSplitAsStraight(t *testing.T) {
+	a, ins := decodetest.Fixture()
+	d, err := decode.New(a, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, size := range []int{8, 100, 4 << 10, 130 << 10, 300<<10 + 12} {
+		code := make([]byte, size)
+		for i := range code {
+			code[i] = byte(r.Uint32())
+		}
+		for _, opts := range []Options{{}} {
+			want, _ := decodeRange(d, code, 0, len(code), 0x40, 3, opts, nil)
+			got := decodeSplit(d, code, 0x40, 3, nil)
+			if len(got) != len(want) {
+				t.Fatalf("%d bytes %+v: %d entries split, %d straight", size, opts, len(got), len(want))
+			}
+			for i := range want {
+				g, w := &got[i], &want[i]
+				if g.Addr != w.Addr || g.Text != w.Text || g.Err() != w.Err() || g.Target != w.Target || len(g.Bytes) != len(w.Bytes) || g.Src != w.Src {
+					t.Fatalf("%d bytes %+v, entry %d: split 0x%x %q %q, straight 0x%x %q %q", size, opts, i, g.Addr, g.Text, g.Err(), w.Addr, w.Text, w.Err())
+				}
+			}
+		}
+	}
+}

@@ -3,6 +3,8 @@ package listing
 import (
 	"errors"
 	"fmt"
+	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -242,21 +244,119 @@ func Build(in *Input, arch string, fam Codec, opts Options) *Listing {
 // undecodable dword and goes on 4 bytes later. Entries are appended to
 // appendTo, each with src as its input line. Without Options.Fields the
 // texts are written into one buffer and are substrings of it: a large
-// listing allocates a few objects, not one per instruction.
+// listing allocates a few objects, not one per instruction; code of
+// splitAbove bytes or more is then decoded in two halves at once
+// (decodeSplit).
 func decodeCode(d *decode.Decoder, code []byte, base int64, src int32, opts Options, appendTo []Entry) []Entry {
-	// Room for the instructions of the code's first piece; past it,
-	// for as many as the rest holds at the density seen so far (room
-	// for the most, a word each, was a third more entries than compiled
-	// code has, all of it zeroed and faulted in).
-	out := slices.Grow(appendTo, min(len(code), entrySample)/4+1)
+	if !opts.Fields && len(code) >= splitAbove && uint64(len(code)) <= math.MaxUint32 && runtime.GOMAXPROCS(0) > 1 {
+		return decodeSplit(d, code, base, src, appendTo)
+	}
+	out, _ := decodeRange(d, code, 0, len(code), base, src, opts, appendTo)
+	return out
+}
+
+// splitAbove is the code decodeCode decodes in two halves at once: the
+// decoding of 200,000 words was half a listing's time, and a second core
+// takes half of it.
+const splitAbove = 128 << 10
+
+// decodeSplit decodes code's second half on another goroutine while this
+// one decodes the first, then decodes on from where the first half ended
+// until an instruction starts where one of the second half's does: the
+// decoder reads the same bytes from there, so from that instruction on
+// the second half's are the instructions decoding straight through finds
+// (its first words, read from the middle of an instruction, are dropped).
+// When the two never meet the first half is decoded to the end. The
+// second half is kept as brief records, a fifth of an Entry, and becomes
+// entries once joined: the listing's memory stays what it was.
+func decodeSplit(d *decode.Decoder, code []byte, base int64, src int32, appendTo []Entry) []Entry {
+	mid := len(code) / 2 &^ 3
+	var tail []briefInst
+	var arena []byte
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tail, arena = decodeBrief(d, code, mid)
+	}()
+	out, off := decodeRange(d, code, 0, mid, base, src, Options{}, appendTo)
+	<-done
+	j := 0
+	for off < len(code) {
+		for j < len(tail) && int(tail[j].off) < off {
+			j++
+		}
+		if j < len(tail) && int(tail[j].off) == off {
+			break
+		}
+		out, off = decodeRange(d, code, off, off+1, base, src, Options{}, out)
+	}
+	if off >= len(code) {
+		return out
+	}
+	out = slices.Grow(out, len(tail)-j)
+	all := unsafe.String(unsafe.SliceData(arena), len(arena))
+	for _, b := range tail[j:] {
+		out = append(out, Entry{Addr: base + int64(b.off), Target: -1, Repeat: 1, How: FromBytes, Src: src,
+			Text: all[b.textStart:b.textEnd], Bytes: code[b.off : b.off+uint32(b.n) : b.off+uint32(b.n)], err: b.err})
+		if e := &out[len(out)-1]; b.branch {
+			e.Target = e.Addr + 4 + int64(b.simm)*4
+		}
+	}
+	return out
+}
+
+// briefInst is what decodeSplit keeps of an instruction of the second
+// half until it is joined: where it is, its text in the half's arena, its
+// branch offset, its error.
+type briefInst struct {
+	off                uint32
+	textStart, textEnd uint32
+	n                  uint8
+	branch             bool
+	simm               int16
+	err                *string
+}
+
+// decodeBrief decodes code[from:] into brief records and one arena of
+// their texts.
+func decodeBrief(d *decode.Decoder, code []byte, from int) ([]briefInst, []byte) {
+	recs := make([]briefInst, 0, (len(code)-from)/5+16)
+	arena := make([]byte, 0, (len(code)-from)*6)
+	for off := from; off < len(code); {
+		start := len(arena)
+		var b briefInst
+		var err error
+		var n int
+		arena, n, b.simm, b.branch, err = d.AppendTextBranch(arena, code, off)
+		if err != nil {
+			msg := errText(err)
+			b.err, n = &msg, min(4, len(code)-off)
+		}
+		b.off, b.n, b.textStart, b.textEnd = uint32(off), uint8(n), uint32(start), uint32(len(arena))
+		recs = append(recs, b)
+		off += n
+	}
+	return recs, arena
+}
+
+// decodeRange appends the entries of the instructions that start in
+// code[from:to] (the last may run past to) and gives the offset after
+// them.
+func decodeRange(d *decode.Decoder, code []byte, from, to int, base int64, src int32, opts Options, appendTo []Entry) ([]Entry, int) {
+	// Room for the instructions of the range's first piece; past it,
+	// for as many as the rest of the code holds at the density seen so
+	// far (room for the most, a word each, was a third more entries than
+	// compiled code has, all of it zeroed and faulted in).
+	out := slices.Grow(appendTo, min(to-from, entrySample)/4+1)
 	first := len(out)
 	var arena []byte
 	if !opts.Fields {
-		arena = make([]byte, 0, len(code)*6)
+		arena = make([]byte, 0, (to-from)*6)
 	}
-	for off := 0; off < len(code); {
+	off := from
+	for off < to {
 		if len(out) == cap(out) {
-			out = slices.Grow(out, roomFor(len(code)-off, off, len(out)-first))
+			out = slices.Grow(out, roomFor(len(code)-off, off-from, len(out)-first))
 		}
 		// Built in place: an Entry is large, and a listing holds one per
 		// instruction.
@@ -296,7 +396,7 @@ func decodeCode(d *decode.Decoder, code []byte, base int64, src int32, opts Opti
 		}
 		off += n
 	}
-	return out
+	return out, off
 }
 
 // entrySample is how much code decodeCode reads before it estimates how
