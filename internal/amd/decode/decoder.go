@@ -563,11 +563,23 @@ func (d *Decoder) DecodeOperands(code []byte, offset int) (Inst, int, error) {
 	return d.decodeInst(code, offset, false)
 }
 
+// renderScratch is the text buffer and operand spans a decode renders
+// into before its text is copied out. They escape (the renderer hands
+// them on), so arrays on the stack were two allocations of every decode,
+// and the encoder decodes each candidate it places: a third of the
+// memory a 10,000-line file's encoding touched. They are pooled instead.
+type renderScratch struct {
+	buf   [128]byte
+	spans [24]span
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(renderScratch) }}
+
 func (d *Decoder) decodeInst(code []byte, offset int, fields bool) (Inst, int, error) {
 	var r renderer
-	var buf [128]byte
-	var spans [24]span
-	r.buf, r.spans = buf[:0], &spans
+	sc := scratchPool.Get().(*renderScratch)
+	defer scratchPool.Put(sc)
+	r.buf, r.spans = sc.buf[:0], &sc.spans
 	n, err := d.decode(&r, code, offset)
 	if err != nil {
 		return Inst{}, 0, err
@@ -635,8 +647,9 @@ type Brief struct {
 // without the fields and operand lists Decode builds.
 func (d *Decoder) DecodeBrief(code []byte, offset int) (Brief, int, error) {
 	var r renderer
-	var buf [128]byte
-	r.buf = buf[:0]
+	sc := scratchPool.Get().(*renderScratch)
+	defer scratchPool.Put(sc)
+	r.buf = sc.buf[:0]
 	n, err := d.decode(&r, code, offset)
 	if err != nil {
 		return Brief{}, 0, err
