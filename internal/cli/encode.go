@@ -42,6 +42,7 @@ instruction cannot be encoded, 2 on unusable input.`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			oneShotGC()
+			defer oneProcWhenBusy()()
 			args, err := takeDBFlag(e, args)
 			if err != nil {
 				return err
