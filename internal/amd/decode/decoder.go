@@ -563,11 +563,23 @@ func (d *Decoder) DecodeOperands(code []byte, offset int) (Inst, int, error) {
 	return d.decodeInst(code, offset, false)
 }
 
+// renderScratch is the text buffer and operand spans a decode renders
+// into before its text is copied out. They escape (the renderer hands
+// them on), so arrays on the stack were two allocations of every decode,
+// and the encoder decodes each candidate it places: a third of the
+// memory a 10,000-line file's encoding touched. They are pooled instead.
+type renderScratch struct {
+	buf   [128]byte
+	spans [24]span
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(renderScratch) }}
+
 func (d *Decoder) decodeInst(code []byte, offset int, fields bool) (Inst, int, error) {
 	var r renderer
-	var buf [128]byte
-	var spans [24]span
-	r.buf, r.spans = buf[:0], &spans
+	sc := scratchPool.Get().(*renderScratch)
+	defer scratchPool.Put(sc)
+	r.buf, r.spans = sc.buf[:0], &sc.spans
 	n, err := d.decode(&r, code, offset)
 	if err != nil {
 		return Inst{}, 0, err
@@ -635,8 +647,9 @@ type Brief struct {
 // without the fields and operand lists Decode builds.
 func (d *Decoder) DecodeBrief(code []byte, offset int) (Brief, int, error) {
 	var r renderer
-	var buf [128]byte
-	r.buf = buf[:0]
+	sc := scratchPool.Get().(*renderScratch)
+	defer scratchPool.Put(sc)
+	r.buf = sc.buf[:0]
 	n, err := d.decode(&r, code, offset)
 	if err != nil {
 		return Brief{}, 0, err
@@ -657,6 +670,28 @@ func (d *Decoder) AppendText(dst []byte, code []byte, offset int) ([]byte, int, 
 		return dst[:base], 0, err
 	}
 	return r.buf, n, nil
+}
+
+// AppendTextBranch is AppendText that also says, as BranchOffset would,
+// whether the instruction is a PC-relative branch and gives its SIMM16,
+// from the one decode: a listing asks both of every word, and the second
+// lookup was a tenth of its decoding.
+func (d *Decoder) AppendTextBranch(dst []byte, code []byte, offset int) (text []byte, n int, simm int16, branch bool, err error) {
+	var r renderer
+	r.buf = dst
+	base := len(dst)
+	r.base = base
+	n, err = d.decode(&r, code, offset)
+	if err != nil {
+		return dst[:base], 0, 0, false, err
+	}
+	// BranchOffset's rule: a one-word format's instruction of the branch
+	// shapes, SIMM16 in its first word's low bits (not the tail of a
+	// scaled MFMA's word pairs, which is no branch either).
+	if r.head == nil && r.fm.words == 1 && (r.en.shape == shBranch || r.en.shape == shCallFork) {
+		simm, branch = int16(r.raw[0]), true
+	}
+	return r.buf, n, simm, branch, nil
 }
 
 // decode finds the format and opcode of the word at code[offset:] and
