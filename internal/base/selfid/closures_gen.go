@@ -17,9 +17,9 @@ var sources = map[string]pkgSource{
 		{"asmtext.go", "edead5f2e9d51b54080b9c737ce7dd4020b74e2d141fce334760d06e5a6776cc"},
 	}},
 	"internal/amd/codec": {Dir: "internal/amd/codec", Files: []fileSum{
-		{"binary.go", "18ddeb3d13e61383b04c7b1931cc8c6e6402e596a5417e84241c52e17d17002e"},
+		{"binary.go", "4f4a47632dd1045a3a90f600da448df725c2e29d64a828929afcfe35ed68959a"},
 		{"notes.go", "d8b3a5ee191ee5525226f4749e13d4b5fa0408b4da0f77529b06ab523bd89c26"},
-		{"table.go", "aee0f881822f5d68d806777fc35c369cbf44b47323b51506d7ee64f3249cdab3"},
+		{"table.go", "0eb8b9772b7924109b6db2ee48a3f970178d2000f1a42e0506771c998277a11a"},
 	}},
 	"internal/amd/codecache": {Dir: "internal/amd/codecache", Files: []fileSum{
 		{"cache.go", "7c1b938f371a049ea6fd06b2dc2ada2998b20a1df3f147e4b387a37af0ab63b1"},
@@ -30,7 +30,7 @@ var sources = map[string]pkgSource{
 	}},
 	"internal/amd/decode": {Dir: "internal/amd/decode", Files: []fileSum{
 		{"alias.go", "dbeaf218d319db8b6dc284b27eca5951fb5eb24600ce596818712b6114f074e1"},
-		{"decoder.go", "3abfda4e77244a51ae8d0bb70191ebb9d2baaa0529b4d82af5af5a3764cabaed"},
+		{"decoder.go", "1654ffb153285793d1661532c46f3fe68afb7ca0bf631fc373691c6cd4495f15"},
 		{"export.go", "cb17f388ab0d320f5a6e7b8e4daaa63d7849a780b48dca8b5e13903daa553f2b"},
 		{"ext.go", "8a326ba7d28bb3082c4b4e5598c456d3beec7c8ca7b56602b7eb083dddc88719"},
 		{"family.go", "7e56f11cc009e82c5fcc663d6a550f94fa50ba75cdb7a1324b937646749de4a1"},
@@ -51,7 +51,7 @@ var sources = map[string]pkgSource{
 		{"smem.go", "d1f4cf487ef5c04258fbce1e9739fe6a6cf0eb01f4b510807c3aacd7c34f2f05"},
 		{"swizzle.go", "9812201788f6d987cb0289ff918e6eeb7080ee4d2831263b991597ee417f9f16"},
 		{"symbolic.go", "c955d0433640140d91c63f3a1dfdd46504fa42fc34137756e9cea81982934c1a"},
-		{"target.go", "da6024cd4e13b0d0d1936a0fae9c512581ef59f92506cbf062350d66201daa8b"},
+		{"target.go", "cd84ca4c6b69d2a2f6ef573f73d3602bbf2bdb7449a452010fd0ada52cded271"},
 		{"template.go", "a4d9753df4fc19f9aecb2db519f9e2177203ac3d698411c84eb90ad5be9ccb5f"},
 		{"types.go", "7847972c265a214feb5222f0fd18828b4716136c81da92b19b5e906adb35faa2"},
 		{"vopd.go", "701b8795b9aeeadff37bd5e25051ec8e3373e299dc81a5c192d3cf09ade5a4fe"},
@@ -59,7 +59,7 @@ var sources = map[string]pkgSource{
 	"internal/amd/encode": {Dir: "internal/amd/encode", Files: []fileSum{
 		{"constbus.go", "caef23100afd12cdf54c606cb7b7d0356d99d6d696a22c77191b75e87d4c073f"},
 		{"dual.go", "6da4ecca54ded9b45c3b6ec46d943ca0eb0351cbf88ef885ab844be055b27ef1"},
-		{"encode.go", "4f46a1f9fd509405b735629ae742174923717e736acc6f8f15ff5a74dcbd3a58"},
+		{"encode.go", "afce59aed207c6fe42795dc513c4869d649d1b01c296fa0e498380a2b389b0d3"},
 		{"ext.go", "c96a72e811dc07358cff887ec79b14d512d3fd23f9451e5347e6af955e29c961"},
 		{"mai.go", "2f4523b39f71933ef32df57a1345221cee90caf43644c758864a076378a8be1a"},
 		{"memory.go", "b907681fc651940f0312c62d90c480e79fb0a356705b2934d3d33439d95ac130"},
@@ -71,10 +71,10 @@ var sources = map[string]pkgSource{
 	"internal/amd/listing": {Dir: "internal/amd/listing", Files: []fileSum{
 		{"choose.go", "8182dbc5b3fb54cc4614b044db990c5e989ce79e0695a78c632031a8a33de449"},
 		{"guess.go", "33c6a2a3b149dbbc562ce0d7702ef5907936920a1d6e527379844e417d9beb6c"},
-		{"listing.go", "dc6f6693466eb75cd74ee963f146f0ad9dc211e14770a67129ea4d86c94c50ea"},
+		{"listing.go", "617030d33b2a30c19cd0e2e991671e6772212deaeb3a2a5d11446b6a67fee6ad"},
 		{"parse.go", "840d0714db371ff6fb6192b5d4396a7eb34932dc0b2232458d89064ed376a28f"},
-		{"stream.go", "3e4991203829f16b27344fecb5c58d1b15e7c9ec08ba178e1e5d224c98b69335"},
-		{"write.go", "9ab0f6d02a876dfaeafa5e59b13b021ab53815a628fb26176dfeb6eacf5931ad"},
+		{"stream.go", "5c17a387708fc35c45c03a6a4a60ba443500dc5ce68f1469fecffffba7f448d0"},
+		{"write.go", "30b6cf644b5a0404bf1099ed506c58ad62f34827f4eb5bae1d5babe57e53066a"},
 	}},
 	"internal/amd/sem": {Dir: "internal/amd/sem", Files: []fileSum{
 		{"ast.go", "7285cc00f054268a163b2bc06ef1e2b0d4aa82275d560aa5414f1c1a7ccea72b"},
@@ -185,9 +185,9 @@ var sources = map[string]pkgSource{
 	"internal/serve/explain": {Dir: "internal/serve/explain", Files: []fileSum{
 		{"bound.go", "d1554f0a6e2225f3ada7dff8077ff96666ff04210e820a36afb79df7a097df77"},
 		{"counters.go", "5af9ca2fd5b323068efe202792418d48434b2ea5c2d70d6faff41f91afdb88b5"},
-		{"explain.go", "4225ca23600f2d74f8c042e64bced44fcd4b448b7a510c26a100ab061458dc0d"},
+		{"explain.go", "cee649b3645c015448d602c64283de0e675a8122ffd6f7f9dae9c58a34a05601"},
 		{"ptx.go", "1b2fe6b103481333dfa723fb252e495bdde96272f725e1f96d6e2dd613cddd63"},
-		{"write.go", "1b45579e70248d2035f505be2552ee9bc9fda371ffb47c855332d755583742c4"},
+		{"write.go", "5f22e5b21235ce63042948928d6e2a08ba6105b9894846a0204b7d616af3d437"},
 	}},
 	"internal/serve/web": {Dir: "internal/serve/web", Files: []fileSum{
 		{"answer.go", "de00aa23eb07c8def84d67d59a5cd566c4be7295828bb010e0b8d67a9181e4cc"},
@@ -205,7 +205,7 @@ var sources = map[string]pkgSource{
 		{"diffparts.go", "6f16af6d51d84841b785f71187b36c7d2462d0173bb3b1437fdc5be1f89320e1"},
 		{"encode.go", "4f37ae4519e7fec4b727bb909191517084013c4c1c73a28a851757a1ab83432c"},
 		{"eval.go", "4206f05c822aa03924781b17620ca7adf28f96ddd18427456fd9284261116d2c"},
-		{"explain.go", "63f5cdd95e41554614d6e96419f8f7d11fd1cab026712b906642b24ac44229e6"},
+		{"explain.go", "833dbc1648a5587be8aa00f2c90c644e2062a37879a0f57370f096fe7a1c0924"},
 		{"explainptx.go", "5135ce5dd5a9568d13a2ea63032b241c0a7182cfde9769e20d6c5267271a290b"},
 		{"export.go", "81e4302013ef8b9bd6bafc5f5b6c2b714275bb7cef4b5423d4003ee179733454"},
 		{"fastpath.go", "d6112938bd9482cbc35a9e6707e12bab792c07182e5f0eb0d98ad1499696306c"},
