@@ -92,8 +92,19 @@ func (d *Decoder) notOnTarget(w0 uint32, fm *format, ens ...*entry) error {
 	}
 	for _, en := range ens {
 		if en != nil && d.absentOn[en.instr] {
-			return fmt.Errorf("0x%08x: %s %s is not on %s (other %s targets have it)", w0, fm.Name, en.name, d.target, d.arch.ID)
+			return &NotOnTargetError{Word: w0, Format: fm.Name, Name: en.name, Target: d.target, Arch: d.arch.ID}
 		}
 	}
 	return nil
+}
+
+// A NotOnTargetError is a word whose instruction the decoder's target
+// lacks while other targets of its family have it (llvm-mc's verdicts).
+type NotOnTargetError struct {
+	Word                       uint32
+	Format, Name, Target, Arch string
+}
+
+func (e *NotOnTargetError) Error() string {
+	return fmt.Sprintf("0x%08x: %s %s is not on %s (other %s targets have it)", e.Word, e.Format, e.Name, e.Target, e.Arch)
 }

@@ -249,6 +249,9 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 				candidate(b)
 			}
 			in, n, err := e.d.DecodeOperands(b, 0)
+			if nt := (*decode.NotOnTargetError)(nil); errors.As(err, &nt) {
+				return nil, fmt.Errorf("cannot encode %q: %s is not on %s (llvm-mc assembles it on other %s targets)", asm, nt.Name, nt.Target, nt.Arch)
+			}
 			if err != nil || n != len(b) {
 				continue
 			}

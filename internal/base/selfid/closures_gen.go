@@ -30,7 +30,7 @@ var sources = map[string]pkgSource{
 	}},
 	"internal/amd/decode": {Dir: "internal/amd/decode", Files: []fileSum{
 		{"alias.go", "dbeaf218d319db8b6dc284b27eca5951fb5eb24600ce596818712b6114f074e1"},
-		{"decoder.go", "1654ffb153285793d1661532c46f3fe68afb7ca0bf631fc373691c6cd4495f15"},
+		{"decoder.go", "7f530b6e4db147bc265b7f0bee1b227eb85af64159f747f84a165ba0d46e6853"},
 		{"export.go", "cb17f388ab0d320f5a6e7b8e4daaa63d7849a780b48dca8b5e13903daa553f2b"},
 		{"ext.go", "8a326ba7d28bb3082c4b4e5598c456d3beec7c8ca7b56602b7eb083dddc88719"},
 		{"family.go", "7e56f11cc009e82c5fcc663d6a550f94fa50ba75cdb7a1324b937646749de4a1"},
@@ -51,7 +51,7 @@ var sources = map[string]pkgSource{
 		{"smem.go", "d1f4cf487ef5c04258fbce1e9739fe6a6cf0eb01f4b510807c3aacd7c34f2f05"},
 		{"swizzle.go", "9812201788f6d987cb0289ff918e6eeb7080ee4d2831263b991597ee417f9f16"},
 		{"symbolic.go", "c955d0433640140d91c63f3a1dfdd46504fa42fc34137756e9cea81982934c1a"},
-		{"target.go", "cd84ca4c6b69d2a2f6ef573f73d3602bbf2bdb7449a452010fd0ada52cded271"},
+		{"target.go", "238e774026a9ec36edbb30331965f21f9e2b8e35f9c0ead7b797c9e8fb56b2b7"},
 		{"template.go", "a4d9753df4fc19f9aecb2db519f9e2177203ac3d698411c84eb90ad5be9ccb5f"},
 		{"types.go", "7847972c265a214feb5222f0fd18828b4716136c81da92b19b5e906adb35faa2"},
 		{"vopd.go", "701b8795b9aeeadff37bd5e25051ec8e3373e299dc81a5c192d3cf09ade5a4fe"},
@@ -59,7 +59,7 @@ var sources = map[string]pkgSource{
 	"internal/amd/encode": {Dir: "internal/amd/encode", Files: []fileSum{
 		{"constbus.go", "caef23100afd12cdf54c606cb7b7d0356d99d6d696a22c77191b75e87d4c073f"},
 		{"dual.go", "6da4ecca54ded9b45c3b6ec46d943ca0eb0351cbf88ef885ab844be055b27ef1"},
-		{"encode.go", "afce59aed207c6fe42795dc513c4869d649d1b01c296fa0e498380a2b389b0d3"},
+		{"encode.go", "f466630a62c0ba3177eeb79e956f3572e8e024c10e7658dc2de9740e9d2237e5"},
 		{"ext.go", "c96a72e811dc07358cff887ec79b14d512d3fd23f9451e5347e6af955e29c961"},
 		{"mai.go", "2f4523b39f71933ef32df57a1345221cee90caf43644c758864a076378a8be1a"},
 		{"memory.go", "b907681fc651940f0312c62d90c480e79fb0a356705b2934d3d33439d95ac130"},
