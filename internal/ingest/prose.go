@@ -141,13 +141,11 @@ func proseInstruction(row amdmanual.ProseInstr, arch *isa.Architecture, lines []
 		wordProv = isa.Prov{Source: isa.SourceLLVMMC}
 	}
 	operands := scaleOperands
-	if row.Wraps != "" {
+	switch {
+	case row.AssemblerOperands:
+		operands = nil // the LLVM pass fills them from llvm-mc's printing
+	case row.Wraps != "":
 		operands = mfmaScaleOperands()
-	} else if row.ScaleBits != 0 {
-		operands = append([]isa.Operand(nil), scaleOperands...)
-		for i := range operands {
-			operands[i].Size = row.ScaleBits
-		}
 	}
 	in := &isa.Instruction{
 		Arch: arch.ID, Name: row.Name, Vendor: isa.VendorAMD, Kind: isa.KindNative, Unit: "Matrix",

@@ -34,8 +34,10 @@ type ProseInstr struct {
 	// it like any other).
 	Evidence      []string
 	FromAssembler bool
-	// ScaleBits is the width of each scale operand (0: 32).
-	ScaleBits int
+	// AssemblerOperands: the build takes the operands from what llvm-mc
+	// prints for the example, as for the family's other instructions
+	// (CDNA 5 has no LLVM syntax page), rather than from the guide.
+	AssemblerOperands bool
 	// Pairs are the 4-dword instructions whose first word pair is this
 	// Load-Scale word: the build fixes the bits of their first pair that
 	// the word's opcode gives and the guide's layout leaves open (SCLOP).
@@ -81,12 +83,12 @@ var ProseInstructions = []ProseInstr{
 	// SCLOP for the block-16 (SCALE16) forms; llvm-mc 22 encodes them with
 	// VOP3P opcode 0x3A and 64-bit scales.
 	{Family: "cdna5", Name: "v_wmma_ld_scale_paired_b32", Heading: "VOP3PX2", Named: `the "load scale" portion`, Word: "0xCC35",
-		Evidence: []string{"'b0101", "'b11001100_0011"}, Pairs: []string{"v_wmma_scale_f32_16x16x128_f8f6f4", "v_wmma_scale_f32_32x16x128_f4"},
+		Evidence: []string{"'b0101", "'b11001100_0011"}, AssemblerOperands: true, Pairs: []string{"v_wmma_scale_f32_16x16x128_f8f6f4", "v_wmma_scale_f32_32x16x128_f4"},
 		Summary: "The Load-Scale word of a block-32 scaled WMMA (the first two dwords of V_WMMA_SCALE_*): the scales of matrix A (SRC0) and matrix B (SRC1) for the WMMA word pair that follows.",
 		Desc:    "AMD's guide describes this word only as the \"load scale\" portion (bits [63:0]) of the VOP3PX2 encoding of V_WMMA_SCALE_F32_16X16X128_F8F6F4 and V_WMMA_SCALE_F32_32X16X128_F4. " + wmmaScaleFields + " LLVM names it v_wmma_ld_scale_paired_b32 and decodes it alone when no scaled WMMA's word pair follows.",
 		Example: "v_wmma_ld_scale_paired_b32 v1, v2 matrix_a_scale:MATRIX_SCALE_ROW1 matrix_b_scale_fmt:MATRIX_SCALE_FMT_E4M3 matrix_a_reuse"},
 	{Family: "cdna5", Name: "v_wmma_ld_scale16_paired_b64", Heading: "VOP3PX2", Named: `the "load scale" portion`, Word: "0xCC3A",
-		FromAssembler: true, ScaleBits: 64, Pairs: []string{"v_wmma_scale16_f32_16x16x128_f8f6f4", "v_wmma_scale16_f32_32x16x128_f4"},
+		FromAssembler: true, AssemblerOperands: true, Pairs: []string{"v_wmma_scale16_f32_16x16x128_f8f6f4", "v_wmma_scale16_f32_32x16x128_f4"},
 		Summary: "The Load-Scale word of a block-16 scaled WMMA (the first two dwords of V_WMMA_SCALE16_*): the 64-bit scales of matrix A (SRC0) and matrix B (SRC1) for the WMMA word pair that follows.",
 		Desc:    "AMD's guide gives the VOP3PX2 \"load scale\" layout but no SCLOP for V_WMMA_SCALE16_F32_16X16X128_F8F6F4 and V_WMMA_SCALE16_F32_32X16X128_F4; llvm-mc 22 encodes their first word pair as VOP3P opcode 0x3A (SCLOP 'b1010), with 64-bit scales (16x8 scale bytes of A, 8 per lane). " + wmmaScaleFields + " LLVM names it v_wmma_ld_scale16_paired_b64 and decodes it alone when no scaled WMMA's word pair follows.",
 		Example: "v_wmma_ld_scale16_paired_b64 v[2:3], v[4:5] matrix_b_scale:MATRIX_SCALE_ROW1 matrix_a_scale_fmt:MATRIX_SCALE_FMT_E5M3 matrix_b_reuse"},
