@@ -226,9 +226,10 @@ func wordLine(row amdmanual.ProseInstr, lines []string, head, at int, rel string
 // of the first dword that the Load-Scale word gives (Word, bits 31:16)
 // and the guide's layout leaves open: CDNA 5's VOP3PX2 fixes only
 // ENCODING [31:20]; its SCLOP [19:16] holds the rest of the VOP3P opcode,
-// which tells the block-32 from the block-16 form. A bit the guide fixes
-// to another value is a problem, unless the word is the assembler's: the
-// guide's value then names another instruction (a recorded conflict).
+// which tells the block-32 from the block-16 form (the guide's table names
+// 'b0101 in SCLOP's description, for V_WMMA_SCALE_F32_16X16X128_F8F6F4
+// only). A bit the guide fixes to another value is a problem, not an
+// override.
 func fixPairHeads(row amdmanual.ProseInstr, arch *isa.Architecture, byName map[string]*isa.Instruction) []string {
 	if len(row.Pairs) == 0 {
 		return nil
@@ -243,11 +244,15 @@ func fixPairHeads(row amdmanual.ProseInstr, arch *isa.Architecture, byName map[s
 	}
 	w0 := uint32(word) << 16
 	var problems []string
-	for _, name := range row.Pairs {
+	for pi, name := range row.Pairs {
 		p := byName[arch.ID+"\x00"+name]
 		if p == nil {
 			problems = append(problems, fmt.Sprintf("%s %s: no instruction %s to start", arch.ID, row.Name, name))
 			continue
+		}
+		example := ""
+		if pi < len(row.PairExamples) {
+			example = row.PairExamples[pi]
 		}
 		for ei := range p.Encodings {
 			e := &p.Encodings[ei]
@@ -255,6 +260,11 @@ func fixPairHeads(row amdmanual.ProseInstr, arch *isa.Architecture, byName map[s
 				continue
 			}
 			e.Fields = slices.Clone(e.Fields) // the reader's instructions share their format's fields
+			if example != "" {
+				p.Examples = append(p.Examples, isa.Example{Asm: example, Prov: e.Prov,
+					Source: fmt.Sprintf("composed from the operands the guide's %s tables describe; verified with llvm-mc", e.Format)})
+				example = ""
+			}
 			for fi := range e.Fields {
 				f := &e.Fields[fi]
 				if f.MSB >= 32 || f.LSB < opf.LSB || f.MSB > opf.MSB {
@@ -267,17 +277,7 @@ func fixPairHeads(row amdmanual.ProseInstr, arch *isa.Architecture, byName map[s
 					f.Description = strings.TrimSpace(f.Description + fmt.Sprintf(" (%s: %s's opcode)", want, row.Name))
 				case want:
 				default:
-					if !row.FromAssembler {
-						problems = append(problems, fmt.Sprintf("%s %s: field %s is fixed at %s, %s's opcode gives %s", arch.ID, name, f.Name, f.Fixed, row.Name, want))
-						continue
-					}
-					// The guide's one value, read as the format's, names
-					// another instruction; llvm-mc's encoding is the fact.
-					p.Conflicts = append(p.Conflicts, isa.Conflict{Fact: "bits " + fmt.Sprint(f.MSB) + ":" + fmt.Sprint(f.LSB) + " (" + f.Name + ") of the " + e.Format + " encoding",
-						Values:      []isa.ConflictValue{{Value: "'b" + want, Prov: isa.Prov{Source: isa.SourceLLVMMC}}, {Value: "'b" + f.Fixed, Prov: e.Prov}},
-						Note:        fmt.Sprintf("the guide's %s table gives %s 'b%s for another instruction and none for this one; llvm-mc 22 encodes %s's first word pair as %s (VOP3P opcode %d)", e.Format, f.Name, f.Fixed, name, row.Name, w0>>uint(opf.LSB)&(1<<uint(opf.MSB-opf.LSB+1)-1)),
-						CorrectedBy: isa.SourceLLVMMC})
-					f.Fixed = want
+					problems = append(problems, fmt.Sprintf("%s %s: field %s is fixed at %s, %s's opcode gives %s", arch.ID, name, f.Name, f.Fixed, row.Name, want))
 				}
 			}
 		}
@@ -336,12 +336,13 @@ func formatNamed(arch *isa.Architecture, name string) *isa.Format {
 	return nil
 }
 
-// proseExamples are the composed examples of a proseInstrs instruction:
-// the LLVM pass's candidates for it (other instructions' examples come
-// from LLVM's pages and tests).
+// proseExamples are the composed examples of a proseInstrs instruction or
+// of an instruction a row's word starts (Pairs): the LLVM pass's
+// candidates for it (other instructions' examples come from LLVM's pages
+// and tests).
 func proseExamples(in *isa.Instruction) []isa.Example {
 	for _, row := range amdmanual.ProseInstructions {
-		if row.Family == in.Arch && row.Name == in.Name {
+		if row.Family == in.Arch && (row.Name == in.Name || slices.Contains(row.Pairs, in.Name)) {
 			return in.Examples
 		}
 	}

@@ -111,9 +111,10 @@ func (d *Decoder) addPairs(formats map[string]*format, pending []pendingPair) {
 		w := d.ready(tail, wrapped)
 		d.ready(head, headEn)
 		en.mai, en.fmtScaled, en.shape = w.mai, w.fmtScaled, w.shape
-		if len(p.in.Operands) == 0 && len(p.e.Operands) == 0 {
-			// The model lists no operands (CDNA 5's guide gives none for
-			// VOP3PX2): the WMMA's, as the wrapped instruction has them.
+		if w.wmma {
+			// A WMMA pair renders as the WMMA (its operands as the
+			// wrapped instruction has them), the scales from the first
+			// pair's own entry (CDNA 4's MFMA pairs keep their model's).
 			en.sig, en.prof, en.wmma, en.sparse, en.fmtFixed = w.sig, w.prof, w.wmma, w.sparse, w.fmtFixed
 		}
 		m1, v1 := fixedBits(p.e.Fields, 1)
