@@ -761,10 +761,10 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s has no instruction with opcode %d", w0, strings.Join(names, "/"), f.opField.get(&r.raw))}
 	}
 	width := fm.Width / 8
-	if p := pairAt(en, code, offset+width); p != nil {
+	if p := pairAt(en, code, offset+width); p != nil && !r.noPair {
 		// The word pair after a Load-Scale word is its scaled MFMA's:
 		// render that, with the first pair's scales.
-		r.head, r.headRaw = fm, r.raw
+		r.head, r.headRaw, r.headEn = fm, r.raw, en
 		next := offset + width
 		r.raw = [3]uint32{binary.LittleEndian.Uint32(code[next:]), binary.LittleEndian.Uint32(code[next+4:]), 0}
 		fm, en = p.tail, d.ready(p.tail, p.en)
@@ -794,6 +794,13 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 	extra, err := r.render(code, offset+width)
 	if err != nil {
 		return 0, &Error{Offset: offset, Msg: err.Error()}
+	}
+	if r.head != nil && r.en.wmma && r.invalid.fixedBits() {
+		// LLVM 22 reads a CDNA 5 Load-Scale word alone when the WMMA
+		// pair after it sets a bit its encoding fixes (an operand outside
+		// its class it prints, flagged; CDNA 4's scaled MFMAs fail whole).
+		*r = renderer{buf: r.buf[:r.base], base: r.base, spans: r.spans, noPair: true}
+		return d.decode(r, code, offset)
 	}
 	switch r.invalid {
 	case invalidReserved:

@@ -206,6 +206,14 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 			tried = append(tried, fmt.Sprintf("%s: a K-constant instruction has no %s form", t.Format.Name, t.Format.Name))
 			continue
 		}
+		if t.ScaleWord {
+			b, err := e.encodeScaleWord(t, asm, ops, mods)
+			if err == nil {
+				return b, nil
+			}
+			tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
+			continue
+		}
 		if t.Kind == decode.KindMAI {
 			b, err := e.encodeMAI(t, asm, ops, mods)
 			if err == nil {
