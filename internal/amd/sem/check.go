@@ -249,7 +249,11 @@ func Compile(arch, name, src string) *Instruction {
 
 func compile(arch, name, src string) *Instruction {
 	in := &Instruction{Arch: arch, Name: strings.ToLower(name), Source: src}
-	prog, err := Parse(src)
+	parse := Parse
+	if oldDialect(arch) {
+		parse = func(src string) (*Program, error) { return parseOld(src, in.Name) }
+	}
+	prog, err := parse(src)
 	if err != nil {
 		in.Err = err
 		return in
