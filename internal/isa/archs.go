@@ -176,8 +176,9 @@ const (
 	// XNACK_MASK and messages 10 SAVEWAVE_HAS_TDM, 136
 	// RTN_GET_CLUSTER_BARRIER_STATE (CDNA 5).
 	TraitGFX1250Names
-	// TraitPseudocode: the guide's pseudocode is parsed and run by the
-	// evaluator (RDNA 3, 3.5, 4; CDNA 3, 4, 5).
+	// TraitPseudocode: the guide's pseudocode is in the newer notation
+	// (one block per instruction), parsed and run by the evaluator (RDNA
+	// 3, 3.5, 4; CDNA 3, 4, 5); TraitOldPseudocode is the older one's.
 	TraitPseudocode
 	// TraitNumMinMax: the float min/max instructions are named _num_
 	// (v_max_num_f32): RDNA 4 and CDNA 5 renamed them.

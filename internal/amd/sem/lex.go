@@ -129,6 +129,13 @@ func lexMode(src string, o lexOptions) ([]token, error) {
 			for j < len(src) && isDigit(src[j]) {
 				j++
 			}
+			if o.old {
+				if t, e, ok := verilogLiteral(src, i, j); ok {
+					toks = append(toks, token{tSized, t, line})
+					i = e
+					continue
+				}
+			}
 			if j < len(src) && src[j] == '\'' {
 				// A width: 32'U( is a cast, 16'1.0 and 8'0xff are sized literals.
 				k := j + 1

@@ -258,6 +258,32 @@ func oldCommentEnd(src string, i int, afterCode bool) int {
 	return end
 }
 
+// verilogLiteral reads the older guides' Verilog-style sized literal
+// starting at i, whose width digits end at j: "8 'h0", "16 'b0", "1'h0"
+// (a space may stand before the quote). It returns it as the newer
+// notation's sized literal text ("8'0x0") and where it ends.
+func verilogLiteral(src string, i, j int) (string, int, bool) {
+	k := j
+	for k < len(src) && src[k] == ' ' {
+		k++
+	}
+	if k+2 >= len(src) || src[k] != '\'' {
+		return "", 0, false
+	}
+	prefix := map[byte]string{'h': "0x", 'b': "0b", 'd': ""}[src[k+1]]
+	if prefix == "" && src[k+1] != 'd' {
+		return "", 0, false
+	}
+	e := k + 2
+	for e < len(src) && (isHex(src[e]) || src[e] == '_') {
+		e++
+	}
+	if e == k+2 {
+		return "", 0, false
+	}
+	return src[i:j] + "'" + prefix + strings.ReplaceAll(src[k+2:e], "_", ""), e, true
+}
+
 // scanGrouped extends a hex literal ending at e over "_" digit groups.
 func scanGrouped(src string, i, e int) int {
 	if !isHexLit(src[i:e]) {
@@ -303,6 +329,39 @@ func (p *parser) cDeclare() Stmt {
 		p.next()
 	}
 	return &Declare{pos{t.line}, n.text, ty, nil}
+}
+
+// cDefine reads the older notation's function definition, "ABSDIFF(x, y)
+// := (x > y ? x - y : y - x)", as a lambda bound to the name.
+func (p *parser) cDefine() Stmt {
+	if !p.old || p.peek().kind != tIdent || p.peekN(1).kind != tOp || p.peekN(1).text != "(" {
+		return nil
+	}
+	var params []string
+	k := 2
+	for ; ; k += 2 {
+		t := p.peekN(k)
+		if t.kind != tIdent {
+			return nil
+		}
+		params = append(params, t.text)
+		if sep := p.peekN(k + 1); sep.kind != tOp || sep.text != "," {
+			break
+		}
+	}
+	if c, q, e := p.peekN(k+1), p.peekN(k+2), p.peekN(k+3); c.text != ")" || q.text != ":" || e.text != "=" {
+		return nil
+	}
+	name := p.next()
+	for i := 0; i < k+3; i++ {
+		p.next()
+	}
+	body, err := p.expr()
+	if err != nil {
+		return nil
+	}
+	at := pos{name.line}
+	return &Assign{at, []Expr{&Ident{at, name.text}}, "=", &Lambda{at, params, []Stmt{&ExprStmt{at, body}}}}
 }
 
 // cCast is the older notation's C cast: (float) and (double) convert by
@@ -561,7 +620,7 @@ func (r *oldRewriter) renamed(x *Ident) *Ident {
 		if !r.hasS0 {
 			x.Name = "S0"
 		}
-	case "threadId", "threadID":
+	case "threadId", "threadID", "ThreadPosition":
 		x.Name = "laneId"
 	}
 	return x

@@ -59,6 +59,14 @@ func TestOldNotation(t *testing.T) {
 		{"v_mul_hi_u32", "D.u = (S0.u * S1.u) >> 32.", []uint64{2, 0xffffffff}, 1},
 		// S0.f * (2 ** S1.i) scales by a power of two.
 		{"v_ldexp_f32", "D.f = S0.f * (2 ** S1.i).", []uint64{one, 3}, f32bits(8)},
+		// A function definition "NAME(x, y) := expr", then a comment that runs into code.
+		{"v_sad_u8", "ABSDIFF(x, y) := (x > y ? x - y : y - x) // unsigned D.u = S2.u; D.u += ABSDIFF(S0.u[7:0], S1.u[7:0]).", []uint64{3, 10, 100}, 107},
+		// max and min: IEEE maxNum/minNum, -0 below +0.
+		{"v_pk_max_f16", "D.f = max(S0.f, S1.f).", []uint64{qnan, one}, one},
+		{"v_pk_max_f16", "D.f = max(S0.f, S1.f).", []uint64{neg0, pos0}, pos0},
+		{"v_pk_min_f16", "D.f = min(S0.f, S1.f).", []uint64{pos0, neg0}, neg0},
+		// A Verilog-style sized literal in a concatenation.
+		{"v_test_b32", "D.u32 = {16 'h0, S0.u[15:0]}.", []uint64{0x12345678}, 0x5678},
 		// "a == b == 0" is both zero.
 		{"v_test_f32", "if (S1.f == S2.f == 0) D.u = 1; else D.u = 0; endif.", []uint64{0, pos0, neg0}, 1},
 		{"v_test_f32", "if (S1.f == S2.f == 0) D.u = 1; else D.u = 0; endif.", []uint64{0, one, one}, 0},
@@ -281,4 +289,57 @@ func diffOn(a, b *Instruction) (string, int) {
 		}
 	}
 	return first, n
+}
+
+// TestOldWorkedExamples evaluates the older guides' worked examples
+// ("V_RCP_F32(0xff800000) => 0x80000000", split out of the cells) on
+// their pages. Where the page's own pseudocode gives another result,
+// testdata/olddialect_examples.tsv says so and why (for every older
+// family: the guides share these pages).
+func TestOldWorkedExamples(t *testing.T) {
+	known := map[string]string{}
+	for _, r := range testenv.ReadTable(t, "testdata/olddialect_examples.tsv", "\t", 3) {
+		known[r.Fields[0]+"\t"+r.Fields[1]] = r.Fields[2]
+	}
+	used := map[string]bool{}
+	for _, fam := range olderFamilies {
+		lib := NewLibrary(fam, semtest.Pseudocode(t, fam))
+		lines, agree := 0, 0
+		for _, n := range lib.Names() {
+			page := lib.Get(n)
+			if page.Prog == nil {
+				continue
+			}
+			for _, ex := range page.Prog.Examples {
+				lines++
+				in := lib.Get(strings.ToLower(ex.Name))
+				if in == nil || in.Prog == nil {
+					in = page
+				}
+				key := n + "\t" + strings.Join(ex.Args, ", ")
+				got, err := runExample(in, ex)
+				want := parseExampleValue(ex.Result)
+				switch {
+				case err == nil && want != nil && got.Cmp(want) == 0:
+					agree++
+					if known[key] != "" {
+						t.Errorf("%s %s(%s) now gives the guide's %s: drop it from olddialect_examples.tsv", fam, ex.Name, strings.Join(ex.Args, ", "), ex.Result)
+					}
+				case known[key] != "":
+					used[key] = true
+				default:
+					t.Errorf("%s %s: %s(%s) => %s in the guide, the pseudocode gives %#x (%v)", fam, n, ex.Name, strings.Join(ex.Args, ", "), ex.Result, got, err)
+				}
+			}
+		}
+		t.Logf("%-6s %d worked examples: %d agree with the pseudocode, %d differ (each listed with its reason)", fam, lines, agree, lines-agree)
+		if lines < 100 {
+			t.Errorf("%s: only %d worked examples found", fam, lines)
+		}
+	}
+	for k := range known {
+		if !used[k] {
+			t.Errorf("olddialect_examples.tsv lists %q, which agrees (or no longer exists) in every family", k)
+		}
+	}
 }

@@ -173,6 +173,10 @@ func (p *parser) stmts(stop func(token) bool) ([]Stmt, error) {
 		if t.kind == tIdent && blockEnd[t.text] {
 			return nil, p.errf("unexpected %q", t.text)
 		}
+		if d := p.cDefine(); d != nil {
+			out = append(out, d)
+			continue
+		}
 		if d := p.cDeclare(); d != nil {
 			out = append(out, d)
 			if p.isOp(";") {

@@ -258,6 +258,9 @@ func splitProseCode(cell string) (prose, code string) {
 // destination. int32 tmp = D.i32; ...".
 var stmtStartRe = lazyre.New(`(?:^|\s)((?:if\s*\(|for\s+[A-Za-z_]\w*\s+in\b|(?:u?int\d*|float|double)\s+[A-Za-z_]\w*\s*=[^=]|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?(?:\[[^\]]*\])*(?:\.[A-Za-z_]\w*)?\s*(?:=[^=>]|\+=|-=|\|=|&=)))`)
 
+// workedExampleRE is a worked example, "S_ABS_I32(0x80000001) => 0x7fffffff".
+var workedExampleRE = lazyre.New(`\b[A-Z][A-Z0-9_]*\([^()]*\)\s*=>`)
+
 // enumerationRe is prose that names operands in the form of assignments:
 // "S0 = Quotient, S1 = Denominator, S2 = Numerator.", "Bitfield extract
 // with S0 = data, S1 = field_offset, ...".
@@ -279,7 +282,10 @@ var assignedRe = lazyre.New(`^[^=]*=\s*([^;]*)`)
 // s_nop 0 // Wait 1 cycle."; worked examples "NAME(x) => y" stay code),
 // are prose whole.
 func leadProse(s string) (prose, code string) {
-	if (strings.HasPrefix(s, "Example:") || strings.HasPrefix(s, "Examples:")) && !strings.Contains(s, "=>") {
+	if workedExampleRE.MatchString(s) {
+		return "", s // worked examples stay with the code they exercise
+	}
+	if strings.HasPrefix(s, "Example:") || strings.HasPrefix(s, "Examples:") {
 		return s, ""
 	}
 	m := stmtStartRe.FindStringSubmatchIndex(s)
