@@ -20,6 +20,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/amd/codeobj"
 	"github.com/gpuisa/gpuisa/internal/amd/listing"
 	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/serve/explain"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
@@ -89,6 +90,24 @@ func oneShotGC() {
 			oneShot.restore(400)
 		}
 	})
+}
+
+// oneProcWhenBusy has a one-shot command run on one P while the machine's
+// CPUs are all busy (the last minute's load at least their number) and
+// $GOMAXPROCS says nothing, and returns what restores the setting. Its
+// parallel steps (the tables loading beside the parse, the two halves of
+// a long decode) only pay on an idle core; on busy ones the second thread
+// waited for its turn and the runtime's idle threads spun, a tenth more
+// CPU and more wall time than one thread doing it all.
+func oneProcWhenBusy() (restore func()) {
+	if os.Getenv("GOMAXPROCS") != "" || runtime.GOMAXPROCS(0) == 1 {
+		return func() {}
+	}
+	if load, ok := loadAverage(); !ok || load < float64(runtime.NumCPU()) {
+		return func() {}
+	}
+	prev := runtime.GOMAXPROCS(1)
+	return func() { runtime.GOMAXPROCS(prev) }
 }
 
 // steadyGC ends what oneShotGC began, at once, with the collector at
@@ -182,6 +201,7 @@ type listingFlags struct {
 // writes it; explain passes annotate to add its notes.
 func (e *env) runListing(ctx context.Context, name string, args []string, annotate func(ctx context.Context, c *codecache.Cache, l *listing.Listing, f listingFlags) error) error {
 	oneShotGC()
+	defer oneProcWhenBusy()()
 	args, err := takeDBFlag(e, args)
 	if err != nil {
 		return err
@@ -215,6 +235,7 @@ func (e *env) runListing(ctx context.Context, name string, args []string, annota
 		return err
 	}
 	defer closeDB()
+	prefetchCodec(cache, f.target, f.arch)
 	machines, machinesErr := cache.Machines(ctx) // without the table a code object needs --arch
 	in, err := listing.Parse(raw, machines)
 	if err != nil {
@@ -235,6 +256,9 @@ func (e *env) runListing(ctx context.Context, name string, args []string, annota
 	}
 	fam, err := familyCodec(ctx, cache, arch)
 	if err != nil {
+		return err
+	}
+	if fam, err = targetCodec(fam, decodeTarget(choice, in)); err != nil {
 		return err
 	}
 	opts := listing.Options{Fields: f.fields || f.json || annotate != nil, NoCollapse: f.noColl}
@@ -380,6 +404,9 @@ func (e *env) streamListing(ctx context.Context, pos []string, f listingFlags) (
 	if err != nil {
 		return true, err
 	}
+	if fam, err = targetCodec(fam, decodeTarget(choice, in)); err != nil {
+		return true, err
+	}
 	if _, err := src.Seek(0, io.SeekStart); err != nil {
 		return true, err
 	}
@@ -482,6 +509,21 @@ func familyCodec(ctx context.Context, cache *codecache.Cache, arch string) (list
 	return listing.Codec{Dec: d, Enc: enc}, nil
 }
 
+// prefetchCodec starts loading the family the first of archs names (the
+// flags' override: --target, then --arch) on another goroutine, so its
+// tables load while the input is parsed (a few milliseconds of every
+// decode and encode, on a second core); the cache builds a family once,
+// and the familyCodec that needs it waits for this one. An unknown name
+// does nothing here: the caller reports it.
+func prefetchCodec(cache *codecache.Cache, archs ...string) {
+	for _, a := range archs {
+		if a != "" {
+			go cache.Decoder(context.Background(), a)
+			return
+		}
+	}
+}
+
 // parseInterspersed lets flags come before or after positional arguments.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
@@ -496,4 +538,23 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// decodeTarget is the gfx target a decode is for: --target, a gfx target
+// given as --arch, else the code object's; "" for a family alone. On a
+// target the decoder refuses what llvm-mc refuses there (an instruction
+// other targets of the family have: targetCodec).
+func decodeTarget(c listing.Choice, in *listing.Input) string {
+	switch {
+	case c.Target != "":
+		return c.Target
+	case c.Arch != "":
+		if info, ok := isa.LookupArch(c.Arch); ok && info.ID != strings.ToLower(c.Arch) {
+			return c.Arch
+		}
+		return ""
+	case in != nil:
+		return in.Target
+	}
+	return ""
 }

@@ -42,6 +42,7 @@ instruction cannot be encoded, 2 on unusable input.`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			oneShotGC()
+			defer oneProcWhenBusy()()
 			args, err := takeDBFlag(e, args)
 			if err != nil {
 				return err
@@ -62,20 +63,41 @@ instruction cannot be encoded, 2 on unusable input.`,
 			if !ok || info.Vendor != isa.VendorAMD {
 				return errs.NotFound(isa.AMDArchIDs(), "unknown AMD family %q", *arch)
 			}
+			file := len(pos) == 1 && (pos[0] == "-" || isFile(pos[0]))
+			if err := missingFile(pos); err != nil {
+				return err
+			}
+			var raw []byte
+			if file {
+				// Read and sized before the tables load: sizing a large
+				// input's heap collects once, and with the tables loaded
+				// that collection marked them (a twentieth of a
+				// 10,000-line encode).
+				if raw, err = e.readInput(pos); err != nil {
+					return err
+				}
+				e.sizeForInput(len(raw))
+			}
 			cache, closeDB, err := e.codecs()
 			if err != nil {
 				return err
 			}
 			defer closeDB()
+			var in *listing.Input
+			if file {
+				prefetchCodec(cache, info.ID) // loads while the lines are parsed
+				if in, err = listing.Parse(raw, codeobj.Machines{}); err != nil {
+					return errs.Invalid("%v", err)
+				}
+				if in.Kind == listing.KindObject || in.Kind == listing.KindBytes {
+					return errs.Invalid("the input is machine code, not assembly: use gpuisa decode")
+				}
+			}
 			fam, err := familyCodec(cmd.Context(), cache, info.ID)
 			if err != nil {
 				return err
 			}
 			if fam, err = targetCodec(fam, *arch); err != nil {
-				return err
-			}
-			file := len(pos) == 1 && (pos[0] == "-" || isFile(pos[0]))
-			if err := missingFile(pos); err != nil {
 				return err
 			}
 			if !file {
@@ -94,18 +116,6 @@ instruction cannot be encoded, 2 on unusable input.`,
 				fmt.Fprintf(e.stdout, "[%s]\n%s\n", strings.Join(hexb, ","), strings.Join(words, " "))
 				return nil
 			}
-			raw, err := e.readInput(pos)
-			if err != nil {
-				return err
-			}
-			e.sizeForInput(len(raw))
-			in, err := listing.Parse(raw, codeobj.Machines{})
-			if err != nil {
-				return errs.Invalid("%v", err)
-			}
-			if in.Kind == listing.KindObject || in.Kind == listing.KindBytes {
-				return errs.Invalid("the input is machine code, not assembly: use gpuisa decode")
-			}
 			l := listing.Build(in, info.ID, fam, listing.Options{NoCollapse: true})
 			name := pos[0]
 			if name == "-" {
@@ -114,8 +124,8 @@ instruction cannot be encoded, 2 on unusable input.`,
 			bw := bufio.NewWriterSize(e.stderr, 4096)
 			for _, s := range l.Sections {
 				for _, en := range s.Entries {
-					if en.Err != "" {
-						fmt.Fprintf(bw, "%s:%d: error: %s\n", name, en.Src, en.Err)
+					if en.Err() != "" {
+						fmt.Fprintf(bw, "%s:%d: error: %s\n", name, en.Src, en.Err())
 					}
 				}
 			}

@@ -44,7 +44,7 @@ func newEvalCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval ARCH MNEMONIC --s0 VALUE [--s1 VALUE] [--s2 VALUE] [--s3 VALUE] [--trace] [--json]",
 		Short: "Run an AMD instruction's pseudocode on inputs: what it returns, per lane, with every assignment",
-		Long: `Eval runs the instruction's pseudocode from AMD's guide (RDNA 3, 3.5, 4, CDNA 3, 4, 5) on
+		Long: `Eval runs the instruction's pseudocode from AMD's guide (every family: RDNA 1-4, CDNA 1-5, Vega) on
 the given source values and prints the destinations, the wave-wide state it changed
 (SCC, VCC, EXEC, TRAPSTS) and, with --trace, every assignment in order.
 

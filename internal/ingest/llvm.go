@@ -518,6 +518,8 @@ func (p *llvmPass) linkRenames() {
 	// Older guides give many instructions pseudocode only: the same
 	// instruction's description from the nearest family that has one.
 	rep.Borrowed = merge.BorrowDescriptions(p.insts)
+	// ... and where their pseudocode is when they have none.
+	merge.PointToSemantics(p.insts)
 	p.prog.Advance(1)
 	p.prog.Done()
 	rep.Lineage = quality.LineageStats{Links: len(links), Refused: len(refused), OtherSpellings: spelled}
@@ -572,6 +574,7 @@ func applyUnverified(archs []isa.Architecture, insts []*isa.Instruction, matches
 		results[in] = merge.Result{Reason: "not verified"}
 	}
 	rep.Borrowed = merge.BorrowDescriptions(insts)
+	merge.PointToSemantics(insts)
 	*rep = computeQuality(qualityInput{Report: *rep, Archs: archs, Insts: insts, Syntax: matches, Results: results})
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,6 +99,7 @@ func addProseInstructions(src string, archs []isa.Architecture, insts []*isa.Ins
 		}
 		added = append(added, in)
 		byName[row.Family+"\x00"+row.Name] = in
+		problems = append(problems, fixPairHeads(row, arch, byName)...)
 	}
 	return added, problems
 }
@@ -114,9 +116,9 @@ func proseInstruction(row amdmanual.ProseInstr, arch *isa.Architecture, lines []
 			return nil, fmt.Errorf("%s does not name %s after line %d", rel, row.Named, head)
 		}
 	}
-	wordAt := guideLine(lines, head, row.Word, false)
-	if wordAt == 0 {
-		return nil, fmt.Errorf("%s gives no word %s after line %d", rel, row.Word, head)
+	wordAt, err := wordLine(row, lines, head, at, rel)
+	if err != nil {
+		return nil, err
 	}
 	word, err := strconv.ParseUint(strings.TrimPrefix(row.Word, "0x"), 16, 16)
 	if err != nil {
@@ -124,7 +126,7 @@ func proseInstruction(row amdmanual.ProseInstr, arch *isa.Architecture, lines []
 	}
 	ld := formatNamed(arch, "VOP3P")
 	mai := formatNamed(arch, "VOP3P-MAI")
-	if ld == nil || mai == nil {
+	if ld == nil || mai == nil && row.Wraps != "" {
 		return nil, fmt.Errorf("%s has no VOP3P and VOP3P-MAI formats", arch.ID)
 	}
 	w0 := uint32(word) << 16
@@ -134,8 +136,15 @@ func proseInstruction(row amdmanual.ProseInstr, arch *isa.Architecture, lines []
 	}
 	ldOp := int(op.Get([]uint32{w0}))
 	prov := isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: at}
+	wordProv := isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: wordAt}
+	if row.FromAssembler {
+		wordProv = isa.Prov{Source: isa.SourceLLVMMC}
+	}
 	operands := scaleOperands
-	if row.Wraps != "" {
+	switch {
+	case row.AssemblerOperands:
+		operands = nil // the LLVM pass fills them from llvm-mc's printing
+	case row.Wraps != "":
 		operands = mfmaScaleOperands()
 	}
 	in := &isa.Instruction{
@@ -149,9 +158,12 @@ func proseInstruction(row amdmanual.ProseInstr, arch *isa.Architecture, lines []
 	}
 	in.Section = amdmanual.Clean(strings.TrimLeft(lines[head-1], "#")) // as the guide's parser reads headings
 	check := fmt.Sprintf("bits 31:16 are the guide's %s (line %d): %s opcode %d", row.Word, wordAt, ld.Name, ldOp)
+	if row.FromAssembler {
+		check = fmt.Sprintf("bits 31:16 are %s as llvm-mc 22 encodes the word (the guide gives none): %s opcode %d", row.Word, ld.Name, ldOp)
+	}
 	if row.Wraps == "" {
 		in.Encodings = []isa.Encoding{{Name: ld.Name, Format: ld.Name, Width: ld.Width, Opcode: ldOp, Fields: ld.Fields,
-			Operands: operands, Prov: isa.Prov{Source: isa.SourceAMDManual, File: rel, Line: wordAt}, IdentifierCheck: check}}
+			Operands: operands, Prov: wordProv, IdentifierCheck: check}}
 	} else {
 		base := byName[arch.ID+"\x00"+row.Wraps]
 		maiOp := -1
@@ -179,6 +191,98 @@ func proseInstruction(row amdmanual.ProseInstr, arch *isa.Architecture, lines []
 		}
 	}
 	return in, nil
+}
+
+// wordLine is the guide line that gives row's Load-Scale word: the word
+// itself after the section's heading, or, for a row whose guide writes it
+// as field values (Evidence), the first of those after the named line; a
+// word only the assembler gives (FromAssembler) is cited at the named
+// line, where the guide describes the word without its opcode.
+func wordLine(row amdmanual.ProseInstr, lines []string, head, at int, rel string) (int, error) {
+	switch {
+	case row.FromAssembler:
+		return at, nil
+	case len(row.Evidence) > 0:
+		first := 0
+		for _, e := range row.Evidence {
+			n := guideLine(lines, at, e, false)
+			if n == 0 {
+				return 0, fmt.Errorf("%s gives no %s after line %d", rel, e, at)
+			}
+			if first == 0 || n < first {
+				first = n
+			}
+		}
+		return first, nil
+	}
+	n := guideLine(lines, head, row.Word, false)
+	if n == 0 {
+		return 0, fmt.Errorf("%s gives no word %s after line %d", rel, row.Word, head)
+	}
+	return n, nil
+}
+
+// fixPairHeads fixes, in the 4-dword encodings row.Pairs names, the bits
+// of the first dword that the Load-Scale word gives (Word, bits 31:16)
+// and the guide's layout leaves open: CDNA 5's VOP3PX2 fixes only
+// ENCODING [31:20]; its SCLOP [19:16] holds the rest of the VOP3P opcode,
+// which tells the block-32 from the block-16 form (the guide's table names
+// 'b0101 in SCLOP's description, for V_WMMA_SCALE_F32_16X16X128_F8F6F4
+// only). A bit the guide fixes to another value is a problem, not an
+// override.
+func fixPairHeads(row amdmanual.ProseInstr, arch *isa.Architecture, byName map[string]*isa.Instruction) []string {
+	if len(row.Pairs) == 0 {
+		return nil
+	}
+	opf, ok := opField(formatNamed(arch, "VOP3P"))
+	if !ok {
+		return nil
+	}
+	word, err := strconv.ParseUint(strings.TrimPrefix(row.Word, "0x"), 16, 16)
+	if err != nil {
+		return []string{fmt.Sprintf("%s %s: word %q: %v", arch.ID, row.Name, row.Word, err)}
+	}
+	w0 := uint32(word) << 16
+	var problems []string
+	for pi, name := range row.Pairs {
+		p := byName[arch.ID+"\x00"+name]
+		if p == nil {
+			problems = append(problems, fmt.Sprintf("%s %s: no instruction %s to start", arch.ID, row.Name, name))
+			continue
+		}
+		example := ""
+		if pi < len(row.PairExamples) {
+			example = row.PairExamples[pi]
+		}
+		for ei := range p.Encodings {
+			e := &p.Encodings[ei]
+			if e.Width <= 96 {
+				continue
+			}
+			e.Fields = slices.Clone(e.Fields) // the reader's instructions share their format's fields
+			if example != "" {
+				p.Examples = append(p.Examples, isa.Example{Asm: example, Prov: e.Prov,
+					Source: fmt.Sprintf("composed from the operands the guide's %s tables describe; verified with llvm-mc", e.Format)})
+				example = ""
+			}
+			for fi := range e.Fields {
+				f := &e.Fields[fi]
+				if f.MSB >= 32 || f.LSB < opf.LSB || f.MSB > opf.MSB {
+					continue // not in the first dword's opcode bits
+				}
+				want := fmt.Sprintf("%0*b", f.MSB-f.LSB+1, w0>>uint(f.LSB)&(1<<uint(f.MSB-f.LSB+1)-1))
+				switch strings.ReplaceAll(f.Fixed, "_", "") {
+				case "":
+					f.Fixed = want
+					f.Description = strings.TrimSpace(f.Description + fmt.Sprintf(" (%s: %s's opcode)", want, row.Name))
+				case want:
+				default:
+					problems = append(problems, fmt.Sprintf("%s %s: field %s is fixed at %s, %s's opcode gives %s", arch.ID, name, f.Name, f.Fixed, row.Name, want))
+				}
+			}
+		}
+	}
+	return problems
 }
 
 // ScaledFormat names the 4-dword layout of a scaled MFMA (LLVM's VOP3PX).
@@ -232,12 +336,13 @@ func formatNamed(arch *isa.Architecture, name string) *isa.Format {
 	return nil
 }
 
-// proseExamples are the composed examples of a proseInstrs instruction:
-// the LLVM pass's candidates for it (other instructions' examples come
-// from LLVM's pages and tests).
+// proseExamples are the composed examples of a proseInstrs instruction or
+// of an instruction a row's word starts (Pairs): the LLVM pass's
+// candidates for it (other instructions' examples come from LLVM's pages
+// and tests).
 func proseExamples(in *isa.Instruction) []isa.Example {
 	for _, row := range amdmanual.ProseInstructions {
-		if row.Family == in.Arch && row.Name == in.Name {
+		if row.Family == in.Arch && (row.Name == in.Name || slices.Contains(row.Pairs, in.Name)) {
 			return in.Examples
 		}
 	}

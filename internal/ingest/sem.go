@@ -28,7 +28,7 @@ import (
 // draws beside the special-value corpus (the tests draw more).
 const semRandom = 100
 
-// applySem evaluates the newer families' pseudocode: coverage per family,
+// applySem evaluates the families' pseudocode (both notations: semFamilies): coverage per family,
 // the comparison with LLVM's constant folding (opt, one process per target,
 // cached; skipped with --no-verify or without opt), and the cross-vendor
 // differences of the concept catalogue's relations by evaluation. It
@@ -39,7 +39,7 @@ func applySem(ctx context.Context, opts Options, insts []*isa.Instruction, cat *
 		Tolerated: []quality.SemTolerated{}, Findings: []quality.SemFinding{}, Contradictions: []quality.SemContradiction{}}
 	texts := map[string]map[string]string{}
 	for _, in := range insts {
-		if in.Vendor != isa.VendorAMD || in.Semantics == "" || !newerDialect(in.Arch) {
+		if in.Vendor != isa.VendorAMD || in.Semantics == "" || !slices.Contains(semFamilies, in.Arch) {
 			continue
 		}
 		if texts[in.Arch] == nil {
@@ -48,8 +48,8 @@ func applySem(ctx context.Context, opts Options, insts []*isa.Instruction, cat *
 		texts[in.Arch][in.Name] = in.Semantics
 	}
 	libs := map[string]*sem.Library{}
-	prog.Start("parsing and analysing the pseudocode", len(semdiff.Families))
-	for _, fam := range semdiff.Families {
+	prog.Start("parsing and analysing the pseudocode", len(semFamilies))
+	for _, fam := range semFamilies {
 		if texts[fam] == nil {
 			prog.Advance(1)
 			continue
@@ -143,14 +143,21 @@ func semCacheDir(opts Options) string {
 	return ptxas.DefaultCacheDir()
 }
 
-func newerDialect(arch string) bool {
-	for _, f := range semdiff.Families {
-		if f == arch {
-			return true
+// semFamilies are the AMD families whose guide pseudocode the evaluator
+// reads, line by line, oldest first: the newer notation's
+// (isa.TraitPseudocode, semdiff.Families) and the older C-like one's
+// (isa.TraitOldPseudocode).
+var semFamilies = func() []string {
+	var out []string
+	for _, l := range isa.Lines() {
+		for _, id := range isa.LineFamilies(l.ID) {
+			if a := isa.MustArch(id); a.Has(isa.TraitPseudocode) || a.Has(isa.TraitOldPseudocode) {
+				out = append(out, id)
+			}
 		}
 	}
-	return false
-}
+	return out
+}()
 
 // problemKind groups a why-not-executable message by its gist.
 func problemKind(p string) string {

@@ -54,12 +54,13 @@ const (
 )
 
 // matrixPrefixes are the mnemonic prefixes of the matrix instructions,
-// the first match deciding: CDNA 4's v_mfma_ld_scale_b32 is the VOP3P
-// Load-Scale word of a scaled MFMA, no multiply of its own.
+// the first match deciding: CDNA 4's v_mfma_ld_scale_b32 and CDNA 5's
+// v_wmma_ld_scale*_paired_* are the VOP3P Load-Scale words of scaled
+// MFMAs and WMMAs, no multiply of their own.
 var matrixPrefixes = []struct {
 	prefix string
 	kind   MatrixKind
-}{{"v_mfma_ld_scale", NotMatrix}, {"v_mfma", MatrixXDL}, {"v_smfmac", MatrixXDL}, {"v_wmma", MatrixWMMA}, {"v_swmmac", MatrixWMMA}}
+}{{"v_mfma_ld_scale", NotMatrix}, {"v_wmma_ld_scale", NotMatrix}, {"v_mfma", MatrixXDL}, {"v_smfmac", MatrixXDL}, {"v_wmma", MatrixWMMA}, {"v_swmmac", MatrixWMMA}}
 
 // MatrixKindOf says which matrix instruction a lower-case mnemonic names.
 func MatrixKindOf(mnemonic string) MatrixKind {

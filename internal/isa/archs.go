@@ -176,8 +176,9 @@ const (
 	// XNACK_MASK and messages 10 SAVEWAVE_HAS_TDM, 136
 	// RTN_GET_CLUSTER_BARRIER_STATE (CDNA 5).
 	TraitGFX1250Names
-	// TraitPseudocode: the guide's pseudocode is parsed and run by the
-	// evaluator (RDNA 3, 3.5, 4; CDNA 3, 4, 5).
+	// TraitPseudocode: the guide's pseudocode is in the newer notation
+	// (one block per instruction), parsed and run by the evaluator (RDNA
+	// 3, 3.5, 4; CDNA 3, 4, 5); TraitOldPseudocode is the older one's.
 	TraitPseudocode
 	// TraitNumMinMax: the float min/max instructions are named _num_
 	// (v_max_num_f32): RDNA 4 and CDNA 5 renamed them.
@@ -189,6 +190,11 @@ const (
 	// at an even register; llvm-mc flags v[1:2] (its *_Align2 register
 	// classes; CDNA 2-5, gfx90a on).
 	TraitAlignedVGPRs
+	// TraitOldPseudocode: the guide writes its pseudocode in the older
+	// C-like notation inside the opcode tables ("D.f = S0.f * S1.f."),
+	// which the evaluator reads as well (RDNA 1, 2; CDNA 1, 2; Vega, Vega
+	// 7nm).
+	TraitOldPseudocode
 )
 
 // WaitCounters is a family's set of wait counters.
@@ -259,11 +265,12 @@ var archTable = []ArchInfo{
 	{ID: "rdna2", CEKey: "amd_rdna2", Name: "RDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 4,
 		Targets: []string{"gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036"}, Gen: 10,
 		Line: LineRDNA, Parents: []string{"rdna1"}, Class: "rdna2",
-		Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
+		Traits: TraitOldPseudocode,
+		Waits:  waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "rdna1", CEKey: "amd_rdna1", Name: "RDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 5,
 		Targets: []string{"gfx1010", "gfx1011", "gfx1012", "gfx1013"}, Gen: 10,
 		Line: LineRDNA, Parents: []string{"vega7"}, Class: "rdna1",
-		Traits: TraitXNACKMaskHwreg | TraitNoDepCtrHoldCnt, Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
+		Traits: TraitOldPseudocode | TraitXNACKMaskHwreg | TraitNoDepCtrHoldCnt, Waits: waitsRDNA12, WaveSize: 32, VGPRGranule: 4, VGPRGranuleWave32: 8, SIMDsPerCU: 2},
 	{ID: "cdna5", CEKey: "amd_cdna5", Name: "CDNA 5", Vendor: VendorAMD, Kind: KindNative, Order: 6,
 		Targets: []string{"gfx1250", "gfx1251"}, Gen: 12,
 		Line: LineCDNA, Parents: []string{"cdna4", "rdna4"}, Class: "cdna5",
@@ -282,20 +289,23 @@ var archTable = []ArchInfo{
 	{ID: "cdna2", CEKey: "amd_cdna2", Name: "CDNA 2", Vendor: VendorAMD, Kind: KindNative, Order: 9,
 		Targets: []string{"gfx90a"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"cdna1"}, Class: "cdna2",
-		Traits: TraitAccBit | TraitAlignedVGPRs,
+		Traits: TraitOldPseudocode | TraitAccBit | TraitAlignedVGPRs,
 		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 8, VGPRGranuleWave32: 8, CyclesPerPass: 4, SIMDsPerCU: 4},
 	{ID: "cdna1", CEKey: "amd_cdna1", Name: "CDNA 1", Vendor: VendorAMD, Kind: KindNative, Order: 10,
 		Targets: []string{"gfx908"}, Gen: 9,
 		Line: LineCDNA, Parents: []string{"vega7"}, Class: "cdna1",
-		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, CyclesPerPass: 4, SIMDsPerCU: 4},
+		Traits: TraitOldPseudocode,
+		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, CyclesPerPass: 4, SIMDsPerCU: 4},
 	{ID: "vega7", Name: "Vega 7nm", Vendor: VendorAMD, Kind: KindNative, Order: 11, Aliases: []string{"vega20"},
 		Targets: []string{"gfx906"}, Gen: 9,
 		Line: LineGCN, Parents: []string{"vega"}, Class: "vega7",
-		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, SIMDsPerCU: 4},
+		Traits: TraitOldPseudocode,
+		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, SIMDsPerCU: 4},
 	{ID: "vega", Name: "Vega", Vendor: VendorAMD, Kind: KindNative, Order: 12, Aliases: []string{"vega10", "gcn5"},
 		Targets: []string{"gfx900", "gfx902", "gfx904", "gfx909", "gfx90c"}, Gen: 9,
 		Line: LineGCN, Class: "vega",
-		Waits: WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, SIMDsPerCU: 4},
+		Traits: TraitOldPseudocode,
+		Waits:  WaitRules{Counters: CountersVM, StoresExp: true, GDSExp: true, Exports: true}, WaveSize: 64, VGPRGranule: 4, VGPRGranuleWave32: 4, SIMDsPerCU: 4},
 	{ID: "ptx", CEKey: "ptx", Name: "PTX", Vendor: VendorNVIDIA, Kind: KindVirtual, Order: 20, Class: "ptx"},
 }
 

@@ -259,7 +259,12 @@ type Instruction struct {
 	// whose guide gives one.
 	DescriptionFrom *TextSource `json:"description_from,omitempty"`
 	Semantics       string      `json:"semantics,omitempty"`
-	Notes           string      `json:"notes,omitempty"`
+	// SemanticsElsewhere is set when the family's own guide gives no
+	// pseudocode and the same instruction (same lineage, same name) has
+	// some in the nearest family whose guide gives it: the page points
+	// there rather than showing another guide's text as this one's.
+	SemanticsElsewhere *TextSource `json:"semantics_elsewhere,omitempty"`
+	Notes              string      `json:"notes,omitempty"`
 
 	Aliases   []Alias    `json:"aliases"`
 	Encodings []Encoding `json:"encodings"`

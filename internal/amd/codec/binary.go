@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
@@ -20,13 +21,16 @@ import (
 // lists what it writes per model type, and TestCodecCoversModel fails when
 // the model gains a field nobody decided about.
 
-const tableMagic = "gpuisa-codec-4\n"
+const tableMagic = "gpuisa-codec-5\n"
 
-// tableMagic3 and tableMagic2 are the previous versions: 3 without the
-// targets an alias is verified on (a database written by it loads with
-// no alias the encoder takes), 2 also without an encoding's own fields
-// (a 4-dword layout, Facts).
+// tableMagic4, 3 and 2 are the previous versions: 4 without the targets
+// an instruction is verified on where the family's disagree (a database
+// written by it encodes them on every target of the family), 3 also
+// without the targets an alias is verified on (a database written by it
+// loads with no alias the encoder takes), 2 also without an encoding's
+// own fields (a 4-dword layout, Facts).
 const (
+	tableMagic4 = "gpuisa-codec-4\n"
 	tableMagic3 = "gpuisa-codec-3\n"
 	tableMagic2 = "gpuisa-codec-2\n"
 )
@@ -158,7 +162,26 @@ func (w *tableWriter) table(t *Table) {
 			w.strList(s.Modifiers)
 		}
 		w.strList(in.Flags)
+		sup, uns := verdictLists(in.Targets)
+		w.strList(sup)
+		w.strList(uns)
 	}
+}
+
+// verdictLists are the targets targets marks supported and unsupported,
+// sorted.
+func verdictLists(targets map[string]string) (sup, uns []string) {
+	for t, v := range targets {
+		switch v {
+		case "supported":
+			sup = append(sup, t)
+		case "unsupported":
+			uns = append(uns, t)
+		}
+	}
+	slices.Sort(sup)
+	slices.Sort(uns)
+	return sup, uns
 }
 
 // encodeTable writes t: magic, string table, body, deflate-compressed.
@@ -197,7 +220,8 @@ type tableReader struct {
 	strs []string
 	err  error
 	v3   bool // encodings carry their fields (tableMagic3 on)
-	v4   bool // aliases carry their verified targets (tableMagic)
+	v4   bool // aliases carry their verified targets (tableMagic4 on)
+	v5   bool // instructions carry theirs where the family's differ (tableMagic)
 
 	opPool  []isa.Operand
 	strPool []string
@@ -424,6 +448,18 @@ func (r *tableReader) table() *Table {
 			}
 		}
 		in.Flags = r.strList()
+		if r.v5 {
+			sup, uns := r.strList(), r.strList()
+			if len(sup)+len(uns) > 0 {
+				in.Targets = make(map[string]string, len(sup)+len(uns))
+				for _, t := range sup {
+					in.Targets[t] = "supported"
+				}
+				for _, t := range uns {
+					in.Targets[t] = "unsupported"
+				}
+			}
+		}
 		if r.err != nil {
 			return nil
 		}
@@ -445,12 +481,13 @@ func decodeTable(packed []byte) (*Table, error) {
 	if len(raw) > maxUnpacked {
 		return nil, fmt.Errorf("table larger than %d MB", maxUnpacked>>20)
 	}
-	v4 := bytes.HasPrefix(raw, []byte(tableMagic))
+	v5 := bytes.HasPrefix(raw, []byte(tableMagic))
+	v4 := v5 || bytes.HasPrefix(raw, []byte(tableMagic4))
 	v3 := v4 || bytes.HasPrefix(raw, []byte(tableMagic3))
 	if !v3 && !bytes.HasPrefix(raw, []byte(tableMagic2)) {
 		return nil, fmt.Errorf("not a decoder table (written by another gpuisa version?)")
 	}
-	r := &tableReader{b: raw[len(tableMagic):], v3: v3, v4: v4}
+	r := &tableReader{b: raw[len(tableMagic):], v3: v3, v4: v4, v5: v5}
 	n := r.count()
 	lens := make([]int, n)
 	total := 0

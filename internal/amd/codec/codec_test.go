@@ -60,6 +60,11 @@ func TestTableRoundTrip(t *testing.T) {
 	ins[0].Aliases = []isa.Alias{{Name: "v_max_num_f32", LLVMName: true}, {Name: "v_max_f32", Targets: []string{"gfx1200", "gfx1201"}}}
 	ins[0].Syntax = []isa.Syntax{{GFX: "GFX9", Operands: []string{"vdst:v32", "src0"}, Modifiers: []string{"clamp"}}}
 	ins[0].Operands = []isa.Operand{{Name: "vdst", Output: true, Size: 32, DataFormat: "FMT_NUM_F32", Prov: isa.Prov{Source: isa.SourceLLVMDoc}, TypeFrom: isa.TypeFromTag}}
+	// Verdicts that differ between targets travel (a decoder for one target
+	// reads them); where every target agrees they are dropped.
+	a.Targets = []string{"gfx900", "gfx904", "gfx906"}
+	ins[0].Targets = map[string]string{"gfx900": "supported", "gfx904": "unsupported", "gfx906": "supported"}
+	ins[1].Targets = map[string]string{"gfx900": "supported", "gfx904": "supported", "gfx1100": "unsupported"}
 	ptrs := make([]*isa.Instruction, len(ins))
 	for i := range ins {
 		ins[i].Arch = a.ID
@@ -74,8 +79,12 @@ func TestTableRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Table{Arch: a}
-	for _, in := range ptrs {
-		want.Instrs = append(want.Instrs, Facts(in))
+	for i, in := range ptrs {
+		f := Facts(in)
+		if i == 0 {
+			f.Targets = in.Targets // mixed on the family's targets
+		}
+		want.Instrs = append(want.Instrs, f)
 	}
 	if len(got.Instrs) != len(want.Instrs) || len(got.Arch.Formats) != len(a.Formats) {
 		t.Fatalf("formats or count differ: %d vs %d", len(got.Instrs), len(want.Instrs))
@@ -92,10 +101,13 @@ func TestTableRoundTrip(t *testing.T) {
 				w.Encodings[j].Operands = nil
 			}
 		}
-		if g.Name != w.Name || !reflect.DeepEqual(g.Aliases, w.Aliases) || !reflect.DeepEqual(g.Syntax, w.Syntax) ||
+		if g.Name != w.Name || !reflect.DeepEqual(g.Aliases, w.Aliases) || !reflect.DeepEqual(g.Syntax, w.Syntax) || !reflect.DeepEqual(g.Targets, w.Targets) ||
 			!reflect.DeepEqual(g.Operands, w.Operands) || len(g.Encodings) != len(w.Encodings) {
 			t.Errorf("%s: got %+v\nwant %+v", w.Name, g, w)
 		}
+	}
+	if got.Instrs[0].Targets["gfx904"] != "unsupported" || got.Instrs[1].Targets != nil {
+		t.Errorf("targets: %v and %v; want the first's three verdicts and none for the second (all agree)", got.Instrs[0].Targets, got.Instrs[1].Targets)
 	}
 	for _, bad := range [][]byte{nil, []byte("x"), b[:len(b)/2]} {
 		if _, err := LoadTable(bad); err == nil {

@@ -71,6 +71,31 @@ func Facts(in *isa.Instruction) isa.Instruction {
 		Aliases: al, Encodings: encs, Operands: slimOperands(in.Operands), Syntax: syn, Flags: in.Flags}
 }
 
+// mixedVerdicts keeps llvm-mc's verdicts on the family's own targets of
+// an instruction that some of them have and others lack (v_mad_mix_f32:
+// gfx900, not gfx904), which a decoder or encoder for one target reads
+// (decode.Decoder.ForTarget); nil where they all agree.
+func mixedVerdicts(targets map[string]string, family []string) map[string]string {
+	own := map[string]string{}
+	for _, t := range family {
+		if v, ok := targets[t]; ok {
+			own[t] = v
+		}
+	}
+	sup, uns := verdictLists(own)
+	if len(sup) == 0 || len(uns) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(sup)+len(uns))
+	for _, t := range sup {
+		out[t] = "supported"
+	}
+	for _, t := range uns {
+		out[t] = "unsupported"
+	}
+	return out
+}
+
 func slimOperands(ops []isa.Operand) []isa.Operand {
 	if ops == nil {
 		return nil
@@ -102,7 +127,9 @@ func PrepareTable(a isa.Architecture, ins []*isa.Instruction) ([]byte, error) {
 	t := Table{Arch: slimArch(a), Instrs: make([]isa.Instruction, 0, len(ins))}
 	for _, in := range ins {
 		if in.Arch == a.ID {
-			t.Instrs = append(t.Instrs, Facts(in))
+			f := Facts(in)
+			f.Targets = mixedVerdicts(in.Targets, a.Targets)
+			t.Instrs = append(t.Instrs, f)
 		}
 	}
 	return encodeTable(&t)

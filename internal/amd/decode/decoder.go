@@ -108,9 +108,13 @@ func asmText(mnemonic string, operands, modifiers []string) string {
 type Error struct {
 	Offset int
 	Msg    string
+	// Cause, when set, is the error Msg says (a NotOnTargetError).
+	Cause error
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("offset %d (0x%x): %s", e.Offset, e.Offset, e.Msg) }
+
+func (e *Error) Unwrap() error { return e.Cause }
 
 // Decoder decodes the machine code of one family. It is safe for concurrent
 // use once built.
@@ -563,11 +567,23 @@ func (d *Decoder) DecodeOperands(code []byte, offset int) (Inst, int, error) {
 	return d.decodeInst(code, offset, false)
 }
 
+// renderScratch is the text buffer and operand spans a decode renders
+// into before its text is copied out. They escape (the renderer hands
+// them on), so arrays on the stack were two allocations of every decode,
+// and the encoder decodes each candidate it places: a third of the
+// memory a 10,000-line file's encoding touched. They are pooled instead.
+type renderScratch struct {
+	buf   [128]byte
+	spans [24]span
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(renderScratch) }}
+
 func (d *Decoder) decodeInst(code []byte, offset int, fields bool) (Inst, int, error) {
 	var r renderer
-	var buf [128]byte
-	var spans [24]span
-	r.buf, r.spans = buf[:0], &spans
+	sc := scratchPool.Get().(*renderScratch)
+	defer scratchPool.Put(sc)
+	r.buf, r.spans = sc.buf[:0], &sc.spans
 	n, err := d.decode(&r, code, offset)
 	if err != nil {
 		return Inst{}, 0, err
@@ -635,8 +651,9 @@ type Brief struct {
 // without the fields and operand lists Decode builds.
 func (d *Decoder) DecodeBrief(code []byte, offset int) (Brief, int, error) {
 	var r renderer
-	var buf [128]byte
-	r.buf = buf[:0]
+	sc := scratchPool.Get().(*renderScratch)
+	defer scratchPool.Put(sc)
+	r.buf = sc.buf[:0]
 	n, err := d.decode(&r, code, offset)
 	if err != nil {
 		return Brief{}, 0, err
@@ -659,15 +676,37 @@ func (d *Decoder) AppendText(dst []byte, code []byte, offset int) ([]byte, int, 
 	return r.buf, n, nil
 }
 
+// AppendTextBranch is AppendText that also says, as BranchOffset would,
+// whether the instruction is a PC-relative branch and gives its SIMM16,
+// from the one decode: a listing asks both of every word, and the second
+// lookup was a tenth of its decoding.
+func (d *Decoder) AppendTextBranch(dst []byte, code []byte, offset int) (text []byte, n int, simm int16, branch bool, err error) {
+	var r renderer
+	r.buf = dst
+	base := len(dst)
+	r.base = base
+	n, err = d.decode(&r, code, offset)
+	if err != nil {
+		return dst[:base], 0, 0, false, err
+	}
+	// BranchOffset's rule: a one-word format's instruction of the branch
+	// shapes, SIMM16 in its first word's low bits (not the tail of a
+	// scaled MFMA's word pairs, which is no branch either).
+	if r.head == nil && r.fm.words == 1 && (r.en.shape == shBranch || r.en.shape == shCallFork) {
+		simm, branch = int16(r.raw[0]), true
+	}
+	return r.buf, n, simm, branch, nil
+}
+
 // decode finds the format and opcode of the word at code[offset:] and
 // renders it into r.
 func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 	if offset < 0 || offset >= len(code) {
-		return 0, &Error{offset, "offset outside the input"}
+		return 0, &Error{Offset: offset, Msg: "offset outside the input"}
 	}
 	left := len(code) - offset
 	if left < 4 {
-		return 0, &Error{offset, fmt.Sprintf("truncated: %d byte(s) left, an instruction is at least 4", left)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("truncated: %d byte(s) left, an instruction is at least 4", left)}
 	}
 	// Read up to three dwords (zero past the end) so that opcode bits in a
 	// later dword (RDNA 1 MTBUF) can be read before the width is known.
@@ -705,27 +744,27 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		break
 	}
 	if g == nil {
-		return 0, &Error{offset, fmt.Sprintf("0x%08x matches no encoding of %s", w0, d.arch.ID)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x matches no encoding of %s", w0, d.arch.ID)}
 	}
 	if en == nil {
 		f := g.formats[0]
 		if f.dualX != nil || f.dualY != nil {
-			return 0, &Error{offset, f.dualMiss(&r.raw)}
+			return 0, &Error{Offset: offset, Msg: f.dualMiss(&r.raw)}
 		}
 		if f.op == nil {
-			return 0, &Error{offset, fmt.Sprintf("0x%08x is a %s instruction; %s is not supported yet", w0, f.Name, f.Name)}
+			return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x is a %s instruction; %s is not supported yet", w0, f.Name, f.Name)}
 		}
 		names := make([]string, len(g.formats))
 		for i, f := range g.formats {
 			names[i] = f.Name
 		}
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s has no instruction with opcode %d", w0, strings.Join(names, "/"), f.opField.get(&r.raw))}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s has no instruction with opcode %d", w0, strings.Join(names, "/"), f.opField.get(&r.raw))}
 	}
 	width := fm.Width / 8
-	if p := pairAt(en, code, offset+width); p != nil {
+	if p := pairAt(en, code, offset+width); p != nil && !r.noPair {
 		// The word pair after a Load-Scale word is its scaled MFMA's:
 		// render that, with the first pair's scales.
-		r.head, r.headRaw = fm, r.raw
+		r.head, r.headRaw, r.headEn = fm, r.raw, en
 		next := offset + width
 		r.raw = [3]uint32{binary.LittleEndian.Uint32(code[next:]), binary.LittleEndian.Uint32(code[next+4:]), 0}
 		fm, en = p.tail, d.ready(p.tail, p.en)
@@ -738,58 +777,65 @@ func (d *Decoder) decode(r *renderer, code []byte, offset int) (int, error) {
 		need = min(need, 8)
 	}
 	if left < need {
-		return 0, &Error{offset, fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width, left)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width, left)}
 	}
 	for i := fm.words; i < 3; i++ {
 		r.raw[i] = 0
 	}
 	for i, m := range fm.reserved {
 		if b := r.raw[i] & m; b != 0 {
-			return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: reserved bit %d is set (no field of the %s layout covers it; must be zero)", w0, fm.Name, en.name, 32*i+bits.TrailingZeros32(b), fm.Name)}
+			return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: reserved bit %d is set (no field of the %s layout covers it; must be zero)", w0, fm.Name, en.name, 32*i+bits.TrailingZeros32(b), fm.Name)}
 		}
 	}
 	if err := d.notOnTarget(w0, fm, en, r.enY); err != nil {
-		return 0, &Error{offset, err.Error()}
+		return 0, &Error{Offset: offset, Msg: err.Error(), Cause: err}
 	}
 	r.d, r.fm, r.en = d, fm, en
 	extra, err := r.render(code, offset+width)
 	if err != nil {
-		return 0, &Error{offset, err.Error()}
+		return 0, &Error{Offset: offset, Msg: err.Error()}
+	}
+	if r.head != nil && r.en.wmma && r.invalid.fixedBits() {
+		// LLVM 22 reads a CDNA 5 Load-Scale word alone when the WMMA
+		// pair after it sets a bit its encoding fixes (an operand outside
+		// its class it prints, flagged; CDNA 4's scaled MFMAs fail whole).
+		*r = renderer{buf: r.buf[:r.base], base: r.base, spans: r.spans, noPair: true}
+		return d.decode(r, code, offset)
 	}
 	switch r.invalid {
 	case invalidReserved:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: operand code %d is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	case invalidOpSel:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: op_sel bits are set, but the instruction has no op_sel", w0, fm.Name, en.name)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: op_sel bits are set, but the instruction has no op_sel", w0, fm.Name, en.name)}
 	case invalidAlign:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: register tuple at v%d/a%d is misaligned: %s needs tuples at even registers", w0, fm.Name, en.name, r.invalidCode, r.invalidCode, d.arch.ID)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: register tuple at v%d/a%d is misaligned: %s needs tuples at even registers", w0, fm.Name, en.name, r.invalidCode, r.invalidCode, d.arch.ID)}
 	case invalidOMod:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: output modifier %d on an instruction without a float result", w0, fm.Name, en.name, r.invalidCode)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: output modifier %d on an instruction without a float result", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidDst:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: destination code %d names a constant, not a register", w0, fm.Name, en.name, r.invalidCode)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: destination code %d names a constant, not a register", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidClass:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: operand code %d is outside the operand's register class", w0, fm.Name, en.name, r.invalidCode)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: operand code %d is outside the operand's register class", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidUnused:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: field %s holds %d, but the instruction has no such operand or modifier (must be zero)", w0, fm.Name, en.name, fieldName(fm, r.invalidField), r.invalidCode)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: field %s holds %d, but the instruction has no such operand or modifier (must be zero)", w0, fm.Name, en.name, fieldName(fm, r.invalidField), r.invalidCode)}
 	case invalidSrcMod:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: source %d has a modifier %s's LLVM syntax does not give it", w0, fm.Name, en.name, r.invalidCode, r.variant())}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: source %d has a modifier %s's LLVM syntax does not give it", w0, fm.Name, en.name, r.invalidCode, r.variant())}
 	case invalidClamp:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: clamp is set, but %s's LLVM syntax has no clamp", w0, fm.Name, en.name, r.variant())}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: clamp is set, but %s's LLVM syntax has no clamp", w0, fm.Name, en.name, r.variant())}
 	case invalidVariant:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s has no %s form", w0, fm.Name, en.name, r.extra)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s has no %s form", w0, fm.Name, en.name, r.extra)}
 	case invalidDPPCtrl:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: DPP_CTRL 0x%x is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: DPP_CTRL 0x%x is reserved on %s", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	case invalidSCC:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: the SCC cache bit (bit %d) is set, but LLVM 22 has no SCC form of this float atomic", w0, fm.Name, en.name, r.invalidCode)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: the SCC cache bit (bit %d) is set, but LLVM 22 has no SCC form of this float atomic", w0, fm.Name, en.name, r.invalidCode)}
 	case invalidNoLiteral:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: source code %d asks for a literal constant, which %s's %s encoding cannot carry", w0, fm.Name, en.name, r.invalidCode, d.arch.ID, fm.Name)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: source code %d asks for a literal constant, which %s's %s encoding cannot carry", w0, fm.Name, en.name, r.invalidCode, d.arch.ID, fm.Name)}
 	case invalidLo128:
-		return 0, &Error{offset, fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("0x%08x: %s %s: 16-bit operand v%d is above v127, which %s's 32-bit encodings cannot name", w0, fm.Name, en.name, r.invalidCode, d.arch.ID)}
 	}
 	if width+extra > left {
 		// An image word without its 8-byte short form (MIMG layouts
 		// rendered as the full table): the rest is not there.
-		return 0, &Error{offset, fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width+extra, left)}
+		return 0, &Error{Offset: offset, Msg: fmt.Sprintf("truncated %s instruction: needs %d bytes, %d left", fm.Name, width+extra, left)}
 	}
 	return width + extra, nil
 }

@@ -57,6 +57,9 @@ type renderer struct {
 	// (headRaw) when raw holds its second (scaled.go); nil otherwise.
 	head    *format
 	headRaw [3]uint32
+	headEn  *entry // the first pair's own entry (its operand sizes)
+	// noPair reads a Load-Scale word alone, the pair after it ignored.
+	noPair bool
 }
 
 type invalidKind uint8
@@ -78,6 +81,16 @@ const (
 	invalidSCC                   // the SCC cache bit (invalidCode) on a CDNA 2 float atomic
 	invalidNoLiteral             // the literal code in an encoding that carries no literal (GCN 5 / CDNA VOP3, VOP3P)
 )
+
+// fixedBits says the word is invalid for a bit LLVM's encoding of the
+// instruction fixes, not for an operand it decodes and flags.
+func (k invalidKind) fixedBits() bool {
+	switch k {
+	case invalidOpSel, invalidUnused, invalidSrcMod, invalidClamp, invalidOMod:
+		return true
+	}
+	return false
+}
 
 type span struct {
 	start, end int32
@@ -308,6 +321,10 @@ func (r *renderer) render(code []byte, next int) (int, error) {
 			r.renderLdScale()
 			break
 		}
+		if en.shape == shWmmaLdScale {
+			r.renderWmmaLdScale()
+			break
+		}
 		r.renderVOP3P()
 	case KindMAI:
 		r.renderMAI()
@@ -390,7 +407,7 @@ func (r *renderer) mayUseLiteral() bool {
 	case KindVOP2:
 		return r.f(fSRC0) == literalCode || r.en.kconst
 	case KindVOP3, KindVOP3B, KindVOP3P:
-		if r.en.shape == shLdScale && r.head == nil {
+		if (r.en.shape == shLdScale || r.en.shape == shWmmaLdScale) && r.head == nil {
 			// LLVM 22 reads a literal after the Load-Scale word alone
 			// (lit(0x3f800000)), though its assembler writes none.
 			return r.f(fSRC0) == literalCode || r.f(fSRC1) == literalCode
@@ -1327,6 +1344,11 @@ func (r *renderer) renderVOP3P() {
 	for i := 0; i < s.nsrc; i++ {
 		r.src(r.src0or(i), s.src[i], 0)
 	}
+	if r.head != nil {
+		// A CDNA 5 scaled WMMA: the Load-Scale word's scales follow C.
+		hs := r.headEn.sig
+		r.wmmaScales(r.head, &r.headRaw, [2]int{hs.src[0].size, hs.src[1].size}, true)
+	}
 	if p := r.en.prof; p != nil {
 		r.checkProfile(p, s.nsrc)
 	}
@@ -1402,8 +1424,10 @@ func (r *renderer) wmmaModifiers(opsel, opselHi int) {
 		// The f8f6f4 WMMA keeps its matrix formats there instead.
 		r.matrixFmt("matrix_a_fmt:", opsel)
 		r.matrixFmt("matrix_b_fmt:", opselHi)
+		r.pairedScaleModifiers()
 		return
 	case r.en.fmtFixed:
+		r.pairedScaleModifiers()
 		return
 	}
 	if k := opsel & 3; r.en.sparse && k != 0 {

@@ -61,6 +61,8 @@ const (
 	shMix // v_mad_mix / v_fma_mix (VOP3P)
 	// shLdScale: a scaled MFMA's Load-Scale word alone (scaled.go)
 	shLdScale
+	// shWmmaLdScale: a CDNA 5 scaled WMMA's Load-Scale word alone (scaled.go)
+	shWmmaLdScale
 	// dual issue (VOPD, VOPD3)
 	shDualMov   // v_dual_mov_b32 vdst, src0
 	shDualThree // VOPD3 v_dual_fma_*: vdst, src0, vsrc1, vsrc2
@@ -87,7 +89,7 @@ var shapeNames = [...]string{
 	shATCProbe: "atc-probe", shPrefetch: "prefetch", shPrefetchPCRel: "prefetch-pc-rel",
 	shReadlane: "readlane", shCndmask: "cndmask", shCarryInOut: "carry-in-out", shCarryOut: "carry-out",
 	shMadmk: "madmk", shMadak: "madak", shCmpxNoDst: "cmpx-no-dst", shInterpVOP3: "interp-vop3",
-	shAtomic: "atomic", shMix: "mix", shLdScale: "ld-scale",
+	shAtomic: "atomic", shMix: "mix", shLdScale: "ld-scale", shWmmaLdScale: "wmma-ld-scale",
 	shDualMov: "dual-mov", shDualThree: "dual-three", shDualMask: "dual-mask", shDualBitop: "dual-bitop",
 	shMFMA: "mfma", shSparse: "smfmac", shAccRead: "acc-read", shAccWrite: "acc-write", shAccMov: "acc-mov",
 }

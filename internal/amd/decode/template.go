@@ -66,6 +66,9 @@ type Traits struct {
 	// AbsInNegHi: a mixed-precision FMA (v_fma_mix*, v_mad_mix*), whose
 	// |x| is its NEG_HI bit (VOP3P has no ABS field).
 	AbsInNegHi bool
+	// ScaleWord: a CDNA 5 Load-Scale word alone (v_wmma_ld_scale_paired_b32):
+	// two scales in SRC0 and SRC1 and the ScaleModifiers.
+	ScaleWord bool
 }
 
 // OperandType is an operand's data type: Kind 'f' float, 'h' bfloat16, 'i'
@@ -83,7 +86,7 @@ func (d *Decoder) traits(fm *format, en *entry) Traits {
 		ExecDst:        en.shape == shCmpxNoDst && fm.kind == KindVOP3,
 		OpSelHiDefault: en.shape != shMix && en.shape != shMFMA && en.shape != shSparse,
 		KIndex:         -1, SelectSGPR: en.shape == shDualMask, SDWAPad: en.facts != nil && en.facts.has("sdwa-pad"),
-		LaneCtl: en.laneCtl, ByteSel: en.byteSel, AbsInNegHi: en.shape == shMix}
+		LaneCtl: en.laneCtl, ByteSel: en.byteSel, AbsInNegHi: en.shape == shMix, ScaleWord: en.shape == shWmmaLdScale}
 	switch en.shape {
 	case shMadmk:
 		t.KIndex = 2
@@ -184,6 +187,9 @@ func (d *Decoder) template(r tmplRef, name string) Template {
 	words := make([]uint32, max(r.fm.Width/32, 1))
 	words[0] = r.g.value
 	SetField(words, *r.fm.op, uint64(r.op))
+	if en.shape == shWmmaLdScale {
+		r.fm.setScaleFixed(words)
+	}
 	return Template{Name: name, Model: en.name, Format: r.fm.Format, Kind: r.fm.kind, Opcode: r.op, Words: words,
 		Traits: d.traits(r.fm, en)}
 }

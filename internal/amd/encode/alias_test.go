@@ -2,6 +2,7 @@ package encode
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -65,5 +66,45 @@ func TestEncodeAliases(t *testing.T) {
 	got, _ := fam.Encode("v_mov_b32 v1, v2")
 	if in, _, err := d.Decode(got, 0); err != nil || in.Name != "v_mov_b32" {
 		t.Errorf("v_mov_b32 encodes as %s, %v", in.Name, err)
+	}
+}
+
+// TestTargetLacksInstruction: an instruction llvm-mc verified on some of
+// the family's targets and not on another is refused there, by the
+// encoder (saying why) and the decoder, unless an alias of it is verified
+// on that target (the opcode is there under LLVM's other name).
+func TestTargetLacksInstruction(t *testing.T) {
+	a, ins := fixture()
+	a.Targets = []string{"gfx950", "gfx951"}
+	for i := range ins {
+		switch ins[i].Name {
+		case "v_max_f32":
+			ins[i].Targets = map[string]string{"gfx950": "supported", "gfx951": "unsupported"}
+		case "v_mov_b32":
+			ins[i].Targets = map[string]string{"gfx950": "supported", "gfx951": "unsupported"}
+			ins[i].Aliases = []isa.Alias{{Name: "v_mov_other_b32", Targets: []string{"gfx951"}}}
+		}
+	}
+	d, err := decode.New(a, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d951, err := d.ForTarget("gfx951")
+	if err != nil {
+		t.Fatal(err)
+	}
+	word, err := FromDecoder(d).Encode("v_max_f32 v5, v1, v2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromDecoder(d951).Encode("v_max_f32 v5, v1, v2"); err == nil || !strings.Contains(err.Error(), "v_max_f32 is not on gfx951") {
+		t.Errorf("encoding v_max_f32 on gfx951: %v; want it is not on gfx951", err)
+	}
+	var nt *decode.NotOnTargetError
+	if _, _, err := d951.Decode(word, 0); !errors.As(err, &nt) || nt.Name != "v_max_f32" {
+		t.Errorf("decoding v_max_f32's word on gfx951: %v; want a NotOnTargetError", err)
+	}
+	if _, err := FromDecoder(d951).Encode("v_mov_b32 v1, v2"); err != nil {
+		t.Errorf("v_mov_b32, whose alias gfx951 has: %v", err)
 	}
 }

@@ -206,6 +206,14 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 			tried = append(tried, fmt.Sprintf("%s: a K-constant instruction has no %s form", t.Format.Name, t.Format.Name))
 			continue
 		}
+		if t.ScaleWord {
+			b, err := e.encodeScaleWord(t, asm, ops, mods)
+			if err == nil {
+				return b, nil
+			}
+			tried = append(tried, fmt.Sprintf("%s: %v", t.Format.Name, err))
+			continue
+		}
 		if t.Kind == decode.KindMAI {
 			b, err := e.encodeMAI(t, asm, ops, mods)
 			if err == nil {
@@ -249,6 +257,9 @@ func (e *Encoder) encode(asm string, candidate func([]byte)) ([]byte, error) {
 				candidate(b)
 			}
 			in, n, err := e.d.DecodeOperands(b, 0)
+			if nt := (*decode.NotOnTargetError)(nil); errors.As(err, &nt) {
+				return nil, fmt.Errorf("cannot encode %q: %s is not on %s (llvm-mc assembles it on other %s targets)", asm, nt.Name, nt.Target, nt.Arch)
+			}
 			if err != nil || n != len(b) {
 				continue
 			}
@@ -421,11 +432,18 @@ func stripSuffix(s string) string {
 // leave out. It scans by hand: the encoder reads every candidate back
 // through it, and regular expressions took a sixth of a file's encoding.
 func canonNumbers(s string) string {
-	b := make([]byte, 0, len(s)+8) // decimal is seldom longer than the hex it replaces
+	var b []byte // nil while the text is s's own: most candidates change nothing
+	differ := func(i int) {
+		if b == nil {
+			b = append(make([]byte, 0, len(s)+8), s[:i]...) // decimal is seldom longer than the hex it replaces
+		}
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		if !isWordByte(c) {
-			b = append(b, c)
+			if b != nil {
+				b = append(b, c)
+			}
 			i++
 			continue
 		}
@@ -436,22 +454,40 @@ func canonNumbers(s string) string {
 		word := s[i:j]
 		switch {
 		case c >= '0' && c <= '9' && c != '0' && allDigits(word):
-			b = append(b, word...) // decimal already (or too large to read, kept as written)
+			if b != nil {
+				b = append(b, word...) // decimal already (or too large to read, kept as written)
+			}
 		case c >= '0' && c <= '9':
-			if v, ok := numberWord(word); ok {
-				b = strconv.AppendUint(b, v, 10)
-			} else {
-				b = append(b, word...)
+			v, ok := numberWord(word)
+			if !ok {
+				if b != nil {
+					b = append(b, word...)
+				}
+				break
+			}
+			var dec [20]byte
+			d := strconv.AppendUint(dec[:0], v, 10)
+			if string(d) != word {
+				differ(i)
+			}
+			if b != nil {
+				b = append(b, d...)
 			}
 		case c == 'v' && len(word) > 1 && allDigits(word[1:]) && strings.HasPrefix(s[j:], ".l") && (j+2 == len(s) || !isWordByte(s[j+2])):
+			differ(i)
 			b = append(b, word...)
 			j += 2
 		default:
-			b = append(b, word...)
+			if b != nil {
+				b = append(b, word...)
+			}
 		}
 		i = j
 	}
-	return dropZeroOffsets(string(b))
+	if b != nil {
+		s = string(b)
+	}
+	return dropZeroOffsets(s)
 }
 
 // numberWord reads a whole word as canonNumbers' integer token: decimal
@@ -555,8 +591,11 @@ func splitOperands(rest string) ([]string, []string) {
 		return nil, nil
 	}
 	n := len(parts) - 1
-	ops := parts[:n:n] // appending copies: parts[n] is read below
+	// The last part is split before an operand of it takes its place:
+	// the operands are parts' own array (a copy was an allocation of
+	// every line and of every candidate read back).
 	last := fieldsOutsideBrackets(parts[n])
+	ops := parts[:n]
 	var mods []string
 	if len(last) > 0 {
 		if isModifier(last[0]) {

@@ -3,10 +3,13 @@ package encode
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/amd/decode"
+	"github.com/gpuisa/gpuisa/internal/isa"
 )
 
 // encodePair assembles a 4-dword instruction (CDNA 4's scaled MFMAs,
@@ -17,6 +20,9 @@ import (
 // is not encoded), the rest is the wrapped instruction's word pair. The
 // decoder's reading of the 16 bytes must give the line back.
 func (e *Encoder) encodePair(ts []decode.PairTemplate, asm string) ([]byte, error) {
+	if len(ts) > 0 && ts[0].WMMA {
+		return e.encodeWMMAPair(ts, asm)
+	}
 	mn, rest, _ := strings.Cut(asm, " ")
 	ops, mods := splitOperands(rest)
 	if len(ops) < 2 {
@@ -129,4 +135,209 @@ func samePairText(got, asm string) bool {
 	a, am := split(got)
 	b, bm := split(asm)
 	return a == b && slices.Equal(am, bm)
+}
+
+// CDNA 5's scaled WMMAs (decode.PairTemplate with WMMA set):
+// "v_wmma_scale_f32_16x16x128_f8f6f4 v[0:7], v[8:23], v[24:39], v[40:47],
+// v1, v2 matrix_a_fmt:MATRIX_FMT_BF8 matrix_a_scale:MATRIX_SCALE_ROW1
+// matrix_b_reuse neg_lo:[0,0,1]". The last two operands and the
+// Load-Scale modifiers (decode.ScaleModifiers) go to the first word pair,
+// the rest is the wrapped WMMA's line, which the encoder assembles and
+// reads back on its own; the 16 bytes must read back as the instruction
+// with the same operands and scale modifiers.
+
+// encodeWMMAPair assembles asm with one of the templates ts.
+func (e *Encoder) encodeWMMAPair(ts []decode.PairTemplate, asm string) ([]byte, error) {
+	mn, rest, _ := strings.Cut(normalize(asm), " ")
+	ops, mods := splitOperands(rest)
+	if len(ops) < 3 {
+		return nil, fmt.Errorf("%s: want the matrix operands, then the A and B scales", mn)
+	}
+	scales, ops := ops[len(ops)-2:], ops[:len(ops)-2]
+	if err := inOrder(mn, mods, wmmaPairOrder()); err != nil {
+		return nil, err
+	}
+	var tailMods []string
+	for _, m := range mods {
+		if _, ok := scaleModifier(m); !ok {
+			tailMods = append(tailMods, m)
+		}
+	}
+	var tried []string
+	for _, t := range ts {
+		words := []uint32{t.HeadWords[0], t.HeadWords[1]}
+		if err := e.setScaleWord(t.Head, words, scales, mods); err != nil {
+			return nil, err
+		}
+		tail, err := e.Encode(strings.Join(append([]string{t.Wrapped + " " + strings.Join(ops, ", ")}, tailMods...), " "))
+		if err != nil || len(tail) != 8 {
+			tried = append(tried, fmt.Sprintf("%s: %v", t.Wrapped, err))
+			continue
+		}
+		binary.LittleEndian.PutUint32(tail, binary.LittleEndian.Uint32(tail)|t.Fixed2)
+		b := append(wordBytes(make([]byte, 0, 16), words), tail...)
+		in, n, err := e.d.DecodeOperands(b, 0)
+		if err == nil && n == len(b) && in.Name == t.Model && sameScaleWord(in.Text(), asm, true) {
+			return b, nil
+		}
+		tried = append(tried, fmt.Sprintf("%s reads back as %q (%v)", t.Model, in.Text(), err))
+	}
+	return nil, fmt.Errorf("cannot encode %q: %s", asm, strings.Join(tried, "; "))
+}
+
+// encodeScaleWord assembles a Load-Scale word alone (a template with
+// ScaleWord): "v_wmma_ld_scale_paired_b32 v1, s2 matrix_b_reuse".
+func (e *Encoder) encodeScaleWord(t decode.Template, asm string, ops, mods []string) ([]byte, error) {
+	if len(ops) != 2 {
+		return nil, fmt.Errorf("%s: want the A and B scales", t.Model)
+	}
+	words := slices.Clone(t.Words)
+	var labels []string
+	for _, sm := range decode.ScaleModifiers() {
+		labels = append(labels, sm.Label)
+	}
+	if err := inOrder(t.Model, mods, labels); err != nil {
+		return nil, err
+	}
+	if err := e.setScaleWord(t.Format, words, ops, mods); err != nil {
+		return nil, err
+	}
+	b := wordBytes(make([]byte, 0, 8), words)
+	in, n, err := e.d.DecodeOperands(b, 0)
+	if err != nil || n != len(b) || !sameScaleWord(in.Text(), asm, false) {
+		return nil, fmt.Errorf("cannot encode %q: reads back as %q (%v)", asm, in.Text(), err)
+	}
+	return b, nil
+}
+
+// setScaleWord sets, in the Load-Scale word words of layout f, the scales
+// (SRC0, SRC1: registers or inline constants) and the scale modifiers
+// among mods (others are left to the caller).
+func (e *Encoder) setScaleWord(f isa.Format, words []uint32, scales, mods []string) error {
+	set := fieldSetter(f.Name, e.fieldsByName(f), words)
+	for i, s := range scales {
+		p, err := e.parseOperand(s)
+		if err != nil {
+			return err
+		}
+		if p.hasLit || p.lit64 != 0 || p.neg || p.abs || p.hi || strings.HasPrefix(s, "a") {
+			return fmt.Errorf("%q: a scale is a register or an inline constant", s)
+		}
+		if err := set([]string{"SRC0", "SRC1"}[i], uint64(p.code)); err != nil {
+			return err
+		}
+	}
+	fields := e.fieldsByName(f)
+	for _, m := range mods {
+		sm, ok := scaleModifier(m)
+		if !ok {
+			continue
+		}
+		v, err := scaleValue(sm, m)
+		if err != nil {
+			return err
+		}
+		fd, ok := fields[sm.Field]
+		if !ok {
+			return fmt.Errorf("format %s has no field %s", f.Name, sm.Field)
+		}
+		cur := fd.Get(words)
+		mask := uint64(1)<<sm.Width - 1
+		decode.SetField(words, fd, cur&^(mask<<sm.LSB)|v<<sm.LSB)
+	}
+	return nil
+}
+
+// scaleModifier is the Load-Scale modifier m ("matrix_a_scale:...",
+// "matrix_b_reuse") spells, if any.
+func scaleModifier(m string) (decode.ScaleModifier, bool) {
+	key, _, _ := strings.Cut(m, ":")
+	for _, sm := range decode.ScaleModifiers() {
+		if strings.EqualFold(sm.Label, key) {
+			return sm, true
+		}
+	}
+	return decode.ScaleModifier{}, false
+}
+
+// wmmaPairOrder is the order llvm-mc 22 parses a scaled WMMA's modifiers
+// in, each at most once: the WMMA's matrix formats, the Load-Scale
+// modifiers, then the WMMA's neg_lo and neg_hi (the order it prints them).
+func wmmaPairOrder() []string {
+	out := []string{"matrix_a_fmt", "matrix_b_fmt"}
+	for _, sm := range decode.ScaleModifiers() {
+		out = append(out, sm.Label)
+	}
+	return append(out, "neg_lo", "neg_hi")
+}
+
+// inOrder checks that mods are among order's keys, in that order, each
+// once.
+func inOrder(mn string, mods, order []string) error {
+	last := -1
+	for _, m := range mods {
+		key, _, _ := strings.Cut(m, ":")
+		i := slices.IndexFunc(order, func(k string) bool { return strings.EqualFold(k, key) })
+		if i <= last {
+			return fmt.Errorf("%s: %s takes %s, in that order, each once", m, mn, strings.Join(order, ", "))
+		}
+		last = i
+	}
+	return nil
+}
+
+// scaleValue reads m's value as llvm-mc 22 does: a bare flag is 1; a
+// named value is its name or a number below the names' count (llvm-mc
+// rejects matrix_a_scale_fmt:3, which it prints for the bits).
+func scaleValue(sm decode.ScaleModifier, m string) (uint64, error) {
+	_, val, has := strings.Cut(m, ":")
+	if sm.Names == nil {
+		if has {
+			return 0, fmt.Errorf("%s takes no value", sm.Label)
+		}
+		return 1, nil
+	}
+	if !has {
+		return 0, fmt.Errorf("%s needs a value", sm.Label)
+	}
+	for i, n := range sm.Names {
+		if strings.EqualFold(n, val) {
+			return uint64(i), nil
+		}
+	}
+	if v, err := strconv.ParseUint(val, 10, 8); err == nil && v < uint64(len(sm.Names)) {
+		return v, nil
+	}
+	return 0, fmt.Errorf("invalid %s value %q", sm.Label, val)
+}
+
+// sameScaleWord compares a decoding with the line: the same mnemonic and
+// operands, and the same Load-Scale modifier values (a zero value written
+// or not); with paired, the other modifiers are the wrapped WMMA's,
+// which its own encoding read back.
+func sameScaleWord(got, asm string, paired bool) bool {
+	split := func(s string) (string, map[string]uint64, []string, bool) {
+		mn, rest, _ := strings.Cut(normalize(s), " ")
+		ops, mods := splitOperands(rest)
+		vals := map[string]uint64{}
+		var other []string
+		for _, m := range mods {
+			sm, ok := scaleModifier(m)
+			if !ok {
+				other = append(other, m)
+				continue
+			}
+			v, err := scaleValue(sm, m)
+			if err != nil {
+				return "", nil, nil, false
+			}
+			if v != 0 {
+				vals[sm.Label] = v
+			}
+		}
+		return mn + " " + strings.Join(ops, ","), vals, other, true
+	}
+	a, av, ao, ok1 := split(got)
+	b, bv, bo, ok2 := split(asm)
+	return ok1 && ok2 && a == b && maps.Equal(av, bv) && (paired || len(ao) == 0 && len(bo) == 0)
 }

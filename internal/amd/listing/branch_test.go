@@ -57,12 +57,12 @@ func TestBranchOperandsKept(t *testing.T) {
 			_, head, _ := strings.Cut(c.wantHead, " ")
 			ran++
 			switch {
-			case e.Err != "":
-				t.Errorf("%s: %s: %s", fam.Arch, c.asm, e.Err)
+			case e.Err() != "":
+				t.Errorf("%s: %s: %s", fam.Arch, c.asm, e.Err())
 			case c.wantHead == "" && got != asm:
 				t.Errorf("%s: %q lists as %q", fam.Arch, c.asm, got)
-			case c.wantHead != "" && (!strings.HasPrefix(got, head) || e.TargetLabel == "" || got == head+"1"):
-				t.Errorf("%s: %q lists as %q (label %q)", fam.Arch, c.asm, got, e.TargetLabel)
+			case c.wantHead != "" && (!strings.HasPrefix(got, head) || e.TargetLabel() == "" || got == head+"1"):
+				t.Errorf("%s: %q lists as %q (label %q)", fam.Arch, c.asm, got, e.TargetLabel())
 			}
 		}
 	}

@@ -262,8 +262,8 @@ func TestCompiledListings(t *testing.T) {
 						t.Fatalf("%s: instruction %d at 0x%x, llvm-objdump 0x%x", ll, i, g.addr, w.addr)
 					}
 					gt := strings.Join(strings.Fields(g.text), " ")
-					if g.e.Err != "" {
-						gt = "<invalid: " + g.e.Err + ">"
+					if g.e.Err() != "" {
+						gt = "<invalid: " + g.e.Err() + ">"
 					}
 					if gt != w.text {
 						differ++
@@ -275,19 +275,19 @@ func TestCompiledListings(t *testing.T) {
 						continue
 					}
 					branches++
-					if g.e.TargetRef != w.ref {
-						t.Errorf("%s 0x%x %s: branch to %s, llvm-objdump %s", ll, w.addr, w.text, g.e.TargetRef, w.ref)
+					if g.e.TargetRef() != w.ref {
+						t.Errorf("%s 0x%x %s: branch to %s, llvm-objdump %s", ll, w.addr, w.text, g.e.TargetRef(), w.ref)
 					}
 					dest, ok := refAddr(w.ref, syms)
-					if !ok || g.e.Target != dest || g.e.TargetLabel == "" || !labelAt(l, g.e.TargetLabel, dest) {
-						t.Errorf("%s 0x%x: label %q at 0x%x, llvm-objdump's %s is 0x%x", ll, w.addr, g.e.TargetLabel, g.e.Target, w.ref, dest)
+					if !ok || g.e.Target != dest || g.e.TargetLabel() == "" || !labelAt(l, g.e.TargetLabel(), dest) {
+						t.Errorf("%s 0x%x: label %q at 0x%x, llvm-objdump's %s is 0x%x", ll, w.addr, g.e.TargetLabel(), g.e.Target, w.ref, dest)
 					}
 				}
 				// The encoder assembles every instruction back to its bytes
 				// (branches and padding aside), MFMA and AGPR moves
 				// included.
 				for _, g := range got {
-					if g.e.Err != "" || g.e.Target >= 0 || g.e.Padding {
+					if g.e.Err() != "" || g.e.Target >= 0 || g.e.Padding {
 						continue
 					}
 					encoded++
@@ -350,7 +350,7 @@ func refAddr(ref string, syms map[string]int64) (int64, bool) {
 func labelAt(l *listing.Listing, label string, addr int64) bool {
 	for _, s := range l.Sections {
 		for _, e := range s.Entries {
-			for _, lab := range e.Labels {
+			for _, lab := range e.Labels() {
 				if lab == label {
 					return e.Addr == addr
 				}

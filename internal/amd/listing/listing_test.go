@@ -38,7 +38,7 @@ func texts(l *listing.Listing) []string {
 	for _, s := range l.Sections {
 		for _, e := range s.Entries {
 			t := e.Display()
-			if e.Err != "" {
+			if e.Err() != "" {
 				t = "<error>"
 			}
 			if e.Repeat > 1 {
@@ -167,7 +167,7 @@ func TestErrorsAndJSON(t *testing.T) {
 	// Unknown text is kept, unchecked, with the encoder's reason.
 	l = build(t, "v_nosuch_f32 v1, v2\n")
 	e := l.Sections[0].Entries[0]
-	if e.How != listing.FromTextAlone || e.Err == "" {
+	if e.How != listing.FromTextAlone || e.Err() == "" {
 		t.Errorf("unknown instruction: %+v", e)
 	}
 	for _, bad := range []string{"", "; only a comment\n", "v1, v2 are not an instruction ::"} {
@@ -219,8 +219,8 @@ func TestOverlongLineIsShownByItsStart(t *testing.T) {
 		t.Fatalf("%d entries; want 2", len(es))
 	}
 	e := es[1]
-	if len(e.Text) > 64 || len(e.Err) > 200 || !strings.Contains(e.Err, "longer than any instruction") || e.Name != "v_max_f32" {
-		t.Errorf("overlong line: text %.100q (%d bytes), name %q, error %.300q; want its start and a short error", e.Text, len(e.Text), e.Name, e.Err)
+	if len(e.Text) > 64 || len(e.Err()) > 200 || !strings.Contains(e.Err(), "longer than any instruction") || e.Name != "v_max_f32" {
+		t.Errorf("overlong line: text %.100q (%d bytes), name %q, error %.300q; want its start and a short error", e.Text, len(e.Text), e.Name, e.Err())
 	}
 	var out bytes.Buffer
 	if err := listing.WriteText(&out, l, listing.WriteOptions{}); err != nil || out.Len() > 1024 {

@@ -47,7 +47,7 @@ func Stream(w io.Writer, r io.Reader, size int64, arch string, fam Codec, opts O
 		if !eof {
 			limit -= streamCarry
 		}
-		entries = decodeCode(fam.Dec, buf, base, opts, entries[:0])
+		entries = decodeCode(fam.Dec, buf, base, 0, opts, entries[:0])
 		keep := len(entries)
 		for i := range entries {
 			if entries[i].Addr-base >= int64(limit) {
@@ -58,14 +58,14 @@ func Stream(w io.Writer, r io.Reader, size int64, arch string, fam Codec, opts O
 		piece := entries[:keep]
 		resolveBranches(piece)
 		for _, e := range collapse(piece, opts.NoCollapse) {
-			for _, lab := range e.Labels {
+			for _, lab := range e.Labels() {
 				bw.WriteString(lab)
 				bw.WriteString(":\n")
 			}
 			line = append(appendEntry(line[:0], &e, width), '\n')
 			bw.Write(line)
 			listed++
-			if e.Err != "" {
+			if e.Err() != "" {
 				failed++
 			}
 		}

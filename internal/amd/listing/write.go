@@ -41,7 +41,7 @@ func WriteText(w io.Writer, l *Listing, o WriteOptions) error {
 		}
 		for i := range s.Entries {
 			e := &s.Entries[i]
-			for j, lab := range e.Labels {
+			for j, lab := range e.Labels() {
 				if j == 0 && e.Func {
 					bw.WriteByte('\n')
 				}
@@ -132,15 +132,15 @@ func appendEntry(b []byte, e *Entry, width int) []byte {
 	b = appendWords(b, e.Bytes)
 	b = padASCII(b, wstart+27)
 	switch {
-	case e.Err != "" && e.How == FromTextAlone:
+	case e.Err() != "" && e.How == FromTextAlone:
 		b = append(b, e.Text...)
 		b = pad(b, 72)
 		b = append(b, "// not assembled: "...)
-		b = append(b, e.Err...)
+		b = append(b, e.Err()...)
 		return b
-	case e.Err != "":
+	case e.Err() != "":
 		b = append(b, "<invalid: "...)
-		b = append(b, e.Err...)
+		b = append(b, e.Err()...)
 		b = append(b, '>')
 		return b
 	}
@@ -150,11 +150,11 @@ func appendEntry(b []byte, e *Entry, width int) []byte {
 		b = strconv.AppendInt(b, int64(e.Repeat), 10)
 	}
 	var notes []string
-	if e.TargetRef != "" {
-		notes = append(notes, e.TargetRef)
+	if ref := e.TargetRef(); ref != "" {
+		notes = append(notes, ref)
 	}
-	if e.Given != "" {
-		notes = append(notes, "input: "+e.Given)
+	if given := e.Given(); given != "" {
+		notes = append(notes, "input: "+given)
 	}
 	if len(notes) > 0 {
 		b = pad(b, 72)
@@ -456,14 +456,14 @@ func (l *Listing) ToJSON() JSON {
 		}
 		for i := range s.Entries {
 			e := &s.Entries[i]
-			if e.Err != "" && e.How != FromTextAlone {
-				doc.Errors = append(doc.Errors, JSONError{Offset: e.Addr, Line: e.Src, Error: e.Err})
+			if e.Err() != "" && e.How != FromTextAlone {
+				doc.Errors = append(doc.Errors, JSONError{Offset: e.Addr, Line: int(e.Src), Error: e.Err()})
 				continue
 			}
-			if e.Err != "" {
-				doc.Errors = append(doc.Errors, JSONError{Offset: e.Addr, Line: e.Src, Error: "not assembled: " + e.Err})
+			if e.Err() != "" {
+				doc.Errors = append(doc.Errors, JSONError{Offset: e.Addr, Line: int(e.Src), Error: "not assembled: " + e.Err()})
 			}
-			je := JSONEntry{Inst: e.Inst, Address: e.Addr, Text: e.Display(), Labels: e.Labels, TargetLabel: e.TargetLabel, Given: e.Given, How: e.How, Line: e.Src}
+			je := JSONEntry{Inst: e.Inst, Address: e.Addr, Text: e.Display(), Labels: e.Labels(), TargetLabel: e.TargetLabel(), Given: e.Given(), How: e.How.String(), Line: int(e.Src)}
 			if e.Repeat > 1 {
 				je.Repeat = e.Repeat
 			}
@@ -500,11 +500,11 @@ func WriteShowEncoding(w io.Writer, l *Listing) error {
 	for _, s := range l.Sections {
 		for i := range s.Entries {
 			e := &s.Entries[i]
-			for _, lab := range e.Labels {
+			for _, lab := range e.Labels() {
 				bw.WriteString(lab)
 				bw.WriteString(":\n")
 			}
-			if e.Err != "" {
+			if e.Err() != "" {
 				continue
 			}
 			for r := 0; r < e.Repeat; r++ {

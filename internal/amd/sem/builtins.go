@@ -33,6 +33,9 @@ func Builtins() []Builtin {
 	for n, b := range builtins {
 		out = append(out, Builtin{n, b.Doc})
 	}
+	for n, b := range oldBuiltins {
+		out = append(out, Builtin{n, b.Doc + "; in the older guides' notation only"})
+	}
 	for _, c := range conversions {
 		out = append(out, Builtin{c.pattern, c.doc})
 	}
@@ -78,6 +81,31 @@ func init() {
 		"f16_to_unorm":     {1, bUnorm16, "clamp to [0, 1], scale by 65535, round to nearest even: an unsigned normalised 16-bit integer; NaN gives 0"},
 		"f32_to_unorm":     {1, bUnorm16, "clamp to [0, 1], scale by 65535, round to nearest even: an unsigned normalised 16-bit integer; NaN gives 0"},
 	}
+	// The older guides' helpers, which their text calls and the newer
+	// guides never do (they name the instruction, v_max_f32, instead).
+	oldBuiltins = map[string]builtin{
+		"max": {2, bMax, "the larger of two values by value; for floats IEEE 754-2008 maxNum: a signalling NaN gives it quieted, a quiet NaN the other operand, +0 is above -0 (the older guides' max)"},
+		"min": {2, bMin, "the smaller of two values by value; for floats IEEE 754-2008 minNum: a signalling NaN gives it quieted, a quiet NaN the other operand, -0 is below +0 (the older guides' min)"},
+		// Defined on V_SAD_U8's page and used on the other SAD pages
+		// without the definition.
+		"ABSDIFF": {2, bAbsDiff, "|x - y| of unsigned values, as the older guides define it: (x > y ? x - y : y - x)"},
+	}
+}
+
+// oldBuiltins are the built-ins of the older notation only
+// (olddialect.go).
+var oldBuiltins map[string]builtin
+
+// builtinFor is the built-in fn names in arch's notation.
+func builtinFor(arch, fn string) (builtin, bool) {
+	if b, ok := builtins[fn]; ok {
+		return b, true
+	}
+	if oldDialect(arch) {
+		b, ok := oldBuiltins[fn]
+		return b, ok
+	}
+	return builtin{}, false
 }
 
 func argFloat(line int, v Value, fn string) (*FloatFormat, error) {
@@ -576,7 +604,7 @@ func (m *machine) call(x *Call) (Value, error) {
 	if x.Fn == "eval" {
 		return Value{}, unsupported(x.Line, "eval of a prose string")
 	}
-	b, isBuiltin := builtins[x.Fn]
+	b, isBuiltin := builtinFor(m.inst.Arch, x.Fn)
 	var conv func(line int, a []Value) (Value, error)
 	var isConv bool
 	var callee *Instruction
@@ -676,4 +704,53 @@ func (m *machine) callInstruction(line int, callee *Instruction, args []Value) (
 		t = info.Type
 	}
 	return d.view(t), nil
+}
+
+// pick is max (larger) or min of a and b, by value; floats as IEEE
+// 754-2008 maxNum/minNum (what the newer guides' V_MAX in IEEE mode does)
+// with -0 below +0.
+func (m *machine) pick(a, b Value, larger bool) Value {
+	if f := floatOf(a.T, b.T); f != nil {
+		x, y := toFloat(a, f, RoundNearestEven), toFloat(b, f, RoundNearestEven)
+		switch {
+		case f.IsSignalingNaN(x):
+			return FloatBits(f.Quiet(x), f)
+		case f.IsSignalingNaN(y):
+			return FloatBits(f.Quiet(y), f)
+		case f.isNaN(x) && f.isNaN(y):
+			return FloatBits(x, f)
+		case f.isNaN(x):
+			return FloatBits(y, f)
+		case f.isNaN(y):
+			return FloatBits(x, f)
+		}
+		c := f.Compare(x, y)
+		if c == 0 {
+			// -0 and +0 compare equal: the sign decides.
+			neg := x&f.signBit() != 0
+			if neg == larger {
+				return FloatBits(y, f)
+			}
+			return FloatBits(x, f)
+		}
+		if (c == 1) == larger {
+			return FloatBits(x, f)
+		}
+		return FloatBits(y, f)
+	}
+	if m.compare(">", a, b).IsTrue() == larger {
+		return a
+	}
+	return b
+}
+
+func bMax(m *machine, line int, a []Value) (Value, error) { return m.pick(a[0], a[1], true), nil }
+func bMin(m *machine, line int, a []Value) (Value, error) { return m.pick(a[0], a[1], false), nil }
+
+func bAbsDiff(m *machine, line int, a []Value) (Value, error) {
+	x, y := a[0], a[1]
+	if m.compare(">", x, y).IsTrue() {
+		return m.binary(line, "-", x, y)
+	}
+	return m.binary(line, "-", y, x)
 }

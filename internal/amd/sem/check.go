@@ -249,7 +249,11 @@ func Compile(arch, name, src string) *Instruction {
 
 func compile(arch, name, src string) *Instruction {
 	in := &Instruction{Arch: arch, Name: strings.ToLower(name), Source: src}
-	prog, err := Parse(src)
+	parse := Parse
+	if oldDialect(arch) {
+		parse = func(src string) (*Program, error) { return parseOld(src, in.Name) }
+	}
+	prog, err := parse(src)
 	if err != nil {
 		in.Err = err
 		return in
@@ -773,7 +777,7 @@ func (an *analyser) useCall(x *Call) {
 		default:
 			an.addProblem("eval of a prose string (matrix pseudocode in words)")
 		}
-	case builtins[x.Fn].fn != nil:
+	case builtinOK(an.in.Arch, x.Fn):
 		an.calls[x.Fn] = true
 	case convRe.MatchString(x.Fn) && (&machine{inst: an.in}).conversionKnown(x.Fn):
 		an.calls[x.Fn] = true
@@ -832,4 +836,9 @@ func isInstructionName(n string) bool {
 func (m *machine) conversionKnown(name string) bool {
 	_, ok := m.conversion(name)
 	return ok
+}
+
+func builtinOK(arch, fn string) bool {
+	b, ok := builtinFor(arch, fn)
+	return ok && b.fn != nil
 }

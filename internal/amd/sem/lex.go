@@ -48,7 +48,19 @@ var operators = []string{
 
 // lex splits src into tokens, dropping // comments. It fails on a character
 // the dialect never uses.
-func lex(src string) ([]token, error) {
+func lex(src string) ([]token, error) { return lexMode(src, lexOptions{}) }
+
+// lexOptions select the older guides' notation (olddialect.go): a period
+// that ends a sentence ends a statement, ".." and "..." are range
+// operators, hex literals may group digits with "_", and a // comment
+// after code on its line ends where the next statement starts (the
+// tables joined each cell's lines into one) unless toEOL.
+type lexOptions struct {
+	old   bool
+	toEOL bool
+}
+
+func lexMode(src string, o lexOptions) ([]token, error) {
 	if len(src) > maxSourceLen {
 		return nil, &ParseError{1, fmt.Sprintf("pseudocode is %d bytes; at most %d", len(src), maxSourceLen)}
 	}
@@ -66,9 +78,32 @@ func lex(src string) ([]token, error) {
 			i++
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			if o.old && widthLabelRe.MatchString(src[i:]) {
+				// "// 32bit tmp = MEM[ADDR]; ...": the comment labels the
+				// operation's width; the code follows on its line.
+				i += len(widthLabelRe.FindString(src[i:]))
+				continue
+			}
+			if o.old && !o.toEOL {
+				i = oldCommentEnd(src, i, codeBefore(src, i))
+				continue
+			}
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
+			continue
+		case o.old && c == '.' && (i+1 >= len(src) || src[i+1] != '.' && !isIdentStart(src[i+1]) && !isDigit(src[i+1])):
+			// "D.u = S0.u." : the sentence's period ends the statement.
+			toks = append(toks, token{tOp, ";", line})
+			i++
+			continue
+		case o.old && c == '.' && i+1 < len(src) && src[i+1] == '.':
+			j := i
+			for j < len(src) && src[j] == '.' {
+				j++
+			}
+			toks = append(toks, token{tOp, "..", line})
+			i = j
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			end := strings.Index(src[i+2:], "*/")
@@ -94,6 +129,13 @@ func lex(src string) ([]token, error) {
 			for j < len(src) && isDigit(src[j]) {
 				j++
 			}
+			if o.old {
+				if t, e, ok := verilogLiteral(src, i, j); ok {
+					toks = append(toks, token{tSized, t, line})
+					i = e
+					continue
+				}
+			}
 			if j < len(src) && src[j] == '\'' {
 				// A width: 32'U( is a cast, 16'1.0 and 8'0xff are sized literals.
 				k := j + 1
@@ -115,6 +157,9 @@ func lex(src string) ([]token, error) {
 				return nil, &ParseError{line, fmt.Sprintf("a width %s' must be followed by a type or a number", src[i:j])}
 			}
 			e := scanNumber(src, i)
+			if o.old {
+				e = scanGrouped(src, i, e)
+			}
 			toks = append(toks, token{tNumber, src[i:e], line})
 			i = e
 			continue

@@ -103,6 +103,7 @@ type parser struct {
 	toks  []token
 	i     int
 	depth int
+	old   bool // the older guides' C-like notation (olddialect.go)
 }
 
 func (p *parser) peek() token       { return p.toks[p.i] }
@@ -171,6 +172,16 @@ func (p *parser) stmts(stop func(token) bool) ([]Stmt, error) {
 		}
 		if t.kind == tIdent && blockEnd[t.text] {
 			return nil, p.errf("unexpected %q", t.text)
+		}
+		if d := p.cDefine(); d != nil {
+			out = append(out, d)
+			continue
+		}
+		if d := p.cDeclare(); d != nil {
+			out = append(out, d)
+			if p.isOp(";") {
+				continue
+			}
 		}
 		s, err := p.stmt()
 		if err != nil {
@@ -312,32 +323,43 @@ func (p *parser) ifStmt() (Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := p.expectKw("then"); err != nil {
+		if p.old && !p.isKw("then") {
+			// C's "if (c) D.f = x; else ...": then is optional.
+		} else if err := p.expectKw("then"); err != nil {
 			return nil, err
 		}
 		body, err := p.stmts(func(t token) bool {
-			return t.kind == tIdent && (t.text == "elsif" || t.text == "else" || t.text == "endif")
+			return t.kind == tIdent && (t.text == "elsif" || t.text == "else" || t.text == "endif") || p.old && t.kind == tEOF
 		})
 		if err != nil {
 			return nil, err
 		}
 		s.Conds = append(s.Conds, c)
 		s.Bodies = append(s.Bodies, body)
+		if p.peek().kind == tEOF {
+			return s, nil // the older notation may leave out a final endif
+		}
 		switch p.next().text {
 		case "elsif":
 			continue
 		case "else":
-			if p.isKw("if") && p.peek().line == p.toks[p.i-1].line {
+			if p.isKw("if") && (p.old || p.peek().line == p.toks[p.i-1].line) {
 				// "else if" written as two words on one line.
 				p.next()
 				continue
 			}
-			els, err := p.stmts(func(t token) bool { return t.kind == tIdent && t.text == "endif" })
+			els, err := p.stmts(func(t token) bool {
+				// Without endif (C's nested if ... else), an else ends
+				// the innermost if: the next else is the enclosing one's.
+				return t.kind == tIdent && t.text == "endif" || p.old && (t.kind == tEOF || t.kind == tIdent && (t.text == "else" || t.text == "elsif"))
+			})
 			if err != nil {
 				return nil, err
 			}
 			s.Else = els
-			p.next()
+			if p.isKw("endif") {
+				p.next()
+			}
 		}
 		return s, nil
 	}
@@ -356,7 +378,9 @@ func (p *parser) forStmt() (Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.expectOp(":"); err != nil {
+	if p.old && p.isOp("..") {
+		p.next() // "for i in 0 ... 31 do", "for i in 0..63 do"
+	} else if err := p.expectOp(":"); err != nil {
 		return nil, err
 	}
 	to, err := p.expr()
@@ -512,7 +536,11 @@ func (p *parser) unary() (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.postfix(x)
+	x, err = p.postfix(x)
+	if err != nil {
+		return nil, err
+	}
+	return p.isEvenSuffix(x), nil
 }
 
 func (p *parser) postfix(x Expr) (Expr, error) {
@@ -531,6 +559,8 @@ func (p *parser) postfix(x Expr) (Expr, error) {
 			}
 			if ty, ok := parseSuffix(n.text); ok {
 				x = &View{at, x, ty}
+			} else if p.old && n.text == "d" {
+				x = &View{at, x, TF64} // the older notation's S0.d: a double
 			} else {
 				x = &Field{at, x, n.text}
 			}
@@ -565,6 +595,16 @@ func (p *parser) postfix(x Expr) (Expr, error) {
 			return x, nil
 		}
 	}
+}
+
+// isEvenSuffix reads the older notation's "floor(S0.f) is even".
+func (p *parser) isEvenSuffix(x Expr) Expr {
+	if p.old && p.isKw("is") && p.peekN(1).kind == tIdent && p.peekN(1).text == "even" {
+		at := pos{p.next().line}
+		p.next()
+		return &Call{at, "isEven", []Expr{x}}
+	}
+	return x
 }
 
 func (p *parser) primary() (Expr, error) {
@@ -632,6 +672,15 @@ func (p *parser) primary() (Expr, error) {
 	case tOp:
 		switch t.text {
 		case "(":
+			if ty := p.peek(); p.old && ty.kind == tIdent && cCastTypes[ty.text] && p.peekN(1).kind == tOp && p.peekN(1).text == ")" {
+				p.next()
+				p.next()
+				x, err := p.unary()
+				if err != nil {
+					return nil, err
+				}
+				return cCast(at, ty.text, x), nil
+			}
 			x, err := p.expr()
 			if err != nil {
 				return nil, err
@@ -699,7 +748,7 @@ func (p *parser) lambda(at pos) (Expr, error) {
 // parseNumber reads an unsized literal: 12, 0x1f (unsized), 1U (u32),
 // 0x100000000ULL (u64), 1LL (i64), 1.0 (f64), 1.0F (f32).
 func parseNumber(text string) (Value, error) {
-	s := text
+	s := strings.ReplaceAll(text, "_", "") // 0xffc0_0000: the older guides group hex digits
 	suffix := ""
 	for len(s) > 0 && strings.IndexByte("ULFulf", s[len(s)-1]) >= 0 && !(isHexLit(s) && strings.IndexByte("Ff", s[len(s)-1]) >= 0) {
 		suffix = string(s[len(s)-1]) + suffix

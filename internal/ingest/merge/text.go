@@ -160,3 +160,40 @@ func BorrowDescriptions(insts []*isa.Instruction) int {
 	}
 	return n
 }
+
+// PointToSemantics notes, for each AMD instruction whose own guide gives
+// no pseudocode, the nearest family where the same instruction (its
+// lineage, Related, under the same name) has some (SemanticsElsewhere):
+// the page says where it is instead of borrowing it, as one guide's
+// pseudocode is not another's. It returns how many it noted; call it
+// after LinkFamilies.
+func PointToSemantics(insts []*isa.Instruction) int {
+	amd := AMDLookup(insts)
+	n := 0
+	for _, in := range insts {
+		if in.Vendor != isa.VendorAMD || in.Semantics != "" || in.SemanticsElsewhere != nil {
+			continue
+		}
+		related := map[string]string{}
+		for _, r := range in.Related {
+			related[r.Arch] = r.Name
+		}
+		for _, arch := range nearestFamilies(in.Arch) {
+			from := amd(arch, in.Name)
+			if related[arch] != in.Name || from == nil || from.Semantics == "" {
+				continue
+			}
+			for _, p := range from.Sources {
+				if p.Source == isa.SourceAMDManual {
+					in.SemanticsElsewhere = &isa.TextSource{Arch: arch, Name: in.Name, Prov: p, Why: "no pseudocode"}
+					n++
+					break
+				}
+			}
+			if in.SemanticsElsewhere != nil {
+				break
+			}
+		}
+	}
+	return n
+}

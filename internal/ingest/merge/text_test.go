@@ -99,3 +99,29 @@ func TestRenamesFromTable(t *testing.T) {
 		}
 	}
 }
+
+// TestPointToSemantics: an instruction whose guide gives no pseudocode
+// points at the nearest family where the same instruction (same lineage,
+// same name) has some, and borrows nothing.
+func TestPointToSemantics(t *testing.T) {
+	guide := isa.Prov{Source: isa.SourceAMDManual, File: "g.md", Line: 7}
+	mk := func(arch, name, sem string) *isa.Instruction {
+		return &isa.Instruction{Arch: arch, Name: name, Vendor: isa.VendorAMD, Semantics: sem, Sources: []isa.Prov{guide}}
+	}
+	none := mk("vega", "s_y", "")
+	near := mk("vega7", "s_y", "")           // the nearest family has none either
+	far := mk("cdna1", "s_y", "D.u = S0.u.") // the next one has some
+	own := mk("rdna2", "s_y", "D.u = S0.u.")
+	llvmOnly := &isa.Instruction{Arch: "cdna2", Name: "s_y", Vendor: isa.VendorAMD, Semantics: "D0 = S0", Sources: []isa.Prov{{Source: isa.SourceLLVMMC}}}
+	insts := []*isa.Instruction{none, near, far, own, llvmOnly}
+	LinkFamilies(insts)
+	if n := PointToSemantics(insts); n != 2 {
+		t.Errorf("pointed %d, want 2 (vega and vega7)", n)
+	}
+	if none.Semantics != "" || none.SemanticsElsewhere == nil || none.SemanticsElsewhere.Arch != "cdna1" || none.SemanticsElsewhere.Prov != guide {
+		t.Errorf("vega: semantics %q, elsewhere %+v; want a pointer to cdna1 and no text", none.Semantics, none.SemanticsElsewhere)
+	}
+	if own.SemanticsElsewhere != nil || far.SemanticsElsewhere != nil {
+		t.Errorf("an instruction with its own pseudocode points elsewhere: %+v %+v", own.SemanticsElsewhere, far.SemanticsElsewhere)
+	}
+}

@@ -32,7 +32,7 @@ func TestAgainstLLVM(t *testing.T) {
 	if _, err := llvmfold.Find(); err != nil {
 		t.Skipf("no opt: %v", err)
 	}
-	fams := []string{"rdna3", "rdna3.5", "rdna4", "cdna3", "cdna4", "cdna5"}
+	fams := []string{"rdna3", "rdna3.5", "rdna4", "cdna3", "cdna4", "cdna5", "rdna1", "rdna2", "cdna1", "cdna2", "vega", "vega7"}
 	if f := os.Getenv("GPUISA_SEM_FAMILIES"); f != "" {
 		fams = strings.Split(f, ",")
 	}

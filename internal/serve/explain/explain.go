@@ -70,7 +70,7 @@ func Explain(l *listing.Listing, ns *codec.Notes, o Options) *Explanation {
 
 func explainEntry(e *listing.Entry, arch, target string, ns *codec.Notes, r counterRules, also []string) Line {
 	var ln Line
-	if e.Err != "" && e.How != listing.FromTextAlone {
+	if e.Err() != "" && e.How != listing.FromTextAlone {
 		return ln
 	}
 	name := e.Name
@@ -298,9 +298,9 @@ func kernels(s *listing.Section, lines []Line, target string, also []string) []K
 	}
 	for i := range s.Entries {
 		e := &s.Entries[i]
-		if e.Func && len(e.Labels) > 0 {
-			start(e.Labels[0])
-			cur.Descriptor = desc[e.Labels[0]]
+		if e.Func && len(e.Labels()) > 0 {
+			start(e.Labels()[0])
+			cur.Descriptor = desc[e.Labels()[0]]
 		}
 		if cur == nil {
 			name := s.Name
@@ -310,7 +310,7 @@ func kernels(s *listing.Section, lines []Line, target string, also []string) []K
 			start(name)
 		}
 		ln := lines[i]
-		if e.Err != "" && e.How != listing.FromTextAlone {
+		if e.Err() != "" && e.How != listing.FromTextAlone {
 			continue
 		}
 		if e.Padding {

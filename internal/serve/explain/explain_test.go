@@ -35,7 +35,8 @@ func TestKernelCostSummary(t *testing.T) {
 		entry("s_endpgm", "s_endpgm", 1),
 		entry("s_nop", "s_nop 0", 5),
 	}
-	es[0].Labels, es[0].Func = []string{"k"}, true
+	es[0].SetLabels([]string{"k"})
+	es[0].Func = true
 	es[3].Padding = true
 	l := &listing.Listing{Arch: "cdna3", Target: "gfx942", Sections: []listing.Section{{Name: ".text", Entries: es}}}
 	x := Explain(l, ns, Options{Also: []string{"gfx1100"}})

@@ -193,7 +193,7 @@ func (x *Explanation) ToJSON() JSON {
 	doc := JSON{JSON: x.Listing.ToJSON(), Notes: []Line{}, Kernels: x.Kernels, Also: append([]string{}, x.Also...), CostLabel: ModelLabel}
 	for si := range x.Listing.Sections {
 		for i, e := range x.Listing.Sections[si].Entries {
-			if e.Err != "" && e.How != listing.FromTextAlone {
+			if e.Err() != "" && e.How != listing.FromTextAlone {
 				continue
 			}
 			doc.Notes = append(doc.Notes, x.Lines[si][i])

@@ -365,7 +365,7 @@ func (s *server) viewExplanation(v *explainView, x *explain.Explanation) {
 				v.Hidden++
 				continue
 			}
-			for j, lab := range e.Labels {
+			for j, lab := range e.Labels() {
 				out.Rows = append(out.Rows, explainRow{Label: lab, LabelNote: sec.LabelNote(lab, l.Target), Func: j == 0 && e.Func})
 			}
 			out.Rows = append(out.Rows, s.explainRow(x, e, x.Lines[si][i]))
@@ -383,19 +383,19 @@ func (s *server) viewExplanation(v *explainView, x *explain.Explanation) {
 
 func (s *server) explainRow(x *explain.Explanation, e *listing.Entry, ln explain.Line) explainRow {
 	arch := x.Listing.Arch
-	row := explainRow{Addr: fmt.Sprintf("%06x", e.Addr), Words: e.Words(), Repeat: e.Repeat, Err: e.Err,
+	row := explainRow{Addr: fmt.Sprintf("%06x", e.Addr), Words: e.Words(), Repeat: e.Repeat, Err: e.Err(),
 		Unchecked: e.How == listing.FromTextAlone}
 	text := e.Display()
-	if e.Err != "" && e.How != listing.FromTextAlone {
+	if e.Err() != "" && e.How != listing.FromTextAlone {
 		return row
 	}
 	row.Mnemonic, row.Operands, _ = strings.Cut(text, " ")
 	var refs []string
-	if e.TargetRef != "" {
-		refs = append(refs, e.TargetRef)
+	if ref := e.TargetRef(); ref != "" {
+		refs = append(refs, ref)
 	}
-	if e.Given != "" {
-		refs = append(refs, "input: "+e.Given)
+	if given := e.Given(); given != "" {
+		refs = append(refs, "input: "+given)
 	}
 	row.Ref = strings.Join(refs, "; ")
 	if ln.Known && s.hasInstruction(arch, ln.Name) {

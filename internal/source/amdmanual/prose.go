@@ -25,10 +25,31 @@ type ProseInstr struct {
 	Word, Table string
 	// Wraps is the unscaled instruction whose opcode and operands the
 	// scaled one's second word pair holds; "" for the Load-Scale word.
-	Wraps   string
-	Summary string
-	Desc    string
-	Example string // composed from the section's operand description
+	Wraps string
+	// Evidence are the texts after Named that give Word where the guide
+	// writes it as field values (CDNA 5's VOP3PX2 table gives ENCODING
+	// and SCLOP in binary) rather than as a hex identifier; FromAssembler
+	// says the guide gives no value for Word at all and llvm-mc 22's
+	// encoding is its source (the LLVM pass verifies the example against
+	// it like any other).
+	Evidence      []string
+	FromAssembler bool
+	// AssemblerOperands: the build takes the operands from what llvm-mc
+	// prints for the example, as for the family's other instructions
+	// (CDNA 5 has no LLVM syntax page), rather than from the guide.
+	AssemblerOperands bool
+	// Pairs are the 4-dword instructions whose first word pair is this
+	// Load-Scale word: the build fixes the bits of their first pair that
+	// the word's opcode gives and the guide's layout leaves open (SCLOP).
+	Pairs []string
+	// PairExamples are lines of the Pairs instructions (one each, in
+	// order) composed from the guide's VOP3PX2 operand description: the
+	// guide's opcode tables give those instructions no syntax, and the LLVM
+	// pass verifies these like any other example.
+	PairExamples []string
+	Summary      string
+	Desc         string
+	Example      string // composed from the section's operand description
 }
 
 // scaleSelect is what the section says the byte selects do.
@@ -60,4 +81,28 @@ var ProseInstructions = []ProseInstr{
 		Desc: "AMD's guide describes this word only as the first half of the 4-dword V_MFMA_SCALE_F32_16X16X128_F8F6F4 and V_MFMA_SCALE_F32_32X32X64_F8F6F4. " +
 			"LLVM names it v_mfma_ld_scale_b32 and decodes it alone when no scaled MFMA's word pair follows. VDST, CLAMP, NEG, NEG_HI and OP_SEL[2] must be zero; SRC2 and OP_SEL_HI[2] are not read. SRC0 and SRC1 may be VGPRs, SGPRs or constants here; in the scaled MFMA llvm-mc 22 takes VGPRs only." + scaleSelect + ldSyntax,
 		Example: "v_mfma_ld_scale_b32 v1, v2 op_sel:[1,0] op_sel_hi:[0,1]"},
+	// CDNA 5's VOP3PX2 tables (the "load scale" portion, bits [63:0])
+	// give the first word pair of the scaled WMMAs: ENCODING 'b11001100_0011
+	// at [31:20] and SCLOP 'b0101 at [19:16], VOP3P opcode 0x35, the value
+	// the table names for V_WMMA_SCALE_F32_16X16X128_F8F6F4. It names no
+	// SCLOP for the block-16 (SCALE16) forms; llvm-mc 22 encodes them with
+	// VOP3P opcode 0x3A and 64-bit scales.
+	{Family: "cdna5", Name: "v_wmma_ld_scale_paired_b32", Heading: "VOP3PX2", Named: `the "load scale" portion`, Word: "0xCC35",
+		Evidence: []string{"'b0101", "'b11001100_0011"}, AssemblerOperands: true, Pairs: []string{"v_wmma_scale_f32_16x16x128_f8f6f4", "v_wmma_scale_f32_32x16x128_f4"},
+		PairExamples: []string{"v_wmma_scale_f32_16x16x128_f8f6f4 v[0:7], v[8:23], v[24:39], v[40:47], v1, v2 matrix_a_fmt:MATRIX_FMT_BF8 matrix_a_scale:MATRIX_SCALE_ROW1 matrix_b_scale_fmt:MATRIX_SCALE_FMT_E4M3 matrix_a_reuse",
+			"v_wmma_scale_f32_32x16x128_f4 v[0:15], v[16:31], v[32:39], v[40:55], v1, s2 matrix_b_scale:MATRIX_SCALE_ROW1"},
+		Summary: "The Load-Scale word of a block-32 scaled WMMA (the first two dwords of V_WMMA_SCALE_*): the scales of matrix A (SRC0) and matrix B (SRC1) for the WMMA word pair that follows.",
+		Desc:    "AMD's guide describes this word only as the \"load scale\" portion (bits [63:0]) of the VOP3PX2 encoding of V_WMMA_SCALE_F32_16X16X128_F8F6F4 and V_WMMA_SCALE_F32_32X16X128_F4. " + wmmaScaleFields + " LLVM names it v_wmma_ld_scale_paired_b32 and decodes it alone when no scaled WMMA's word pair follows.",
+		Example: "v_wmma_ld_scale_paired_b32 v1, v2 matrix_a_scale:MATRIX_SCALE_ROW1 matrix_b_scale_fmt:MATRIX_SCALE_FMT_E4M3 matrix_a_reuse"},
+	{Family: "cdna5", Name: "v_wmma_ld_scale16_paired_b64", Heading: "VOP3PX2", Named: `the "load scale" portion`, Word: "0xCC3A",
+		FromAssembler: true, AssemblerOperands: true, Pairs: []string{"v_wmma_scale16_f32_16x16x128_f8f6f4", "v_wmma_scale16_f32_32x16x128_f4"},
+		PairExamples: []string{"v_wmma_scale16_f32_16x16x128_f8f6f4 v[0:7], v[8:23], v[24:35], v[40:47], v[2:3], v[4:5] matrix_b_fmt:MATRIX_FMT_FP6 matrix_a_scale_fmt:MATRIX_SCALE_FMT_E5M3",
+			"v_wmma_scale16_f32_32x16x128_f4 v[0:15], v[16:31], v[32:39], v[40:55], v[2:3], s[4:5] matrix_b_reuse"},
+		Summary: "The Load-Scale word of a block-16 scaled WMMA (the first two dwords of V_WMMA_SCALE16_*): the 64-bit scales of matrix A (SRC0) and matrix B (SRC1) for the WMMA word pair that follows.",
+		Desc:    "AMD's guide gives the VOP3PX2 \"load scale\" layout but no SCLOP for V_WMMA_SCALE16_F32_16X16X128_F8F6F4 and V_WMMA_SCALE16_F32_32X16X128_F4; llvm-mc 22 encodes their first word pair as VOP3P opcode 0x3A (SCLOP 'b1010), with 64-bit scales (16x8 scale bytes of A, 8 per lane). " + wmmaScaleFields + " LLVM names it v_wmma_ld_scale16_paired_b64 and decodes it alone when no scaled WMMA's word pair follows.",
+		Example: "v_wmma_ld_scale16_paired_b64 v[2:3], v[4:5] matrix_b_scale:MATRIX_SCALE_ROW1 matrix_a_scale_fmt:MATRIX_SCALE_FMT_E5M3 matrix_b_reuse"},
 }
+
+// wmmaScaleFields is what CDNA 5's VOP3PX2 table says the Load-Scale
+// fields hold, and how LLVM 22 spells them.
+const wmmaScaleFields = "SCL_OPSEL[0] and SCL_OPSEL_HI[0] select the lanes of the A and B scales (matrix_a_scale, matrix_b_scale: MATRIX_SCALE_ROW0 lanes 0-15, ROW1 lanes 16-31), SCL_NEG[1:0] and SCL_NEG_HI[1:0] their formats (matrix_a_scale_fmt, matrix_b_scale_fmt: 0 E8M0, 1 E5M3, 2 E4M3), SCL_OPSEL[2] and SCL_OPSEL_HI[2] the reuse hints (matrix_a_reuse, matrix_b_reuse). The scales may be VGPRs, SGPRs or inline constants; VDST (in the scaled WMMA not read), CLAMP, NEG[2], NEG_HI[2], OPSEL[1] and OPSEL_HI[1] must be zero and SRC2 must hold 0x100, as the guide requires (llvm-mc 22 rejects a word with any other value)."

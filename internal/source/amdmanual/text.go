@@ -141,7 +141,9 @@ func looksLikeCode(sentence string) bool {
 				break
 			}
 			if at := i + j; at == 0 || !isLetter(sentence[at-1]) {
-				return true
+				// "Return integer part of S0.f, round-to-zero semantics."
+				// names an operand in prose.
+				return !readsLikeProse(sentence)
 			}
 			i += j + len(m)
 		}
@@ -197,7 +199,7 @@ func splitSentences(s string) []string {
 	var out []string
 	start := 0
 	for i := 0; i+2 < len(s); i++ {
-		if s[i] == '.' && s[i+1] == ' ' {
+		if s[i] == '.' && s[i+1] == ' ' && (i == 0 || s[i-1] != '.') { // "for i in 0 ... 31 do" is one sentence
 			n := s[i+2]
 			if n >= 'A' && n <= 'Z' || n >= '0' && n <= '9' || n == '\'' || n == '"' || n == '/' {
 				out = append(out, strings.TrimSpace(s[start:i+1]))
@@ -235,10 +237,81 @@ func splitProseCode(cell string) (prose, code string) {
 	var p, c []string
 	for i, s := range sents {
 		if isCode[i] || i > first && i < last && !readsLikeProse(s) {
-			c = append(c, s)
+			lead, code := leadProse(s)
+			if lead != "" {
+				p = append(p, lead)
+			}
+			if code != "" {
+				c = append(c, code)
+			}
 		} else {
 			p = append(p, s)
 		}
 	}
 	return strings.Join(p, " "), strings.Join(c, "\n")
+}
+
+// stmtStartRe finds where the older guides' code starts in a sentence: an
+// if, a for loop, a C declaration or an assignment to a name (with its
+// type view and index): "Perform a conditional short jump when EXEC is
+// nonzero. if(EXEC != 0) then ...", "Add a 16-bit signed constant to the
+// destination. int32 tmp = D.i32; ...".
+var stmtStartRe = lazyre.New(`(?:^|\s)((?:if\s*\(|for\s+[A-Za-z_]\w*\s+in\b|(?:u?int\d*|float|double)\s+[A-Za-z_]\w*\s*=[^=]|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?(?:\[[^\]]*\])*(?:\.[A-Za-z_]\w*)?\s*(?:=[^=>]|\+=|-=|\|=|&=)))`)
+
+// workedExampleRE is a worked example, "S_ABS_I32(0x80000001) => 0x7fffffff".
+var workedExampleRE = lazyre.New(`\b[A-Z][A-Z0-9_]*\([^()]*\)\s*=>`)
+
+// enumerationRe is prose that names operands in the form of assignments:
+// "S0 = Quotient, S1 = Denominator, S2 = Numerator.", "Bitfield extract
+// with S0 = data, S1 = field_offset, ...".
+var enumerationRe = lazyre.New(`^[A-Za-z_]\w* = [^=;]+?, [A-Za-z_]\w* = `)
+
+// sourceEquationRe is an equation that explains a source operand: code
+// never assigns to an instruction's inputs ("S0.f = x", "S0.f16 =
+// significand * (2 ** exponent).").
+var sourceEquationRe = lazyre.New(`^S[0-2](?:\.\w+)? = `)
+
+// assignedRe is a statement's first assignment up to its end: what
+// "VCC = IEEE numeric class function specified in S1.u, ..." assigns is
+// prose.
+var assignedRe = lazyre.New(`^[^=]*=\s*([^;]*)`)
+
+// leadProse splits a code sentence into the prose that opens it and the
+// statement sequence from its first statement on. A sentence that only
+// names operands (enumerationRe), and an assembly example ("Examples:
+// s_nop 0 // Wait 1 cycle."; worked examples "NAME(x) => y" stay code),
+// are prose whole.
+func leadProse(s string) (prose, code string) {
+	if workedExampleRE.MatchString(s) {
+		return "", s // worked examples stay with the code they exercise
+	}
+	if strings.HasPrefix(s, "Example:") || strings.HasPrefix(s, "Examples:") {
+		return s, ""
+	}
+	m := stmtStartRe.FindStringSubmatchIndex(s)
+	if m == nil {
+		if readsLikeProse(s) {
+			// "INEXACT exceptions are enabled for this conversion iff
+			// CLAMP == 1.": no statement, a sentence.
+			return s, ""
+		}
+		return "", s
+	}
+	at := m[2]
+	if enumerationRe.MatchString(s[at:]) {
+		return s, ""
+	}
+	if v := assignedRe.FindStringSubmatch(s[at:]); v != nil {
+		rhs, _, _ := strings.Cut(v[1], "//")
+		if readsLikeProse(rhs) && strings.Count(strings.TrimSpace(rhs), " ") >= 4 {
+			return s, ""
+		}
+	}
+	if sourceEquationRe.MatchString(s[at:]) {
+		return s, ""
+	}
+	if at == 0 || !readsLikeProse(s[:at]) {
+		return "", s
+	}
+	return strings.TrimSpace(s[:at]), s[at:]
 }

@@ -15,7 +15,8 @@ type SemReport struct {
 	Notes []string `json:"notes,omitempty"`
 	// Gap is set when the opt found cannot fold as the check expects.
 	Gap *OracleGap `json:"gap,omitempty"`
-	// Families are the newer-dialect families (RDNA 3, 3.5, 4, CDNA 3, 4, 5).
+	// Families are the families whose pseudocode the evaluator reads, in
+	// either notation (RDNA 1-4, CDNA 1-5, Vega, Vega 7nm).
 	Families []SemFamily `json:"families"`
 	// Groups are the oracle's numbers per instruction group.
 	Groups []SemGroup `json:"groups"`
