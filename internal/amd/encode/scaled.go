@@ -59,12 +59,11 @@ func (e *Encoder) encodePair(ts []decode.PairTemplate, asm string) ([]byte, erro
 		if err != nil {
 			return nil, err
 		}
-		tail, err := e.Encode(strings.Join(append([]string{t.Wrapped + " " + strings.Join(ops, ", ")}, tailMods...), " "))
-		if err != nil || len(tail) != 8 {
-			tried = append(tried, fmt.Sprintf("%s: %v", t.Wrapped, err))
+		tail, err := e.pairTail(t, ops, tailMods)
+		if err != nil {
+			tried = append(tried, err.Error())
 			continue
 		}
-		binary.LittleEndian.PutUint32(tail, binary.LittleEndian.Uint32(tail)|t.Fixed2)
 		b := append(head, tail...)
 		in, n, err := e.d.DecodeOperands(b, 0)
 		if err == nil && n == len(b) && samePairText(in.Text(), asm) {
@@ -73,6 +72,18 @@ func (e *Encoder) encodePair(ts []decode.PairTemplate, asm string) ([]byte, erro
 		tried = append(tried, fmt.Sprintf("%s reads back as %q (%v)", t.Model, in.Text(), err))
 	}
 	return nil, fmt.Errorf("cannot encode %q: %s", asm, strings.Join(tried, "; "))
+}
+
+// pairTail encodes the second word pair of a two-pair instruction: the
+// wrapped instruction t names, with ops and mods, and the fixed bits
+// that mark it as the pair's second half.
+func (e *Encoder) pairTail(t decode.PairTemplate, ops, mods []string) ([]byte, error) {
+	tail, err := e.Encode(strings.Join(append([]string{t.Wrapped + " " + strings.Join(ops, ", ")}, mods...), " "))
+	if err != nil || len(tail) != 8 {
+		return nil, fmt.Errorf("%s: %v", t.Wrapped, err)
+	}
+	binary.LittleEndian.PutUint32(tail, binary.LittleEndian.Uint32(tail)|t.Fixed2)
+	return tail, nil
 }
 
 // pairModifiers are a scaled MFMA's modifiers in the order llvm-mc 22
@@ -169,12 +180,11 @@ func (e *Encoder) encodeWMMAPair(ts []decode.PairTemplate, asm string) ([]byte, 
 		if err := e.setScaleWord(t.Head, words, scales, mods); err != nil {
 			return nil, err
 		}
-		tail, err := e.Encode(strings.Join(append([]string{t.Wrapped + " " + strings.Join(ops, ", ")}, tailMods...), " "))
-		if err != nil || len(tail) != 8 {
-			tried = append(tried, fmt.Sprintf("%s: %v", t.Wrapped, err))
+		tail, err := e.pairTail(t, ops, tailMods)
+		if err != nil {
+			tried = append(tried, err.Error())
 			continue
 		}
-		binary.LittleEndian.PutUint32(tail, binary.LittleEndian.Uint32(tail)|t.Fixed2)
 		b := append(wordBytes(make([]byte, 0, 16), words), tail...)
 		in, n, err := e.d.DecodeOperands(b, 0)
 		if err == nil && n == len(b) && in.Name == t.Model && sameScaleWord(in.Text(), asm, true) {
