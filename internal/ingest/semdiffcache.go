@@ -20,8 +20,8 @@ import (
 // build whose oracles are cached, and depend on nothing but the code (the
 // PTX models, the evaluator, the tolerated table: selfid.Code of semdiff
 // and of semoracle, whose Known judges what is tolerated), the
-// catalogue's concepts as linked, and the newer families' pseudocode
-// (sem.Library.Fingerprint). A derivation is kept under a hash of all of
+// catalogue's concepts as linked, and every evaluated family's pseudocode
+// (sem.Library.Fingerprint, both notations). A derivation is kept under a hash of all of
 // them, as the JSON the database stores, in one file per key; the newest
 // keptDerivations are kept (a test binary's are other keys and never
 // replace a build's).
@@ -31,12 +31,15 @@ const keptDerivations = 8
 // cacheDir; "" when it cannot be keyed (no code identity, a library that
 // fetches its pseudocode on demand).
 func derivationFile(cacheDir string, cat *concepts.Catalogue, libs map[string]*sem.Library) string {
-	code := selfid.Code("internal/xvendor/semdiff") + "+" + selfid.Code("internal/oracle/semoracle")
-	if cacheDir == "" || code == "+" {
+	// Both identities are needed: one closure can fall back to ID (its
+	// sources edited since the table) while ID is unknown, and half a
+	// key would keep the other half's derivations.
+	derive, judge := selfid.Code("internal/xvendor/semdiff"), selfid.Code("internal/oracle/semoracle")
+	if cacheDir == "" || derive == "" || judge == "" {
 		return ""
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00", code)
+	fmt.Fprintf(h, "%s+%s\x00", derive, judge)
 	for _, fam := range slices.Sorted(maps.Keys(libs)) {
 		fp := libs[fam].Fingerprint()
 		if fp == "" {
