@@ -241,7 +241,7 @@ var sources = map[string]pkgSource{
 		{"templates/explain.tmpl", "2d5708a8bd229ce10a1b618b1c89b6cf2bf5a4839ff19447e247341ba51c70be"},
 		{"templates/family.tmpl", "14574011043007f4ed795d2853ee358f5c56a1bd25e760594802e78464935f10"},
 		{"templates/home.tmpl", "7af8d2b1b274059d7f52e8890eaf1480dabe93e370b00d1c0d6a039b5d1de7b3"},
-		{"templates/instruction.tmpl", "6daea8fcdcdbbd2eee9dec7ab27ac1b81be8c388b78946b64a0650fe5e0c449f"},
+		{"templates/instruction.tmpl", "2c7e32015a5a2fc45148047fb87cfc232b14ebaa439c383ae203dba89701de2d"},
 		{"templates/layout.tmpl", "b8291aa253491bc330a31a47a82a7e4e0e49c48323e350f30c47ce2ac80e3b3b"},
 		{"templates/notfound.tmpl", "fbf13d505cedfb1636c764dfca6d461436fb321b5d49ecabfc33021f7b394134"},
 		{"templates/partial-common.tmpl", "8734b3010b69b3c106c1e81c05e325ba064857f8ca5fab6344adb5275d56cc54"},
