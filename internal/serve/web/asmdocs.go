@@ -36,7 +36,16 @@ type AsmDoc struct {
 }
 
 func (s *server) apiAsmDoc(w http.ResponseWriter, r *http.Request) {
-	s.asmDoc(w, r, r.PathValue("arch"), r.PathValue("opcode"))
+	arch, opcode := r.PathValue("arch"), strings.TrimSpace(r.PathValue("opcode"))
+	if strings.EqualFold(arch, "sass") {
+		// SASS is a top-level name only: /api/asm/amdgpu/sass/FFMA is
+		// no AMD family's.
+		if s.knownOpcodeLength(w, r, opcode) {
+			s.sassAsmDoc(w, r, opcode)
+		}
+		return
+	}
+	s.asmDoc(w, r, arch, opcode)
 }
 
 func (s *server) apiAsmDocFamily(w http.ResponseWriter, r *http.Request) {
@@ -47,15 +56,20 @@ func (s *server) apiAsmDocFamily(w http.ResponseWriter, r *http.Request) {
 	s.asmDoc(w, r, r.PathValue("family"), r.PathValue("opcode"))
 }
 
+// knownOpcodeLength answers an empty or overlong opcode as unknown and
+// says whether the opcode may be looked up.
+func (s *server) knownOpcodeLength(w http.ResponseWriter, r *http.Request, opcode string) bool {
+	if opcode == "" || len(opcode) > 100 {
+		s.apiFail(w, r, errs.NotFound(nil, "Unknown opcode '%s'", strings.ToUpper(opcode)))
+		return false
+	}
+	return true
+}
+
 func (s *server) asmDoc(w http.ResponseWriter, r *http.Request, arch, opcode string) {
 	ctx := r.Context()
 	opcode = strings.TrimSpace(opcode)
-	if opcode == "" || len(opcode) > 100 {
-		s.apiFail(w, r, errs.NotFound(nil, "Unknown opcode '%s'", strings.ToUpper(opcode)))
-		return
-	}
-	if strings.EqualFold(arch, "sass") {
-		s.sassAsmDoc(w, r, opcode)
+	if !s.knownOpcodeLength(w, r, opcode) {
 		return
 	}
 	var in *isa.Instruction

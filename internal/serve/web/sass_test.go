@@ -146,6 +146,10 @@ func TestSASSAsmDoc(t *testing.T) {
 			t.Errorf("/api/asm/sass/%s: no CORS", op)
 		}
 	}
+	// SASS is no AMD family: under amdgpu/ it is an unknown family.
+	if rec := get(t, s, "/api/asm/amdgpu/sass/FMNMX"); rec.Code != f.Unknown.Status || strings.Contains(rec.Body.String(), "nvdisasm") {
+		t.Errorf("/api/asm/amdgpu/sass/FMNMX: %d %.300s", rec.Code, rec.Body.String())
+	}
 	rec := get(t, s, "/api/asm/sass/NOSUCH")
 	var bad map[string]any
 	if rec.Code != f.Unknown.Status || json.Unmarshal(rec.Body.Bytes(), &bad) != nil || !strings.Contains(bad["error"].(string), "NOSUCH") {
