@@ -193,7 +193,7 @@ var sources = map[string]pkgSource{
 	"internal/serve/web": {Dir: "internal/serve/web", Files: []fileSum{
 		{"answer.go", "de00aa23eb07c8def84d67d59a5cd566c4be7295828bb010e0b8d67a9181e4cc"},
 		{"api.go", "e2f5669a2bab8aa8776004747d5d50bfec467b350477506e243e1137101b3ce8"},
-		{"asmdocs.go", "34476abbbb7a7badf844952f0d87adbd9609dfb7e3b6ce266b4a88f483f41725"},
+		{"asmdocs.go", "382e2eb6984d88aae992a6816f8ee6b6b97e489c0c2890d62e09995cf26c9766"},
 		{"bitlayout.go", "59c38fc6d3812d15cfcc8e09498f4f5224e3b014e207a744df39d41475d8d2c2"},
 		{"cache.go", "912cf82c2053888f3cc22142548598b4fde5470d740adc0a5fecdb589ca59be8"},
 		{"compare.go", "50f117592bfc74d0f1e4e13ed653a20d8e674239437800ed3dbc90015204deb8"},
