@@ -545,9 +545,11 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // decodeTarget is the gfx target a decode is for: --target, a gfx target
-// given as --arch, else the code object's; "" for a family alone. On a
-// target the decoder refuses what llvm-mc refuses there (an instruction
-// other targets of the family have: targetCodec).
+// given as --arch, else the input's (a code object's, .amdgcn_target),
+// which targetCodec keeps only when it is of the family decoded, as the
+// listing's target is (Listing.SetTarget: --arch vega on a gfx904 object
+// is gfx904); "" for a family alone. On a target the decoder refuses what
+// llvm-mc refuses there (an instruction other targets of the family have).
 func decodeTarget(c listing.Choice, in *listing.Input) string {
 	switch {
 	case c.Target != "":
@@ -556,8 +558,8 @@ func decodeTarget(c listing.Choice, in *listing.Input) string {
 		if info, ok := isa.LookupArch(c.Arch); ok && info.ID != strings.ToLower(c.Arch) {
 			return c.Arch
 		}
-		return ""
-	case in != nil:
+	}
+	if in != nil {
 		return in.Target
 	}
 	return ""
