@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -311,6 +312,9 @@ func encodeDocs(insts []*isa.Instruction, formats map[string]map[string]isa.Form
 	}
 	ahead := make(chan struct{}, docsAhead)
 	next := make(chan int)
+	// failed stops the encoding once an error ends the write: the rest
+	// would be encoded for nothing (all of a build's documents).
+	var failed atomic.Bool
 	go func() {
 		for i := range insts {
 			ahead <- struct{}{}
@@ -325,7 +329,9 @@ func encodeDocs(insts []*isa.Instruction, formats map[string]map[string]isa.Form
 			var buf bytes.Buffer
 			zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
 			for i := range next {
-				slots[i].doc, slots[i].err = encodeDoc(insts[i], formats[insts[i].Arch], zw, &buf)
+				if !failed.Load() {
+					slots[i].doc, slots[i].err = encodeDoc(insts[i], formats[insts[i].Arch], zw, &buf)
+				}
 				close(slots[i].done)
 			}
 		}()
@@ -342,6 +348,9 @@ func encodeDocs(insts []*isa.Instruction, formats map[string]map[string]isa.Form
 			firstErr = fmt.Errorf("instruction %s/%s: %w", insts[i].Arch, insts[i].Name, slots[i].err)
 		default:
 			firstErr = each(i, slots[i].doc)
+		}
+		if firstErr != nil {
+			failed.Store(true)
 		}
 		slots[i].doc = encodedDoc{}
 	}
