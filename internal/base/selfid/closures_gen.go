@@ -293,7 +293,7 @@ var sources = map[string]pkgSource{
 		{"support.go", "cbedd3deadb8058dfa4283736043f0e988d7f0ebbdb91239a7b27940ec8c7757"},
 		{"synonyms.go", "0556f4f1d31aa163f6fc7d2b1ea2e215aeb6cbeedceb381583b0dc782fda1c72"},
 		{"textindex.go", "353d26460a0c27c4669bfe51ca44a99855ac34811b85c71af3f713fdbfaee605"},
-		{"write.go", "1fe52f98d973a3e52cad14703e55cefc656ac27111cad8a1c2e1f903d712626d"},
+		{"write.go", "799d4f46c92b0a64d8d3de0ecf126850d3ced012d78027999c99246cbcec598c"},
 	}},
 	"internal/store/costview": {Dir: "internal/store/costview", Files: []fileSum{
 		{"costview.go", "8185f270cf54765509224ebc9c680027067ada707cf516ac25c5d66d7efafeb6"},
