@@ -93,7 +93,7 @@ func oneShotGC() {
 }
 
 // oneProcWhenBusy has a one-shot command run on one P while the machine's
-// CPUs are all busy (the last minute's load at least their number) and
+// CPUs are all busy (as many other tasks runnable as there are CPUs) and
 // $GOMAXPROCS says nothing, and returns what restores the setting. Its
 // parallel steps (the tables loading beside the parse, the two halves of
 // a long decode) only pay on an idle core; on busy ones the second thread
@@ -110,9 +110,9 @@ func oneProcWhenBusy() (restore func()) {
 	return func() { runtime.GOMAXPROCS(prev) }
 }
 
-// machineLoad is loadAverage, a variable so that a test can give both a
+// machineLoad is runnableOthers, a variable so that a test can give both a
 // busy and an idle machine whatever the load it runs under.
-var machineLoad = loadAverage
+var machineLoad = runnableOthers
 
 // steadyGC ends what oneShotGC began, at once, with the collector at
 // percent (a command that streams its input wants the default's 100).

@@ -2,5 +2,5 @@
 
 package cli
 
-// loadAverage is Linux's; elsewhere the load is not known.
-func loadAverage() (float64, bool) { return 0, false }
+// runnableOthers is Linux's; elsewhere the load is not known.
+func runnableOthers() (float64, bool) { return 0, false }

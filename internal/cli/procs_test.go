@@ -48,12 +48,12 @@ func TestOneProcWhenBusy(t *testing.T) {
 	restore()
 }
 
-// TestLoadAverageReads: where the platform has a load average it reads
-// as a number that is no less than zero.
-func TestLoadAverageReads(t *testing.T) {
-	load, ok := loadAverage()
+// TestRunnableOthersReads: where the platform says how many tasks are
+// runnable it reads as a number that is no less than zero.
+func TestRunnableOthersReads(t *testing.T) {
+	load, ok := runnableOthers()
 	if runtime.GOOS == "linux" && !ok {
-		t.Fatal("no load average read from /proc/loadavg")
+		t.Fatal("no runnable count read from /proc/loadavg")
 	}
 	if ok && load < 0 {
 		t.Errorf("load average %v", load)
