@@ -219,7 +219,7 @@ var sources = map[string]pkgSource{
 		{"ptxpage.go", "899b35e6d19ba0f1a747c91cf52a96badf2259ffef5fc6b8cb078d87ecec566e"},
 		{"ptxview.go", "b13a2a63256fffd032d0f9e61e6727e25836f6fe8150db7a14e349479cfcde66"},
 		{"quality.go", "d2bc3561786ff07e69d32b62af72ab5b30d37a5702395940f2fde8d28b0b8758"},
-		{"sass.go", "0875e5a8a28d88c94271d10b80e777dbf18984cebd0ab531ca6ead01a54c942c"},
+		{"sass.go", "0f50f7733deace5abba2820789ea19942972f949a4d1c0e1b5041684c045bfad"},
 		{"search.go", "a57309615167eb34765db68b6142e9a0e83f8f715c0de335042ba208351b0c4c"},
 		{"semdiff.go", "7fb6cc66c6461de1d71eee2a77adb07fddb96478ef95ee972c1de2d566e10808"},
 		{"site.go", "5605a1cc378310869801c4379e6305dc95304c8802668357690546af6d1f0ca8"},
@@ -265,7 +265,7 @@ var sources = map[string]pkgSource{
 		{"templates/sass-target.tmpl", "060d7e330342abfb33e8d17f006e208ce04d823f66ead286a18297f683e35172"},
 		{"templates/search.tmpl", "401400f826cc5f11e9ef0d66b84ad2645964f41932b47c9680fd183505de6ae8"},
 		{"verifying.go", "254a709032db76ecb62c53256cc447f947ca3fd8bf1bdcf2611d22bcf3f3a810"},
-		{"web.go", "fe94e759fdfe86b253ee730a1f456826b530decfcdc725e259a89a065cc7d509"},
+		{"web.go", "1c4e625f1000808cc6df38030834ea40704733614e738fb0fc976c8020eef0bf"},
 	}},
 	"internal/source/ptxdoc": {Dir: "internal/source/ptxdoc", Files: []fileSum{
 		{"ptxdoc.go", "4cbf7690d6f69fb584a721c51a25484a0de156dfa20f8ed716d6625c48706319"},

@@ -24,19 +24,22 @@ import (
 const sassAttribution = "The SASS is NVIDIA's ptxas and nvdisasm output, produced on this machine by gpuisa build from the PTX pages' statements; nothing NVIDIA ships is redistributed."
 
 func (s *server) sassIndex() (*sassindex.Index, error) {
-	s.sassOnce.Do(func() {
-		x, err := sassindex.Load(context.Background(), s.store)
-		if err != nil {
-			if errs.KindOf(err) == errs.KindNotFound {
-				err = errs.NotFound(nil, "this database has no SASS reference: it was built without ptxas and nvdisasm (run gpuisa tools install, then gpuisa build)")
-			} else {
-				err = fmt.Errorf("web: %w", err)
-			}
-			s.sassErr = err
-			return
-		}
+	s.sassMu.Lock()
+	defer s.sassMu.Unlock()
+	if s.sassIdx != nil || s.sassErr != nil {
+		return s.sassIdx, s.sassErr
+	}
+	x, err := sassindex.Load(context.Background(), s.store)
+	switch {
+	case err == nil:
 		s.sassIdx = x
-	})
+	case errs.KindOf(err) == errs.KindNotFound:
+		s.sassErr = errs.NotFound(nil, "this database has no SASS reference: it was built without ptxas and nvdisasm (run gpuisa tools install, then gpuisa build)")
+	default:
+		// A failed read (a busy or damaged file) is not kept: the next
+		// request reads again.
+		return nil, fmt.Errorf("web: %w", err)
+	}
 	return s.sassIdx, s.sassErr
 }
 
@@ -122,6 +125,10 @@ func (s *server) handleSASS(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	if x.HasTarget(name) {
 		s.sassTarget(w, r, x, name)
+		return
+	}
+	if t := strings.ToLower(name); x.HasTarget(t) { // SM_90: targets are lower case
+		http.Redirect(w, r, sassURL(t), http.StatusMovedPermanently)
 		return
 	}
 	// Opcodes are upper case; one written with modifiers (FFMA.FTZ, as

@@ -95,6 +95,14 @@ func TestSASSRedirectsAndMisses(t *testing.T) {
 	if rec := get(t, s, "/sass/sm_86"); rec.Code != http.StatusNotFound {
 		t.Errorf("GET /sass/sm_86 (no listings there): %d", rec.Code)
 	}
+	x, err := s.sassIndex()
+	if err != nil || len(x.Targets) == 0 {
+		t.Fatalf("the fixture's SASS index: %v", err)
+	}
+	upper := strings.ToUpper(x.Targets[0])
+	if rec := get(t, s, "/sass/"+upper); rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/sass/"+x.Targets[0] {
+		t.Errorf("GET /sass/%s: %d %q, want 301 to /sass/%s", upper, rec.Code, rec.Header().Get("Location"), x.Targets[0])
+	}
 }
 
 // TestSASSWithoutIndex: a database built without nvdisasm has no SASS

@@ -160,10 +160,11 @@ type server struct {
 	diffOnce sync.Once
 	diffs    *famdiff.Facts
 
-	// sassIdx is the SASS reference's index (sass.go).
-	sassOnce sync.Once
-	sassIdx  *sassindex.Index
-	sassErr  error
+	// sassIdx is the SASS reference's index (sass.go), sassErr why the
+	// database has none; a failed read keeps neither.
+	sassMu  sync.Mutex
+	sassIdx *sassindex.Index
+	sassErr error
 }
 
 // New returns the handler serving the site and the API from r, which must
