@@ -20,7 +20,6 @@ import (
 	"github.com/gpuisa/gpuisa/internal/amd/codeobj"
 	"github.com/gpuisa/gpuisa/internal/amd/listing"
 	"github.com/gpuisa/gpuisa/internal/base/errs"
-	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/serve/explain"
 	"github.com/gpuisa/gpuisa/internal/store"
 )
@@ -262,7 +261,7 @@ func (e *env) runListing(ctx context.Context, name string, args []string, annota
 	if err != nil {
 		return err
 	}
-	if fam, err = targetCodec(fam, decodeTarget(choice, in)); err != nil {
+	if fam, err = targetCodec(fam, listing.TargetFor(in, choice, arch)); err != nil {
 		return err
 	}
 	opts := listing.Options{Fields: f.fields || f.json || annotate != nil, NoCollapse: f.noColl}
@@ -408,7 +407,7 @@ func (e *env) streamListing(ctx context.Context, pos []string, f listingFlags) (
 	if err != nil {
 		return true, err
 	}
-	if fam, err = targetCodec(fam, decodeTarget(choice, in)); err != nil {
+	if fam, err = targetCodec(fam, listing.TargetFor(in, choice, arch)); err != nil {
 		return true, err
 	}
 	if _, err := src.Seek(0, io.SeekStart); err != nil {
@@ -542,25 +541,4 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
-}
-
-// decodeTarget is the gfx target a decode is for: --target, a gfx target
-// given as --arch, else the input's (a code object's, .amdgcn_target),
-// which targetCodec keeps only when it is of the family decoded, as the
-// listing's target is (Listing.SetTarget: --arch vega on a gfx904 object
-// is gfx904); "" for a family alone. On a target the decoder refuses what
-// llvm-mc refuses there (an instruction other targets of the family have).
-func decodeTarget(c listing.Choice, in *listing.Input) string {
-	switch {
-	case c.Target != "":
-		return c.Target
-	case c.Arch != "":
-		if info, ok := isa.LookupArch(c.Arch); ok && info.ID != strings.ToLower(c.Arch) {
-			return c.Arch
-		}
-	}
-	if in != nil {
-		return in.Target
-	}
-	return ""
 }

@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/amd/listing"
 )
 
 // TestDecodeTarget: the target a decode narrows its decoder to is the one
-// its listing reports (Listing.SetTarget): --target, a gfx target given as
+// its listing reports (listing.TargetFor, which Listing.SetTarget uses): --target, a gfx target given as
 // --arch, else the input's, also under an --arch that names its family.
 func TestDecodeTarget(t *testing.T) {
 	object := &listing.Input{Target: "gfx904"}
@@ -24,8 +25,9 @@ func TestDecodeTarget(t *testing.T) {
 		{"a family alone", listing.Choice{Arch: "vega"}, &listing.Input{}, ""},
 		{"no input", listing.Choice{Arch: "vega"}, nil, ""},
 	} {
-		if got := decodeTarget(c.choice, c.in); got != c.want {
-			t.Errorf("%s: decodeTarget = %q, want %q", c.name, got, c.want)
+		// gfx target names are case-blind (the listing spells them lower).
+		if got := listing.TargetFor(c.in, c.choice, "vega"); !strings.EqualFold(got, c.want) {
+			t.Errorf("%s: TargetFor = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // Split splits rest (the text after the mnemonic) at every comma outside
-// [...] and (...), trimming the spaces around each part; the last part
+// [...], (...) and {...} (SASS's register lists), trimming the spaces
+// around each part; the last part
 // still holds whatever follows the last operand (its modifiers). A blank
 // rest gives nil.
 func Split(rest string) []string {
@@ -26,9 +27,9 @@ func Split(rest string) []string {
 	depth, start := 0, 0
 	for i := 0; i < len(rest); i++ {
 		switch rest[i] {
-		case '[', '(':
+		case '[', '(', '{':
 			depth++
-		case ']', ')':
+		case ']', ')', '}':
 			depth--
 		case ',':
 			if depth == 0 {

@@ -65,20 +65,33 @@ func ChooseFamily(in *Input, c Choice, machinesErr error, get func(arch string) 
 	return "", "", errs.Invalid("the input does not name its target (no code object, no .amdgcn_target): %s (%s)", c.ask(), strings.Join(isa.AMDArchIDs(), ", "))
 }
 
-// SetTarget settles the listing's gfx target after ChooseFamily: a
-// --target, or an --arch that is a gfx target, names it; an --arch that
-// is a family keeps the input's target only when it is of that family.
-func (l *Listing) SetTarget(in *Input, c Choice) {
+// TargetFor is the gfx target a listing of in as family arch is for: a
+// --target, or an --arch that is a gfx target, names it; else the input's
+// own, when it is of that family; "" for the family alone.
+func TargetFor(in *Input, c Choice, arch string) string {
 	switch {
 	case c.Target != "":
-		l.Target, l.TargetID = c.Target, c.Target
+		return c.Target
 	case c.Arch != "":
 		if info, ok := isa.LookupArch(c.Arch); ok && info.ID != strings.ToLower(c.Arch) {
-			l.Target, l.TargetID = strings.ToLower(c.Arch), strings.ToLower(c.Arch)
-		} else if in.Target != "" {
-			if ti, ok := isa.LookupArch(in.Target); !ok || ti.ID != l.Arch {
-				l.Target, l.TargetID = "", ""
-			}
+			return strings.ToLower(c.Arch)
 		}
+	}
+	if in != nil && in.Target != "" {
+		if ti, ok := isa.LookupArch(in.Target); ok && ti.ID == arch {
+			return in.Target
+		}
+	}
+	return ""
+}
+
+// SetTarget settles the listing's gfx target after ChooseFamily
+// (TargetFor); with neither flag the input's target stands.
+func (l *Listing) SetTarget(in *Input, c Choice) {
+	if c.Target == "" && c.Arch == "" {
+		return
+	}
+	if t := TargetFor(in, c, l.Arch); t != l.Target {
+		l.Target, l.TargetID = t, t
 	}
 }

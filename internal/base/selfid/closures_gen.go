@@ -14,7 +14,7 @@ var sources = map[string]pkgSource{
 		{"immediate.go", "9e2e0a32bedaa7efffc6763b65ccd1f377b459a08e04ba5943825339963c4f0b"},
 	}},
 	"internal/amd/asmtext": {Dir: "internal/amd/asmtext", Files: []fileSum{
-		{"asmtext.go", "edead5f2e9d51b54080b9c737ce7dd4020b74e2d141fce334760d06e5a6776cc"},
+		{"asmtext.go", "2499ea3a0bbbf34f9b51a062d72fcadfa6c1533d2437b2dc800f6fb8e3da0f58"},
 	}},
 	"internal/amd/codec": {Dir: "internal/amd/codec", Files: []fileSum{
 		{"binary.go", "4f4a47632dd1045a3a90f600da448df725c2e29d64a828929afcfe35ed68959a"},
@@ -69,7 +69,7 @@ var sources = map[string]pkgSource{
 		{"symbolic.go", "3a523e903fc6c4b7a0b936ecff57ab3b2a45e6fcd733e41ad1e48da0202dc605"},
 	}},
 	"internal/amd/listing": {Dir: "internal/amd/listing", Files: []fileSum{
-		{"choose.go", "8182dbc5b3fb54cc4614b044db990c5e989ce79e0695a78c632031a8a33de449"},
+		{"choose.go", "919efef58fd9165dac8f2d3b7c0b34eace0a5b48a65f60012e586ed4eb5307a8"},
 		{"guess.go", "33c6a2a3b149dbbc562ce0d7702ef5907936920a1d6e527379844e417d9beb6c"},
 		{"listing.go", "617030d33b2a30c19cd0e2e991671e6772212deaeb3a2a5d11446b6a67fee6ad"},
 		{"parse.go", "840d0714db371ff6fb6192b5d4396a7eb34932dc0b2232458d89064ed376a28f"},
@@ -174,6 +174,7 @@ var sources = map[string]pkgSource{
 		{"roles.go", "d149f1cb4f591b267a02d58116f3faca65a0458eb9255c7f194e77a9cd0bbc3e"},
 		{"sreg.go", "7c7d6637a8309bbc4b81a827a3aeed7b51cd4728d9313fab05ba87f7170aa48f"},
 		{"sregnotes.go", "cd0505865378aa8278b1184a6bf9dee7c31151dcb2e375e0641f25d836fb2459"},
+		{"statement.go", "9d6365d090c48e8906a75167654d0c047f33a25bdfced6b5940a3a16d41b45f5"},
 		{"syntax.go", "1d7d7e312a08219c3360d52797be55d01d6a504b3b3be9a195b36d40b5e7823a"},
 		{"unordered.go", "04ed2d8f628f4670cd079844c7798fbf4ea5073764dc91165d3a8a7d624e2656"},
 	}},
@@ -217,9 +218,9 @@ var sources = map[string]pkgSource{
 		{"prerender.go", "9cda677e990df3400d48c9c398d29541e1344e88a07ce45480aeca23d23069fe"},
 		{"ptxcheck.go", "4795b18b727f568bf61fe2595f8e0b81d0e9d18ff0c1051eca2290c26015559a"},
 		{"ptxpage.go", "899b35e6d19ba0f1a747c91cf52a96badf2259ffef5fc6b8cb078d87ecec566e"},
-		{"ptxview.go", "b13a2a63256fffd032d0f9e61e6727e25836f6fe8150db7a14e349479cfcde66"},
+		{"ptxview.go", "6ba1971c6691fba7f2fcae0217aac2b4710a36bae9be7bee69cf9abca1eff248"},
 		{"quality.go", "d2bc3561786ff07e69d32b62af72ab5b30d37a5702395940f2fde8d28b0b8758"},
-		{"sass.go", "0f50f7733deace5abba2820789ea19942972f949a4d1c0e1b5041684c045bfad"},
+		{"sass.go", "829e4749ebeba9979e6be6683e2eac43ccced73063655ba1d1e44f02025b2c43"},
 		{"search.go", "a57309615167eb34765db68b6142e9a0e83f8f715c0de335042ba208351b0c4c"},
 		{"semdiff.go", "7fb6cc66c6461de1d71eee2a77adb07fddb96478ef95ee972c1de2d566e10808"},
 		{"site.go", "5605a1cc378310869801c4379e6305dc95304c8802668357690546af6d1f0ca8"},
@@ -310,8 +311,8 @@ var sources = map[string]pkgSource{
 		{"sem.go", "08c01d1859f3f7a1d869f4977558acc67570a571056ffce6548c33b6f110743b"},
 	}},
 	"internal/store/sassindex": {Dir: "internal/store/sassindex", Files: []fileSum{
-		{"parse.go", "2071b826abcccb8d479d5022442a1dfaf6e1ecb361225c1fc4502edf34ffe539"},
-		{"sassindex.go", "a741964c4e3054afaa3a47df321118b365b3876f699ff0f388f56485d635028a"},
+		{"parse.go", "a847a7711f32b4e850b9fdc11692d184ea169fcb3d231703469934b57140a0a9"},
+		{"sassindex.go", "fbe2143af4451ed007f2dd1c348c764bee3132242422eba374c51576914fd7c3"},
 	}},
 	"internal/xvendor/concepts": {Dir: "internal/xvendor/concepts", Files: []fileSum{
 		{"assemble.go", "c850d60bf125ac718da94100a8d7bb87effb71a21d4b77909781f45c39b9e422"},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/serve/web/webfake"
 	"github.com/gpuisa/gpuisa/internal/store"
 	"github.com/gpuisa/gpuisa/internal/store/quality"
@@ -335,7 +336,7 @@ func TestIsStatementOf(t *testing.T) {
 
 func TestNormalizeStatement(t *testing.T) {
 	for _, s := range []string{"max.u32  d,a,b", "max.u32 d, a, b;", " max.u32 d ,a, b ; "} {
-		if got := normalizeStatement(s); got != "max.u32 d,a,b" {
+		if got := ptx.NormalizeStatement(s); got != "max.u32 d,a,b" {
 			t.Errorf("%q -> %q", s, got)
 		}
 	}

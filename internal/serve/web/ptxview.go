@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
@@ -662,7 +663,7 @@ func sassBlocks(in *isa.Instruction) ([]sassBlock, int) {
 	take := func(cs []cand, limit int) {
 		n := 0
 		for _, c := range cs {
-			key := normalizeStatement(c.stmt)
+			key := ptx.NormalizeStatement(c.stmt)
 			if seen[key] {
 				continue
 			}
@@ -697,14 +698,6 @@ func hasSASS(ss []isa.SASS) bool {
 		}
 	}
 	return false
-}
-
-// normalizeStatement spells a statement one way whatever its spacing:
-// "max.u32  d,a,b" and "max.u32 d, a, b;" are one statement.
-func normalizeStatement(s string) string {
-	s = strings.TrimSuffix(strings.TrimSpace(s), ";")
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.ReplaceAll(strings.ReplaceAll(s, ", ", ","), " ,", ",")
 }
 
 func newSASSBlock(n int, stmt, from string, ss []isa.SASS) sassBlock {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
+	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/store/sassindex"
 )
 
@@ -318,7 +319,7 @@ func (s *server) sassOpcode(w http.ResponseWriter, r *http.Request, x *sassindex
 		}
 		v.Targets = append(v.Targets, ot)
 		for _, st := range on.Statements {
-			key := st.Instruction + "\x00" + normalizeStatement(st.Statement)
+			key := st.Instruction + "\x00" + ptx.NormalizeStatement(st.Statement)
 			i, ok := stmtRow[key]
 			if !ok {
 				i = len(v.Statements)

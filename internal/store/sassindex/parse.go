@@ -1,6 +1,7 @@
 package sassindex
 
 import (
+	"github.com/gpuisa/gpuisa/internal/amd/asmtext"
 	"regexp"
 	"strconv"
 	"strings"
@@ -41,7 +42,7 @@ func Parse(text string) (Parsed, bool) {
 	}
 	p.Operands = strings.TrimSpace(ops)
 	var shapes []string
-	for _, o := range splitOperands(p.Operands) {
+	for _, o := range asmtext.Split(p.Operands) {
 		var words []string
 		for _, w := range strings.Fields(strings.ReplaceAll(o, "] [", "][")) {
 			s, reuse := operandShape(w)
@@ -52,30 +53,6 @@ func Parse(text string) (Parsed, bool) {
 	}
 	p.Shape = strings.Join(shapes, ", ")
 	return p, true
-}
-
-// splitOperands splits at the commas outside brackets, braces and
-// parentheses ("c[0x0][0x160]" and "{R4, R5}" stay whole).
-func splitOperands(s string) []string {
-	if s == "" {
-		return nil
-	}
-	var out []string
-	depth, start := 0, 0
-	for i, c := range s {
-		switch c {
-		case '[', '{', '(':
-			depth++
-		case ']', '}', ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	return append(out, strings.TrimSpace(s[start:]))
 }
 
 // operandKinds are the register-like operands by pattern, in order: the

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
+	"github.com/gpuisa/gpuisa/internal/ptx"
 	"github.com/gpuisa/gpuisa/internal/ptx/ptxorder"
 )
 
@@ -163,7 +164,7 @@ func listings(insts []*isa.Instruction) []source {
 	seen := map[string]bool{}
 	add := func(inst, stmt, from string, ss []isa.SASS) {
 		for _, s := range ss {
-			key := s.Target + "\x00" + normalize(stmt)
+			key := s.Target + "\x00" + ptx.NormalizeStatement(stmt)
 			if len(s.Lines) == 0 || seen[key] {
 				continue
 			}
@@ -207,13 +208,6 @@ func instructionOf(stmt, page string, names map[string]bool) string {
 		}
 	}
 	return page
-}
-
-// normalize spells a statement one way whatever its spacing.
-func normalize(s string) string {
-	s = strings.TrimSuffix(strings.TrimSpace(s), ";")
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.ReplaceAll(strings.ReplaceAll(s, ", ", ","), " ,", ",")
 }
 
 // tally accumulates one (opcode, target).
@@ -287,7 +281,7 @@ func (t *tally) add(p Parsed, control string, src source) {
 	if p.Reuse {
 		t.reuse++
 	}
-	key := src.inst + "\x00" + normalize(src.stmt)
+	key := src.inst + "\x00" + ptx.NormalizeStatement(src.stmt)
 	st := t.stmts[key]
 	if st == nil {
 		st = &Statement{Instruction: src.inst, Statement: src.stmt, From: src.from}
