@@ -50,13 +50,29 @@ func packKey(key string) (packedKey, bool) {
 		return k, false
 	}
 	copy(k[:4], key[:i])
-	if _, err := hex.Decode(k[4:], []byte(key[i+1:])); err != nil {
-		return k, false
-	}
-	if hex.EncodeToString(k[4:]) != key[i+1:] {
-		return k, false // upper-case digits would not come back the same
+	// Lower-case digits only, so the key comes back the same (String);
+	// read in place: every lookup of a build's version search packs one.
+	digits := key[i+1:]
+	for j := range len(k) - 4 {
+		hi, ok1 := lowerHex(digits[2*j])
+		lo, ok2 := lowerHex(digits[2*j+1])
+		if !ok1 || !ok2 {
+			return k, false
+		}
+		k[4+j] = hi<<4 | lo
 	}
 	return k, true
+}
+
+// lowerHex is the value of a lower-case hex digit.
+func lowerHex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
 }
 
 func (k packedKey) String() string {

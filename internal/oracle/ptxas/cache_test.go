@@ -56,7 +56,7 @@ func TestPackKeyRoundTrips(t *testing.T) {
 	if !ok || k.String() != key {
 		t.Fatalf("packKey(%q) = %v %v, String %q", key, k, ok, k.String())
 	}
-	for _, bad := range []string{"", ":", "9.1", "9.1:abc", "12345:" + Unit{}.Key(), "9.1:" + "ZZ" + Unit{}.Key()[2:]} {
+	for _, bad := range []string{"", ":", "9.1", "9.1:abc", "12345:" + Unit{}.Key(), "9.1:" + "ZZ" + Unit{}.Key()[2:], "9.1:ABCDEF0123456789abcdef01"} {
 		if _, ok := packKey(bad); ok {
 			t.Errorf("packKey(%q) packed", bad)
 		}
