@@ -146,6 +146,11 @@ type Decoder struct {
 	// whole family.
 	target   string
 	absentOn map[*isa.Instruction]bool
+	// spelledOn: the name the target's llvm-mc gives an instruction the
+	// model marks unsupported there under its own name but whose alias it
+	// assembles into the same bytes (gfx904's v_fma_mix_f32 for Vega's
+	// V_MAD_MIX_F32); nil when there is none (target.go).
+	spelledOn map[*isa.Instruction]string
 	// pairTmpl: the 4-dword instructions' templates (scaled.go).
 	pairTmpl map[string][]PairTemplate
 	// aliases: the verified other spellings on the target, made on first

@@ -181,7 +181,7 @@ func (r *renderer) hex(v uint64) {
 func (r *renderer) render(code []byte, next int) (int, error) {
 	fam := r.d.fam
 	en := r.en
-	r.buf = append(r.buf, en.mnemonic...)
+	r.buf = append(r.buf, r.d.mnemonic(en)...)
 	r.mnEnd = len(r.buf) - r.base
 	if r.enY != nil {
 		return r.renderDual(code, next)

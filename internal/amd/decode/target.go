@@ -3,6 +3,7 @@ package decode
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gpuisa/gpuisa/internal/isa"
 )
@@ -28,9 +29,48 @@ func (d *Decoder) ForTarget(target string) (*Decoder, error) {
 				nd.absentOn = map[*isa.Instruction]bool{}
 			}
 			nd.absentOn[in] = true
+		} else if name := spelledOn(in, target); name != "" {
+			if nd.spelledOn == nil {
+				nd.spelledOn = map[*isa.Instruction]string{}
+			}
+			nd.spelledOn[in] = name
 		}
 	}
 	return nd, nil
+}
+
+// spelledOn is the alias llvm-mc assembles into in's bytes on target where
+// it rejects in's own name there (its verdict "unsupported"), or "": the
+// target's llvm-objdump prints that name for the word. An instruction
+// whose LLVM name is already the one it prints needs none.
+func spelledOn(in *isa.Instruction, target string) string {
+	if in.Targets[target] != "unsupported" {
+		return ""
+	}
+	for _, al := range in.Aliases {
+		if slices.Contains(al.Targets, target) && !al.LLVMName {
+			return al.Name
+		}
+	}
+	return ""
+}
+
+// mnemonic is what d prints for en: its target's spelling of the
+// instruction where it has one (spelledOn), in the place of the name the
+// entry's mnemonic starts with (keeping an _e64 or _e32 suffix).
+func (d *Decoder) mnemonic(en *entry) string {
+	if d.spelledOn == nil {
+		return en.mnemonic
+	}
+	name, ok := d.spelledOn[en.instr]
+	if !ok {
+		return en.mnemonic
+	}
+	base := llvmName(en.instr, en.name)
+	if rest, cut := strings.CutPrefix(en.mnemonic, base); cut {
+		return name + rest
+	}
+	return en.mnemonic
 }
 
 // Target is the gfx target ForTarget gave d, or "" for the whole family.
