@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/ingest"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/verify"
+	"github.com/gpuisa/gpuisa/internal/testing/realdb"
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
@@ -21,24 +21,15 @@ import (
 var testDB string
 
 func TestMain(m *testing.M) {
-	code := func() int {
-		src := testenv.FindUpstream()
-		if src == "" {
-			// Tests that need the database skip themselves.
-			return m.Run()
-		}
-		dir, err := os.MkdirTemp("", "gpuisa-cli-test")
+	if testenv.FindUpstream() != "" {
+		// Tests that need the database skip themselves without sources.
+		p, err := realdb.Shared(ingest.Options{Sources: testenv.FindUpstream(), NoVerify: true})
 		if err != nil {
-			panic(err)
-		}
-		defer os.RemoveAll(dir)
-		testDB = filepath.Join(dir, "gpuisa.db")
-		if _, err := ingest.Run(context.Background(), ingest.Options{Sources: src, Out: testDB, NoVerify: true}); err != nil {
 			panic("building the test database: " + err.Error())
 		}
-		return m.Run()
-	}()
-	os.Exit(code)
+		testDB = p
+	}
+	os.Exit(m.Run())
 }
 
 func needDB(t *testing.T) {

@@ -3,7 +3,6 @@ package amdlayout_test
 import (
 	"context"
 	"encoding/binary"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,16 +11,10 @@ import (
 	"github.com/gpuisa/gpuisa/internal/ingest"
 	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/oracle/verify"
-	"github.com/gpuisa/gpuisa/internal/testing/webtest/realdb"
+	"github.com/gpuisa/gpuisa/internal/testing/realdb"
 )
 
 var realDB = realdb.DB{Env: "GPUISA_DB"}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	realDB.Remove()
-	os.Exit(code)
-}
 
 // vop3Formats are the guides' names of the 64-bit VALU layouts whose
 // register fields this test places: VOP3A and VOP3B (GCN 5, CDNA, RDNA

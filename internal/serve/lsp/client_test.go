@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/cli"
 	"github.com/gpuisa/gpuisa/internal/ingest"
+	"github.com/gpuisa/gpuisa/internal/testing/realdb"
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
@@ -31,11 +31,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(cli.Main(argv, os.Stdin, os.Stdout, os.Stderr))
 	}
-	code := m.Run()
-	if dbDir != "" {
-		os.RemoveAll(dbDir)
-	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // The real database: GPUISA_LSP_DB or GPUISA_DB, else one built once from
@@ -44,7 +40,6 @@ func TestMain(m *testing.M) {
 var (
 	dbOnce sync.Once
 	dbPath string
-	dbDir  string
 	dbErr  error
 )
 
@@ -57,13 +52,7 @@ func realDB(t testing.TB) string {
 	}
 	src := testenv.Upstream(t)
 	dbOnce.Do(func() {
-		if dbDir, dbErr = os.MkdirTemp("", "gpuisa-lsp-test"); dbErr != nil {
-			return
-		}
-		p := filepath.Join(dbDir, "gpuisa.db")
-		if _, dbErr = ingest.Run(context.Background(), ingest.Options{Sources: src, Out: p, NoInstall: true}); dbErr == nil {
-			dbPath = p
-		}
+		dbPath, dbErr = realdb.Shared(ingest.Options{Sources: src, NoInstall: true})
 	})
 	if dbErr != nil {
 		t.Fatalf("building the database: %v", dbErr)

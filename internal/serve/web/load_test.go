@@ -19,7 +19,7 @@ import (
 
 	"github.com/gpuisa/gpuisa/internal/serve/web/webfake"
 	"github.com/gpuisa/gpuisa/internal/store"
-	"github.com/gpuisa/gpuisa/internal/testing/webtest/realdb"
+	"github.com/gpuisa/gpuisa/internal/testing/realdb"
 )
 
 // FuzzRequests sends arbitrary paths and queries; the handler must never

@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/ingest"
+	"github.com/gpuisa/gpuisa/internal/testing/realdb"
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
-	"github.com/gpuisa/gpuisa/internal/testing/webtest/realdb"
 )
 
 // ptxasDB is the real database built with NVIDIA's assembler:
 // GPUISA_PTXAS_DB, else one built once from the upstream sources with the
-// installed ptxas, which TestMain removes. The llvm-mc and ptxas caches make
+// installed ptxas, shared with the other test binaries. The llvm-mc and ptxas caches make
 // a rebuild take seconds.
 var ptxasDB = realdb.DB{Env: "GPUISA_PTXAS_DB"}
 
@@ -21,16 +21,13 @@ var ptxasDB = realdb.DB{Env: "GPUISA_PTXAS_DB"}
 // the upstream sources.
 func ptxasServer(t *testing.T) *server {
 	t.Helper()
-	opts := ingest.Options{NoInstall: true}
 	if os.Getenv(ptxasDB.Env) == "" {
-		tools := testenv.PTXAS(t)
+		testenv.PTXAS(t)
 		testenv.Upstream(t)
-		opts.NVDisasm = tools.NVDisasm
-		for _, tool := range tools.PTXAS {
-			opts.PTXAS = append(opts.PTXAS, tool.Path)
-		}
 	}
-	path, err := ptxasDB.Path(opts)
+	// The tools the build finds itself are the ones testenv found: the same
+	// options as the language server's tests, so both share one build.
+	path, err := ptxasDB.Path(ingest.Options{NoInstall: true})
 	if err != nil {
 		t.Fatalf("building the database with ptxas: %v", err)
 	}

@@ -14,20 +14,13 @@ import (
 	"time"
 
 	"github.com/gpuisa/gpuisa/internal/ingest"
-	"github.com/gpuisa/gpuisa/internal/testing/webtest/realdb"
+	"github.com/gpuisa/gpuisa/internal/testing/realdb"
 )
 
 // realDB is the real database the tests read: GPUISA_DB, else one built
 // once from the upstream sources (without llvm-mc, whose verification has
-// its own tests), which TestMain removes.
+// its own tests), shared with the other test binaries (package realdb).
 var realDB = realdb.DB{Env: "GPUISA_DB"}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	realDB.Remove()
-	ptxasDB.Remove()
-	os.Exit(code)
-}
 
 // realServer serves the real database (realDB), answer cache off; the test
 // is skipped when there is none.

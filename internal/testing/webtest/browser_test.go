@@ -21,7 +21,7 @@ import (
 	"github.com/gpuisa/gpuisa/internal/serve/web"
 	"github.com/gpuisa/gpuisa/internal/serve/web/webfake"
 	"github.com/gpuisa/gpuisa/internal/store"
-	"github.com/gpuisa/gpuisa/internal/testing/webtest/realdb"
+	"github.com/gpuisa/gpuisa/internal/testing/realdb"
 )
 
 const chromiumPath = "/usr/bin/chromium"

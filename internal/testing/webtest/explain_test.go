@@ -13,7 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/gpuisa/gpuisa/internal/testing/webtest/realdb"
+	"github.com/gpuisa/gpuisa/internal/testing/realdb"
 )
 
 // objdumpLineRe reads an instruction line of llvm-objdump -d: the text

@@ -12,19 +12,12 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gpuisa/gpuisa/internal/ingest"
-	"github.com/gpuisa/gpuisa/internal/testing/webtest/realdb"
+	"github.com/gpuisa/gpuisa/internal/testing/realdb"
 )
 
-// realDB is the real database the browser tests read: GPUISA_DB, else one
-// built once from the upstream sources into a temporary directory, which
-// TestMain removes.
+// realDB is the real database the browser tests read: GPUISA_DB, else the
+// one built from the upstream sources that the test binaries share.
 var realDB = realdb.DB{Env: "GPUISA_DB"}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	realDB.Remove()
-	os.Exit(code)
-}
 
 // realDatabase is the path of realDB; "" when there is none.
 func realDatabase(t *testing.T) string {

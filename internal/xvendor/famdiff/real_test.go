@@ -3,12 +3,12 @@ package famdiff_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gpuisa/gpuisa/internal/ingest"
 	"github.com/gpuisa/gpuisa/internal/store"
+	"github.com/gpuisa/gpuisa/internal/testing/realdb"
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 	"github.com/gpuisa/gpuisa/internal/xvendor/famdiff"
 )
@@ -22,8 +22,8 @@ func realFacts(t *testing.T) *famdiff.Facts {
 	path := os.Getenv("GPUISA_DB")
 	if path == "" {
 		src := testenv.Upstream(t)
-		path = filepath.Join(t.TempDir(), "gpuisa.db")
-		if _, err := ingest.Run(context.Background(), ingest.Options{Sources: src, Out: path, NoVerify: true}); err != nil {
+		var err error
+		if path, err = realdb.Shared(ingest.Options{Sources: src, NoVerify: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
