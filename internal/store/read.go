@@ -393,10 +393,13 @@ func (s *DB) Instruction(ctx context.Context, arch, name string) (*isa.Instructi
 // readDoc inflates and decodes a stored document, deriving the layouts of
 // its derived encodings (layout.go).
 func (s *DB) readDoc(packed []byte, derived int) (*isa.Instruction, error) {
-	doc, err := decompress(packed)
+	scratch := docScratch.Get().(*[]byte)
+	defer docScratch.Put(scratch)
+	doc, err := inflate((*scratch)[:0], packed)
 	if err != nil {
 		return nil, err
 	}
+	*scratch = doc
 	var in isa.Instruction
 	if err := json.Unmarshal(doc, &in); err != nil {
 		return nil, err
@@ -449,10 +452,9 @@ type Doc struct {
 // other than a database, such as test fakes).
 func NewDoc(arch, name string, doc []byte) (Doc, error) {
 	var buf bytes.Buffer
-	zw, err := flate.NewWriter(&buf, flate.BestSpeed)
-	if err != nil {
-		return Doc{}, err
-	}
+	zw := docWriters.Get().(*flate.Writer)
+	defer docWriters.Put(zw)
+	zw.Reset(&buf)
 	if _, err := zw.Write(doc); err != nil {
 		return Doc{}, err
 	}
@@ -461,6 +463,18 @@ func NewDoc(arch, name string, doc []byte) (Doc, error) {
 	}
 	return Doc{Arch: arch, Name: name, Deflate: buf.Bytes(), Len: len(doc), CRC: crc32.ChecksumIEEE(doc)}, nil
 }
+
+// docScratch holds the inflated JSON readDoc decodes (Unmarshal copies
+// what it keeps), reused from one document to the next.
+var docScratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// docWriters keeps NewDoc's compressors: flate.NewWriter allocates and
+// clears about a megabyte of tables, which cost more than compressing a
+// document (the API compresses every derived document it answers).
+var docWriters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, flate.BestSpeed) // BestSpeed is a valid level: no error
+	return zw
+}}
 
 // JSON inflates the document.
 func (d Doc) JSON() ([]byte, error) { return decompress(d.Deflate) }

@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -389,8 +390,24 @@ func encodeDoc(in *isa.Instruction, formats map[string]isa.Format, zw *flate.Wri
 
 // decompress inflates an instruction document.
 func decompress(packed []byte) ([]byte, error) {
-	return io.ReadAll(flate.NewReader(bytes.NewReader(packed)))
+	return inflate(make([]byte, 0, 4*len(packed)), packed)
 }
+
+// inflate appends packed, inflated, to dst. The decompressors are pooled:
+// flate.NewReader allocates a 32 KB window and tables for every call, more
+// than most documents weigh.
+func inflate(dst, packed []byte) ([]byte, error) {
+	zr := docReaders.Get().(io.ReadCloser)
+	defer docReaders.Put(zr)
+	if err := zr.(flate.Resetter).Reset(bytes.NewReader(packed), nil); err != nil {
+		return nil, err
+	}
+	buf := bytes.NewBuffer(dst)
+	_, err := buf.ReadFrom(zr)
+	return buf.Bytes(), err
+}
+
+var docReaders = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
 
 func formatsOf(in *isa.Instruction) []string {
 	var out []string

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/isa"
@@ -231,12 +232,27 @@ func (s *server) execute(w http.ResponseWriter, r *http.Request, name string, p 
 		return nil, false
 	}
 	p.Build = s.info
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+	buf := renderBuffers.Get().(*bytes.Buffer)
+	defer putRenderBuffer(buf)
+	if err := t.ExecuteTemplate(buf, "layout", p); err != nil {
 		s.fail(w, r, fmt.Errorf("web: rendering %s: %w", name, err))
 		return nil, false
 	}
-	return buf.Bytes(), true
+	return bytes.Clone(buf.Bytes()), true
+}
+
+// renderBuffers are the buffers pages render into: a page grows its buffer
+// by doubling from nothing, so a 60 KB page allocated twice its size and
+// copied itself a dozen times; a reused buffer has the room already and
+// the page is copied out once, at its size.
+var renderBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func putRenderBuffer(b *bytes.Buffer) {
+	if b.Cap() > 1<<20 {
+		return // an outsized page: let it go rather than hold its megabytes
+	}
+	b.Reset()
+	renderBuffers.Put(b)
 }
 
 // fail answers an unexpected error with a plain 500 and logs it.
