@@ -528,6 +528,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	if limit <= 0 {
 		limit = 50
 	}
+	q = levelWords(q)
 	arch := ""
 	if opts.Arch != "" {
 		a, err := s.resolveArch(opts.Arch)

@@ -183,6 +183,8 @@ func sassRank(opcode string, mods []string, srcs []sassSource) []sassSource {
 				r.named++
 			}
 		}
+		// A packed opcode's 2 (HADD2, HFMA2) is no part of its operation.
+		op := strings.TrimRight(op, "0123456789")
 		if head := parts[0]; len(head) >= 2 && (strings.HasPrefix(op, head) || strings.HasSuffix(op, head) || len(op) >= 3 && strings.HasPrefix(head, op)) {
 			r.spelled = len(head)*4 - len(parts) // the longest operation, then the plainest name
 		}
@@ -226,8 +228,11 @@ func (s *DB) sassHits(arch, vendor, q string, qw *queryWords) []isa.SearchHit {
 	why := "lowers to SASS " + q
 	if vendor == isa.VendorAMD || arch != "" && s.archVendor(arch) == isa.VendorAMD {
 		var hits []isa.SearchHit
+		if len(srcs) > 0 {
+			qw.addQualifiers(sassTypeQualifiers(opcode, srcs[0].name))
+		}
 		for i, src := range srcs[:min(2, len(srcs))] {
-			word := src.name + ptxTypeSuffix(mods)
+			word := src.name + sassSpaceOf(opcode, src.name) + ptxTypeSuffix(mods)
 			if cv, ok := sassConversion(opcode, mods); ok && src.name == "cvt" {
 				word = cv
 			}
@@ -315,3 +320,48 @@ var (
 	sassFloatType = regexp.MustCompile(`^(f16|f32|f64|bf16|tf32)$`)
 	sassIntType   = regexp.MustCompile(`^[us](8|16|32|64)$`)
 )
+
+// sassMemory is a load, store or atomic opcode whose last letter is the
+// memory it works on, as SASS names them: LDG (global), LDS (shared), STL
+// (local), ATOMS, REDG.
+var sassMemory = regexp.MustCompile(`^(LD|ST|ATOM|RED)([GSL])$`)
+
+// sassSpaces are those letters' PTX state spaces, which rank the
+// counterparts' memory (.shared: ds_*).
+var sassSpaces = map[string]string{"G": ".global", "S": ".shared", "L": ".local"}
+
+// sassSpaceOf is the state space a memory opcode names, written after its
+// PTX source's name when that is the operation the opcode is (LDS of ld:
+// ld.shared), "" otherwise.
+func sassSpaceOf(opcode, source string) string {
+	m := sassMemory.FindStringSubmatch(opcode)
+	if m == nil || dottedParts(source)[0] != strings.ToLower(m[1]) {
+		return ""
+	}
+	return sassSpaces[m[2]]
+}
+
+// sassTypeQualifiers are the query qualifiers an arithmetic opcode's first
+// letter says, as SASS names them, when the rest is its PTX source's
+// operation: F f32 (FFMA, FMUL of mul), D f64 (DFMA, DADD), H f16, packed
+// when a 2 ends it (HFMA2, HADD2); nothing for the others (FLO, FENCE:
+// no F then an operation; IMAD's I names no width).
+func sassTypeQualifiers(opcode, source string) []string {
+	rest := strings.TrimRight(strings.ToLower(opcode[min(1, len(opcode)):]), "0123456789")
+	head := dottedParts(source + ".")[0]
+	if len(rest) < 2 || rest != head && !(len(rest) >= 3 && strings.HasPrefix(head, rest)) {
+		return nil
+	}
+	switch opcode[0] {
+	case 'F':
+		return []string{"f32"}
+	case 'D':
+		return []string{"f64"}
+	case 'H':
+		if strings.HasSuffix(opcode, "2") {
+			return []string{"f16", "packed"}
+		}
+		return []string{"f16"}
+	}
+	return nil
+}
