@@ -232,19 +232,12 @@ func (s *DB) sassHits(arch, vendor, q string, qw *queryWords) []isa.SearchHit {
 			qw.addQualifiers(sassTypeQualifiers(opcode, srcs[0].name))
 		}
 		for i, src := range srcs[:min(2, len(srcs))] {
-			word := src.name + sassSpaceOf(opcode, src.name) + ptxTypeSuffix(mods)
+			word := src.name + sassSpaceOf(opcode, src.name) + sassCarried(mods, src) + ptxTypeSuffix(mods)
 			if cv, ok := sassConversion(opcode, mods); ok && src.name == "cvt" {
 				word = cv
 			}
-			for j, name := range s.amdCounterparts(word, arch, qw) {
-				for _, k := range s.byName[strings.ToLower(name)] {
-					e := &s.entries[k]
-					if arch != "" && e.Arch != arch || s.archVendor(e.Arch) != isa.VendorAMD {
-						continue
-					}
-					hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: portedScore - float64(i) - 0.1*float64(j), Why: "counterpart of " + src.name + ", which " + why})
-				}
-			}
+			hits = append(hits, s.portedHits(s.amdCounterparts(word, arch, qw), arch, isa.VendorAMD,
+				portedScore-float64(i), "counterpart of "+src.name+", which "+why, qw)...)
 		}
 		return hits
 	}
@@ -344,8 +337,8 @@ func sassSpaceOf(opcode, source string) string {
 // sassTypeQualifiers are the query qualifiers an arithmetic opcode's first
 // letter says, as SASS names them, when the rest is its PTX source's
 // operation: F f32 (FFMA, FMUL of mul), D f64 (DFMA, DADD), H f16, packed
-// when a 2 ends it (HFMA2, HADD2); nothing for the others (FLO, FENCE:
-// no F then an operation; IMAD's I names no width).
+// when a 2 ends it (HFMA2, HADD2), I an integer (ISETP of setp); nothing
+// for the others (FLO, FENCE: no F then an operation).
 func sassTypeQualifiers(opcode, source string) []string {
 	rest := strings.TrimRight(strings.ToLower(opcode[min(1, len(opcode)):]), "0123456789")
 	head := dottedParts(source + ".")[0]
@@ -362,6 +355,23 @@ func sassTypeQualifiers(opcode, source string) []string {
 			return []string{"f16", "packed"}
 		}
 		return []string{"f16"}
+	case 'I':
+		return []string{"integer"} // ISETP: an integer compare
 	}
 	return nil
+}
+
+// sassCarried are the opcode's modifiers that are no type or width and no
+// part of its PTX source's name, dotted after it as PTX writes modifiers
+// (ISETP.GE: setp.ge; ATOMS.ADD: atom.add): the catalogue's port reads
+// those the PTX instruction has (a comparison, an atomic's operation) for
+// the counterparts of that form, and passes over SASS's own (.AND, .EX).
+func sassCarried(mods []string, src sassSource) string {
+	out := ""
+	for _, m := range mods {
+		if m = strings.ToLower(m); len(m) >= 2 && !sassTypeMod.MatchString(m) && !slices.Contains(dottedParts(src.name), m) {
+			out += "." + m
+		}
+	}
+	return out
 }

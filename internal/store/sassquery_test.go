@@ -1,9 +1,12 @@
 package store
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/gpuisa/gpuisa/internal/isa"
 	"github.com/gpuisa/gpuisa/internal/store/sassindex"
 )
 
@@ -118,10 +121,63 @@ func TestSASSSpaceAndType(t *testing.T) {
 	}
 	for _, c := range []struct{ opcode, source, want string }{
 		{"FFMA", "fma", "f32"}, {"DADD", "add", "f64"}, {"HFMA2", "fma", "f16 packed"}, {"HMMA", "mma", "f16"},
-		{"FSEL", "selp", "f32"}, {"IMAD", "mad", ""}, {"F2I", "cvt", ""}, {"FLO", "bfind", ""}, {"FENCE", "fence", ""},
+		{"FSEL", "selp", "f32"}, {"IMAD", "mad", "integer"}, {"ISETP", "setp", "integer"}, {"F2I", "cvt", ""}, {"FLO", "bfind", ""}, {"FENCE", "fence", ""},
 	} {
 		if got := strings.Join(sassTypeQualifiers(c.opcode, c.source), " "); got != c.want {
 			t.Errorf("sassTypeQualifiers(%s, %s) = %q, want %q", c.opcode, c.source, got, c.want)
 		}
+	}
+}
+
+// A SASS opcode is answered through the stored SASS index, and asked of AMD
+// by its source's counterparts, at the width its modifiers say even where
+// the catalogue relates only another (ld.global.nc: global_load_dword,
+// whose sibling global_load_dwordx4 is the 128-bit one).
+func TestSASSQueriesAndPortedWidths(t *testing.T) {
+	b := sampleBuild()
+	b.Archs = append(b.Archs, isa.Architecture{ID: "ptx", Name: "PTX", Vendor: isa.VendorNVIDIA, Order: 20})
+	for _, n := range []string{"ld.global.nc", "set"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "ptx", Name: n, Vendor: isa.VendorNVIDIA, Summary: "A PTX instruction."})
+	}
+	for _, n := range []string{"global_load_dword", "global_load_dwordx4"} {
+		b.Instructions = append(b.Instructions, &isa.Instruction{Arch: "cdna4", Name: n, Vendor: isa.VendorAMD, Summary: "An AMD load."})
+	}
+	cat, err := json.Marshal(map[string]string{"memory.yaml": `concepts:
+  - id: ldnc
+    name: Read-only global load
+    description: A load through the read-only path.
+    ptx: [{mnemonic: ld.global.nc}]
+    amd: [{mnemonic: global_load_dword}]
+    relations:
+      - {ptx: ld.global.nc, amd: global_load_dword, relation: equivalent with restrictions, restrictions: ["x"]}
+`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Extras[KeyConcepts] = cat
+	c := func(text string, n int) sassindex.Count { return sassindex.Count{Text: text, N: n} }
+	idx, err := json.Marshal(sassindex.Index{Targets: []string{"sm_90"}, Opcodes: []sassindex.Opcode{
+		{Name: "LDG", Targets: []sassindex.OnTarget{{Target: "sm_90", Instructions: []sassindex.Count{c("set", 40), c("ld.global.nc", 20)}}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Extras[sassindex.Key] = idx
+	s := writeOpen(t, b)
+	for q, want := range map[string]string{
+		"LDG.E.128":               "ld.global.nc",
+		"ldg sass":                "ld.global.nc",
+		"LDG.E.128 amd":           "global_load_dwordx4",
+		"ld.global.nc.v4.f32 amd": "global_load_dwordx4",
+		"ld.global.nc amd":        "global_load_dword",
+	} {
+		hits, err := s.Search(context.Background(), q, SearchOptions{})
+		if err != nil || len(hits) == 0 || hits[0].Name != want {
+			t.Errorf("Search(%q) = %+v %v, want %s first", q, hits, err, want)
+		}
+	}
+	// Lower case is PTX's: "ldg" alone is no SASS opcode.
+	if hits, _ := s.Search(context.Background(), "ldg", SearchOptions{}); len(hits) > 0 && strings.Contains(hits[0].Why, "SASS") {
+		t.Errorf("ldg: %+v, read as SASS", hits)
 	}
 }

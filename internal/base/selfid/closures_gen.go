@@ -274,7 +274,7 @@ var sources = map[string]pkgSource{
 	}},
 	"internal/store": {Dir: "internal/store", Files: []fileSum{
 		{"answers.go", "84410baaa512a1f85c8fa4597007d3f1ac2709aeaec0f43b493120c00e1e33c4"},
-		{"crossvendor.go", "abd02fa58d8889410a391a1550353fca1f8ac8501eee4a88736fe446b2503fc7"},
+		{"crossvendor.go", "ff42426efdaa422b846800063e70cf9437c15c4609a00984dbaf54ad664b6154"},
 		{"cudanames.go", "076eeeb0f3f553ca10086c167ca5e70893803b7d458ab74e32a188ebc0abe8b9"},
 		{"file.go", "1a37a9707f8788097a9258d6a332b69e068bfa64c7d1f9c5eea2a54b11c11858"},
 		{"keys.go", "32232c008c7265099b2be6a5a51f35f48e044795418177b78c67ae6f40562e17"},
@@ -290,7 +290,7 @@ var sources = map[string]pkgSource{
 		{"prepared.go", "ddbe0bdf364cf6b4d45b2ba78133100bc7b89bd6adb1d13a59c2b6748cd87879"},
 		{"queryrank.go", "2c8ed1a92a749a96508f8bfba115856493063b7cd2ea0a9821c0b573319ccdca"},
 		{"read.go", "d8e84919e11dfada722ce5bd4fdc7b5f9b981c8682cae39bbabd0670c5829fc4"},
-		{"sassquery.go", "ac452ef15b2f646ec4310dfb0fcd13cfa94943ce434f7813951eda03204fe118"},
+		{"sassquery.go", "aaee97b687ec22542feaffd9ae5b9b6488200dfc1256c389520e456b31e3fc2f"},
 		{"store.go", "559ca238832f45c7101982f5167a003887bbccba10647b00317b29d5e5e8fa55"},
 		{"support.go", "cbedd3deadb8058dfa4283736043f0e988d7f0ebbdb91239a7b27940ec8c7757"},
 		{"synonyms.go", "1c0ada70eab6394803c7bd6b65b194e002c74cb407212d4802ee6ea51be1c520"},
