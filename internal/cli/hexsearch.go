@@ -23,6 +23,12 @@ import (
 // VOP3), the incomplete notes say so, per decoder message, with the
 // families that read them so (/api/v1/search's incomplete).
 func decodedHits(ctx context.Context, db *store.DB, q, arch string) ([]isa.SearchHit, []web.IncompleteWord, error) {
+	// "0xbf810000 gfx942": the words beside a family, target or product
+	// are decoded there.
+	q, arch = decode.ScopedMachineCode(q, arch, func(q string) (string, string) {
+		sc := db.ScopeOf(q)
+		return sc.Arch, sc.Rest
+	})
 	if !decode.LooksLikeMachineCode(q) {
 		return nil, nil, nil
 	}

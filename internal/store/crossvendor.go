@@ -184,14 +184,39 @@ func (s *DB) counterpartHits(arch, vendor, lower string, qw *queryWords) []isa.S
 	case isa.VendorNVIDIA:
 		names = s.ptxCounterparts(word)
 	}
+	return s.portedHits(names, arch, vendor, portedScore, "counterpart of "+word, qw)
+}
+
+// portedHits are the hits of a porting question's counterparts, in arch
+// ("" for every family of the vendor), from score down in the
+// catalogue's order. Where the question's types ask for a width the
+// catalogue relates no counterpart at (ld.global.nc.v4.f32: the
+// catalogue's ld.global.nc is global_load_dword), a counterpart's
+// siblings at that width (global_load_dwordx4) follow it.
+func (s *DB) portedHits(names []string, arch, vendor string, score float64, why string, qw *queryWords) []isa.SearchHit {
 	var hits []isa.SearchHit
+	seen := map[string]bool{}
+	for _, name := range names {
+		seen[strings.ToLower(name)] = true
+	}
 	for i, name := range names {
-		for _, k := range s.byName[strings.ToLower(name)] {
-			e := &s.entries[k]
-			if arch != "" && e.Arch != arch || s.archVendor(e.Arch) != vendor {
-				continue
+		all := []string{strings.ToLower(name)}
+		if vendor == isa.VendorAMD && !slices.ContainsFunc(names, func(n string) bool { return qw.satisfied(strings.ToLower(n)) == len(qw.quals) }) {
+			for _, sib := range s.siblings(strings.ToLower(name), qw) {
+				if !seen[sib] {
+					seen[sib] = true
+					all = append(all, sib)
+				}
 			}
-			hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: portedScore - 0.1*float64(i), Why: "counterpart of " + word})
+		}
+		for _, n := range all {
+			for _, k := range s.byName[n] {
+				e := &s.entries[k]
+				if arch != "" && e.Arch != arch || s.archVendor(e.Arch) != vendor {
+					continue
+				}
+				hits = append(hits, isa.SearchHit{Summary: e.Summary, Score: score - 0.1*float64(i), Why: why})
+			}
 		}
 	}
 	return hits

@@ -162,7 +162,13 @@ var qualifiers = []qualifier{
 	{words: []string{"qword"}, memBits: "64", match: bits("64", "dwordx2", "x2")},
 	{words: []string{"96-bit"}, match: bits("96", "dwordx3", "x3")},
 	{words: []string{"128-bit", "float4"}, match: bits("128", "dwordx4", "x4")},
+	// The scalar unit loads 8 and 16 dwords at once (s_load_dwordx8,
+	// s_load_b512): "scalar load 8 dwords".
+	{words: []string{"256-bit"}, match: bits("256", "dwordx8", "x8")},
+	{words: []string{"512-bit"}, match: bits("512", "dwordx16", "x16")},
 	{words: []string{"unsigned", "uint"}, match: anyPart(regexp.MustCompile(`^u\d+$`).MatchString)},
+	// "int" alone is C's 32-bit int; beside a width ("64-bit integer
+	// compare") it is an integer of that width (widthInteger).
 	{words: []string{"int", "integer", "int32", "i32", "s32"}, memBits: "32", match: anyPart(regexp.MustCompile(`^[iu]32$`).MatchString)},
 	{words: []string{"signed"}, match: anyPart(regexp.MustCompile(`^i\d+$`).MatchString)},
 	// An atomic that returns the memory's old value: AMD's _rtn variants
@@ -355,8 +361,36 @@ func readQueryCounting(lower string, ops countedOps) queryWords {
 		core, qw.count = append(core, qw.count), ""
 	}
 	qw.core, qw.words = strings.Join(core, " "), core
+	qw.widthInteger()
 	qw.settleCount(ops)
 	return qw
+}
+
+// intQualifier is the row of "int" and "integer".
+var intQualifier = qualifierByWord["integer"][0]
+
+// widthInteger reads "integer" beside another width than 32 bits ("64-bit
+// integer compare equal", "16-bit int add") as an integer of that width
+// (v_cmp_eq_u64, not v_cmp_eq_u32 and v_cmp_eq_f64, which carry one of
+// the two words each).
+func (qw *queryWords) widthInteger() {
+	i := slices.Index(qw.quals, intQualifier)
+	if i < 0 {
+		return
+	}
+	width := ""
+	for _, q := range qw.quals {
+		for _, w := range q.words {
+			if n, ok := strings.CutSuffix(w, "-bit"); ok && isDigits(n) || bareWidths[w] && w == q.words[0] && len(q.words) == 1 {
+				width = strings.TrimSuffix(w, "-bit")
+			}
+		}
+	}
+	if width == "" || width == "32" {
+		return
+	}
+	qw.quals[i] = &qualifier{words: intQualifier.words, memBits: width,
+		match: anyPart(func(p string) bool { return len(p) > 1 && (p[0] == 'i' || p[0] == 'u') && p[1:] == width })}
 }
 
 // settleCount reads the query's count as the number of inputs of an

@@ -70,6 +70,9 @@ type DB struct {
 	// catalogueState is the concept catalogue, read on first use for
 	// porting questions (crossvendor.go).
 	catalogueState
+	// sassState is the SASS index's PTX sources per opcode, read on first
+	// use for SASS queries (sassquery.go).
+	sassState
 }
 
 type entry struct {
@@ -539,6 +542,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	if limit <= 0 {
 		limit = 50
 	}
+	q = levelWords(q)
 	arch := ""
 	if opts.Arch != "" {
 		a, err := s.resolveArch(opts.Arch)
@@ -570,6 +574,7 @@ func (s *DB) Search(ctx context.Context, q string, opts SearchOptions) ([]isa.Se
 	}
 	qw := readQueryCounting(lower, s.countedOps)
 	hits := s.counterpartHits(arch, vendor, lower, &qw)
+	hits = append(hits, s.sassHits(arch, vendor, q, &qw)...)
 	hits = append(hits, s.nameMatches(arch, q, lower, &qw)...)
 	hits = append(hits, s.namedWordHits(arch, lower)...)
 	hits = append(hits, s.lineHits(arch, lower)...)
@@ -1021,7 +1026,8 @@ func (s *DB) textHits(arch, lower string) []isa.SearchHit {
 // builds them on first use otherwise.
 func (s *DB) PrepareSearch(ctx context.Context) error {
 	s.textOnce.Do(func() { s.text, s.textErr = s.loadTextIndex(ctx) })
-	s.catalogue() // porting questions' counterparts (crossvendor.go)
+	s.catalogue()   // porting questions' counterparts (crossvendor.go)
+	s.sassSources() // SASS opcodes' PTX sources (sassquery.go)
 	return s.textErr
 }
 

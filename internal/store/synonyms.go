@@ -33,6 +33,31 @@ var cudaWords = map[string]string{
 	"workgroup": "block", "work-group": "block", "work-item": "thread", "workitem": "thread",
 }
 
+// levelSuffixes are the endings that make a compound of the level an
+// operation works at ("wave-level reduction", "device-wide fence",
+// "grid-wide sync"): the word before them is what the table's phrases and
+// the names say (warp reduction, grid sync).
+var levelSuffixes = []string{"-level", "-wide", "-scope", "-scoped"}
+
+// levelWords writes q's level compounds as their word: "wave-level
+// reduction" is a wave reduction.
+func levelWords(q string) string {
+	words := strings.Fields(q)
+	changed := false
+	for i, w := range words {
+		for _, suf := range levelSuffixes {
+			if len(w) > len(suf) && strings.HasSuffix(strings.ToLower(w), suf) {
+				words[i], changed = w[:len(w)-len(suf)], true
+				break
+			}
+		}
+	}
+	if !changed {
+		return q
+	}
+	return strings.Join(words, " ")
+}
+
 // inCUDAWords is q with AMD's words in CUDA's, "" when it has none.
 func inCUDAWords(q string) string {
 	words := strings.Fields(strings.ToLower(q))

@@ -39,3 +39,19 @@ func LooksLikeMachineCode(q string) bool {
 	}
 	return words > 0 || bytes%4 == 0
 }
+
+// ScopedMachineCode reads machine code typed with a family, target or
+// product beside it ("0xbf810000 gfx942", "bf8c0f70 MI250"): when no
+// family is given apart from the query (arch "") and scope finds one among
+// its words whose rest is machine code, it returns that rest and the
+// family, so that the words are decoded where the query says; otherwise q
+// and arch unchanged.
+func ScopedMachineCode(q, arch string, scope func(q string) (arch, rest string)) (string, string) {
+	if arch != "" || LooksLikeMachineCode(q) {
+		return q, arch
+	}
+	if a, rest := scope(q); a != "" && LooksLikeMachineCode(rest) {
+		return rest, a
+	}
+	return q, arch
+}

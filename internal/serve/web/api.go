@@ -158,10 +158,11 @@ func (s *server) apiSearch(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	arch := r.URL.Query().Get("arch")
-	decoded := s.decodeQuery(q, s.decodeArch(r.Context(), arch))
+	code, codeArch := s.machineCode(r.Context(), q, arch)
+	decoded := s.decodeQuery(code, codeArch)
 	hits, err := s.store.Search(r.Context(), q, store.SearchOptions{Arch: arch, Limit: limit})
 	res := SearchResult{Query: q, Arch: arch, Hits: hits, Decoded: decoded, Targets: s.processors.Match(q)}
-	res.Incomplete = s.incompleteWords(q, s.decodeArch(r.Context(), arch))
+	res.Incomplete = s.incompleteWords(code, codeArch)
 	if len(res.Targets) == 0 {
 		res.NearTargets = s.processors.Near(q, 4)
 	}

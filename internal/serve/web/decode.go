@@ -125,6 +125,17 @@ func (s *server) decodeArch(ctx context.Context, arch string) string {
 	return arch
 }
 
+// machineCode is the machine code of a search and the family to decode it
+// on (decodeArch's id): the query and the family filter, or the words
+// beside a family, target or product the query names ("0xbf810000
+// gfx942": gfx942's family), as the page's shortcut decodes them.
+func (s *server) machineCode(ctx context.Context, q, arch string) (string, string) {
+	return decode.ScopedMachineCode(q, s.decodeArch(ctx, arch), func(q string) (string, string) {
+		sc := s.processors.ScopeOf(q)
+		return sc.Arch, sc.Rest
+	})
+}
+
 // DecodedHit is the machine code of a hex search decoded on one family.
 type DecodedHit struct {
 	Arch         string           `json:"arch"`

@@ -130,8 +130,9 @@ func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
 // the ranked hits, scoped by the page's family or the query's own words.
 func (s *server) searchInto(ctx context.Context, v *searchView, sc isa.QueryScope) error {
 	q := v.Query
-	v.Decoded = groupDecoded(s.decodeQuery(q, s.decodeArch(ctx, v.Arch)), q)
-	v.Incomplete = s.incompleteWords(q, s.decodeArch(ctx, v.Arch))
+	code, codeArch := s.machineCode(ctx, q, v.Arch)
+	v.Decoded = groupDecoded(s.decodeQuery(code, codeArch), code)
+	v.Incomplete = s.incompleteWords(code, codeArch)
 	v.Targets = s.targetHits(q)
 	if len(v.Targets) == 0 {
 		v.NearTargets = s.nearTargets(q)
