@@ -93,7 +93,9 @@ func Shared(opts ingest.Options) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	unlock, err := lock(filepath.Join(dir, "lock"))
+	// One lock per key: a binary that needs the quick build does not wait
+	// for another's verified one.
+	unlock, err := lock(filepath.Join(dir, key+".lock"))
 	if err != nil {
 		return "", err
 	}
@@ -151,6 +153,12 @@ func evict(dir, just string) {
 		switch {
 		case e.IsDir() && strings.HasPrefix(e.Name(), "build-") && time.Since(info.ModTime()) > time.Hour:
 			os.RemoveAll(p)
+		case strings.HasSuffix(e.Name(), ".lock") && time.Since(info.ModTime()) > 24*time.Hour:
+			// The lock of a build long gone (its database evicted or
+			// never made): no test binary of this code asks for it.
+			if _, err := os.Stat(strings.TrimSuffix(p, ".lock") + ".db"); err != nil {
+				os.Remove(p)
+			}
 		case strings.HasSuffix(e.Name(), ".db") && p != just:
 			dbs = append(dbs, db{p, info.ModTime()})
 		}
