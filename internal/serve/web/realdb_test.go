@@ -60,7 +60,8 @@ func TestEveryPageOfARealDatabase(t *testing.T) {
 			}
 		}
 		for _, sum := range list {
-			for i, p := range []string{instrURL(sum.Arch, sum.Name), "/api/v1/archs/" + url.PathEscape(sum.Arch) + "/instructions/" + url.PathEscape(sum.Name)} {
+			const htmlPage, apiDocument = 0, 1
+			for i, p := range []string{htmlPage: instrURL(sum.Arch, sum.Name), apiDocument: "/api/v1/archs/" + url.PathEscape(sum.Arch) + "/instructions/" + url.PathEscape(sum.Name)} {
 				start := time.Now()
 				rec := get(t, s, p)
 				if d := time.Since(start); d > slowest {
@@ -70,14 +71,14 @@ func TestEveryPageOfARealDatabase(t *testing.T) {
 				if rec.Code != http.StatusOK {
 					t.Errorf("GET %s: %d %.200s", p, rec.Code, rec.Body.String())
 				}
-				if i == 1 {
+				if i == apiDocument {
 					contract.check(t, p, rec.Body.Bytes())
 				}
 				// Every instruction page is under 150 KB of HTML (the
 				// long tables and listings have pages of their own).
-				if n := rec.Body.Len(); i == 0 && n > maxInstructionPage {
+				if n := rec.Body.Len(); i == htmlPage && n > maxInstructionPage {
 					t.Errorf("GET %s: %d bytes of HTML, over %d", p, n, maxInstructionPage)
-				} else if i == 0 && n > heaviest {
+				} else if i == htmlPage && n > heaviest {
 					heaviest, heaviestPath = n, p
 				}
 			}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpuisa/gpuisa/internal/oracle/ptxas"
+	"github.com/gpuisa/gpuisa/internal/base/errs"
 	"github.com/gpuisa/gpuisa/internal/testing/testenv"
 )
 
@@ -138,6 +138,9 @@ func TestSearchQuerySetRealDB(t *testing.T) {
 	s := searchServer(t)
 	known := readKnownMisses(t)
 	_, sassErr := s.sassIndex()
+	if sassErr != nil && errs.KindOf(sassErr) != errs.KindNotFound {
+		t.Fatal(sassErr) // a damaged index is a failure, not a database without one
+	}
 	if p, ok := s.store.(interface{ PrepareSearch(context.Context) error }); ok {
 		if err := p.PrepareSearch(context.Background()); err != nil {
 			t.Fatal(err) // the index, built before the clock starts
@@ -163,10 +166,7 @@ func searchServer(t *testing.T) *server {
 	if os.Getenv(realDB.Env) != "" {
 		return realServer(t)
 	}
-	if os.Getenv(ptxasDB.Env) != "" {
-		return ptxasServer(t)
-	}
-	if _, err := ptxas.Find(context.Background(), ptxas.FindOptions{CacheDir: ptxas.DefaultCacheDir()}); err == nil && testenv.FindUpstream() != "" {
+	if _, err := testenv.FindPTXAS(); os.Getenv(ptxasDB.Env) != "" || err == nil && testenv.FindUpstream() != "" {
 		return ptxasServer(t)
 	}
 	return realServer(t)

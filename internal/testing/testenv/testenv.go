@@ -67,11 +67,17 @@ func LLVMMC(t testing.TB) string {
 	return ""
 }
 
+// FindPTXAS finds NVIDIA's tools as PTXAS does, for a test that chooses
+// what to run by whether they are installed instead of skipping.
+func FindPTXAS() (*ptxas.Tools, error) {
+	return ptxas.Find(context.Background(), ptxas.FindOptions{CacheDir: ptxas.DefaultCacheDir()})
+}
+
 // PTXAS returns NVIDIA's tools (ptxas and, where installed, nvdisasm) from
 // $GPUISA_PTXAS, the cache's virtual environment or PATH, or skips the test.
 func PTXAS(t testing.TB) *ptxas.Tools {
 	t.Helper()
-	tools, err := ptxas.Find(context.Background(), ptxas.FindOptions{CacheDir: ptxas.DefaultCacheDir()})
+	tools, err := FindPTXAS()
 	if err != nil {
 		t.Skipf("ptxas not installed (`go run ./cmd/gpuisa tools install` puts NVIDIA's wheels into the cache): skipping a test that needs NVIDIA's assembler: %v", err)
 	}
